@@ -1,0 +1,20 @@
+// The public API of the `prflow` package. Data types are generated from the engine (types.d.ts).
+import type { CheckRollup, Config, Facts, Plan } from "./types.js";
+export type * from "./types.js";
+
+export interface ConfigProblem {
+  path: string;
+  expected: string;
+  found: string;
+}
+
+/** The engine's version. */
+export function version(): string;
+/** The plan for a snapshot. A bad config yields `configErrors` and no ops; bad facts throw. */
+export function reconcile(facts: Facts | string, config?: Config | string): Plan;
+/** The rollup of a head commit's checks against the required contexts. */
+export function checkRollup(checks: Facts["pullRequests"][number]["checks"], requiredContexts?: string[]): CheckRollup;
+/** The JSON Schema of `.github/prflow.json`. */
+export function configSchema(): object;
+/** The problems in a config; empty when valid. */
+export function validateConfig(config: unknown): ConfigProblem[];

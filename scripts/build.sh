@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Builds the committed artefacts from source: pkg/ (the engine as Wasm, by wasm-bindgen and wasm-opt),
+# js/types.d.ts and schema/ (generated from the Rust types), and the Action bundle.
+#   scripts/build.sh           build in place
+#   scripts/build.sh --check   build into a scratch folder and fail if the committed copies differ
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+
+check=0
+[[ ${1:-} == --check ]] && check=1
+out=.
+if ((check)); then
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' EXIT
+fi
+mkdir -p "$out/pkg" "$out/schema" "$out/js"
+
+# The wasm32 std is built from Debian's rust-web-src by Debian's cargo/rustc pair (TOOLCHAIN.md).
+wasm_env=(env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm)
+"${wasm_env[@]}" /usr/bin/cargo build --quiet --release --lib --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort
+wasm-bindgen --target web --out-dir "$out/pkg" --out-name prflow target/wasm/wasm32-unknown-unknown/release/prflow.wasm
+wasm-opt -Oz "$out/pkg/prflow_bg.wasm" -o "$out/pkg/prflow_bg.wasm"
+
+cargo run --quiet --bin prflow-native -- schemas > "$out/schema/all.json"
+node scripts/gen-types.mjs "$out/schema/all.json" "$out/schema" "$out/js/types.d.ts"
+rm "$out/schema/all.json"
+
+if [[ -f action/build.mjs ]]; then
+  mkdir -p "$out/action/dist"
+  node action/build.mjs "$out/action/dist" "$out/pkg"
+fi
+
+if ((check)); then
+  status=0
+  for dir in pkg schema js/types.d.ts action/dist; do
+    [[ -e $out/$dir ]] || continue
+    if ! diff -r "$out/$dir" "$dir" >/dev/null 2>&1; then
+      echo "build check: committed $dir differs from a fresh build of the source; run scripts/build.sh and commit" >&2
+      diff -r "$out/$dir" "$dir" | head -20 >&2 || true
+      status=1
+    fi
+  done
+  ((status == 0)) && echo "build check: pkg/, schema/, js/types.d.ts and action/dist match a fresh build"
+  exit $status
+fi
+ls -l pkg/prflow_bg.wasm | awk '{print "build: pkg/prflow_bg.wasm " $5 " bytes"}'

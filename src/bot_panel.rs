@@ -1,0 +1,182 @@
+//! The bot-panel flow: several bot reviewers, then a human who merges.
+//!
+//! The `state:*` label says who holds the ball on the review axis only; mergeability, checks and the
+//! round are independent facts, so they also appear as a *set* of `blocker:*` labels with no order
+//! between them to get wrong. `state:needs-human` means a human could merge this right now: anything
+//! that makes that false outranks the request that put it there.
+
+use crate::activity::stale_wants;
+use crate::checks::{check_rollup, Rollup};
+use crate::config::Config;
+use crate::facts::{Facts, Mergeable, PullFact, PullRequest};
+use crate::labels::Wants;
+use crate::plan::{Op, PullVerdict};
+use crate::reviews::{round, same_login, standing, Standing};
+use crate::scopes::scope_wants;
+
+/// What the flow decided for one pull request.
+pub struct Decision {
+    pub wants: Wants,
+    pub verdict: PullVerdict,
+    pub ops_after: Vec<Op>,
+}
+
+fn short(sha: &str) -> &str {
+    sha.get(..7).unwrap_or(sha)
+}
+
+fn names(list: &[&str]) -> String {
+    list.join(", ")
+}
+
+/// Everything the state depends on, with the check rollup as a parameter so that an unreadable
+/// rollup can be decided both ways.
+struct Inputs<'a> {
+    pr: &'a PullRequest,
+    config: &'a Config,
+    round: Vec<(String, Standing)>,
+    humans: Vec<(String, Standing)>,
+}
+
+/// The state label, why, and whether the humans should be requested now.
+fn state(inp: &Inputs, checks: Rollup) -> (String, String, bool) {
+    let l = &inp.config.labels;
+    let pr = inp.pr;
+    let sha = short(&pr.head_sha);
+    let by = |s: Standing| -> Vec<&str> { inp.round.iter().filter(|(_, st)| *st == s).map(|(b, _)| b.as_str()).collect() };
+    let humans_by = |s: Standing| -> Vec<&str> { inp.humans.iter().filter(|(_, st)| *st == s).map(|(h, _)| h.as_str()).collect() };
+
+    let changes = by(Standing::ChangesRequested);
+    if !changes.is_empty() {
+        return (l.addressing.clone(), format!("{} requested changes on {sha}", names(&changes)), false);
+    }
+    let human_changes = humans_by(Standing::ChangesRequested);
+    if !human_changes.is_empty() {
+        return (l.addressing.clone(), format!("{} requested changes on {sha}", names(&human_changes)), false);
+    }
+    let requested = by(Standing::Requested);
+    if !requested.is_empty() {
+        return (l.bots_reviewing.clone(), format!("review requested from {}", names(&requested)), false);
+    }
+    let stale = by(Standing::Stale);
+    if !stale.is_empty() {
+        return (l.addressing.clone(), format!("{} reviewed an older commit, not {sha}; ask for a new round", names(&stale)), false);
+    }
+    let missing = by(Standing::Missing);
+    if !missing.is_empty() {
+        return (l.addressing.clone(), format!("{} not asked to review {sha}", names(&missing)), false);
+    }
+    if pr.mergeable == Mergeable::Conflicting {
+        return (l.addressing.clone(), "the round is done but the branch conflicts with its base".into(), false);
+    }
+    if checks == Rollup::Failing {
+        return (l.addressing.clone(), "the round is done but a check failed".into(), false);
+    }
+    let engaged: Vec<&str> = inp.humans.iter().filter(|(_, s)| matches!(s, Standing::Requested | Standing::Approved | Standing::Commented)).map(|(h, _)| h.as_str()).collect();
+    if !engaged.is_empty() {
+        return (l.needs_human.clone(), format!("round complete on {sha}; {} asked to merge", names(&engaged)), false);
+    }
+    let bots = &inp.config.bot_panel;
+    let all_approved = !inp.round.is_empty() && inp.round.iter().all(|(_, s)| *s == Standing::Approved);
+    let requestable = !inp.humans.is_empty();
+    if all_approved && bots.request_humans_when_approved && requestable {
+        return (l.needs_human.clone(), format!("every panel bot approved {sha}; requesting a human"), true);
+    }
+    if all_approved {
+        return (l.addressing.clone(), format!("every panel bot approved {sha}; no human to request, the author hands it off"), false);
+    }
+    (l.addressing.clone(), format!("round on {sha} has comments only; the author judges it and requests a human"), false)
+}
+
+pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, required: &[String]) -> Decision {
+    let l = &config.labels;
+    let mut wants = Wants::default();
+    let mut ops_after = Vec::new();
+    let checks_known = !pr.unknown(PullFact::Checks);
+    let rollup = check_rollup(&pr.checks, required);
+    let reviews_known = !pr.unknown(PullFact::Reviews) && !pr.unknown(PullFact::ReviewRequests);
+
+    // The state axis.
+    let humans: Vec<(String, Standing)> = config
+        .bot_panel
+        .humans
+        .iter()
+        .filter(|h| !same_login(h, &pr.author))
+        .map(|h| (h.clone(), standing(pr, h)))
+        .collect();
+    let inputs = Inputs { pr, config, round: round(pr, &config.bot_panel.bots), humans };
+    let decided: Option<(String, String, bool)> = if pr.is_draft {
+        Some((l.draft.clone(), "a draft is still being built by its author".into(), false))
+    } else if !reviews_known {
+        None
+    } else if checks_known {
+        Some(state(&inputs, rollup.state))
+    } else {
+        // Unreadable checks: decide only if both readings agree, so a failed read never promotes or demotes.
+        let pass = state(&inputs, Rollup::Passing);
+        let fail = state(&inputs, Rollup::Failing);
+        (pass.0 == fail.0).then_some(pass)
+    };
+    let why = match &decided {
+        Some((label, why, request)) => {
+            for other in l.states() {
+                if other != label {
+                    wants.absent(other, format!("state is {label}: {why}"));
+                }
+            }
+            wants.present(label, why.clone());
+            if *request {
+                let reviewers: Vec<String> = inputs.humans.iter().map(|(h, _)| h.clone()).collect();
+                ops_after.push(Op::RequestReviewers { number: pr.number, reviewers, reason: why.clone() });
+            }
+            if label != &l.needs_human {
+                wants.absent(&l.merge_next, format!("no longer mergeable by a human: {why}"));
+            }
+            why.clone()
+        }
+        None => "reviews or checks could not be read; state left as it is".to_string(),
+    };
+
+    // Blockers: a set of independent facts.
+    match pr.mergeable {
+        Mergeable::Conflicting => wants.present(&l.blocker_conflict, "GitHub reports a merge conflict with the base"),
+        Mergeable::Mergeable => wants.absent(&l.blocker_conflict, "GitHub reports no conflict"),
+        // UNKNOWN is "do not know" (GitHub recomputes it for a minute after every merge), never a conflict.
+        Mergeable::Unknown => {}
+    }
+    if checks_known {
+        match rollup.state {
+            Rollup::Failing => wants.present(&l.blocker_checks, format!("failing: {}", rollup.failing.join(", "))),
+            _ => wants.absent(&l.blocker_checks, format!("checks {}", rollup.state.as_str())),
+        }
+    }
+    if reviews_known {
+        let unasked: Vec<&str> = inputs.round.iter().filter(|(_, s)| matches!(s, Standing::Missing | Standing::Stale)).map(|(b, _)| b.as_str()).collect();
+        if pr.is_draft {
+            wants.absent(&l.blocker_unrequested, "a draft is not asking for review yet");
+        } else if unasked.is_empty() {
+            wants.absent(&l.blocker_unrequested, "every panel bot has been asked about the head commit");
+        } else {
+            wants.present(&l.blocker_unrequested, format!("{} has no verdict on {} and was not asked", unasked.join(", "), short(&pr.head_sha)));
+        }
+    }
+
+    stale_wants(pr, facts.viewer.as_deref(), now, config.stale.days, &l.stale, &mut wants);
+    scope_wants(pr, &config.scopes, config.scope_sync, &mut wants);
+
+    let blockers: Vec<String> = [&l.blocker_conflict, &l.blocker_checks, &l.blocker_unrequested]
+        .into_iter()
+        .filter(|b| {
+            wants.0.iter().rev().find(|(label, _)| label == *b).map_or(pr.has_label(b), |(_, w)| matches!(w, crate::labels::Want::Present(_)))
+        })
+        .cloned()
+        .collect();
+    let verdict = PullVerdict {
+        number: pr.number,
+        state: decided.map(|(label, _, _)| label),
+        why,
+        blockers,
+        checks: if checks_known { rollup.state.as_str().to_string() } else { "unknown".to_string() },
+    };
+    Decision { wants, verdict, ops_after }
+}

@@ -1,0 +1,108 @@
+//! The check rollup of a head commit: passing, pending or failing.
+//!
+//! The classifier lists what does NOT block (SUCCESS, NEUTRAL, SKIPPED, and anything still running)
+//! and blocks on everything else. The direction is the point: the rollup mixes two closed enums
+//! (check conclusions, status states) and an outcome a list forgets must not read as green, because
+//! a false failure parks a pull request on an agent who looks, while a false success invites a merge.
+//!
+//! Before judging, each context collapses to its newest run, keyed by workflow + name (a bare job
+//! name is unique only within its workflow): a re-run does not evict the run it replaced, so the
+//! superseded CANCELLED sibling must not block, while a CANCELLED newest run must.
+
+use crate::facts::Check;
+use crate::time::parse_rfc3339;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum Rollup {
+    Passing,
+    Pending,
+    Failing,
+}
+
+impl Rollup {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Rollup::Passing => "passing",
+            Rollup::Pending => "pending",
+            Rollup::Failing => "failing",
+        }
+    }
+}
+
+/// The rollup with the contexts behind it, as `checkRollup()` returns it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckRollup {
+    pub state: Rollup,
+    /// Contexts whose newest run blocks, as `workflow / name` (or `name` for a status).
+    pub failing: Vec<String>,
+    /// Contexts still running, or required and not yet reported.
+    pub pending: Vec<String>,
+    pub passing: Vec<String>,
+}
+
+/// Outcomes of a completed run that do not block a merge.
+pub const NON_BLOCKING_CONCLUSIONS: [&str; 3] = ["SUCCESS", "NEUTRAL", "SKIPPED"];
+/// Statuses (and status-context states) that mean "still running".
+pub const PENDING_STATUSES: [&str; 6] = ["QUEUED", "IN_PROGRESS", "WAITING", "REQUESTED", "PENDING", "EXPECTED"];
+
+pub fn check_rollup(checks: &[Check], required: &[String]) -> CheckRollup {
+    let mut newest: BTreeMap<(String, String), &Check> = BTreeMap::new();
+    for check in checks {
+        let key = (check.workflow.clone().unwrap_or_default(), check.name.clone());
+        match newest.get(&key) {
+            Some(current) if order_key(current) >= order_key(check) => {}
+            _ => {
+                newest.insert(key, check);
+            }
+        }
+    }
+    let mut rollup = CheckRollup { state: Rollup::Passing, failing: vec![], pending: vec![], passing: vec![] };
+    for ((workflow, name), check) in &newest {
+        let label = if workflow.is_empty() { name.clone() } else { format!("{workflow} / {name}") };
+        match outcome(check) {
+            Rollup::Passing => rollup.passing.push(label),
+            Rollup::Pending => rollup.pending.push(label),
+            Rollup::Failing => rollup.failing.push(label),
+        }
+    }
+    for context in required {
+        if !newest.keys().any(|(_, name)| name == context) {
+            rollup.pending.push(format!("{context} (required, not reported yet)"));
+        }
+    }
+    rollup.state = if !rollup.failing.is_empty() {
+        Rollup::Failing
+    } else if !rollup.pending.is_empty() {
+        Rollup::Pending
+    } else {
+        Rollup::Passing
+    };
+    rollup
+}
+
+/// One run on its own: pending while running, passing only on a listed conclusion.
+pub fn outcome(check: &Check) -> Rollup {
+    let status = check.status.to_ascii_uppercase();
+    if PENDING_STATUSES.contains(&status.as_str()) {
+        return Rollup::Pending;
+    }
+    match check.conclusion.as_deref().map(str::to_ascii_uppercase) {
+        Some(c) if NON_BLOCKING_CONCLUSIONS.contains(&c.as_str()) => Rollup::Passing,
+        // A status context reports its state as the status, with no conclusion.
+        None if status == "SUCCESS" => Rollup::Passing,
+        _ => Rollup::Failing,
+    }
+}
+
+/// Newest first by start time, then by id; the rest only makes the order total, so that
+/// the order checks arrive in can never change the verdict.
+fn order_key(c: &Check) -> (i64, u64, i64, &str, &str) {
+    let started = c.started_at.as_deref().and_then(parse_rfc3339).unwrap_or(i64::MIN);
+    let completed = c.completed_at.as_deref().and_then(parse_rfc3339).unwrap_or(i64::MAX);
+    (started, c.id.unwrap_or(0), completed, &c.status, c.conclusion.as_deref().unwrap_or(""))
+}

@@ -1,0 +1,282 @@
+//! The config file (`.github/prflow.json`): typed, with defaults from the chosen flow's preset, and
+//! validated into errors a person can act on (JSON path, what was expected, what was found).
+//! A bad config is an input, not a crash: `reconcile` turns it into a plan that changes nothing.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Which rule set decides the `state:*` axis.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Flow {
+    /// Several bot reviewers, then a human: `state:*` on the review axis plus a set of `blocker:*`.
+    #[default]
+    BotPanel,
+}
+
+/// The whole config file. Every key is optional; the preset of `flow` fills the rest.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct Config {
+    /// Editors may point this at the published schema; the engine ignores it.
+    #[serde(rename = "$schema", skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
+    /// The flow preset: `bot-panel`.
+    pub flow: Flow,
+    /// Label names. Every label the tool writes is named here.
+    pub labels: Labels,
+    /// The bot-panel flow's reviewers.
+    pub bot_panel: BotPanel,
+    /// When a pull request counts as stale.
+    pub stale: Stale,
+    /// `scope:*` labels from changed paths: label name to globs (any glob matching any file adds it).
+    pub scopes: BTreeMap<String, Vec<String>>,
+    /// Remove a scope label whose globs no longer match (actions/labeler's `sync-labels`).
+    pub scope_sync: bool,
+    /// Contexts that must pass, in addition to those the repository's ruleset requires.
+    pub required_checks: Vec<String>,
+}
+
+/// Label names. Defaults are the bot-panel preset's names.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct Labels {
+    /// State: a draft, still being built by its author.
+    pub draft: String,
+    /// State: a review request to a panel bot is live.
+    pub bots_reviewing: String,
+    /// State: the author's agent holds the ball (changes requested, approvals staled, nobody asked, blocked).
+    pub addressing: String,
+    /// State: a human could merge this right now.
+    pub needs_human: String,
+    /// Blocker: GitHub reports a merge conflict.
+    pub blocker_conflict: String,
+    /// Blocker: a check on the head commit failed.
+    pub blocker_checks: String,
+    /// Blocker: a panel bot has no verdict on the head commit and was not asked for one.
+    pub blocker_unrequested: String,
+    /// Human intent: merge this one next. The tool only ever clears it.
+    pub merge_next: String,
+    /// No real activity (commits, comments, reviews) for `stale.days`.
+    pub stale: String,
+}
+
+impl Default for Labels {
+    fn default() -> Self {
+        Labels {
+            draft: "state:draft".into(),
+            bots_reviewing: "state:bots-reviewing".into(),
+            addressing: "state:addressing".into(),
+            needs_human: "state:needs-human".into(),
+            blocker_conflict: "blocker:conflict".into(),
+            blocker_checks: "blocker:checks".into(),
+            blocker_unrequested: "blocker:unrequested".into(),
+            merge_next: "merge-next".into(),
+            stale: "stale".into(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct BotPanel {
+    /// Logins of the bot reviewers whose verdicts make a round.
+    pub bots: Vec<String>,
+    /// Logins of the humans who merge.
+    pub humans: Vec<String>,
+    /// Request the humans' review once every bot has formally approved the head commit.
+    pub request_humans_when_approved: bool,
+}
+
+impl Default for BotPanel {
+    fn default() -> Self {
+        BotPanel { bots: Vec::new(), humans: Vec::new(), request_humans_when_approved: true }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct Stale {
+    /// Days without real activity before `stale` is set; 0 turns the label off.
+    pub days: u32,
+}
+
+impl Default for Stale {
+    fn default() -> Self {
+        Stale { days: 14 }
+    }
+}
+
+/// One problem in the config, located by JSON path.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConfigError {
+    /// Where, as a JSON path from the root (`$.botPanel.bots[0]`).
+    pub path: String,
+    /// What a valid value looks like.
+    pub expected: String,
+    /// What was there.
+    pub found: String,
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: expected {}, found {}", self.path, self.expected, self.found)
+    }
+}
+
+/// GitHub rejects label names longer than this.
+pub const MAX_LABEL_NAME: usize = 50;
+
+impl Config {
+    /// Parse and validate a config value. All problems are returned, not just the first one
+    /// that serde meets, when they are semantic; a type error stops at the first.
+    pub fn from_value(value: serde_json::Value) -> Result<Config, Vec<ConfigError>> {
+        let config: Config = serde_path_to_error::deserialize(value).map_err(|e| vec![serde_error(&e)])?;
+        let errors = config.validate();
+        if errors.is_empty() {
+            Ok(config)
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// Semantic checks serde cannot express.
+    pub fn validate(&self) -> Vec<ConfigError> {
+        let mut errors = Vec::new();
+        let mut seen: BTreeMap<&str, String> = BTreeMap::new();
+        for (key, name) in self.labels.named() {
+            let path = format!("$.labels.{key}");
+            check_label_name(&path, name, &mut errors);
+            if let Some(other) = seen.insert(name, path.clone()) {
+                errors.push(ConfigError {
+                    path,
+                    expected: format!("a label name not already used by {other}"),
+                    found: format!("{name:?}"),
+                });
+            }
+        }
+        for (i, bot) in self.bot_panel.bots.iter().enumerate() {
+            if bot.trim().is_empty() {
+                errors.push(ConfigError { path: format!("$.botPanel.bots[{i}]"), expected: "a GitHub login".into(), found: "an empty string".into() });
+            }
+            if self.bot_panel.humans.iter().any(|h| h.eq_ignore_ascii_case(bot)) {
+                errors.push(ConfigError {
+                    path: format!("$.botPanel.bots[{i}]"),
+                    expected: "a login that is not also in botPanel.humans".into(),
+                    found: format!("{bot:?}"),
+                });
+            }
+        }
+        for (name, globs) in &self.scopes {
+            check_label_name(&format!("$.scopes[{name:?}]"), name, &mut errors);
+            if globs.is_empty() {
+                errors.push(ConfigError { path: format!("$.scopes[{name:?}]"), expected: "at least one glob".into(), found: "an empty list".into() });
+            }
+        }
+        errors
+    }
+}
+
+impl Labels {
+    /// Every configurable label with its config key, for validation and for `prflow labels`.
+    pub fn named(&self) -> [(&'static str, &str); 9] {
+        [
+            ("draft", &self.draft),
+            ("botsReviewing", &self.bots_reviewing),
+            ("addressing", &self.addressing),
+            ("needsHuman", &self.needs_human),
+            ("blockerConflict", &self.blocker_conflict),
+            ("blockerChecks", &self.blocker_checks),
+            ("blockerUnrequested", &self.blocker_unrequested),
+            ("mergeNext", &self.merge_next),
+            ("stale", &self.stale),
+        ]
+    }
+
+    /// The state axis: exactly one of these belongs on every open pull request.
+    pub fn states(&self) -> [&str; 4] {
+        [&self.draft, &self.bots_reviewing, &self.addressing, &self.needs_human]
+    }
+}
+
+fn check_label_name(path: &str, name: &str, errors: &mut Vec<ConfigError>) {
+    if name.trim().is_empty() || name.chars().count() > MAX_LABEL_NAME || name.contains(',') {
+        errors.push(ConfigError {
+            path: path.to_string(),
+            expected: format!("a label name of 1 to {MAX_LABEL_NAME} characters without commas"),
+            found: format!("{name:?}"),
+        });
+    }
+}
+
+/// Turns serde's message ("invalid type: integer `3`, expected a string") into expected/found.
+fn serde_error(e: &serde_path_to_error::Error<serde_json::Error>) -> ConfigError {
+    let path = json_path(&e.path().to_string());
+    let msg = e.inner().to_string();
+    let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+    let (expected, found) = if let Some(rest) = msg.strip_prefix("invalid type: ").or_else(|| msg.strip_prefix("invalid value: ")) {
+        match rest.split_once(", expected ") {
+            Some((found, expected)) => (expected.to_string(), found.to_string()),
+            None => ("a valid value".to_string(), rest.to_string()),
+        }
+    } else if let Some(rest) = msg.strip_prefix("unknown field ") {
+        match rest.split_once(", expected ") {
+            Some((field, expected)) => (format!("a known key ({expected})"), format!("the key {field}")),
+            None => ("a known key".to_string(), rest.to_string()),
+        }
+    } else if let Some(rest) = msg.strip_prefix("unknown variant ") {
+        match rest.split_once(", expected ") {
+            Some((variant, expected)) => (expected.to_string(), variant.to_string()),
+            None => ("a known value".to_string(), rest.to_string()),
+        }
+    } else if let Some(field) = msg.strip_prefix("missing field ") {
+        (format!("the key {field}"), "nothing".to_string())
+    } else {
+        ("a valid value".to_string(), msg)
+    };
+    ConfigError { path, expected, found }
+}
+
+/// serde_path_to_error writes `a.b[0].c` (or `.` for the root); we write `$.a.b[0].c`.
+pub fn json_path(p: &str) -> String {
+    if p == "." || p.is_empty() {
+        "$".to_string()
+    } else {
+        format!("$.{p}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn empty_config_is_the_preset() {
+        let c = Config::from_value(json!({})).unwrap();
+        assert_eq!(c.labels.needs_human, "state:needs-human");
+        assert_eq!(c.stale.days, 14);
+    }
+
+    #[test]
+    fn type_error_names_path_expected_found() {
+        let e = Config::from_value(json!({"botPanel": {"bots": ["a", 3]}})).unwrap_err();
+        assert_eq!(e, vec![ConfigError { path: "$.botPanel.bots[1]".into(), expected: "a string".into(), found: "integer `3`".into() }]);
+    }
+
+    #[test]
+    fn unknown_key_is_an_error() {
+        let e = Config::from_value(json!({"stale": {"dayz": 3}})).unwrap_err();
+        assert_eq!(e[0].path, "$.stale.dayz");
+        assert!(e[0].found.contains("dayz"), "{:?}", e);
+    }
+
+    #[test]
+    fn duplicate_label_names_are_reported_once_each() {
+        let e = Config::from_value(json!({"labels": {"stale": "merge-next"}})).unwrap_err();
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].path, "$.labels.stale");
+    }
+}

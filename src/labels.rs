@@ -1,0 +1,72 @@
+//! From "which labels should be on this pull request" to one label edit, shared by every flow.
+//!
+//! A rule says, per label, present or absent with a reason; a label no rule speaks for is left alone,
+//! which is how "a fact that could not be read never removes anything" is kept. Additions are filtered
+//! against the repository's real labels (GitHub rejects a whole edit over one unknown name); removals
+//! are not, since they are built from labels the pull request provably has; an unreadable label set
+//! filters nothing, because a failed read must not silently strip the board.
+
+use crate::facts::{Facts, PullFact, PullRequest, RepoFact};
+use crate::plan::{LabelChange, Op, Warning};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Want {
+    Present(String),
+    Absent(String),
+}
+
+/// What the rules want of each label they speak for, in the order they spoke.
+#[derive(Debug, Default, Clone)]
+pub struct Wants(pub Vec<(String, Want)>);
+
+impl Wants {
+    pub fn present(&mut self, label: &str, reason: impl Into<String>) {
+        self.0.push((label.to_string(), Want::Present(reason.into())));
+    }
+
+    pub fn absent(&mut self, label: &str, reason: impl Into<String>) {
+        self.0.push((label.to_string(), Want::Absent(reason.into())));
+    }
+
+    /// Present or absent by a condition, with the reason for each case.
+    pub fn set(&mut self, label: &str, on: bool, reason: impl Into<String>) {
+        if on {
+            self.present(label, reason)
+        } else {
+            self.absent(label, reason)
+        }
+    }
+}
+
+/// The single label edit that brings `pr` to `wants`, or none; warnings for what cannot be done.
+pub fn label_edit(facts: &Facts, pr: &PullRequest, wants: &Wants, summary: &str, warnings: &mut Vec<Warning>) -> Option<Op> {
+    if pr.unknown(PullFact::Labels) {
+        warnings.push(Warning { number: Some(pr.number), message: "its labels could not be read; no label was changed".into() });
+        return None;
+    }
+    let repo_known = !facts.repo_unknown(RepoFact::Labels);
+    let mut add: Vec<LabelChange> = Vec::new();
+    let mut remove: Vec<LabelChange> = Vec::new();
+    for (label, want) in &wants.0 {
+        match want {
+            Want::Present(reason) if !pr.has_label(label) && !add.iter().any(|c| &c.label == label) => {
+                if repo_known && !facts.labels.iter().any(|l| l == label) {
+                    warnings.push(Warning {
+                        number: Some(pr.number),
+                        message: format!("label {label:?} does not exist in the repository, so it was not added ({reason}); `prflow labels` creates it"),
+                    });
+                } else {
+                    add.push(LabelChange { label: label.clone(), reason: reason.clone() });
+                }
+            }
+            Want::Absent(reason) if pr.has_label(label) && !remove.iter().any(|c| &c.label == label) => {
+                remove.push(LabelChange { label: label.clone(), reason: reason.clone() });
+            }
+            _ => {}
+        }
+    }
+    if add.is_empty() && remove.is_empty() {
+        return None;
+    }
+    Some(Op::EditLabels { number: pr.number, add, remove, reason: summary.to_string() })
+}

@@ -1,0 +1,36 @@
+//! prflow's decision engine: GitHub facts in, a plan of writes out. No I/O, no clock, no randomness:
+//! every rule of the flow lives here once, and the Action, the CLI and the dashboard only read and write.
+
+pub mod activity;
+pub mod bot_panel;
+pub mod checks;
+pub mod config;
+pub mod facts;
+pub mod glob;
+pub mod labels;
+pub mod plan;
+pub mod reconcile;
+pub mod reviews;
+pub mod scopes;
+pub mod time;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use checks::{check_rollup, CheckRollup, Rollup};
+pub use config::{Config, ConfigError};
+pub use facts::Facts;
+pub use plan::{Op, Plan};
+pub use reconcile::{reconcile, reconcile_values, VERSION};
+
+/// The JSON Schemas of the config, the facts and the plan, generated from the Rust types.
+pub fn schemas() -> serde_json::Value {
+    let settings = schemars::gen::SchemaSettings::draft07();
+    let schema = |s: schemars::schema::RootSchema| serde_json::to_value(s).expect("schema serializes");
+    serde_json::json!({
+        "config": schema(settings.clone().into_generator().into_root_schema_for::<Config>()),
+        "facts": schema(settings.clone().into_generator().into_root_schema_for::<Facts>()),
+        "plan": schema(settings.clone().into_generator().into_root_schema_for::<Plan>()),
+        "checkRollup": schema(settings.into_generator().into_root_schema_for::<CheckRollup>()),
+    })
+}

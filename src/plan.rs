@@ -1,0 +1,69 @@
+//! The plan model: what the engine wants written, in order, each operation with its reason in words.
+//! Shells apply it and report each operation; applying it and reconciling again yields an empty plan.
+
+use crate::config::ConfigError;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Plan {
+    /// The engine's version, so a job summary says which rules decided.
+    pub engine: String,
+    /// Problems in the config. When there are any, `ops` is empty: a bad config changes nothing.
+    pub config_errors: Vec<ConfigError>,
+    /// The writes, in the order they should be applied.
+    pub ops: Vec<Op>,
+    /// What the engine concluded about each pull request, written or not (for summaries and boards).
+    pub pulls: Vec<PullVerdict>,
+    /// Things a person should know that no write fixes.
+    pub warnings: Vec<Warning>,
+}
+
+/// One write. `reason` is one line a person can read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "op", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Op {
+    /// Add and remove labels on one pull request in a single edit, so the board never flickers.
+    EditLabels { number: u64, add: Vec<LabelChange>, remove: Vec<LabelChange>, reason: String },
+    /// Request reviews from these logins.
+    RequestReviewers { number: u64, reviewers: Vec<String>, reason: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LabelChange {
+    pub label: String,
+    pub reason: String,
+}
+
+/// The engine's reading of one pull request.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PullVerdict {
+    pub number: u64,
+    /// The state label it should carry, or none when the facts to decide it could not be read.
+    pub state: Option<String>,
+    /// Why that state, in words.
+    pub why: String,
+    /// The blocker labels it should carry.
+    pub blockers: Vec<String>,
+    /// The check rollup of the head commit.
+    pub checks: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Warning {
+    /// The pull request concerned, if any.
+    pub number: Option<u64>,
+    pub message: String,
+}
+
+impl Op {
+    pub fn number(&self) -> u64 {
+        match self {
+            Op::EditLabels { number, .. } | Op::RequestReviewers { number, .. } => *number,
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! `reconcile(facts, config)`: every open pull request's labels recomputed from facts alone.
+//! Stateless: events only say which pull requests to look at; the plan is idempotent.
+
+use crate::bot_panel;
+use crate::config::{Config, ConfigError, Flow};
+use crate::facts::{Facts, RepoFact};
+use crate::labels::label_edit;
+use crate::plan::{Plan, Warning};
+use crate::time::parse_rfc3339;
+
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Facts that do not parse are a caller's bug (the shell built them); they are an error, not a plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FactsError(pub String);
+
+impl std::fmt::Display for FactsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Parses facts with the JSON path of the first problem in the message.
+pub fn parse_facts(value: serde_json::Value) -> Result<Facts, FactsError> {
+    let facts: Facts = serde_path_to_error::deserialize(value).map_err(|e| {
+        FactsError(format!("facts {}: {}", crate::config::json_path(&e.path().to_string()), e.inner()))
+    })?;
+    if parse_rfc3339(&facts.now).is_none() {
+        return Err(FactsError(format!("facts $.now: expected an RFC 3339 time, found {:?}", facts.now)));
+    }
+    Ok(facts)
+}
+
+/// The plan for a config that did not validate: the errors, and nothing else.
+pub fn config_error_plan(errors: Vec<ConfigError>) -> Plan {
+    Plan { engine: VERSION.to_string(), config_errors: errors, ..Plan::default() }
+}
+
+pub fn reconcile(facts: &Facts, config: &Config) -> Plan {
+    let now = parse_rfc3339(&facts.now).unwrap_or(0);
+    let mut plan = Plan { engine: VERSION.to_string(), ..Plan::default() };
+    let mut required: Vec<String> = facts.required_checks.clone();
+    for extra in &config.required_checks {
+        if !required.contains(extra) {
+            required.push(extra.clone());
+        }
+    }
+    if facts.repo_unknown(RepoFact::Labels) {
+        plan.warnings.push(Warning { number: None, message: "the repository's labels could not be read; additions were not filtered".into() });
+    }
+    let mut pulls: Vec<&crate::facts::PullRequest> = facts.pull_requests.iter().collect();
+    pulls.sort_by_key(|p| p.number);
+    for pr in pulls {
+        let decision = match config.flow {
+            Flow::BotPanel => bot_panel::decide(facts, config, pr, now, &required),
+        };
+        let summary = match &decision.verdict.state {
+            Some(state) => format!("{state}: {}", decision.verdict.why),
+            None => decision.verdict.why.clone(),
+        };
+        if let Some(op) = label_edit(facts, pr, &decision.wants, &summary, &mut plan.warnings) {
+            plan.ops.push(op);
+        }
+        plan.ops.extend(decision.ops_after);
+        plan.pulls.push(decision.verdict);
+    }
+    plan
+}
+
+/// The whole entry point as the boundary calls it: JSON in, plan out, errors in words.
+pub fn reconcile_values(facts: serde_json::Value, config: serde_json::Value) -> Result<Plan, FactsError> {
+    let facts = parse_facts(facts)?;
+    Ok(match Config::from_value(config) {
+        Ok(config) => reconcile(&facts, &config),
+        Err(errors) => config_error_plan(errors),
+    })
+}

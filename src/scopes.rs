@@ -1,0 +1,21 @@
+//! `scope:*` labels from changed paths, the job actions/labeler did: a label applies when any of its
+//! globs matches any changed file.
+
+use crate::facts::{PullFact, PullRequest};
+use crate::glob::glob_match;
+use crate::labels::Wants;
+use std::collections::BTreeMap;
+
+pub fn scope_wants(pr: &PullRequest, scopes: &BTreeMap<String, Vec<String>>, sync: bool, wants: &mut Wants) {
+    if pr.unknown(PullFact::Files) {
+        return;
+    }
+    for (label, globs) in scopes {
+        let hit = pr.files.iter().find_map(|f| globs.iter().find(|g| glob_match(g, f)).map(|g| (f, g)));
+        match hit {
+            Some((file, glob)) => wants.present(label, format!("{file} matches {glob}")),
+            None if sync => wants.absent(label, "no changed file matches its globs"),
+            None => {}
+        }
+    }
+}

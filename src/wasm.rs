@@ -1,0 +1,81 @@
+//! The Wasm boundary, and the only file that knows JavaScript exists: values in through
+//! serde-wasm-bindgen, plans out as plain objects, every error a thrown JS `Error` that says where.
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| error(&format!("prflow: could not return the result: {e}")))
+}
+
+/// A JSON value from a JS value; a string is taken as JSON text, which is the fast path for big facts.
+fn from_js(what: &str, value: JsValue) -> Result<serde_json::Value, JsValue> {
+    if let Some(text) = value.as_string() {
+        return serde_json::from_str(&text).map_err(|e| error(&format!("{what}: not valid JSON: {e}")));
+    }
+    if value.is_undefined() || value.is_null() {
+        return Ok(serde_json::Value::Object(Default::default()));
+    }
+    serde_wasm_bindgen::from_value(value).map_err(|e| error(&format!("{what}: {e}")))
+}
+
+fn error(message: &str) -> JsValue {
+    js_sys::Error::new(message).into()
+}
+
+/// The engine's version (the crate version).
+#[wasm_bindgen]
+pub fn version() -> String {
+    crate::VERSION.to_string()
+}
+
+/// The plan for a facts snapshot under a config. A bad config yields a plan with `configErrors` and no
+/// operations; bad facts throw an `Error` naming the JSON path.
+#[wasm_bindgen]
+pub fn reconcile(facts: JsValue, config: JsValue) -> Result<JsValue, JsValue> {
+    let facts = from_js("facts", facts)?;
+    let config = from_js("config", config)?;
+    let plan = crate::reconcile_values(facts, config).map_err(|e| error(&e.to_string()))?;
+    to_js(&plan)
+}
+
+/// The same, JSON text in and out: no object conversion on either side of the boundary.
+#[wasm_bindgen(js_name = reconcileJson)]
+pub fn reconcile_json(facts: &str, config: &str) -> Result<String, JsValue> {
+    let facts = serde_json::from_str(facts).map_err(|e| error(&format!("facts: not valid JSON: {e}")))?;
+    let config = serde_json::from_str(config).map_err(|e| error(&format!("config: not valid JSON: {e}")))?;
+    let plan = crate::reconcile_values(facts, config).map_err(|e| error(&e.to_string()))?;
+    serde_json::to_string(&plan).map_err(|e| error(&e.to_string()))
+}
+
+/// The rollup of a head commit's checks against the required contexts.
+#[wasm_bindgen(js_name = checkRollup)]
+pub fn check_rollup(checks: JsValue, required_contexts: JsValue) -> Result<JsValue, JsValue> {
+    let checks: Vec<crate::facts::Check> = serde_path_to_error::deserialize(from_js("checks", checks)?)
+        .map_err(|e| error(&format!("checks {}: {}", crate::config::json_path(&e.path().to_string()), e.inner())))?;
+    let required: Vec<String> = if required_contexts.is_undefined() || required_contexts.is_null() {
+        Vec::new()
+    } else {
+        serde_path_to_error::deserialize(from_js("requiredContexts", required_contexts)?)
+            .map_err(|e| error(&format!("requiredContexts {}: {}", crate::config::json_path(&e.path().to_string()), e.inner())))?
+    };
+    to_js(&crate::check_rollup(&checks, &required))
+}
+
+/// The JSON Schema of `.github/prflow.json`.
+#[wasm_bindgen(js_name = configSchema)]
+pub fn config_schema() -> Result<JsValue, JsValue> {
+    // Generated natively by scripts/build.sh and embedded, so schemars' code stays out of the Wasm.
+    let schema: serde_json::Value = serde_json::from_str(include_str!("../schema/config.schema.json")).map_err(|e| error(&e.to_string()))?;
+    to_js(&schema)
+}
+
+/// Validates a config: the list of problems, empty when it is good.
+#[wasm_bindgen(js_name = validateConfig)]
+pub fn validate_config(config: JsValue) -> Result<JsValue, JsValue> {
+    let errors = match crate::Config::from_value(from_js("config", config)?) {
+        Ok(_) => Vec::new(),
+        Err(errors) => errors,
+    };
+    to_js(&errors)
+}
