@@ -36,6 +36,8 @@ pub struct Config {
     pub scope_sync: bool,
     /// Contexts that must pass, in addition to those the repository's ruleset requires.
     pub required_checks: Vec<String>,
+    /// The merge queue: its labels, the version pull request, ages, the watch budgets and `autoFix`.
+    pub queue: crate::queue::config::QueueConfig,
 }
 
 /// Label names. Defaults are the bot-panel preset's names.
@@ -169,6 +171,7 @@ impl Config {
                 });
             }
         }
+        errors.extend(self.queue.validate());
         for (name, globs) in &self.scopes {
             check_label_name(&format!("$.scopes[{name:?}]"), name, &mut errors);
             if globs.is_empty() {

@@ -35,6 +35,83 @@ pub struct Facts {
     /// The open pull requests.
     #[serde(default)]
     pub pull_requests: Vec<PullRequest>,
+    /// Issues the merge queue reads (those open pull requests close, and those their `Start-After:` names).
+    #[serde(default)]
+    pub issues: Vec<Issue>,
+    /// Team members by `org/team` slug, for the teams CODEOWNERS names. A team missing here is one
+    /// whose membership could not be read: its paths stay held, and the reason says so.
+    #[serde(default)]
+    pub team_members: std::collections::BTreeMap<String, Vec<String>>,
+    /// The tip commit of the default branch (`refs/heads/<default>`), for set-asides tied to the base.
+    #[serde(default)]
+    pub base_tip_sha: Option<String>,
+    /// The ruleset asks for a code owner's approval.
+    #[serde(default)]
+    pub require_code_owner_review: bool,
+    /// The ruleset asks for every conversation to be resolved.
+    #[serde(default)]
+    pub require_conversation_resolution: bool,
+    /// What the merge-queue worker remembers between cycles (its set-aside records and demotions).
+    #[serde(default)]
+    pub queue_memory: QueueMemory,
+}
+
+/// An issue, as the merge queue reads it: `Start-After:` in its body and GitHub's "blocked by".
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Issue {
+    pub number: u64,
+    #[serde(default)]
+    pub open: bool,
+    #[serde(default)]
+    pub body: String,
+    /// GitHub's issue dependencies: the issues (or pull requests) this one is blocked by.
+    #[serde(default)]
+    pub blocked_by: Vec<u64>,
+}
+
+/// An issue a pull request closes, and where that was read from.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct IssueRef {
+    pub number: u64,
+    /// `link` (GitHub's closingIssuesReferences) or `keyword` (a closing keyword in the body).
+    #[serde(default = "link_source")]
+    pub source: String,
+}
+
+fn link_source() -> String {
+    "link".into()
+}
+
+/// The merge-queue worker's memory, passed in so the engine stays without state.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct QueueMemory {
+    /// Set-asides this process recorded (their comment may have failed to be written).
+    #[serde(default)]
+    pub records: Vec<SetAsideRecord>,
+    /// Pull requests that sat green without merging, each with the head it had then.
+    #[serde(default)]
+    pub demoted: Vec<Demotion>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SetAsideRecord {
+    pub number: u64,
+    pub reason: String,
+    pub head: String,
+    #[serde(default)]
+    pub base: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Demotion {
+    pub number: u64,
+    /// The head when it was demoted, carried along by the worker's own pushes.
+    pub head: String,
 }
 
 /// Repository-level facts a read can fail on.
@@ -47,6 +124,8 @@ pub enum RepoFact {
     RequiredChecks,
     /// CODEOWNERS.
     Codeowners,
+    /// The issues pull requests close (so `Start-After:` is not inherited, and the report says so).
+    Issues,
 }
 
 /// One open pull request.
@@ -103,6 +182,30 @@ pub struct PullRequest {
     /// Facts about this pull request that could not be read.
     #[serde(default)]
     pub unknown: Vec<PullFact>,
+    /// The issues GitHub links as closed by this pull request.
+    #[serde(default)]
+    pub closing_issues: Vec<IssueRef>,
+    /// Review conversations not resolved; `None` when not read.
+    #[serde(default)]
+    pub unresolved_threads: Option<u32>,
+    /// Auto-merge is armed.
+    #[serde(default)]
+    pub auto_merge: bool,
+    /// The head branch lives in a fork.
+    #[serde(default)]
+    pub is_fork: bool,
+    /// The pull request is in one of GitHub's native stacks (auto-merge refused there).
+    #[serde(default)]
+    pub native_stack: bool,
+    /// Whether the head contains the base's current tip (`git merge-base --is-ancestor`); `None` unread.
+    #[serde(default)]
+    pub built_on_base_tip: Option<bool>,
+    /// More changed files than one page reads: `files` is partial.
+    #[serde(default)]
+    pub files_truncated: bool,
+    /// Commits on the branch, when read.
+    #[serde(default)]
+    pub commit_count: Option<u32>,
 }
 
 /// Per-pull-request facts a read can fail on.
@@ -116,6 +219,8 @@ pub enum PullFact {
     Files,
     Comments,
     Timeline,
+    ClosingIssues,
+    ReviewThreads,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -165,6 +270,9 @@ pub struct Check {
     /// GitHub's database id; later runs have larger ids, which breaks ties between equal timestamps.
     #[serde(default)]
     pub id: Option<u64>,
+    /// The workflow run a check run belongs to; a newer run of the same workflow supersedes it.
+    #[serde(default)]
+    pub run_id: Option<u64>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -9,6 +9,7 @@ pub mod facts;
 pub mod glob;
 pub mod labels;
 pub mod plan;
+pub mod queue;
 pub mod reconcile;
 pub mod reviews;
 pub mod scopes;
