@@ -18,6 +18,8 @@ export function bind(wasm) {
     configSchema: () => wasm.configSchema(),
     /** The problems in a config, each { path, expected, found }; empty when it is valid. */
     validateConfig: (config) => wasm.validateConfig(config),
+    /** Every label the config uses, with colour and description: { configErrors, labels, ownerMark }. */
+    labelCatalog: (config = {}) => wasm.labelCatalog(config),
   };
 }
 

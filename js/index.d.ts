@@ -18,3 +18,13 @@ export function checkRollup(checks: Facts["pullRequests"][number]["checks"], req
 export function configSchema(): object;
 /** The problems in a config; empty when valid. */
 export function validateConfig(config: unknown): ConfigProblem[];
+
+/** One label as GitHub stores it (colour: six hex digits, description: at most 100 characters). */
+export interface LabelSpec {
+  name: string;
+  color: string;
+  description: string;
+}
+
+/** Every label the config uses; a bad config yields its errors and no labels. */
+export function labelCatalog(config?: unknown): { configErrors: ConfigProblem[]; labels: LabelSpec[]; ownerMark: string };

@@ -3,6 +3,7 @@
 
 pub mod activity;
 pub mod bot_panel;
+pub mod catalog;
 pub mod checks;
 pub mod config;
 pub mod facts;

@@ -79,3 +79,9 @@ pub fn validate_config(config: JsValue) -> Result<JsValue, JsValue> {
     };
     to_js(&errors)
 }
+
+/// The labels a config uses, with colour and description, for `prflow labels`: `{ configErrors, labels, ownerMark }`.
+#[wasm_bindgen(js_name = labelCatalog)]
+pub fn label_catalog(config: JsValue) -> Result<JsValue, JsValue> {
+    to_js(&crate::catalog::catalog_value(from_js("config", config)?))
+}
