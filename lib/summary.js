@@ -37,6 +37,23 @@ export function logLines(plan, results, { live }) {
 
 const cell = (text) => String(text ?? "").replace(/\|/g, "\\|").replace(/\r?\n/g, " ") || DASH;
 
+/**
+ * Why, once: the state's reason, then the reason of each other label change. A change whose reason only
+ * repeats the state's ("state is X: ...", a review request for the same cause) adds nothing.
+ */
+function whyCell(pull, ops) {
+  const parts = [pull.why];
+  for (const op of ops) {
+    const changes = op.op === "editLabels" ? [...op.add.map((c) => ["+", c]), ...op.remove.map((c) => ["−", c])] : [];
+    for (const [sign, c] of changes) {
+      if (c.label === pull.state || c.reason.includes(pull.why)) continue;
+      parts.push(`${sign}${c.label}: ${c.reason}`);
+    }
+    if (op.op !== "editLabels" && !op.reason.includes(pull.why)) parts.push(op.reason);
+  }
+  return parts.join("; ");
+}
+
 /** The job summary of a reconcile run. `results[i]` is what applying `plan.ops[i]` did. */
 export function reconcileSummary({ repo, plan, results, live, scope, counts }) {
   const out = [];
@@ -60,9 +77,9 @@ export function reconcileSummary({ repo, plan, results, live, scope, counts }) {
     for (const pull of plan.pulls) {
       const ops = byNumber.get(pull.number) ?? [];
       const changes = ops.length
-        ? ops.map(({ op, result }) => `${live ? "" : "would "}${describeOp(op)} (${result?.status ?? "not applied"})`).join("; ")
+        ? ops.map(({ op, result }) => (live ? `${describeOp(op)} (${result?.status ?? "not applied"})` : `would ${describeOp(op)}`)).join("; ")
         : "no change";
-      const why = ops.length ? ops.flatMap(({ op }) => opReasons(op)).join("; ") : pull.why;
+      const why = whyCell(pull, ops.map(({ op }) => op));
       out.push(
         `| #${pull.number} | ${cell(pull.state ?? "unknown")} | ${cell(pull.blockers.join(", "))} | ${cell(pull.checks)} | ${cell(changes)} | ${cell(why)} |`,
       );
