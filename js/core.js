@@ -32,6 +32,8 @@ export function bind(wasm) {
     unownedIssues: (facts, config = {}, issues = []) => queueCall(wasm, "unownedIssues", { facts, config, issues }),
     /** Whether a failure is only a fixer's diff, and the commands that fix it. */
     autoFix: (config, failed, commitCount) => queueCall(wasm, "autoFix", { config, failed, commitCount }),
+    /** Every label the config uses, with colour and description: { configErrors, labels, ownerMark }. */
+    labelCatalog: (config = {}) => wasm.labelCatalog(config),
   };
 }
 

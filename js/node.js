@@ -5,4 +5,7 @@ import { bind } from "./core.js";
 
 wasm.initSync({ module: readFileSync(new URL("../pkg/prflow_bg.wasm", import.meta.url)) });
 
-export const { version, reconcile, checkRollup, configSchema, validateConfig } = bind(wasm);
+export const {
+  version, reconcile, checkRollup, configSchema, validateConfig, labelCatalog,
+  codeOwners, parseTrailers, triage, watchStep, claimPr, unownedIssues, autoFix,
+} = bind(wasm);

@@ -12,6 +12,11 @@ export function checkRollup(checks: any, required_contexts: any): any;
 export function configSchema(): any;
 
 /**
+ * The labels a config uses, with colour and description, for `prflow labels`: `{ configErrors, labels, ownerMark }`.
+ */
+export function labelCatalog(config: any): any;
+
+/**
  * The plan for a facts snapshot under a config. A bad config yields a plan with `configErrors` and no
  * operations; bad facts throw an `Error` naming the JSON path.
  */
@@ -38,6 +43,7 @@ export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly checkRollup: (a: any, b: any) => [number, number, number];
     readonly configSchema: () => [number, number, number];
+    readonly labelCatalog: (a: any) => [number, number, number];
     readonly reconcile: (a: any, b: any) => [number, number, number];
     readonly reconcileJson: (a: number, b: number, c: number, d: number) => [number, number, number, number];
     readonly validateConfig: (a: any) => [number, number, number];

@@ -27,6 +27,19 @@ export function configSchema() {
 }
 
 /**
+ * The labels a config uses, with colour and description, for `prflow labels`: `{ configErrors, labels, ownerMark }`.
+ * @param {any} config
+ * @returns {any}
+ */
+export function labelCatalog(config) {
+    const ret = wasm.labelCatalog(config);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
  * The plan for a facts snapshot under a config. A bad config yields a plan with `configErrors` and no
  * operations; bad facts throw an `Error` naming the JSON path.
  * @param {any} facts

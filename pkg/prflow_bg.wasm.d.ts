@@ -3,6 +3,7 @@
 export const memory: WebAssembly.Memory;
 export const checkRollup: (a: any, b: any) => [number, number, number];
 export const configSchema: () => [number, number, number];
+export const labelCatalog: (a: any) => [number, number, number];
 export const reconcile: (a: any, b: any) => [number, number, number];
 export const reconcileJson: (a: number, b: number, c: number, d: number) => [number, number, number, number];
 export const validateConfig: (a: any) => [number, number, number];

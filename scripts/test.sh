@@ -16,7 +16,7 @@ PRFLOW_FIXTURE_DUMP="$PWD/.tmp/fixture-plans.json" cargo test --quiet 2>&1
 step "engine tests inside Wasm on Node $(node --version) (wasm-bindgen-test)"
 env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-  /usr/bin/cargo test --quiet --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort --tests 2>&1
+  /usr/bin/cargo test --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort --tests 2>&1
 
 step "committed build output matches the source"
 bash scripts/build.sh --check

@@ -246,6 +246,8 @@ fn serde_error(e: &serde_path_to_error::Error<serde_json::Error>) -> ConfigError
 pub fn json_path(p: &str) -> String {
     if p == "." || p.is_empty() {
         "$".to_string()
+    } else if p.starts_with('[') {
+        format!("${p}")
     } else {
         format!("$.{p}")
     }

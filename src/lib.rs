@@ -3,6 +3,7 @@
 
 pub mod activity;
 pub mod bot_panel;
+pub mod catalog;
 pub mod checks;
 pub mod config;
 pub mod facts;
@@ -16,13 +17,13 @@ pub mod scopes;
 pub mod time;
 
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;
 
 pub use checks::{check_rollup, CheckRollup, Rollup};
 pub use config::{Config, ConfigError};
 pub use facts::Facts;
 pub use plan::{Op, Plan};
-pub use reconcile::{reconcile, reconcile_values, VERSION};
+pub use reconcile::{reconcile, reconcile_text, reconcile_values, VERSION};
 
 /// The JSON Schemas of the config, the facts and the plan, generated from the Rust types.
 pub fn schemas() -> serde_json::Value {
@@ -32,6 +33,14 @@ pub fn schemas() -> serde_json::Value {
         "config": schema(settings.clone().into_generator().into_root_schema_for::<Config>()),
         "facts": schema(settings.clone().into_generator().into_root_schema_for::<Facts>()),
         "plan": schema(settings.clone().into_generator().into_root_schema_for::<Plan>()),
-        "checkRollup": schema(settings.into_generator().into_root_schema_for::<CheckRollup>()),
+        "checkRollup": schema(settings.clone().into_generator().into_root_schema_for::<CheckRollup>()),
+        "queueReport": schema(settings.clone().into_generator().into_root_schema_for::<queue::triage::Report>()),
+        "trailers": schema(settings.clone().into_generator().into_root_schema_for::<queue::declare::Trailers>()),
+        "watchPoll": schema(settings.clone().into_generator().into_root_schema_for::<queue::watch::Poll>()),
+        "watchState": schema(settings.clone().into_generator().into_root_schema_for::<queue::watch::WatchState>()),
+        "watchStep": schema(settings.clone().into_generator().into_root_schema_for::<queue::watch::Step>()),
+        "claimDecision": schema(settings.clone().into_generator().into_root_schema_for::<queue::claim::ClaimDecision>()),
+        "unownedIssue": schema(settings.clone().into_generator().into_root_schema_for::<queue::claim::UnownedIssue>()),
+        "autoFix": schema(settings.into_generator().into_root_schema_for::<queue::autofix::AutoFix>()),
     })
 }

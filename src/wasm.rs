@@ -42,9 +42,8 @@ pub fn reconcile(facts: JsValue, config: JsValue) -> Result<JsValue, JsValue> {
 /// The same, JSON text in and out: no object conversion on either side of the boundary.
 #[wasm_bindgen(js_name = reconcileJson)]
 pub fn reconcile_json(facts: &str, config: &str) -> Result<String, JsValue> {
-    let facts = serde_json::from_str(facts).map_err(|e| error(&format!("facts: not valid JSON: {e}")))?;
     let config = serde_json::from_str(config).map_err(|e| error(&format!("config: not valid JSON: {e}")))?;
-    let plan = crate::reconcile_values(facts, config).map_err(|e| error(&e.to_string()))?;
+    let plan = crate::reconcile_text(facts, config).map_err(|e| error(&e.to_string()))?;
     serde_json::to_string(&plan).map_err(|e| error(&e.to_string()))
 }
 
@@ -78,6 +77,12 @@ pub fn validate_config(config: JsValue) -> Result<JsValue, JsValue> {
         Err(errors) => errors,
     };
     to_js(&errors)
+}
+
+/// The labels a config uses, with colour and description, for `prflow labels`: `{ configErrors, labels, ownerMark }`.
+#[wasm_bindgen(js_name = labelCatalog)]
+pub fn label_catalog(config: JsValue) -> Result<JsValue, JsValue> {
+    to_js(&crate::catalog::catalog_value(from_js("config", config)?))
 }
 
 /// `codeOwners(codeownersText, path)`: the owners of that path (the last matching rule's), empty when unowned.

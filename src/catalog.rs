@@ -1,0 +1,149 @@
+//! The label catalogue: every label a config makes the tool write, with a colour and a description
+//! that says who sets it and what it means. `prflow labels` and the Action's `labels` mode upsert it,
+//! so labels come into being by the tool, never by hand, and a renamed label in the config is a
+//! renamed label on GitHub. The shells only compare and write; the words live here.
+
+use crate::config::{Config, ConfigError};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// GitHub rejects a label description longer than this.
+pub const MAX_DESCRIPTION: usize = 100;
+
+/// Every description the tool writes carries this word, so a later run can tell its own labels
+/// (which it may report as unused) from the ones people made (which it never mentions).
+pub const OWNER_MARK: &str = "prflow";
+
+/// Colours by family, so the board reads at a glance: who holds the ball, what blocks, human intent.
+pub const COLOR_DRAFT: &str = "d4c5f9";
+pub const COLOR_BOTS_REVIEWING: &str = "fbca04";
+pub const COLOR_ADDRESSING: &str = "1d76db";
+pub const COLOR_NEEDS_HUMAN: &str = "0e8a16";
+pub const COLOR_BLOCKER: &str = "b60205";
+pub const COLOR_MERGE_NEXT: &str = "5319e7";
+pub const COLOR_STALE: &str = "bfbfbf";
+pub const COLOR_SCOPE: &str = "c5def5";
+
+/// One label as GitHub stores it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LabelSpec {
+    pub name: String,
+    /// Six hex digits, no `#` (GitHub's REST form).
+    pub color: String,
+    /// At most 100 characters: who sets it, and what it means.
+    pub description: String,
+}
+
+/// The catalogue of a config, or the config's problems (and then no labels: a bad config writes nothing).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Catalog {
+    pub config_errors: Vec<ConfigError>,
+    pub labels: Vec<LabelSpec>,
+    /// The word every description carries; a repository label with it that the catalogue lacks is unused.
+    pub owner_mark: String,
+}
+
+fn spec(name: &str, color: &str, description: String) -> LabelSpec {
+    LabelSpec { name: name.to_string(), color: color.to_string(), description: fit(description) }
+}
+
+/// Cut to GitHub's limit on a character boundary, with an ellipsis that says text was cut.
+fn fit(text: String) -> String {
+    if text.chars().count() <= MAX_DESCRIPTION {
+        return text;
+    }
+    let mut cut: String = text.chars().take(MAX_DESCRIPTION - 1).collect();
+    cut.push('…');
+    cut
+}
+
+/// The labels a valid config uses, in the order the board reads them: states, blockers, intent, scopes.
+pub fn label_catalog(config: &Config) -> Vec<LabelSpec> {
+    let l = &config.labels;
+    let mut out = vec![
+        spec(&l.draft, COLOR_DRAFT, "Set by prflow: a draft, still being built by its author.".into()),
+        spec(&l.bots_reviewing, COLOR_BOTS_REVIEWING, "Set by prflow: a review request to a panel bot is live; the bots hold the ball.".into()),
+        spec(&l.addressing, COLOR_ADDRESSING, "Set by prflow: the author's agent holds the ball (changes asked, round stale or blocked).".into()),
+        spec(&l.needs_human, COLOR_NEEDS_HUMAN, "Set by prflow (an agent may set it early): a human could merge this right now.".into()),
+        spec(&l.blocker_conflict, COLOR_BLOCKER, "Set by prflow: GitHub reports a merge conflict with the base branch.".into()),
+        spec(&l.blocker_checks, COLOR_BLOCKER, "Set by prflow: a check on the head commit failed.".into()),
+        spec(&l.blocker_unrequested, COLOR_BLOCKER, "Set by prflow: a panel bot has no verdict on the head commit and was not asked.".into()),
+        spec(&l.merge_next, COLOR_MERGE_NEXT, "Set by a human: merge this one next. prflow only clears it when it stops being mergeable.".into()),
+    ];
+    if config.stale.days > 0 {
+        out.push(spec(&l.stale, COLOR_STALE, format!("Set by prflow: no commits, comments or reviews for {} days.", config.stale.days)));
+    }
+    for (name, globs) in &config.scopes {
+        out.push(spec(name, COLOR_SCOPE, format!("Set by prflow from changed paths: {}", globs.join(", "))));
+    }
+    out
+}
+
+/// The entry point as the boundary calls it: a config value in, the catalogue or its errors out.
+pub fn catalog_value(config: serde_json::Value) -> Catalog {
+    match Config::from_value(config) {
+        Ok(config) => Catalog { config_errors: Vec::new(), labels: label_catalog(&config), owner_mark: OWNER_MARK.into() },
+        Err(errors) => Catalog { config_errors: errors, labels: Vec::new(), owner_mark: OWNER_MARK.into() },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    struct Case {
+        rule: &'static str,
+        config: serde_json::Value,
+        expect_names: &'static [&'static str],
+    }
+
+    #[test]
+    fn catalogue_lists_every_label_the_config_uses() {
+        let cases = [
+            Case {
+                rule: "the preset uses its nine labels",
+                config: json!({}),
+                expect_names: &["state:draft", "state:bots-reviewing", "state:addressing", "state:needs-human", "blocker:conflict", "blocker:checks", "blocker:unrequested", "merge-next", "stale"],
+            },
+            Case {
+                rule: "stale.days 0 turns the stale label off, so it is not created",
+                config: json!({"stale": {"days": 0}}),
+                expect_names: &["state:draft", "state:bots-reviewing", "state:addressing", "state:needs-human", "blocker:conflict", "blocker:checks", "blocker:unrequested", "merge-next"],
+            },
+            Case {
+                rule: "a renamed label is catalogued under its new name; scopes follow",
+                config: json!({"labels": {"needsHuman": "ready"}, "scopes": {"scope:docs": ["docs/**"]}}),
+                expect_names: &["state:draft", "state:bots-reviewing", "state:addressing", "ready", "blocker:conflict", "blocker:checks", "blocker:unrequested", "merge-next", "stale", "scope:docs"],
+            },
+        ];
+        for case in cases {
+            let catalog = catalog_value(case.config);
+            let names: Vec<&str> = catalog.labels.iter().map(|l| l.name.as_str()).collect();
+            assert_eq!(names, case.expect_names, "{}", case.rule);
+            for label in &catalog.labels {
+                assert!(label.description.chars().count() <= MAX_DESCRIPTION, "{}: {:?} too long", case.rule, label.description);
+                assert!(label.description.contains(OWNER_MARK), "{}: {:?} lacks the owner mark", case.rule, label.description);
+                assert!(label.color.len() == 6 && label.color.chars().all(|c| c.is_ascii_hexdigit()), "{}: colour {:?}", case.rule, label.color);
+            }
+        }
+    }
+
+    #[test]
+    fn long_scope_descriptions_are_cut_to_githubs_limit() {
+        let globs: Vec<String> = (0..40).map(|i| format!("packages/component-{i}/**")).collect();
+        let catalog = catalog_value(json!({"scopes": {"scope:many": globs}}));
+        let scope = catalog.labels.iter().find(|l| l.name == "scope:many").expect("scope catalogued");
+        assert_eq!(scope.description.chars().count(), MAX_DESCRIPTION);
+        assert!(scope.description.ends_with('…'));
+    }
+
+    #[test]
+    fn a_bad_config_yields_its_errors_and_no_labels() {
+        let catalog = catalog_value(json!({"labels": {"stale": 3}}));
+        assert!(catalog.labels.is_empty());
+        assert_eq!(catalog.config_errors[0].path, "$.labels.stale");
+    }
+}
