@@ -110,9 +110,9 @@ pub fn cycles(edges: &BTreeMap<u64, Vec<Edge>>) -> Vec<Vec<u64>> {
                 t.stack.push(v);
                 t.on.insert(v);
             }
-            let succ: Vec<u64> = t.edges.get(&v).map(|e| e.iter().map(|e| e.to).collect()).unwrap_or_default();
-            if *i < succ.len() {
-                let w = succ[*i];
+            let edges: &[Edge] = t.edges.get(&v).map(Vec::as_slice).unwrap_or(&[]);
+            if *i < edges.len() {
+                let w = edges[*i].to;
                 *i += 1;
                 if !t.index.contains_key(&w) {
                     if t.edges.contains_key(&w) {
@@ -156,4 +156,28 @@ pub fn cycles(edges: &BTreeMap<u64, Vec<Edge>>) -> Vec<Vec<u64>> {
     }
     t.out.sort();
     t.out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chain(n: u64, close: bool) -> BTreeMap<u64, Vec<Edge>> {
+        (1..=n).map(|i| {
+            let to = if i == n && close { 1 } else { i + 1 };
+            (i, if i < n || close { vec![Edge { to, via: Via::MergeAfter }] } else { vec![] })
+        }).collect()
+    }
+
+    #[test]
+    fn a_chain_of_five_thousand_has_no_cycle_and_does_not_overflow_the_stack() {
+        assert!(cycles(&chain(5_000, false)).is_empty());
+    }
+
+    #[test]
+    fn a_ring_of_five_thousand_is_one_cycle_with_every_member() {
+        let c = cycles(&chain(5_000, true));
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].len(), 5_000);
+    }
 }
