@@ -29,7 +29,7 @@ export const QUEUE_PULLS_QUERY = `query QueuePulls($owner: String!, $repo: Strin
 
 /** What an issue or pull request number is: used for numbers Start-After: names. */
 export function numbersQuery(numbers) {
-  const fields = numbers.map((n) => `n${n}: issueOrPullRequest(number: ${Number(n)}) { __typename ... on Issue { number state body } ... on PullRequest { number state } }`);
+  const fields = numbers.map((n) => `n${n}: issueOrPullRequest(number: ${Number(n)}) { __typename ... on Issue { number state body } ... on PullRequest { number prState: state } }`);
   return `query QueueNumbers($owner: String!, $repo: String!) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`;
 }
 
@@ -120,7 +120,7 @@ export async function readQueueFacts(octokit, { owner, repo, facts, config = {},
       const data = await octokit.graphql(numbersQuery(missing), { owner, repo });
       for (const n of missing) {
         const node = data.repository[`n${n}`];
-        if (node) known.set(n, { state: node.state, body: node.body ?? "", pull: node.__typename === "PullRequest" });
+        if (node) known.set(n, { state: node.state ?? node.prState, body: node.body ?? "", pull: node.__typename === "PullRequest" });
       }
     };
     await ask([...wanted]);

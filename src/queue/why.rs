@@ -33,6 +33,7 @@ pub const REVIEW_HELD: &str = "review-held";
 /// The next action, in words, for a reason code and its owner.
 pub fn next_action(code: &str, owner: Option<Owner>) -> String {
     let s = match code {
+        NOT_QUEUED if owner.is_some() => "the worker keeps it on the tip of the base while it waits (`auto-rebase`)",
         NOT_QUEUED => "nothing: add `merge-queued` to queue it",
         DRAFT => "its author marks it ready for review",
         BASE_NOT_ACTIONABLE => "a person retargets it onto the default branch or an open pull request's branch",
@@ -56,8 +57,8 @@ pub fn next_action(code: &str, owner: Option<Owner>) -> String {
         VERSION_READY => "the worker takes `skip-ci` off when its turn comes (never rebased)",
         MERGING | CHECKS_RUNNING => "the worker watches it until it merges",
         GREEN_BLOCKED => "the worker watches it; green without merging ends in `not-merging`",
-        CHECKS_FAILED => "the fixer repairs the failing check and pushes",
-        REVIEW_HELD => "a code owner approves, or the conversations are resolved",
+        CHECKS_FAILED => "the worker sets it aside `checks-failed`, for the fixer to repair and push",
+        REVIEW_HELD => "the worker waits for a code owner's approval and every conversation resolved; nothing runs until then",
         _ => "none known",
     };
     s.to_string()

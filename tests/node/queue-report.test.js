@@ -73,7 +73,8 @@ test("export: bad facts throw an Error naming the JSON path", () => {
 
 test("the queue reader's GraphQL queries are valid against GitHub's schema", () => {
   const sdl = readFileSync(new URL("node_modules/@octokit/graphql-schema/schema.graphql", root), "utf8");
-  const schema = buildSchema(sdl, { assumeValidSDL: true });
+  // GitHub's SDL is taken as valid (graphql-js refuses its duplicated enterprise fields and deprecations).
+  const schema = buildSchema(sdl, { assumeValidSDL: true, assumeValid: true });
   for (const [name, query] of [["QUEUE_PULLS_QUERY", QUEUE_PULLS_QUERY], ["numbersQuery", numbersQuery([12, 345])]]) {
     const errors = validate(schema, parse(query));
     assert.deepEqual(errors.map((e) => e.message), [], name);
