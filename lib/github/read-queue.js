@@ -59,6 +59,16 @@ export async function restPages(octokit, route, params) {
   }
 }
 
+/** A GraphQL answer with its partial errors: GitHub returns data beside errors for fields it failed on. */
+async function graphqlPartial(octokit, query, variables) {
+  try {
+    return { data: await octokit.graphql(query, variables), errors: [] };
+  } catch (e) {
+    if (e.data) return { data: e.data, errors: e.errors ?? [] };
+    throw e;
+  }
+}
+
 function addUnknown(list, what) {
   if (!list.includes(what)) list.push(what);
 }
@@ -73,28 +83,36 @@ export async function readQueueFacts(octokit, { owner, repo, facts, config = {},
   const byNumber = new Map(facts.pullRequests.map((p) => [p.number, p]));
   const labels = { mergeQueued: "merge-queued", skipCi: "skip-ci", autoRebase: "auto-rebase", ...(config.queue?.labels ?? {}) };
 
-  // 1. Per pull request, in pages of 50.
+  // 1. Per pull request, in pages of 50. GitHub answers a field it failed on with null and an error
+  //    beside the data; what came back is used and what did not is marked unknown, never guessed.
   const closing = new Map(); // issue number -> { state, body }
   try {
     let after = null;
     for (;;) {
-      const data = await octokit.graphql(QUEUE_PULLS_QUERY, { owner, repo, after });
-      facts.viewer ??= data.viewer.login;
-      const branch = data.repository.defaultBranchRef;
+      const { data, errors } = await graphqlPartial(octokit, QUEUE_PULLS_QUERY, { owner, repo, after });
+      for (const e of errors) log(`queue facts: ${e.message}${e.path ? ` (at ${e.path.join(".")})` : ""}`);
+      if (data?.viewer?.login) facts.viewer ??= data.viewer.login;
+      const branch = data?.repository?.defaultBranchRef;
       facts.defaultBranch ??= branch?.name;
       facts.baseTipSha ??= branch?.target?.oid;
-      const page = data.repository.pullRequests;
-      for (const node of page.nodes) {
+      const page = data?.repository?.pullRequests;
+      if (!page) throw new Error(errors[0]?.message ?? "no pull requests in the answer");
+      for (const node of page.nodes ?? []) {
+        if (!node) continue;
         const pr = byNumber.get(node.number);
         if (!pr) continue;
-        pr.isFork = node.isCrossRepository;
-        pr.autoMerge = Boolean(node.autoMergeRequest);
-        pr.commitCount = node.commits.totalCount;
-        if ((pr.files?.length ?? 0) < node.files.totalCount) pr.filesTruncated = true;
-        pr.closingIssues = node.closingIssuesReferences.nodes.map((i) => ({ number: i.number, source: "link" }));
-        for (const i of node.closingIssuesReferences.nodes) closing.set(i.number, { state: i.state, body: i.body });
+        pr.unknown ??= [];
+        if (typeof node.isCrossRepository === "boolean") pr.isFork = node.isCrossRepository;
+        if (node.autoMergeRequest !== undefined) pr.autoMerge = Boolean(node.autoMergeRequest);
+        if (node.commits) pr.commitCount = node.commits.totalCount;
+        if (node.files && (pr.files?.length ?? 0) < node.files.totalCount) pr.filesTruncated = true;
+        if (node.closingIssuesReferences) {
+          pr.closingIssues = node.closingIssuesReferences.nodes.map((i) => ({ number: i.number, source: "link" }));
+          for (const i of node.closingIssuesReferences.nodes) closing.set(i.number, { state: i.state, body: i.body });
+        } else addUnknown(pr.unknown, "closingIssues");
         // Past one page of threads the count is a floor: enough to hold on, never a guess that releases.
-        pr.unresolvedThreads = node.reviewThreads.nodes.filter((t) => !t.isResolved).length;
+        if (node.reviewThreads) pr.unresolvedThreads = node.reviewThreads.nodes.filter((t) => !t.isResolved).length;
+        else addUnknown(pr.unknown, "reviewThreads");
       }
       if (!page.pageInfo.hasNextPage) break;
       after = page.pageInfo.endCursor;
@@ -117,7 +135,8 @@ export async function readQueueFacts(octokit, { owner, repo, facts, config = {},
     const ask = async (numbers) => {
       const missing = numbers.filter((n) => !known.has(n) && !byNumber.has(n));
       if (!missing.length) return;
-      const data = await octokit.graphql(numbersQuery(missing), { owner, repo });
+      const { data, errors } = await graphqlPartial(octokit, numbersQuery(missing), { owner, repo });
+      if (!data?.repository) throw new Error(errors[0]?.message ?? "no answer");
       for (const n of missing) {
         const node = data.repository[`n${n}`];
         if (node) known.set(n, { state: node.state ?? node.prState, body: node.body ?? "", pull: node.__typename === "PullRequest" });
