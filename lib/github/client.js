@@ -1,0 +1,61 @@
+//! An Octokit for the shells: @octokit/core with retries on 5xx (plugin-retry) and rate-limit handling
+//! (plugin-throttling) that honours `retry-after`, logging every retry, pointed where the runner says.
+import { Octokit } from "@octokit/core";
+import { retry } from "@octokit/plugin-retry";
+import { throttling } from "@octokit/plugin-throttling";
+import Bottleneck from "bottleneck/light.js";
+
+/** How many times a request hit by a rate limit (primary or secondary) is retried before the run fails. */
+export const MAX_RATE_LIMIT_RETRIES = 3;
+/** How many times a 5xx/429 is retried by plugin-retry (it waits 1, 4, 9 s). */
+export const MAX_SERVER_ERROR_RETRIES = 3;
+/** GitHub asks for at least a second between writes (and GraphQL calls); plugin-throttling keeps it. */
+export const WRITE_SPACING_MS = 1000;
+
+const RetryingOctokit = Octokit.plugin(retry, throttling);
+
+/**
+ * `timeScale` multiplies every wait (retry-after, back-off, write spacing). It is 1 on GitHub; the emulator
+ * runs the Action with PRFLOW_TIME_SCALE=0.001 so that "retry after 60 s" takes 60 ms in a test and the
+ * same retry code runs. Nothing else differs between GitHub and the emulator.
+ */
+export function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {}, timeScale, userAgent } = {}) {
+  const env = globalThis.process?.env ?? {};
+  const scale = timeScale ?? (Number(env.PRFLOW_TIME_SCALE) > 0 ? Number(env.PRFLOW_TIME_SCALE) : 1);
+  const apiUrl = (baseUrl || env.GITHUB_API_URL || "https://api.github.com").replace(/\/+$/, "");
+  const gqlUrl = graphqlUrl || env.GITHUB_GRAPHQL_URL || undefined;
+  const what = (options) => `${options.method} ${options.url}`;
+  const onLimit = (kind) => (retryAfter, options, _octokit, retryCount) => {
+    if (retryCount < MAX_RATE_LIMIT_RETRIES) {
+      log(`retry: ${kind} on ${what(options)}; waiting ${retryAfter} s as GitHub asks (retry ${retryCount + 1} of ${MAX_RATE_LIMIT_RETRIES})`);
+      return true;
+    }
+    log(`giving up: ${kind} on ${what(options)} after ${retryCount} retries`);
+    return false;
+  };
+  const octokit = new RetryingOctokit({
+    auth: token,
+    baseUrl: apiUrl,
+    userAgent: userAgent ?? "prflow",
+    log: { debug() {}, info() {}, warn: (m) => log(`octokit: ${m}`), error: (m) => log(`octokit: ${m}`) },
+    retry: { retries: MAX_SERVER_ERROR_RETRIES, retryAfterBaseValue: 1000 * scale },
+    throttle: {
+      retryAfterBaseValue: 1000 * scale,
+      // Own groups so the spacing scales too (the plugin's defaults are module-wide singletons).
+      write: new Bottleneck.Group({ maxConcurrent: 1, minTime: WRITE_SPACING_MS * scale }),
+      notifications: new Bottleneck.Group({ maxConcurrent: 1, minTime: 3 * WRITE_SPACING_MS * scale }),
+      search: new Bottleneck.Group({ maxConcurrent: 1, minTime: 2 * WRITE_SPACING_MS * scale }),
+      onRateLimit: onLimit("rate limit"),
+      onSecondaryRateLimit: onLimit("secondary rate limit"),
+    },
+  });
+  // Log plugin-retry's retries (5xx, 429) too: the hook sees each failed attempt before the retry.
+  octokit.hook.error("request", (error, options) => {
+    if (error.status >= 500 || error.status === 429) {
+      log(`retry: ${error.status} on ${what(options)} (attempt ${(options.request?.retryCount ?? 0) + 1})`);
+    }
+    throw error;
+  });
+  if (gqlUrl) octokit.graphql = octokit.graphql.defaults({ url: gqlUrl });
+  return octokit;
+}
