@@ -144,7 +144,7 @@ export class RepoState {
     const issue = this.baseIssue({ number, id, title, body, author, isPull: false });
     this.pulls.set(number, issue);
     this.applyLabels(issue, labels, [], author);
-    this.emit("issues", { action: "opened", issue: number }, author);
+    this.emit("issues", { action: "opened", number }, author);
     return issue;
   }
 

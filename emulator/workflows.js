@@ -120,10 +120,10 @@ export function readActionYml(file) {
     if (/^\s*(#|$)/.test(rawLine)) continue;
     const indent = rawLine.length - rawLine.trimStart().length;
     const line = rawLine.trim();
-    const kv = /^([\w-]+):\s*(.*)$/.exec(line);
+    const kv = /^([\w][\w -]*):(?:\s+(.*))?$/.exec(line);
     if (!kv) continue;
     const [, key, rest] = kv;
-    const value = unquote(rest.replace(/\s+#.*$/, ""));
+    const value = unquote((rest ?? "").replace(/\s+#.*$/, ""));
     if (indent === 0) {
       section = key;
       continue;

@@ -37,6 +37,8 @@ export function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {}, timeSc
     auth: token,
     baseUrl: apiUrl,
     userAgent: userAgent ?? "prflow",
+    // Every failed attempt is logged where it happens, beneath the plugins, so each retry leaves a line.
+    request: { fetch: loggingFetch(log) },
     log: { debug() {}, info() {}, warn: (m) => log(`octokit: ${m}`), error: (m) => log(`octokit: ${m}`) },
     retry: { retries: MAX_SERVER_ERROR_RETRIES, retryAfterBaseValue: 1000 * scale },
     throttle: {
@@ -49,13 +51,18 @@ export function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {}, timeSc
       onSecondaryRateLimit: onLimit("secondary rate limit"),
     },
   });
-  // Log plugin-retry's retries (5xx, 429) too: the hook sees each failed attempt before the retry.
-  octokit.hook.error("request", (error, options) => {
-    if (error.status >= 500 || error.status === 429) {
-      log(`retry: ${error.status} on ${what(options)} (attempt ${(options.request?.retryCount ?? 0) + 1})`);
-    }
-    throw error;
-  });
   if (gqlUrl) octokit.graphql = octokit.graphql.defaults({ url: gqlUrl });
   return octokit;
+}
+
+/** fetch that logs each answer the plugins may retry (5xx, 429, 403 rate limits). */
+function loggingFetch(log) {
+  return async (url, init) => {
+    const res = await fetch(url, init);
+    if (res.status >= 500 || res.status === 429 || (res.status === 403 && res.headers.get("retry-after"))) {
+      const after = res.headers.get("retry-after");
+      log(`GitHub answered ${res.status} to ${init?.method ?? "GET"} ${new URL(url).pathname}${after ? ` (retry-after ${after} s)` : ""}`);
+    }
+    return res;
+  };
 }
