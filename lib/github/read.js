@@ -242,7 +242,6 @@ export async function readFacts(octokit, { owner, repo, numbers, viewer, now, lo
   }
   facts.pullRequests.sort((a, b) => a.number - b.number);
   facts.now = now ?? new Date(date ?? Date.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
-  readFacts.lastStats = stats;
   Object.defineProperty(facts, "stats", { value: stats, enumerable: false });
   return facts;
 }
