@@ -3147,6 +3147,8 @@ function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {
     auth: token,
     baseUrl: apiUrl,
     userAgent: userAgent2 ?? "prflow",
+    // Every failed attempt is logged where it happens, beneath the plugins, so each retry leaves a line.
+    request: { fetch: loggingFetch(log) },
     log: { debug() {
     }, info() {
     }, warn: (m) => log(`octokit: ${m}`), error: (m) => log(`octokit: ${m}`) },
@@ -3161,14 +3163,18 @@ function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {
       onSecondaryRateLimit: onLimit("secondary rate limit")
     }
   });
-  octokit.hook.error("request", (error, options) => {
-    if (error.status >= 500 || error.status === 429) {
-      log(`retry: ${error.status} on ${what(options)} (attempt ${(options.request?.retryCount ?? 0) + 1})`);
-    }
-    throw error;
-  });
   if (gqlUrl) octokit.graphql = octokit.graphql.defaults({ url: gqlUrl });
   return octokit;
+}
+function loggingFetch(log) {
+  return async (url, init) => {
+    const res = await fetch(url, init);
+    if (res.status >= 500 || res.status === 429 || res.status === 403 && res.headers.get("retry-after")) {
+      const after = res.headers.get("retry-after");
+      log(`GitHub answered ${res.status} to ${init?.method ?? "GET"} ${new URL(url).pathname}${after ? ` (retry-after ${after} s)` : ""}`);
+    }
+    return res;
+  };
 }
 
 // lib/github/read.js
@@ -3355,7 +3361,6 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log = () 
   }
   facts.pullRequests.sort((a, b) => a.number - b.number);
   facts.now = now ?? new Date(date ?? Date.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
-  readFacts.lastStats = stats;
   Object.defineProperty(facts, "stats", { value: stats, enumerable: false });
   return facts;
 }
