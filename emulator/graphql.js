@@ -322,6 +322,19 @@ function issueCommon(st, ctx, pr) {
   };
 }
 
+/** Resolvers of a pull request's lists fail while a `field-fails` fault names them (GitHub's partial errors). */
+function guarded(ctx, view) {
+  for (const field of ["labels", "comments", "reviews", "reviewRequests", "files", "commits", "timelineItems"]) {
+    const inner = view[field];
+    if (typeof inner !== "function") continue;
+    view[field] = (args) => {
+      if (ctx.faults.fieldFails(field)) throw new GraphQLError(`Something went wrong while loading ${field} (injected fault).`, { extensions: { type: "SERVICE_UNAVAILABLE" } });
+      return inner(args);
+    };
+  }
+  return view;
+}
+
 function issueView(st, ctx, pr) {
   return {
     __typename: "Issue",
@@ -331,7 +344,7 @@ function issueView(st, ctx, pr) {
 }
 
 function pullView(st, ctx, pr) {
-  return {
+  return guarded(ctx, {
     __typename: "PullRequest",
     ...issueCommon(st, ctx, pr),
     isDraft: pr.isDraft,
@@ -352,7 +365,7 @@ function pullView(st, ctx, pr) {
     files: (args) => connection(pr.files.map((path) => ({ __typename: "PullRequestChangedFile", path, additions: 1, deletions: 0, changeType: "MODIFIED", viewerViewedState: "UNVIEWED" })), args),
     commits: (args) => connection(pr.commits.map((c) => ({ __typename: "PullRequestCommit", id: st.nodeId("PullRequestCommit", c.oid), commit: commitView(st, c), url: url(st, `/pull/${pr.number}/commits/${c.oid}`) })), args),
     timelineItems: (args) => timeline(st, ctx, pr, args),
-  };
+  });
 }
 
 function reviewView(st, r) {

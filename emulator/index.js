@@ -60,6 +60,10 @@ class Emulator {
       labelsReadFails() {
         return emulator.consumeFault((f) => f.kind === "labels-read-fails");
       },
+      /** Consumes a `field-fails` fault naming this pull-request list (labels, reviews, files, ...). */
+      fieldFails(field) {
+        return emulator.consumeFault((f) => f.kind === "field-fails" && f.field === field);
+      },
     };
   }
 
@@ -129,9 +133,10 @@ class Emulator {
   // ---- faults -------------------------------------------------------------------------------------
 
   /**
-   * Arms a fault: `{ kind: '5xx'|'secondary-rate-limit'|'429'|'slow'|'labels-read-fails', match?: { method,
+   * Arms a fault: `{ kind: '5xx'|'secondary-rate-limit'|'429'|'slow'|'labels-read-fails'|'field-fails', match?: { method,
    * path (substring or RegExp of the request path), graphql (top-level field or operation name) }, times = 1,
-   * retryAfter = 1 (s), delayMs = 200 }`. Returns the fault; `fault.hits` counts what it caught.
+   * retryAfter = 1 (s), delayMs = 200, field (for field-fails: a pull request's list, e.g. "files") }`.
+   * Returns the fault; `fault.hits` counts what it caught.
    */
   inject(fault) {
     const f = { times: fault.kind === "labels-read-fails" ? Infinity : 1, retryAfter: 1, delayMs: 200, match: {}, ...fault, hits: 0 };
@@ -289,7 +294,7 @@ class Emulator {
       if (!token) throw httpError(401, "Requires authentication");
       if (!who) throw httpError(401, "Bad credentials");
 
-      const fault = this.consumeFault((f) => f.kind !== "labels-read-fails", { method, path, graphql: isGraphql ? graphqlFields(json) : null });
+      const fault = this.consumeFault((f) => f.kind !== "labels-read-fails" && f.kind !== "field-fails", { method, path, graphql: isGraphql ? graphqlFields(json) : null });
       if (fault) {
         entry.faulted = fault.kind;
         if (fault.kind === "slow") await new Promise((r) => setTimeout(r, fault.delayMs));

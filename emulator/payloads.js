@@ -176,6 +176,7 @@ export function webhookPayload(st, name, info, actor) {
           html_url: `https://github.com/${st.owner}/${st.repo}/runs/${c.id}`, details_url: `https://github.com/${st.owner}/${st.repo}/actions/runs/${suite.runId}`,
           check_suite: { id: suite.id, head_sha: c.headSha, head_branch: null, status: "in_progress", conclusion: null, pull_requests: pulls },
           pull_requests: pulls, app: { id: 15368, slug: "github-actions", name: "GitHub Actions" },
+          output: { title: null, summary: null, text: null, annotations_count: 0, annotations_url: `${API}/repos/${st.owner}/${st.repo}/check-runs/${c.id}/annotations` },
         },
         ...common,
       };
@@ -189,7 +190,9 @@ export function webhookPayload(st, name, info, actor) {
         check_suite: {
           id: suite.id, node_id: st.nodeId("CheckSuite", suite.id), head_sha: suite.headSha, head_branch: null, status: "completed",
           conclusion: failed ? "failure" : "success", pull_requests: pullsForSha(st, suite.headSha), app: { id: 15368, slug: "github-actions", name: "GitHub Actions" },
-          created_at: st.now(), updated_at: st.now(),
+          created_at: st.now(), updated_at: st.now(), url: `${API}/repos/${st.owner}/${st.repo}/check-suites/${suite.id}`,
+          before: null, after: suite.headSha, latest_check_runs_count: runs.length, check_runs_url: `${API}/repos/${st.owner}/${st.repo}/check-suites/${suite.id}/check-runs`,
+          head_commit: { id: suite.headSha, tree_id: suite.headSha, message: "A change", timestamp: st.now(), author: { name: st.owner, email: `${st.owner}@users.noreply.github.com` }, committer: { name: st.owner, email: `${st.owner}@users.noreply.github.com` } },
         },
         ...common,
       };

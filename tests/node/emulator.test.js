@@ -58,6 +58,12 @@ describe("GraphQL is judged by GitHub's schema", () => {
     assert.equal(gh.requests.at(-1).operation, "q");
   });
 
+  test("node(id) finds a pull request by its global id", async () => {
+    const id = gh.state.pull(1).nodeId;
+    const r = await graphql(gh, "query($id: ID!) { node(id: $id) { __typename ... on PullRequest { number } } }", { id });
+    assert.deepEqual(r.body.data, { node: { __typename: "PullRequest", number: 1 } });
+  });
+
   test("a missing pull request is GitHub's NOT_FOUND error with a null field", async () => {
     const r = await graphql(gh, "{ repository(owner: \"acme\", name: \"widgets\") { pullRequest(number: 99) { title } } }");
     assert.deepEqual(r.body.data, { repository: { pullRequest: null } });
@@ -434,6 +440,39 @@ describe("webhook payloads map to a scope", () => {
   test("schedule and workflow_dispatch (no payload examples exist) sweep everything", () => {
     assert.equal(parseEvent("schedule", { schedule: "17 3 * * *" }).scope, "all");
     assert.equal(parseEvent("workflow_dispatch", {}).scope, "all");
+  });
+
+  test("the emulator's payloads carry every field the real example of the same event and action has", async () => {
+    const gh = await startEmulator({ owner: OWNER, repo: REPO });
+    try {
+      const pr = gh.createPull({ title: "p" });
+      gh.addLabels(pr.number, ["x"]);
+      gh.review(pr.number, { author: "alice" });
+      gh.comment(pr.number, { author: "bob", body: "hi" });
+      gh.checkRun({ number: pr.number, name: "test" });
+      gh.status({ number: pr.number, context: "ci", state: "success" });
+      gh.push(pr.number);
+      gh.convertToDraft(pr.number);
+      gh.markReady(pr.number);
+      // Fields only GitHub App installations or organisations get.
+      const notOurs = new Set(["installation", "organization", "enterprise"]);
+      const missing = [];
+      let compared = 0;
+      for (const e of gh.events) {
+        const example = byName[e.name]?.find((p) => (p.action ?? null) === e.action);
+        if (!example) continue;
+        compared++;
+        const absent = (a, b, prefix) => Object.keys(a).filter((k) => !notOurs.has(k) && !(k in b)).map((k) => `${e.name}.${e.action}: ${prefix}${k}`);
+        missing.push(...absent(example, e.payload, ""));
+        for (const k of ["pull_request", "issue", "comment", "review", "check_run", "check_suite", "label"]) {
+          if (example[k] && e.payload[k]) missing.push(...absent(example[k], e.payload[k], `${k}.`));
+        }
+      }
+      assert.ok(compared >= 10, `compared ${compared} events`);
+      assert.deepEqual(missing, []);
+    } finally {
+      await gh.close();
+    }
   });
 
   test("the emulator's own payloads parse like the real ones", async () => {

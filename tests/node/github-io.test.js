@@ -305,6 +305,24 @@ describe("faults during a sweep are retried and the run converges", () => {
     }
   });
 
+  test("a pull request's list that fails to read is that pull request's `unknown`, the others are whole", async () => {
+    const gh = await startEmulator({ owner: OWNER, repo: REPO });
+    try {
+      for (let i = 0; i < 3; i++) gh.createPull({ title: `p${i}`, files: [`f${i}`] });
+      gh.inject({ kind: "field-fails", field: "files", times: 1 });
+      gh.inject({ kind: "field-fails", field: "reviews", times: 1 });
+      const facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO });
+      assertValidFacts(facts);
+      assert.deepEqual(facts.pullRequests.map((p) => [p.number, p.files, p.unknown]), [
+        [1, [], ["reviews", "files"]],
+        [2, ["f1"], []],
+        [3, ["f2"], []],
+      ]);
+    } finally {
+      await gh.close();
+    }
+  });
+
   test("a failed read of the rules is `unknown: requiredChecks`", async () => {
     const gh = await startEmulator({ owner: OWNER, repo: REPO });
     try {
