@@ -3148,7 +3148,7 @@ function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {
     baseUrl: apiUrl,
     userAgent: userAgent2 ?? "prflow",
     // Every failed attempt is logged where it happens, beneath the plugins, so each retry leaves a line.
-    request: { fetch: loggingFetch(log) },
+    request: { fetch: loggingFetch(log, scale) },
     log: { debug() {
     }, info() {
     }, warn: (m) => log(`octokit: ${m}`), error: (m) => log(`octokit: ${m}`) },
@@ -3166,12 +3166,16 @@ function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {
   if (gqlUrl) octokit.graphql = octokit.graphql.defaults({ url: gqlUrl });
   return octokit;
 }
-function loggingFetch(log) {
+function loggingFetch(log, scale) {
   return async (url, init) => {
     const res = await fetch(url, init);
     if (res.status >= 500 || res.status === 429 || res.status === 403 && res.headers.get("retry-after")) {
-      const after = res.headers.get("retry-after");
+      const after = Number(res.headers.get("retry-after"));
       log(`GitHub answered ${res.status} to ${init?.method ?? "GET"} ${new URL(url).pathname}${after ? ` (retry-after ${after} s)` : ""}`);
+      if (res.status === 429 && after > 0) {
+        log(`waiting ${after} s as GitHub asks before retrying`);
+        await new Promise((r) => setTimeout(r, after * 1e3 * scale));
+      }
     }
     return res;
   };

@@ -38,7 +38,7 @@ export function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {}, timeSc
     baseUrl: apiUrl,
     userAgent: userAgent ?? "prflow",
     // Every failed attempt is logged where it happens, beneath the plugins, so each retry leaves a line.
-    request: { fetch: loggingFetch(log) },
+    request: { fetch: loggingFetch(log, scale) },
     log: { debug() {}, info() {}, warn: (m) => log(`octokit: ${m}`), error: (m) => log(`octokit: ${m}`) },
     retry: { retries: MAX_SERVER_ERROR_RETRIES, retryAfterBaseValue: 1000 * scale },
     throttle: {
@@ -55,13 +55,21 @@ export function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {}, timeSc
   return octokit;
 }
 
-/** fetch that logs each answer the plugins may retry (5xx, 429, 403 rate limits). */
-function loggingFetch(log) {
+/**
+ * fetch that logs each answer the plugins may retry (5xx, 429, 403 rate limits). A 429 that is not worded
+ * as a secondary limit reaches plugin-retry, whose back-off ignores `retry-after`; so the wait GitHub
+ * asks for is taken here first, then the plugin retries.
+ */
+function loggingFetch(log, scale) {
   return async (url, init) => {
     const res = await fetch(url, init);
     if (res.status >= 500 || res.status === 429 || (res.status === 403 && res.headers.get("retry-after"))) {
-      const after = res.headers.get("retry-after");
+      const after = Number(res.headers.get("retry-after"));
       log(`GitHub answered ${res.status} to ${init?.method ?? "GET"} ${new URL(url).pathname}${after ? ` (retry-after ${after} s)` : ""}`);
+      if (res.status === 429 && after > 0) {
+        log(`waiting ${after} s as GitHub asks before retrying`);
+        await new Promise((r) => setTimeout(r, after * 1000 * scale));
+      }
     }
     return res;
   };

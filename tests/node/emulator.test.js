@@ -310,6 +310,7 @@ describe("faults", () => {
       assert.equal(r.status, 200, fault.kind);
       assert.equal(gh.requests.length, (fault.times ?? 1) + 1, `${fault.kind}: one request per attempt`);
       assert.equal(lines.filter((l) => l.startsWith("GitHub answered")).length, fault.times ?? 1, `${fault.kind}: each failed attempt is logged`);
+      if (fault.retryAfter) assert.ok(lines.some((l) => l.includes(`${fault.retryAfter} s as GitHub asks`)), `${fault.kind}: retry-after honoured`);
     }
   });
 });
