@@ -95,6 +95,20 @@ export function analyzeLimits(schema, document, { operationName, variables = {} 
   }
 }
 
+/**
+ * GitHub words the common validation errors its own way (and names a code); the rest keep graphql-js's
+ * text, which says the same thing.
+ */
+export function githubWording(message) {
+  let m = /^Cannot query field "(\w+)" on type "(\w+)"/.exec(message);
+  if (m) return { message: `Field '${m[1]}' doesn't exist on type '${m[2]}'`, extensions: { code: "undefinedField", typeName: m[2], fieldName: m[1] } };
+  m = /^Argument "\w+\.(\w+)\((\w+):\)" of type "(.+)" is required, but it was not provided/.exec(message);
+  if (m) return { message: `Field '${m[1]}' is missing required arguments: ${m[2]}`, extensions: { code: "missingRequiredArguments", className: "Field", name: m[1], arguments: m[2] } };
+  m = /^Unknown argument "(\w+)" on field "(\w+)\.(\w+)"/.exec(message);
+  if (m) return { message: `Field '${m[3]}' doesn't accept argument '${m[1]}'`, extensions: { code: "argumentNotAccepted", name: m[3], typeName: "Field", argumentName: m[1] } };
+  return { message, extensions: { code: "GRAPHQL_VALIDATION_FAILED" } };
+}
+
 function loc(node) {
   return node.loc ? [{ line: node.loc.startToken.line, column: node.loc.startToken.column }] : [];
 }
@@ -152,7 +166,7 @@ export function runGraphql(emulator, body, { login, faults }) {
   const operation = op?.name?.value ?? fields.join(",");
   const validation = validate(schema, document);
   if (validation.length) {
-    const errors = validation.map((e) => ({ message: e.message, locations: e.locations, extensions: { code: "GRAPHQL_VALIDATION_FAILED" } }));
+    const errors = validation.map((e) => ({ ...githubWording(e.message), locations: e.locations }));
     return { status: 200, body: { errors }, record: { operation, fields, invalid: errors.map((x) => x.message) } };
   }
   const limits = analyzeLimits(schema, document, { operationName, variables });

@@ -35,7 +35,9 @@ describe("GraphQL is judged by GitHub's schema", () => {
   after(() => gh.close());
 
   const cases = [
-    { rule: "a field GitHub's schema lacks is refused", query: "{ repository(owner: \"acme\", name: \"widgets\") { stars } }", error: /Cannot query field "stars" on type "Repository"/ },
+    { rule: "a field GitHub's schema lacks is refused", query: "{ repository(owner: \"acme\", name: \"widgets\") { stars } }", error: /^Field 'stars' doesn't exist on type 'Repository'$/ },
+    { rule: "a missing required argument is refused in GitHub's words", query: "{ repository(owner: \"acme\") { id } }", error: /^Field 'repository' is missing required arguments: name$/ },
+    { rule: "an argument the field lacks is refused in GitHub's words", query: "{ repository(owner: \"acme\", name: \"widgets\", stars: 1) { id } }", error: /^Field 'repository' doesn't accept argument 'stars'$/ },
     { rule: "a wrong argument type is refused", query: "{ repository(owner: \"acme\", name: \"widgets\") { pullRequest(number: \"one\") { title } } }", error: /Int/ },
     { rule: "unparseable text is refused", query: "{ repository(owner: ", error: /Parse error/ },
   ];
