@@ -119,6 +119,8 @@ test("optimistic write: an agent's state:needs-human on a pull request that cann
     assert.equal(started.length, 1, "the personal token's label write started exactly one run; the Action's own GITHUB_TOKEN writes started none");
     assert.equal(started[0].result.code, 0, started[0].result.stdout + started[0].result.stderr);
     assert.match(started[0].result.stdout, new RegExp(`#${conflicting}: [^\\n]*−${NEEDS_HUMAN}`), "the log says what it removed");
+    const plan = JSON.parse(started[0].result.outputs.plan);
+    assert.deepEqual(plan.pulls.map((p) => p.number), [conflicting], "the event names one pull request, and only that one was read and decided");
     const states = labelsOf(em, conflicting).filter((l) => l.startsWith("state:"));
     assert.deepEqual(states, [ADDRESSING], "corrected back to the agent's court");
     assert.ok(labelsOf(em, conflicting).includes("blocker:conflict"));
