@@ -113,9 +113,19 @@ class Emulator {
     const key = `${kind}:${token}`;
     let b = this.budgets.get(key);
     const now = this.clock.now();
-    if (!b || now >= b.resetAt) this.budgets.set(key, (b = { used: 0, resetAt: now + HOUR, limit: kind === "graphql" ? POINTS_PER_HOUR : REST_PER_HOUR }));
+    const limit = this.limits?.[kind === "graphql" ? "graphql" : "rest"] ?? (kind === "graphql" ? POINTS_PER_HOUR : REST_PER_HOUR);
+    if (!b || now >= b.resetAt) this.budgets.set(key, (b = { used: 0, resetAt: now + HOUR, limit }));
+    b.limit = limit;
     b.remaining = b.limit - b.used;
     return b;
+  }
+  /**
+   * Sets each token's hourly budget (REST requests, GraphQL points) to test the primary rate limit: past
+   * it, REST answers 403 "API rate limit exceeded" and GraphQL a RATE_LIMITED error, with
+   * x-ratelimit-remaining 0 and x-ratelimit-reset at the budget's reset (an hour of test clock).
+   */
+  setRateLimit({ rest, graphql } = {}) {
+    this.limits = { rest, graphql };
   }
   restBudget(token) {
     return this.budget(token, "rest");
@@ -302,13 +312,23 @@ class Emulator {
       }
       this.currentToken = token;
       if (isGraphql) {
+        const spent = this.pointsBudget(token);
+        if (spent.remaining <= 0) {
+          Object.assign(headers, rateHeaders(spent, "graphql", this.clock));
+          status = 200;
+          body = { errors: [{ type: "RATE_LIMITED", message: `API rate limit already exceeded for user ID ${this.state.user(who.login).id}.` }] };
+          entry.status = status;
+          res.writeHead(status, headers);
+          res.end(JSON.stringify(body));
+          return;
+        }
         const out = runGraphql(this, json, { login: who.login, faults: this.faults });
         entry.operation = out.record.operation || entry.operation;
         entry.cost = out.record.cost;
         entry.nodes = out.record.nodes;
         if (out.record.invalid) this.validationFailures.push({ where: "graphql", method, path, operation: entry.operation, problems: out.record.invalid });
         const b = this.pointsBudget(token);
-        Object.assign(headers, rateHeaders(b, "graphql"));
+        Object.assign(headers, rateHeaders(b, "graphql", this.clock));
         status = out.status;
         body = out.body;
       } else {
@@ -321,8 +341,13 @@ class Emulator {
           throw httpError(422, "Invalid request.", problems.map((message) => ({ message })));
         }
         const b = this.restBudget(token);
-        b.used++;
-        Object.assign(headers, rateHeaders(b, "core"));
+        if (b.remaining <= 0 && template !== "/rate_limit") {
+          Object.assign(headers, rateHeaders(b, "core", this.clock));
+          throw httpError(403, `API rate limit exceeded for user ID ${this.state.user(who.login).id}.`);
+        }
+        if (template !== "/rate_limit") b.used++;
+        b.remaining = b.limit - b.used;
+        Object.assign(headers, rateHeaders(b, "core", this.clock));
         this.currentTokenKind = method === "GET" ? null : who.kind;
         let out;
         try {
@@ -423,12 +448,13 @@ function graphqlFields(json) {
   return [graphqlOperationName(json), ...(q.match(/[A-Za-z_]\w*/g) ?? [])];
 }
 
-function rateHeaders(b, resource) {
+/** Rate-limit headers. The reset is sent in real epoch seconds, as far ahead as the budget's reset is on the test clock. */
+function rateHeaders(b, resource, clock) {
   return {
     "x-ratelimit-limit": String(b.limit),
     "x-ratelimit-remaining": String(b.remaining),
     "x-ratelimit-used": String(b.used),
-    "x-ratelimit-reset": String(Math.floor(b.resetAt / 1000)),
+    "x-ratelimit-reset": String(Math.floor((Date.now() + (b.resetAt - clock.now())) / 1000)),
     "x-ratelimit-resource": resource,
   };
 }

@@ -9,6 +9,11 @@ import Bottleneck from "bottleneck/light.js";
 export const MAX_RATE_LIMIT_RETRIES = 3;
 /** How many times a 5xx/429 is retried by plugin-retry (it waits 1, 4, 9 s). */
 export const MAX_SERVER_ERROR_RETRIES = 3;
+/**
+ * The longest wait for a primary (hourly) rate limit worth sitting out. Past it the run stops: a job
+ * that waits most of an hour for its budget burns CI minutes, and the next scheduled sweep will do.
+ */
+export const MAX_RATE_LIMIT_WAIT_S = 60;
 /** GitHub asks for at least a second between writes (and GraphQL calls); plugin-throttling keeps it. */
 export const WRITE_SPACING_MS = 1000;
 
@@ -26,6 +31,10 @@ export function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {}, timeSc
   const gqlUrl = graphqlUrl || env.GITHUB_GRAPHQL_URL || undefined;
   const what = (options) => `${options.method} ${options.url}`;
   const onLimit = (kind) => (retryAfter, options, _octokit, retryCount) => {
+    if (kind === "rate limit" && retryAfter > MAX_RATE_LIMIT_WAIT_S) {
+      log(`giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, too long to wait (over ${MAX_RATE_LIMIT_WAIT_S} s)`);
+      return false;
+    }
     if (retryCount < MAX_RATE_LIMIT_RETRIES) {
       log(`retry: ${kind} on ${what(options)}; waiting ${retryAfter} s as GitHub asks (retry ${retryCount + 1} of ${MAX_RATE_LIMIT_RETRIES})`);
       return true;

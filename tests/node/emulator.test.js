@@ -317,6 +317,33 @@ describe("faults", () => {
   });
 });
 
+describe("primary rate limits", () => {
+  test("past the hourly budget REST answers 403 and GraphQL RATE_LIMITED; the Octokit stops rather than wait an hour", async () => {
+    const gh = await startEmulator({ owner: OWNER, repo: REPO });
+    try {
+      gh.setRateLimit({ rest: 2, graphql: 1 });
+      const lines = [];
+      const octokit = makeOctokit({ token: gh.appToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, log: (l) => lines.push(l), timeScale: 0.001 });
+      for (let i = 0; i < 2; i++) await octokit.request("GET /repos/{owner}/{repo}", { owner: OWNER, repo: REPO });
+      const err = await octokit.request("GET /repos/{owner}/{repo}", { owner: OWNER, repo: REPO }).catch((e) => e);
+      assert.equal(err.status, 403);
+      assert.match(err.message, /API rate limit exceeded/);
+      assert.equal(err.response.headers["x-ratelimit-remaining"], "0");
+      assert.equal(gh.requests.length, 3, "no retry: the budget resets in an hour");
+      assert.ok(lines.some((l) => l.startsWith("giving up: the hourly rate limit is spent")));
+
+      const first = await graphql(gh, "{ viewer { login } }");
+      assert.equal(first.body.data.viewer.login, "github-actions[bot]");
+      const second = await graphql(gh, "{ viewer { login } }");
+      assert.equal(second.body.errors[0].type, "RATE_LIMITED");
+      gh.clock.advance({ hours: 1 });
+      assert.equal((await graphql(gh, "{ viewer { login } }")).body.data.viewer.login, "github-actions[bot]", "the budget resets after an hour");
+    } finally {
+      await gh.close();
+    }
+  });
+});
+
 describe("workflows: events start runs, except writes made with the GITHUB_TOKEN", () => {
   let gh;
   before(async () => {
