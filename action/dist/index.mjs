@@ -3126,6 +3126,7 @@ throttling.triggersNotification = triggersNotification;
 var import_light3 = __toESM(require_light(), 1);
 var MAX_RATE_LIMIT_RETRIES = 3;
 var MAX_SERVER_ERROR_RETRIES = 3;
+var MAX_RATE_LIMIT_WAIT_S = 60;
 var WRITE_SPACING_MS = 1e3;
 var RetryingOctokit = Octokit.plugin(retry, throttling);
 function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {
@@ -3136,6 +3137,10 @@ function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {
   const gqlUrl = graphqlUrl || env.GITHUB_GRAPHQL_URL || void 0;
   const what = (options) => `${options.method} ${options.url}`;
   const onLimit = (kind) => (retryAfter, options, _octokit, retryCount) => {
+    if (kind === "rate limit" && retryAfter > MAX_RATE_LIMIT_WAIT_S) {
+      log(`giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, too long to wait (over ${MAX_RATE_LIMIT_WAIT_S} s)`);
+      return false;
+    }
     if (retryCount < MAX_RATE_LIMIT_RETRIES) {
       log(`retry: ${kind} on ${what(options)}; waiting ${retryAfter} s as GitHub asks (retry ${retryCount + 1} of ${MAX_RATE_LIMIT_RETRIES})`);
       return true;
@@ -4539,6 +4544,7 @@ async function main(env = process.env) {
     setOutput("plan", run2.results, env);
     writeCounts(run2.counts, env);
     appendSummary(run2.summary, env);
+    failOnFailedWrites(run2.results.filter((r) => r.status === "failed").map((r) => `label ${r.name}: failed: ${r.detail}`));
     return;
   }
   const numbersInput = getInput("numbers", env);
@@ -4547,6 +4553,15 @@ async function main(env = process.env) {
   setOutput("plan", run.plan, env);
   writeCounts(run.counts, env);
   appendSummary(run.summary, env);
+  failOnFailedWrites(run.results.filter((r) => r.status === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
+}
+function failOnFailedWrites(lines) {
+  if (!lines.length) return;
+  for (const line of lines) {
+    const hint = /^#\d+: \w+ failed: 403 /.test(line) ? " (a read-only token? events from forks get one; the next scheduled run retries)" : "";
+    console.log(errorCommand(`${line}${hint}`));
+  }
+  process.exitCode = 1;
 }
 function writeCounts(counts, env) {
   setOutput("ops", String(counts.ops), env);

@@ -218,3 +218,19 @@ test("labels mode: an upsert; the second run changes nothing and an unused prflo
     await shutdown(em);
   }
 });
+
+test("a write that still fails after its retries fails the run, names the pull request, and the other writes are made", async () => {
+  const { em, board, run } = await repository(10);
+  try {
+    const victim = board.find((b) => b.situation.startsWith("approved but a check failed")).number;
+    const fault = em.inject({ kind: "5xx", status: 500, match: { method: "POST", path: `/issues/${victim}/labels` }, times: 100 });
+    const r = await run({});
+    assert.equal(r.code, 1, "the run fails so that someone looks");
+    assert.ok(fault.hits > 1, "the write was retried before giving up");
+    assert.match(r.stdout, new RegExp(`::error::#${victim}: editLabels failed`));
+    assert.equal(Number(r.outputs.writes), Number(r.outputs.ops) - 1, "every other op was applied");
+    assert.match(r.summary, new RegExp(`^\\| #${victim} \\|[^\\n]*failed`, "m"), "the summary row says it failed");
+  } finally {
+    await shutdown(em);
+  }
+});
