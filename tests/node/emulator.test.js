@@ -531,6 +531,52 @@ describe("webhook payloads map to a scope", () => {
   });
 });
 
+describe("a workflow whose action writes: no recursion with GITHUB_TOKEN, a new run with a personal token", () => {
+  // An action that adds a label to the event's pull request with the token it is given.
+  function labellingAction() {
+    const dir = mkdtempSync(join(tmpdir(), "prflow-labeller-"));
+    writeFileSync(join(dir, "action.yml"), "name: labeller\ninputs:\n  token:\n    default: ${{ github.token }}\nruns:\n  using: node24\n  main: main.mjs\n");
+    writeFileSync(
+      join(dir, "main.mjs"),
+      `import { readFileSync } from "node:fs";
+const e = process.env;
+const event = JSON.parse(readFileSync(e.GITHUB_EVENT_PATH, "utf8"));
+const res = await fetch(e.GITHUB_API_URL + "/repos/" + e.GITHUB_REPOSITORY + "/issues/" + event.number + "/labels", {
+  method: "POST", headers: { authorization: "token " + e.INPUT_TOKEN, "content-type": "application/json" },
+  body: JSON.stringify({ labels: ["seen-" + event.action] }) });
+process.exitCode = res.ok ? 0 : 1;
+`,
+    );
+    return dir;
+  }
+  const cases = [
+    { rule: "GITHUB_TOKEN: the action's label write starts no run", token: (gh) => gh.appToken, runs: ["pull_request_target.opened"] },
+    { rule: "personal token: the action's label write starts one more run", token: (gh) => gh.personalToken, runs: ["pull_request_target.opened", "pull_request_target.labeled"] },
+  ];
+  for (const c of cases) {
+    test(c.rule, async () => {
+      const gh = await startEmulator({ owner: OWNER, repo: REPO });
+      try {
+        const action = labellingAction();
+        gh.workflows.on("pull_request_target", (event, payload) => {
+          // The workflow's own filter: react to opened and labeled only once (a real workflow's `types:`).
+          if (payload.action === "labeled" && payload.label.name.startsWith("seen-labeled")) return null;
+          if (!["opened", "labeled"].includes(payload.action)) return null;
+          return gh.runAction({ actionPath: action, event, payload, token: c.token(gh) });
+        });
+        const pr = gh.createPull({ title: "loop" });
+        await gh.settle();
+        const ran = gh.runs.filter((r) => r.result).map((r) => `${r.event}.${r.action}`);
+        assert.deepEqual(ran, c.runs);
+        assert.ok(gh.runs.every((r) => !r.result || r.result.code === 0));
+        assert.ok(gh.state.pull(pr.number).labels.includes("seen-opened"));
+      } finally {
+        await gh.close();
+      }
+    });
+  }
+});
+
 describe("runAction runs a node action as the runner does", () => {
   test("inputs, GITHUB_* variables, outputs and the job summary", async () => {
     const gh = await startEmulator({ owner: OWNER, repo: REPO });
