@@ -28,7 +28,8 @@ export function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {}, timeSc
   const env = globalThis.process?.env ?? {};
   const scale = timeScale ?? (Number(env.PRFLOW_TIME_SCALE) > 0 ? Number(env.PRFLOW_TIME_SCALE) : 1);
   const apiUrl = (baseUrl || env.GITHUB_API_URL || "https://api.github.com").replace(/\/+$/, "");
-  const gqlUrl = graphqlUrl || env.GITHUB_GRAPHQL_URL || undefined;
+  // A caller that names the REST base but not GraphQL gets GraphQL beside that base, not the runner's.
+  const gqlUrl = graphqlUrl || (baseUrl ? undefined : env.GITHUB_GRAPHQL_URL) || undefined;
   const what = (options) => `${options.method} ${options.url}`;
   const onLimit = (kind) => (retryAfter, options, _octokit, retryCount) => {
     if (kind === "rate limit" && retryAfter > MAX_RATE_LIMIT_WAIT_S) {
@@ -60,7 +61,10 @@ export function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {}, timeSc
       onSecondaryRateLimit: onLimit("secondary rate limit"),
     },
   });
-  if (gqlUrl) octokit.graphql = octokit.graphql.defaults({ url: gqlUrl });
+  // Where GraphQL goes: what the runner says (GITHUB_GRAPHQL_URL), else GitHub's rule for the REST base
+  // (…/api/v3 on GitHub Enterprise Server → …/api/graphql; else …/graphql).
+  octokit.prflowGraphqlUrl = gqlUrl ?? (/\/api\/v3$/.test(apiUrl) ? apiUrl.replace(/\/api\/v3$/, "/api/graphql") : `${apiUrl}/graphql`);
+  octokit.graphql = octokit.graphql.defaults({ url: octokit.prflowGraphqlUrl });
   return octokit;
 }
 

@@ -22,6 +22,20 @@ function assertValidFacts(facts) {
 
 const octokitFor = (gh, log = () => {}, token = gh.appToken) => makeOctokit({ token, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, log, timeScale: 0.001 });
 
+describe("makeOctokit points where the runner says", () => {
+  const cases = [
+    { rule: "github.com: the runner's two URLs", given: { baseUrl: "https://api.github.com", graphqlUrl: "https://api.github.com/graphql" }, rest: "https://api.github.com", graphql: "https://api.github.com/graphql" },
+    { rule: "GitHub Enterprise Server: /api/v3 → /api/graphql when no GraphQL URL is given", given: { baseUrl: "https://ghe.example/api/v3" }, rest: "https://ghe.example/api/v3", graphql: "https://ghe.example/api/graphql" },
+    { rule: "an explicit GraphQL URL wins", given: { baseUrl: "http://127.0.0.1:9/", graphqlUrl: "http://127.0.0.1:9/gql" }, rest: "http://127.0.0.1:9", graphql: "http://127.0.0.1:9/gql" },
+  ];
+  for (const c of cases) {
+    test(c.rule, () => {
+      const o = makeOctokit({ token: "t", ...c.given });
+      assert.deepEqual({ rest: o.request.endpoint.DEFAULTS.baseUrl, graphql: o.prflowGraphqlUrl }, { rest: c.rest, graphql: c.graphql });
+    });
+  }
+});
+
 describe("readFacts reproduces the seeded repository", () => {
   let gh;
   let facts;
