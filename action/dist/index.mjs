@@ -3134,7 +3134,7 @@ function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {
   const env = globalThis.process?.env ?? {};
   const scale = timeScale ?? (Number(env.PRFLOW_TIME_SCALE) > 0 ? Number(env.PRFLOW_TIME_SCALE) : 1);
   const apiUrl = (baseUrl || env.GITHUB_API_URL || "https://api.github.com").replace(/\/+$/, "");
-  const gqlUrl = graphqlUrl || env.GITHUB_GRAPHQL_URL || void 0;
+  const gqlUrl = graphqlUrl || (baseUrl ? void 0 : env.GITHUB_GRAPHQL_URL) || void 0;
   const what = (options) => `${options.method} ${options.url}`;
   const onLimit = (kind) => (retryAfter, options, _octokit, retryCount) => {
     if (kind === "rate limit" && retryAfter > MAX_RATE_LIMIT_WAIT_S) {
@@ -3168,7 +3168,8 @@ function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {
       onSecondaryRateLimit: onLimit("secondary rate limit")
     }
   });
-  if (gqlUrl) octokit.graphql = octokit.graphql.defaults({ url: gqlUrl });
+  octokit.prflowGraphqlUrl = gqlUrl ?? (/\/api\/v3$/.test(apiUrl) ? apiUrl.replace(/\/api\/v3$/, "/api/graphql") : `${apiUrl}/graphql`);
+  octokit.graphql = octokit.graphql.defaults({ url: octokit.prflowGraphqlUrl });
   return octokit;
 }
 function loggingFetch(log, scale) {
