@@ -351,7 +351,7 @@ class Emulator {
         this.currentTokenKind = method === "GET" ? null : who.kind;
         let out;
         try {
-          out = handler({ st: this.state, params: matched.params, query, body: json ?? {}, actor: who.login, token, url: `${this.url}${u.pathname}${u.search}`, emulator: this });
+          out = handler({ st: this.state, params: matched.params, query, body: json ?? {}, actor: who.login, token, tokenKind: who.kind, url: `${this.url}${u.pathname}${u.search}`, emulator: this });
         } finally {
           this.currentTokenKind = null;
         }

@@ -240,6 +240,12 @@ describe("REST is judged by GitHub's OpenAPI description", () => {
     assert.deepEqual(gh.validationFailures, []);
   });
 
+  test("GET /user: a personal token reads its user; the GITHUB_TOKEN class cannot, as on GitHub", async () => {
+    assert.equal((await call(gh, "GET", "/user", { token: gh.personalToken })).body.login, OWNER);
+    const app = await call(gh, "GET", "/user");
+    assert.deepEqual([app.status, app.body.message], [403, "Resource not accessible by integration"]);
+  });
+
   test("no token is 401, an unknown one is 401 Bad credentials", async () => {
     const none = await fetch(`${gh.url}/repos/acme/widgets/labels`);
     assert.equal(none.status, 401);
