@@ -251,7 +251,16 @@ function repoView(st, ctx) {
     url: url(st),
     isPrivate: false,
     owner: () => userView(st, st.owner),
-    defaultBranchRef: () => ({ __typename: "Ref", id: st.nodeId("Ref", st.defaultBranch), name: st.defaultBranch, prefix: "refs/heads/" }),
+    defaultBranchRef: () => ({
+      __typename: "Ref",
+      id: st.nodeId("Ref", st.defaultBranch),
+      name: st.defaultBranch,
+      prefix: "refs/heads/",
+      // Classic branch protection as non-admins see it (rulesets are served by REST /rules/branches).
+      refUpdateRule: st.protectionChecks.length
+        ? { __typename: "RefUpdateRule", pattern: st.defaultBranch, requiredStatusCheckContexts: [...st.protectionChecks], allowsDeletions: false, allowsForcePushes: false, blocksCreations: false, requiredApprovingReviewCount: 0, requiresCodeOwnerReviews: false, requiresConversationResolution: false, requiresLinearHistory: false, requiresSignatures: false, viewerAllowedToDismissReviews: false, viewerCanPush: true }
+        : null,
+    }),
     labels: (args) => {
       if (ctx.faults.labelsReadFails()) throw new GraphQLError("Something went wrong while loading labels (injected fault).", { extensions: { type: "SERVICE_UNAVAILABLE" } });
       const all = [...st.labels.values()].sort((a, b) => a.name.localeCompare(b.name));

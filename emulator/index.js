@@ -269,6 +269,10 @@ class Emulator {
     this.state.requiredChecks = [...contexts];
     this.state.requireUpToDate = strict;
   }
+  /** Classic branch protection's required contexts on the default branch (GraphQL refUpdateRule). */
+  setBranchProtection(contexts) {
+    this.state.protectionChecks = [...contexts];
+  }
   setFile(path, text) {
     this.state.files.set(path, text);
   }

@@ -50,6 +50,7 @@ export class RepoState {
     this.checkRuns = []; // { id, headSha, name, status, conclusion, startedAt, completedAt, workflow, suiteId }
     this.statuses = []; // { id, sha, context, state, description, targetUrl, createdAt, creator }
     this.requiredChecks = []; // contexts of the default branch's required_status_checks rule
+    this.protectionChecks = []; // contexts classic branch protection requires on the default branch
     this.requireUpToDate = false; // the rule's strict_required_status_checks_policy
     this.files = new Map(); // path on the default branch -> text (CODEOWNERS)
     this.nextNumber = 1;
@@ -452,7 +453,7 @@ export class RepoState {
       ...this.checkRunsFor(sha).filter((c) => c.status === "COMPLETED" && ["SUCCESS", "NEUTRAL", "SKIPPED"].includes(c.conclusion)).map((c) => c.name),
       ...this.statusesFor(sha).filter((s) => s.state === "success").map((s) => s.context),
     ]);
-    if (this.requiredChecks.some((c) => !greens.has(c))) return "BLOCKED";
+    if ([...this.requiredChecks, ...this.protectionChecks].some((c) => !greens.has(c))) return "BLOCKED";
     const rollup = this.rollupState(sha);
     if (rollup && rollup !== "SUCCESS") return "UNSTABLE";
     if (this.requireUpToDate && pr.baseSha !== this.branch(pr.baseRef).sha) return "BEHIND";

@@ -92,7 +92,7 @@ const PULL_FIELDS =
 
 // Repository-level facts, read once, on the first page.
 const REPO_FIELDS =
-  `defaultBranchRef { name } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` +
+  `defaultBranchRef { name refUpdateRule { requiredStatusCheckContexts } } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` +
   CODEOWNERS_PATHS.map((p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`).join(" ");
 
 /** One page of the sweep; the first also reads the viewer and the repository-level facts. */
@@ -220,12 +220,15 @@ export async function readFacts(octokit, { owner, repo, numbers, viewer, now, lo
   if (codeownerErrors) facts.unknown.push("codeowners");
   else facts.codeowners = CODEOWNERS_PATHS.map((_, i) => repository[`codeowners${i}`]?.text).find((t) => typeof t === "string") ?? null;
 
-  // Required checks: the rules that apply to the default branch (rulesets; classic protection is not read).
-  if (facts.defaultBranch) {
+  // Required checks: classic branch protection (GraphQL's refUpdateRule, readable without admin rights, on
+  // the first page) and every ruleset rule that applies to the default branch (REST).
+  const protectionFailed = errorsUnder(head.errors, ["repository", "defaultBranchRef"]).length > 0;
+  const protection = repository.defaultBranchRef?.refUpdateRule?.requiredStatusCheckContexts ?? [];
+  if (facts.defaultBranch && !protectionFailed) {
     try {
       stats.rest++;
       const res = await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch: facts.defaultBranch, per_page: 100 });
-      facts.requiredChecks = requiredContexts(res.data);
+      facts.requiredChecks = [...new Set([...protection.filter(Boolean), ...requiredContexts(res.data)])];
     } catch (e) {
       log(`required checks: could not read the rules of ${facts.defaultBranch} (${e.status ?? ""} ${e.message}); treating them as unknown`);
       facts.unknown.push("requiredChecks");

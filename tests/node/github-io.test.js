@@ -337,6 +337,18 @@ describe("faults during a sweep are retried and the run converges", () => {
     }
   });
 
+  test("required checks are classic protection's and the rulesets', together", async () => {
+    const gh = await startEmulator({ owner: OWNER, repo: REPO });
+    try {
+      gh.setBranchProtection(["ci/legacy", "test"]);
+      gh.setRequiredChecks(["test", "lint"]);
+      const facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO });
+      assert.deepEqual({ requiredChecks: facts.requiredChecks, unknown: facts.unknown, stats: facts.stats }, { requiredChecks: ["ci/legacy", "test", "lint"], unknown: [], stats: { graphql: 1, rest: 1, followUps: 0 } });
+    } finally {
+      await gh.close();
+    }
+  });
+
   test("a failed read of the rules is `unknown: requiredChecks`", async () => {
     const gh = await startEmulator({ owner: OWNER, repo: REPO });
     try {
