@@ -3244,7 +3244,7 @@ var LISTS = {
 };
 var LIST_FIELD = { labels: "labels", reviews: "reviews", reviewRequests: "reviewRequests", files: "files", comments: "comments", checks: "commits", timeline: "timelineItems" };
 var PULL_FIELDS = "number state title body isDraft createdAt baseRefName headRefName headRefOid mergeable mergeStateStatus author { __typename login } " + Object.entries(LISTS).map(([k, l]) => l.select(`first: ${NESTED[k]}`)).join(" ");
-var REPO_FIELDS = `defaultBranchRef { name } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` + CODEOWNERS_PATHS.map((p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`).join(" ");
+var REPO_FIELDS = `defaultBranchRef { name refUpdateRule { requiredStatusCheckContexts } } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` + CODEOWNERS_PATHS.map((p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`).join(" ");
 function sweepQuery(first) {
   return `query prflowSweep($owner: String!, $repo: String!, $after: String) {
   ${first ? "viewer { __typename login } " : ""}rateLimit { cost remaining resetAt }
@@ -3352,11 +3352,13 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log = () 
   const codeownerErrors = CODEOWNERS_PATHS.some((_, i) => errorsUnder(head.errors, ["repository", `codeowners${i}`]).length);
   if (codeownerErrors) facts.unknown.push("codeowners");
   else facts.codeowners = CODEOWNERS_PATHS.map((_, i) => repository[`codeowners${i}`]?.text).find((t) => typeof t === "string") ?? null;
-  if (facts.defaultBranch) {
+  const protectionFailed = errorsUnder(head.errors, ["repository", "defaultBranchRef"]).length > 0;
+  const protection = repository.defaultBranchRef?.refUpdateRule?.requiredStatusCheckContexts ?? [];
+  if (facts.defaultBranch && !protectionFailed) {
     try {
       stats.rest++;
       const res = await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch: facts.defaultBranch, per_page: 100 });
-      facts.requiredChecks = requiredContexts(res.data);
+      facts.requiredChecks = [.../* @__PURE__ */ new Set([...protection.filter(Boolean), ...requiredContexts(res.data)])];
     } catch (e) {
       log(`required checks: could not read the rules of ${facts.defaultBranch} (${e.status ?? ""} ${e.message}); treating them as unknown`);
       facts.unknown.push("requiredChecks");
