@@ -10,6 +10,11 @@
 
 /** Pull requests per GraphQL page. 50 keeps a page far inside GitHub's 500,000-node and 10 s limits. */
 export const PULL_PAGE = 50;
+/**
+ * When a sweep page keeps failing on GitHub's side (a 5xx or "Something went wrong", usually a timeout of
+ * a heavy page) after the client's own retries, the page is asked again at half the size, down to this.
+ */
+export const MIN_PULL_PAGE = 6;
 /** Nested page sizes: large enough that a typical pull request needs no second query. */
 export const NESTED = { labels: 50, reviews: 50, reviewRequests: 25, files: 100, comments: 50, checks: 100, timeline: 100 };
 /** Follow-up pages use GitHub's maximum. */
@@ -96,12 +101,12 @@ const REPO_FIELDS =
   CODEOWNERS_PATHS.map((p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`).join(" ");
 
 /** One page of the sweep; the first also reads the viewer and the repository-level facts. */
-function sweepQuery(first) {
+function sweepQuery(first, size = PULL_PAGE) {
   return `query prflowSweep($owner: String!, $repo: String!, $after: String) {
   ${first ? "viewer { __typename login } " : ""}rateLimit { cost remaining resetAt }
   repository(owner: $owner, name: $repo) {
     ${first ? REPO_FIELDS : ""}
-    pullRequests(states: OPEN, first: ${PULL_PAGE}, after: $after, orderBy: { field: CREATED_AT, direction: ASC }) {
+    pullRequests(states: OPEN, first: ${size}, after: $after, orderBy: { field: CREATED_AT, direction: ASC }) {
       totalCount ${PAGE_INFO} nodes { ${PULL_FIELDS} }
     }
   }
@@ -162,8 +167,17 @@ export async function readFacts(octokit, { owner, repo, numbers, viewer, now, lo
 
   if (numbers === undefined) {
     let after = null;
+    let size = PULL_PAGE;
     for (;;) {
-      const r = await run(sweepQuery(head === null), { owner, repo, after });
+      let r;
+      try {
+        r = await run(sweepQuery(head === null, size), { owner, repo, after });
+      } catch (e) {
+        if (!serverSide(e) || size <= MIN_PULL_PAGE) throw e;
+        size = Math.max(MIN_PULL_PAGE, Math.floor(size / 2));
+        log(`a page of pull requests failed on GitHub's side (${e.status ?? ""} ${e.message}); asking again ${size} at a time`);
+        continue;
+      }
       const repository = r.data?.repository;
       if (!repository) throw new GraphqlErrors(r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }], r.data);
       if (head === null) head = { data: r.data, errors: r.errors };
@@ -247,6 +261,11 @@ export async function readFacts(octokit, { owner, repo, numbers, viewer, now, lo
   facts.now = now ?? new Date(date ?? Date.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
   Object.defineProperty(facts, "stats", { value: stats, enumerable: false });
   return facts;
+}
+
+/** A failure GitHub's side may not repeat for a lighter query: a 5xx, or GraphQL's timeout message. */
+function serverSide(e) {
+  return e.status >= 500 || /Something went wrong while executing your query/.test(e.message ?? "");
 }
 
 /** The contexts a `GET /rules/branches/{branch}` answer requires. */

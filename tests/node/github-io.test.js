@@ -305,6 +305,25 @@ describe("faults during a sweep are retried and the run converges", () => {
     });
   }
 
+  test("a page that keeps failing on GitHub's side is asked again at half the size", async () => {
+    const gh = await startEmulator({ owner: OWNER, repo: REPO });
+    try {
+      for (let i = 0; i < 60; i++) gh.createPull({ title: `p${i}` });
+      const lines = [];
+      // 4 failures outlast the client's 3 retries of the first page.
+      gh.inject({ kind: "5xx", match: { graphql: "prflowSweep" }, times: 4 });
+      const log = (l) => lines.push(l);
+      const facts = await readFacts(octokitFor(gh, log), { owner: OWNER, repo: REPO, log });
+      assert.equal(facts.pullRequests.length, 60);
+      assert.deepEqual(facts.pullRequests.map((p) => p.number), Array.from({ length: 60 }, (_, i) => i + 1));
+      assert.ok(lines.some((l) => l.endsWith("asking again 25 at a time")));
+      // 4 failed attempts, then pages of 25: 25 + 25 + 10.
+      assert.equal(gh.counts().graphql, 4 + 3);
+    } finally {
+      await gh.close();
+    }
+  });
+
   test("a failed read of the label set is `unknown`, not an empty set", async () => {
     const gh = await startEmulator({ owner: OWNER, repo: REPO });
     try {
