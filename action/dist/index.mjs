@@ -33,9 +33,9 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
-// node_modules/bottleneck/light.js
+// ../../work/main/node_modules/bottleneck/light.js
 var require_light = __commonJS({
-  "node_modules/bottleneck/light.js"(exports, module) {
+  "../../work/main/node_modules/bottleneck/light.js"(exports, module) {
     (function(global2, factory) {
       typeof exports === "object" && typeof module !== "undefined" ? module.exports = factory() : typeof define === "function" && define.amd ? define(factory) : global2.Bottleneck = factory();
     })(exports, (function() {
@@ -1356,7 +1356,7 @@ var require_light = __commonJS({
 import { resolve } from "node:path";
 import { readFileSync as readFileSync4 } from "node:fs";
 
-// node_modules/universal-user-agent/index.js
+// ../../work/main/node_modules/universal-user-agent/index.js
 function getUserAgent() {
   if (typeof navigator === "object" && "userAgent" in navigator) {
     return navigator.userAgent;
@@ -1367,7 +1367,7 @@ function getUserAgent() {
   return "<environment undetectable>";
 }
 
-// node_modules/before-after-hook/lib/register.js
+// ../../work/main/node_modules/before-after-hook/lib/register.js
 function register(state, name, method, options) {
   if (typeof method !== "function") {
     throw new Error("method for before hook must be a function");
@@ -1390,7 +1390,7 @@ function register(state, name, method, options) {
   });
 }
 
-// node_modules/before-after-hook/lib/add.js
+// ../../work/main/node_modules/before-after-hook/lib/add.js
 function addHook(state, kind, name, hook2) {
   const orig = hook2;
   if (!state.registry[name]) {
@@ -1425,7 +1425,7 @@ function addHook(state, kind, name, hook2) {
   });
 }
 
-// node_modules/before-after-hook/lib/remove.js
+// ../../work/main/node_modules/before-after-hook/lib/remove.js
 function removeHook(state, name, method) {
   if (!state.registry[name]) {
     return;
@@ -1439,7 +1439,7 @@ function removeHook(state, name, method) {
   state.registry[name].splice(index, 1);
 }
 
-// node_modules/before-after-hook/index.js
+// ../../work/main/node_modules/before-after-hook/index.js
 var bind = Function.bind;
 var bindable = bind.bind(bind);
 function bindApi(hook2, state, name) {
@@ -1473,7 +1473,7 @@ function Collection() {
 }
 var before_after_hook_default = { Singular, Collection };
 
-// node_modules/@octokit/endpoint/dist-bundle/index.js
+// ../../work/main/node_modules/@octokit/endpoint/dist-bundle/index.js
 var VERSION = "0.0.0-development";
 var userAgent = `octokit-endpoint.js/${VERSION} ${getUserAgent()}`;
 var DEFAULTS = {
@@ -1786,7 +1786,7 @@ function withDefaults(oldDefaults, newDefaults) {
 }
 var endpoint = withDefaults(null, DEFAULTS);
 
-// node_modules/content-type/dist/index.js
+// ../../work/main/node_modules/content-type/dist/index.js
 var SP = 32;
 var HTAB = 9;
 var SEMI = 59;
@@ -1970,7 +1970,7 @@ function unescapeQuotedPairs(str, start, end) {
   return result + str.slice(start, end);
 }
 
-// node_modules/json-with-bigint/json-with-bigint.js
+// ../../work/main/node_modules/json-with-bigint/json-with-bigint.js
 var intRegex = /^-?\d+$/;
 var noiseValue = /^-?\d+n+$/;
 var originalStringify = JSON.stringify;
@@ -2305,7 +2305,7 @@ var JSONParse = (text, reviver) => {
   }
 };
 
-// node_modules/@octokit/request-error/dist-src/index.js
+// ../../work/main/node_modules/@octokit/request-error/dist-src/index.js
 var RequestError = class extends Error {
   name;
   /**
@@ -2344,7 +2344,7 @@ var RequestError = class extends Error {
   }
 };
 
-// node_modules/@octokit/request/dist-bundle/index.js
+// ../../work/main/node_modules/@octokit/request/dist-bundle/index.js
 var VERSION2 = "10.0.16";
 var defaults_default = {
   headers: {
@@ -2526,7 +2526,7 @@ function withDefaults2(oldEndpoint, newDefaults) {
 }
 var request = withDefaults2(endpoint, defaults_default);
 
-// node_modules/@octokit/graphql/dist-bundle/index.js
+// ../../work/main/node_modules/@octokit/graphql/dist-bundle/index.js
 var VERSION3 = "0.0.0-development";
 function _buildMessageForResponseErrors(data) {
   return `Request failed due to following response errors:
@@ -2636,7 +2636,7 @@ function withCustomRequest(customRequest) {
   });
 }
 
-// node_modules/@octokit/auth-token/dist-bundle/index.js
+// ../../work/main/node_modules/@octokit/auth-token/dist-bundle/index.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
 var sep = "\\.";
 var jwtRE = new RegExp(`^${b64url}${sep}${b64url}${sep}${b64url}$`);
@@ -2681,10 +2681,10 @@ var createTokenAuth = function createTokenAuth2(token) {
   });
 };
 
-// node_modules/@octokit/core/dist-src/version.js
+// ../../work/main/node_modules/@octokit/core/dist-src/version.js
 var VERSION4 = "7.0.8";
 
-// node_modules/@octokit/core/dist-src/index.js
+// ../../work/main/node_modules/@octokit/core/dist-src/index.js
 var noop2 = () => {
 };
 var consoleWarn = console.warn.bind(console);
@@ -2818,7 +2818,7 @@ var Octokit = class {
   auth;
 };
 
-// node_modules/@octokit/plugin-retry/dist-bundle/index.js
+// ../../work/main/node_modules/@octokit/plugin-retry/dist-bundle/index.js
 var import_light = __toESM(require_light(), 1);
 var VERSION5 = "0.0.0-development";
 function isRequestError(error) {
@@ -2892,7 +2892,7 @@ function retry(octokit, octokitOptions) {
 }
 retry.VERSION = VERSION5;
 
-// node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+// ../../work/main/node_modules/@octokit/plugin-throttling/dist-bundle/index.js
 var import_light2 = __toESM(require_light(), 1);
 var VERSION6 = "0.0.0-development";
 var noop3 = () => Promise.resolve();
@@ -3189,6 +3189,7 @@ function loggingFetch(log, scale) {
 
 // lib/github/read.js
 var PULL_PAGE = 50;
+var MIN_PULL_PAGE = 6;
 var NESTED = { labels: 50, reviews: 50, reviewRequests: 25, files: 100, comments: 50, checks: 100, timeline: 100 };
 var FOLLOW_PAGE = 100;
 var CODEOWNERS_PATHS = [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"];
@@ -3245,12 +3246,12 @@ var LISTS = {
 var LIST_FIELD = { labels: "labels", reviews: "reviews", reviewRequests: "reviewRequests", files: "files", comments: "comments", checks: "commits", timeline: "timelineItems" };
 var PULL_FIELDS = "number state title body isDraft createdAt baseRefName headRefName headRefOid mergeable mergeStateStatus author { __typename login } " + Object.entries(LISTS).map(([k, l]) => l.select(`first: ${NESTED[k]}`)).join(" ");
 var REPO_FIELDS = `defaultBranchRef { name refUpdateRule { requiredStatusCheckContexts } } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` + CODEOWNERS_PATHS.map((p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`).join(" ");
-function sweepQuery(first) {
+function sweepQuery(first, size = PULL_PAGE) {
   return `query prflowSweep($owner: String!, $repo: String!, $after: String) {
   ${first ? "viewer { __typename login } " : ""}rateLimit { cost remaining resetAt }
   repository(owner: $owner, name: $repo) {
     ${first ? REPO_FIELDS : ""}
-    pullRequests(states: OPEN, first: ${PULL_PAGE}, after: $after, orderBy: { field: CREATED_AT, direction: ASC }) {
+    pullRequests(states: OPEN, first: ${size}, after: $after, orderBy: { field: CREATED_AT, direction: ASC }) {
       totalCount ${PAGE_INFO} nodes { ${PULL_FIELDS} }
     }
   }
@@ -3297,8 +3298,17 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log = () 
   };
   if (numbers === void 0) {
     let after = null;
+    let size = PULL_PAGE;
     for (; ; ) {
-      const r = await run(sweepQuery(head === null), { owner, repo, after });
+      let r;
+      try {
+        r = await run(sweepQuery(head === null, size), { owner, repo, after });
+      } catch (e) {
+        if (!serverSide(e) || size <= MIN_PULL_PAGE) throw e;
+        size = Math.max(MIN_PULL_PAGE, Math.floor(size / 2));
+        log(`a page of pull requests failed on GitHub's side (${e.status ?? ""} ${e.message}); asking again ${size} at a time`);
+        continue;
+      }
       const repository2 = r.data?.repository;
       if (!repository2) throw new GraphqlErrors(r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }], r.data);
       if (head === null) head = { data: r.data, errors: r.errors };
@@ -3375,6 +3385,9 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log = () 
   facts.now = now ?? new Date(date ?? Date.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
   Object.defineProperty(facts, "stats", { value: stats, enumerable: false });
   return facts;
+}
+function serverSide(e) {
+  return e.status >= 500 || /Something went wrong while executing your query/.test(e.message ?? "");
 }
 function requiredContexts(rules) {
   const out = [];
