@@ -95,6 +95,7 @@ export class RepoState {
   // ---- labels -------------------------------------------------------------------------------------
 
   createLabel({ name, color = "ededed", description = null }) {
+    checkLabel({ name, color, description });
     const key = name.toLowerCase();
     if (this.labels.has(key)) throw httpError(422, "Validation Failed", [{ resource: "Label", code: "already_exists", field: "name" }]);
     const id = this.id();
@@ -109,6 +110,7 @@ export class RepoState {
   updateLabel(name, { new_name, color, description }) {
     const label = this.label(name);
     if (!label) throw httpError(404, "Not Found");
+    checkLabel({ name: new_name ?? label.name, color: color ?? label.color, description });
     if (new_name && new_name.toLowerCase() !== label.name.toLowerCase() && this.label(new_name)) {
       throw httpError(422, "Validation Failed", [{ resource: "Label", code: "already_exists", field: "name" }]);
     }
@@ -459,6 +461,19 @@ export class RepoState {
     if (this.requireUpToDate && pr.baseSha !== this.branch(pr.baseRef).sha) return "BEHIND";
     return "CLEAN";
   }
+}
+
+/** GitHub's rules for a label, which its OpenAPI description states only in words: 422 when broken. */
+export const MAX_LABEL_NAME = 50;
+export const MAX_LABEL_DESCRIPTION = 100;
+function checkLabel({ name, color, description }) {
+  const problems = [];
+  if (!name || [...name].length > MAX_LABEL_NAME) problems.push({ resource: "Label", code: "invalid", field: "name" });
+  if (!/^[0-9a-fA-F]{6}$/.test(color ?? "")) problems.push({ resource: "Label", code: "invalid", field: "color" });
+  if (description != null && [...description].length > MAX_LABEL_DESCRIPTION) {
+    problems.push({ resource: "Label", code: "custom", field: "description", message: "description is too long (maximum is 100 characters)" });
+  }
+  if (problems.length) throw httpError(422, "Validation Failed", problems);
 }
 
 /** An error a REST handler turns into GitHub's error body. */

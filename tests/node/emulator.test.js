@@ -240,6 +240,19 @@ describe("REST is judged by GitHub's OpenAPI description", () => {
     assert.deepEqual(gh.validationFailures, []);
   });
 
+  const labelRules = [
+    { rule: "a label description over 100 characters is refused (GitHub's rule, stated only in words)", body: { name: "x", color: "ffffff", description: "d".repeat(101) }, field: "description" },
+    { rule: "a label colour that is not six hex digits is refused", body: { name: "x", color: "#fff" }, field: "color" },
+    { rule: "a label name that exists in another case is refused", body: { name: "BUG", color: "ffffff" }, field: "name" },
+  ];
+  for (const c of labelRules) {
+    test(c.rule, async () => {
+      const r = await call(gh, "POST", "/repos/acme/widgets/labels", { body: c.body });
+      assert.equal(r.status, 422);
+      assert.equal(r.body.errors[0].field, c.field);
+    });
+  }
+
   test("GET /user: a personal token reads its user; the GITHUB_TOKEN class cannot, as on GitHub", async () => {
     assert.equal((await call(gh, "GET", "/user", { token: gh.personalToken })).body.login, OWNER);
     const app = await call(gh, "GET", "/user");
