@@ -147,7 +147,7 @@ export function connection(items, { first, after, last, before } = {}) {
  * Parses, validates, checks limits and executes one request body. Returns { status, body, record } where
  * `record` says what to log: the operation name or top-level fields, the cost, and any validation problem.
  */
-export function runGraphql(emulator, body, { login, faults }) {
+export function runGraphql(emulator, body, { login, token, faults }) {
   const schema = githubSchema();
   const { query, variables = {}, operationName } = body ?? {};
   if (typeof query !== "string") {
@@ -173,7 +173,7 @@ export function runGraphql(emulator, body, { login, faults }) {
   if (limits.errors.length) {
     return { status: 200, body: { errors: limits.errors }, record: { operation, fields, invalid: limits.errors.map((x) => x.message), cost: 0, nodes: limits.nodes } };
   }
-  const budget = emulator.spendPoints(login, limits.cost);
+  const budget = emulator.spendPoints(token, limits.cost);
   const context = { emulator, state: emulator.state, login, faults, cost: limits.cost, nodes: limits.nodes, budget };
   const result = execute({
     schema,
