@@ -168,6 +168,24 @@ describe("nested pagination: a list longer than its page is followed for that pu
   });
 });
 
+describe("numbers: named pull requests in chunks of 50", () => {
+  test("120 named pull requests are 3 GraphQL queries; unknown numbers and issues are left out", async () => {
+    const gh = await startEmulator({ owner: OWNER, repo: REPO });
+    try {
+      for (let i = 0; i < 120; i++) gh.createPull({ title: `p${i}` });
+      const issue = gh.createIssue({ title: "board" });
+      const numbers = [...Array.from({ length: 120 }, (_, i) => i + 1), issue.number, 999];
+      const facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO, numbers });
+      assert.equal(facts.pullRequests.length, 120);
+      assert.deepEqual(facts.stats, { graphql: 3, rest: 1, followUps: 0 });
+      assert.deepEqual(facts.unknown, []);
+      assert.deepEqual(gh.validationFailures, []);
+    } finally {
+      await gh.close();
+    }
+  });
+});
+
 describe("request counts per sweep", () => {
   for (const n of [10, 100, 1000]) {
     test(`${n} open pull requests: ceil(${n}/${PULL_PAGE}) GraphQL pages + 1 REST read, within GitHub's limits`, async () => {
