@@ -3740,6 +3740,7 @@ function formatProblem(file, { path: path2, expected, found }) {
 
 // lib/summary.js
 var DASH = "—";
+var MAX_SUMMARY_BYTES = 9e5;
 function describeOp(op) {
   switch (op.op) {
     case "editLabels":
@@ -3773,7 +3774,12 @@ function whyCell(pull, ops) {
   }
   return parts.join("; ");
 }
-function reconcileSummary({ repo, plan, results, live, scope, counts }) {
+function reconcileSummary({ repo, plan, results, live, scope, counts, maxBytes = MAX_SUMMARY_BYTES }) {
+  const full = reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChanged: false });
+  if (Buffer.byteLength(full) <= maxBytes) return full;
+  return reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChanged: true });
+}
+function reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChanged }) {
   const out = [];
   out.push(`## prflow reconcile: ${repo}${live ? "" : " (dry run: nothing was written)"}`);
   out.push("");
@@ -3790,8 +3796,13 @@ function reconcileSummary({ repo, plan, results, live, scope, counts }) {
     });
     out.push("| PR | state | blockers | checks | changes | why |");
     out.push("| --- | --- | --- | --- | --- | --- |");
+    let omitted = 0;
     for (const pull of plan.pulls) {
       const ops = byNumber.get(pull.number) ?? [];
+      if (onlyChanged && !ops.length) {
+        omitted++;
+        continue;
+      }
       const changes = ops.length ? ops.map(({ op, result }) => live ? `${describeOp(op)} (${result?.status ?? "not applied"})` : `would ${describeOp(op)}`).join("; ") : "no change";
       const why = whyCell(pull, ops.map(({ op }) => op));
       out.push(
@@ -3799,6 +3810,7 @@ function reconcileSummary({ repo, plan, results, live, scope, counts }) {
       );
     }
     out.push("");
+    if (omitted) out.push(`${omitted} pull requests with no change are left out: the whole table would pass GitHub's 1 MiB summary limit.`, "");
   }
   if (plan.warnings.length) {
     out.push("### Warnings");
