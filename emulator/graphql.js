@@ -503,7 +503,8 @@ function timelineView(st, ctx, pr, e, i) {
   switch (e.type) {
     case "LabeledEvent":
     case "UnlabeledEvent":
-      return { ...base, label: eventLabel(st, e.label) };
+      // The event points at the label itself, so a renamed label shows its new name, as on GitHub.
+      return { ...base, label: eventLabel(st, [...st.labels.values()].find((l) => l.id === e.labelId)?.name ?? e.label) };
     case "PullRequestCommit":
       return { __typename: e.type, id: base.id, commit: commitView(st, e.commit), url: url(st, `/pull/${pr.number}/commits/${e.commit.oid}`) };
     case "IssueComment":

@@ -299,11 +299,11 @@ export class RepoState {
     pr.labels = wanted;
     const kind = pr.isPull ? "pull_request" : "issues";
     for (const name of removed) {
-      pr.timeline.push({ type: "UnlabeledEvent", at: this.now(), actor, label: name });
+      pr.timeline.push({ type: "UnlabeledEvent", at: this.now(), actor, label: name, labelId: this.label(name)?.id });
       this.emit(kind, { action: "unlabeled", number: pr.number, label: name }, actor);
     }
     for (const name of added) {
-      pr.timeline.push({ type: "LabeledEvent", at: this.now(), actor, label: name });
+      pr.timeline.push({ type: "LabeledEvent", at: this.now(), actor, label: name, labelId: this.label(name)?.id });
       this.emit(kind, { action: "labeled", number: pr.number, label: name }, actor);
     }
     if (added.length || removed.length) pr.updatedAt = this.now();

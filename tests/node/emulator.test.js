@@ -455,6 +455,17 @@ describe("GitHub's computed facts", () => {
     ]);
   });
 
+  test("a renamed label shows its new name in past label events (the event points at the label)", async () => {
+    const pr = gh.createPull({ title: "rename" });
+    gh.createLabel({ name: "waiting", color: "0e8a16" });
+    gh.addLabels(pr.number, ["waiting"]);
+    const r = await call(gh, "PATCH", "/repos/acme/widgets/labels/waiting", { body: { new_name: "state:waiting" } });
+    assert.equal(r.status, 200);
+    const t = await graphql(gh, `{ repository(owner: "acme", name: "widgets") { pullRequest(number: ${pr.number}) { labels(first: 5) { nodes { name } } timelineItems(first: 5, itemTypes: [LABELED_EVENT]) { nodes { ... on LabeledEvent { label { name } } } } } } }`);
+    const p = t.body.data.repository.pullRequest;
+    assert.deepEqual([p.labels.nodes, p.timelineItems.nodes], [[{ name: "state:waiting" }], [{ label: { name: "state:waiting" } }]]);
+  });
+
   test("the Date header is the emulator's clock", async () => {
     gh.clock.set("2026-03-04T05:06:07Z");
     const r = await call(gh, "GET", "/repos/acme/widgets");
