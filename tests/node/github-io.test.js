@@ -168,6 +168,30 @@ describe("nested pagination: a list longer than its page is followed for that pu
   });
 });
 
+describe("nested pagination of the other lists", () => {
+  test("120 checks, 60 labels, 60 comments and 30 review requests on one pull request are all read", async () => {
+    const gh = await startEmulator({ owner: OWNER, repo: REPO });
+    try {
+      const pr = gh.createPull({ title: "busy" });
+      for (let i = 0; i < 120; i++) gh.checkRun({ number: pr.number, name: `job-${i}`, workflow: `wf-${i % 3}` });
+      gh.addLabels(pr.number, Array.from({ length: 60 }, (_, i) => `area:${i}`));
+      for (let i = 0; i < 60; i++) gh.comment(pr.number, { author: `c${i}`, body: `comment ${i}` });
+      gh.requestReviewers(pr.number, { reviewers: Array.from({ length: 30 }, (_, i) => `rev${i}`) });
+      const facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO });
+      assertValidFacts(facts);
+      const p = facts.pullRequests[0];
+      assert.deepEqual(
+        [p.checks.length, p.labels.length, p.comments.length, p.reviewRequests.length, p.unknown],
+        [120, 60, 60, 30, []],
+      );
+      assert.deepEqual(p.comments.map((c) => c.body).slice(58), ["comment 58", "comment 59"], "oldest first, in order");
+      assert.deepEqual(gh.validationFailures, []);
+    } finally {
+      await gh.close();
+    }
+  });
+});
+
 describe("numbers: named pull requests in chunks of 50", () => {
   test("120 named pull requests are 3 GraphQL queries; unknown numbers and issues are left out", async () => {
     const gh = await startEmulator({ owner: OWNER, repo: REPO });
