@@ -18,7 +18,7 @@ export const QUEUE_PULLS_QUERY = `query QueuePulls($owner: String!, $repo: Strin
         isCrossRepository
         headRefOid
         autoMergeRequest { enabledAt }
-        commits { totalCount }
+        commits(first: 1) { totalCount }
         files(first: 1) { totalCount }
         closingIssuesReferences(first: 25) { nodes { number state body } }
         reviewThreads(first: 100) { totalCount nodes { isResolved } }
