@@ -30,6 +30,8 @@ export function bind(wasm) {
     claimPr: (facts, config, { number, by, release = false }) => queueCall(wasm, "claimPr", { facts, config, number, by, release }),
     /** The issues `report-unowned` keeps: one per pull request whose owner is none. */
     unownedIssues: (facts, config = {}, issues = []) => queueCall(wasm, "unownedIssues", { facts, config, issues }),
+    /** The yield rule: the pull request `mine` (an order key) gives its release back to, or null. */
+    yieldsTo: (mine, others) => queueCall(wasm, "yieldsTo", { mine, others }),
     /** Whether a failure is only a fixer's diff, and the commands that fix it. */
     autoFix: (config, failed, commitCount) => queueCall(wasm, "autoFix", { config, failed, commitCount }),
     /** Every label the config uses, with colour and description: { configErrors, labels, ownerMark }. */

@@ -45,3 +45,13 @@ export function claimPr(facts: Facts | string, config: Config | string, request:
 export function unownedIssues(facts: Facts | string, config?: Config | string, issues?: { number: number; open: boolean; body: string }[]): UnownedIssue[];
 /** Whether failed contexts are only a fixer's diff under `queue.autoFix`, and the commands that fix them. */
 export function autoFix(config: Config | string, failed: string[], commitCount: number | null): AutoFix;
+/** A candidate's place in the pick order, as the engine keys it. */
+export interface OrderKey {
+  number: number;
+  priority: "high" | "normal" | "low";
+  dirty: boolean;
+  version: boolean;
+  demoted: boolean;
+}
+/** The yield rule: after releasing `mine`, the worker-owned pull request released in the same moment that comes first in the pick order, or null. */
+export function yieldsTo(mine: OrderKey, others: { key: OrderKey; workerOwned: boolean; releasedAtSurvey: boolean }[]): number | null;

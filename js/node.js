@@ -7,5 +7,5 @@ wasm.initSync({ module: readFileSync(new URL("../pkg/prflow_bg.wasm", import.met
 
 export const {
   version, reconcile, checkRollup, configSchema, validateConfig, labelCatalog,
-  codeOwners, parseTrailers, triage, watchStep, claimPr, unownedIssues, autoFix,
+  codeOwners, parseTrailers, triage, watchStep, claimPr, unownedIssues, autoFix, yieldsTo,
 } = bind(wasm);

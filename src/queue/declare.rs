@@ -16,6 +16,7 @@ pub const CLOSING_KEYWORDS: [&str; 9] = ["close", "closes", "closed", "fix", "fi
 /// `parseTrailers(body)`: the numbers each trailer names, in the order written, without repeats.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "Trailers")]
 pub struct Trailers {
     pub merge_after: Vec<u64>,
     pub start_after: Vec<u64>,
@@ -125,6 +126,7 @@ pub fn closing_keywords(body: &str) -> Vec<u64> {
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "QueuePriority")]
 pub enum Priority {
     High,
     #[default]
@@ -135,6 +137,7 @@ pub enum Priority {
 /// A `Start-After:` number inherited from an issue, and where it came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "QueueInherited")]
 pub struct Inherited {
     /// The number named (a pull request, or an issue standing for the pull requests closing it).
     pub number: u64,
@@ -149,6 +152,7 @@ pub struct Inherited {
 /// Everything one pull request declares.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "QueueDeclared")]
 pub struct Declared {
     pub merge_queued: bool,
     pub skip_ci: bool,

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "QueueOwner")]
 pub enum Owner {
     Worker,
     Fixer,
@@ -35,6 +36,7 @@ impl Owner {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "QueueOwnerVerdict")]
 pub struct OwnerVerdict {
     pub owner: Owner,
     /// A stable code for why (`claimed`, `set-aside:checks-failed`, `draft`, `fork`, `cycle`, ...).
@@ -44,6 +46,7 @@ pub struct OwnerVerdict {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "QueueClaim")]
 pub struct Claim {
     pub by: String,
     pub head: String,

@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "QueueReviewHold")]
 pub struct ReviewHold {
     /// The review holds the merge: not rebased, released or watched.
     pub held: bool,

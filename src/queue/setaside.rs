@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
+#[schemars(rename = "SetAsideReason")]
 pub enum Reason {
     RebaseFailed,
     PushFailed,
@@ -105,6 +106,7 @@ pub fn own_set_aside<'a>(facts: &'a Facts, pr: &'a crate::facts::PullRequest) ->
 /// One write that settling asks for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "op", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[schemars(rename = "QueueSettleOp")]
 pub enum SettleOp {
     /// Rewrite a set-aside comment as one resolved line.
     ResolveComment { number: u64, comment_id: Option<u64>, body: String, reason: String },
@@ -114,6 +116,7 @@ pub enum SettleOp {
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "QueueSettlement")]
 pub struct Settlement {
     /// The records the worker holds after settling.
     pub records: Vec<SetAsideRecord>,

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "QueueClass")]
 pub enum Class {
     Ignore,
     Note,
@@ -27,6 +28,7 @@ pub enum Class {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "QueueEntry")]
 pub struct Entry {
     pub number: u64,
     pub title: String,
@@ -61,6 +63,7 @@ pub struct Entry {
 /// waiting ones on the tip, or nothing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "QueueNext")]
 pub struct Next {
     /// `watch`, `pick`, `keepOnTip` or `idle`.
     pub action: String,
@@ -71,6 +74,7 @@ pub struct Next {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "QueueReport")]
 pub struct Report {
     pub entries: Vec<Entry>,
     /// Candidates in pick order.
@@ -178,7 +182,8 @@ fn decide(ctx: &Ctx, pr: &PullRequest, d: &Declared, owner: &Option<owner::Owner
         let g = green(&pr.checks, &req);
         return match g.state {
             GreenState::Failed => Verdict { class: Class::Failing, code: why::CHECKS_FAILED, detail: format!("failed: {}", g.failed.join(", ")) },
-            _ => Verdict { class: Class::InFlight, code: why::CHECKS_RUNNING, detail: "the version pull request, released".into() },
+            GreenState::Green => Verdict { class: Class::InFlight, code: why::MERGING, detail: "the version pull request, released and green".into() },
+            GreenState::Pending => Verdict { class: Class::InFlight, code: why::CHECKS_RUNNING, detail: "the version pull request, released; checks running".into() },
         };
     }
     // 7. The rest.
