@@ -3192,6 +3192,7 @@ var PULL_PAGE = 50;
 var MIN_PULL_PAGE = 6;
 var NESTED = { labels: 50, reviews: 50, reviewRequests: 25, files: 100, comments: 50, checks: 100, timeline: 100 };
 var FOLLOW_PAGE = 100;
+var FOLLOW_BATCH = 20;
 var CODEOWNERS_PATHS = [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"];
 var TIMELINE_KINDS = {
   LabeledEvent: "labeled",
@@ -3376,11 +3377,9 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log = () 
   } else {
     facts.unknown.push("requiredChecks");
   }
-  for (const { pr, errors } of raw) {
-    if (pr.state && pr.state !== "OPEN") continue;
-    const pull = await toPull(pr, errors, { owner, repo, run, stats, log });
-    facts.pullRequests.push(pull);
-  }
+  const pulls2 = raw.filter(({ pr }) => !pr.state || pr.state === "OPEN").map(({ pr, errors }) => firstPage(pr, errors));
+  await followUp(pulls2, { owner, repo, run, stats, log });
+  facts.pullRequests.push(...pulls2.map(toPull));
   facts.pullRequests.sort((a, b) => a.number - b.number);
   facts.now = now ?? new Date(date ?? Date.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
   Object.defineProperty(facts, "stats", { value: stats, enumerable: false });
@@ -3404,7 +3403,7 @@ function loginOf(actor) {
 function errorsUnder(errors, prefix) {
   return (errors ?? []).filter((e) => Array.isArray(e.path) && prefix.every((p, i) => e.path[i] === p));
 }
-async function toPull(pr, errors, ctx) {
+function firstPage(pr, errors) {
   const unknown = /* @__PURE__ */ new Set();
   const lists = {};
   const pending = {};
@@ -3418,33 +3417,50 @@ async function toPull(pr, errors, ctx) {
     lists[key] = [...conn.nodes];
     if (conn.pageInfo?.hasNextPage) pending[key] = conn.pageInfo.endCursor;
   }
-  while (Object.keys(pending).length) {
-    const keys = Object.keys(pending);
-    const vars = Object.fromEntries(keys.map((k) => [`after_${k}`, pending[k]]));
-    const query = `query prflowMore($owner: String!, $repo: String!, $number: Int!, ${keys.map((k) => `$after_${k}: String`).join(", ")}) { repository(owner: $owner, name: $repo) { pullRequest(number: $number) { ${keys.map((k) => LISTS[k].select(`first: ${FOLLOW_PAGE}, after: $after_${k}`)).join(" ")} } } }`;
-    ctx.stats.followUps++;
-    ctx.log(`#${pr.number}: reading more ${keys.join(", ")}`);
-    let r;
-    try {
-      r = await ctx.run(query, { owner: ctx.owner, repo: ctx.repo, number: pr.number, ...vars });
-    } catch (e) {
-      r = { data: null, errors: [{ message: e.message, path: [] }] };
-    }
-    const more = r.data?.repository?.pullRequest;
-    for (const k of keys) {
-      const failed = !more || r.errors.some((e) => (e.path ?? []).includes(LIST_FIELD[k]) || (e.path ?? []).length <= 2);
-      const conn = more && LISTS[k].at(more);
-      if (failed || !conn) {
-        unknown.add(LISTS[k].fact);
-        delete lists[k];
-        delete pending[k];
-        continue;
+  return { pr, lists, pending, unknown };
+}
+async function followUp(pulls2, ctx) {
+  for (; ; ) {
+    const open = pulls2.filter((p) => Object.keys(p.pending).length);
+    if (!open.length) return;
+    for (let i = 0; i < open.length; i += FOLLOW_BATCH) {
+      const batch = open.slice(i, i + FOLLOW_BATCH);
+      const vars = {};
+      const aliases = batch.map((p, j) => {
+        const keys = Object.keys(p.pending);
+        for (const k of keys) vars[`a${j}_${k}`] = p.pending[k];
+        return `f${j}: pullRequest(number: ${Number(p.pr.number)}) { ${keys.map((k) => LISTS[k].select(`first: ${FOLLOW_PAGE}, after: $a${j}_${k}`)).join(" ")} }`;
+      });
+      const query = `query prflowMore($owner: String!, $repo: String!, ${Object.keys(vars).map((v) => `$${v}: String`).join(", ")}) { repository(owner: $owner, name: $repo) { ${aliases.join(" ")} } }`;
+      ctx.stats.followUps++;
+      ctx.log(`reading more of ${batch.map((p) => `#${p.pr.number} (${Object.keys(p.pending).join(", ")})`).join(", ")}`);
+      let r;
+      try {
+        r = await ctx.run(query, { owner: ctx.owner, repo: ctx.repo, ...vars });
+      } catch (e) {
+        r = { data: null, errors: [{ message: e.message, path: [] }] };
       }
-      lists[k].push(...conn.nodes);
-      if (conn.pageInfo.hasNextPage) pending[k] = conn.pageInfo.endCursor;
-      else delete pending[k];
+      batch.forEach((p, j) => {
+        const more = r.data?.repository?.[`f${j}`];
+        const errors = r.errors.filter((e) => !e.path?.length || e.path.length <= 1 || e.path[1] === `f${j}`);
+        for (const k of Object.keys(p.pending)) {
+          const failed = !more || errors.some((e) => (e.path ?? []).includes(LIST_FIELD[k]) || (e.path ?? []).length <= 2);
+          const conn = more && LISTS[k].at(more);
+          if (failed || !conn) {
+            p.unknown.add(LISTS[k].fact);
+            delete p.lists[k];
+            delete p.pending[k];
+            continue;
+          }
+          p.lists[k].push(...conn.nodes);
+          if (conn.pageInfo.hasNextPage) p.pending[k] = conn.pageInfo.endCursor;
+          else delete p.pending[k];
+        }
+      });
     }
   }
+}
+function toPull({ pr, lists, unknown }) {
   const headOid = pr.commits?.nodes?.[0]?.commit?.oid;
   return {
     number: pr.number,
@@ -4616,7 +4632,7 @@ try {
 //! (never left empty): "no labels" and "the label read failed" must lead to opposite plans.
 //!
 //! A sweep of N open pull requests costs ceil(N/50) GraphQL requests (at least 1) + 1 REST request,
-//! plus one per pull request whose nested list overflows.
+//! plus, when nested lists overflow, one query per round per 20 such pull requests.
 //! Applies a plan (src/plan.rs) to GitHub, op by op, and reports each: `{ op, number, status, detail }`
 //! with status "applied", "would" (dry run), "skipped" (nothing to write) or "failed" (the error in
 //! words; later ops still run). Without `live` nothing is written.

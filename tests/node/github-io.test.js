@@ -168,6 +168,21 @@ describe("nested pagination: a list longer than its page is followed for that pu
   });
 });
 
+describe("nested pagination is batched across pull requests", () => {
+  test("30 pull requests with 150 files each: 1 page + 2 follow-up queries (20 and 10 pull requests), not 30", async () => {
+    const gh = await startEmulator({ owner: OWNER, repo: REPO });
+    try {
+      for (let i = 0; i < 30; i++) gh.createPull({ title: `wide ${i}`, files: Array.from({ length: 150 }, (_, j) => `pkg${i}/f${j}.rs`) });
+      const facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO });
+      assert.ok(facts.pullRequests.every((p) => p.files.length === 150 && p.files[149] === `pkg${p.number - 1}/f149.rs`));
+      assert.deepEqual(facts.stats, { graphql: 3, rest: 1, followUps: 2 });
+      assert.deepEqual(gh.validationFailures, []);
+    } finally {
+      await gh.close();
+    }
+  });
+});
+
 describe("nested pagination of the other lists", () => {
   test("120 checks, 60 labels, 60 comments and 30 review requests on one pull request are all read", async () => {
     const gh = await startEmulator({ owner: OWNER, repo: REPO });
