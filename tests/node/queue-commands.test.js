@@ -70,6 +70,23 @@ test("claim-pr: refused on the worker's pull request; written, read back and exc
   });
 });
 
+test("claim-pr: two claimants in the same moment; the one whose comment is not the newest reads back and fails", async () => {
+  await withQueue(async ({ gh, env, conflict }) => {
+    // Another session writing its claim right after ours, as the same account, before our read-back.
+    let raced = false;
+    gh.workflows.on("issue_comment", (_event, payload) => {
+      if (raced || !String(payload.comment?.body).includes("by=fixer-1")) return;
+      raced = true;
+      const head = gh.state.pull(conflict).headSha;
+      gh.comment(conflict, { author: "acme", body: `<!-- prflow:claim head=${head} by=fixer-2 at=2026-11-30T09:00:00Z -->` });
+    });
+    const r = await prflow(["claim-pr", String(conflict), "--by", "fixer-1", "--repo", "acme/widgets", ...NO_CONFIG], env);
+    assert.ok(raced, "the competing claim was written");
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stderr, /someone else won the claim: fixer-2/);
+  });
+});
+
 test("report-unowned: a dry run files nothing; --live files one issue per owner-none pull request; a second run finds it again", async () => {
   await withQueue(async ({ gh, env, unknown }) => {
     const issues = () => [...gh.state.pulls.values()].filter((p) => !p.isPull);
