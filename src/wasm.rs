@@ -48,6 +48,15 @@ pub fn reconcile_json(facts: &str, config: &str) -> Result<String, JsValue> {
     serde_json::to_string(&plan).map_err(|e| error(&e.to_string()))
 }
 
+/// The follow-up sweep, JSON text in and out: comments, claim releases, the board, and `stopTheLine`.
+#[wasm_bindgen(js_name = sweepJson)]
+pub fn sweep_json(facts: &str, config: &str) -> Result<String, JsValue> {
+    let facts = serde_json::from_str(facts).map_err(|e| error(&format!("facts: not valid JSON: {e}")))?;
+    let config = serde_json::from_str(config).map_err(|e| error(&format!("config: not valid JSON: {e}")))?;
+    let plan = crate::sweep_values(facts, config).map_err(|e| error(&e.to_string()))?;
+    serde_json::to_string(&plan).map_err(|e| error(&e.to_string()))
+}
+
 /// The rollup of a head commit's checks against the required contexts.
 #[wasm_bindgen(js_name = checkRollup)]
 pub fn check_rollup(checks: JsValue, required_contexts: JsValue) -> Result<JsValue, JsValue> {

@@ -5,13 +5,15 @@ use super::markers::FollowupMark;
 use super::settings::{Action, Level};
 use crate::time::format_rfc3339;
 
-/// "45 min", "2 h 5 min", "1 d 3 h 0 min".
+/// "45 min", "2 h", "2 h 5 min", "1 d 3 h": zero parts after the first are left out.
 pub fn duration(minutes: i64) -> String {
     let m = minutes.max(0);
-    match (m / 1440, m % 1440 / 60, m % 60) {
-        (0, 0, min) => format!("{min} min"),
-        (0, h, min) => format!("{h} h {min} min"),
-        (d, h, min) => format!("{d} d {h} h {min} min"),
+    let parts = [(m / 1440, "d"), (m % 1440 / 60, "h"), (m % 60, "min")];
+    let words: Vec<String> = parts.iter().filter(|(n, _)| *n > 0).map(|(n, unit)| format!("{n} {unit}")).collect();
+    if words.is_empty() {
+        "0 min".into()
+    } else {
+        words.join(" ")
     }
 }
 
@@ -89,7 +91,7 @@ mod tests {
 
     #[test]
     fn durations() {
-        for (minutes, text) in [(0, "0 min"), (59, "59 min"), (60, "1 h 0 min"), (125, "2 h 5 min"), (1440, "1 d 0 h 0 min"), (1501, "1 d 1 h 1 min")] {
+        for (minutes, text) in [(0, "0 min"), (59, "59 min"), (60, "1 h"), (125, "2 h 5 min"), (1440, "1 d"), (1501, "1 d 1 h 1 min"), (1441, "1 d 1 min")] {
             assert_eq!(duration(minutes), text);
         }
     }
