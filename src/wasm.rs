@@ -57,6 +57,13 @@ pub fn sweep_json(facts: &str, config: &str) -> Result<String, JsValue> {
     serde_json::to_string(&plan).map_err(|e| error(&e.to_string()))
 }
 
+/// The follow-up section with its defaults filled in (the board label to read, the effective levels),
+/// or the config's errors.
+#[wasm_bindgen(js_name = followupSettings)]
+pub fn followup_settings(config: JsValue) -> Result<JsValue, JsValue> {
+    to_js(&crate::followup::followup_settings(from_js("config", config)?))
+}
+
 /// The rollup of a head commit's checks against the required contexts.
 #[wasm_bindgen(js_name = checkRollup)]
 pub fn check_rollup(checks: JsValue, required_contexts: JsValue) -> Result<JsValue, JsValue> {

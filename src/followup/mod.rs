@@ -368,3 +368,47 @@ pub fn sweep_values(facts: serde_json::Value, config: serde_json::Value) -> Resu
         Err(errors) => SweepPlan { engine: VERSION.to_string(), config_errors: errors, ..SweepPlan::default() },
     })
 }
+
+/// The follow-up settings a shell needs before it reads (the board label) and a person may want to see
+/// (effective levels, people), with the config's defaults filled in by the engine, not by each shell.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FollowupSettings {
+    pub config_errors: Vec<ConfigError>,
+    /// The followup section with every default filled in; `levels` is the effective table.
+    pub followup: Option<Followup>,
+}
+
+pub fn followup_settings(config: serde_json::Value) -> FollowupSettings {
+    match Config::from_value(config) {
+        Ok(config) => {
+            let mut f = config.followup.clone();
+            f.levels = f.effective_levels();
+            FollowupSettings { config_errors: Vec::new(), followup: Some(f) }
+        }
+        Err(errors) => FollowupSettings { config_errors: errors, followup: None },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn settings_fill_the_defaults_and_lay_the_config_over_them() {
+        // (rule, config, state, expected minutes of its levels, board label)
+        let cases = [
+            ("an empty config is the article's table", json!({}), "state:reviewing", vec![90, 180], "flow:board"),
+            ("a state in the config replaces its defaults", json!({"followup": {"levels": {"state:reviewing": [{"after": 45, "action": "ping"}]}}}), "state:reviewing", vec![45], "flow:board"),
+            ("other states keep theirs; the board label is configurable", json!({"followup": {"levels": {"state:reviewing": []}, "board": {"label": "board"}}}), "state:ready-for-review", vec![60, 120, 240], "board"),
+        ];
+        for (rule, config, state, minutes, label) in cases {
+            let s = followup_settings(config);
+            let f = s.followup.expect(rule);
+            assert_eq!(f.levels[state].iter().map(|l| l.after).collect::<Vec<_>>(), minutes, "{rule}");
+            assert_eq!(f.board.label, label, "{rule}");
+        }
+        assert_eq!(followup_settings(json!({"followup": {"board": {"label": ""}}})).config_errors[0].path, "$.followup.board.label", "a bad config yields its errors");
+    }
+}
