@@ -3,14 +3,7 @@
 // plan, and say what happened. Nothing here decides who to ping or when: the engine does.
 import { readFacts, applyPlan, WRITERS, APPLIED, WOULD, SKIPPED } from "./github/index.js";
 import { loadConfig } from "./config-file.js";
-
-/** A sweep that stopped before writing anything, with the lines that say why. */
-export class SweepError extends Error {
-  constructor(lines) {
-    super(lines.join("\n"));
-    this.lines = lines;
-  }
-}
+import { RunError } from "./run.js";
 
 /**
  * The oldest open issue (not pull request) carrying `label`, as facts.board, or null when there is none.
@@ -26,7 +19,8 @@ export async function findBoard(octokit, { owner, repo, label }) {
     direction: "asc",
     per_page: 10,
   });
-  const issue = res.data.find((i) => !i.pull_request);
+  // The oldest, whatever order the server chose: a second board made by hand must not take over.
+  const issue = res.data.filter((i) => !i.pull_request).sort((a, b) => a.number - b.number)[0];
   return issue ? { number: issue.number, title: issue.title ?? "", body: issue.body ?? "" } : null;
 }
 
@@ -119,9 +113,9 @@ export function sweepSummary({ repo, plan, results, live }) {
  */
 export async function sweepRun({ engine, octokit, owner, repo, configPath, readFile, live, log = () => {} }) {
   const loaded = loadConfig(engine, configPath, readFile ? { readFile } : undefined);
-  if (loaded.errors.length) throw new SweepError(loaded.errors);
+  if (loaded.errors.length) throw new RunError(loaded.errors);
   const settings = engine.followupSettings(loaded.config);
-  if (settings.configErrors.length) throw new SweepError(settings.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
+  if (settings.configErrors.length) throw new RunError(settings.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
   log(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
   const facts = await readFacts(octokit, { owner, repo });
   const board = settings.followup.board;
