@@ -369,6 +369,16 @@ pub fn sweep_values(facts: serde_json::Value, config: serde_json::Value) -> Resu
     })
 }
 
+/// Whether development machines should open no new pull request, and why: for `prflow claim dev`,
+/// which answers `stop-the-line` while this is on (fixing a bounced pull request is still allowed: it
+/// opens nothing new). The same rule as the sweep's, from the same facts, so both always agree.
+pub fn stop_the_line(facts: &Facts, config: &Config) -> (bool, Vec<String>) {
+    let mut quiet = config.clone();
+    quiet.followup.board.enabled = false;
+    let plan = sweep(facts, &quiet);
+    (plan.stop_the_line, plan.stop_reasons)
+}
+
 /// The follow-up settings a shell needs before it reads (the board label) and a person may want to see
 /// (effective levels, people), with the config's defaults filled in by the engine, not by each shell.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -410,5 +420,28 @@ mod tests {
             assert_eq!(f.board.label, label, "{rule}");
         }
         assert_eq!(followup_settings(json!({"followup": {"board": {"label": ""}}})).config_errors[0].path, "$.followup.board.label", "a bad config yields its errors");
+    }
+
+    #[test]
+    fn stop_the_line_for_claim_dev_agrees_with_the_sweep() {
+        let facts = |applied: &str| -> Facts {
+            serde_json::from_value(json!({
+                "now": "2026-11-30T14:00:00Z", "viewer": "bot",
+                "pullRequests": [{"number": 1, "labels": ["state:ready-for-review"],
+                                  "timeline": [{"kind": "labeled", "at": applied, "label": "state:ready-for-review"}]}]
+            }))
+            .unwrap()
+        };
+        let config = Config::default();
+        // (rule, when the queue state was applied, stopped)
+        for (rule, applied, stopped) in [
+            ("239 minutes in the queue: open", "2026-11-30T10:01:00Z", false),
+            ("240 minutes: stopped", "2026-11-30T10:00:00Z", true),
+        ] {
+            let (on, reasons) = stop_the_line(&facts(applied), &config);
+            assert_eq!(on, stopped, "{rule}");
+            assert_eq!(on, sweep(&facts(applied), &config).stop_the_line, "{rule}: same answer as the sweep");
+            assert_eq!(reasons.len(), usize::from(stopped), "{rule}");
+        }
     }
 }
