@@ -324,6 +324,19 @@ pub fn sweep(facts: &Facts, config: &Config) -> SweepPlan {
             // A release the labels cannot carry out is a warning from label_edit, never half a write.
             if let Some(op) = label_edit(facts, pr, &wants, &summary, &mut plan.warnings) {
                 plan.ops.push(op);
+                // The board shows the pull request as this plan leaves it, back in the queue from now,
+                // so the next sweep, reading what was written, finds the board already true.
+                row.firing = Some(level.after);
+                let queue_levels: &[Level] = levels.get(&f.queue_state).map(Vec::as_slice).unwrap_or(&[]);
+                row.state = Some(f.queue_state.clone());
+                row.since = Some(format_rfc3339(now));
+                row.minutes = Some(0);
+                row.claimers.clear();
+                row.fired.clear();
+                row.reached = None;
+                row.next = queue_levels.first().map(level_ref);
+                plan.pulls.push(row);
+                continue;
             }
         }
         row.firing = Some(level.after);
