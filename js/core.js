@@ -18,7 +18,7 @@ export function bind(wasm) {
      */
     sweep: (facts, config = {}) => JSON.parse(wasm.sweepJson(asJson(facts), asJson(config))),
     /** The follow-up section with its defaults filled in ({ configErrors, followup }). */
-    followupSettings: (config = {}) => wasm.followupSettings(config),
+    followupSettings: (config = {}) => JSON.parse(wasm.followupSettingsJson(asJson(config))),
     /** The rollup of a head commit's checks: { state, failing, pending, passing }. */
     checkRollup: (checks, requiredContexts = []) => wasm.checkRollup(checks, requiredContexts),
     /** The JSON Schema of `.github/prflow.json`. */

@@ -57,10 +57,11 @@ pub fn sweep_json(facts: &str, config: &str) -> Result<String, JsValue> {
 }
 
 /// The follow-up section with its defaults filled in (the board label to read, the effective levels),
-/// or the config's errors.
-#[wasm_bindgen(js_name = followupSettings)]
-pub fn followup_settings(config: JsValue) -> Result<JsValue, JsValue> {
-    to_js(&crate::followup::followup_settings(from_js("config", config)?))
+/// or the config's errors. JSON text in and out, like the sweep: one serializer for all these types.
+#[wasm_bindgen(js_name = followupSettingsJson)]
+pub fn followup_settings_json(config: &str) -> Result<String, JsValue> {
+    let config = serde_json::from_str(config).map_err(|e| error(&format!("config: not valid JSON: {e}")))?;
+    serde_json::to_string(&crate::followup::followup_settings(config)).map_err(|e| error(&e.to_string()))
 }
 
 /// The rollup of a head commit's checks against the required contexts.

@@ -242,3 +242,14 @@ fn followup_fixtures() {
     let failures: Vec<String> = files.iter().filter_map(|f| run(f).err()).collect();
     assert!(failures.is_empty(), "{} of {} fixtures failed:\n\n{}", failures.len(), files.len(), failures.join("\n\n"));
 }
+
+#[test]
+fn the_example_followup_config_is_valid() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/followup.json");
+    let config: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("examples/followup.json")).expect("JSON");
+    let settings = prflow::followup::followup_settings(config);
+    assert_eq!(settings.config_errors, vec![], "examples/followup.json validates");
+    let levels = settings.followup.expect("settings").levels;
+    assert_eq!(levels["state:ready-to-merge"].len(), 2, "its own ready-to-merge levels replace the default");
+    assert_eq!(levels["state:reviewing"].len(), 2, "the other states keep the article's table");
+}
