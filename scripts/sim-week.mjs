@@ -160,7 +160,11 @@ export async function simulateWeek({ seed = 7, days = 7, start = "2026-01-05T00:
         const before = gh.requests.length;
         const run = await sweep();
         const c = gh.counts({ since: before });
-        stats.sweeps.push({ at: clock.iso(), requests: c.total, reads: c.reads, writes: c.writes, ops: run.plan.ops.length, open: run.plan.pulls.length });
+        const applied = (op) => run.plan.ops.filter((o, i) => o.op === op && run.results[i]?.status === "applied").length;
+        stats.sweeps.push({
+          at: clock.iso(), requests: c.total, reads: c.reads, writes: c.writes, ops: run.plan.ops.length, open: run.plan.pulls.length,
+          comments: applied("upsertComment"), labels: applied("editLabels"), board: applied("upsertBoard"),
+        });
         stats.releases += run.plan.ops.filter((o) => o.op === "editLabels").length;
         stopTheLine = run.plan.stopTheLine;
         if (stopTheLine) stats.stopSweeps++;
@@ -206,7 +210,9 @@ export function report({ stats, perStay, perLevel, boards }) {
   const maxPerStay = Math.max(0, ...perStay.values());
   lines.push(`week: ${stats.opened} pull requests opened, ${stats.merged} merged, ${stats.sweeps.length} sweeps (+${stats.repeats.length} immediate repeats), board issues: ${boards}`);
   lines.push(`API requests per sweep: min ${Math.min(...req)}, median ${median(req)}, max ${Math.max(...req)} (reads ${Math.min(...stats.sweeps.map((s) => s.reads))}–${Math.max(...stats.sweeps.map((s) => s.reads))}); total over the week ${req.reduce((a, b) => a + b, 0)}`);
-  lines.push(`writes by sweeps: ${stats.sweeps.reduce((a, s) => a + s.writes, 0)} in total; sweeps that wrote nothing: ${stats.sweeps.filter((s) => s.writes === 0).length} of ${stats.sweeps.length}`);
+  const sum = (k) => stats.sweeps.reduce((a, s) => a + s[k], 0);
+  lines.push(`writes by sweeps: ${sum("writes")} in total (comments ${sum("comments")}, claim releases ${sum("labels")}, board ${sum("board")}); sweeps that wrote nothing: ${stats.sweeps.filter((s) => s.writes === 0).length} of ${stats.sweeps.length}`);
+  lines.push(`open pull requests at a sweep: max ${Math.max(...stats.sweeps.map((s) => s.open))}`);
   lines.push(`writes by repeat sweeps (nothing changed since the previous sweep): ${stats.repeats.reduce((a, s) => a + s.writes, 0)}`);
   lines.push(`stop-the-line: on in ${stats.stopSweeps} sweeps; openings held back by it: ${stats.blockedOpenings}; claims released: ${stats.releases}`);
   lines.push(`pings per pull request per level (count over the week; a level may fire again only in a new stay), max per stay: ${maxPerStay}`);
