@@ -134,7 +134,12 @@ export const ROUTES = [
       }],
     };
   }],
-  ["GET", "/user", ({ st, actor }) => ({ status: 200, body: { ...restUser(st, actor), name: null, company: null, blog: "", location: null, email: null, hireable: null, bio: null, twitter_username: null, public_repos: 0, public_gists: 0, followers: 0, following: 0, created_at: "2020-01-01T00:00:00Z", updated_at: "2020-01-01T00:00:00Z" } })],
+  // An installation token (the GITHUB_TOKEN class) cannot read /user on GitHub; GraphQL `viewer` works.
+  ["GET", "/user", ({ st, actor, tokenKind }) => {
+    if (tokenKind === "app") throw httpError(403, "Resource not accessible by integration");
+    const profile = { name: null, company: null, blog: "", location: null, email: null, hireable: null, bio: null, twitter_username: null, public_repos: 0, public_gists: 0, followers: 0, following: 0, created_at: "2020-01-01T00:00:00Z", updated_at: "2020-01-01T00:00:00Z" };
+    return { status: 200, body: { ...restUser(st, actor), ...profile } };
+  }],
 ];
 
 /** Matches a method and path to a route: { route, params } or null. */

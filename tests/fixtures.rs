@@ -264,6 +264,22 @@ fn reconcile_fixtures() {
         }
     }
 
+    // The demo's sample board (examples/) must stay valid, decide something on most pull requests, and
+    // converge; it joins the dump so the Wasm replay covers a realistic snapshot too.
+    let facts: Value = serde_json::from_str(&std::fs::read_to_string("examples/snapshot.json").unwrap()).expect("examples/snapshot.json parses");
+    let config: Value = serde_json::from_str(&std::fs::read_to_string("examples/prflow.json").unwrap()).expect("examples/prflow.json parses");
+    let sample = Case { file: "examples".into(), name: "snapshot.json under prflow.json".into(), facts, config, expect: Map::new() };
+    match prflow::reconcile_values(sample.facts.clone(), sample.config.clone()) {
+        Ok(plan) => {
+            if !plan.config_errors.is_empty() || plan.ops.len() < 8 || plan.pulls.len() < 10 {
+                problems.push(format!("examples: the sample board should be valid and non-trivial, got {} config errors, {} ops over {} pulls", plan.config_errors.len(), plan.ops.len(), plan.pulls.len()));
+            }
+            problems.extend(check(&sample, &plan).into_iter().chain(converges(&sample, &plan)).map(|f| format!("examples: {f}")));
+            dump.push(json!({ "name": "examples: snapshot.json under prflow.json", "facts": sample.facts, "config": sample.config, "plan": serde_json::to_value(&plan).unwrap() }));
+        }
+        Err(e) => problems.push(format!("examples/snapshot.json: {e}")),
+    }
+
     // Written past the test harness's capture, so `cargo test` shows the corpus size every run.
     let total: usize = counts.values().map(|c| c.1).sum();
     let mut out = format!("\nreconcile fixtures ({DIR}):\n");

@@ -1,6 +1,6 @@
 // The Action's entry: inputs and the event from the runner, then the shared run (lib/run.js), then outputs,
 // the job summary and log lines. It never checks out or runs the pull request's code: it reads GitHub's
-// facts through the API and writes labels, review requests and statuses, nothing else.
+// facts through the API and writes labels and review requests, nothing else.
 import { resolve } from "node:path";
 import { readFileSync } from "node:fs";
 import { makeOctokit, parseEvent } from "../../lib/github/index.js";
