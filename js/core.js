@@ -17,7 +17,7 @@ export function bind(wasm) {
      * release, the board issue, and `stopTheLine` (dev machines open no new pull request while true).
      */
     sweep: (facts, config = {}) => JSON.parse(wasm.sweepJson(asJson(facts), asJson(config))),
-    /** The follow-up section with its defaults filled in ({ configErrors, followup }). */
+    /** The board settings the sweep reads with, defaults filled in ({ configErrors, board }). */
     followupSettings: (config = {}) => JSON.parse(wasm.followupSettingsJson(asJson(config))),
     /** The rollup of a head commit's checks: { state, failing, pending, passing }. */
     checkRollup: (checks, requiredContexts = []) => wasm.checkRollup(checks, requiredContexts),

@@ -18,8 +18,8 @@ export function reconcile(facts: Facts | string, config?: Config | string): Plan
  * `configErrors` and no ops; bad facts throw.
  */
 export function sweep(facts: Facts | string, config?: Config | string): SweepPlan;
-/** The follow-up section with every default filled in (board label, effective levels), or the config's errors. */
-export function followupSettings(config?: unknown): { configErrors: ConfigProblem[]; followup: Config["followup"] | null };
+/** What a shell reads before the sweep: the board settings with defaults filled in, or the config's errors. */
+export function followupSettings(config?: unknown): { configErrors: ConfigProblem[]; board: NonNullable<Config["followup"]>["board"] | null };
 /** The rollup of a head commit's checks against the required contexts. */
 export function checkRollup(checks: Facts["pullRequests"][number]["checks"], requiredContexts?: string[]): CheckRollup;
 /** The JSON Schema of `.github/prflow.json`. */

@@ -118,7 +118,7 @@ export async function sweepRun({ engine, octokit, owner, repo, configPath, readF
   if (settings.configErrors.length) throw new RunError(settings.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
   log(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
   const facts = await readFacts(octokit, { owner, repo });
-  const board = settings.followup.board;
+  const board = settings.board;
   if (board.enabled) {
     try {
       facts.board = await findBoard(octokit, { owner, repo, label: board.label });

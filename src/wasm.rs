@@ -57,9 +57,8 @@ pub fn reconcile_json(facts: &str, config: &str) -> Result<String, JsValue> {
 /// The follow-up sweep, JSON text in and out: comments, claim releases, the board, and `stopTheLine`.
 #[wasm_bindgen(js_name = sweepJson)]
 pub fn sweep_json(facts: &str, config: &str) -> Result<String, JsValue> {
-    let facts = serde_json::from_str(facts).map_err(|e| error(&format!("facts: not valid JSON: {e}")))?;
     let config = serde_json::from_str(config).map_err(|e| error(&format!("config: not valid JSON: {e}")))?;
-    let plan = crate::sweep_values(facts, config).map_err(|e| error(&e.to_string()))?;
+    let plan = crate::followup::sweep_text(facts, config).map_err(|e| error(&e.to_string()))?;
     serde_json::to_string(&plan).map_err(|e| error(&e.to_string()))
 }
 

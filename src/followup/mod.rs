@@ -17,7 +17,7 @@ use crate::config::{Config, ConfigError};
 use crate::facts::{Facts, PullFact, PullRequest, RepoFact};
 use crate::labels::{label_edit, Wants};
 use crate::plan::{Op, Warning};
-use crate::reconcile::{parse_facts, FactsError, VERSION};
+use crate::reconcile::{parse_facts, parse_facts_str, FactsError, VERSION};
 use crate::time::{format_rfc3339, parse_rfc3339};
 use clock::{last_applied, Clock};
 use markers::{trusted_marks, FollowupMark};
@@ -382,6 +382,16 @@ pub fn sweep_values(facts: serde_json::Value, config: serde_json::Value) -> Resu
     })
 }
 
+/// The same from facts as JSON text: the boundary's path, sharing the reconciler's facts parser so the
+/// Wasm carries one deserializer of the facts, not two.
+pub fn sweep_text(facts: &str, config: serde_json::Value) -> Result<SweepPlan, FactsError> {
+    let facts = parse_facts_str(facts)?;
+    Ok(match Config::from_value(config) {
+        Ok(config) => sweep(&facts, &config),
+        Err(errors) => SweepPlan { engine: VERSION.to_string(), config_errors: errors, ..SweepPlan::default() },
+    })
+}
+
 /// Whether development machines should open no new pull request, and why: for `prflow claim dev`,
 /// which answers `stop-the-line` while this is on (fixing a bounced pull request is still allowed: it
 /// opens nothing new). The same rule as the sweep's, from the same facts, so both always agree.
@@ -392,24 +402,20 @@ pub fn stop_the_line(facts: &Facts, config: &Config) -> (bool, Vec<String>) {
     (plan.stop_the_line, plan.stop_reasons)
 }
 
-/// The follow-up settings a shell needs before it reads (the board label) and a person may want to see
-/// (effective levels, people), with the config's defaults filled in by the engine, not by each shell.
+/// What a shell must know before it reads: whether there is a board and the label that finds it, with
+/// the defaults filled in by the engine rather than by each shell. (Kept to that: serializing the whole
+/// section would put its serializers in the Wasm for no reader.)
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FollowupSettings {
     pub config_errors: Vec<ConfigError>,
-    /// The followup section with every default filled in; `levels` is the effective table.
-    pub followup: Option<Followup>,
+    pub board: Option<settings::Board>,
 }
 
 pub fn followup_settings(config: serde_json::Value) -> FollowupSettings {
     match Config::from_value(config) {
-        Ok(config) => {
-            let mut f = config.followup.clone();
-            f.levels = f.effective_levels();
-            FollowupSettings { config_errors: Vec::new(), followup: Some(f) }
-        }
-        Err(errors) => FollowupSettings { config_errors: errors, followup: None },
+        Ok(config) => FollowupSettings { config_errors: Vec::new(), board: Some(config.followup.board) },
+        Err(errors) => FollowupSettings { config_errors: errors, board: None },
     }
 }
 
@@ -419,20 +425,24 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn settings_fill_the_defaults_and_lay_the_config_over_them() {
-        // (rule, config, state, expected minutes of its levels, board label)
+    fn effective_levels_lay_the_config_over_the_articles_table() {
+        // (rule, config, state, expected minutes of its levels)
         let cases = [
-            ("an empty config is the article's table", json!({}), "state:reviewing", vec![90, 180], "flow:board"),
-            ("a state in the config replaces its defaults", json!({"followup": {"levels": {"state:reviewing": [{"after": 45, "action": "ping"}]}}}), "state:reviewing", vec![45], "flow:board"),
-            ("other states keep theirs; the board label is configurable", json!({"followup": {"levels": {"state:reviewing": []}, "board": {"label": "board"}}}), "state:ready-for-review", vec![60, 120, 240], "board"),
+            ("an empty config is the article's table", json!({}), "state:reviewing", vec![90, 180]),
+            ("a state in the config replaces its defaults", json!({"followup": {"levels": {"state:reviewing": [{"after": 45, "action": "ping"}]}}}), "state:reviewing", vec![45]),
+            ("other states keep theirs", json!({"followup": {"levels": {"state:reviewing": []}}}), "state:ready-for-review", vec![60, 120, 240]),
         ];
-        for (rule, config, state, minutes, label) in cases {
-            let s = followup_settings(config);
-            let f = s.followup.expect(rule);
-            assert_eq!(f.levels[state].iter().map(|l| l.after).collect::<Vec<_>>(), minutes, "{rule}");
-            assert_eq!(f.board.label, label, "{rule}");
+        for (rule, config, state, minutes) in cases {
+            let levels = Config::from_value(config).expect(rule).followup.effective_levels();
+            assert_eq!(levels[state].iter().map(|l| l.after).collect::<Vec<_>>(), minutes, "{rule}");
         }
-        assert_eq!(followup_settings(json!({"followup": {"board": {"label": ""}}})).config_errors[0].path, "$.followup.board.label", "a bad config yields its errors");
+    }
+
+    #[test]
+    fn settings_name_the_board_label_or_the_errors() {
+        assert_eq!(followup_settings(json!({})).board.expect("valid").label, "flow:board");
+        assert_eq!(followup_settings(json!({"followup": {"board": {"label": "board"}}})).board.expect("valid").label, "board");
+        assert_eq!(followup_settings(json!({"followup": {"board": {"label": ""}}})).config_errors[0].path, "$.followup.board.label");
     }
 
     #[test]
