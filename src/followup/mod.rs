@@ -296,7 +296,7 @@ pub fn sweep(facts: &Facts, config: &Config) -> SweepPlan {
                 continue;
             }
         }
-        let audience = resolve(&level.who, pr, config);
+        let audience = resolve(&level.recipients(), pr, config);
         notes.extend(audience.notes);
         let mark = FollowupMark { state: state.clone(), since, level: level.after };
         let next = state_levels.iter().find(|l| l.after > level.after);

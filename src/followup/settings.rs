@@ -44,11 +44,29 @@ pub struct Level {
     pub action: Action,
     /// Who is mentioned: `author`, `claimer`, `reviewers`, `onDuty`, `gateOwner`, `everyone`, or a
     /// login written `@login`. Resolved through `people`, so a shift change is a one-line edit there.
+    /// Empty means the action's usual audience: ping → author, escalate → onDuty,
+    /// stop-the-line → everyone, release-claim → claimer.
     #[serde(default)]
     pub who: Vec<String>,
     /// One sentence saying what should happen next; the default levels carry one each.
     #[serde(default)]
     pub message: Option<String>,
+}
+
+impl Level {
+    /// `who`, or the action's usual audience when the config left it empty.
+    pub fn recipients(&self) -> Vec<String> {
+        if !self.who.is_empty() {
+            return self.who.clone();
+        }
+        let role = match self.action {
+            Action::Ping => "author",
+            Action::Escalate => "onDuty",
+            Action::StopTheLine => "everyone",
+            Action::ReleaseClaim => "claimer",
+        };
+        vec![role.to_string()]
+    }
 }
 
 /// The people the levels name.
@@ -334,5 +352,21 @@ impl Followup {
         if self.board.label.trim().is_empty() || self.board.label.chars().count() > crate::config::MAX_LABEL_NAME {
             errors.push(ConfigError { path: "$.followup.board.label".into(), expected: "a label name".into(), found: format!("{:?}", self.board.label) });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_who_is_the_actions_usual_audience() {
+        // (action, who when the config names nobody)
+        for (action, who) in [(Action::Ping, "author"), (Action::Escalate, "onDuty"), (Action::StopTheLine, "everyone"), (Action::ReleaseClaim, "claimer")] {
+            let level = Level { after: 10, action, who: vec![], message: None };
+            assert_eq!(level.recipients(), vec![who.to_string()], "{action:?}");
+        }
+        let named = Level { after: 10, action: Action::Ping, who: vec!["@lead".into()], message: None };
+        assert_eq!(named.recipients(), vec!["@lead".to_string()], "a named audience is kept");
     }
 }
