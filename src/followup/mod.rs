@@ -141,7 +141,14 @@ fn resolve(who: &[String], pr: &PullRequest, config: &Config) -> Audience {
                 for m in ms {
                     match p.machine_owners.get(m) {
                         Some(o) => out.push(bare(o)),
-                        None => out.extend(on_duty(&mut notes, &format!("machine {m:?} has no owner in followup.people.machineOwners"))),
+                        None => {
+                            let why = format!("machine {m:?} has no owner in followup.people.machineOwners");
+                            let duty = on_duty(&mut notes, &why);
+                            if !duty.is_empty() {
+                                notes.push(format!("{why}; the person on duty was told"));
+                            }
+                            out.extend(duty);
+                        }
                     }
                 }
                 out
@@ -342,7 +349,6 @@ pub fn sweep(facts: &Facts, config: &Config) -> SweepPlan {
         row.firing = Some(level.after);
         plan.pulls.push(row);
     }
-    plan.warnings.extend(notes.into_iter().map(|message| Warning { number: None, message }));
 
     if f.board.enabled {
         if facts.repo_unknown(RepoFact::Board) {
@@ -370,6 +376,9 @@ pub fn sweep(facts: &Facts, config: &Config) -> SweepPlan {
             }
         }
     }
+    // Gaps in `people` show up only when a level fires, so they go to the run's summary, not to the
+    // board: on the board they would appear and vanish, and rewrite it twice for nothing.
+    plan.warnings.extend(notes.into_iter().map(|message| Warning { number: None, message }));
     plan
 }
 
