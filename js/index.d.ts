@@ -1,6 +1,6 @@
 // The public API of the `prflow` package. Data types are generated from the engine (types.d.ts).
 import type {
-  AutoFix, CheckRollup, ClaimDecision, Config, Facts, Plan, QueueReport, Trailers, UnownedIssue, WatchPoll, WatchState, WatchStep,
+  AutoFix, CheckRollup, ClaimDecision, Config, Facts, Plan, QueueReport, SweepPlan, Trailers, UnownedIssue, WatchPoll, WatchState, WatchStep,
 } from "./types.js";
 export type * from "./types.js";
 
@@ -14,6 +14,14 @@ export interface ConfigProblem {
 export function version(): string;
 /** The plan for a snapshot. A bad config yields `configErrors` and no ops; bad facts throw. */
 export function reconcile(facts: Facts | string, config?: Config | string): Plan;
+/**
+ * The follow-up sweep: comments for the levels due (each once per stay in a state), claim releases,
+ * the board issue (only when its content changed), and `stopTheLine`. A bad config yields
+ * `configErrors` and no ops; bad facts throw.
+ */
+export function sweep(facts: Facts | string, config?: Config | string): SweepPlan;
+/** What a shell reads before the sweep: the board settings with defaults filled in, or the config's errors. */
+export function followupSettings(config?: unknown): { configErrors: ConfigProblem[]; board: NonNullable<Config["followup"]>["board"] | null };
 /** The rollup of a head commit's checks against the required contexts. */
 export function checkRollup(checks: Facts["pullRequests"][number]["checks"], requiredContexts?: string[]): CheckRollup;
 /** The JSON Schema of `.github/prflow.json`. */

@@ -6,6 +6,6 @@ import { bind } from "./core.js";
 wasm.initSync({ module: readFileSync(new URL("../pkg/prflow_bg.wasm", import.meta.url)) });
 
 export const {
-  version, reconcile, checkRollup, configSchema, validateConfig, labelCatalog,
+  version, reconcile, sweep, followupSettings, checkRollup, configSchema, validateConfig, labelCatalog,
   codeOwners, parseTrailers, triage, watchStep, claimPr, unownedIssues, autoFix, yieldsTo,
 } = bind(wasm);

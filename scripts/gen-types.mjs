@@ -7,7 +7,7 @@ import { compile } from "json-schema-to-typescript";
 const [allPath, schemaDir, dtsPath] = process.argv.slice(2);
 const all = JSON.parse(readFileSync(allPath, "utf8"));
 const names = {
-  config: "Config", facts: "Facts", plan: "Plan", checkRollup: "CheckRollup",
+  config: "Config", facts: "Facts", plan: "Plan", sweepPlan: "SweepPlan", checkRollup: "CheckRollup",
   queueReport: "QueueReport", trailers: "Trailers", watchPoll: "WatchPoll", watchState: "WatchState",
   watchStep: "WatchStep", claimDecision: "ClaimDecision", unownedIssue: "UnownedIssue", autoFix: "AutoFix",
 };

@@ -36,6 +36,8 @@ pub struct Config {
     pub scope_sync: bool,
     /// Contexts that must pass, in addition to those the repository's ruleset requires.
     pub required_checks: Vec<String>,
+    /// The scheduled follow-up sweep: levels per state, who is pinged, working hours, the board.
+    pub followup: crate::followup::Followup,
     /// The merge queue: its labels, the version pull request, ages, the watch budgets and `autoFix`.
     pub queue: crate::queue::config::QueueConfig,
 }
@@ -178,6 +180,7 @@ impl Config {
                 errors.push(ConfigError { path: format!("$.scopes[{name:?}]"), expected: "at least one glob".into(), found: "an empty list".into() });
             }
         }
+        self.followup.validate(&mut errors);
         errors
     }
 }

@@ -54,6 +54,10 @@ pub struct Facts {
     /// What the merge-queue worker remembers between cycles (its set-aside records and demotions).
     #[serde(default)]
     pub queue_memory: QueueMemory,
+    /// The board issue (the oldest open issue carrying the board label), for the follow-up sweep;
+    /// none when there is none yet, `unknown: ["board"]` when the read failed.
+    #[serde(default)]
+    pub board: Option<BoardIssue>,
 }
 
 /// An issue, as the merge queue reads it: `Start-After:` in its body and GitHub's "blocked by".
@@ -114,6 +118,17 @@ pub struct Demotion {
     pub head: String,
 }
 
+/// The issue the follow-up sweep rewrites as the board.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BoardIssue {
+    pub number: u64,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub body: String,
+}
+
 /// Repository-level facts a read can fail on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -126,6 +141,8 @@ pub enum RepoFact {
     Codeowners,
     /// The issues pull requests close (so `Start-After:` is not inherited, and the report says so).
     Issues,
+    /// The board issue (follow-up sweep).
+    Board,
 }
 
 /// One open pull request.

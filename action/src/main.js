@@ -6,10 +6,11 @@ import { readFileSync } from "node:fs";
 import { makeOctokit, parseEvent } from "../../lib/github/index.js";
 import { DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
 import { RunError, labelsRun, parseNumbers, reconcileRun } from "../../lib/run.js";
+import { sweepRun } from "../../lib/followup.js";
 import { engine } from "./engine.js";
 import { appendSummary, errorCommand, getBooleanInput, getInput, readEvent, setOutput } from "./runner.js";
 
-const MODES = ["reconcile", "labels"];
+const MODES = ["reconcile", "labels", "sweep"];
 
 async function main(env = process.env) {
   const log = (line) => console.log(line);
@@ -32,6 +33,15 @@ async function main(env = process.env) {
     writeCounts(run.counts, env);
     appendSummary(run.summary, env);
     failOnFailedWrites(run.results.filter((r) => r.status === "failed").map((r) => `label ${r.name}: failed: ${r.detail}`));
+    return;
+  }
+
+  if (mode === "sweep") {
+    const run = await sweepRun({ engine, octokit, owner, repo, configPath, readFile, live, log });
+    setOutput("plan", run.plan, env);
+    setOutput("stop-the-line", String(run.plan.stopTheLine), env);
+    writeCounts(run.counts, env);
+    appendSummary(run.summary, env);
     return;
   }
 
