@@ -28,6 +28,19 @@ pub enum Op {
     EditLabels { number: u64, add: Vec<LabelChange>, remove: Vec<LabelChange>, reason: String },
     /// Request reviews from these logins.
     RequestReviewers { number: u64, reviewers: Vec<String>, reason: String },
+    /// Write a commit status (the stations flow's validation gate). `number` is the pull request it is
+    /// for; the status belongs to `sha`, which may be an older commit than its head.
+    SetStatus { number: u64, sha: String, context: String, state: StatusState, description: String, reason: String },
+}
+
+/// A commit status's state, as GitHub's REST API spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum StatusState {
+    Pending,
+    Success,
+    Failure,
+    Error,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -63,7 +76,7 @@ pub struct Warning {
 impl Op {
     pub fn number(&self) -> u64 {
         match self {
-            Op::EditLabels { number, .. } | Op::RequestReviewers { number, .. } => *number,
+            Op::EditLabels { number, .. } | Op::RequestReviewers { number, .. } | Op::SetStatus { number, .. } => *number,
         }
     }
 }
