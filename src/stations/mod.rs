@@ -106,3 +106,58 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest) -> Decision {
 pub fn status_ops(ops: &[Op]) -> impl Iterator<Item = &Op> {
     ops.iter().filter(|o| matches!(o, Op::SetStatus { .. }))
 }
+
+/// A config value to a stations config, or its problems in one line (the claim and gate entry
+/// points have no plan to carry `configErrors`, so a bad config is an error naming the paths).
+fn config_of(config: serde_json::Value) -> Result<Config, String> {
+    Config::from_value(config).map_err(|errors| format!("config: {}", errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")))
+}
+
+/// `claim` as the boundary calls it: JSON values in.
+pub fn claim_values(facts: serde_json::Value, config: serde_json::Value, role: &str, machine: &str) -> Result<ClaimResult, String> {
+    let facts = crate::reconcile::parse_facts(facts).map_err(|e| e.0)?;
+    claim(&facts, &config_of(config)?, role, machine)
+}
+
+/// `resolveClaimRace` as the boundary calls it.
+pub fn resolve_claim_race_values(labels: Vec<String>, machine: &str, number: u64, config: serde_json::Value) -> Result<RaceResult, String> {
+    Ok(resolve_claim_race(&labels, machine, number, &config_of(config)?))
+}
+
+/// `gateClassify` as the boundary calls it.
+pub fn gate_classify_values(facts: serde_json::Value, config: serde_json::Value, number: u64) -> Result<GateDecision, String> {
+    let facts = crate::reconcile::parse_facts(facts).map_err(|e| e.0)?;
+    gate_classify(&facts, &config_of(config)?, number)
+}
+
+/// `gateReport` as the boundary calls it.
+pub fn gate_report_values(facts: serde_json::Value, config: serde_json::Value, number: u64, tested_sha: &str, result: &str) -> Result<GateDecision, String> {
+    let facts = crate::reconcile::parse_facts(facts).map_err(|e| e.0)?;
+    gate_report(&facts, &config_of(config)?, number, tested_sha, result)
+}
+
+/// The labels the stations flow writes, for the label catalogue: the six states, `prio:high`, and
+/// `from:`/`reviewer:` for every configured machine (by role).
+pub fn catalog_labels(config: &Config) -> Vec<crate::catalog::LabelSpec> {
+    let st = &config.stations;
+    let l = &st.labels;
+    let spec = |name: &str, color: &str, description: String| crate::catalog::LabelSpec { name: name.to_string(), color: color.to_string(), description };
+    let mut out = vec![
+        spec(&l.dev, "d4c5f9", "Set by prflow: a draft; its author's machine is still building it.".into()),
+        spec(&l.ready_for_review, "fbca04", "Set by prflow: waiting for a review station to claim it.".into()),
+        spec(&l.reviewing, "0052cc", "Set by prflow claim: a review station holds it (see reviewer:*).".into()),
+        spec(&l.changes_requested, "1d76db", "Set by prflow: back with the author's machine; it says /ready when fixed.".into()),
+        spec(&l.gate, "5319e7", format!("Set by prflow: approved by a person, waiting for the {} gate.", st.gate.context)),
+        spec(&l.ready_to_merge, "0e8a16", format!("Set by prflow: approved and {} passed on the head commit.", st.gate.context)),
+        spec(&l.prio_high, "b60205", "Set by a person: review stations claim it first (prflow).".into()),
+    ];
+    for (id, m) in &st.machines {
+        if matches!(m.role, settings::Role::Dev | settings::Role::Any) {
+            out.push(spec(&format!("{}{id}", l.from_prefix), "c5def5", format!("Set by machine {id} when it opens a pull request (prflow's author)." )));
+        }
+        if matches!(m.role, settings::Role::Review | settings::Role::Any) {
+            out.push(spec(&format!("{}{id}", l.reviewer_prefix), "bfd4f2", format!("Set by prflow claim: review station {id} holds it.")));
+        }
+    }
+    out
+}
