@@ -51,19 +51,20 @@ pub const NON_BLOCKING_CONCLUSIONS: [&str; 3] = ["SUCCESS", "NEUTRAL", "SKIPPED"
 pub const PENDING_STATUSES: [&str; 6] = ["QUEUED", "IN_PROGRESS", "WAITING", "REQUESTED", "PENDING", "EXPECTED"];
 
 pub fn check_rollup(checks: &[Check], required: &[String]) -> CheckRollup {
-    let mut newest: BTreeMap<(String, String), &Check> = BTreeMap::new();
+    let mut newest: BTreeMap<(&str, &str), (OrderKey, &Check)> = BTreeMap::new();
     for check in checks {
-        let key = (check.workflow.clone().unwrap_or_default(), check.name.clone());
+        let key = (check.workflow.as_deref().unwrap_or(""), check.name.as_str());
+        let order = order_key(check);
         match newest.get(&key) {
-            Some(current) if order_key(current) >= order_key(check) => {}
+            Some((current, _)) if *current >= order => {}
             _ => {
-                newest.insert(key, check);
+                newest.insert(key, (order, check));
             }
         }
     }
     let mut rollup = CheckRollup { state: Rollup::Passing, failing: vec![], pending: vec![], passing: vec![] };
-    for ((workflow, name), check) in &newest {
-        let label = if workflow.is_empty() { name.clone() } else { format!("{workflow} / {name}") };
+    for ((workflow, name), (_, check)) in &newest {
+        let label = if workflow.is_empty() { name.to_string() } else { format!("{workflow} / {name}") };
         match outcome(check) {
             Rollup::Passing => rollup.passing.push(label),
             Rollup::Pending => rollup.pending.push(label),
@@ -101,7 +102,9 @@ pub fn outcome(check: &Check) -> Rollup {
 
 /// Newest first by start time, then by id; the rest only makes the order total, so that
 /// the order checks arrive in can never change the verdict.
-fn order_key(c: &Check) -> (i64, u64, i64, &str, &str) {
+type OrderKey<'a> = (i64, u64, i64, &'a str, &'a str);
+
+fn order_key(c: &Check) -> OrderKey<'_> {
     let started = c.started_at.as_deref().and_then(parse_rfc3339).unwrap_or(i64::MIN);
     let completed = c.completed_at.as_deref().and_then(parse_rfc3339).unwrap_or(i64::MAX);
     (started, c.id.unwrap_or(0), completed, &c.status, c.conclusion.as_deref().unwrap_or(""))

@@ -17,13 +17,13 @@ pub mod stations;
 pub mod time;
 
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;
 
 pub use checks::{check_rollup, CheckRollup, Rollup};
 pub use config::{Config, ConfigError};
 pub use facts::Facts;
 pub use plan::{Op, Plan};
-pub use reconcile::{reconcile, reconcile_values, VERSION};
+pub use reconcile::{reconcile, reconcile_text, reconcile_values, VERSION};
 
 /// The JSON Schemas of the config, the facts and the plan, generated from the Rust types.
 pub fn schemas() -> serde_json::Value {

@@ -42,9 +42,8 @@ pub fn reconcile(facts: JsValue, config: JsValue) -> Result<JsValue, JsValue> {
 /// The same, JSON text in and out: no object conversion on either side of the boundary.
 #[wasm_bindgen(js_name = reconcileJson)]
 pub fn reconcile_json(facts: &str, config: &str) -> Result<String, JsValue> {
-    let facts = serde_json::from_str(facts).map_err(|e| error(&format!("facts: not valid JSON: {e}")))?;
     let config = serde_json::from_str(config).map_err(|e| error(&format!("config: not valid JSON: {e}")))?;
-    let plan = crate::reconcile_values(facts, config).map_err(|e| error(&e.to_string()))?;
+    let plan = crate::reconcile_text(facts, config).map_err(|e| error(&e.to_string()))?;
     serde_json::to_string(&plan).map_err(|e| error(&e.to_string()))
 }
 

@@ -19,11 +19,31 @@ fn run(args: &[String]) -> Result<(), String> {
             println!("{}", serde_json::to_string_pretty(&plan).unwrap());
             Ok(())
         }
+        Some("bench") => {
+            // Times what the Wasm path does: JSON text in, reconcile, JSON text out.
+            let path = args.get(1).ok_or("usage: prflow-native bench FACTS CONFIG RUNS")?;
+            let facts = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+            let config = std::fs::read_to_string(args.get(2).ok_or("missing CONFIG")?).map_err(|e| e.to_string())?;
+            let runs: usize = args.get(3).and_then(|r| r.parse().ok()).unwrap_or(5);
+            let mut times = Vec::new();
+            let mut ops = 0;
+            for _ in 0..runs {
+                let start = std::time::Instant::now();
+                let plan = prflow::reconcile_text(&facts, serde_json::from_str(&config).unwrap()).map_err(|e| e.to_string())?;
+                let text = serde_json::to_string(&plan).unwrap();
+                times.push(start.elapsed().as_secs_f64() * 1000.0);
+                ops = plan.ops.len();
+                std::hint::black_box(text);
+            }
+            times.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            println!("{{\"medianMs\": {}, \"minMs\": {}, \"ops\": {ops}}}", times[times.len() / 2], times[0]);
+            Ok(())
+        }
         Some("schemas") => {
             println!("{}", serde_json::to_string_pretty(&prflow::schemas()).unwrap());
             Ok(())
         }
-        _ => Err("usage: prflow-native plan FACTS [CONFIG] | schemas".into()),
+        _ => Err("usage: prflow-native plan FACTS [CONFIG] | schemas | bench FACTS CONFIG RUNS".into()),
     }
 }
 

@@ -1,0 +1,62 @@
+// The Action's entry: inputs and the event from the runner, then the shared run (lib/run.js), then outputs,
+// the job summary and log lines. It never checks out or runs the pull request's code: it reads GitHub's
+// facts through the API and writes labels, review requests and statuses, nothing else.
+import { resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { makeOctokit, parseEvent } from "../../lib/github/index.js";
+import { DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
+import { RunError, labelsRun, parseNumbers, reconcileRun } from "../../lib/run.js";
+import { engine } from "./engine.js";
+import { appendSummary, errorCommand, getBooleanInput, getInput, readEvent, setOutput } from "./runner.js";
+
+const MODES = ["reconcile", "labels"];
+
+async function main(env = process.env) {
+  const log = (line) => console.log(line);
+  const mode = getInput("mode", env) || "reconcile";
+  if (!MODES.includes(mode)) throw new RunError([`input mode: expected one of ${MODES.join(", ")}, found ${JSON.stringify(mode)}`]);
+  const live = getBooleanInput("live", false, env);
+  const configPath = getInput("config", env) || DEFAULT_CONFIG_PATH;
+  const workspace = env.GITHUB_WORKSPACE || process.cwd();
+  const readFile = (p) => readFileSync(resolve(workspace, p), "utf8");
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
+  if (!owner || !repo) throw new RunError([`GITHUB_REPOSITORY: expected owner/name, found ${JSON.stringify(env.GITHUB_REPOSITORY ?? "")}`]);
+  const token = getInput("token", env);
+  if (!token) throw new RunError(["input token: expected a token (the default is the workflow's GITHUB_TOKEN), found nothing"]);
+  const octokit = makeOctokit({ token, baseUrl: env.GITHUB_API_URL, graphqlUrl: env.GITHUB_GRAPHQL_URL, log });
+  log(`prflow ${engine.version()} · ${mode} · ${owner}/${repo} · ${live ? "live" : "dry run (set live: true to write)"}`);
+
+  if (mode === "labels") {
+    const run = await labelsRun({ engine, octokit, owner, repo, configPath, readFile, live, log });
+    setOutput("plan", run.results, env);
+    writeCounts(run.counts, env);
+    appendSummary(run.summary, env);
+    return;
+  }
+
+  const numbersInput = getInput("numbers", env);
+  const scope = numbersInput
+    ? { scope: "pulls", numbers: parseNumbers(numbersInput), why: "the numbers input" }
+    : parseEvent(env.GITHUB_EVENT_NAME ?? "", readEvent(env));
+  const run = await reconcileRun({ engine, octokit, owner, repo, configPath, readFile, scope, live, log });
+  setOutput("plan", run.plan, env);
+  writeCounts(run.counts, env);
+  appendSummary(run.summary, env);
+}
+
+function writeCounts(counts, env) {
+  setOutput("ops", String(counts.ops), env);
+  setOutput("writes", String(counts.writes), env);
+  setOutput("warnings", String(counts.warnings), env);
+}
+
+try {
+  await main();
+} catch (e) {
+  const lines = e instanceof RunError ? e.lines : [e.message ?? String(e)];
+  for (const line of lines) console.log(errorCommand(line));
+  const title = e instanceof RunError ? "## prflow stopped before writing anything" : "## prflow failed";
+  appendSummary([title, "", ...lines.map((l) => `- ${l.replace(/\|/g, "\\|")}`), ""].join("\n"));
+  if (!(e instanceof RunError) && e.stack) console.error(e.stack);
+  process.exitCode = 1;
+}

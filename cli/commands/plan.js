@@ -1,0 +1,38 @@
+// `prflow plan FACTS.json`: the engine on a facts file, offline; nothing is read from or written to GitHub.
+import { readFileSync } from "node:fs";
+import { engine } from "../engine.js";
+import { UsageError } from "../usage.js";
+import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
+import { RunError } from "../../lib/run.js";
+import { logLines, reconcileSummary } from "../../lib/summary.js";
+
+export const summary = "Print the plan for a facts file, offline (no GitHub).";
+export const usage = "prflow plan FACTS.json [--config FILE] [--json]";
+export const options = { config: { type: "string", default: DEFAULT_CONFIG_PATH }, json: { type: "boolean", default: false } };
+
+export async function run(values, positionals) {
+  if (positionals.length !== 1) throw new UsageError(`expected one facts file, found ${positionals.length}\nusage: ${usage}`);
+  const [file] = positionals;
+  let facts;
+  try {
+    facts = JSON.parse(readFileSync(file, "utf8"));
+  } catch (e) {
+    throw new RunError([`${file}: $: expected a JSON facts file, found ${e.code === "ENOENT" ? "no such file" : e.message}`]);
+  }
+  const { config, errors } = loadConfig(engine, values.config);
+  if (errors.length) throw new RunError(errors);
+  let plan;
+  try {
+    plan = engine.reconcile(facts, config);
+  } catch (e) {
+    throw new RunError([`${file}: ${e.message}`]);
+  }
+  if (values.json) {
+    console.log(JSON.stringify(plan, null, 2));
+    return 0;
+  }
+  const counts = { ops: plan.ops.length, writes: 0, warnings: plan.warnings.length };
+  for (const line of logLines(plan, [], { live: false })) console.error(line);
+  console.log(reconcileSummary({ repo: facts.repository || file, plan, results: [], live: false, scope: `facts file ${file}`, counts }));
+  return 0;
+}

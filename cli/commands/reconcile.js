@@ -1,0 +1,16 @@
+// `prflow reconcile`: the Action's reconcile mode from a terminal, on every open pull request or some.
+import { engine } from "../engine.js";
+import { REPO_USAGE, connect, repoOptions } from "../common.js";
+import { parseNumbers, reconcileRun } from "../../lib/run.js";
+
+export const summary = "Label pull requests from their facts (a dry run unless --live).";
+export const usage = `prflow reconcile ${REPO_USAGE} [--numbers 12,14]`;
+export const options = { ...repoOptions, numbers: { type: "string" } };
+
+export async function run(values) {
+  const { owner, repo, live, octokit, log } = connect(values);
+  const scope = values.numbers ? { scope: "pulls", numbers: parseNumbers(values.numbers), why: "--numbers" } : { scope: "all", why: "the command line" };
+  const result = await reconcileRun({ engine, octokit, owner, repo, configPath: values.config, scope, live, log });
+  console.log(values.json ? JSON.stringify({ plan: result.plan, results: result.results, counts: result.counts }, null, 2) : result.summary);
+  return result.results.some((r) => r.status === "failed") ? 1 : 0;
+}

@@ -1,0 +1,88 @@
+// The one "run prflow against a repository" flow, shared by the Action (action/src/main.js) and the CLI
+// (cli/commands/*.js): load the config, read facts, ask the engine, apply (or only report) the plan.
+// Hosts differ only in where their inputs come from and where the words go.
+import { readFacts, applyPlan, syncLabels } from "./github/index.js";
+import { loadConfig } from "./config-file.js";
+import { countResults, labelsSummary, logLines, reconcileSummary } from "./summary.js";
+
+/** A run that stopped before writing anything, with the lines that say why. */
+export class RunError extends Error {
+  constructor(lines) {
+    super(lines.join("\n"));
+    this.lines = lines;
+  }
+}
+
+/** The config, or a RunError naming the file and JSON path of every problem. Reads nothing from GitHub. */
+function configOrThrow(engine, configPath, readFile) {
+  const loaded = loadConfig(engine, configPath, readFile ? { readFile } : undefined);
+  if (loaded.errors.length) throw new RunError(loaded.errors);
+  return loaded;
+}
+
+/**
+ * Reconciles the pull requests `scope` names. `scope` is parseEvent's answer ({scope, numbers, why}).
+ * Returns { plan, results, counts, summary, lines, skipped }.
+ */
+export async function reconcileRun({ engine, octokit, owner, repo, configPath, readFile, scope, live, log = () => {} }) {
+  const { config, source } = configOrThrow(engine, configPath, readFile);
+  log(`config: ${source === "preset" ? `${configPath} not found, using the ${config.flow ?? "bot-panel"} preset` : source}`);
+  const scopeText = describeScope(scope);
+  if (scope.scope === "none") {
+    log(`nothing to reconcile: ${scope.why ?? "the event names no pull request"}`);
+    const plan = { engine: engine.version(), configErrors: [], ops: [], pulls: [], warnings: [] };
+    const counts = countResults(plan, []);
+    return { plan, results: [], counts, skipped: true, summary: reconcileSummary({ repo: `${owner}/${repo}`, plan, results: [], live, scope: scopeText, counts }), lines: [] };
+  }
+  log(`reading ${scopeText}`);
+  const facts = await readFacts(octokit, { owner, repo, numbers: scope.scope === "pulls" ? scope.numbers : undefined });
+  const plan = engine.reconcile(facts, config);
+  if (plan.configErrors.length) throw new RunError(plan.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
+  log(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings${live ? "" : " (dry run: writing nothing)"}`);
+  const results = await applyPlan(octokit, plan, { owner, repo, live, log });
+  const counts = countResults(plan, results);
+  const lines = logLines(plan, results, { live });
+  for (const line of lines) log(line);
+  const summary = reconcileSummary({ repo: `${owner}/${repo}`, plan, results, live, scope: scopeText, counts });
+  return { facts, plan, results, counts, summary, lines, skipped: false };
+}
+
+/**
+ * Upserts every label the config uses (the engine's catalogue). Never deletes: labels the tool made that
+ * the config no longer uses are reported. Returns { catalog, results, unused, counts, summary }.
+ */
+export async function labelsRun({ engine, octokit, owner, repo, configPath, readFile, live, log = () => {} }) {
+  const { config, source } = configOrThrow(engine, configPath, readFile);
+  log(`config: ${source === "preset" ? `${configPath} not found, using the preset` : source}`);
+  const catalog = engine.labelCatalog(config);
+  if (catalog.configErrors.length) throw new RunError(catalog.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
+  const sync = await syncLabels(octokit, { owner, repo, wanted: catalog.labels, live, ownerMark: catalog.ownerMark, log });
+  const results = sync.results;
+  const unused = sync.unused ?? [];
+  for (const r of results) log(`label ${r.name}: ${r.status}${r.detail ? ` (${r.detail})` : ""}`);
+  for (const name of unused) log(`label ${name}: made by prflow but no longer in the config; kept, never deleted`);
+  const counts = {
+    ops: results.filter((r) => r.status !== "unchanged").length,
+    writes: results.filter((r) => r.status === "created" || r.status === "updated").length,
+    warnings: unused.length,
+  };
+  const summary = labelsSummary({ repo: `${owner}/${repo}`, results, unused, live });
+  return { catalog, results, unused, counts, summary };
+}
+
+/** The scope in words, for the log and the summary. */
+export function describeScope(scope) {
+  const why = scope.why ? ` (${scope.why})` : "";
+  if (scope.scope === "pulls") return `pull request${scope.numbers.length === 1 ? "" : "s"} ${scope.numbers.map((n) => `#${n}`).join(", ")}${why}`;
+  if (scope.scope === "none") return `no pull request${why}`;
+  return `all open pull requests${why}`;
+}
+
+/** Parses a `numbers` input ("12, 14 #15") into pull request numbers, or throws a usage error. */
+export function parseNumbers(text) {
+  const parts = String(text ?? "").split(/[\s,]+/).map((s) => s.replace(/^#/, "")).filter(Boolean);
+  return parts.map((p) => {
+    if (!/^[1-9][0-9]*$/.test(p)) throw new RunError([`numbers: expected pull request numbers separated by commas or spaces, found ${JSON.stringify(p)}`]);
+    return Number(p);
+  });
+}

@@ -1,0 +1,146 @@
+// The words a run leaves behind: one log line per write, and the Markdown job summary (a table of every
+// pull request with its state, blockers and what changed and why). Shared by the Action and the CLI.
+
+const DASH = "—";
+
+/** A plan operation in a few words: `+state:needs-human −state:addressing`, `request review: alice`. */
+export function describeOp(op) {
+  switch (op.op) {
+    case "editLabels":
+      return [...op.add.map((c) => `+${c.label}`), ...op.remove.map((c) => `−${c.label}`)].join(" ");
+    case "requestReviewers":
+      return `request review: ${op.reviewers.join(", ")}`;
+    default:
+      return op.op;
+  }
+}
+
+/** The reasons of an operation, label by label where it has them. */
+export function opReasons(op) {
+  if (op.op === "editLabels") {
+    return [...op.add.map((c) => `+${c.label}: ${c.reason}`), ...op.remove.map((c) => `−${c.label}: ${c.reason}`)];
+  }
+  return [op.reason];
+}
+
+/** One line per operation for the log, saying what was (or would be) done and why. */
+export function logLines(plan, results, { live }) {
+  const lines = [];
+  plan.ops.forEach((op, i) => {
+    const r = results[i];
+    const status = r?.status ?? (live ? "not applied" : "dry run");
+    lines.push(`#${op.number}: ${describeOp(op)} [${status}${r?.detail ? `: ${r.detail}` : ""}] because ${op.reason}`);
+  });
+  for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
+  return lines;
+}
+
+const cell = (text) => String(text ?? "").replace(/\|/g, "\\|").replace(/\r?\n/g, " ") || DASH;
+
+/**
+ * Why, once: the state's reason, then the reason of each other label change. A change whose reason only
+ * repeats the state's ("state is X: ...", a review request for the same cause) adds nothing.
+ */
+function whyCell(pull, ops) {
+  const parts = [pull.why];
+  for (const op of ops) {
+    const changes = op.op === "editLabels" ? [...op.add.map((c) => ["+", c]), ...op.remove.map((c) => ["−", c])] : [];
+    for (const [sign, c] of changes) {
+      if (c.label === pull.state || c.reason.includes(pull.why)) continue;
+      parts.push(`${sign}${c.label}: ${c.reason}`);
+    }
+    if (op.op !== "editLabels" && !op.reason.includes(pull.why)) parts.push(op.reason);
+  }
+  return parts.join("; ");
+}
+
+/** The job summary of a reconcile run. `results[i]` is what applying `plan.ops[i]` did. */
+export function reconcileSummary({ repo, plan, results, live, scope, counts }) {
+  const out = [];
+  out.push(`## prflow reconcile: ${repo}${live ? "" : " (dry run: nothing was written)"}`);
+  out.push("");
+  out.push(
+    `Engine ${plan.engine} · ${scope} · ${plan.pulls.length} pull request${plan.pulls.length === 1 ? "" : "s"} · ` +
+      `${counts.ops} operation${counts.ops === 1 ? "" : "s"} · ${counts.writes} write${counts.writes === 1 ? "" : "s"} · ` +
+      `${counts.warnings} warning${counts.warnings === 1 ? "" : "s"}`,
+  );
+  out.push("");
+  if (plan.pulls.length) {
+    const byNumber = new Map();
+    plan.ops.forEach((op, i) => {
+      const list = byNumber.get(op.number) ?? [];
+      list.push({ op, result: results[i] });
+      byNumber.set(op.number, list);
+    });
+    out.push("| PR | state | blockers | checks | changes | why |");
+    out.push("| --- | --- | --- | --- | --- | --- |");
+    for (const pull of plan.pulls) {
+      const ops = byNumber.get(pull.number) ?? [];
+      const changes = ops.length
+        ? ops.map(({ op, result }) => (live ? `${describeOp(op)} (${result?.status ?? "not applied"})` : `would ${describeOp(op)}`)).join("; ")
+        : "no change";
+      const why = whyCell(pull, ops.map(({ op }) => op));
+      out.push(
+        `| #${pull.number} | ${cell(pull.state ?? "unknown")} | ${cell(pull.blockers.join(", "))} | ${cell(pull.checks)} | ${cell(changes)} | ${cell(why)} |`,
+      );
+    }
+    out.push("");
+  }
+  if (plan.warnings.length) {
+    out.push("### Warnings");
+    out.push("");
+    for (const w of plan.warnings) out.push(`- ${w.number ? `#${w.number}: ` : ""}${w.message}`);
+    out.push("");
+  }
+  return out.join("\n");
+}
+
+/** The job summary of a labels run. */
+export function labelsSummary({ repo, results, unused, live }) {
+  const out = [`## prflow labels: ${repo}${live ? "" : " (dry run: nothing was written)"}`, ""];
+  out.push("| label | colour | action | description |");
+  out.push("| --- | --- | --- | --- |");
+  for (const r of results) {
+    out.push(`| ${cell(r.name)} | \`#${r.color}\` | ${cell(r.status)} | ${cell(r.description)} |`);
+  }
+  out.push("");
+  if (unused.length) {
+    out.push("### Labels prflow made that this config no longer uses (kept; delete them by hand if you wish)");
+    out.push("");
+    for (const name of unused) out.push(`- ${name}`);
+    out.push("");
+  }
+  return out.join("\n");
+}
+
+/** Counts for the outputs: planned ops, writes actually made, warnings. */
+export function countResults(plan, results) {
+  return {
+    ops: plan.ops.length,
+    writes: results.filter((r) => r.status === "applied").length,
+    warnings: plan.warnings.length,
+  };
+}
+
+/** The board as plain text for a terminal: one line per pull request, then what changed and why. */
+export function boardText(plan, results = [], { live = false } = {}) {
+  const out = [];
+  const width = Math.max(5, ...plan.pulls.map((p) => (p.state ?? "unknown").length));
+  out.push(`${"PR".padEnd(6)} ${"state".padEnd(width)}  ${"blockers".padEnd(58)} checks`);
+  for (const p of plan.pulls) {
+    out.push(`#${String(p.number).padEnd(5)} ${(p.state ?? "unknown").padEnd(width)}  ${(p.blockers.join(", ") || "—").padEnd(58)} ${p.checks}`);
+  }
+  out.push("");
+  out.push(plan.ops.length ? `${live ? "Changed" : "Would change"} (${plan.ops.length}):` : "Nothing to change: the board is converged.");
+  plan.ops.forEach((op, i) => {
+    const status = results[i]?.status;
+    out.push(`  #${op.number} ${describeOp(op)}${status ? ` [${status}]` : ""}`);
+    for (const reason of opReasons(op)) out.push(`      ${reason}`);
+  });
+  if (plan.warnings.length) {
+    out.push("");
+    out.push("Warnings:");
+    for (const w of plan.warnings) out.push(`  ${w.number ? `#${w.number}: ` : ""}${w.message}`);
+  }
+  return out.join("\n");
+}

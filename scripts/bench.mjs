@@ -1,0 +1,88 @@
+// Benchmarks the engine natively and in Wasm on Node 24, side by side in one run, on the same
+// generated snapshots (1,000 and 10,000 pull requests, 3 reviews and 10 check runs each), and
+// prints both times, their ratio and the size of the shipped .wasm. Times are medians of RUNS runs.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { reconcile } from "../js/node.js";
+
+const RUNS = Number(process.env.RUNS ?? 7);
+const sizes = (process.env.SIZES ?? "1000,10000").split(",").map(Number);
+const root = new URL("..", import.meta.url).pathname;
+mkdirSync(`${root}.tmp`, { recursive: true });
+
+const bots = ["claude-bot", "codex-bot", "gemini-bot"];
+const config = { botPanel: { bots, humans: ["maintainer"] }, scopes: { "scope:docs": ["docs/**", "**/*.md"], "scope:engine": ["src/**"] } };
+
+/** A deterministic snapshot: every PR has 3 reviews and 10 check runs, in mixed states. */
+function snapshot(n) {
+  let seed = 42;
+  const rand = (k) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % k);
+  const at = (m) => new Date(Date.UTC(2026, 10, 30, 12) - m * 60_000).toISOString().replace(".000", "");
+  const pulls = [];
+  for (let i = 1; i <= n; i++) {
+    const head = `h${i.toString(16).padStart(7, "0")}`;
+    pulls.push({
+      number: i,
+      title: `Change ${i}`,
+      author: `agent-${i % 7}`,
+      isDraft: rand(10) === 0,
+      createdAt: at(600 + rand(5000)),
+      headSha: head,
+      mergeable: ["MERGEABLE", "MERGEABLE", "MERGEABLE", "CONFLICTING", "UNKNOWN"][rand(5)],
+      labels: [["state:addressing", "state:needs-human", "state:bots-reviewing"][rand(3)]],
+      reviews: bots.map((b, k) => ({
+        author: b,
+        state: ["APPROVED", "APPROVED", "COMMENTED", "CHANGES_REQUESTED"][rand(4)],
+        commit: rand(4) === 0 ? "old" : head,
+        submittedAt: at(100 + k),
+      })),
+      reviewRequests: rand(6) === 0 ? [bots[rand(3)]] : [],
+      checks: Array.from({ length: 10 }, (_, k) => ({
+        name: `job-${k}`,
+        workflow: k < 5 ? "ci" : "lint",
+        status: rand(12) === 0 ? "IN_PROGRESS" : "COMPLETED",
+        conclusion: ["SUCCESS", "SUCCESS", "SUCCESS", "SKIPPED", "NEUTRAL", "FAILURE", "CANCELLED"][rand(7)],
+        startedAt: at(50 + k),
+        id: i * 100 + k,
+      })),
+      files: [`src/mod${i % 13}.rs`, rand(3) === 0 ? "docs/guide.md" : `tests/t${i % 5}.rs`],
+      timeline: [{ kind: "committed", at: at(90) }],
+    });
+  }
+  return { now: "2026-11-30T12:00:00Z", viewer: "prflow-bot", labels: [], unknown: ["labels"], pullRequests: pulls };
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+execFileSync("cargo", ["build", "--quiet", "--release", "--bin", "prflow-native"], { cwd: root, stdio: "inherit" });
+const configPath = `${root}.tmp/bench-config.json`;
+writeFileSync(configPath, JSON.stringify(config));
+const rows = [];
+for (const n of sizes) {
+  const facts = JSON.stringify(snapshot(n));
+  const factsPath = `${root}.tmp/bench-facts-${n}.json`;
+  writeFileSync(factsPath, facts);
+  const native = JSON.parse(execFileSync(`${root}target/release/prflow-native`, ["bench", factsPath, configPath, String(RUNS)], { encoding: "utf8" }));
+  reconcile(facts, config); // warm-up: the first call compiles the Wasm tiers
+  const times = [];
+  let ops = 0;
+  for (let r = 0; r < RUNS; r++) {
+    const t0 = performance.now();
+    ops = reconcile(facts, config).ops.length;
+    times.push(performance.now() - t0);
+  }
+  if (ops !== native.ops) throw new Error(`native and Wasm plans differ in size: ${native.ops} vs ${ops}`);
+  rows.push({ n, nativeMs: native.medianMs, wasmMs: median(times), ops });
+}
+const wasmPath = `${root}pkg/prflow_bg.wasm`;
+console.log(`engine benchmark: median of ${RUNS} runs, JSON text in -> plan out, Node ${process.version}`);
+console.log("pull requests | native ms | wasm ms | wasm/native | ops in plan");
+for (const r of rows) {
+  console.log(`${String(r.n).padStart(13)} | ${r.nativeMs.toFixed(1).padStart(9)} | ${r.wasmMs.toFixed(1).padStart(7)} | ${(r.wasmMs / r.nativeMs).toFixed(2).padStart(10)}x | ${r.ops}`);
+}
+const size = statSync(wasmPath).size;
+console.log(`pkg/prflow_bg.wasm: ${(size / 1024).toFixed(1)} KiB (${(gzipSync(readFileSync(wasmPath)).length / 1024).toFixed(1)} KiB gzipped), after wasm-opt -Oz`);

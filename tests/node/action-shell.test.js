@@ -1,0 +1,51 @@
+// The Action's and the CLI's own words, without GitHub: config loading (a missing file is the preset, a bad
+// one names the file and JSON path), the `numbers` input, and the job summary and board as snapshots.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import * as engine from "../../js/node.js";
+import { loadConfig } from "../../lib/config-file.js";
+import { boardText, reconcileSummary } from "../../lib/summary.js";
+import { demoFacts } from "../../scripts/lib/demo-board.mjs";
+
+const FILE = ".github/prflow.json";
+const reader = (text) => (path) => {
+  if (text === null) throw Object.assign(new Error(`ENOENT: ${path}`), { code: "ENOENT" });
+  return text;
+};
+
+const configCases = [
+  { rule: "a missing config file is the preset, not an error", text: null, source: "preset", errors: [] },
+  { rule: "a valid file is used as written", text: '{"stale": {"days": 3}}', source: FILE, errors: [] },
+  { rule: "a file that is not JSON names the file and the root", text: '{"stale": ', source: FILE, errors: [/^\.github\/prflow\.json: \$: expected JSON, found a syntax error/] },
+  { rule: "an unknown key names the file and its JSON path", text: '{"stale": {"dayz": 3}}', source: FILE, errors: [/^\.github\/prflow\.json: \$\.stale\.dayz: expected a known key/] },
+  { rule: "a wrong type says what was expected and what was found", text: '{"botPanel": {"bots": ["a", 3]}}', source: FILE, errors: [/^\.github\/prflow\.json: \$\.botPanel\.bots\[1\]: expected a string, found integer `3`$/] },
+];
+
+for (const c of configCases) {
+  test(`config: ${c.rule}`, () => {
+    const loaded = loadConfig(engine, FILE, { readFile: reader(c.text) });
+    assert.equal(loaded.source, c.source);
+    assert.equal(loaded.errors.length, c.errors.length, loaded.errors.join("\n"));
+    c.errors.forEach((re, i) => assert.match(loaded.errors[i], re));
+    assert.equal(loaded.config === null, c.errors.length > 0, "a bad config yields no config to run with");
+  });
+}
+
+/** Compares with a committed snapshot; UPDATE_SNAPSHOTS=1 rewrites it. */
+function snapshot(name, actual) {
+  const path = new URL(`./snapshots/${name}`, import.meta.url);
+  if (process.env.UPDATE_SNAPSHOTS || !existsSync(path)) writeFileSync(path, actual);
+  assert.equal(actual, readFileSync(path, "utf8"), `snapshot ${name} differs; UPDATE_SNAPSHOTS=1 to accept`);
+}
+
+test("summary: a dry run's job summary lists every pull request, what would change and why", () => {
+  const config = JSON.parse(readFileSync(new URL("../../examples/prflow.json", import.meta.url), "utf8"));
+  const plan = engine.reconcile(demoFacts(), config);
+  const results = plan.ops.map((op) => ({ op: op.op, number: op.number, status: "dry-run" }));
+  const summary = reconcileSummary({ repo: "acme/widgets", plan, results, live: false, scope: "all open pull requests (schedule)", counts: { ops: plan.ops.length, writes: 0, warnings: plan.warnings.length } });
+  for (const pull of plan.pulls) assert.match(summary, new RegExp(`^\\| #${pull.number} \\|`, "m"), `#${pull.number} has a row`);
+  assert.match(summary, /dry run: nothing was written/);
+  snapshot("summary-dry-run.md", summary);
+  snapshot("board.txt", boardText(plan, results, { live: false }) + "\n");
+});
