@@ -49,7 +49,8 @@ pub struct RaceResult {
     pub winner: Option<String>,
     /// `claim #N` when won, `lost #N to reviewer:x` when not.
     pub line: String,
-    /// The loser's withdrawal: its own claim label removed (the winner's state label stays).
+    /// The loser's withdrawal (its own claim label removed; the winner's state label stays), or the
+    /// winner's last step (the ready-for-review label removed, one label at a time).
     pub ops: Vec<Op>,
 }
 
@@ -112,10 +113,13 @@ fn review(facts: &Facts, config: &Config, board: &Board, machine: &str) -> Claim
     };
     let first_why = if pr.has_label(&l.prio_high) { format!("{} first", l.prio_high) } else { "the oldest waiting".to_string() };
     let why = format!("{machine} claims #{} ({first_why}; holds {held}/{})", pr.number, st.review_wip);
+    // Additions only: GitHub adds labels without replacing the set, so two stations claiming at
+    // once both land and the read-back sees both. Replacing the set (one PATCH with the full list)
+    // would let the later writer erase the earlier claim after it was read back as won. The winner
+    // removes the ready-for-review label once it knows it won (resolve_claim_race).
     let mut wants = Wants::default();
     wants.present(&mine, format!("claimed by {machine}"));
     wants.present(&l.reviewing, format!("claimed by {machine}"));
-    wants.absent(&l.ready_for_review, format!("claimed by {machine}"));
     let mut warnings = Vec::new();
     let ops: Vec<Op> = label_edit(facts, pr, &wants, &why, &mut warnings).into_iter().collect();
     ClaimResult { line: format!("{LINE_CLAIM} #{}", pr.number), number: Some(pr.number), ops, why, warnings, ..base }
@@ -185,7 +189,14 @@ pub fn resolve_claim_race(labels: &[String], machine: &str, number: u64, config:
     claimers.sort();
     let winner = claimers.first().map(|s| s.to_string());
     if winner.as_deref() == Some(mine.as_str()) {
-        return RaceResult { won: true, winner, line: format!("{LINE_CLAIM} #{number}"), ops: vec![] };
+        let waiting = &config.stations.labels.ready_for_review;
+        let ops = if labels.contains(waiting) {
+            let reason = format!("{machine} keeps the claim on #{number}");
+            vec![Op::EditLabels { number, add: vec![], remove: vec![LabelChange { label: waiting.clone(), reason: reason.clone() }], reason }]
+        } else {
+            vec![]
+        };
+        return RaceResult { won: true, winner, line: format!("{LINE_CLAIM} #{number}"), ops };
     }
     let ops = if labels.contains(&mine) {
         let reason = format!("{machine} lost the claim on #{number} to {}", winner.as_deref().unwrap_or("nobody"));
