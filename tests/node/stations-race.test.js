@@ -10,8 +10,8 @@ import { claimNext } from "../../lib/stations/claim.js";
 const ROUNDS = 200;
 const QUEUE = 10;
 const STATIONS = ["m4", "m5", "m7"];
-const MAX_DELAY_MS = 8; // each read and each write waits 0..8 ms
-const SETTLE_MS = 40; // longer than any skew between two writes that read the same facts (2 × 8 ms + margin)
+const MAX_DELAY_MS = 5; // each read and each write waits 0..5 ms
+const SETTLE_MS = 25; // longer than any skew between two writes that read the same facts (2 × 5 ms + margin)
 const config = {
   flow: "stations",
   stations: {
