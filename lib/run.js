@@ -39,7 +39,7 @@ export async function reconcileRun({ engine, octokit, owner, repo, configPath, r
   const plan = engine.reconcile(facts, config);
   if (plan.configErrors.length) throw new RunError(plan.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
   log(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings${live ? "" : " (dry run: writing nothing)"}`);
-  const results = await applyPlan(octokit, plan, { owner, repo, live, log });
+  const results = await applyPlan(octokit, plan, { owner, repo, live, log, facts });
   const counts = countResults(plan, results);
   const lines = logLines(plan, results, { live });
   for (const line of lines) log(line);

@@ -101,11 +101,14 @@ pub fn outcome(check: &Check) -> Rollup {
 }
 
 /// Newest first by start time, then by id; the rest only makes the order total, so that
-/// the order checks arrive in can never change the verdict.
+/// the order checks arrive in can never change the verdict. A run still waiting to start has no start
+/// time yet and is the newest word on its context: a queued re-run supersedes the CANCELLED run it
+/// replaces instead of leaving that run to block.
 type OrderKey<'a> = (i64, u64, i64, &'a str, &'a str);
 
 fn order_key(c: &Check) -> OrderKey<'_> {
-    let started = c.started_at.as_deref().and_then(parse_rfc3339).unwrap_or(i64::MIN);
+    let not_started = if outcome(c) == Rollup::Pending { i64::MAX } else { i64::MIN };
+    let started = c.started_at.as_deref().and_then(parse_rfc3339).unwrap_or(not_started);
     let completed = c.completed_at.as_deref().and_then(parse_rfc3339).unwrap_or(i64::MAX);
     (started, c.id.unwrap_or(0), completed, &c.status, c.conclusion.as_deref().unwrap_or(""))
 }

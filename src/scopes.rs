@@ -11,7 +11,9 @@ pub fn scope_wants(pr: &PullRequest, scopes: &BTreeMap<String, Vec<String>>, syn
         return;
     }
     for (label, globs) in scopes {
-        let hit = pr.files.iter().find_map(|f| globs.iter().find(|g| glob_match(g, f)).map(|g| (f, g)));
+        // The reason names the first matching path in path order, so the order the files were listed
+        // in never changes the plan.
+        let hit = pr.files.iter().filter_map(|f| globs.iter().find(|g| glob_match(g, f)).map(|g| (f, g))).min_by(|a, b| a.0.cmp(b.0));
         match hit {
             Some((file, glob)) => wants.present(label, format!("{file} matches {glob}")),
             None if sync => wants.absent(label, "no changed file matches its globs"),

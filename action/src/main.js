@@ -1,6 +1,6 @@
 // The Action's entry: inputs and the event from the runner, then the shared run (lib/run.js), then outputs,
 // the job summary and log lines. It never checks out or runs the pull request's code: it reads GitHub's
-// facts through the API and writes labels, review requests and statuses, nothing else.
+// facts through the API and writes labels and review requests, nothing else.
 import { resolve } from "node:path";
 import { readFileSync } from "node:fs";
 import { makeOctokit, parseEvent } from "../../lib/github/index.js";
@@ -31,6 +31,7 @@ async function main(env = process.env) {
     setOutput("plan", run.results, env);
     writeCounts(run.counts, env);
     appendSummary(run.summary, env);
+    failOnFailedWrites(run.results.filter((r) => r.status === "failed").map((r) => `label ${r.name}: failed: ${r.detail}`));
     return;
   }
 
@@ -42,6 +43,21 @@ async function main(env = process.env) {
   setOutput("plan", run.plan, env);
   writeCounts(run.counts, env);
   appendSummary(run.summary, env);
+  failOnFailedWrites(run.results.filter((r) => r.status === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
+}
+
+/**
+ * A write that failed after its retries fails the run, so someone looks; the other writes were still made.
+ * A 403 is most often a read-only token (a pull_request_review from a fork), which the next labeled or
+ * scheduled run makes good; the annotation says so.
+ */
+function failOnFailedWrites(lines) {
+  if (!lines.length) return;
+  for (const line of lines) {
+    const hint = /^#\d+: \w+ failed: 403 /.test(line) ? " (a read-only token? events from forks get one; the next scheduled run retries)" : "";
+    console.log(errorCommand(`${line}${hint}`));
+  }
+  process.exitCode = 1;
 }
 
 function writeCounts(counts, env) {

@@ -1,0 +1,469 @@
+// The GitHub emulator: a real HTTP server on loopback that speaks the REST and GraphQL subset prflow's
+// shells use, keeps one repository's state, validates every exchange against GitHub's own descriptions,
+// counts every request, injects faults on demand and fires the webhook events a repository would,
+// starting registered workflows unless the write was made with the workflow's GITHUB_TOKEN.
+import { createServer } from "node:http";
+import { randomUUID } from "node:crypto";
+import { makeClock, RepoState, httpError, ACTIONS_BOT, MERGEABILITY_DELAY_MS } from "./state.js";
+import { runGraphql, POINTS_PER_HOUR } from "./graphql.js";
+import { matchRoute } from "./rest.js";
+import { conform, validateRequest, validateResponse } from "./openapi.js";
+import { webhookPayload } from "./payloads.js";
+import { runAction } from "./workflows.js";
+
+export { makeClock, MERGEABILITY_DELAY_MS, ACTIONS_BOT, runAction };
+
+/** GitHub's secondary-rate-limit answer (403 + retry-after). */
+export const SECONDARY_RATE_LIMIT_MESSAGE =
+  "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID";
+/** The token a workflow gets (GITHUB_TOKEN class: its writes start no workflow runs). */
+export const APP_TOKEN = "ghs_emulatorWorkflowToken000000000000";
+/** A personal token of the repository owner (its writes fire events that start runs). */
+export const PERSONAL_TOKEN = "ghp_emulatorOwnerToken00000000000000000";
+
+const REST_PER_HOUR = 5000;
+const HOUR = 3600_000;
+
+/**
+ * Starts an emulator for `owner/repo` on 127.0.0.1. Resolves to the emulator object (see README.md).
+ */
+export async function startEmulator({ owner = "acme", repo = "widgets", seed = "prflow", port = 0, clock = makeClock() } = {}) {
+  const emulator = new Emulator({ owner, repo, seed, clock });
+  await emulator.listen(port);
+  return emulator;
+}
+
+class Emulator {
+  constructor({ owner, repo, seed, clock }) {
+    this.clock = clock;
+    this.owner = owner;
+    this.repo = repo;
+    this.seed = seed;
+    this.requests = []; // { method, path, operation, status, token, tokenKind, ms, cost, faulted }
+    this.validationFailures = []; // { where, method, path, operation, problems }
+    this.events = []; // { name, action, payload, actor, tokenKind, startsRuns, at }
+    this.runs = []; // { event, action, promise, result }
+    this.workflows = makeWorkflows();
+    this.faultList = [];
+    this.budgets = new Map();
+    this.rulesetId = 4242;
+    this.tokens = new Map();
+    this.currentTokenKind = null; // set while a REST write runs
+    this.state = new RepoState({ owner, repo, seed, clock, emit: (name, info, actor) => this.emit(name, info, actor) });
+    this.appToken = APP_TOKEN;
+    this.personalToken = PERSONAL_TOKEN;
+    this.registerToken(APP_TOKEN, ACTIONS_BOT, "app");
+    this.registerToken(PERSONAL_TOKEN, owner, "personal");
+    const emulator = this;
+    this.faults = {
+      /** Consumes a `labels-read-fails` fault if one is armed. */
+      labelsReadFails() {
+        return emulator.consumeFault((f) => f.kind === "labels-read-fails");
+      },
+      /** Consumes a `field-fails` fault naming this pull-request list (labels, reviews, files, ...). */
+      fieldFails(field) {
+        return emulator.consumeFault((f) => f.kind === "field-fails" && f.field === field);
+      },
+    };
+  }
+
+  // ---- lifecycle ----------------------------------------------------------------------------------
+
+  listen(port) {
+    this.server = createServer((req, res) => this.handle(req, res));
+    return new Promise((resolve) => {
+      this.server.listen(port, "127.0.0.1", () => {
+        const { port: p } = this.server.address();
+        this.url = `http://127.0.0.1:${p}`;
+        this.graphqlUrl = `${this.url}/graphql`;
+        resolve(this);
+      });
+    });
+  }
+
+  async close() {
+    await this.settle();
+    this.server.closeAllConnections?.();
+    await new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** Forgets requests, validation failures, events, runs and faults (the repository state stays). */
+  reset() {
+    this.requests = [];
+    this.validationFailures = [];
+    this.events = [];
+    this.runs = [];
+    this.faultList = [];
+  }
+
+  /** Environment a runner gives a step, pointing at this emulator. */
+  env(token = APP_TOKEN) {
+    return { GITHUB_API_URL: this.url, GITHUB_GRAPHQL_URL: this.graphqlUrl, GITHUB_SERVER_URL: this.url, GITHUB_REPOSITORY: `${this.owner}/${this.repo}`, GITHUB_TOKEN: token };
+  }
+
+  // ---- tokens and budgets -------------------------------------------------------------------------
+
+  /** `kind`: "app" (GITHUB_TOKEN-like, `ghs_`: writes start no runs) or "personal" (`ghp_`: writes do). */
+  registerToken(token, login, kind = token.startsWith("ghs_") ? "app" : "personal") {
+    this.state.user(login, login === this.owner ? { association: "OWNER" } : {});
+    this.tokens.set(token, { login, kind });
+    return token;
+  }
+  budget(token, kind) {
+    const key = `${kind}:${token}`;
+    let b = this.budgets.get(key);
+    const now = this.clock.now();
+    const limit = this.limits?.[kind === "graphql" ? "graphql" : "rest"] ?? (kind === "graphql" ? POINTS_PER_HOUR : REST_PER_HOUR);
+    if (!b || now >= b.resetAt) this.budgets.set(key, (b = { used: 0, resetAt: now + HOUR, limit }));
+    b.limit = limit;
+    b.remaining = b.limit - b.used;
+    return b;
+  }
+  /**
+   * Sets each token's hourly budget (REST requests, GraphQL points) to test the primary rate limit: past
+   * it, REST answers 403 "API rate limit exceeded" and GraphQL a RATE_LIMITED error, with
+   * x-ratelimit-remaining 0 and x-ratelimit-reset at the budget's reset (an hour of test clock).
+   */
+  setRateLimit({ rest, graphql } = {}) {
+    this.limits = { rest, graphql };
+  }
+  restBudget(token) {
+    return this.budget(token, "rest");
+  }
+  pointsBudget(token) {
+    return this.budget(token, "graphql");
+  }
+  spendPoints(login, cost) {
+    const b = this.pointsBudget(this.currentToken);
+    b.used += cost;
+    b.remaining = b.limit - b.used;
+    return b;
+  }
+
+  // ---- faults -------------------------------------------------------------------------------------
+
+  /**
+   * Arms a fault: `{ kind: '5xx'|'secondary-rate-limit'|'429'|'slow'|'labels-read-fails'|'field-fails', match?: { method,
+   * path (substring or RegExp of the request path), graphql (top-level field or operation name) }, times = 1,
+   * retryAfter = 1 (s), delayMs = 200, field (for field-fails: a pull request's list, e.g. "files") }`.
+   * Returns the fault; `fault.hits` counts what it caught.
+   */
+  inject(fault) {
+    const f = { times: fault.kind === "labels-read-fails" ? Infinity : 1, retryAfter: 1, delayMs: 200, match: {}, ...fault, hits: 0 };
+    this.faultList.push(f);
+    return f;
+  }
+  consumeFault(pred, req) {
+    const f = this.faultList.find((x) => x.hits < x.times && pred(x) && (!req || matches(x.match, req)));
+    if (f) f.hits++;
+    return f ?? null;
+  }
+
+  // ---- events and workflows -----------------------------------------------------------------------
+
+  emit(name, info, actor) {
+    const payload = webhookPayload(this.state, name, info, actor);
+    const tokenKind = this.currentTokenKind;
+    // GitHub: events caused by the workflow's GITHUB_TOKEN start no new workflow runs (no recursion).
+    const startsRuns = tokenKind !== "app";
+    const event = { name, action: payload.action ?? null, payload, actor, tokenKind, startsRuns, at: this.clock.iso() };
+    this.events.push(event);
+    if (!startsRuns) return;
+    const names = name === "pull_request" ? ["pull_request", "pull_request_target"] : [name];
+    for (const n of names) {
+      for (const handler of this.workflows.handlersFor(n)) {
+        const run = { event: n, action: event.action, result: undefined };
+        run.promise = Promise.resolve()
+          .then(() => handler(n, structuredClone(payload), this))
+          .then((r) => (run.result = r), (e) => (run.error = e));
+        this.runs.push(run);
+      }
+    }
+  }
+
+  /** Waits until every started run (and the runs those started) has finished. */
+  async settle() {
+    for (let i = 0; i < this.runs.length; i++) await this.runs[i].promise;
+  }
+
+  /** Runs the bundled action as a workflow step would, against this emulator. */
+  runAction(options) {
+    return runAction({ ...options, emulator: this });
+  }
+
+  // ---- counts -------------------------------------------------------------------------------------
+
+  /** { total, graphql, rest, reads, writes, byOperation: { "GET /repos/{owner}/{repo}/labels": n, "graphql prflowSweep": n } }. */
+  counts({ since = 0 } = {}) {
+    const list = this.requests.slice(since);
+    const out = { total: list.length, graphql: 0, rest: 0, reads: 0, writes: 0, faulted: 0, byOperation: {} };
+    for (const r of list) {
+      const isGraphql = r.path === "/graphql";
+      if (isGraphql) out.graphql++;
+      else out.rest++;
+      if (isGraphql || r.method === "GET") out.reads++;
+      else out.writes++;
+      if (r.faulted) out.faulted++;
+      const key = isGraphql ? `graphql ${r.operation}` : `${r.method} ${r.operation ?? r.path}`;
+      out.byOperation[key] = (out.byOperation[key] ?? 0) + 1;
+    }
+    return out;
+  }
+
+  // ---- helpers that act as a person or an agent on GitHub -----------------------------------------
+
+  user(login, options) {
+    return this.state.user(login, options);
+  }
+  createLabel(label) {
+    return this.state.createLabel(label);
+  }
+  createPull(options) {
+    return this.state.createPull(options);
+  }
+  createIssue(options) {
+    return this.state.createIssue(options);
+  }
+  push(number, options) {
+    return this.state.push(number, options);
+  }
+  addLabels(number, names, { by } = {}) {
+    const pr = this.state.pull(number);
+    return this.state.applyLabels(pr, names, [], by ?? pr.author);
+  }
+  removeLabels(number, names, { by } = {}) {
+    const pr = this.state.pull(number);
+    return this.state.applyLabels(pr, [], names, by ?? pr.author);
+  }
+  comment(number, options) {
+    return this.state.comment(number, options);
+  }
+  review(number, options) {
+    return this.state.review(number, options);
+  }
+  requestReviewers(number, { reviewers, teams, by } = {}) {
+    return this.state.requestReviewers(number, { reviewers, teams }, by ?? this.state.pull(number).author);
+  }
+  checkRun(options) {
+    return this.state.checkRun(options);
+  }
+  status(options) {
+    return this.state.status(options);
+  }
+  markReady(number, options) {
+    return this.state.setDraft(number, false, options);
+  }
+  convertToDraft(number, options) {
+    return this.state.setDraft(number, true, options);
+  }
+  moveBranch(name) {
+    return this.state.moveBranch(name);
+  }
+  closePull(number, options) {
+    return this.state.close(number, options);
+  }
+  reopen(number, options) {
+    return this.state.reopen(number, options);
+  }
+  setRequiredChecks(contexts, { strict = false } = {}) {
+    this.state.requiredChecks = [...contexts];
+    this.state.requireUpToDate = strict;
+  }
+  setFile(path, text) {
+    this.state.files.set(path, text);
+  }
+
+  // ---- HTTP ---------------------------------------------------------------------------------------
+
+  async handle(req, res) {
+    const started = performance.now();
+    const u = new URL(req.url, this.url);
+    const path = u.pathname.replace(/\/+$/, "") || "/";
+    const method = req.method;
+    const raw = await readBody(req);
+    const auth = /^(?:token|bearer)\s+(\S+)$/i.exec(req.headers.authorization ?? "");
+    const token = auth?.[1] ?? null;
+    const who = token ? this.tokens.get(token) : null;
+    const entry = { method, path, operation: null, status: 0, token: token ? `${token.slice(0, 8)}…` : null, tokenKind: who?.kind ?? null, login: who?.login ?? null, faulted: null, at: this.clock.iso() };
+    this.requests.push(entry);
+    let status = 500;
+    let body;
+    const headers = { "content-type": "application/json; charset=utf-8", date: new Date(this.clock.now()).toUTCString(), "x-github-request-id": randomUUID().toUpperCase(), "x-github-api-version-selected": "2022-11-28" };
+    try {
+      let json;
+      if (raw.length) {
+        try {
+          json = JSON.parse(raw);
+        } catch {
+          throw httpError(400, "Problems parsing JSON");
+        }
+      }
+      const isGraphql = path === "/graphql" && method === "POST";
+      const matched = isGraphql ? null : matchRoute(method, path);
+      entry.operation = isGraphql ? graphqlOperationName(json) : (matched?.route[1] ?? null);
+      if (!token) throw httpError(401, "Requires authentication");
+      if (!who) throw httpError(401, "Bad credentials");
+
+      const fault = this.consumeFault((f) => f.kind !== "labels-read-fails" && f.kind !== "field-fails", { method, path, graphql: isGraphql ? graphqlFields(json) : null });
+      if (fault) {
+        entry.faulted = fault.kind;
+        if (fault.kind === "slow") await new Promise((r) => setTimeout(r, fault.delayMs));
+        else return this.sendFault(res, entry, fault, headers, started);
+      }
+      this.currentToken = token;
+      if (isGraphql) {
+        const spent = this.pointsBudget(token);
+        if (spent.remaining <= 0) {
+          Object.assign(headers, rateHeaders(spent, "graphql", this.clock));
+          status = 200;
+          body = { errors: [{ type: "RATE_LIMITED", message: `API rate limit already exceeded for user ID ${this.state.user(who.login).id}.` }] };
+          entry.status = status;
+          res.writeHead(status, headers);
+          res.end(JSON.stringify(body));
+          return;
+        }
+        const out = runGraphql(this, json, { login: who.login, faults: this.faults });
+        entry.operation = out.record.operation || entry.operation;
+        entry.cost = out.record.cost;
+        entry.nodes = out.record.nodes;
+        if (out.record.invalid) this.validationFailures.push({ where: "graphql", method, path, operation: entry.operation, problems: out.record.invalid });
+        const b = this.pointsBudget(token);
+        Object.assign(headers, rateHeaders(b, "graphql", this.clock));
+        status = out.status;
+        body = out.body;
+      } else {
+        if (!matched) throw httpError(404, "Not Found");
+        const [, template, handler] = matched.route;
+        const query = Object.fromEntries(u.searchParams);
+        const problems = validateRequest(method, template, { params: matched.params, query, body: json });
+        if (problems.length) {
+          this.validationFailures.push({ where: "rest request", method, path, operation: template, problems });
+          throw httpError(422, "Invalid request.", problems.map((message) => ({ message })));
+        }
+        const b = this.restBudget(token);
+        if (b.remaining <= 0 && template !== "/rate_limit") {
+          Object.assign(headers, rateHeaders(b, "core", this.clock));
+          throw httpError(403, `API rate limit exceeded for user ID ${this.state.user(who.login).id}.`);
+        }
+        if (template !== "/rate_limit") b.used++;
+        b.remaining = b.limit - b.used;
+        Object.assign(headers, rateHeaders(b, "core", this.clock));
+        this.currentTokenKind = method === "GET" ? null : who.kind;
+        let out;
+        try {
+          out = handler({ st: this.state, params: matched.params, query, body: json ?? {}, actor: who.login, token, tokenKind: who.kind, url: `${this.url}${u.pathname}${u.search}`, emulator: this });
+        } finally {
+          this.currentTokenKind = null;
+        }
+        status = out.status;
+        body = out.body === undefined ? undefined : conform(method, template, status, out.body);
+        Object.assign(headers, out.headers ?? {});
+        const responseProblems = validateResponse(method, template, status, body);
+        if (responseProblems.length) this.validationFailures.push({ where: "rest response", method, path, operation: template, problems: responseProblems });
+      }
+    } catch (e) {
+      if (!e.httpStatus) {
+        status = 500;
+        body = { message: `emulator error: ${e.message}` };
+        this.validationFailures.push({ where: "emulator", method, path, operation: entry.operation, problems: [e.stack ?? e.message] });
+      } else {
+        status = e.httpStatus;
+        body = { message: e.message, documentation_url: "https://docs.github.com/rest", ...(e.errors ? { errors: e.errors, status: String(status) } : { status: String(status) }) };
+      }
+    } finally {
+      this.currentToken = null;
+    }
+    entry.status = status;
+    entry.ms = Math.round(performance.now() - started);
+    res.writeHead(status, headers);
+    res.end(body === undefined || status === 204 ? undefined : JSON.stringify(body));
+  }
+
+  sendFault(res, entry, fault, headers, started) {
+    let status;
+    let body;
+    if (fault.kind === "5xx") {
+      status = fault.status ?? 502;
+      body = { message: "Server Error" };
+    } else if (fault.kind === "secondary-rate-limit") {
+      status = 403;
+      headers["retry-after"] = String(fault.retryAfter);
+      body = { message: `${SECONDARY_RATE_LIMIT_MESSAGE} ${headers["x-github-request-id"]}.`, documentation_url: "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits", status: "403" };
+    } else if (fault.kind === "429") {
+      status = 429;
+      headers["retry-after"] = String(fault.retryAfter);
+      body = { message: "Too Many Requests" };
+    } else {
+      status = 500;
+      body = { message: `unknown fault kind ${fault.kind}` };
+    }
+    entry.status = status;
+    entry.ms = Math.round(performance.now() - started);
+    res.writeHead(status, headers);
+    res.end(JSON.stringify(body));
+  }
+}
+
+function makeWorkflows() {
+  const handlers = new Map();
+  return {
+    /** Registers `handler(eventName, payload, emulator)` for an event name; returns an unregister function. */
+    on(eventName, handler) {
+      const list = handlers.get(eventName) ?? [];
+      list.push(handler);
+      handlers.set(eventName, list);
+      return () => handlers.set(eventName, (handlers.get(eventName) ?? []).filter((h) => h !== handler));
+    },
+    handlersFor(eventName) {
+      return [...(handlers.get(eventName) ?? [])];
+    },
+    clear() {
+      handlers.clear();
+    },
+  };
+}
+
+function matches(match = {}, req) {
+  if (match.method && match.method.toUpperCase() !== req.method) return false;
+  if (match.path) {
+    const ok = match.path instanceof RegExp ? match.path.test(req.path) : req.path.includes(match.path);
+    if (!ok) return false;
+  }
+  if (match.graphql) {
+    if (!req.graphql) return false;
+    if (!req.graphql.includes(match.graphql)) return false;
+  }
+  return true;
+}
+
+function graphqlOperationName(json) {
+  if (json?.operationName) return json.operationName;
+  const m = /^\s*(?:query|mutation)\s+(\w+)/.exec(json?.query ?? "");
+  return m ? m[1] : "anonymous";
+}
+
+/** The operation name and every field name in the document, for fault matching. */
+function graphqlFields(json) {
+  const q = String(json?.query ?? "");
+  return [graphqlOperationName(json), ...(q.match(/[A-Za-z_]\w*/g) ?? [])];
+}
+
+/** Rate-limit headers. The reset is sent in real epoch seconds, as far ahead as the budget's reset is on the test clock. */
+function rateHeaders(b, resource, clock) {
+  return {
+    "x-ratelimit-limit": String(b.limit),
+    "x-ratelimit-remaining": String(b.remaining),
+    "x-ratelimit-used": String(b.used),
+    "x-ratelimit-reset": String(Math.floor((Date.now() + (b.resetAt - clock.now())) / 1000)),
+    "x-ratelimit-resource": resource,
+  };
+}
+
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}

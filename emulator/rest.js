@@ -1,0 +1,159 @@
+// The REST routes the shells use, each named by its OpenAPI path template (the key its request and
+// response are validated under). Handlers mutate the state through its write methods, so every REST
+// write records timeline events and emits webhooks exactly as a test helper's write does.
+import { httpError } from "./state.js";
+import { restComment, restIssue, restLabel, restPull, restRepo, restReview, restStatus, restUser } from "./payloads.js";
+
+const R = "/repos/{owner}/{repo}";
+
+/** Pagination as GitHub does it: per_page (default 30, at most 100), page, and a Link header. */
+function paginate(list, query, selfUrl) {
+  const perPage = Math.min(100, Number(query.per_page ?? 30));
+  const page = Math.max(1, Number(query.page ?? 1));
+  const slice = list.slice((page - 1) * perPage, page * perPage);
+  const last = Math.max(1, Math.ceil(list.length / perPage));
+  const link = [];
+  const at = (p) => {
+    const u = new URL(selfUrl);
+    u.searchParams.set("page", String(p));
+    u.searchParams.set("per_page", String(perPage));
+    return u.toString();
+  };
+  if (page < last) link.push(`<${at(page + 1)}>; rel="next"`, `<${at(last)}>; rel="last"`);
+  if (page > 1) link.push(`<${at(page - 1)}>; rel="prev"`, `<${at(1)}>; rel="first"`);
+  return { body: slice, headers: link.length ? { link: link.join(", ") } : {} };
+}
+
+const labelNames = (body) => {
+  const raw = Array.isArray(body) ? body : body?.labels ?? [];
+  return raw.map((l) => (typeof l === "string" ? l : l.name));
+};
+
+/** [method, template, handler(ctx) => { status, body, headers }]. ctx: { st, params, query, body, actor, url, emulator }. */
+export const ROUTES = [
+  ["GET", "/rate_limit", ({ emulator, token }) => {
+    const core = emulator.restBudget(token);
+    const g = emulator.pointsBudget(token);
+    const res = (b, limit) => ({ limit, used: b.used, remaining: b.remaining, reset: Math.floor(b.resetAt / 1000) });
+    const resources = { core: res(core, 5000), graphql: res(g, 5000), search: res({ used: 0, remaining: 30, resetAt: g.resetAt }, 30) };
+    return { status: 200, body: { resources, rate: resources.core } };
+  }],
+  ["GET", R, ({ st }) => ({ status: 200, body: restRepo(st) })],
+
+  // labels of the repository
+  ["GET", `${R}/labels`, ({ st, query, url, emulator }) => {
+    if (emulator.faults.labelsReadFails()) throw httpError(500, "Server Error (injected: the label set could not be read)");
+    return { status: 200, ...paginate([...st.labels.values()].sort((a, b) => a.name.localeCompare(b.name)).map((l) => restLabel(st, l)), query, url) };
+  }],
+  ["POST", `${R}/labels`, ({ st, body }) => ({ status: 201, body: restLabel(st, st.createLabel(body)) })],
+  ["GET", `${R}/labels/{name}`, ({ st, params }) => {
+    const l = st.label(params.name);
+    if (!l) throw httpError(404, "Not Found");
+    return { status: 200, body: restLabel(st, l) };
+  }],
+  ["PATCH", `${R}/labels/{name}`, ({ st, params, body }) => ({ status: 200, body: restLabel(st, st.updateLabel(params.name, body)) })],
+
+  // labels of an issue or pull request
+  ["GET", `${R}/issues/{issue_number}/labels`, ({ st, params, query, url }) => ({ status: 200, ...paginate(st.pull(params.issue_number).labels.map((n) => restLabel(st, st.label(n))), query, url) })],
+  ["POST", `${R}/issues/{issue_number}/labels`, ({ st, params, body, actor }) => {
+    const pr = st.pull(params.issue_number);
+    st.applyLabels(pr, labelNames(body), [], actor);
+    return { status: 200, body: pr.labels.map((n) => restLabel(st, st.label(n))) };
+  }],
+  ["PUT", `${R}/issues/{issue_number}/labels`, ({ st, params, body, actor }) => {
+    const pr = st.pull(params.issue_number);
+    st.setLabels(pr, labelNames(body), actor);
+    return { status: 200, body: pr.labels.map((n) => restLabel(st, st.label(n))) };
+  }],
+  ["DELETE", `${R}/issues/{issue_number}/labels`, ({ st, params, actor }) => {
+    st.setLabels(st.pull(params.issue_number), [], actor);
+    return { status: 204 };
+  }],
+  ["DELETE", `${R}/issues/{issue_number}/labels/{name}`, ({ st, params, actor }) => {
+    const pr = st.pull(params.issue_number);
+    if (!pr.labels.some((l) => l.toLowerCase() === params.name.toLowerCase())) throw httpError(404, "Label does not exist");
+    st.applyLabels(pr, [], [params.name], actor);
+    return { status: 200, body: pr.labels.map((n) => restLabel(st, st.label(n))) };
+  }],
+
+  // issues (and pull requests as issues)
+  ["GET", `${R}/issues`, ({ st, query, url }) => {
+    let list = [...st.pulls.values()];
+    const state = query.state ?? "open";
+    if (state !== "all") list = list.filter((p) => p.state === state);
+    if (query.labels) {
+      const want = query.labels.split(",").map((s) => s.trim().toLowerCase());
+      list = list.filter((p) => want.every((w) => p.labels.some((l) => l.toLowerCase() === w)));
+    }
+    list.sort((a, b) => b.number - a.number);
+    return { status: 200, ...paginate(list.map((p) => restIssue(st, p)), query, url) };
+  }],
+  ["POST", `${R}/issues`, ({ st, body, actor }) => ({ status: 201, body: restIssue(st, st.createIssue({ title: String(body.title), body: body.body ?? "", author: actor, labels: labelNames(body) })) })],
+  ["GET", `${R}/issues/{issue_number}`, ({ st, params }) => ({ status: 200, body: restIssue(st, st.pull(params.issue_number)) })],
+  ["PATCH", `${R}/issues/{issue_number}`, ({ st, params, body, actor }) => ({ status: 200, body: restIssue(st, st.editIssue(params.issue_number, body, actor)) })],
+
+  // comments
+  ["GET", `${R}/issues/{issue_number}/comments`, ({ st, params, query, url }) => ({ status: 200, ...paginate(st.pull(params.issue_number).comments.map((id) => restComment(st, st.comments.get(id))), query, url) })],
+  ["POST", `${R}/issues/{issue_number}/comments`, ({ st, params, body, actor }) => ({ status: 201, body: restComment(st, st.comment(params.issue_number, { author: actor, body: body.body })) })],
+  ["PATCH", `${R}/issues/comments/{comment_id}`, ({ st, params, body, actor }) => ({ status: 200, body: restComment(st, st.editComment(params.comment_id, body, actor)) })],
+
+  // pull requests
+  ["GET", `${R}/pulls/{pull_number}`, ({ st, params }) => ({ status: 200, body: restPull(st, st.pullOnly(params.pull_number)) })],
+  ["GET", `${R}/pulls/{pull_number}/files`, ({ st, params, query, url }) => {
+    const pr = st.pullOnly(params.pull_number);
+    const files = pr.files.map((filename) => ({ sha: pr.headSha, filename, status: "modified", additions: 1, deletions: 0, changes: 1, blob_url: url, raw_url: url, contents_url: url }));
+    return { status: 200, ...paginate(files, query, url) };
+  }],
+  ["POST", `${R}/pulls/{pull_number}/requested_reviewers`, ({ st, params, body, actor }) => {
+    const pr = st.requestReviewers(params.pull_number, { reviewers: body.reviewers ?? [], teams: body.team_reviewers ?? [] }, actor);
+    return { status: 201, body: restPull(st, pr) };
+  }],
+  ["POST", `${R}/pulls/{pull_number}/reviews`, ({ st, params, body, actor }) => {
+    const pr = st.pullOnly(params.pull_number);
+    const state = { APPROVE: "APPROVED", REQUEST_CHANGES: "CHANGES_REQUESTED", COMMENT: "COMMENTED" }[body.event ?? ""] ?? "PENDING";
+    if (pr.author === actor && state !== "COMMENTED" && state !== "PENDING") throw httpError(422, "Unprocessable Entity", [{ message: "Can not approve your own pull request" }]);
+    const r = st.review(params.pull_number, { author: actor, state, body: body.body ?? "", commit: body.commit_id });
+    return { status: 200, body: restReview(st, pr, r) };
+  }],
+
+  // statuses and rules
+  ["POST", `${R}/statuses/{sha}`, ({ st, params, body, actor }) => ({
+    status: 201,
+    body: restStatus(st, st.status({ sha: params.sha, context: body.context ?? "default", state: body.state, description: body.description ?? null, targetUrl: body.target_url ?? null, by: actor })),
+  })],
+  ["GET", `${R}/rules/branches/{branch}`, ({ st, params, emulator }) => {
+    if (params.branch !== st.defaultBranch || !st.requiredChecks.length) return { status: 200, body: [] };
+    return {
+      status: 200,
+      body: [{
+        type: "required_status_checks",
+        ruleset_source_type: "Repository",
+        ruleset_source: `${st.owner}/${st.repo}`,
+        ruleset_id: emulator.rulesetId,
+        parameters: { strict_required_status_checks_policy: st.requireUpToDate, required_status_checks: st.requiredChecks.map((context) => ({ context })) },
+      }],
+    };
+  }],
+  // An installation token (the GITHUB_TOKEN class) cannot read /user on GitHub; GraphQL `viewer` works.
+  ["GET", "/user", ({ st, actor, tokenKind }) => {
+    if (tokenKind === "app") throw httpError(403, "Resource not accessible by integration");
+    const profile = { name: null, company: null, blog: "", location: null, email: null, hireable: null, bio: null, twitter_username: null, public_repos: 0, public_gists: 0, followers: 0, following: 0, created_at: "2020-01-01T00:00:00Z", updated_at: "2020-01-01T00:00:00Z" };
+    return { status: 200, body: { ...restUser(st, actor), ...profile } };
+  }],
+];
+
+/** Matches a method and path to a route: { route, params } or null. */
+export function matchRoute(method, path) {
+  for (const route of ROUTES) {
+    if (route[0] !== method) continue;
+    const names = [];
+    const re = new RegExp(`^${route[1].replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{(\w+)\\?\}/g, (_, n) => (names.push(n), "([^/]+)"))}$`);
+    const m = re.exec(path);
+    if (m) return { route, params: Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1])])) };
+  }
+  return null;
+}
+
+/** Known routes by template, for tests that assert coverage. */
+export const ROUTE_TEMPLATES = ROUTES.map(([m, t]) => `${m} ${t}`);
+export { restUser };

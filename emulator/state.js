@@ -1,0 +1,466 @@
+// The emulator's state: one repository as GitHub stores it (labels, pull requests, reviews bound to
+// commits, comments with authors, check runs, statuses, timeline events, rulesets), and every write a
+// person, an agent or the tool can make. Each write records the timeline events GitHub records and emits
+// the webhook event a real repository would. Every timestamp comes from the test-controlled clock.
+import { createHash } from "node:crypto";
+
+/** GitHub reports `mergeable: UNKNOWN` while it recomputes after the base or head moves; this long. */
+export const MERGEABILITY_DELAY_MS = 60_000;
+/** Login of the workflow's GITHUB_TOKEN (REST form; GraphQL calls the Bot `github-actions`). */
+export const ACTIONS_BOT = "github-actions[bot]";
+/** Associations that mean "can write" (GitHub's authorAssociation). */
+const WRITE_ASSOC = new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
+
+/** A clock the tests move. Times are ms since the epoch; `iso()` is GitHub's second-precision form. */
+export function makeClock(start = "2026-01-05T09:00:00Z") {
+  let t = typeof start === "number" ? start : Date.parse(start);
+  const clock = {
+    now: () => t,
+    iso: (ms = t) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z"),
+    set(to) {
+      t = typeof to === "number" ? to : Date.parse(to);
+      return clock.iso();
+    },
+    /** `advance(ms)` or `advance({ seconds, minutes, hours, days })`. */
+    advance(by) {
+      const ms = typeof by === "number" ? by : ((by.days ?? 0) * 24 * 60 + (by.hours ?? 0) * 60 + (by.minutes ?? 0)) * 60_000 + (by.seconds ?? 0) * 1000;
+      t += ms;
+      return clock.iso();
+    },
+  };
+  return clock;
+}
+
+export class RepoState {
+  constructor({ owner, repo, seed = "prflow", clock, emit = () => {} }) {
+    this.owner = owner;
+    this.repo = repo;
+    this.seed = String(seed);
+    this.clock = clock;
+    this.emit = emit; // (eventName, payload, actorLogin) => void
+    this.counter = 0;
+    this.repoId = 1000;
+    this.defaultBranch = "main";
+    this.branches = new Map([["main", { name: "main", sha: this.sha("main"), movedAt: -Infinity }]]);
+    this.labels = new Map(); // lower-case name -> label
+    this.users = new Map(); // login -> { login, id, type, association }
+    this.teams = new Map(); // slug -> { slug, id, org }
+    this.pulls = new Map(); // number -> issue or pull request (GitHub numbers both from one sequence)
+    this.comments = new Map(); // id -> comment
+    this.checkRuns = []; // { id, headSha, name, status, conclusion, startedAt, completedAt, workflow, suiteId }
+    this.statuses = []; // { id, sha, context, state, description, targetUrl, createdAt, creator }
+    this.requiredChecks = []; // contexts of the default branch's required_status_checks rule
+    this.requireUpToDate = false; // the rule's strict_required_status_checks_policy
+    this.files = new Map(); // path on the default branch -> text (CODEOWNERS)
+    this.nextNumber = 1;
+    this.user(owner, { association: "OWNER" });
+  }
+
+  // ---- ids --------------------------------------------------------------------------------------
+
+  id() {
+    return ++this.counter + 10_000;
+  }
+  sha(what = "") {
+    return createHash("sha1").update(`${this.seed}:${what}:${++this.counter}`).digest("hex");
+  }
+  nodeId(kind, id) {
+    return Buffer.from(`${kind}:${id}`).toString("base64").replace(/=+$/, "");
+  }
+  now() {
+    return this.clock.iso();
+  }
+
+  // ---- people -------------------------------------------------------------------------------------
+
+  /** A user (or bot: a login ending in [bot]); created on first mention with association NONE/CONTRIBUTOR. */
+  user(login, { association, type } = {}) {
+    let u = this.users.get(login);
+    if (!u) {
+      u = { login, id: this.id(), type: type ?? (login.endsWith("[bot]") ? "Bot" : "User"), association: association ?? "CONTRIBUTOR" };
+      this.users.set(login, u);
+    } else if (association) u.association = association;
+    return u;
+  }
+  team(slug) {
+    let t = this.teams.get(slug);
+    if (!t) this.teams.set(slug, (t = { slug, id: this.id(), org: this.owner }));
+    return t;
+  }
+  canWrite(login) {
+    return WRITE_ASSOC.has(this.user(login).association);
+  }
+
+  // ---- labels -------------------------------------------------------------------------------------
+
+  createLabel({ name, color = "ededed", description = null }) {
+    const key = name.toLowerCase();
+    if (this.labels.has(key)) throw httpError(422, "Validation Failed", [{ resource: "Label", code: "already_exists", field: "name" }]);
+    const id = this.id();
+    const label = { id, nodeId: this.nodeId("Label", id), name, color: color.toLowerCase(), description, default: false, createdAt: this.now() };
+    this.labels.set(key, label);
+    this.emit("label", { action: "created", label }, this.owner);
+    return label;
+  }
+  label(name) {
+    return this.labels.get(String(name).toLowerCase()) ?? null;
+  }
+  updateLabel(name, { new_name, color, description }) {
+    const label = this.label(name);
+    if (!label) throw httpError(404, "Not Found");
+    if (new_name && new_name.toLowerCase() !== label.name.toLowerCase() && this.label(new_name)) {
+      throw httpError(422, "Validation Failed", [{ resource: "Label", code: "already_exists", field: "name" }]);
+    }
+    if (new_name) {
+      this.labels.delete(label.name.toLowerCase());
+      // A rename renames the label on every issue that carries it, as on GitHub.
+      for (const pr of this.pulls.values()) pr.labels = pr.labels.map((l) => (l.toLowerCase() === label.name.toLowerCase() ? new_name : l));
+      label.name = new_name;
+      this.labels.set(new_name.toLowerCase(), label);
+    }
+    if (color) label.color = color.toLowerCase();
+    if (description !== undefined) label.description = description;
+    this.emit("label", { action: "edited", label }, this.owner);
+    return label;
+  }
+
+  // ---- issues and pull requests -------------------------------------------------------------------
+
+  pull(number) {
+    const pr = this.pulls.get(Number(number));
+    if (!pr) throw httpError(404, "Not Found");
+    return pr;
+  }
+  pullOnly(number) {
+    const pr = this.pull(number);
+    if (!pr.isPull) throw httpError(404, "Not Found");
+    return pr;
+  }
+
+  /** A plain issue (the board issue of later issues). */
+  createIssue({ title, body = "", author = this.owner, labels = [] }) {
+    const number = this.nextNumber++;
+    const id = this.id();
+    const issue = this.baseIssue({ number, id, title, body, author, isPull: false });
+    this.pulls.set(number, issue);
+    this.applyLabels(issue, labels, [], author);
+    this.emit("issues", { action: "opened", number }, author);
+    return issue;
+  }
+
+  baseIssue({ number, id, title, body, author, isPull }) {
+    this.user(author);
+    const at = this.now();
+    return {
+      number, id, nodeId: this.nodeId(isPull ? "PullRequest" : "Issue", id), isPull, title, body: body ?? "", author,
+      state: "open", createdAt: at, updatedAt: at, closedAt: null, labels: [], comments: [], timeline: [],
+    };
+  }
+
+  /**
+   * Opens a pull request. `commits` (default 1) become `committed` timeline events; `labels` are applied
+   * by the author right after opening (labeled events). `conflicting` marks it as conflicting with its base.
+   */
+  createPull({ title = "A change", body = "", author = "agent-1", base = this.defaultBranch, head, draft = false, labels = [], files = ["src/lib.rs"], commits = 1, conflicting = false }) {
+    const number = this.nextNumber++;
+    const id = this.id();
+    const pr = this.baseIssue({ number, id, title, body, author, isPull: true });
+    Object.assign(pr, {
+      isDraft: draft, baseRef: base, headRef: head ?? `agent/change-${number}`, headSha: null, commits: [], files: [...files],
+      reviews: [], reviewRequests: [], conflicting, headMovedAt: this.clock.now(), merged: false,
+      baseSha: this.branch(base).sha,
+    });
+    this.pulls.set(number, pr);
+    for (let i = 0; i < commits; i++) this.addCommit(pr, author);
+    this.emit("pull_request", { action: "opened", number }, author);
+    if (labels.length) this.applyLabels(pr, labels, [], author);
+    return pr;
+  }
+
+  branch(name) {
+    let b = this.branches.get(name);
+    if (!b) this.branches.set(name, (b = { name, sha: this.sha(name), movedAt: -Infinity }));
+    return b;
+  }
+
+  addCommit(pr, author) {
+    const oid = this.sha(`commit-${pr.number}`);
+    const commit = { oid, committedDate: this.now(), author };
+    pr.commits.push(commit);
+    pr.headSha = oid;
+    pr.headMovedAt = this.clock.now();
+    pr.timeline.push({ type: "PullRequestCommit", at: commit.committedDate, actor: author, commit });
+    return commit;
+  }
+
+  /** A push to the head branch: new commits (`committed`) or a force push (`head_ref_force_pushed`). */
+  push(number, { by, force = false, files, conflicting } = {}) {
+    const pr = this.pullOnly(number);
+    const actor = by ?? pr.author;
+    this.user(actor);
+    const before = pr.headSha;
+    if (force) {
+      const oid = this.sha(`force-${pr.number}`);
+      pr.commits = [{ oid, committedDate: this.now(), author: actor }];
+      pr.headSha = oid;
+      pr.headMovedAt = this.clock.now();
+      pr.timeline.push({ type: "HeadRefForcePushedEvent", at: this.now(), actor, before, after: oid });
+    } else {
+      this.addCommit(pr, actor);
+    }
+    if (files) pr.files = [...files];
+    if (conflicting !== undefined) pr.conflicting = conflicting;
+    pr.updatedAt = this.now();
+    this.emit("pull_request", { action: "synchronize", number, before, after: pr.headSha }, actor);
+    return pr;
+  }
+
+  /** The base branch moves (a merge into main): every pull request on it is UNKNOWN for a while. */
+  moveBranch(name = this.defaultBranch) {
+    const b = this.branch(name);
+    b.sha = this.sha(`branch-${name}`);
+    b.movedAt = this.clock.now();
+    this.emit("push", { ref: `refs/heads/${name}`, after: b.sha }, this.owner);
+    return b;
+  }
+
+  setDraft(number, draft, { by } = {}) {
+    const pr = this.pullOnly(number);
+    const actor = by ?? pr.author;
+    if (pr.isDraft === draft) return pr;
+    pr.isDraft = draft;
+    pr.updatedAt = this.now();
+    pr.timeline.push({ type: draft ? "ConvertToDraftEvent" : "ReadyForReviewEvent", at: this.now(), actor });
+    this.emit("pull_request", { action: draft ? "converted_to_draft" : "ready_for_review", number }, actor);
+    return pr;
+  }
+
+  close(number, { by } = {}) {
+    const pr = this.pull(number);
+    pr.state = "closed";
+    pr.closedAt = this.now();
+    pr.timeline.push({ type: "ClosedEvent", at: this.now(), actor: by ?? this.owner });
+    this.emit(pr.isPull ? "pull_request" : "issues", { action: "closed", number }, by ?? this.owner);
+    return pr;
+  }
+  reopen(number, { by } = {}) {
+    const pr = this.pull(number);
+    pr.state = "open";
+    pr.closedAt = null;
+    pr.timeline.push({ type: "ReopenedEvent", at: this.now(), actor: by ?? this.owner });
+    this.emit(pr.isPull ? "pull_request" : "issues", { action: "reopened", number }, by ?? this.owner);
+    return pr;
+  }
+
+  /** Edits title/body/state of an issue or pull request (PATCH issue). `labels` replaces the set in one edit. */
+  editIssue(number, { title, body, state, labels }, actor) {
+    const pr = this.pull(number);
+    if (title !== undefined) pr.title = title;
+    if (body !== undefined) pr.body = body ?? "";
+    if (labels !== undefined) this.setLabels(pr, labels.map((l) => (typeof l === "string" ? l : l.name)), actor);
+    if (state === "closed" && pr.state !== "closed") this.close(number, { by: actor });
+    if (state === "open" && pr.state !== "open") this.reopen(number, { by: actor });
+    pr.updatedAt = this.now();
+    if (title !== undefined || body !== undefined) this.emit(pr.isPull ? "pull_request" : "issues", { action: "edited", number }, actor);
+    return pr;
+  }
+
+  /** Labels must exist (REST creates missing ones on add; the emulator does too, as GitHub does). */
+  ensureLabel(name) {
+    return this.label(name) ?? this.createLabel({ name });
+  }
+
+  /** Adds and removes in one edit; one `labeled`/`unlabeled` event (and webhook) per label changed. */
+  applyLabels(pr, add, remove, actor) {
+    const removeSet = new Set(remove.map((l) => l.toLowerCase()));
+    const next = pr.labels.filter((l) => !removeSet.has(l.toLowerCase()));
+    for (const name of add) {
+      const label = this.ensureLabel(name);
+      if (!next.some((l) => l.toLowerCase() === label.name.toLowerCase())) next.push(label.name);
+    }
+    return this.setLabels(pr, next, actor);
+  }
+
+  setLabels(pr, names, actor) {
+    this.user(actor);
+    const wanted = [];
+    for (const n of names) {
+      const label = this.ensureLabel(n);
+      if (!wanted.includes(label.name)) wanted.push(label.name);
+    }
+    const lower = (xs) => new Set(xs.map((x) => x.toLowerCase()));
+    const had = lower(pr.labels);
+    const will = lower(wanted);
+    const removed = pr.labels.filter((l) => !will.has(l.toLowerCase()));
+    const added = wanted.filter((l) => !had.has(l.toLowerCase()));
+    pr.labels = wanted;
+    const kind = pr.isPull ? "pull_request" : "issues";
+    for (const name of removed) {
+      pr.timeline.push({ type: "UnlabeledEvent", at: this.now(), actor, label: name });
+      this.emit(kind, { action: "unlabeled", number: pr.number, label: name }, actor);
+    }
+    for (const name of added) {
+      pr.timeline.push({ type: "LabeledEvent", at: this.now(), actor, label: name });
+      this.emit(kind, { action: "labeled", number: pr.number, label: name }, actor);
+    }
+    if (added.length || removed.length) pr.updatedAt = this.now();
+    return { added, removed };
+  }
+
+  // ---- conversation -------------------------------------------------------------------------------
+
+  comment(number, { author, body }) {
+    const pr = this.pull(number);
+    this.user(author);
+    const id = this.id();
+    const c = { id, nodeId: this.nodeId("IssueComment", id), issueNumber: pr.number, author, body, createdAt: this.now(), updatedAt: this.now() };
+    this.comments.set(id, c);
+    pr.comments.push(id);
+    pr.timeline.push({ type: "IssueComment", at: c.createdAt, actor: author, comment: id });
+    pr.updatedAt = this.now();
+    this.emit("issue_comment", { action: "created", number: pr.number, comment: id }, author);
+    return c;
+  }
+  editComment(id, { body }, actor) {
+    const c = this.comments.get(Number(id));
+    if (!c) throw httpError(404, "Not Found");
+    c.body = body;
+    c.updatedAt = this.now();
+    this.emit("issue_comment", { action: "edited", number: c.issueNumber, comment: c.id }, actor);
+    return c;
+  }
+
+  /** A submitted review, bound to the head commit at that moment (or `commit`). */
+  review(number, { author, state = "APPROVED", body = "", commit }) {
+    const pr = this.pullOnly(number);
+    this.user(author);
+    const id = this.id();
+    const r = { id, nodeId: this.nodeId("PullRequestReview", id), author, state, body, commit: commit ?? pr.headSha, submittedAt: this.now() };
+    pr.reviews.push(r);
+    pr.reviewRequests = pr.reviewRequests.filter((q) => !(q.type === "User" && q.login === author));
+    pr.timeline.push({ type: "PullRequestReview", at: r.submittedAt, actor: author, review: id });
+    pr.updatedAt = this.now();
+    this.emit("pull_request_review", { action: "submitted", number: pr.number, review: id }, author);
+    return r;
+  }
+
+  /** Requests reviews from users and teams; one `review_requested` event each, as GitHub records. */
+  requestReviewers(number, { reviewers = [], teams = [] }, actor) {
+    const pr = this.pullOnly(number);
+    for (const login of reviewers) {
+      if (login === pr.author) throw httpError(422, "Review cannot be requested from pull request author.");
+      this.user(login);
+      if (pr.reviewRequests.some((q) => q.type === "User" && q.login === login)) continue;
+      pr.reviewRequests.push({ type: "User", login });
+      pr.timeline.push({ type: "ReviewRequestedEvent", at: this.now(), actor, reviewer: login });
+      this.emit("pull_request", { action: "review_requested", number: pr.number, reviewer: login }, actor);
+    }
+    for (const slug of teams) {
+      this.team(slug);
+      if (pr.reviewRequests.some((q) => q.type === "Team" && q.slug === slug)) continue;
+      pr.reviewRequests.push({ type: "Team", slug });
+      pr.timeline.push({ type: "ReviewRequestedEvent", at: this.now(), actor, team: slug });
+      this.emit("pull_request", { action: "review_requested", number: pr.number, team: slug }, actor);
+    }
+    return pr;
+  }
+
+  // ---- checks and statuses ------------------------------------------------------------------------
+
+  /** A check run on a commit (default: the head of pull request `number`). */
+  checkRun({ number, sha, name, status = "COMPLETED", conclusion = status === "COMPLETED" ? "SUCCESS" : null, workflow = "CI", startedAt, completedAt, by = "github-actions[bot]" }) {
+    const headSha = sha ?? this.pullOnly(number).headSha;
+    const id = this.id();
+    const run = {
+      id, nodeId: this.nodeId("CheckRun", id), headSha, name, status, conclusion, workflow,
+      startedAt: startedAt ?? this.now(), completedAt: status === "COMPLETED" ? (completedAt ?? this.now()) : null, suiteId: this.suiteFor(headSha, workflow),
+    };
+    this.checkRuns.push(run);
+    this.emit("check_run", { action: status === "COMPLETED" ? "completed" : "created", checkRun: id }, by);
+    if (status === "COMPLETED" && this.checkRuns.filter((c) => c.suiteId === run.suiteId).every((c) => c.status === "COMPLETED")) {
+      this.emit("check_suite", { action: "completed", suiteId: run.suiteId, headSha }, by);
+    }
+    return run;
+  }
+  suiteFor(headSha, workflow) {
+    this.suites ??= new Map();
+    const key = `${headSha}:${workflow}`;
+    if (!this.suites.has(key)) this.suites.set(key, { id: this.id(), headSha, workflow, workflowId: this.id(), runId: this.id() });
+    return this.suites.get(key).id;
+  }
+  suite(id) {
+    return [...(this.suites?.values() ?? [])].find((s) => s.id === id) ?? null;
+  }
+
+  /** A commit status (state lower-case as in REST: pending, success, failure, error). */
+  status({ number, sha, context, state, description = null, targetUrl = null, by = this.owner }) {
+    const commitSha = sha ?? this.pullOnly(number).headSha;
+    this.user(by);
+    const id = this.id();
+    const s = { id, nodeId: this.nodeId("StatusContext", id), sha: commitSha, context, state, description, targetUrl, createdAt: this.now(), creator: by };
+    this.statuses.push(s);
+    this.emit("status", { statusId: id }, by);
+    return s;
+  }
+
+  /** The latest status per context on a commit (GitHub's combined view). */
+  statusesFor(sha) {
+    const latest = new Map();
+    for (const s of this.statuses) if (s.sha === sha) latest.set(s.context, s);
+    return [...latest.values()];
+  }
+  /** The latest run per (workflow, name) on a commit, as the rollup shows it. */
+  checkRunsFor(sha) {
+    const latest = new Map();
+    for (const c of this.checkRuns) if (c.headSha === sha) latest.set(`${c.workflow}\u0000${c.name}`, c);
+    return [...latest.values()];
+  }
+
+  // ---- derived, as GitHub computes it -------------------------------------------------------------
+
+  /**
+   * MERGEABLE / CONFLICTING, or UNKNOWN for MERGEABILITY_DELAY_MS after the base branch or the head moved:
+   * GitHub computes mergeability lazily in the background and reports UNKNOWN until it has.
+   */
+  mergeable(pr) {
+    const moved = Math.max(this.branch(pr.baseRef).movedAt, pr.headMovedAt);
+    if (this.clock.now() - moved < MERGEABILITY_DELAY_MS) return "UNKNOWN";
+    return pr.conflicting ? "CONFLICTING" : "MERGEABLE";
+  }
+
+  /** The head commit's rollup state over check runs and statuses. */
+  rollupState(sha) {
+    const states = [
+      ...this.checkRunsFor(sha).map((c) => (c.status !== "COMPLETED" ? "PENDING" : ["SUCCESS", "NEUTRAL", "SKIPPED"].includes(c.conclusion) ? "SUCCESS" : c.conclusion === "ERROR" ? "ERROR" : "FAILURE")),
+      ...this.statusesFor(sha).map((s) => s.state.toUpperCase()),
+    ];
+    if (!states.length) return null;
+    if (states.includes("ERROR")) return "ERROR";
+    if (states.includes("FAILURE")) return "FAILURE";
+    if (states.some((s) => s === "PENDING" || s === "EXPECTED")) return "PENDING";
+    return "SUCCESS";
+  }
+
+  /** mergeStateStatus: UNKNOWN, DIRTY, DRAFT, BLOCKED (required checks not green), UNSTABLE, BEHIND, CLEAN. */
+  mergeStateStatus(pr) {
+    const m = this.mergeable(pr);
+    if (m === "UNKNOWN") return "UNKNOWN";
+    if (m === "CONFLICTING") return "DIRTY";
+    if (pr.isDraft) return "DRAFT";
+    const sha = pr.headSha;
+    const greens = new Set([
+      ...this.checkRunsFor(sha).filter((c) => c.status === "COMPLETED" && ["SUCCESS", "NEUTRAL", "SKIPPED"].includes(c.conclusion)).map((c) => c.name),
+      ...this.statusesFor(sha).filter((s) => s.state === "success").map((s) => s.context),
+    ]);
+    if (this.requiredChecks.some((c) => !greens.has(c))) return "BLOCKED";
+    const rollup = this.rollupState(sha);
+    if (rollup && rollup !== "SUCCESS") return "UNSTABLE";
+    if (this.requireUpToDate && pr.baseSha !== this.branch(pr.baseRef).sha) return "BEHIND";
+    return "CLEAN";
+  }
+}
+
+/** An error a REST handler turns into GitHub's error body. */
+export function httpError(status, message, errors) {
+  return Object.assign(new Error(message), { httpStatus: status, errors });
+}

@@ -1,0 +1,402 @@
+//! Reads a Facts document (src/facts.rs, schema/facts.schema.json) from GitHub: open pull requests in
+//! GraphQL pages of PULL_PAGE, each with its labels, reviews, review requests, files, comments, head
+//! check rollup and timeline; nested lists that overflow their page are followed with extra queries for
+//! that pull request only. The repository's labels and the viewer ride on the first page; the required
+//! checks come from the default branch's rules (REST). A part that fails to read is listed in `unknown`
+//! (never left empty): "no labels" and "the label read failed" must lead to opposite plans.
+//!
+//! A sweep of N open pull requests costs ceil(N/50) GraphQL requests (at least 1) + 1 REST request,
+//! plus one per pull request whose nested list overflows.
+
+/** Pull requests per GraphQL page. 50 keeps a page far inside GitHub's 500,000-node and 10 s limits. */
+export const PULL_PAGE = 50;
+/** Nested page sizes: large enough that a typical pull request needs no second query. */
+export const NESTED = { labels: 50, reviews: 50, reviewRequests: 25, files: 100, comments: 50, checks: 100, timeline: 100 };
+/** Follow-up pages use GitHub's maximum. */
+export const FOLLOW_PAGE = 100;
+/** Where GitHub looks for CODEOWNERS, in its order. */
+export const CODEOWNERS_PATHS = [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"];
+
+/** The timeline items the engine reads, and the facts kind each becomes (GitHub's REST event names). */
+export const TIMELINE_KINDS = {
+  LabeledEvent: "labeled",
+  UnlabeledEvent: "unlabeled",
+  PullRequestCommit: "committed",
+  HeadRefForcePushedEvent: "head_ref_force_pushed",
+  IssueComment: "commented",
+  PullRequestReview: "reviewed",
+  ReviewRequestedEvent: "review_requested",
+  ReadyForReviewEvent: "ready_for_review",
+  ConvertToDraftEvent: "convert_to_draft",
+  ReopenedEvent: "reopened",
+};
+const ITEM_TYPES = ["LABELED_EVENT", "UNLABELED_EVENT", "PULL_REQUEST_COMMIT", "HEAD_REF_FORCE_PUSHED_EVENT", "ISSUE_COMMENT", "PULL_REQUEST_REVIEW", "REVIEW_REQUESTED_EVENT", "READY_FOR_REVIEW_EVENT", "CONVERT_TO_DRAFT_EVENT", "REOPENED_EVENT"];
+
+/** Author associations that mean "can write to the repository". */
+export const WRITE_ASSOCIATIONS = ["OWNER", "MEMBER", "COLLABORATOR"];
+
+const PAGE_INFO = "pageInfo { hasNextPage endCursor }";
+const ACTOR = "actor { __typename login }";
+const AUTHOR = "author { __typename login }";
+
+// Each nested list: its selection (given first/after), where its connection sits in a PR, and its facts name.
+const LISTS = {
+  labels: { fact: "labels", select: (a) => `labels(${a}) { ${PAGE_INFO} nodes { name } }`, at: (pr) => pr.labels },
+  reviews: {
+    fact: "reviews",
+    select: (a) => `reviews(${a}) { ${PAGE_INFO} nodes { ${AUTHOR} state submittedAt body commit { oid } } }`,
+    at: (pr) => pr.reviews,
+  },
+  reviewRequests: {
+    fact: "reviewRequests",
+    select: (a) =>
+      `reviewRequests(${a}) { ${PAGE_INFO} nodes { requestedReviewer { __typename ... on User { login } ... on Bot { login } ... on Mannequin { login } ... on Team { slug organization { login } } } } }`,
+    at: (pr) => pr.reviewRequests,
+  },
+  files: { fact: "files", select: (a) => `files(${a}) { ${PAGE_INFO} nodes { path } }`, at: (pr) => pr.files },
+  comments: {
+    fact: "comments",
+    select: (a) => `comments(${a}) { ${PAGE_INFO} nodes { databaseId ${AUTHOR} body createdAt authorAssociation } }`,
+    at: (pr) => pr.comments,
+  },
+  checks: {
+    fact: "checks",
+    select: (a) =>
+      `commits(last: 1) { nodes { commit { oid statusCheckRollup { state contexts(${a}) { ${PAGE_INFO} nodes { __typename ` +
+      `... on CheckRun { databaseId name status conclusion startedAt completedAt checkSuite { workflowRun { workflow { name } } } } ` +
+      `... on StatusContext { context state createdAt } } } } } } }`,
+    at: (pr) => {
+      const commit = pr.commits?.nodes?.[0]?.commit;
+      if (!commit) return pr.commits === null ? null : { pageInfo: { hasNextPage: false }, nodes: [] };
+      return commit.statusCheckRollup ? commit.statusCheckRollup.contexts : { pageInfo: { hasNextPage: false }, nodes: [] };
+    },
+  },
+  timeline: {
+    fact: "timeline",
+    select: (a) =>
+      `timelineItems(${a}, itemTypes: [${ITEM_TYPES.join(", ")}]) { ${PAGE_INFO} nodes { __typename ` +
+      `... on LabeledEvent { createdAt ${ACTOR} label { name } } ... on UnlabeledEvent { createdAt ${ACTOR} label { name } } ` +
+      `... on PullRequestCommit { commit { oid committedDate author { user { login } } } } ` +
+      `... on HeadRefForcePushedEvent { createdAt ${ACTOR} } ... on IssueComment { createdAt ${AUTHOR} } ` +
+      `... on PullRequestReview { createdAt submittedAt ${AUTHOR} } ... on ReviewRequestedEvent { createdAt ${ACTOR} } ` +
+      `... on ReadyForReviewEvent { createdAt ${ACTOR} } ... on ConvertToDraftEvent { createdAt ${ACTOR} } ... on ReopenedEvent { createdAt ${ACTOR} } } }`,
+    at: (pr) => pr.timelineItems,
+  },
+};
+// The GraphQL field each list's errors are reported under.
+const LIST_FIELD = { labels: "labels", reviews: "reviews", reviewRequests: "reviewRequests", files: "files", comments: "comments", checks: "commits", timeline: "timelineItems" };
+
+const PULL_FIELDS =
+  "number state title body isDraft createdAt baseRefName headRefName headRefOid mergeable mergeStateStatus author { __typename login } " +
+  Object.entries(LISTS).map(([k, l]) => l.select(`first: ${NESTED[k]}`)).join(" ");
+
+// Repository-level facts, read once, on the first page.
+const REPO_FIELDS =
+  `defaultBranchRef { name } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` +
+  CODEOWNERS_PATHS.map((p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`).join(" ");
+
+/** One page of the sweep; the first also reads the viewer and the repository-level facts. */
+function sweepQuery(first) {
+  return `query prflowSweep($owner: String!, $repo: String!, $after: String) {
+  ${first ? "viewer { __typename login } " : ""}rateLimit { cost remaining resetAt }
+  repository(owner: $owner, name: $repo) {
+    ${first ? REPO_FIELDS : ""}
+    pullRequests(states: OPEN, first: ${PULL_PAGE}, after: $after, orderBy: { field: CREATED_AT, direction: ASC }) {
+      totalCount ${PAGE_INFO} nodes { ${PULL_FIELDS} }
+    }
+  }
+}`;
+}
+
+/** Named pull requests, up to PULL_PAGE per query, as aliases. */
+function pullsQuery(first, numbers) {
+  const aliases = numbers.map((n, i) => `p${i}: pullRequest(number: ${Number(n)}) { ${PULL_FIELDS} }`).join("\n    ");
+  return `query prflowPulls($owner: String!, $repo: String!) {
+  ${first ? "viewer { __typename login } " : ""}rateLimit { cost remaining resetAt }
+  repository(owner: $owner, name: $repo) {
+    ${first ? REPO_FIELDS : "id"}
+    ${aliases}
+  }
+}`;
+}
+
+/** A GraphQL error: the message and path of each error, plus what data came back. */
+export class GraphqlErrors extends Error {
+  constructor(errors, data) {
+    super(errors.map((e) => e.message).join("; "));
+    this.errors = errors;
+    this.data = data;
+  }
+}
+
+/** POSTs a document to the GraphQL endpoint the runner names; returns { data, errors, date }. */
+export async function graphqlRequest(octokit, query, variables = {}) {
+  const url = octokit.prflowGraphqlUrl ?? graphqlUrlOf(octokit);
+  const res = await octokit.request({ method: "POST", url, query, variables });
+  return { data: res.data?.data ?? null, errors: res.data?.errors ?? [], date: res.headers?.date };
+}
+
+function graphqlUrlOf(octokit) {
+  const base = octokit.request.endpoint.DEFAULTS.baseUrl;
+  return /\/api\/v3\/?$/.test(base) ? base.replace(/\/api\/v3\/?$/, "/api/graphql") : `${base}/graphql`;
+}
+
+/**
+ * Reads facts. `numbers` limits the read to those pull requests (closed ones are left out); without it
+ * every open pull request is read. `now` defaults to the `Date` header of GitHub's first answer (GitHub's
+ * clock, not this machine's). `log` gets one line per request beyond the first page.
+ */
+export async function readFacts(octokit, { owner, repo, numbers, viewer, now, log = () => {} } = {}) {
+  const facts = { repository: `${owner}/${repo}`, now: "", viewer: viewer ?? null, defaultBranch: null, labels: [], requiredChecks: [], codeowners: null, unknown: [], pullRequests: [] };
+  const stats = { graphql: 0, rest: 0, followUps: 0 };
+  const raw = [];
+  let head = null;
+  let date;
+
+  const run = async (query, variables) => {
+    stats.graphql++;
+    const r = await graphqlRequest(octokit, query, variables);
+    date ??= r.date;
+    return r;
+  };
+
+  if (numbers === undefined) {
+    let after = null;
+    for (;;) {
+      const r = await run(sweepQuery(head === null), { owner, repo, after });
+      const repository = r.data?.repository;
+      if (!repository) throw new GraphqlErrors(r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }], r.data);
+      if (head === null) head = { data: r.data, errors: r.errors };
+      const conn = repository.pullRequests;
+      if (!conn) throw new GraphqlErrors(r.errors, r.data);
+      conn.nodes.forEach((pr, i) => raw.push({ pr, errors: errorsUnder(r.errors, ["repository", "pullRequests", "nodes", i]) }));
+      if (!conn.pageInfo.hasNextPage) break;
+      after = conn.pageInfo.endCursor;
+    }
+  } else {
+    const wanted = [...new Set(numbers)];
+    for (let start = 0; start < wanted.length || start === 0; start += PULL_PAGE) {
+      const chunk = wanted.slice(start, start + PULL_PAGE);
+      const r = await run(pullsQuery(head === null, chunk), { owner, repo });
+      const repository = r.data?.repository;
+      if (!repository) throw new GraphqlErrors(r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }], r.data);
+      if (head === null) head = { data: r.data, errors: r.errors };
+      chunk.forEach((_, i) => {
+        const pr = repository[`p${i}`];
+        if (pr) raw.push({ pr, errors: errorsUnder(r.errors, ["repository", `p${i}`]) });
+      });
+      if (!chunk.length) break;
+    }
+  }
+
+  // Repository-level facts from the first answer.
+  const repository = head.data.repository;
+  facts.viewer = viewer ?? loginOf(head.data.viewer);
+  facts.defaultBranch = repository.defaultBranchRef?.name ?? null;
+  if (repository.labels && !errorsUnder(head.errors, ["repository", "labels"]).length) {
+    const names = repository.labels.nodes.map((l) => l.name);
+    let page = repository.labels.pageInfo;
+    try {
+      while (page.hasNextPage) {
+        const r = await run(
+          `query prflowLabels($owner: String!, $repo: String!, $after: String) { repository(owner: $owner, name: $repo) { labels(first: ${FOLLOW_PAGE}, after: $after) { ${PAGE_INFO} nodes { name } } } }`,
+          { owner, repo, after: page.endCursor },
+        );
+        const conn = r.data?.repository?.labels;
+        if (!conn || r.errors.length) throw new GraphqlErrors(r.errors, r.data);
+        names.push(...conn.nodes.map((l) => l.name));
+        page = conn.pageInfo;
+      }
+      facts.labels = names;
+    } catch (e) {
+      log(`labels: could not read the repository's labels (${e.message}); treating them as unknown`);
+      facts.unknown.push("labels");
+    }
+  } else {
+    log(`labels: could not read the repository's labels (${head.errors.map((e) => e.message).join("; ")}); treating them as unknown`);
+    facts.unknown.push("labels");
+  }
+  const codeownerErrors = CODEOWNERS_PATHS.some((_, i) => errorsUnder(head.errors, ["repository", `codeowners${i}`]).length);
+  if (codeownerErrors) facts.unknown.push("codeowners");
+  else facts.codeowners = CODEOWNERS_PATHS.map((_, i) => repository[`codeowners${i}`]?.text).find((t) => typeof t === "string") ?? null;
+
+  // Required checks: the rules that apply to the default branch (rulesets; classic protection is not read).
+  if (facts.defaultBranch) {
+    try {
+      stats.rest++;
+      const res = await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch: facts.defaultBranch, per_page: 100 });
+      facts.requiredChecks = requiredContexts(res.data);
+    } catch (e) {
+      log(`required checks: could not read the rules of ${facts.defaultBranch} (${e.status ?? ""} ${e.message}); treating them as unknown`);
+      facts.unknown.push("requiredChecks");
+    }
+  } else {
+    facts.unknown.push("requiredChecks");
+  }
+
+  // Pull requests, following every overflowing nested list.
+  for (const { pr, errors } of raw) {
+    if (pr.state && pr.state !== "OPEN") continue;
+    const pull = await toPull(pr, errors, { owner, repo, run, stats, log });
+    facts.pullRequests.push(pull);
+  }
+  facts.pullRequests.sort((a, b) => a.number - b.number);
+  facts.now = now ?? new Date(date ?? Date.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
+  Object.defineProperty(facts, "stats", { value: stats, enumerable: false });
+  return facts;
+}
+
+/** The contexts a `GET /rules/branches/{branch}` answer requires. */
+export function requiredContexts(rules) {
+  const out = [];
+  for (const rule of rules ?? []) {
+    if (rule.type !== "required_status_checks") continue;
+    for (const c of rule.parameters?.required_status_checks ?? []) if (!out.includes(c.context)) out.push(c.context);
+  }
+  return out;
+}
+
+/**
+ * A login in REST's form: GraphQL names a bot `github-actions` where REST (and the comment's author as
+ * people see it) says `github-actions[bot]`; facts use one form so "did the tool write this marker"
+ * compares equal.
+ */
+export function loginOf(actor) {
+  if (!actor?.login) return null;
+  return actor.__typename === "Bot" && !actor.login.endsWith("[bot]") ? `${actor.login}[bot]` : actor.login;
+}
+
+function errorsUnder(errors, prefix) {
+  return (errors ?? []).filter((e) => Array.isArray(e.path) && prefix.every((p, i) => e.path[i] === p));
+}
+
+async function toPull(pr, errors, ctx) {
+  const unknown = new Set();
+  const lists = {};
+  const pending = {};
+  for (const [key, list] of Object.entries(LISTS)) {
+    const failed = errors.some((e) => e.path.includes(LIST_FIELD[key]));
+    const conn = list.at(pr);
+    if (failed || !conn) {
+      unknown.add(list.fact);
+      continue;
+    }
+    lists[key] = [...conn.nodes];
+    if (conn.pageInfo?.hasNextPage) pending[key] = conn.pageInfo.endCursor;
+  }
+  // Overflowing lists: one query per round for this pull request, carrying every list still open.
+  while (Object.keys(pending).length) {
+    const keys = Object.keys(pending);
+    const vars = Object.fromEntries(keys.map((k) => [`after_${k}`, pending[k]]));
+    const query =
+      `query prflowMore($owner: String!, $repo: String!, $number: Int!, ${keys.map((k) => `$after_${k}: String`).join(", ")}) ` +
+      `{ repository(owner: $owner, name: $repo) { pullRequest(number: $number) { ${keys.map((k) => LISTS[k].select(`first: ${FOLLOW_PAGE}, after: $after_${k}`)).join(" ")} } } }`;
+    ctx.stats.followUps++;
+    ctx.log(`#${pr.number}: reading more ${keys.join(", ")}`);
+    let r;
+    try {
+      r = await ctx.run(query, { owner: ctx.owner, repo: ctx.repo, number: pr.number, ...vars });
+    } catch (e) {
+      r = { data: null, errors: [{ message: e.message, path: [] }] };
+    }
+    const more = r.data?.repository?.pullRequest;
+    for (const k of keys) {
+      const failed = !more || r.errors.some((e) => (e.path ?? []).includes(LIST_FIELD[k]) || (e.path ?? []).length <= 2);
+      const conn = more && LISTS[k].at(more);
+      if (failed || !conn) {
+        unknown.add(LISTS[k].fact);
+        delete lists[k];
+        delete pending[k];
+        continue;
+      }
+      lists[k].push(...conn.nodes);
+      if (conn.pageInfo.hasNextPage) pending[k] = conn.pageInfo.endCursor;
+      else delete pending[k];
+    }
+  }
+  const headOid = pr.commits?.nodes?.[0]?.commit?.oid;
+  return {
+    number: pr.number,
+    title: pr.title ?? "",
+    author: loginOf(pr.author) ?? "ghost",
+    body: pr.body ?? "",
+    isDraft: Boolean(pr.isDraft),
+    createdAt: pr.createdAt ?? "",
+    baseRef: pr.baseRefName ?? "",
+    headRef: pr.headRefName ?? "",
+    headSha: pr.headRefOid ?? headOid ?? "",
+    mergeable: ["MERGEABLE", "CONFLICTING"].includes(pr.mergeable) ? pr.mergeable : "UNKNOWN",
+    mergeStateStatus: pr.mergeStateStatus ?? null,
+    labels: (lists.labels ?? []).map((l) => l.name),
+    reviews: (lists.reviews ?? []).map(toReview),
+    reviewRequests: (lists.reviewRequests ?? []).map((r) => reviewerName(r.requestedReviewer)).filter(Boolean),
+    checks: (lists.checks ?? []).map(toCheck),
+    files: (lists.files ?? []).map((f) => f.path),
+    comments: (lists.comments ?? []).map(toComment),
+    timeline: (lists.timeline ?? []).map(toEvent).filter(Boolean),
+    unknown: Object.keys(LISTS).map((k) => LISTS[k].fact).filter((f) => unknown.has(f)),
+  };
+}
+
+function toReview(r) {
+  return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "" };
+}
+
+function reviewerName(r) {
+  if (!r) return null;
+  if (r.__typename === "Team") return `${r.organization?.login ?? ""}/${r.slug}`.replace(/^\//, "");
+  return r.login ?? null;
+}
+
+/**
+ * A check run as it is; a status context in the check shape src/checks.rs expects: SUCCESS is a completed
+ * success, PENDING and EXPECTED are pending, FAILURE and ERROR are completed failures/errors.
+ */
+export function toCheck(c) {
+  if (c.__typename === "StatusContext") {
+    const pending = c.state === "PENDING" || c.state === "EXPECTED";
+    return {
+      name: c.context,
+      workflow: null,
+      status: pending ? "PENDING" : "COMPLETED",
+      conclusion: pending ? null : c.state,
+      startedAt: c.createdAt ?? null,
+      completedAt: pending ? null : (c.createdAt ?? null),
+      id: null,
+    };
+  }
+  return {
+    name: c.name,
+    workflow: c.checkSuite?.workflowRun?.workflow?.name ?? null,
+    status: c.status,
+    conclusion: c.conclusion ?? null,
+    startedAt: c.startedAt ?? null,
+    completedAt: c.completedAt ?? null,
+    id: c.databaseId ?? null,
+  };
+}
+
+function toComment(c) {
+  return {
+    id: c.databaseId ?? null,
+    author: loginOf(c.author) ?? "ghost",
+    body: c.body ?? "",
+    createdAt: c.createdAt ?? "",
+    authorCanWrite: WRITE_ASSOCIATIONS.includes(c.authorAssociation),
+  };
+}
+
+function toEvent(item) {
+  const kind = TIMELINE_KINDS[item.__typename];
+  if (!kind) return null;
+  switch (item.__typename) {
+    case "PullRequestCommit":
+      return { kind, at: item.commit?.committedDate ?? "", actor: item.commit?.author?.user?.login ?? null, label: null };
+    case "IssueComment":
+      return { kind, at: item.createdAt, actor: loginOf(item.author), label: null };
+    case "PullRequestReview":
+      return { kind, at: item.submittedAt ?? item.createdAt, actor: loginOf(item.author), label: null };
+    default:
+      return { kind, at: item.createdAt, actor: loginOf(item.actor), label: item.label?.name ?? null };
+  }
+}

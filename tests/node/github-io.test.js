@@ -1,0 +1,394 @@
+// lib/github against the emulator: readFacts reproduces the seeded repository as a valid Facts document
+// (nested pagination included) in ceil(N/50) GraphQL pages + 1 REST read; applyPlan writes exactly the
+// planned edits, one request per label edit; syncLabels upserts and never deletes; faults are retried.
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import Ajv from "ajv";
+import { startEmulator, MERGEABILITY_DELAY_MS } from "../../emulator/index.js";
+import { makeOctokit, readFacts, applyPlan, syncLabels, PULL_PAGE } from "../../lib/github/index.js";
+
+const OWNER = "acme";
+const REPO = "widgets";
+const factsSchema = JSON.parse(readFileSync(new URL("../../schema/facts.schema.json", import.meta.url), "utf8"));
+const ajv = new Ajv({ strict: false, allErrors: true });
+ajv.addFormat("uint64", { type: "number", validate: (n) => Number.isInteger(n) && n >= 0 });
+const validateFacts = ajv.compile(factsSchema);
+
+function assertValidFacts(facts) {
+  const ok = validateFacts(JSON.parse(JSON.stringify(facts)));
+  assert.ok(ok, `facts match schema/facts.schema.json: ${JSON.stringify(validateFacts.errors?.slice(0, 3))}`);
+}
+
+const octokitFor = (gh, log = () => {}, token = gh.appToken) => makeOctokit({ token, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, log, timeScale: 0.001 });
+
+describe("makeOctokit points where the runner says", () => {
+  const cases = [
+    { rule: "github.com: the runner's two URLs", given: { baseUrl: "https://api.github.com", graphqlUrl: "https://api.github.com/graphql" }, rest: "https://api.github.com", graphql: "https://api.github.com/graphql" },
+    { rule: "GitHub Enterprise Server: /api/v3 → /api/graphql when no GraphQL URL is given", given: { baseUrl: "https://ghe.example/api/v3" }, rest: "https://ghe.example/api/v3", graphql: "https://ghe.example/api/graphql" },
+    { rule: "an explicit GraphQL URL wins", given: { baseUrl: "http://127.0.0.1:9/", graphqlUrl: "http://127.0.0.1:9/gql" }, rest: "http://127.0.0.1:9", graphql: "http://127.0.0.1:9/gql" },
+  ];
+  for (const c of cases) {
+    test(c.rule, () => {
+      const o = makeOctokit({ token: "t", ...c.given });
+      assert.deepEqual({ rest: o.request.endpoint.DEFAULTS.baseUrl, graphql: o.prflowGraphqlUrl }, { rest: c.rest, graphql: c.graphql });
+    });
+  }
+});
+
+describe("readFacts reproduces the seeded repository", () => {
+  let gh;
+  let facts;
+  let seeded;
+  before(async () => {
+    gh = await startEmulator({ owner: OWNER, repo: REPO });
+    gh.clock.set("2026-01-05T09:00:00Z");
+    gh.user("maintainer", { association: "MEMBER" });
+    for (const name of ["state:needs-human", "state:addressing", "blocker:checks"]) gh.createLabel({ name, color: "0e8a16", description: `prflow: ${name}` });
+    gh.setRequiredChecks(["test"]);
+    gh.setFile("CODEOWNERS", "*.rs @acme/core\n");
+    // Three pull requests, each exercising different facts.
+    const a = gh.createPull({ title: "Add parser", body: "Merge-After: #2", author: "agent-1", files: ["src/parser.rs", "README.md"], labels: ["state:needs-human"] });
+    gh.review(a.number, { author: "alice", state: "CHANGES_REQUESTED", body: "fix it" });
+    gh.clock.advance({ minutes: 1 });
+    gh.push(a.number, { files: ["src/parser.rs"] });
+    gh.comment(a.number, { author: "maintainer", body: "/ready" });
+    gh.comment(a.number, { author: "github-actions[bot]", body: "<!-- prflow:claim key=1 -->" });
+    gh.checkRun({ number: a.number, name: "test", workflow: "CI", status: "COMPLETED", conclusion: "FAILURE" });
+    gh.status({ number: a.number, context: "ci/legacy", state: "error" });
+    gh.requestReviewers(a.number, { reviewers: ["bob"], teams: ["core"] });
+    const b = gh.createPull({ title: "Draft thing", author: "agent-2", draft: true, conflicting: true });
+    gh.status({ number: b.number, context: "lint", state: "pending" });
+    gh.markReady(b.number, { by: "agent-2" });
+    gh.push(b.number, { force: true });
+    const c = gh.createPull({ title: "Closed one", author: "agent-3" });
+    gh.closePull(c.number);
+    gh.clock.advance(MERGEABILITY_DELAY_MS);
+    seeded = { a: gh.state.pull(a.number), b: gh.state.pull(b.number) };
+    facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO });
+  });
+  after(() => gh.close());
+
+  test("the document validates against schema/facts.schema.json", () => assertValidFacts(facts));
+
+  test("repository facts: viewer, default branch, labels, required checks, CODEOWNERS, GitHub's clock", () => {
+    assert.deepEqual(
+      { repository: facts.repository, now: facts.now, viewer: facts.viewer, defaultBranch: facts.defaultBranch, labels: facts.labels, requiredChecks: facts.requiredChecks, codeowners: facts.codeowners, unknown: facts.unknown },
+      { repository: "acme/widgets", now: "2026-01-05T09:02:00Z", viewer: "github-actions[bot]", defaultBranch: "main", labels: ["blocker:checks", "state:addressing", "state:needs-human"], requiredChecks: ["test"], codeowners: "*.rs @acme/core\n", unknown: [] },
+    );
+  });
+
+  test("only open pull requests, by number", () => {
+    assert.deepEqual(facts.pullRequests.map((p) => p.number), [seeded.a.number, seeded.b.number]);
+  });
+
+  test("pull request A: reviews bound to the old head, checks and statuses in one shape, comments with write access", () => {
+    const a = facts.pullRequests[0];
+    assert.deepEqual(
+      { title: a.title, body: a.body, author: a.author, files: a.files, labels: a.labels, reviewRequests: a.reviewRequests, headSha: a.headSha, mergeable: a.mergeable, mergeStateStatus: a.mergeStateStatus, unknown: a.unknown },
+      { title: "Add parser", body: "Merge-After: #2", author: "agent-1", files: ["src/parser.rs"], labels: ["state:needs-human"], reviewRequests: ["bob", "acme/core"], headSha: seeded.a.headSha, mergeable: "MERGEABLE", mergeStateStatus: "BLOCKED", unknown: [] },
+    );
+    assert.deepEqual(a.reviews.map((r) => [r.author, r.state, r.commit === seeded.a.commits[0].oid, r.body]), [["alice", "CHANGES_REQUESTED", true, "fix it"]]);
+    assert.deepEqual(a.checks.map(({ id, ...c }) => ({ ...c, hasId: id !== null })), [
+      { name: "test", workflow: "CI", status: "COMPLETED", conclusion: "FAILURE", startedAt: "2026-01-05T09:01:00Z", completedAt: "2026-01-05T09:01:00Z", hasId: true },
+      { name: "ci/legacy", workflow: null, status: "COMPLETED", conclusion: "ERROR", startedAt: "2026-01-05T09:01:00Z", completedAt: "2026-01-05T09:01:00Z", hasId: false },
+    ]);
+    assert.deepEqual(a.comments.map((c) => [c.author, c.body, c.authorCanWrite]), [
+      ["maintainer", "/ready", true],
+      ["github-actions[bot]", "<!-- prflow:claim key=1 -->", false],
+    ]);
+  });
+
+  test("pull request A: the timeline in GitHub's order with actor, time and label", () => {
+    assert.deepEqual(facts.pullRequests[0].timeline, [
+      { kind: "committed", at: "2026-01-05T09:00:00Z", actor: "agent-1", label: null },
+      { kind: "labeled", at: "2026-01-05T09:00:00Z", actor: "agent-1", label: "state:needs-human" },
+      { kind: "reviewed", at: "2026-01-05T09:00:00Z", actor: "alice", label: null },
+      { kind: "committed", at: "2026-01-05T09:01:00Z", actor: "agent-1", label: null },
+      { kind: "commented", at: "2026-01-05T09:01:00Z", actor: "maintainer", label: null },
+      { kind: "commented", at: "2026-01-05T09:01:00Z", actor: "github-actions[bot]", label: null },
+      { kind: "review_requested", at: "2026-01-05T09:01:00Z", actor: "agent-1", label: null },
+      { kind: "review_requested", at: "2026-01-05T09:01:00Z", actor: "agent-1", label: null },
+    ]);
+  });
+
+  test("pull request B: conflicting, pending status, ready-for-review and force-push events", () => {
+    const b = facts.pullRequests[1];
+    assert.deepEqual(
+      { isDraft: b.isDraft, mergeable: b.mergeable, mergeStateStatus: b.mergeStateStatus, checks: b.checks.map((c) => [c.name, c.status, c.conclusion]), kinds: b.timeline.map((e) => e.kind) },
+      { isDraft: false, mergeable: "CONFLICTING", mergeStateStatus: "DIRTY", checks: [], kinds: ["committed", "ready_for_review", "head_ref_force_pushed"] },
+    );
+  });
+
+  test("a status set before a force push stays on the old commit", () => {
+    assert.ok(gh.state.statuses.some((s) => s.context === "lint" && s.sha !== seeded.b.headSha));
+  });
+
+  test("the read spent one GraphQL page and one REST read, with no validation failure", () => {
+    assert.deepEqual(facts.stats, { graphql: 1, rest: 1, followUps: 0 });
+    assert.deepEqual(gh.validationFailures, []);
+  });
+
+  test("numbers: reads only those, skipping closed ones", async () => {
+    const some = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO, numbers: [seeded.b.number, 3] });
+    assertValidFacts(some);
+    assert.deepEqual(some.pullRequests.map((p) => p.number), [seeded.b.number]);
+    assert.deepEqual(some.stats, { graphql: 1, rest: 1, followUps: 0 });
+  });
+
+  test("mergeable reads UNKNOWN right after the base moves", async () => {
+    gh.moveBranch("main");
+    const f = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO, numbers: [seeded.a.number] });
+    assert.equal(f.pullRequests[0].mergeable, "UNKNOWN");
+    gh.clock.advance(MERGEABILITY_DELAY_MS);
+  });
+});
+
+describe("nested pagination: a list longer than its page is followed for that pull request only", () => {
+  let gh;
+  before(async () => {
+    gh = await startEmulator({ owner: OWNER, repo: REPO });
+  });
+  after(() => gh.close());
+
+  test("230 files and 130 reviews on one pull request, 2 quiet ones beside it", async () => {
+    const big = gh.createPull({ title: "big", files: Array.from({ length: 230 }, (_, i) => `src/f${i}.rs`) });
+    for (let i = 0; i < 130; i++) gh.review(big.number, { author: `r${i}`, state: "COMMENTED" });
+    gh.createPull({ title: "q1" });
+    gh.createPull({ title: "q2" });
+    const facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO });
+    assertValidFacts(facts);
+    const p = facts.pullRequests[0];
+    assert.deepEqual([p.files.length, new Set(p.files).size, p.reviews.length, p.timeline.length], [230, 230, 130, 131]);
+    assert.deepEqual(p.files.slice(0, 2), ["src/f0.rs", "src/f1.rs"]);
+    // Page 1 holds 100 files, 50 reviews, 100 timeline items; then rounds of 100 for what still overflows:
+    // files 200 / reviews 130 / timeline 131 (round 1), files 230 (round 2).
+    assert.deepEqual(facts.stats, { graphql: 3, rest: 1, followUps: 2 });
+    assert.deepEqual(gh.validationFailures, []);
+  });
+});
+
+describe("request counts per sweep", () => {
+  for (const n of [10, 100, 1000]) {
+    test(`${n} open pull requests: ceil(${n}/${PULL_PAGE}) GraphQL pages + 1 REST read, within GitHub's limits`, async () => {
+      const gh = await startEmulator({ owner: OWNER, repo: REPO });
+      try {
+        gh.setRequiredChecks(["test"]);
+        for (let i = 0; i < n; i++) {
+          const pr = gh.createPull({ title: `pr ${i}`, labels: ["state:needs-human"] });
+          gh.checkRun({ number: pr.number, name: "test" });
+        }
+        const facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO });
+        const counts = gh.counts();
+        const pages = Math.ceil(n / PULL_PAGE);
+        assert.equal(facts.pullRequests.length, n);
+        assert.deepEqual({ graphql: counts.graphql, rest: counts.rest, writes: counts.writes }, { graphql: pages, rest: 1, writes: 0 });
+        const costs = gh.requests.filter((r) => r.path === "/graphql").map((r) => [r.cost, r.nodes]);
+        for (const [cost, nodes] of costs) assert.ok(nodes <= 50_000 && cost <= 10, `page inside limits: ${nodes} nodes, cost ${cost}`);
+        assert.deepEqual(gh.validationFailures, []);
+        console.log(`sweep of ${n}: ${counts.total} requests (${counts.graphql} GraphQL + ${counts.rest} REST); a page is ${costs[0][1]} nodes, cost ${costs[0][0]} points`);
+      } finally {
+        await gh.close();
+      }
+    });
+  }
+});
+
+describe("applyPlan writes exactly the plan, one request per label edit", () => {
+  let gh;
+  let octokit;
+  const lines = [];
+  before(async () => {
+    gh = await startEmulator({ owner: OWNER, repo: REPO });
+    for (const name of ["state:needs-human", "state:addressing", "blocker:checks", "merge-next"]) gh.createLabel({ name });
+    gh.createPull({ title: "1", labels: ["state:addressing", "merge-next"] });
+    gh.createPull({ title: "2", labels: ["state:needs-human"] });
+    gh.createPull({ title: "3", labels: ["state:needs-human", "blocker:checks"] });
+    gh.createPull({ title: "4" });
+    octokit = octokitFor(gh, (l) => lines.push(l));
+  });
+  after(() => gh.close());
+
+  const change = (label) => ({ label, reason: `because ${label}` });
+  const plan = {
+    ops: [
+      { op: "editLabels", number: 1, add: [change("state:needs-human")], remove: [change("state:addressing")], reason: "round done" },
+      { op: "editLabels", number: 2, add: [change("blocker:checks")], remove: [], reason: "checks fail" },
+      { op: "editLabels", number: 3, add: [], remove: [change("blocker:checks")], reason: "checks pass" },
+      { op: "requestReviewers", number: 4, reviewers: ["alice", "acme/core"], reason: "round starts" },
+      { op: "armAutoMerge", number: 4, reason: "a later issue" },
+    ],
+  };
+  // Each op: the one request it makes, and the labels after it.
+  const expected = [
+    { status: "applied", request: "PATCH /repos/{owner}/{repo}/issues/{issue_number}", labels: ["merge-next", "state:needs-human"] },
+    { status: "applied", request: "POST /repos/{owner}/{repo}/issues/{issue_number}/labels", labels: ["state:needs-human", "blocker:checks"] },
+    { status: "applied", request: "DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", labels: ["state:needs-human"] },
+    { status: "applied", request: "POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers", labels: [] },
+    { status: "skipped", request: null, labels: [] },
+  ];
+
+  test("a dry run writes nothing and says what it would do", async () => {
+    gh.reset();
+    const facts = await readFacts(octokit, { owner: OWNER, repo: REPO });
+    gh.reset();
+    const results = await applyPlan(octokit, plan, { owner: OWNER, repo: REPO, live: false, facts });
+    assert.deepEqual(results.map((r) => r.status), ["would", "would", "would", "would", "skipped"]);
+    assert.match(results[0].detail, /would set labels in one edit: \+state:needs-human -state:addressing/);
+    assert.equal(gh.requests.length, 0);
+  });
+
+  test("live: each op is one request, the labels end as planned, nothing else is written", async () => {
+    const facts = await readFacts(octokit, { owner: OWNER, repo: REPO });
+    gh.reset();
+    const results = await applyPlan(octokit, plan, { owner: OWNER, repo: REPO, live: true, facts });
+    assert.deepEqual(results.map((r) => r.status), expected.map((e) => e.status));
+    assert.deepEqual(gh.requests.map((r) => `${r.method} ${r.operation}`), expected.filter((e) => e.request).map((e) => e.request));
+    assert.deepEqual([1, 2, 3, 4].map((n) => gh.state.pull(n).labels), expected.slice(0, 4).map((e) => e.labels));
+    assert.deepEqual(gh.state.pull(4).reviewRequests, [{ type: "User", login: "alice" }, { type: "Team", slug: "core" }]);
+    assert.deepEqual(gh.validationFailures, []);
+  });
+
+  test("the PATCH edit records both label events at once, by the token's account", () => {
+    const events = gh.state.pull(1).timeline.filter((e) => /Labeled|Unlabeled/.test(e.type)).slice(-2);
+    assert.deepEqual(events.map((e) => [e.type, e.label, e.actor, e.at]), [
+      ["UnlabeledEvent", "state:addressing", "github-actions[bot]", gh.clock.iso()],
+      ["LabeledEvent", "state:needs-human", "github-actions[bot]", gh.clock.iso()],
+    ]);
+  });
+
+  test("without facts, a replacing edit reads the current labels first (one read, one write)", async () => {
+    gh.reset();
+    const results = await applyPlan(octokit, { ops: [{ op: "editLabels", number: 1, add: [change("state:addressing")], remove: [change("state:needs-human")], reason: "r" }] }, { owner: OWNER, repo: REPO, live: true });
+    assert.equal(results[0].status, "applied");
+    assert.deepEqual(gh.requests.map((r) => r.method), ["GET", "PATCH"]);
+    assert.deepEqual(gh.state.pull(1).labels, ["merge-next", "state:addressing"]);
+  });
+
+  test("a failing op is reported and later ops still run", async () => {
+    gh.reset();
+    gh.inject({ kind: "5xx", match: { method: "POST", path: "/issues/2/labels" }, times: 10 });
+    const results = await applyPlan(octokit, { ops: [plan.ops[1], plan.ops[3]] }, { owner: OWNER, repo: REPO, live: true });
+    assert.deepEqual(results.map((r) => r.status), ["failed", "applied"]);
+    assert.match(results[0].detail, /^502 /);
+  });
+});
+
+describe("faults during a sweep are retried and the run converges", () => {
+  const faults = [
+    { rule: "a 5xx on the first GraphQL page", fault: { kind: "5xx", match: { graphql: "prflowSweep" }, times: 2 } },
+    { rule: "a secondary rate limit on the GraphQL page", fault: { kind: "secondary-rate-limit", match: { graphql: "prflowSweep" }, retryAfter: 3 } },
+    { rule: "a 429 on the rules read", fault: { kind: "429", match: { path: "/rules/" }, retryAfter: 1 } },
+    { rule: "a slow GraphQL page", fault: { kind: "slow", match: { graphql: "prflowSweep" }, delayMs: 30 } },
+    { rule: "a secondary rate limit on a label write", fault: { kind: "secondary-rate-limit", match: { method: "POST" }, retryAfter: 2 } },
+  ];
+  for (const c of faults) {
+    test(c.rule, async () => {
+      const gh = await startEmulator({ owner: OWNER, repo: REPO });
+      try {
+        gh.createLabel({ name: "blocker:checks" });
+        for (let i = 0; i < 3; i++) gh.createPull({ title: `p${i}` });
+        const lines = [];
+        const octokit = octokitFor(gh, (l) => lines.push(l));
+        const f = gh.inject(c.fault);
+        const facts = await readFacts(octokit, { owner: OWNER, repo: REPO });
+        assert.equal(facts.pullRequests.length, 3);
+        assert.deepEqual(facts.unknown, []);
+        const results = await applyPlan(octokit, { ops: [{ op: "editLabels", number: 2, add: [{ label: "blocker:checks", reason: "r" }], remove: [], reason: "r" }] }, { owner: OWNER, repo: REPO, live: true, facts });
+        assert.equal(results[0].status, "applied");
+        assert.deepEqual(gh.state.pull(2).labels, ["blocker:checks"]);
+        assert.equal(f.hits, c.fault.times ?? 1, "the fault fired");
+        if (c.fault.kind !== "slow") assert.ok(lines.some((l) => l.startsWith("GitHub answered")), "the retry left a log line");
+      } finally {
+        await gh.close();
+      }
+    });
+  }
+
+  test("a failed read of the label set is `unknown`, not an empty set", async () => {
+    const gh = await startEmulator({ owner: OWNER, repo: REPO });
+    try {
+      gh.createLabel({ name: "state:needs-human" });
+      gh.createPull({ title: "p", labels: ["state:needs-human"] });
+      gh.inject({ kind: "labels-read-fails" });
+      const facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO });
+      assertValidFacts(facts);
+      assert.deepEqual({ labels: facts.labels, unknown: facts.unknown, prLabels: facts.pullRequests[0].labels }, { labels: [], unknown: ["labels"], prLabels: ["state:needs-human"] });
+    } finally {
+      await gh.close();
+    }
+  });
+
+  test("a pull request's list that fails to read is that pull request's `unknown`, the others are whole", async () => {
+    const gh = await startEmulator({ owner: OWNER, repo: REPO });
+    try {
+      for (let i = 0; i < 3; i++) gh.createPull({ title: `p${i}`, files: [`f${i}`] });
+      gh.inject({ kind: "field-fails", field: "files", times: 1 });
+      gh.inject({ kind: "field-fails", field: "reviews", times: 1 });
+      const facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO });
+      assertValidFacts(facts);
+      assert.deepEqual(facts.pullRequests.map((p) => [p.number, p.files, p.unknown]), [
+        [1, [], ["reviews", "files"]],
+        [2, ["f1"], []],
+        [3, ["f2"], []],
+      ]);
+    } finally {
+      await gh.close();
+    }
+  });
+
+  test("a failed read of the rules is `unknown: requiredChecks`", async () => {
+    const gh = await startEmulator({ owner: OWNER, repo: REPO });
+    try {
+      gh.inject({ kind: "5xx", match: { path: "/rules/" }, times: 100 });
+      const facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO });
+      assert.deepEqual(facts.unknown, ["requiredChecks"]);
+    } finally {
+      await gh.close();
+    }
+  });
+});
+
+describe("syncLabels upserts the catalogue and never deletes", () => {
+  let gh;
+  let octokit;
+  before(async () => {
+    gh = await startEmulator({ owner: OWNER, repo: REPO });
+    gh.createLabel({ name: "State:Needs-Human", color: "000000", description: "old words" });
+    gh.createLabel({ name: "state:retired", color: "ededed", description: "prflow: no longer used" });
+    gh.createLabel({ name: "bug", color: "d73a4a", description: "Something isn't working" });
+    octokit = octokitFor(gh);
+  });
+  after(() => gh.close());
+
+  const wanted = [
+    { name: "state:needs-human", color: "0e8a16", description: "prflow sets it: a human's turn to review" },
+    { name: "blocker:checks", color: "b60205", description: "prflow sets it: a required check fails" },
+    { name: "too:long", color: "b60205", description: "x".repeat(101) },
+  ];
+
+  test("dry run: says what it would do, writes nothing", async () => {
+    gh.reset();
+    const { results } = await syncLabels(octokit, { owner: OWNER, repo: REPO, wanted, live: false });
+    assert.deepEqual(results.map((r) => r.status), ["would update", "would create", "failed"]);
+    assert.equal(gh.counts().writes, 0);
+  });
+
+  test("live: creates, updates (name case, colour, words), refuses a description over 100 characters, reports unused", async () => {
+    gh.reset();
+    const { results, unused } = await syncLabels(octokit, { owner: OWNER, repo: REPO, wanted, live: true });
+    assert.deepEqual(results.map((r) => [r.name, r.status]), [["state:needs-human", "updated"], ["blocker:checks", "created"], ["too:long", "failed"]]);
+    assert.match(results[2].detail, /101 characters; GitHub allows at most 100/);
+    assert.deepEqual(unused, ["state:retired"], "made by prflow, no longer wanted; `bug` is not ours");
+    assert.deepEqual(gh.state.label("state:needs-human"), { ...gh.state.label("state:needs-human"), name: "state:needs-human", color: "0e8a16", description: wanted[0].description });
+    assert.ok(gh.state.label("state:retired"), "never deleted");
+    assert.deepEqual(gh.validationFailures, []);
+  });
+
+  test("a second run changes nothing", async () => {
+    gh.reset();
+    const { results } = await syncLabels(octokit, { owner: OWNER, repo: REPO, wanted: wanted.slice(0, 2), live: true });
+    assert.deepEqual(results.map((r) => r.status), ["unchanged", "unchanged"]);
+    assert.equal(gh.counts().writes, 0);
+  });
+});
