@@ -6,6 +6,9 @@
 //! entry: reconcile (default), claim, race, gateClassify, gateReport. `expect` holds only what the
 //! case pins; anything not named is not checked.
 
+#[path = "fixtures/apply.rs"]
+mod apply;
+
 use prflow::config::Config;
 use prflow::facts::{Check, Comment, Facts, PullRequest, Review, TimelineEvent};
 use prflow::plan::Op;
@@ -211,6 +214,11 @@ fn run_case(case: &Value, file_config: &Value) -> Outcome {
             let pr = build_pr(case, &config, 1, T0);
             let facts = facts_of(&config, vec![pr], case);
             let plan = prflow::reconcile(&facts, &config);
+            // Applied, then reconciled again: nothing is left to do (the plan is idempotent).
+            let mut after = facts.clone();
+            apply::apply(&mut after, &plan);
+            let again = prflow::reconcile(&after, &config);
+            assert!(again.ops.is_empty(), "{}: applying the plan and reconciling again must plan nothing, got {:?}", case["name"], again.ops);
             Outcome {
                 state: Some(json!(plan.pulls[0].state)),
                 why: plan.pulls[0].why.clone(),
