@@ -40,7 +40,12 @@ export function githubPort(octokit, { owner, repo, live = true, log = () => {} }
       } catch (e) {
         log(`#${number}: the diff media type failed (${e.status ?? e.message}); building the diff from the file patches`);
       }
-      const files = await octokit.paginate("GET /repos/{owner}/{repo}/pulls/{pull_number}/files", { ...params, pull_number: number, per_page: 100 });
+      const files = [];
+      for (let page = 1; ; page++) {
+        const res = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/files", { ...params, pull_number: number, per_page: 100, page });
+        files.push(...res.data);
+        if (res.data.length < 100) break;
+      }
       return files.map((f) => `diff --git a/${f.filename} b/${f.filename}\n--- a/${f.filename}\n+++ b/${f.filename}\n${f.patch ?? ""}\n`).join("");
     },
     postReview: async (number, body) => {
