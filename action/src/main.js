@@ -7,9 +7,11 @@ import { makeOctokit, parseEvent } from "../../lib/github/index.js";
 import { DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
 import { RunError, labelsRun, parseNumbers, reconcileRun } from "../../lib/run.js";
 import { engine } from "./engine.js";
+import { loadConfig } from "../../lib/config-file.js";
+import { gateRun } from "../../lib/stations/gate-run.js";
 import { appendSummary, errorCommand, getBooleanInput, getInput, readEvent, setOutput } from "./runner.js";
 
-const MODES = ["reconcile", "labels"];
+const MODES = ["reconcile", "labels", "gate-classify", "gate-report"];
 
 async function main(env = process.env) {
   const log = (line) => console.log(line);
@@ -32,6 +34,21 @@ async function main(env = process.env) {
     writeCounts(run.counts, env);
     appendSummary(run.summary, env);
     failOnFailedWrites(run.results.filter((r) => r.status === "failed").map((r) => `label ${r.name}: failed: ${r.detail}`));
+    return;
+  }
+
+  if (mode === "gate-classify" || mode === "gate-report") {
+    // The stations flow's validation gate: one pull request (the numbers input), its status and labels.
+    const number = parseNumbers(getInput("numbers", env))[0];
+    if (!number) throw new RunError([`input numbers: expected the pull request the gate is for, found nothing`]);
+    const { config, errors } = loadConfig(engine, configPath, { readFile });
+    if (errors.length) throw new RunError(errors);
+    const step = mode === "gate-classify" ? "classify" : "report";
+    const { decision, results } = await gateRun({ engine, octokit, owner, repo, config, step, number, sha: getInput("sha", env), result: getInput("result", env), live, log });
+    for (const [k, v] of Object.entries({ run: decision.run, need: decision.need, sha: decision.sha, pr: number })) setOutput(k, String(v), env);
+    setOutput("plan", decision, env);
+    appendSummary(`## prflow gate ${step} · #${number}\n\n${decision.why}\n`, env);
+    failOnFailedWrites(results.filter((r) => r.status === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
     return;
   }
 

@@ -6,7 +6,7 @@ import { engine } from "../engine.js";
 import { connect, UsageError } from "../common.js";
 import { loadConfig, DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
-import { githubPort } from "../../lib/stations/github-port.js";
+import { gateRun } from "../../lib/stations/gate-run.js";
 
 export const summary = "The validation gate's classify and report steps (stations flow).";
 export const usage = "prflow gate classify <number> | prflow gate report <number> --sha SHA --result success|failure|cancelled|skipped   --repo owner/name [--config FILE] [--dry-run]";
@@ -27,13 +27,8 @@ export async function run(values, positionals) {
   const { owner, repo, octokit, log } = connect({ repo: values.repo, live, "dry-run": false });
   const { config, errors } = loadConfig(engine, values.config);
   if (errors.length) throw new RunError(errors);
-  const port = githubPort(octokit, { owner, repo, live, log });
   try {
-    const facts = await port.readFacts([number]);
-    const d = step === "classify" ? engine.gateClassify(facts, config, number) : engine.gateReport(facts, config, number, values.sha, values.result);
-    log(d.why);
-    for (const w of d.warnings) log(`warning: ${w.message}`);
-    await port.apply(d.ops, facts);
+    const { decision: d } = await gateRun({ engine, octokit, owner, repo, config, step, number, sha: values.sha, result: values.result, live, log });
     console.log(`run=${d.run}\nneed=${d.need}\nsha=${d.sha}\npr=${number}`);
   } catch (e) {
     throw new RunError([e.message]);

@@ -1,7 +1,7 @@
 // The stations flow's I/O against GitHub (or the emulator, when GITHUB_API_URL points there): the port
-// the claim loop and the station loop use, and the `setStatus` writer for the gate. Nothing here
+// the claim loop, the station loop and the gate use (the gate's `setStatus` writer is in lib/github). Nothing here
 // decides anything; every answer comes from the engine.
-import { applyPlan, readFacts, WRITERS, APPLIED, WOULD } from "../github/index.js";
+import { applyPlan, readFacts, WRITERS } from "../github/index.js";
 
 /**
  * The review event the station posts. Hard-wired: there is no parameter, option or config key that
@@ -9,15 +9,8 @@ import { applyPlan, readFacts, WRITERS, APPLIED, WOULD } from "../github/index.j
  */
 export const REVIEW_EVENT = Object.freeze("COMMENT");
 
-/** Writes a commit status (the gate's). The status belongs to `op.sha`, which may be older than the head. */
-export async function setStatus(octokit, op, { owner, repo, live }) {
-  const words = `${op.context}=${op.state} on ${op.sha.slice(0, 7)}`;
-  if (!live) return { status: WOULD, detail: `would set ${words}` };
-  await octokit.request("POST /repos/{owner}/{repo}/statuses/{sha}", { owner, repo, sha: op.sha, state: op.state, context: op.context, description: op.description.slice(0, 140) });
-  return { status: APPLIED, detail: words };
-}
-
-export const STATION_WRITERS = { ...WRITERS, setStatus };
+/** The writers the stations shells use: the shared ones (setStatus included). */
+export const STATION_WRITERS = WRITERS;
 
 /** The port over one repository. `live: false` turns every write into a report. */
 export function githubPort(octokit, { owner, repo, live = true, log = () => {} }) {
