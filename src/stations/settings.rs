@@ -197,3 +197,29 @@ impl Stations {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::Config;
+    use serde_json::json;
+
+    #[test]
+    fn stations_config_problems_name_their_path() {
+        let cases = [
+            ("the preset is valid", json!({"flow": "stations"}), vec![]),
+            ("a WIP limit of 0 would stop every claim", json!({"flow": "stations", "stations": {"reviewWip": 0}}), vec!["$.stations.reviewWip"]),
+            ("a machine id becomes part of a label", json!({"flow": "stations", "stations": {"machines": {"m 1": {}}}}), vec!["$.stations.machines[\"m 1\"]"]),
+            ("two states cannot share a label", json!({"flow": "stations", "stations": {"labels": {"gate": "state:dev"}}}), vec!["$.stations.labels.gate"]),
+            ("the gate needs a status context", json!({"flow": "stations", "stations": {"gate": {"context": " "}}}), vec!["$.stations.gate.context"]),
+            ("an unknown role is a type error", json!({"flow": "stations", "stations": {"machines": {"m1": {"role": "boss"}}}}), vec!["$.stations.machines.m1.role"]),
+            ("the section is checked only for the stations flow", json!({"stations": {"reviewWip": 0}}), vec![]),
+        ];
+        for (rule, config, want) in cases {
+            let got: Vec<String> = match Config::from_value(config) {
+                Ok(_) => vec![],
+                Err(errors) => errors.into_iter().map(|e| e.path).collect(),
+            };
+            assert_eq!(got, want, "{rule}");
+        }
+    }
+}
