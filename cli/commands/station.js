@@ -9,7 +9,7 @@ import { githubPort } from "../../lib/stations/github-port.js";
 import { loadPrompt, stationLoop } from "../../lib/stations/station.js";
 
 export const summary = "Run a review station: claim, AI first pass as a COMMENT review, /changes on BLOCKING (stations flow).";
-export const usage = 'prflow station <machine> --repo owner/name [--ai "cmd"] [--prompt FILE] [--interval SECONDS] [--once] [--config FILE]   (AI command also from PRFLOW_AI)';
+export const usage = 'prflow station <machine> --repo owner/name [--ai "cmd"] [--prompt FILE] [--interval SECONDS] [--once] [--config FILE]   (AI command: --ai, else PRFLOW_AI, else stations.aiCommand)';
 export const options = {
   repo: { type: "string" },
   config: { type: "string", default: DEFAULT_CONFIG_PATH },
@@ -22,13 +22,13 @@ export const options = {
 export async function run(values, positionals) {
   const [machine, ...extra] = positionals;
   if (!machine || extra.length) throw new UsageError(`expected one machine id\nusage: ${usage}`);
-  const ai = values.ai ?? process.env.PRFLOW_AI;
-  if (!ai) throw new UsageError('no AI command: pass --ai "claude -p" (or set PRFLOW_AI); it gets the prompt as its argument and the diff on stdin');
   const interval = Number(values.interval);
   if (!Number.isFinite(interval) || interval < 1) throw new UsageError(`--interval: expected seconds (at least 1), found ${JSON.stringify(values.interval)}`);
   const { owner, repo, octokit, log } = connect({ repo: values.repo, live: true, "dry-run": false });
   const { config, errors } = loadConfig(engine, values.config);
   if (errors.length) throw new RunError(errors);
+  const ai = values.ai ?? process.env.PRFLOW_AI ?? config.stations?.aiCommand;
+  if (!ai) throw new UsageError('no AI command: pass --ai "claude -p" (or set PRFLOW_AI, or stations.aiCommand in the config); it gets the prompt as its argument and the diff on stdin');
   let prompt;
   try {
     prompt = loadPrompt(values.prompt);

@@ -134,6 +134,9 @@ pub struct Stations {
     pub deep_queue: u32,
     /// Logins of AI reviewers besides the machines' own: their approvals never count as a person's.
     pub bots: Vec<String>,
+    /// The command `prflow station` runs for the AI first pass (the prompt as its argument, the diff on
+    /// standard input), e.g. `claude -p`. `--ai` or PRFLOW_AI on the station machine override it.
+    pub ai_command: Option<String>,
     pub gate: Gate,
     pub labels: StationLabels,
 }
@@ -147,6 +150,7 @@ impl Default for Stations {
             settle_seconds: 3,
             deep_queue: 2,
             bots: Vec::new(),
+            ai_command: None,
             gate: Gate::default(),
             labels: StationLabels::default(),
         }
