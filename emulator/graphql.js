@@ -147,7 +147,7 @@ export function connection(items, { first, after, last, before } = {}) {
  * Parses, validates, checks limits and executes one request body. Returns { status, body, record } where
  * `record` says what to log: the operation name or top-level fields, the cost, and any validation problem.
  */
-export function runGraphql(emulator, body, { login, faults }) {
+export function runGraphql(emulator, body, { login, token, faults }) {
   const schema = githubSchema();
   const { query, variables = {}, operationName } = body ?? {};
   if (typeof query !== "string") {
@@ -173,7 +173,7 @@ export function runGraphql(emulator, body, { login, faults }) {
   if (limits.errors.length) {
     return { status: 200, body: { errors: limits.errors }, record: { operation, fields, invalid: limits.errors.map((x) => x.message), cost: 0, nodes: limits.nodes } };
   }
-  const budget = emulator.spendPoints(login, limits.cost);
+  const budget = emulator.spendPoints(token, limits.cost);
   const context = { emulator, state: emulator.state, login, faults, cost: limits.cost, nodes: limits.nodes, budget };
   const result = execute({
     schema,
@@ -251,7 +251,16 @@ function repoView(st, ctx) {
     url: url(st),
     isPrivate: false,
     owner: () => userView(st, st.owner),
-    defaultBranchRef: () => ({ __typename: "Ref", id: st.nodeId("Ref", st.defaultBranch), name: st.defaultBranch, prefix: "refs/heads/" }),
+    defaultBranchRef: () => ({
+      __typename: "Ref",
+      id: st.nodeId("Ref", st.defaultBranch),
+      name: st.defaultBranch,
+      prefix: "refs/heads/",
+      // Classic branch protection as non-admins see it (rulesets are served by REST /rules/branches).
+      refUpdateRule: st.protectionChecks.length
+        ? { __typename: "RefUpdateRule", pattern: st.defaultBranch, requiredStatusCheckContexts: [...st.protectionChecks], allowsDeletions: false, allowsForcePushes: false, blocksCreations: false, requiredApprovingReviewCount: 0, requiresCodeOwnerReviews: false, requiresConversationResolution: false, requiresLinearHistory: false, requiresSignatures: false, viewerAllowedToDismissReviews: false, viewerCanPush: true }
+        : null,
+    }),
     labels: (args) => {
       if (ctx.faults.labelsReadFails()) throw new GraphQLError("Something went wrong while loading labels (injected fault).", { extensions: { type: "SERVICE_UNAVAILABLE" } });
       const all = [...st.labels.values()].sort((a, b) => a.name.localeCompare(b.name));
@@ -494,7 +503,8 @@ function timelineView(st, ctx, pr, e, i) {
   switch (e.type) {
     case "LabeledEvent":
     case "UnlabeledEvent":
-      return { ...base, label: eventLabel(st, e.label) };
+      // The event points at the label itself, so a renamed label shows its new name, as on GitHub.
+      return { ...base, label: eventLabel(st, [...st.labels.values()].find((l) => l.id === e.labelId)?.name ?? e.label) };
     case "PullRequestCommit":
       return { __typename: e.type, id: base.id, commit: commitView(st, e.commit), url: url(st, `/pull/${pr.number}/commits/${e.commit.oid}`) };
     case "IssueComment":

@@ -133,8 +133,8 @@ class Emulator {
   pointsBudget(token) {
     return this.budget(token, "graphql");
   }
-  spendPoints(login, cost) {
-    const b = this.pointsBudget(this.currentToken);
+  spendPoints(token, cost) {
+    const b = this.pointsBudget(token);
     b.used += cost;
     b.remaining = b.limit - b.used;
     return b;
@@ -269,6 +269,10 @@ class Emulator {
     this.state.requiredChecks = [...contexts];
     this.state.requireUpToDate = strict;
   }
+  /** Classic branch protection's required contexts on the default branch (GraphQL refUpdateRule). */
+  setBranchProtection(contexts) {
+    this.state.protectionChecks = [...contexts];
+  }
   setFile(path, text) {
     this.state.files.set(path, text);
   }
@@ -310,7 +314,6 @@ class Emulator {
         if (fault.kind === "slow") await new Promise((r) => setTimeout(r, fault.delayMs));
         else return this.sendFault(res, entry, fault, headers, started);
       }
-      this.currentToken = token;
       if (isGraphql) {
         const spent = this.pointsBudget(token);
         if (spent.remaining <= 0) {
@@ -322,7 +325,7 @@ class Emulator {
           res.end(JSON.stringify(body));
           return;
         }
-        const out = runGraphql(this, json, { login: who.login, faults: this.faults });
+        const out = runGraphql(this, json, { login: who.login, token, faults: this.faults });
         entry.operation = out.record.operation || entry.operation;
         entry.cost = out.record.cost;
         entry.nodes = out.record.nodes;
@@ -370,8 +373,6 @@ class Emulator {
         status = e.httpStatus;
         body = { message: e.message, documentation_url: "https://docs.github.com/rest", ...(e.errors ? { errors: e.errors, status: String(status) } : { status: String(status) }) };
       }
-    } finally {
-      this.currentToken = null;
     }
     entry.status = status;
     entry.ms = Math.round(performance.now() - started);

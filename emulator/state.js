@@ -50,6 +50,7 @@ export class RepoState {
     this.checkRuns = []; // { id, headSha, name, status, conclusion, startedAt, completedAt, workflow, suiteId }
     this.statuses = []; // { id, sha, context, state, description, targetUrl, createdAt, creator }
     this.requiredChecks = []; // contexts of the default branch's required_status_checks rule
+    this.protectionChecks = []; // contexts classic branch protection requires on the default branch
     this.requireUpToDate = false; // the rule's strict_required_status_checks_policy
     this.files = new Map(); // path on the default branch -> text (CODEOWNERS)
     this.nextNumber = 1;
@@ -94,6 +95,7 @@ export class RepoState {
   // ---- labels -------------------------------------------------------------------------------------
 
   createLabel({ name, color = "ededed", description = null }) {
+    checkLabel({ name, color, description });
     const key = name.toLowerCase();
     if (this.labels.has(key)) throw httpError(422, "Validation Failed", [{ resource: "Label", code: "already_exists", field: "name" }]);
     const id = this.id();
@@ -108,6 +110,7 @@ export class RepoState {
   updateLabel(name, { new_name, color, description }) {
     const label = this.label(name);
     if (!label) throw httpError(404, "Not Found");
+    checkLabel({ name: new_name ?? label.name, color: color ?? label.color, description });
     if (new_name && new_name.toLowerCase() !== label.name.toLowerCase() && this.label(new_name)) {
       throw httpError(422, "Validation Failed", [{ resource: "Label", code: "already_exists", field: "name" }]);
     }
@@ -296,11 +299,11 @@ export class RepoState {
     pr.labels = wanted;
     const kind = pr.isPull ? "pull_request" : "issues";
     for (const name of removed) {
-      pr.timeline.push({ type: "UnlabeledEvent", at: this.now(), actor, label: name });
+      pr.timeline.push({ type: "UnlabeledEvent", at: this.now(), actor, label: name, labelId: this.label(name)?.id });
       this.emit(kind, { action: "unlabeled", number: pr.number, label: name }, actor);
     }
     for (const name of added) {
-      pr.timeline.push({ type: "LabeledEvent", at: this.now(), actor, label: name });
+      pr.timeline.push({ type: "LabeledEvent", at: this.now(), actor, label: name, labelId: this.label(name)?.id });
       this.emit(kind, { action: "labeled", number: pr.number, label: name }, actor);
     }
     if (added.length || removed.length) pr.updatedAt = this.now();
@@ -452,12 +455,25 @@ export class RepoState {
       ...this.checkRunsFor(sha).filter((c) => c.status === "COMPLETED" && ["SUCCESS", "NEUTRAL", "SKIPPED"].includes(c.conclusion)).map((c) => c.name),
       ...this.statusesFor(sha).filter((s) => s.state === "success").map((s) => s.context),
     ]);
-    if (this.requiredChecks.some((c) => !greens.has(c))) return "BLOCKED";
+    if ([...this.requiredChecks, ...this.protectionChecks].some((c) => !greens.has(c))) return "BLOCKED";
     const rollup = this.rollupState(sha);
     if (rollup && rollup !== "SUCCESS") return "UNSTABLE";
     if (this.requireUpToDate && pr.baseSha !== this.branch(pr.baseRef).sha) return "BEHIND";
     return "CLEAN";
   }
+}
+
+/** GitHub's rules for a label, which its OpenAPI description states only in words: 422 when broken. */
+export const MAX_LABEL_NAME = 50;
+export const MAX_LABEL_DESCRIPTION = 100;
+function checkLabel({ name, color, description }) {
+  const problems = [];
+  if (!name || [...name].length > MAX_LABEL_NAME) problems.push({ resource: "Label", code: "invalid", field: "name" });
+  if (!/^[0-9a-fA-F]{6}$/.test(color ?? "")) problems.push({ resource: "Label", code: "invalid", field: "color" });
+  if (description != null && [...description].length > MAX_LABEL_DESCRIPTION) {
+    problems.push({ resource: "Label", code: "custom", field: "description", message: "description is too long (maximum is 100 characters)" });
+  }
+  if (problems.length) throw httpError(422, "Validation Failed", problems);
 }
 
 /** An error a REST handler turns into GitHub's error body. */

@@ -2,6 +2,8 @@
 // pull request with its state, blockers and what changed and why). Shared by the Action and the CLI.
 
 const DASH = "—";
+/** GitHub's limit on a step's job summary is 1 MiB; stay under it with room for the warnings. */
+export const MAX_SUMMARY_BYTES = 900_000;
 
 /** A plan operation in a few words: `+state:needs-human −state:addressing`, `request review: alice`. */
 export function describeOp(op) {
@@ -55,7 +57,14 @@ function whyCell(pull, ops) {
 }
 
 /** The job summary of a reconcile run. `results[i]` is what applying `plan.ops[i]` did. */
-export function reconcileSummary({ repo, plan, results, live, scope, counts }) {
+export function reconcileSummary({ repo, plan, results, live, scope, counts, maxBytes = MAX_SUMMARY_BYTES }) {
+  const full = reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChanged: false });
+  if (Buffer.byteLength(full) <= maxBytes) return full;
+  // GitHub refuses a job summary over 1 MiB; the rows that changed are the ones a reader needs.
+  return reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChanged: true });
+}
+
+function reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChanged }) {
   const out = [];
   out.push(`## prflow reconcile: ${repo}${live ? "" : " (dry run: nothing was written)"}`);
   out.push("");
@@ -74,8 +83,13 @@ export function reconcileSummary({ repo, plan, results, live, scope, counts }) {
     });
     out.push("| PR | state | blockers | checks | changes | why |");
     out.push("| --- | --- | --- | --- | --- | --- |");
+    let omitted = 0;
     for (const pull of plan.pulls) {
       const ops = byNumber.get(pull.number) ?? [];
+      if (onlyChanged && !ops.length) {
+        omitted++;
+        continue;
+      }
       const changes = ops.length
         ? ops.map(({ op, result }) => (live ? `${describeOp(op)} (${result?.status ?? "not applied"})` : `would ${describeOp(op)}`)).join("; ")
         : "no change";
@@ -85,6 +99,7 @@ export function reconcileSummary({ repo, plan, results, live, scope, counts }) {
       );
     }
     out.push("");
+    if (omitted) out.push(`${omitted} pull requests with no change are left out: the whole table would pass GitHub's 1 MiB summary limit.`, "");
   }
   if (plan.warnings.length) {
     out.push("### Warnings");

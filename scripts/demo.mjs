@@ -14,7 +14,7 @@ async function offline() {
   const engine = await import("../js/node.js");
   const facts = existsSync(snapshotPath) ? JSON.parse(readFileSync(snapshotPath, "utf8")) : demoFacts();
   const source = existsSync(snapshotPath) ? "examples/snapshot.json" : "scripts/lib/demo-board.mjs";
-  const plan = engine.reconcile(facts, existsSync(snapshotPath) ? {} : config);
+  const plan = engine.reconcile(facts, config);
   console.log(`prflow ${engine.version()} on ${facts.repository} (${source}, offline: the engine only, nothing written)\n`);
   console.log(boardText(plan, [], { live: false }));
 }

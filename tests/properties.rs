@@ -124,20 +124,23 @@ fn pull_request() -> impl Strategy<Value = PullRequest> {
         subset(&FILES, 0.3),
         prop::collection::vec(prop::bool::weighted(0.08), PULL_FACTS.len()),
     );
-    // A common shape on purpose: the three bots formally approved the head, so needs-human and the
-    // human request are generated often, not only by luck.
-    let approved_round = prop::bool::weighted(0.35);
+    // Common shapes on purpose, so that needs-human and the human request are generated often, not only
+    // by luck: the three bots approved the head, only commented on it, or two approved and one commented.
+    let round_shape = select(&["none", "none", "approved", "approved", "commented", "two-and-a-comment"][..]);
     let history = (
         prop::collection::vec(review(), 0..7),
         prop::collection::vec(check(), 0..6),
         prop::collection::vec(comment(), 0..3),
         prop::collection::vec(event(), 0..4),
     );
-    (shape, approved_round, history).prop_map(|((draft, mergeable, author, created, labels, requests, files, unknown), approved, (mut reviews, checks, comments, timeline))| {
-        if approved {
-            for bot in BOTS {
-                reviews.push(Review { author: bot.into(), state: "APPROVED".into(), commit: HEAD.into(), submitted_at: TIMES[5].into(), body: String::new() });
-            }
+    (shape, round_shape, history).prop_map(|((draft, mergeable, author, created, labels, requests, files, unknown), round, (mut reviews, checks, comments, timeline))| {
+        for (i, bot) in BOTS.iter().enumerate() {
+            let state = match (round, i) {
+                ("approved", _) | ("two-and-a-comment", 0 | 1) => "APPROVED",
+                ("commented", _) | ("two-and-a-comment", _) => "COMMENTED",
+                _ => continue,
+            };
+            reviews.push(Review { author: bot.to_string(), state: state.into(), commit: HEAD.into(), submitted_at: TIMES[5].into(), body: String::new() });
         }
         PullRequest {
             number: 0,

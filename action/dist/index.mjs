@@ -3189,8 +3189,10 @@ function loggingFetch(log, scale) {
 
 // lib/github/read.js
 var PULL_PAGE = 50;
+var MIN_PULL_PAGE = 6;
 var NESTED = { labels: 50, reviews: 50, reviewRequests: 25, files: 100, comments: 50, checks: 100, timeline: 100 };
 var FOLLOW_PAGE = 100;
+var FOLLOW_BATCH = 20;
 var CODEOWNERS_PATHS = [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"];
 var TIMELINE_KINDS = {
   LabeledEvent: "labeled",
@@ -3244,13 +3246,13 @@ var LISTS = {
 };
 var LIST_FIELD = { labels: "labels", reviews: "reviews", reviewRequests: "reviewRequests", files: "files", comments: "comments", checks: "commits", timeline: "timelineItems" };
 var PULL_FIELDS = "number state title body isDraft createdAt baseRefName headRefName headRefOid mergeable mergeStateStatus author { __typename login } " + Object.entries(LISTS).map(([k, l]) => l.select(`first: ${NESTED[k]}`)).join(" ");
-var REPO_FIELDS = `defaultBranchRef { name } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` + CODEOWNERS_PATHS.map((p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`).join(" ");
-function sweepQuery(first) {
+var REPO_FIELDS = `defaultBranchRef { name refUpdateRule { requiredStatusCheckContexts } } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` + CODEOWNERS_PATHS.map((p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`).join(" ");
+function sweepQuery(first, size = PULL_PAGE) {
   return `query prflowSweep($owner: String!, $repo: String!, $after: String) {
   ${first ? "viewer { __typename login } " : ""}rateLimit { cost remaining resetAt }
   repository(owner: $owner, name: $repo) {
     ${first ? REPO_FIELDS : ""}
-    pullRequests(states: OPEN, first: ${PULL_PAGE}, after: $after, orderBy: { field: CREATED_AT, direction: ASC }) {
+    pullRequests(states: OPEN, first: ${size}, after: $after, orderBy: { field: CREATED_AT, direction: ASC }) {
       totalCount ${PAGE_INFO} nodes { ${PULL_FIELDS} }
     }
   }
@@ -3297,8 +3299,17 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log = () 
   };
   if (numbers === void 0) {
     let after = null;
+    let size = PULL_PAGE;
     for (; ; ) {
-      const r = await run(sweepQuery(head === null), { owner, repo, after });
+      let r;
+      try {
+        r = await run(sweepQuery(head === null, size), { owner, repo, after });
+      } catch (e) {
+        if (!serverSide(e) || size <= MIN_PULL_PAGE) throw e;
+        size = Math.max(MIN_PULL_PAGE, Math.floor(size / 2));
+        log(`a page of pull requests failed on GitHub's side (${e.status ?? ""} ${e.message}); asking again ${size} at a time`);
+        continue;
+      }
       const repository2 = r.data?.repository;
       if (!repository2) throw new GraphqlErrors(r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }], r.data);
       if (head === null) head = { data: r.data, errors: r.errors };
@@ -3352,11 +3363,13 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log = () 
   const codeownerErrors = CODEOWNERS_PATHS.some((_, i) => errorsUnder(head.errors, ["repository", `codeowners${i}`]).length);
   if (codeownerErrors) facts.unknown.push("codeowners");
   else facts.codeowners = CODEOWNERS_PATHS.map((_, i) => repository[`codeowners${i}`]?.text).find((t) => typeof t === "string") ?? null;
-  if (facts.defaultBranch) {
+  const protectionFailed = errorsUnder(head.errors, ["repository", "defaultBranchRef"]).length > 0;
+  const protection = repository.defaultBranchRef?.refUpdateRule?.requiredStatusCheckContexts ?? [];
+  if (facts.defaultBranch && !protectionFailed) {
     try {
       stats.rest++;
       const res = await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch: facts.defaultBranch, per_page: 100 });
-      facts.requiredChecks = requiredContexts(res.data);
+      facts.requiredChecks = [.../* @__PURE__ */ new Set([...protection.filter(Boolean), ...requiredContexts(res.data)])];
     } catch (e) {
       log(`required checks: could not read the rules of ${facts.defaultBranch} (${e.status ?? ""} ${e.message}); treating them as unknown`);
       facts.unknown.push("requiredChecks");
@@ -3364,15 +3377,16 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log = () 
   } else {
     facts.unknown.push("requiredChecks");
   }
-  for (const { pr, errors } of raw) {
-    if (pr.state && pr.state !== "OPEN") continue;
-    const pull = await toPull(pr, errors, { owner, repo, run, stats, log });
-    facts.pullRequests.push(pull);
-  }
+  const pulls2 = raw.filter(({ pr }) => !pr.state || pr.state === "OPEN").map(({ pr, errors }) => firstPage(pr, errors));
+  await followUp(pulls2, { owner, repo, run, stats, log });
+  facts.pullRequests.push(...pulls2.map(toPull));
   facts.pullRequests.sort((a, b) => a.number - b.number);
   facts.now = now ?? new Date(date ?? Date.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
   Object.defineProperty(facts, "stats", { value: stats, enumerable: false });
   return facts;
+}
+function serverSide(e) {
+  return e.status >= 500 || /Something went wrong while executing your query/.test(e.message ?? "");
 }
 function requiredContexts(rules) {
   const out = [];
@@ -3389,7 +3403,7 @@ function loginOf(actor) {
 function errorsUnder(errors, prefix) {
   return (errors ?? []).filter((e) => Array.isArray(e.path) && prefix.every((p, i) => e.path[i] === p));
 }
-async function toPull(pr, errors, ctx) {
+function firstPage(pr, errors) {
   const unknown = /* @__PURE__ */ new Set();
   const lists = {};
   const pending = {};
@@ -3403,33 +3417,50 @@ async function toPull(pr, errors, ctx) {
     lists[key] = [...conn.nodes];
     if (conn.pageInfo?.hasNextPage) pending[key] = conn.pageInfo.endCursor;
   }
-  while (Object.keys(pending).length) {
-    const keys = Object.keys(pending);
-    const vars = Object.fromEntries(keys.map((k) => [`after_${k}`, pending[k]]));
-    const query = `query prflowMore($owner: String!, $repo: String!, $number: Int!, ${keys.map((k) => `$after_${k}: String`).join(", ")}) { repository(owner: $owner, name: $repo) { pullRequest(number: $number) { ${keys.map((k) => LISTS[k].select(`first: ${FOLLOW_PAGE}, after: $after_${k}`)).join(" ")} } } }`;
-    ctx.stats.followUps++;
-    ctx.log(`#${pr.number}: reading more ${keys.join(", ")}`);
-    let r;
-    try {
-      r = await ctx.run(query, { owner: ctx.owner, repo: ctx.repo, number: pr.number, ...vars });
-    } catch (e) {
-      r = { data: null, errors: [{ message: e.message, path: [] }] };
-    }
-    const more = r.data?.repository?.pullRequest;
-    for (const k of keys) {
-      const failed = !more || r.errors.some((e) => (e.path ?? []).includes(LIST_FIELD[k]) || (e.path ?? []).length <= 2);
-      const conn = more && LISTS[k].at(more);
-      if (failed || !conn) {
-        unknown.add(LISTS[k].fact);
-        delete lists[k];
-        delete pending[k];
-        continue;
+  return { pr, lists, pending, unknown };
+}
+async function followUp(pulls2, ctx) {
+  for (; ; ) {
+    const open = pulls2.filter((p) => Object.keys(p.pending).length);
+    if (!open.length) return;
+    for (let i = 0; i < open.length; i += FOLLOW_BATCH) {
+      const batch = open.slice(i, i + FOLLOW_BATCH);
+      const vars = {};
+      const aliases = batch.map((p, j) => {
+        const keys = Object.keys(p.pending);
+        for (const k of keys) vars[`a${j}_${k}`] = p.pending[k];
+        return `f${j}: pullRequest(number: ${Number(p.pr.number)}) { ${keys.map((k) => LISTS[k].select(`first: ${FOLLOW_PAGE}, after: $a${j}_${k}`)).join(" ")} }`;
+      });
+      const query = `query prflowMore($owner: String!, $repo: String!, ${Object.keys(vars).map((v) => `$${v}: String`).join(", ")}) { repository(owner: $owner, name: $repo) { ${aliases.join(" ")} } }`;
+      ctx.stats.followUps++;
+      ctx.log(`reading more of ${batch.map((p) => `#${p.pr.number} (${Object.keys(p.pending).join(", ")})`).join(", ")}`);
+      let r;
+      try {
+        r = await ctx.run(query, { owner: ctx.owner, repo: ctx.repo, ...vars });
+      } catch (e) {
+        r = { data: null, errors: [{ message: e.message, path: [] }] };
       }
-      lists[k].push(...conn.nodes);
-      if (conn.pageInfo.hasNextPage) pending[k] = conn.pageInfo.endCursor;
-      else delete pending[k];
+      batch.forEach((p, j) => {
+        const more = r.data?.repository?.[`f${j}`];
+        const errors = r.errors.filter((e) => !e.path?.length || e.path.length <= 1 || e.path[1] === `f${j}`);
+        for (const k of Object.keys(p.pending)) {
+          const failed = !more || errors.some((e) => (e.path ?? []).includes(LIST_FIELD[k]) || (e.path ?? []).length <= 2);
+          const conn = more && LISTS[k].at(more);
+          if (failed || !conn) {
+            p.unknown.add(LISTS[k].fact);
+            delete p.lists[k];
+            delete p.pending[k];
+            continue;
+          }
+          p.lists[k].push(...conn.nodes);
+          if (conn.pageInfo.hasNextPage) p.pending[k] = conn.pageInfo.endCursor;
+          else delete p.pending[k];
+        }
+      });
     }
   }
+}
+function toPull({ pr, lists, unknown }) {
   const headOid = pr.commits?.nodes?.[0]?.commit?.oid;
   return {
     number: pr.number,
@@ -3725,6 +3756,7 @@ function formatProblem(file, { path: path2, expected, found }) {
 
 // lib/summary.js
 var DASH = "—";
+var MAX_SUMMARY_BYTES = 9e5;
 function describeOp(op) {
   switch (op.op) {
     case "editLabels":
@@ -3758,7 +3790,12 @@ function whyCell(pull, ops) {
   }
   return parts.join("; ");
 }
-function reconcileSummary({ repo, plan, results, live, scope, counts }) {
+function reconcileSummary({ repo, plan, results, live, scope, counts, maxBytes = MAX_SUMMARY_BYTES }) {
+  const full = reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChanged: false });
+  if (Buffer.byteLength(full) <= maxBytes) return full;
+  return reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChanged: true });
+}
+function reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChanged }) {
   const out = [];
   out.push(`## prflow reconcile: ${repo}${live ? "" : " (dry run: nothing was written)"}`);
   out.push("");
@@ -3775,8 +3812,13 @@ function reconcileSummary({ repo, plan, results, live, scope, counts }) {
     });
     out.push("| PR | state | blockers | checks | changes | why |");
     out.push("| --- | --- | --- | --- | --- | --- |");
+    let omitted = 0;
     for (const pull of plan.pulls) {
       const ops = byNumber.get(pull.number) ?? [];
+      if (onlyChanged && !ops.length) {
+        omitted++;
+        continue;
+      }
       const changes = ops.length ? ops.map(({ op, result }) => live ? `${describeOp(op)} (${result?.status ?? "not applied"})` : `would ${describeOp(op)}`).join("; ") : "no change";
       const why = whyCell(pull, ops.map(({ op }) => op));
       out.push(
@@ -3784,6 +3826,7 @@ function reconcileSummary({ repo, plan, results, live, scope, counts }) {
       );
     }
     out.push("");
+    if (omitted) out.push(`${omitted} pull requests with no change are left out: the whole table would pass GitHub's 1 MiB summary limit.`, "");
   }
   if (plan.warnings.length) {
     out.push("### Warnings");
@@ -4589,7 +4632,7 @@ try {
 //! (never left empty): "no labels" and "the label read failed" must lead to opposite plans.
 //!
 //! A sweep of N open pull requests costs ceil(N/50) GraphQL requests (at least 1) + 1 REST request,
-//! plus one per pull request whose nested list overflows.
+//! plus, when nested lists overflow, one query per round per 20 such pull requests.
 //! Applies a plan (src/plan.rs) to GitHub, op by op, and reports each: `{ op, number, status, detail }`
 //! with status "applied", "would" (dry run), "skipped" (nothing to write) or "failed" (the error in
 //! words; later ops still run). Without `live` nothing is written.

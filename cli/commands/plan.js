@@ -4,11 +4,15 @@ import { engine } from "../engine.js";
 import { UsageError } from "../usage.js";
 import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
-import { logLines, reconcileSummary } from "../../lib/summary.js";
+import { boardText, reconcileSummary } from "../../lib/summary.js";
 
 export const summary = "Print the plan for a facts file, offline (no GitHub).";
-export const usage = "prflow plan FACTS.json [--config FILE] [--json]";
-export const options = { config: { type: "string", default: DEFAULT_CONFIG_PATH }, json: { type: "boolean", default: false } };
+export const usage = "prflow plan FACTS.json [--config FILE] [--json | --markdown]";
+export const options = {
+  config: { type: "string", default: DEFAULT_CONFIG_PATH },
+  json: { type: "boolean", default: false },
+  markdown: { type: "boolean", default: false },
+};
 
 export async function run(values, positionals) {
   if (positionals.length !== 1) throw new UsageError(`expected one facts file, found ${positionals.length}\nusage: ${usage}`);
@@ -31,8 +35,11 @@ export async function run(values, positionals) {
     console.log(JSON.stringify(plan, null, 2));
     return 0;
   }
-  const counts = { ops: plan.ops.length, writes: 0, warnings: plan.warnings.length };
-  for (const line of logLines(plan, [], { live: false })) console.error(line);
-  console.log(reconcileSummary({ repo: facts.repository || file, plan, results: [], live: false, scope: `facts file ${file}`, counts }));
+  if (values.markdown) {
+    const counts = { ops: plan.ops.length, writes: 0, warnings: plan.warnings.length };
+    console.log(reconcileSummary({ repo: facts.repository || file, plan, results: [], live: false, scope: `facts file ${file}`, counts }));
+  } else {
+    console.log(boardText(plan, [], { live: false }));
+  }
   return 0;
 }

@@ -2,15 +2,21 @@
 import { engine } from "../engine.js";
 import { REPO_USAGE, connect, repoOptions } from "../common.js";
 import { parseNumbers, reconcileRun } from "../../lib/run.js";
+import { boardText } from "../../lib/summary.js";
 
 export const summary = "Label pull requests from their facts (a dry run unless --live).";
-export const usage = `prflow reconcile ${REPO_USAGE} [--numbers 12,14]`;
-export const options = { ...repoOptions, numbers: { type: "string" } };
+export const usage = `prflow reconcile ${REPO_USAGE} [--numbers 12,14] [--markdown]`;
+export const options = { ...repoOptions, numbers: { type: "string" }, markdown: { type: "boolean", default: false } };
 
 export async function run(values) {
   const { owner, repo, live, octokit, log } = connect(values);
   const scope = values.numbers ? { scope: "pulls", numbers: parseNumbers(values.numbers), why: "--numbers" } : { scope: "all", why: "the command line" };
   const result = await reconcileRun({ engine, octokit, owner, repo, configPath: values.config, scope, live, log });
-  console.log(values.json ? JSON.stringify({ plan: result.plan, results: result.results, counts: result.counts }, null, 2) : result.summary);
+  if (values.json) console.log(JSON.stringify({ plan: result.plan, results: result.results, counts: result.counts }, null, 2));
+  else if (values.markdown) console.log(result.summary);
+  else {
+    console.log(`${owner}/${repo}: ${live ? "live" : "dry run: nothing was written (--live writes)"}\n`);
+    console.log(boardText(result.plan, result.results, { live }));
+  }
   return result.results.some((r) => r.status === "failed") ? 1 : 0;
 }

@@ -6,14 +6,24 @@
 //! (never left empty): "no labels" and "the label read failed" must lead to opposite plans.
 //!
 //! A sweep of N open pull requests costs ceil(N/50) GraphQL requests (at least 1) + 1 REST request,
-//! plus one per pull request whose nested list overflows.
+//! plus, when nested lists overflow, one query per round per 20 such pull requests.
 
 /** Pull requests per GraphQL page. 50 keeps a page far inside GitHub's 500,000-node and 10 s limits. */
 export const PULL_PAGE = 50;
+/**
+ * When a sweep page keeps failing on GitHub's side (a 5xx or "Something went wrong", usually a timeout of
+ * a heavy page) after the client's own retries, the page is asked again at half the size, down to this.
+ */
+export const MIN_PULL_PAGE = 6;
 /** Nested page sizes: large enough that a typical pull request needs no second query. */
 export const NESTED = { labels: 50, reviews: 50, reviewRequests: 25, files: 100, comments: 50, checks: 100, timeline: 100 };
 /** Follow-up pages use GitHub's maximum. */
 export const FOLLOW_PAGE = 100;
+/**
+ * Pull requests per follow-up query. Each carries at most 7 lists of 100 (700 nodes), so a batch stays
+ * near 14,000 nodes, far inside GitHub's limit.
+ */
+export const FOLLOW_BATCH = 20;
 /** Where GitHub looks for CODEOWNERS, in its order. */
 export const CODEOWNERS_PATHS = [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"];
 
@@ -92,16 +102,16 @@ const PULL_FIELDS =
 
 // Repository-level facts, read once, on the first page.
 const REPO_FIELDS =
-  `defaultBranchRef { name } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` +
+  `defaultBranchRef { name refUpdateRule { requiredStatusCheckContexts } } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` +
   CODEOWNERS_PATHS.map((p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`).join(" ");
 
 /** One page of the sweep; the first also reads the viewer and the repository-level facts. */
-function sweepQuery(first) {
+function sweepQuery(first, size = PULL_PAGE) {
   return `query prflowSweep($owner: String!, $repo: String!, $after: String) {
   ${first ? "viewer { __typename login } " : ""}rateLimit { cost remaining resetAt }
   repository(owner: $owner, name: $repo) {
     ${first ? REPO_FIELDS : ""}
-    pullRequests(states: OPEN, first: ${PULL_PAGE}, after: $after, orderBy: { field: CREATED_AT, direction: ASC }) {
+    pullRequests(states: OPEN, first: ${size}, after: $after, orderBy: { field: CREATED_AT, direction: ASC }) {
       totalCount ${PAGE_INFO} nodes { ${PULL_FIELDS} }
     }
   }
@@ -162,8 +172,17 @@ export async function readFacts(octokit, { owner, repo, numbers, viewer, now, lo
 
   if (numbers === undefined) {
     let after = null;
+    let size = PULL_PAGE;
     for (;;) {
-      const r = await run(sweepQuery(head === null), { owner, repo, after });
+      let r;
+      try {
+        r = await run(sweepQuery(head === null, size), { owner, repo, after });
+      } catch (e) {
+        if (!serverSide(e) || size <= MIN_PULL_PAGE) throw e;
+        size = Math.max(MIN_PULL_PAGE, Math.floor(size / 2));
+        log(`a page of pull requests failed on GitHub's side (${e.status ?? ""} ${e.message}); asking again ${size} at a time`);
+        continue;
+      }
       const repository = r.data?.repository;
       if (!repository) throw new GraphqlErrors(r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }], r.data);
       if (head === null) head = { data: r.data, errors: r.errors };
@@ -220,12 +239,15 @@ export async function readFacts(octokit, { owner, repo, numbers, viewer, now, lo
   if (codeownerErrors) facts.unknown.push("codeowners");
   else facts.codeowners = CODEOWNERS_PATHS.map((_, i) => repository[`codeowners${i}`]?.text).find((t) => typeof t === "string") ?? null;
 
-  // Required checks: the rules that apply to the default branch (rulesets; classic protection is not read).
-  if (facts.defaultBranch) {
+  // Required checks: classic branch protection (GraphQL's refUpdateRule, readable without admin rights, on
+  // the first page) and every ruleset rule that applies to the default branch (REST).
+  const protectionFailed = errorsUnder(head.errors, ["repository", "defaultBranchRef"]).length > 0;
+  const protection = repository.defaultBranchRef?.refUpdateRule?.requiredStatusCheckContexts ?? [];
+  if (facts.defaultBranch && !protectionFailed) {
     try {
       stats.rest++;
       const res = await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch: facts.defaultBranch, per_page: 100 });
-      facts.requiredChecks = requiredContexts(res.data);
+      facts.requiredChecks = [...new Set([...protection.filter(Boolean), ...requiredContexts(res.data)])];
     } catch (e) {
       log(`required checks: could not read the rules of ${facts.defaultBranch} (${e.status ?? ""} ${e.message}); treating them as unknown`);
       facts.unknown.push("requiredChecks");
@@ -234,16 +256,19 @@ export async function readFacts(octokit, { owner, repo, numbers, viewer, now, lo
     facts.unknown.push("requiredChecks");
   }
 
-  // Pull requests, following every overflowing nested list.
-  for (const { pr, errors } of raw) {
-    if (pr.state && pr.state !== "OPEN") continue;
-    const pull = await toPull(pr, errors, { owner, repo, run, stats, log });
-    facts.pullRequests.push(pull);
-  }
+  // Pull requests, following every overflowing nested list (batched across pull requests).
+  const pulls = raw.filter(({ pr }) => !pr.state || pr.state === "OPEN").map(({ pr, errors }) => firstPage(pr, errors));
+  await followUp(pulls, { owner, repo, run, stats, log });
+  facts.pullRequests.push(...pulls.map(toPull));
   facts.pullRequests.sort((a, b) => a.number - b.number);
   facts.now = now ?? new Date(date ?? Date.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
   Object.defineProperty(facts, "stats", { value: stats, enumerable: false });
   return facts;
+}
+
+/** A failure GitHub's side may not repeat for a lighter query: a 5xx, or GraphQL's timeout message. */
+function serverSide(e) {
+  return e.status >= 500 || /Something went wrong while executing your query/.test(e.message ?? "");
 }
 
 /** The contexts a `GET /rules/branches/{branch}` answer requires. */
@@ -270,7 +295,8 @@ function errorsUnder(errors, prefix) {
   return (errors ?? []).filter((e) => Array.isArray(e.path) && prefix.every((p, i) => e.path[i] === p));
 }
 
-async function toPull(pr, errors, ctx) {
+/** What the page said about one pull request: its lists so far, the cursors of those that go on, what failed. */
+function firstPage(pr, errors) {
   const unknown = new Set();
   const lists = {};
   const pending = {};
@@ -284,36 +310,57 @@ async function toPull(pr, errors, ctx) {
     lists[key] = [...conn.nodes];
     if (conn.pageInfo?.hasNextPage) pending[key] = conn.pageInfo.endCursor;
   }
-  // Overflowing lists: one query per round for this pull request, carrying every list still open.
-  while (Object.keys(pending).length) {
-    const keys = Object.keys(pending);
-    const vars = Object.fromEntries(keys.map((k) => [`after_${k}`, pending[k]]));
-    const query =
-      `query prflowMore($owner: String!, $repo: String!, $number: Int!, ${keys.map((k) => `$after_${k}: String`).join(", ")}) ` +
-      `{ repository(owner: $owner, name: $repo) { pullRequest(number: $number) { ${keys.map((k) => LISTS[k].select(`first: ${FOLLOW_PAGE}, after: $after_${k}`)).join(" ")} } } }`;
-    ctx.stats.followUps++;
-    ctx.log(`#${pr.number}: reading more ${keys.join(", ")}`);
-    let r;
-    try {
-      r = await ctx.run(query, { owner: ctx.owner, repo: ctx.repo, number: pr.number, ...vars });
-    } catch (e) {
-      r = { data: null, errors: [{ message: e.message, path: [] }] };
-    }
-    const more = r.data?.repository?.pullRequest;
-    for (const k of keys) {
-      const failed = !more || r.errors.some((e) => (e.path ?? []).includes(LIST_FIELD[k]) || (e.path ?? []).length <= 2);
-      const conn = more && LISTS[k].at(more);
-      if (failed || !conn) {
-        unknown.add(LISTS[k].fact);
-        delete lists[k];
-        delete pending[k];
-        continue;
+  return { pr, lists, pending, unknown };
+}
+
+/**
+ * Reads the rest of every overflowing list: each round is one query per FOLLOW_BATCH pull requests, each
+ * carrying every list of theirs still open, until none is. A list whose follow-up fails is unknown.
+ */
+async function followUp(pulls, ctx) {
+  for (;;) {
+    const open = pulls.filter((p) => Object.keys(p.pending).length);
+    if (!open.length) return;
+    for (let i = 0; i < open.length; i += FOLLOW_BATCH) {
+      const batch = open.slice(i, i + FOLLOW_BATCH);
+      const vars = {};
+      const aliases = batch.map((p, j) => {
+        const keys = Object.keys(p.pending);
+        for (const k of keys) vars[`a${j}_${k}`] = p.pending[k];
+        return `f${j}: pullRequest(number: ${Number(p.pr.number)}) { ${keys.map((k) => LISTS[k].select(`first: ${FOLLOW_PAGE}, after: $a${j}_${k}`)).join(" ")} }`;
+      });
+      const query = `query prflowMore($owner: String!, $repo: String!, ${Object.keys(vars).map((v) => `$${v}: String`).join(", ")}) { repository(owner: $owner, name: $repo) { ${aliases.join(" ")} } }`;
+      ctx.stats.followUps++;
+      ctx.log(`reading more of ${batch.map((p) => `#${p.pr.number} (${Object.keys(p.pending).join(", ")})`).join(", ")}`);
+      let r;
+      try {
+        r = await ctx.run(query, { owner: ctx.owner, repo: ctx.repo, ...vars });
+      } catch (e) {
+        r = { data: null, errors: [{ message: e.message, path: [] }] };
       }
-      lists[k].push(...conn.nodes);
-      if (conn.pageInfo.hasNextPage) pending[k] = conn.pageInfo.endCursor;
-      else delete pending[k];
+      batch.forEach((p, j) => {
+        const more = r.data?.repository?.[`f${j}`];
+        const errors = r.errors.filter((e) => !e.path?.length || e.path.length <= 1 || e.path[1] === `f${j}`);
+        for (const k of Object.keys(p.pending)) {
+          const failed = !more || errors.some((e) => (e.path ?? []).includes(LIST_FIELD[k]) || (e.path ?? []).length <= 2);
+          const conn = more && LISTS[k].at(more);
+          if (failed || !conn) {
+            p.unknown.add(LISTS[k].fact);
+            delete p.lists[k];
+            delete p.pending[k];
+            continue;
+          }
+          p.lists[k].push(...conn.nodes);
+          if (conn.pageInfo.hasNextPage) p.pending[k] = conn.pageInfo.endCursor;
+          else delete p.pending[k];
+        }
+      });
     }
   }
+}
+
+/** The facts shape of one pull request. */
+function toPull({ pr, lists, unknown }) {
   const headOid = pr.commits?.nodes?.[0]?.commit?.oid;
   return {
     number: pr.number,

@@ -49,3 +49,15 @@ test("summary: a dry run's job summary lists every pull request, what would chan
   snapshot("summary-dry-run.md", summary);
   snapshot("board.txt", boardText(plan, results, { live: false }) + "\n");
 });
+
+test("summary: past GitHub's 1 MiB limit, the rows without a change are left out and counted", () => {
+  const config = JSON.parse(readFileSync(new URL("../../examples/prflow.json", import.meta.url), "utf8"));
+  const plan = engine.reconcile(demoFacts(), config);
+  const changed = new Set(plan.ops.map((op) => op.number));
+  const unchanged = plan.pulls.filter((p) => !changed.has(p.number)).length;
+  const args = { repo: "acme/widgets", plan, results: [], live: false, scope: "all", counts: { ops: plan.ops.length, writes: 0, warnings: 0 } };
+  const small = reconcileSummary({ ...args, maxBytes: 2_000 });
+  assert.ok(unchanged > 0, "the sample has unchanged pull requests");
+  for (const pull of plan.pulls) assert.equal(new RegExp(`^\\| #${pull.number} \\|`, "m").test(small), changed.has(pull.number), `#${pull.number}`);
+  assert.match(small, new RegExp(`${unchanged} pull requests with no change are left out`));
+});

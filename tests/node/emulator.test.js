@@ -240,6 +240,19 @@ describe("REST is judged by GitHub's OpenAPI description", () => {
     assert.deepEqual(gh.validationFailures, []);
   });
 
+  const labelRules = [
+    { rule: "a label description over 100 characters is refused (GitHub's rule, stated only in words)", body: { name: "x", color: "ffffff", description: "d".repeat(101) }, field: "description" },
+    { rule: "a label colour that is not six hex digits is refused", body: { name: "x", color: "#fff" }, field: "color" },
+    { rule: "a label name that exists in another case is refused", body: { name: "BUG", color: "ffffff" }, field: "name" },
+  ];
+  for (const c of labelRules) {
+    test(c.rule, async () => {
+      const r = await call(gh, "POST", "/repos/acme/widgets/labels", { body: c.body });
+      assert.equal(r.status, 422);
+      assert.equal(r.body.errors[0].field, c.field);
+    });
+  }
+
   test("GET /user: a personal token reads its user; the GITHUB_TOKEN class cannot, as on GitHub", async () => {
     assert.equal((await call(gh, "GET", "/user", { token: gh.personalToken })).body.login, OWNER);
     const app = await call(gh, "GET", "/user");
@@ -440,6 +453,17 @@ describe("GitHub's computed facts", () => {
       { __typename: "LabeledEvent", createdAt: "2026-02-01T10:00:00Z", actor: { login: "agent-2" }, label: { name: "state:needs-human" } },
       { __typename: "UnlabeledEvent", createdAt: "2026-02-01T11:00:00Z", actor: { login: "prflow-bot" }, label: { name: "state:needs-human" } },
     ]);
+  });
+
+  test("a renamed label shows its new name in past label events (the event points at the label)", async () => {
+    const pr = gh.createPull({ title: "rename" });
+    gh.createLabel({ name: "waiting", color: "0e8a16" });
+    gh.addLabels(pr.number, ["waiting"]);
+    const r = await call(gh, "PATCH", "/repos/acme/widgets/labels/waiting", { body: { new_name: "state:waiting" } });
+    assert.equal(r.status, 200);
+    const t = await graphql(gh, `{ repository(owner: "acme", name: "widgets") { pullRequest(number: ${pr.number}) { labels(first: 5) { nodes { name } } timelineItems(first: 5, itemTypes: [LABELED_EVENT]) { nodes { ... on LabeledEvent { label { name } } } } } } }`);
+    const p = t.body.data.repository.pullRequest;
+    assert.deepEqual([p.labels.nodes, p.timelineItems.nodes], [[{ name: "state:waiting" }], [{ label: { name: "state:waiting" } }]]);
   });
 
   test("the Date header is the emulator's clock", async () => {

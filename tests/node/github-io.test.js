@@ -168,6 +168,63 @@ describe("nested pagination: a list longer than its page is followed for that pu
   });
 });
 
+describe("nested pagination is batched across pull requests", () => {
+  test("30 pull requests with 150 files each: 1 page + 2 follow-up queries (20 and 10 pull requests), not 30", async () => {
+    const gh = await startEmulator({ owner: OWNER, repo: REPO });
+    try {
+      for (let i = 0; i < 30; i++) gh.createPull({ title: `wide ${i}`, files: Array.from({ length: 150 }, (_, j) => `pkg${i}/f${j}.rs`) });
+      const facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO });
+      assert.ok(facts.pullRequests.every((p) => p.files.length === 150 && p.files[149] === `pkg${p.number - 1}/f149.rs`));
+      assert.deepEqual(facts.stats, { graphql: 3, rest: 1, followUps: 2 });
+      assert.deepEqual(gh.validationFailures, []);
+    } finally {
+      await gh.close();
+    }
+  });
+});
+
+describe("nested pagination of the other lists", () => {
+  test("120 checks, 60 labels, 60 comments and 30 review requests on one pull request are all read", async () => {
+    const gh = await startEmulator({ owner: OWNER, repo: REPO });
+    try {
+      const pr = gh.createPull({ title: "busy" });
+      for (let i = 0; i < 120; i++) gh.checkRun({ number: pr.number, name: `job-${i}`, workflow: `wf-${i % 3}` });
+      gh.addLabels(pr.number, Array.from({ length: 60 }, (_, i) => `area:${i}`));
+      for (let i = 0; i < 60; i++) gh.comment(pr.number, { author: `c${i}`, body: `comment ${i}` });
+      gh.requestReviewers(pr.number, { reviewers: Array.from({ length: 30 }, (_, i) => `rev${i}`) });
+      const facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO });
+      assertValidFacts(facts);
+      const p = facts.pullRequests[0];
+      assert.deepEqual(
+        [p.checks.length, p.labels.length, p.comments.length, p.reviewRequests.length, p.unknown],
+        [120, 60, 60, 30, []],
+      );
+      assert.deepEqual(p.comments.map((c) => c.body).slice(58), ["comment 58", "comment 59"], "oldest first, in order");
+      assert.deepEqual(gh.validationFailures, []);
+    } finally {
+      await gh.close();
+    }
+  });
+});
+
+describe("numbers: named pull requests in chunks of 50", () => {
+  test("120 named pull requests are 3 GraphQL queries; unknown numbers and issues are left out", async () => {
+    const gh = await startEmulator({ owner: OWNER, repo: REPO });
+    try {
+      for (let i = 0; i < 120; i++) gh.createPull({ title: `p${i}` });
+      const issue = gh.createIssue({ title: "board" });
+      const numbers = [...Array.from({ length: 120 }, (_, i) => i + 1), issue.number, 999];
+      const facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO, numbers });
+      assert.equal(facts.pullRequests.length, 120);
+      assert.deepEqual(facts.stats, { graphql: 3, rest: 1, followUps: 0 });
+      assert.deepEqual(facts.unknown, []);
+      assert.deepEqual(gh.validationFailures, []);
+    } finally {
+      await gh.close();
+    }
+  });
+});
+
 describe("request counts per sweep", () => {
   for (const n of [10, 100, 1000]) {
     test(`${n} open pull requests: ceil(${n}/${PULL_PAGE}) GraphQL pages + 1 REST read, within GitHub's limits`, async () => {
@@ -305,6 +362,25 @@ describe("faults during a sweep are retried and the run converges", () => {
     });
   }
 
+  test("a page that keeps failing on GitHub's side is asked again at half the size", async () => {
+    const gh = await startEmulator({ owner: OWNER, repo: REPO });
+    try {
+      for (let i = 0; i < 60; i++) gh.createPull({ title: `p${i}` });
+      const lines = [];
+      // 4 failures outlast the client's 3 retries of the first page.
+      gh.inject({ kind: "5xx", match: { graphql: "prflowSweep" }, times: 4 });
+      const log = (l) => lines.push(l);
+      const facts = await readFacts(octokitFor(gh, log), { owner: OWNER, repo: REPO, log });
+      assert.equal(facts.pullRequests.length, 60);
+      assert.deepEqual(facts.pullRequests.map((p) => p.number), Array.from({ length: 60 }, (_, i) => i + 1));
+      assert.ok(lines.some((l) => l.endsWith("asking again 25 at a time")));
+      // 4 failed attempts, then pages of 25: 25 + 25 + 10.
+      assert.equal(gh.counts().graphql, 4 + 3);
+    } finally {
+      await gh.close();
+    }
+  });
+
   test("a failed read of the label set is `unknown`, not an empty set", async () => {
     const gh = await startEmulator({ owner: OWNER, repo: REPO });
     try {
@@ -332,6 +408,18 @@ describe("faults during a sweep are retried and the run converges", () => {
         [2, ["f1"], []],
         [3, ["f2"], []],
       ]);
+    } finally {
+      await gh.close();
+    }
+  });
+
+  test("required checks are classic protection's and the rulesets', together", async () => {
+    const gh = await startEmulator({ owner: OWNER, repo: REPO });
+    try {
+      gh.setBranchProtection(["ci/legacy", "test"]);
+      gh.setRequiredChecks(["test", "lint"]);
+      const facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO });
+      assert.deepEqual({ requiredChecks: facts.requiredChecks, unknown: facts.unknown, stats: facts.stats }, { requiredChecks: ["ci/legacy", "test", "lint"], unknown: [], stats: { graphql: 1, rest: 1, followUps: 0 } });
     } finally {
       await gh.close();
     }
