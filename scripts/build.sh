@@ -20,7 +20,7 @@ mkdir -p "$out/pkg" "$out/schema" "$out/js"
 wasm_env=(env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm)
 "${wasm_env[@]}" /usr/bin/cargo build --quiet --release --lib --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort
 wasm-bindgen --target web --out-dir "$out/pkg" --out-name prflow target/wasm/wasm32-unknown-unknown/release/prflow.wasm
-wasm-opt -Oz "$out/pkg/prflow_bg.wasm" -o "$out/pkg/prflow_bg.wasm"
+wasm-opt -Oz --strip-debug --strip-producers "$out/pkg/prflow_bg.wasm" -o "$out/pkg/prflow_bg.wasm"
 
 cargo run --quiet --bin prflow-native -- schemas > "$out/schema/all.json"
 node scripts/gen-types.mjs "$out/schema/all.json" "$out/schema" "$out/js/types.d.ts"

@@ -40,6 +40,7 @@ fi
 
 if ! command -v zizmor >/dev/null 2>&1; then
   log "pip: installing zizmor"
-  pip install -q zizmor >/dev/null
+  # A Debian system pip refuses plain installs (PEP 668); a user install beside it is fine for a linter.
+  pip install -q zizmor >/dev/null 2>&1 || pip install -q --user --break-system-packages zizmor >/dev/null
 fi
 log "toolchain ready"

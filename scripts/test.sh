@@ -22,7 +22,7 @@ step "committed build output matches the source"
 bash scripts/build.sh --check
 
 step "Node tests (node --test on Node $(node --version))"
-node --test --test-reporter=spec tests/node/
+node --test --test-reporter=spec "tests/node/*.test.js"
 
 if compgen -G "examples/workflows/*.yml" >/dev/null || [[ -d .github/workflows ]]; then
   step "workflow linters (actionlint, zizmor)"

@@ -33,9 +33,16 @@ pub fn version() -> String {
 /// operations; bad facts throw an `Error` naming the JSON path.
 #[wasm_bindgen]
 pub fn reconcile(facts: JsValue, config: JsValue) -> Result<JsValue, JsValue> {
-    let facts = from_js("facts", facts)?;
+    // Objects go through JSON text, so one deserializer serves both entry points (size of the Wasm).
+    if !facts.is_object() && facts.as_string().is_none() {
+        return Err(error("facts: expected an object or JSON text"));
+    }
+    let facts = match facts.as_string() {
+        Some(text) => text,
+        None => js_sys::JSON::stringify(&facts).map(String::from).map_err(|_| error("facts: not serializable to JSON"))?,
+    };
     let config = from_js("config", config)?;
-    let plan = crate::reconcile_values(facts, config).map_err(|e| error(&e.to_string()))?;
+    let plan = crate::reconcile_text(&facts, config).map_err(|e| error(&e.to_string()))?;
     to_js(&plan)
 }
 

@@ -25,18 +25,38 @@ fn run(args: &[String]) -> Result<(), String> {
             let facts = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
             let config = std::fs::read_to_string(args.get(2).ok_or("missing CONFIG")?).map_err(|e| e.to_string())?;
             let runs: usize = args.get(3).and_then(|r| r.parse().ok()).unwrap_or(5);
-            let mut times = Vec::new();
+            let config = prflow::Config::from_value(serde_json::from_str(&config).map_err(|e| e.to_string())?).map_err(|e| format!("{e:?}"))?;
+            // Each phase timed on its own, so the report can say where the time goes.
+            let (mut total, mut parse, mut decide, mut write) = (vec![], vec![], vec![], vec![]);
             let mut ops = 0;
             for _ in 0..runs {
-                let start = std::time::Instant::now();
-                let plan = prflow::reconcile_text(&facts, serde_json::from_str(&config).unwrap()).map_err(|e| e.to_string())?;
+                let t0 = std::time::Instant::now();
+                let parsed = prflow::reconcile::parse_facts_str(&facts).map_err(|e| e.to_string())?;
+                let t1 = std::time::Instant::now();
+                let plan = prflow::reconcile(&parsed, &config);
+                let t2 = std::time::Instant::now();
                 let text = serde_json::to_string(&plan).unwrap();
-                times.push(start.elapsed().as_secs_f64() * 1000.0);
+                let t3 = std::time::Instant::now();
+                drop(parsed);
                 ops = plan.ops.len();
                 std::hint::black_box(text);
+                let ms = |a: std::time::Instant, b: std::time::Instant| (b - a).as_secs_f64() * 1000.0;
+                total.push(ms(t0, t3));
+                parse.push(ms(t0, t1));
+                decide.push(ms(t1, t2));
+                write.push(ms(t2, t3));
             }
-            times.sort_by(|a, b| a.partial_cmp(b).unwrap());
-            println!("{{\"medianMs\": {}, \"minMs\": {}, \"ops\": {ops}}}", times[times.len() / 2], times[0]);
+            let median = |mut v: Vec<f64>| {
+                v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+                v[v.len() / 2]
+            };
+            println!(
+                "{{\"medianMs\": {}, \"parseMs\": {}, \"decideMs\": {}, \"serializeMs\": {}, \"ops\": {ops}}}",
+                median(total),
+                median(parse),
+                median(decide),
+                median(write)
+            );
             Ok(())
         }
         Some("schemas") => {
