@@ -31,7 +31,7 @@ export function bind(wasm) {
      * keep its claim? { won, winner, line, ops } — the loser's ops remove its own label.
      */
     resolveClaimRace: (labels, machine, number = 0, config = {}) =>
-      wasm.resolveClaimRace(labels, machine, number, asJson(config)),
+      wasm.resolveClaimRace(JSON.stringify(labels), machine, number, asJson(config)),
     /** The gate's classify step: { run, need, sha, ops, why, warnings } (docs-only passes in `ops`). */
     gateClassify: (facts, config, number) => wasm.gateClassify(asJson(facts), asJson(config), number),
     /**
