@@ -113,9 +113,9 @@ fn config_of(config: serde_json::Value) -> Result<Config, String> {
     Config::from_value(config).map_err(|errors| format!("config: {}", errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")))
 }
 
-/// `claim` as the boundary calls it: JSON values in.
-pub fn claim_values(facts: serde_json::Value, config: serde_json::Value, role: &str, machine: &str) -> Result<ClaimResult, String> {
-    let facts = crate::reconcile::parse_facts(facts).map_err(|e| e.0)?;
+/// `claim` as the boundary calls it: facts as JSON text (the one facts deserializer the Wasm carries).
+pub fn claim_values(facts: &str, config: serde_json::Value, role: &str, machine: &str) -> Result<ClaimResult, String> {
+    let facts = crate::reconcile::parse_facts_str(facts).map_err(|e| e.0)?;
     claim(&facts, &config_of(config)?, role, machine)
 }
 
@@ -125,14 +125,14 @@ pub fn resolve_claim_race_values(labels: Vec<String>, machine: &str, number: u64
 }
 
 /// `gateClassify` as the boundary calls it.
-pub fn gate_classify_values(facts: serde_json::Value, config: serde_json::Value, number: u64) -> Result<GateDecision, String> {
-    let facts = crate::reconcile::parse_facts(facts).map_err(|e| e.0)?;
+pub fn gate_classify_values(facts: &str, config: serde_json::Value, number: u64) -> Result<GateDecision, String> {
+    let facts = crate::reconcile::parse_facts_str(facts).map_err(|e| e.0)?;
     gate_classify(&facts, &config_of(config)?, number)
 }
 
 /// `gateReport` as the boundary calls it.
-pub fn gate_report_values(facts: serde_json::Value, config: serde_json::Value, number: u64, tested_sha: &str, result: &str) -> Result<GateDecision, String> {
-    let facts = crate::reconcile::parse_facts(facts).map_err(|e| e.0)?;
+pub fn gate_report_values(facts: &str, config: serde_json::Value, number: u64, tested_sha: &str, result: &str) -> Result<GateDecision, String> {
+    let facts = crate::reconcile::parse_facts_str(facts).map_err(|e| e.0)?;
     gate_report(&facts, &config_of(config)?, number, tested_sha, result)
 }
 
