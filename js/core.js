@@ -12,6 +12,13 @@ export function bind(wasm) {
      */
     reconcile: (facts, config = {}) =>
       JSON.parse(wasm.reconcileJson(asJson(facts), asJson(config))),
+    /**
+     * The follow-up sweep: who to ping for how long each pull request has sat in its state, claims to
+     * release, the board issue, and `stopTheLine` (dev machines open no new pull request while true).
+     */
+    sweep: (facts, config = {}) => JSON.parse(wasm.sweepJson(asJson(facts), asJson(config))),
+    /** The board settings the sweep reads with, defaults filled in ({ configErrors, board }). */
+    followupSettings: (config = {}) => JSON.parse(wasm.followupSettingsJson(asJson(config))),
     /** The rollup of a head commit's checks: { state, failing, pending, passing }. */
     checkRollup: (checks, requiredContexts = []) => wasm.checkRollup(checks, requiredContexts),
     /** The JSON Schema of `.github/prflow.json`. */

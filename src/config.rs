@@ -41,6 +41,8 @@ pub struct Config {
     pub scope_sync: bool,
     /// Contexts that must pass, in addition to those the repository's ruleset requires.
     pub required_checks: Vec<String>,
+    /// The scheduled follow-up sweep: levels per state, who is pinged, working hours, the board.
+    pub followup: crate::followup::Followup,
 }
 
 /// Label names. Defaults are the bot-panel preset's names.
@@ -183,6 +185,7 @@ impl Config {
                 errors.push(ConfigError { path: format!("$.scopes[{name:?}]"), expected: "at least one glob".into(), found: "an empty list".into() });
             }
         }
+        self.followup.validate(&mut errors);
         errors
     }
 }

@@ -35,6 +35,21 @@ pub struct Facts {
     /// The open pull requests.
     #[serde(default)]
     pub pull_requests: Vec<PullRequest>,
+    /// The board issue (the oldest open issue carrying the board label), for the follow-up sweep;
+    /// none when there is none yet, `unknown: ["board"]` when the read failed.
+    #[serde(default)]
+    pub board: Option<BoardIssue>,
+}
+
+/// The issue the follow-up sweep rewrites as the board.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BoardIssue {
+    pub number: u64,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub body: String,
 }
 
 /// Repository-level facts a read can fail on.
@@ -47,6 +62,8 @@ pub enum RepoFact {
     RequiredChecks,
     /// CODEOWNERS.
     Codeowners,
+    /// The board issue (follow-up sweep).
+    Board,
 }
 
 /// One open pull request.

@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod checks;
 pub mod config;
 pub mod facts;
+pub mod followup;
 pub mod glob;
 pub mod labels;
 pub mod plan;
@@ -22,6 +23,7 @@ pub mod wasm;
 pub use checks::{check_rollup, CheckRollup, Rollup};
 pub use config::{Config, ConfigError};
 pub use facts::Facts;
+pub use followup::{sweep, sweep_values, SweepPlan};
 pub use plan::{Op, Plan};
 pub use reconcile::{reconcile, reconcile_text, reconcile_values, VERSION};
 
@@ -33,6 +35,7 @@ pub fn schemas() -> serde_json::Value {
         "config": schema(settings.clone().into_generator().into_root_schema_for::<Config>()),
         "facts": schema(settings.clone().into_generator().into_root_schema_for::<Facts>()),
         "plan": schema(settings.clone().into_generator().into_root_schema_for::<Plan>()),
+        "sweepPlan": schema(settings.clone().into_generator().into_root_schema_for::<SweepPlan>()),
         "checkRollup": schema(settings.into_generator().into_root_schema_for::<CheckRollup>()),
     })
 }

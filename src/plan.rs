@@ -28,6 +28,12 @@ pub enum Op {
     EditLabels { number: u64, add: Vec<LabelChange>, remove: Vec<LabelChange>, reason: String },
     /// Request reviews from these logins.
     RequestReviewers { number: u64, reviewers: Vec<String>, reason: String },
+    /// A comment on a pull request whose first line is `marker`: the shell updates the comment by the
+    /// tool's own account that starts with that marker line if its body differs, or creates one.
+    UpsertComment { number: u64, marker: String, body: String, reason: String },
+    /// The board issue: create it with `label` and `title` when `number` is none, otherwise replace its
+    /// body. The engine emits it only when the content changed.
+    UpsertBoard { number: Option<u64>, label: String, title: String, body: String, reason: String },
     /// Write a commit status (the stations flow's validation gate). `number` is the pull request it is
     /// for; the status belongs to `sha`, which may be an older commit than its head.
     SetStatus { number: u64, sha: String, context: String, state: StatusState, description: String, reason: String },
@@ -74,9 +80,11 @@ pub struct Warning {
 }
 
 impl Op {
+    /// The pull request or issue written to; 0 for a board issue not created yet.
     pub fn number(&self) -> u64 {
         match self {
-            Op::EditLabels { number, .. } | Op::RequestReviewers { number, .. } | Op::SetStatus { number, .. } => *number,
+            Op::EditLabels { number, .. } | Op::RequestReviewers { number, .. } | Op::UpsertComment { number, .. } | Op::SetStatus { number, .. } => *number,
+            Op::UpsertBoard { number, .. } => number.unwrap_or(0),
         }
     }
 }

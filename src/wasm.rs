@@ -54,6 +54,22 @@ pub fn reconcile_json(facts: &str, config: &str) -> Result<String, JsValue> {
     serde_json::to_string(&plan).map_err(|e| error(&e.to_string()))
 }
 
+/// The follow-up sweep, JSON text in and out: comments, claim releases, the board, and `stopTheLine`.
+#[wasm_bindgen(js_name = sweepJson)]
+pub fn sweep_json(facts: &str, config: &str) -> Result<String, JsValue> {
+    let config = serde_json::from_str(config).map_err(|e| error(&format!("config: not valid JSON: {e}")))?;
+    let plan = crate::followup::sweep_text(facts, config).map_err(|e| error(&e.to_string()))?;
+    serde_json::to_string(&plan).map_err(|e| error(&e.to_string()))
+}
+
+/// The follow-up section with its defaults filled in (the board label to read, the effective levels),
+/// or the config's errors. JSON text in and out, like the sweep: one serializer for all these types.
+#[wasm_bindgen(js_name = followupSettingsJson)]
+pub fn followup_settings_json(config: &str) -> Result<String, JsValue> {
+    let config = serde_json::from_str(config).map_err(|e| error(&format!("config: not valid JSON: {e}")))?;
+    serde_json::to_string(&crate::followup::followup_settings(config)).map_err(|e| error(&e.to_string()))
+}
+
 /// The rollup of a head commit's checks against the required contexts.
 #[wasm_bindgen(js_name = checkRollup)]
 pub fn check_rollup(checks: JsValue, required_contexts: JsValue) -> Result<JsValue, JsValue> {

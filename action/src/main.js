@@ -4,14 +4,14 @@
 import { resolve } from "node:path";
 import { readFileSync } from "node:fs";
 import { makeOctokit, parseEvent } from "../../lib/github/index.js";
-import { DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
+import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
 import { RunError, labelsRun, parseNumbers, reconcileRun } from "../../lib/run.js";
+import { sweepRun } from "../../lib/followup.js";
 import { engine } from "./engine.js";
-import { loadConfig } from "../../lib/config-file.js";
 import { gateRun } from "../../lib/stations/gate-run.js";
 import { appendSummary, errorCommand, getBooleanInput, getInput, readEvent, setOutput } from "./runner.js";
 
-const MODES = ["reconcile", "labels", "gate-classify", "gate-report"];
+const MODES = ["reconcile", "labels", "sweep", "gate-classify", "gate-report"];
 
 async function main(env = process.env) {
   const log = (line) => console.log(line);
@@ -34,6 +34,15 @@ async function main(env = process.env) {
     writeCounts(run.counts, env);
     appendSummary(run.summary, env);
     failOnFailedWrites(run.results.filter((r) => r.status === "failed").map((r) => `label ${r.name}: failed: ${r.detail}`));
+    return;
+  }
+
+  if (mode === "sweep") {
+    const run = await sweepRun({ engine, octokit, owner, repo, configPath, readFile, live, log });
+    setOutput("plan", run.plan, env);
+    setOutput("stop-the-line", String(run.plan.stopTheLine), env);
+    writeCounts(run.counts, env);
+    appendSummary(run.summary, env);
     return;
   }
 

@@ -19,6 +19,16 @@ fn run(args: &[String]) -> Result<(), String> {
             println!("{}", serde_json::to_string_pretty(&plan).unwrap());
             Ok(())
         }
+        Some("sweep") => {
+            let facts = read_json(args.get(1).ok_or("usage: prflow-native sweep FACTS [CONFIG]")?)?;
+            let config = match args.get(2) {
+                Some(p) => read_json(p)?,
+                None => serde_json::json!({}),
+            };
+            let plan = prflow::sweep_values(facts, config).map_err(|e| e.to_string())?;
+            println!("{}", serde_json::to_string_pretty(&plan).unwrap());
+            Ok(())
+        }
         Some("bench") => {
             // Times what the Wasm path does: JSON text in, reconcile, JSON text out.
             let path = args.get(1).ok_or("usage: prflow-native bench FACTS CONFIG RUNS")?;
@@ -63,7 +73,7 @@ fn run(args: &[String]) -> Result<(), String> {
             println!("{}", serde_json::to_string_pretty(&prflow::schemas()).unwrap());
             Ok(())
         }
-        _ => Err("usage: prflow-native plan FACTS [CONFIG] | schemas | bench FACTS CONFIG RUNS".into()),
+        _ => Err("usage: prflow-native plan FACTS [CONFIG] | sweep FACTS [CONFIG] | schemas | bench FACTS CONFIG RUNS".into()),
     }
 }
 

@@ -1,0 +1,20 @@
+// `prflow sweep`: the scheduled follow-up from a terminal: ping by time in state, release stale claims,
+// rewrite the board, and say whether the line is stopped. A dry run unless --live.
+import { engine } from "../engine.js";
+import { REPO_USAGE, connect, repoOptions } from "../common.js";
+import { sweepRun } from "../../lib/followup.js";
+
+export const summary = "Follow up on pull requests by time in state and rewrite the board (a dry run unless --live).";
+export const usage = `prflow sweep ${REPO_USAGE}`;
+export const options = { ...repoOptions };
+
+export async function run(values) {
+  const { owner, repo, live, octokit, log } = connect(values);
+  const result = await sweepRun({ engine, octokit, owner, repo, configPath: values.config, live, log });
+  console.log(
+    values.json
+      ? JSON.stringify({ stopTheLine: result.plan.stopTheLine, plan: result.plan, results: result.results, counts: result.counts }, null, 2)
+      : result.summary,
+  );
+  return result.results.some((r) => r.status === "failed") ? 1 : 0;
+}

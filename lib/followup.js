@@ -1,0 +1,142 @@
+// The follow-up sweep as a run, shared by the Action's `sweep` mode and `prflow sweep`: load the config,
+// read every open pull request and the board issue, ask the engine (`sweep`), apply (or only report) the
+// plan, and say what happened. Nothing here decides who to ping or when: the engine does.
+import { readFacts, applyPlan, WRITERS, APPLIED, WOULD, SKIPPED } from "./github/index.js";
+import { loadConfig } from "./config-file.js";
+import { RunError } from "./run.js";
+
+/**
+ * The oldest open issue (not pull request) carrying `label`, as facts.board, or null when there is none.
+ * One request: the board is created with the label, so the first page holds it.
+ */
+export async function findBoard(octokit, { owner, repo, label }) {
+  const res = await octokit.request("GET /repos/{owner}/{repo}/issues", {
+    owner,
+    repo,
+    labels: label,
+    state: "open",
+    sort: "created",
+    direction: "asc",
+    per_page: 10,
+  });
+  // The oldest, whatever order the server chose: a second board made by hand must not take over.
+  const issue = res.data.filter((i) => !i.pull_request).sort((a, b) => a.number - b.number)[0];
+  return issue ? { number: issue.number, title: issue.title ?? "", body: issue.body ?? "" } : null;
+}
+
+/** Same account whichever API spelled it (GraphQL `name`, REST `name[bot]`), as the engine compares. */
+const sameAccount = (a, b) => String(a ?? "").replace(/\[bot\]$/, "").toLowerCase() === String(b ?? "").replace(/\[bot\]$/, "").toLowerCase();
+
+/**
+ * Writers for the sweep's ops, added to the shared table without changing it. They need the facts: an
+ * upsert finds the tool's own comment carrying the marker among the comments that were read.
+ */
+export function followupWriters(facts) {
+  const pulls = new Map((facts.pullRequests ?? []).map((p) => [p.number, p]));
+  return {
+    ...WRITERS,
+    async upsertComment(octokit, op, { owner, repo, live }) {
+      const existing = (pulls.get(op.number)?.comments ?? []).find(
+        (c) => c.id && sameAccount(c.author, facts.viewer) && c.body.split("\n", 1)[0] === op.marker,
+      );
+      if (existing && existing.body === op.body) return { status: SKIPPED, detail: "the comment already says this" };
+      if (!live) return { status: WOULD, detail: existing ? `would update comment ${existing.id}` : "would comment" };
+      if (existing) {
+        await octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner, repo, comment_id: existing.id, body: op.body });
+        return { status: APPLIED, detail: `updated comment ${existing.id}` };
+      }
+      const res = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner, repo, issue_number: op.number, body: op.body });
+      return { status: APPLIED, detail: `commented (${res.data.id})` };
+    },
+    async upsertBoard(octokit, op, { owner, repo, live }) {
+      if (op.number == null) {
+        if (!live) return { status: WOULD, detail: `would open the board issue with ${op.label}` };
+        // Creating an issue with a label the repository lacks creates the label too.
+        const res = await octokit.request("POST /repos/{owner}/{repo}/issues", { owner, repo, title: op.title, body: op.body, labels: [op.label] });
+        return { status: APPLIED, detail: `opened the board as #${res.data.number}` };
+      }
+      if (!live) return { status: WOULD, detail: `would rewrite the board #${op.number}` };
+      await octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", { owner, repo, issue_number: op.number, body: op.body });
+      return { status: APPLIED, detail: `rewrote the board #${op.number}` };
+    },
+  };
+}
+
+/** An op in a few words, for the log and the summary. */
+export function describeSweepOp(op) {
+  switch (op.op) {
+    case "upsertComment": {
+      const m = /level=(\d+)/.exec(op.marker);
+      return `comment (level ${m ? m[1] : "?"} min)`;
+    }
+    case "upsertBoard":
+      return op.number == null ? "open the board issue" : `rewrite the board #${op.number}`;
+    case "editLabels":
+      return [...op.add.map((c) => `+${c.label}`), ...op.remove.map((c) => `−${c.label}`)].join(" ");
+    default:
+      return op.op;
+  }
+}
+
+const cell = (text) => String(text ?? "").replace(/\|/g, "\\|").replace(/\r?\n/g, " ") || "—";
+
+/** The job summary of a sweep. `results[i]` is what applying `plan.ops[i]` did. */
+export function sweepSummary({ repo, plan, results, live }) {
+  const writes = results.filter((r) => r.status === APPLIED).length;
+  const out = [`## prflow sweep: ${repo}${live ? "" : " (dry run: nothing was written)"}`, ""];
+  out.push(
+    `Engine ${plan.engine} · ${plan.pulls.length} open pull request${plan.pulls.length === 1 ? "" : "s"} · ${plan.ops.length} operation${plan.ops.length === 1 ? "" : "s"} · ` +
+      `${writes} write${writes === 1 ? "" : "s"} · ${plan.warnings.length} warning${plan.warnings.length === 1 ? "" : "s"}`,
+    "",
+  );
+  out.push(plan.stopTheLine ? `**Stop the line:** ${plan.stopReasons.join("; ")}.` : "The line is open: development machines may open pull requests.", "");
+  if (plan.ops.length) {
+    out.push("| target | what | result | why |", "| --- | --- | --- | --- |");
+    plan.ops.forEach((op, i) => {
+      const r = results[i];
+      const target = op.op === "upsertBoard" ? "board" : `#${op.number}`;
+      out.push(`| ${target} | ${cell(describeSweepOp(op))} | ${cell(r ? `${r.status}${r.detail ? `: ${r.detail}` : ""}` : "not applied")} | ${cell(op.reason)} |`);
+    });
+    out.push("");
+  }
+  if (plan.warnings.length) {
+    out.push("### Warnings", "");
+    for (const w of plan.warnings) out.push(`- ${w.number ? `#${w.number}: ` : ""}${w.message}`);
+    out.push("");
+  }
+  return out.join("\n");
+}
+
+/**
+ * One sweep. Returns { facts, plan, results, counts, summary, lines }. `counts.requests` is how many API
+ * requests the sweep made when `octokit.prflowRequests` counts them (the emulator's client does).
+ */
+export async function sweepRun({ engine, octokit, owner, repo, configPath, readFile, live, log = () => {} }) {
+  const loaded = loadConfig(engine, configPath, readFile ? { readFile } : undefined);
+  if (loaded.errors.length) throw new RunError(loaded.errors);
+  const settings = engine.followupSettings(loaded.config);
+  if (settings.configErrors.length) throw new RunError(settings.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
+  log(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
+  const facts = await readFacts(octokit, { owner, repo });
+  const board = settings.board;
+  if (board.enabled) {
+    try {
+      facts.board = await findBoard(octokit, { owner, repo, label: board.label });
+    } catch (e) {
+      log(`the board issue could not be read (${e.status ?? ""} ${e.message}); it will not be rewritten`);
+      facts.unknown = [...(facts.unknown ?? []), "board"];
+    }
+  }
+  const plan = engine.sweep(facts, loaded.config);
+  log(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`);
+  const results = await applyPlan(octokit, plan, { owner, repo, live, log, facts, writers: followupWriters(facts) });
+  const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op)} [${results[i]?.status}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
+  for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
+  for (const line of lines) log(line);
+  const counts = {
+    ops: plan.ops.length,
+    writes: results.filter((r) => r.status === APPLIED).length,
+    warnings: plan.warnings.length,
+  };
+  return { facts, plan, results, counts, lines, summary: sweepSummary({ repo: `${owner}/${repo}`, plan, results, live }) };
+}

@@ -1,0 +1,145 @@
+//! The board: one issue, found by its label, listing every open pull request by state with its time
+//! in state, owner, claimer and blockers, oldest first, and the sweep's warnings.
+//!
+//! Minutes change on every sweep, so the issue is not rewritten for them: the marker on the body's
+//! first line carries a digest of everything else (rows, levels reached, warnings, stop-the-line),
+//! and the sweep rewrites the board, with fresh minutes, only when that digest changes. A quiet sweep
+//! writes nothing; the `Since` column stays exact between rewrites.
+
+use super::markers::{digest, format_marker, parse_marker, KIND_BOARD};
+use super::texts::{duration, when};
+use super::FollowupPull;
+use crate::plan::Warning;
+use std::fmt::Write;
+
+/// One pull request that holds the line stopped: number, state, stop level (minutes), minutes.
+pub struct Stop {
+    pub number: u64,
+    pub state: String,
+    pub after: u32,
+    pub minutes: i64,
+}
+
+pub struct BoardView<'a> {
+    pub pulls: &'a [FollowupPull],
+    pub warnings: &'a [Warning],
+    pub stops: &'a [Stop],
+    pub now: i64,
+    /// "Mon Tue Wed Thu Fri 09:00–18:00 Asia/Taipei" when working hours are on.
+    pub hours: Option<String>,
+    pub order: &'a [String],
+}
+
+/// A table cell: no pipes, no line breaks, no HTML, and no `@` that would mention someone on every rewrite.
+fn cell(s: &str) -> String {
+    s.replace(['\r', '\n'], " ").replace('|', "\\|").replace('<', "&lt;").replace('@', "@\u{200b}")
+}
+
+fn code_list(items: &[String]) -> String {
+    if items.is_empty() {
+        "—".into()
+    } else {
+        items.iter().map(|i| format!("`{i}`")).collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// The body, with `times` the volatile parts (minutes, the time of the snapshot) or without them.
+fn text(v: &BoardView, times: bool) -> String {
+    let mut s = String::new();
+    if !v.stops.is_empty() {
+        s.push_str("> [!CAUTION]\n> **Stop the line.** Development machines: open no new pull request until the queue drains (`prflow claim dev` answers `stop-the-line`).\n");
+        for stop in v.stops {
+            if times {
+                let _ = writeln!(s, "> - #{} has waited {} in `{}` (limit {})", stop.number, duration(stop.minutes), stop.state, duration(i64::from(stop.after)));
+            } else {
+                let _ = writeln!(s, "> - #{} in `{}` (limit {})", stop.number, stop.state, duration(i64::from(stop.after)));
+            }
+        }
+        s.push('\n');
+    }
+    let n = v.pulls.len();
+    let _ = write!(s, "**{n} open pull request{}.**", if n == 1 { "" } else { "s" });
+    if times {
+        let _ = write!(s, " Time in state as of {}", when(v.now));
+        match &v.hours {
+            Some(h) => {
+                let _ = write!(s, ", counting working hours only ({h}).");
+            }
+            None => s.push('.'),
+        }
+    }
+    s.push('\n');
+
+    let mut states: Vec<&str> = v.pulls.iter().filter(|p| p.problem.is_none()).filter_map(|p| p.state.as_deref()).collect();
+    states.sort_by_key(|st| (v.order.iter().position(|o| o == st).unwrap_or(usize::MAX), st.to_string()));
+    states.dedup();
+    for state in states {
+        let mut rows: Vec<&FollowupPull> = v.pulls.iter().filter(|p| p.problem.is_none() && p.state.as_deref() == Some(state)).collect();
+        rows.sort_by_key(|p| (p.since.is_none(), p.since.clone(), p.number));
+        let _ = write!(s, "\n### `{state}` ({})\n\n", rows.len());
+        s.push_str("| Pull request | In state | Since | Owner | Claimed by | Blockers | Follow-up |\n");
+        s.push_str("| :-- | --: | :-- | :-- | :-- | :-- | :-- |\n");
+        for p in rows {
+            let minutes = match (times, p.minutes) {
+                (true, Some(m)) => format!("{m} min"),
+                (true, None) => "?".into(),
+                (false, _) => String::new(),
+            };
+            let since = p.since.as_deref().and_then(crate::time::parse_rfc3339).map(when).unwrap_or_else(|| "?".into());
+            let mut follow = Vec::new();
+            if let Some(r) = &p.reached {
+                follow.push(format!("{} at {}", r.action.word(), duration(i64::from(r.after))));
+            }
+            if let Some(nx) = &p.next {
+                follow.push(format!("next: {} at {}", nx.action.word(), duration(i64::from(nx.after))));
+            }
+            let _ = writeln!(
+                s,
+                "| #{} {} | {minutes} | {since} | {} | {} | {} | {} |",
+                p.number,
+                cell(&p.title),
+                code_list(&[p.owner.clone()].into_iter().filter(|o| !o.is_empty()).collect::<Vec<_>>()),
+                code_list(&p.claimers),
+                code_list(&p.blockers),
+                if follow.is_empty() { "—".into() } else { follow.join(" · ") },
+            );
+        }
+    }
+
+    let troubled: Vec<&FollowupPull> = v.pulls.iter().filter(|p| p.problem.is_some()).collect();
+    if !troubled.is_empty() {
+        let _ = write!(s, "\n### Needs a person ({})\n\n", troubled.len());
+        for p in &troubled {
+            let _ = writeln!(s, "- #{} {}: {}", p.number, cell(&p.title), p.problem.as_deref().unwrap_or_default());
+        }
+    }
+    let rest: Vec<&Warning> = v.warnings.iter().filter(|w| !w.number.is_some_and(|n| troubled.iter().any(|p| p.number == n))).collect();
+    if !rest.is_empty() {
+        s.push_str("\n### Warnings\n\n");
+        for w in rest {
+            match w.number {
+                Some(n) => {
+                    let _ = writeln!(s, "- #{n}: {}", w.message);
+                }
+                None => {
+                    let _ = writeln!(s, "- {}", w.message);
+                }
+            }
+        }
+    }
+    s.push_str("\n<sub>Rewritten by prflow's follow-up sweep whenever its content changes; edits by hand are overwritten.</sub>\n");
+    s
+}
+
+/// The digest of the board's lasting content, and the body to write.
+pub fn render(v: &BoardView) -> (String, String) {
+    let d = digest(&text(v, false));
+    let body = format!("{}\n{}", format_marker(KIND_BOARD, &[("digest", d.clone())]), text(v, true));
+    (d, body)
+}
+
+/// The digest an existing board body carries, if its first line is a board marker.
+pub fn digest_of(body: &str) -> Option<String> {
+    let (kind, fields) = parse_marker(body)?;
+    (kind == KIND_BOARD).then(|| fields.into_iter().find(|(k, _)| k == "digest").map(|(_, v)| v))?
+}

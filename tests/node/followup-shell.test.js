@@ -1,0 +1,124 @@
+// The follow-up sweep's shell (lib/followup.js, used by `prflow sweep` and the Action's `sweep` mode)
+// against the emulator: dry run by default, live writes the ping and the board, a repeat writes nothing,
+// a released claim goes back to the queue, and a bad config stops before reading anything.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { startEmulator, makeClock } from "../../emulator/index.js";
+import { makeOctokit } from "../../lib/github/index.js";
+import { sweepRun } from "../../lib/followup.js";
+import { RunError } from "../../lib/run.js";
+import * as engine from "../../js/node.js";
+
+const CONFIG = { followup: { people: { onDuty: "alice", reviewers: ["alice", "bob"], machineOwners: { m1: "carol", m4: "bob" } } } };
+
+async function repository() {
+  const gh = await startEmulator({ clock: makeClock("2026-11-30T09:00:00Z") });
+  for (const name of ["state:ready-for-review", "state:reviewing", "from:m1", "reviewer:m4"]) gh.createLabel({ name });
+  const octokit = makeOctokit({ token: gh.appToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
+  const sweep = ({ live = false, config = CONFIG } = {}) =>
+    sweepRun({ engine, octokit, owner: gh.state.owner, repo: gh.state.repo, configPath: ".github/prflow.json", readFile: () => JSON.stringify(config), live });
+  const stop = async () => {
+    gh.server.closeAllConnections?.();
+    await new Promise((resolve) => gh.server.close(resolve));
+  };
+  return { gh, sweep, stop };
+}
+
+const comments = (gh, n) => gh.state.pull(n).comments.map((id) => gh.state.comments.get(id));
+
+test("dry run by default; live writes the ping and opens the board; the same sweep again writes nothing", async () => {
+  const { gh, sweep, stop } = await repository();
+  try {
+    const pr = gh.createPull({ title: "Queue me", author: "agent-m1" });
+    gh.addLabels(pr.number, ["from:m1", "state:ready-for-review"], { by: "agent-m1" });
+    gh.clock.advance({ minutes: 61 });
+
+    const dry = await sweep();
+    assert.deepEqual(dry.plan.ops.map((o) => o.op), ["upsertComment", "upsertBoard"], "a ping and the board are due");
+    assert.ok(dry.results.every((r) => r.status === "would"), "a dry run only says what it would do");
+    assert.equal(gh.counts().writes, 0, "and writes nothing");
+    assert.match(dry.summary, /dry run: nothing was written/);
+
+    const live = await sweep({ live: true });
+    assert.ok(live.results.every((r) => r.status === "applied"), JSON.stringify(live.results));
+    const [ping] = comments(gh, pr.number);
+    assert.match(ping.body, /^<!-- prflow:followup state=state:ready-for-review since=2026-11-30T09:00:00Z level=60 -->\n@alice @bob:/);
+    const boards = [...gh.state.pulls.values()].filter((i) => !i.isPull);
+    assert.equal(boards.length, 1);
+    assert.ok(boards[0].labels.includes("flow:board"), "the board carries its label (created with the issue)");
+    assert.match(boards[0].body, /^<!-- prflow:board digest=[0-9a-f]{16} -->/);
+
+    const before = gh.requests.length;
+    const again = await sweep({ live: true });
+    assert.equal(again.plan.ops.length, 0, "the marker and the board's digest say it is all done");
+    assert.equal(gh.counts({ since: before }).writes, 0);
+    assert.deepEqual(gh.validationFailures, []);
+  } finally {
+    await stop();
+  }
+});
+
+test("a claim with no verdict for 180 minutes is released back to the queue, once", async () => {
+  const { gh, sweep, stop } = await repository();
+  try {
+    const pr = gh.createPull({ title: "Claimed and forgotten", author: "agent-m1" });
+    gh.addLabels(pr.number, ["from:m1", "state:reviewing", "reviewer:m4"], { by: "station-m4" });
+    gh.clock.advance({ minutes: 181 });
+    const run = await sweep({ live: true });
+    assert.deepEqual(run.results.map((r) => r.status), ["applied", "applied", "applied"], "comment, labels, board");
+    assert.deepEqual([...gh.state.pull(pr.number).labels].sort(), ["from:m1", "state:ready-for-review"]);
+    assert.match(comments(gh, pr.number)[0].body, /\*\*Claim released\.\*\* @bob: `reviewer:m4`/);
+    gh.clock.advance({ minutes: 30 });
+    const next = await sweep({ live: true });
+    assert.deepEqual(next.plan.ops.filter((o) => o.op !== "upsertBoard"), [], "back in the queue: a new stay, nothing due yet");
+  } finally {
+    await stop();
+  }
+});
+
+test("a bad config stops the sweep before anything is read, naming the file and the JSON path", async () => {
+  const { gh, sweep, stop } = await repository();
+  try {
+    await assert.rejects(
+      sweep({ config: { followup: { workingHours: { zone: "Mars/Olympus" } } } }),
+      (e) => e instanceof RunError && /\.github\/prflow\.json: \$\.followup\.workingHours\.zone: expected one of the built-in zones/.test(e.message),
+    );
+    assert.equal(gh.requests.length, 0, "nothing was read");
+  } finally {
+    await stop();
+  }
+});
+
+test("prflow sweep: a dry run from the terminal reports the ping it would write and whether the line is stopped", async () => {
+  const { gh, stop } = await repository();
+  try {
+    const { spawn } = await import("node:child_process");
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dir = mkdtempSync(join(tmpdir(), "prflow-sweep-"));
+    writeFileSync(join(dir, "prflow.json"), JSON.stringify(CONFIG));
+    const pr = gh.createPull({ title: "Queue me", author: "agent-m1" });
+    gh.addLabels(pr.number, ["from:m1", "state:ready-for-review"], { by: "agent-m1" });
+    gh.clock.advance({ minutes: 125 });
+    const cli = new URL("../../cli/prflow.js", import.meta.url).pathname;
+    const r = await new Promise((resolve, reject) => {
+      const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...gh.env(gh.appToken), PRFLOW_TIME_SCALE: "0.001" };
+      const child = spawn(process.execPath, [cli, "sweep", "--repo", `${gh.state.owner}/${gh.state.repo}`, "--config", join(dir, "prflow.json"), "--json"], { env });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d) => (stdout += d));
+      child.stderr.on("data", (d) => (stderr += d));
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ code, stdout, stderr }));
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.stopTheLine, false, "125 minutes is past escalation, not yet stop-the-line");
+    assert.deepEqual(out.results.map((x) => x.status), ["would", "would"], "escalation comment and board, not written");
+    assert.match(out.plan.ops[0].marker, /level=120/);
+    assert.equal(gh.counts().writes, 0);
+  } finally {
+    await stop();
+  }
+});
