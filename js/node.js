@@ -5,4 +5,5 @@ import { bind } from "./core.js";
 
 wasm.initSync({ module: readFileSync(new URL("../pkg/prflow_bg.wasm", import.meta.url)) });
 
-export const { version, reconcile, sweep, followupSettings, checkRollup, configSchema, validateConfig, labelCatalog } = bind(wasm);
+export const { version, reconcile, sweep, followupSettings, checkRollup, configSchema, validateConfig, labelCatalog, claim, resolveClaimRace, gateClassify, gateReport } =
+  bind(wasm);

@@ -14,6 +14,7 @@ pub mod plan;
 pub mod reconcile;
 pub mod reviews;
 pub mod scopes;
+pub mod stations;
 pub mod time;
 
 #[cfg(target_arch = "wasm32")]
