@@ -43,6 +43,26 @@ export function bind(wasm) {
     autoFix: (config, failed, commitCount) => queueCall(wasm, "autoFix", { config, failed, commitCount }),
     /** Every label the config uses, with colour and description: { configErrors, labels, ownerMark }. */
     labelCatalog: (config = {}) => wasm.labelCatalog(config),
+    /**
+     * The stations flow's `prflow claim <role> <machine>` (role: review, dev or any):
+     * { line, role, number, ops, why, settleSeconds, warnings }. `line` is one of `claim #N`,
+     * `wip-full n/w`, `queue-empty`, `fix #N`, `new-work`. A bad config or bad facts throw.
+     */
+    claim: (facts, config, role, machine) => JSON.parse(wasm.claimJson(asJson(facts), asJson(config), role, machine)),
+    /**
+     * After the settle time, with the labels read back from pull request `number`: does `machine`
+     * keep its claim? { won, winner, line, ops } — the loser's ops remove its own label.
+     */
+    resolveClaimRace: (labels, machine, number = 0, config = {}) =>
+      JSON.parse(wasm.resolveClaimRaceJson(JSON.stringify(labels), machine, number, asJson(config))),
+    /** The gate's classify step: { run, need, sha, ops, why, warnings } (docs-only passes in `ops`). */
+    gateClassify: (facts, config, number) => JSON.parse(wasm.gateClassifyJson(asJson(facts), asJson(config), number)),
+    /**
+     * The gate's report step for the commit the validation machine tested (`result`: success, failure,
+     * cancelled or skipped). When the head moved, the status goes on `testedSha` only and no label changes.
+     */
+    gateReport: (facts, config, number, testedSha, result) =>
+      JSON.parse(wasm.gateReportJson(asJson(facts), asJson(config), number, testedSha, result)),
   };
 }
 

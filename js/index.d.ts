@@ -63,3 +63,51 @@ export interface OrderKey {
 }
 /** The yield rule: after releasing `mine`, the worker-owned pull request released in the same moment that comes first in the pick order, or null. */
 export function yieldsTo(mine: OrderKey, others: { key: OrderKey; workerOwned: boolean; releasedAtSurvey: boolean }[]): number | null;
+
+/** The answer to `prflow claim <role> <machine>` (stations flow). */
+export interface ClaimResult {
+  /** `claim #N`, `wip-full n/w`, `queue-empty`, `fix #N` or `new-work`: one line a script can `case` on. */
+  line: string;
+  /** The side the answer is for (a machine of role `any` gets one of them). */
+  role: "review" | "dev";
+  number: number | null;
+  /** The label edit that claims it (empty unless `line` is `claim #N`). */
+  ops: Plan["ops"];
+  why: string;
+  /** Seconds to wait before reading the claim back. */
+  settleSeconds: number;
+  warnings: Plan["warnings"];
+}
+
+/** After the settle time: who keeps the pull request. */
+export interface RaceResult {
+  won: boolean;
+  /** The lexicographically smallest `reviewer:*` label, if any is left. */
+  winner: string | null;
+  /** `claim #N` or `lost #N to reviewer:x`. */
+  line: string;
+  /** The loser's withdrawal (its own label removed). */
+  ops: Plan["ops"];
+}
+
+/** What the validation gate's workflow should do. */
+export interface GateDecision {
+  /** The gate is due (approved, or every push with `stations.gate.onEveryPush`). */
+  run: boolean;
+  /** The validation machine must run (false for docs-only changes). */
+  need: boolean;
+  /** The commit the gate is about. */
+  sha: string;
+  ops: Plan["ops"];
+  why: string;
+  warnings: Plan["warnings"];
+}
+
+/** The next thing a machine should do (stations flow). Throws on a bad role, config or facts. */
+export function claim(facts: Facts | string, config: Config | string, role: "review" | "dev" | "any", machine: string): ClaimResult;
+/** Read-back after the settle time: the lexicographically smallest `reviewer:*` keeps it. */
+export function resolveClaimRace(labels: string[], machine: string, number?: number, config?: Config | string): RaceResult;
+/** The gate's classify step for one pull request. */
+export function gateClassify(facts: Facts | string, config: Config | string, number: number): GateDecision;
+/** The gate's report step: the machine's result for the commit it tested. */
+export function gateReport(facts: Facts | string, config: Config | string, number: number, testedSha: string, result: "success" | "failure" | "cancelled" | "skipped"): GateDecision;

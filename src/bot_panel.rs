@@ -19,6 +19,8 @@ pub struct Decision {
     pub wants: Wants,
     pub verdict: PullVerdict,
     pub ops_after: Vec<Op>,
+    /// Things a person should know about this pull request (become plan warnings).
+    pub notes: Vec<String>,
 }
 
 fn short(sha: &str) -> &str {
@@ -178,5 +180,5 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
         blockers,
         checks: if checks_known { rollup.state.as_str().to_string() } else { "unknown".to_string() },
     };
-    Decision { wants, verdict, ops_after }
+    Decision { wants, verdict, ops_after, notes: Vec::new() }
 }

@@ -61,6 +61,9 @@ fn fit(text: String) -> String {
 
 /// The labels a valid config uses, in the order the board reads them: states, blockers, intent, scopes.
 pub fn label_catalog(config: &Config) -> Vec<LabelSpec> {
+    if config.flow == crate::config::Flow::Stations {
+        return crate::stations::catalog_labels(config);
+    }
     let l = &config.labels;
     let mut out = vec![
         spec(&l.draft, COLOR_DRAFT, "Set by prflow: a draft, still being built by its author.".into()),

@@ -13,6 +13,9 @@ pub enum Flow {
     /// Several bot reviewers, then a human: `state:*` on the review axis plus a set of `blocker:*`.
     #[default]
     BotPanel,
+    /// Dev machines open, review stations pull work under a WIP limit, a person approves, a
+    /// validation gate writes a commit status (the `stations` section).
+    Stations,
 }
 
 /// The whole config file. Every key is optional; the preset of `flow` fills the rest.
@@ -22,12 +25,14 @@ pub struct Config {
     /// Editors may point this at the published schema; the engine ignores it.
     #[serde(rename = "$schema", skip_serializing_if = "Option::is_none")]
     pub schema: Option<String>,
-    /// The flow preset: `bot-panel`.
+    /// The flow preset: `bot-panel` or `stations`.
     pub flow: Flow,
     /// Label names. Every label the tool writes is named here.
     pub labels: Labels,
     /// The bot-panel flow's reviewers.
     pub bot_panel: BotPanel,
+    /// The stations flow: machines, WIP limits, the validation gate and its labels.
+    pub stations: crate::stations::settings::Stations,
     /// When a pull request counts as stale.
     pub stale: Stale,
     /// `scope:*` labels from changed paths: label name to globs (any glob matching any file adds it).
@@ -173,6 +178,9 @@ impl Config {
                 });
             }
         }
+        if self.flow == Flow::Stations {
+            self.stations.validate(&mut errors);
+        }
         errors.extend(self.queue.validate());
         for (name, globs) in &self.scopes {
             check_label_name(&format!("$.scopes[{name:?}]"), name, &mut errors);
@@ -207,7 +215,7 @@ impl Labels {
     }
 }
 
-fn check_label_name(path: &str, name: &str, errors: &mut Vec<ConfigError>) {
+pub(crate) fn check_label_name(path: &str, name: &str, errors: &mut Vec<ConfigError>) {
     if name.trim().is_empty() || name.chars().count() > MAX_LABEL_NAME || name.contains(',') {
         errors.push(ConfigError {
             path: path.to_string(),

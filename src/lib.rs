@@ -15,6 +15,7 @@ pub mod queue;
 pub mod reconcile;
 pub mod reviews;
 pub mod scopes;
+pub mod stations;
 pub mod time;
 
 #[cfg(target_arch = "wasm32")]

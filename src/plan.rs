@@ -34,6 +34,19 @@ pub enum Op {
     /// The board issue: create it with `label` and `title` when `number` is none, otherwise replace its
     /// body. The engine emits it only when the content changed.
     UpsertBoard { number: Option<u64>, label: String, title: String, body: String, reason: String },
+    /// Write a commit status (the stations flow's validation gate). `number` is the pull request it is
+    /// for; the status belongs to `sha`, which may be an older commit than its head.
+    SetStatus { number: u64, sha: String, context: String, state: StatusState, description: String, reason: String },
+}
+
+/// A commit status's state, as GitHub's REST API spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum StatusState {
+    Pending,
+    Success,
+    Failure,
+    Error,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -70,7 +83,7 @@ impl Op {
     /// The pull request or issue written to; 0 for a board issue not created yet.
     pub fn number(&self) -> u64 {
         match self {
-            Op::EditLabels { number, .. } | Op::RequestReviewers { number, .. } | Op::UpsertComment { number, .. } => *number,
+            Op::EditLabels { number, .. } | Op::RequestReviewers { number, .. } | Op::UpsertComment { number, .. } | Op::SetStatus { number, .. } => *number,
             Op::UpsertBoard { number, .. } => number.unwrap_or(0),
         }
     }

@@ -76,6 +76,7 @@ pub fn reconcile(facts: &Facts, config: &Config) -> Plan {
     for pr in pulls {
         let decision = match config.flow {
             Flow::BotPanel => bot_panel::decide(facts, config, pr, now, &required),
+            Flow::Stations => crate::stations::decide(facts, config, pr),
         };
         let summary = match &decision.verdict.state {
             Some(state) => format!("{state}: {}", decision.verdict.why),
@@ -85,6 +86,7 @@ pub fn reconcile(facts: &Facts, config: &Config) -> Plan {
             plan.ops.push(op);
         }
         plan.ops.extend(decision.ops_after);
+        plan.warnings.extend(decision.notes.into_iter().map(|message| Warning { number: Some(pr.number), message }));
         plan.pulls.push(decision.verdict);
     }
     plan

@@ -108,6 +108,44 @@ pub fn label_catalog(config: JsValue) -> Result<JsValue, JsValue> {
     to_js(&crate::catalog::catalog_value(from_js("config", config)?))
 }
 
+// The stations exports take and return JSON text, like reconcileJson: one facts deserializer and one
+// serializer in the Wasm, no object conversion on either side of the boundary.
+fn json_config(config: &str) -> Result<serde_json::Value, JsValue> {
+    if config.trim().is_empty() {
+        return Ok(serde_json::Value::Object(Default::default()));
+    }
+    serde_json::from_str(config).map_err(|e| error(&format!("config: not valid JSON: {e}")))
+}
+
+fn json_out<T: Serialize>(value: Result<T, String>) -> Result<String, JsValue> {
+    serde_json::to_string(&value.map_err(|e| error(&e))?).map_err(|e| error(&e.to_string()))
+}
+
+/// The stations flow's `prflow claim <role> <machine>`: `{ line, role, number, ops, why, settleSeconds, warnings }`.
+#[wasm_bindgen(js_name = claimJson)]
+pub fn stations_claim(facts: &str, config: &str, role: &str, machine: &str) -> Result<String, JsValue> {
+    json_out(crate::stations::claim_values(facts, json_config(config)?, role, machine))
+}
+
+/// After the settle time: does `machine` keep pull request `number`, given the labels read back (JSON text).
+#[wasm_bindgen(js_name = resolveClaimRaceJson)]
+pub fn stations_resolve_claim_race(labels: &str, machine: &str, number: u32, config: &str) -> Result<String, JsValue> {
+    let labels: Vec<String> = serde_json::from_str(labels).map_err(|e| error(&format!("labels: expected a list of label names: {e}")))?;
+    json_out(crate::stations::resolve_claim_race_values(labels, machine, number.into(), json_config(config)?))
+}
+
+/// The gate's classify step for one pull request: `{ run, need, sha, ops, why, warnings }`.
+#[wasm_bindgen(js_name = gateClassifyJson)]
+pub fn stations_gate_classify(facts: &str, config: &str, number: u32) -> Result<String, JsValue> {
+    json_out(crate::stations::gate_classify_values(facts, json_config(config)?, number.into()))
+}
+
+/// The gate's report step: the validation machine's `result` for `testedSha`.
+#[wasm_bindgen(js_name = gateReportJson)]
+pub fn stations_gate_report(facts: &str, config: &str, number: u32, tested_sha: &str, result: &str) -> Result<String, JsValue> {
+    json_out(crate::stations::gate_report_values(facts, json_config(config)?, number.into(), tested_sha, result))
+}
+
 /// `codeOwners(codeownersText, path)`: the owners of that path (the last matching rule's), empty when unowned.
 #[wasm_bindgen(js_name = codeOwners)]
 pub fn code_owners(codeowners: &str, path: &str) -> Vec<String> {

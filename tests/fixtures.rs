@@ -100,7 +100,7 @@ fn subject(plan: &Plan) -> (Option<&PullVerdict>, Vec<String>, Vec<String>, Vec<
                 remove.extend(r.iter().map(|c| c.label.clone()));
             }
             Op::RequestReviewers { reviewers: r, .. } => reviewers.extend(r.iter().cloned()),
-            Op::UpsertComment { .. } | Op::UpsertBoard { .. } => {}
+            Op::UpsertComment { .. } | Op::UpsertBoard { .. } | Op::SetStatus { .. } => {}
         }
     }
     (verdict, add, remove, reviewers)
@@ -197,7 +197,7 @@ fn check(case: &Case, plan: &Plan) -> Vec<String> {
                 reasons.push(reason);
                 reasons.extend(add.iter().chain(remove).map(|c| c.reason.as_str()));
             }
-            Op::RequestReviewers { reason, .. } | Op::UpsertComment { reason, .. } | Op::UpsertBoard { reason, .. } => reasons.push(reason),
+            Op::RequestReviewers { reason, .. } | Op::UpsertComment { reason, .. } | Op::UpsertBoard { reason, .. } | Op::SetStatus { reason, .. } => reasons.push(reason),
         }
         if let Some(bad) = reasons.iter().find(|r| r.trim().is_empty() || r.contains('\n')) {
             failures.push(format!("every write carries a one-line reason, got {bad:?} in {op:?}"));

@@ -82,7 +82,7 @@ fn summary(op: &Op) -> Option<String> {
             Some(s)
         }
         Op::RequestReviewers { number, reviewers, .. } => Some(format!("request #{number} {}", reviewers.join(","))),
-        Op::UpsertBoard { .. } => None,
+        Op::UpsertBoard { .. } | Op::SetStatus { .. } => None,
     }
 }
 
@@ -139,7 +139,7 @@ fn apply(facts: &mut Facts, plan: &SweepPlan) {
             Op::UpsertBoard { number, title, body, .. } => {
                 facts.board = Some(BoardIssue { number: number.unwrap_or(1000), title: title.clone(), body: body.clone() });
             }
-            Op::RequestReviewers { .. } => {}
+            Op::RequestReviewers { .. } | Op::SetStatus { .. } => {}
         }
     }
 }

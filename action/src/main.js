@@ -4,13 +4,14 @@
 import { resolve } from "node:path";
 import { readFileSync } from "node:fs";
 import { makeOctokit, parseEvent } from "../../lib/github/index.js";
-import { DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
+import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
 import { RunError, labelsRun, parseNumbers, reconcileRun } from "../../lib/run.js";
 import { sweepRun } from "../../lib/followup.js";
 import { engine } from "./engine.js";
+import { gateRun } from "../../lib/stations/gate-run.js";
 import { appendSummary, errorCommand, getBooleanInput, getInput, readEvent, setOutput } from "./runner.js";
 
-const MODES = ["reconcile", "labels", "sweep"];
+const MODES = ["reconcile", "labels", "sweep", "gate-classify", "gate-report"];
 
 async function main(env = process.env) {
   const log = (line) => console.log(line);
@@ -42,6 +43,21 @@ async function main(env = process.env) {
     setOutput("stop-the-line", String(run.plan.stopTheLine), env);
     writeCounts(run.counts, env);
     appendSummary(run.summary, env);
+    return;
+  }
+
+  if (mode === "gate-classify" || mode === "gate-report") {
+    // The stations flow's validation gate: one pull request (the numbers input), its status and labels.
+    const number = parseNumbers(getInput("numbers", env))[0];
+    if (!number) throw new RunError([`input numbers: expected the pull request the gate is for, found nothing`]);
+    const { config, errors } = loadConfig(engine, configPath, { readFile });
+    if (errors.length) throw new RunError(errors);
+    const step = mode === "gate-classify" ? "classify" : "report";
+    const { decision, results } = await gateRun({ engine, octokit, owner, repo, config, step, number, sha: getInput("sha", env), result: getInput("result", env), live, log });
+    for (const [k, v] of Object.entries({ run: decision.run, need: decision.need, sha: decision.sha, pr: number })) setOutput(k, String(v), env);
+    setOutput("plan", decision, env);
+    appendSummary(`## prflow gate ${step} · #${number}\n\n${decision.why}\n`, env);
+    failOnFailedWrites(results.filter((r) => r.status === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
     return;
   }
 

@@ -14,6 +14,7 @@
 export const WRITERS = {
   editLabels,
   requestReviewers,
+  setStatus,
 };
 
 export const APPLIED = "applied";
@@ -97,4 +98,12 @@ async function requestReviewers(octokit, op, { owner, repo, live }) {
   if (teams.length) body.team_reviewers = teams;
   await octokit.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers", body);
   return { status: APPLIED, detail: `requested ${op.reviewers.join(", ")}` };
+}
+
+/** A commit status (the stations flow's gate). It belongs to `op.sha`, which may be older than the head. */
+async function setStatus(octokit, op, { owner, repo, live }) {
+  const words = `${op.context}=${op.state} on ${op.sha.slice(0, 7)}`;
+  if (!live) return { status: WOULD, detail: `would set ${words}` };
+  await octokit.request("POST /repos/{owner}/{repo}/statuses/{sha}", { owner, repo, sha: op.sha, state: op.state, context: op.context, description: op.description.slice(0, 140) });
+  return { status: APPLIED, detail: words };
 }

@@ -1,0 +1,43 @@
+// `prflow claim review|dev|any <machine>`: the next thing a machine should do, as ONE line on standard
+// output that a script can `case` on: `claim #N`, `wip-full n/w`, `queue-empty`, `fix #N`, `new-work`.
+// Unlike the sweeping commands this one writes by default (a station runs it in a loop); --dry-run
+// only prints the answer. Claims are written, left to settle, read back, and a lost race moves on.
+import { engine } from "../engine.js";
+import { connect, UsageError } from "../common.js";
+import { loadConfig, DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
+import { RunError } from "../../lib/run.js";
+import { claimNext } from "../../lib/stations/claim.js";
+import { githubPort } from "../../lib/stations/github-port.js";
+
+export const ROLES = ["review", "dev", "any"];
+export const summary = "Claim the next pull request to review, or say what a dev machine should do (stations flow).";
+export const usage = "prflow claim review|dev|any <machine> --repo owner/name [--config FILE] [--dry-run] [--json]";
+export const options = {
+  repo: { type: "string" },
+  config: { type: "string", default: DEFAULT_CONFIG_PATH },
+  "dry-run": { type: "boolean", default: false },
+  json: { type: "boolean", default: false },
+};
+
+export async function run(values, positionals) {
+  const [role, machine, ...extra] = positionals;
+  if (!ROLES.includes(role)) throw new UsageError(`role: expected ${ROLES.join(", ")}, found ${JSON.stringify(role ?? "nothing")}\nusage: ${usage}`);
+  if (!machine || extra.length) throw new UsageError(`expected one machine id after the role\nusage: ${usage}`);
+  const dryRun = values["dry-run"];
+  const { owner, repo, octokit, log } = connect({ repo: values.repo, live: !dryRun, "dry-run": false });
+  const { config, errors } = loadConfig(engine, values.config);
+  if (errors.length) throw new RunError(errors);
+  const port = githubPort(octokit, { owner, repo, live: !dryRun, log });
+  let out;
+  try {
+    out = await claimNext({ engine, config, role, machine, port, dryRun, log });
+  } catch (e) {
+    throw new RunError([e.message]);
+  }
+  if (values.json) console.log(JSON.stringify({ line: out.line, races: out.races, why: out.result?.why ?? null }));
+  else {
+    if (out.result?.why) log(out.result.why);
+    console.log(out.line);
+  }
+  return 0;
+}

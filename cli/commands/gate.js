@@ -1,0 +1,37 @@
+// `prflow gate classify|report <number>`: the validation gate's two steps for the gate workflow.
+// classify writes the docs-only success status (or a pending one) and prints `need=true|false`,
+// `run=...` and `sha=...` lines for $GITHUB_OUTPUT; report writes the validation machine's result
+// on the commit it tested, and moves the labels only when that commit is still the head.
+import { engine } from "../engine.js";
+import { connect, UsageError } from "../common.js";
+import { loadConfig, DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
+import { RunError } from "../../lib/run.js";
+import { gateRun } from "../../lib/stations/gate-run.js";
+
+export const summary = "The validation gate's classify and report steps (stations flow).";
+export const usage = "prflow gate classify <number> | prflow gate report <number> --sha SHA --result success|failure|cancelled|skipped   --repo owner/name [--config FILE] [--dry-run]";
+export const options = {
+  repo: { type: "string" },
+  config: { type: "string", default: DEFAULT_CONFIG_PATH },
+  sha: { type: "string" },
+  result: { type: "string" },
+  "dry-run": { type: "boolean", default: false },
+};
+
+export async function run(values, positionals) {
+  const [step, n, ...extra] = positionals;
+  const number = Number(n);
+  if (!["classify", "report"].includes(step) || !Number.isInteger(number) || number < 1 || extra.length) throw new UsageError(`usage: ${usage}`);
+  if (step === "report" && (!values.sha || !values.result)) throw new UsageError(`report needs --sha and --result\nusage: ${usage}`);
+  const live = !values["dry-run"];
+  const { owner, repo, octokit, log } = connect({ repo: values.repo, live, "dry-run": false });
+  const { config, errors } = loadConfig(engine, values.config);
+  if (errors.length) throw new RunError(errors);
+  try {
+    const { decision: d } = await gateRun({ engine, octokit, owner, repo, config, step, number, sha: values.sha, result: values.result, live, log });
+    console.log(`run=${d.run}\nneed=${d.need}\nsha=${d.sha}\npr=${number}`);
+  } catch (e) {
+    throw new RunError([e.message]);
+  }
+  return 0;
+}

@@ -1,0 +1,35 @@
+// The stations flow's claim, shell side: ask the engine, write the claim, wait the settle time, read
+// the labels back, and let the engine say who keeps it; the loser withdraws and tries the next one.
+// GitHub labels have no compare-and-swap, so this is the whole protocol. The I/O is a small port
+// ({ readFacts, readLabels, apply }) so the same loop runs on GitHub, on the emulator and in tests.
+
+/** Lines the loop prints besides the engine's own (`claim #N`, `wip-full n/w`, `queue-empty`, `fix #N`, `new-work`). */
+export const LINE_QUEUE_EMPTY = "queue-empty";
+
+/** A claim gives up after this many lost races in one call (every loss removes a candidate, so this is a guard). */
+export const MAX_RACES = 20;
+
+const sleepMs = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One `prflow claim <role> <machine>`. Returns `{ line, result, races }`: `line` is what the command
+ * prints; `races` the lost races on the way. With `dryRun`, nothing is written and the first answer is final.
+ */
+export async function claimNext({ engine, config, role, machine, port, dryRun = false, sleep = sleepMs, settleMs, log = () => {} }) {
+  const races = [];
+  for (let attempt = 0; attempt <= MAX_RACES; attempt++) {
+    const facts = await port.readFacts();
+    const result = engine.claim(facts, config, role, machine);
+    for (const w of result.warnings) log(`warning: ${w.message}`);
+    if (result.line.startsWith("claim #") === false || dryRun) return { line: result.line, result, races };
+    await port.apply(result.ops);
+    await sleep(settleMs ?? result.settleSeconds * 1000);
+    const labels = await port.readLabels(result.number);
+    const race = engine.resolveClaimRace(labels, machine, result.number, config);
+    await port.apply(race.ops);
+    if (race.won) return { line: race.line, result, races };
+    races.push(race.line);
+    log(`${race.line}, trying the next one`);
+  }
+  return { line: LINE_QUEUE_EMPTY, result: null, races };
+}

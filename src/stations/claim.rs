@@ -1,0 +1,212 @@
+//! `prflow claim review|dev|any <machine>`: the next thing a machine should do, as one line a shell
+//! script can `case` on, plus the label edit that claims it. Pure: the CLI writes the edit, waits the
+//! settle time, reads the labels back and asks `resolve_claim_race` who keeps it.
+
+use super::commands::machine_in;
+use super::settings::Role;
+use super::state::{derive, Derived, Phase};
+use crate::config::Config;
+use crate::facts::{Facts, PullRequest};
+use crate::labels::{label_edit, Wants};
+use crate::plan::{LabelChange, Op, Warning};
+use crate::time::parse_rfc3339;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The words of the answer line.
+pub const LINE_CLAIM: &str = "claim";
+pub const LINE_WIP_FULL: &str = "wip-full";
+pub const LINE_QUEUE_EMPTY: &str = "queue-empty";
+pub const LINE_FIX: &str = "fix";
+pub const LINE_NEW_WORK: &str = "new-work";
+pub const LINE_LOST: &str = "lost";
+
+/// The answer to `prflow claim`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaimResult {
+    /// `claim #N`, `wip-full n/w`, `queue-empty`, `fix #N` or `new-work`.
+    pub line: String,
+    /// The side the answer is for: `review` or `dev` (a machine of role `any` gets one of them).
+    pub role: String,
+    /// The pull request the line names, if any.
+    pub number: Option<u64>,
+    /// The writes that make the claim (empty unless the line is `claim #N`).
+    pub ops: Vec<Op>,
+    /// Why this answer, in words.
+    pub why: String,
+    /// Seconds to wait before reading the claim back.
+    pub settle_seconds: u32,
+    pub warnings: Vec<Warning>,
+}
+
+/// The answer to "after the settle time, do I still hold it?".
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RaceResult {
+    pub won: bool,
+    /// The claim label that keeps it: the lexicographically smallest `reviewer:*`.
+    pub winner: Option<String>,
+    /// `claim #N` when won, `lost #N to reviewer:x` when not.
+    pub line: String,
+    /// The loser's withdrawal (its own claim label removed; the winner's state label stays), or the
+    /// winner's last step (the ready-for-review label removed, one label at a time).
+    pub ops: Vec<Op>,
+}
+
+fn created(pr: &PullRequest) -> i64 {
+    parse_rfc3339(&pr.created_at).unwrap_or(i64::MAX)
+}
+
+fn parse_role(role: &str) -> Result<Role, String> {
+    match role {
+        "review" => Ok(Role::Review),
+        "dev" => Ok(Role::Dev),
+        "any" => Ok(Role::Any),
+        other => Err(format!("role: expected review, dev or any, found {other:?}")),
+    }
+}
+
+struct Board<'a> {
+    pulls: Vec<(&'a PullRequest, Derived)>,
+}
+
+impl<'a> Board<'a> {
+    fn new(facts: &'a Facts, config: &Config) -> Self {
+        let mut pulls: Vec<(&PullRequest, Derived)> = facts.pull_requests.iter().map(|p| (p, derive(&config.stations, p, None))).collect();
+        pulls.sort_by_key(|(p, _)| (created(p), p.number));
+        Board { pulls }
+    }
+
+    /// Unclaimed, waiting for review, not opened by `machine`: prio:high first, then the oldest.
+    fn queue(&self, config: &Config, machine: &str) -> Vec<&(&'a PullRequest, Derived)> {
+        let l = &config.stations.labels;
+        let own = format!("{}{machine}", l.from_prefix);
+        let mut q: Vec<&(&PullRequest, Derived)> = self
+            .pulls
+            .iter()
+            .filter(|(p, d)| {
+                d.phase == Phase::InReview
+                    && !p.is_draft
+                    && d.claims.is_empty()
+                    && !p.labels.iter().any(|x| machine_in(x, &l.reviewer_prefix).is_some())
+                    && !p.has_label(&own)
+            })
+            .collect();
+        q.sort_by_key(|(p, _)| (!p.has_label(&l.prio_high), created(p), p.number));
+        q
+    }
+}
+
+fn review(facts: &Facts, config: &Config, board: &Board, machine: &str) -> ClaimResult {
+    let st = &config.stations;
+    let l = &st.labels;
+    let mine = format!("{}{machine}", l.reviewer_prefix);
+    let held = board.pulls.iter().filter(|(p, d)| d.phase == Phase::InReview && p.has_label(&mine)).count() as u32;
+    let base = ClaimResult { line: String::new(), role: "review".into(), number: None, ops: vec![], why: String::new(), settle_seconds: st.settle_seconds, warnings: vec![] };
+    if held >= st.review_wip {
+        return ClaimResult { line: format!("{LINE_WIP_FULL} {held}/{}", st.review_wip), why: format!("{machine} already reviews {held} pull requests (limit {})", st.review_wip), ..base };
+    }
+    let queue = board.queue(config, machine);
+    let Some((pr, _)) = queue.first() else {
+        return ClaimResult { line: LINE_QUEUE_EMPTY.into(), why: format!("no unclaimed pull request waits for review that {machine} did not open"), ..base };
+    };
+    let first_why = if pr.has_label(&l.prio_high) { format!("{} first", l.prio_high) } else { "the oldest waiting".to_string() };
+    let why = format!("{machine} claims #{} ({first_why}; holds {held}/{})", pr.number, st.review_wip);
+    // Additions only: GitHub adds labels without replacing the set, so two stations claiming at
+    // once both land and the read-back sees both. Replacing the set (one PATCH with the full list)
+    // would let the later writer erase the earlier claim after it was read back as won. The winner
+    // removes the ready-for-review label once it knows it won (resolve_claim_race).
+    let mut wants = Wants::default();
+    wants.present(&mine, format!("claimed by {machine}"));
+    wants.present(&l.reviewing, format!("claimed by {machine}"));
+    let mut warnings = Vec::new();
+    let ops: Vec<Op> = label_edit(facts, pr, &wants, &why, &mut warnings).into_iter().collect();
+    ClaimResult { line: format!("{LINE_CLAIM} #{}", pr.number), number: Some(pr.number), ops, why, warnings, ..base }
+}
+
+fn dev(config: &Config, board: &Board, machine: &str) -> ClaimResult {
+    let st = &config.stations;
+    let l = &st.labels;
+    let own = format!("{}{machine}", l.from_prefix);
+    let base = ClaimResult { line: String::new(), role: "dev".into(), number: None, ops: vec![], why: String::new(), settle_seconds: st.settle_seconds, warnings: vec![] };
+    let mine: Vec<&(&PullRequest, Derived)> = board.pulls.iter().filter(|(p, _)| p.has_label(&own)).collect();
+    if let Some((pr, d)) = mine.iter().find(|(_, d)| d.phase == Phase::ChangesRequested) {
+        return ClaimResult { line: format!("{LINE_FIX} #{}", pr.number), number: Some(pr.number), why: format!("#{} came back: {}", pr.number, d.why), ..base };
+    }
+    let open = mine.iter().filter(|(p, _)| !p.is_draft).count() as u32;
+    if open >= st.dev_wip {
+        return ClaimResult { line: format!("{LINE_WIP_FULL} {open}/{}", st.dev_wip), why: format!("{machine} has {open} open pull requests (limit {}); split, test or wait", st.dev_wip), ..base };
+    }
+    ClaimResult { line: LINE_NEW_WORK.into(), why: format!("{machine} has no bounced pull request and {open}/{} open", st.dev_wip), ..base }
+}
+
+/// `prflow claim <role> <machine>`.
+pub fn claim(facts: &Facts, config: &Config, role: &str, machine: &str) -> Result<ClaimResult, String> {
+    let asked = parse_role(role)?;
+    if machine.is_empty() || machine.contains(char::is_whitespace) {
+        return Err(format!("machine: expected a machine id such as m4, found {machine:?}"));
+    }
+    let st = &config.stations;
+    let mut notes = Vec::new();
+    match st.machines.get(machine) {
+        None if !st.machines.is_empty() => notes.push(format!("{machine} is not in stations.machines")),
+        Some(m) if m.role != Role::Any && asked != m.role && asked != Role::Any => {
+            notes.push(format!("{machine} is configured as a {:?} machine but asked for {role}", m.role).to_lowercase())
+        }
+        _ => {}
+    }
+    let board = Board::new(facts, config);
+    let mut result = match asked {
+        Role::Review => review(facts, config, &board, machine),
+        Role::Dev => dev(config, &board, machine),
+        Role::Any => {
+            let depth = board.queue(config, machine).len() as u32;
+            if depth >= st.deep_queue {
+                let r = review(facts, config, &board, machine);
+                if r.line.starts_with(LINE_WIP_FULL) {
+                    let mut d = dev(config, &board, machine);
+                    d.why = format!("review queue is deep ({depth} ≥ {}) but {}; so: {}", st.deep_queue, r.why, d.why);
+                    d
+                } else {
+                    ClaimResult { why: format!("review queue is deep ({depth} ≥ {}): {}", st.deep_queue, r.why), ..r }
+                }
+            } else {
+                let d = dev(config, &board, machine);
+                ClaimResult { why: format!("review queue is shallow ({depth} < {}): {}", st.deep_queue, d.why), ..d }
+            }
+        }
+    };
+    result.warnings.extend(notes.into_iter().map(|message| Warning { number: None, message }));
+    Ok(result)
+}
+
+/// After the settle time: the lexicographically smallest `reviewer:*` on the pull request keeps it.
+pub fn resolve_claim_race(labels: &[String], machine: &str, number: u64, config: &Config) -> RaceResult {
+    let prefix = &config.stations.labels.reviewer_prefix;
+    let mine = format!("{prefix}{machine}");
+    let mut claimers: Vec<&String> = labels.iter().filter(|x| machine_in(x, prefix).is_some()).collect();
+    claimers.sort();
+    let winner = claimers.first().map(|s| s.to_string());
+    if winner.as_deref() == Some(mine.as_str()) {
+        let waiting = &config.stations.labels.ready_for_review;
+        let ops = if labels.contains(waiting) {
+            let reason = format!("{machine} keeps the claim on #{number}");
+            vec![Op::EditLabels { number, add: vec![], remove: vec![LabelChange { label: waiting.clone(), reason: reason.clone() }], reason }]
+        } else {
+            vec![]
+        };
+        return RaceResult { won: true, winner, line: format!("{LINE_CLAIM} #{number}"), ops };
+    }
+    let ops = if labels.contains(&mine) {
+        let reason = format!("{machine} lost the claim on #{number} to {}", winner.as_deref().unwrap_or("nobody"));
+        vec![Op::EditLabels { number, add: vec![], remove: vec![LabelChange { label: mine.clone(), reason: reason.clone() }], reason }]
+    } else {
+        vec![]
+    };
+    let line = match &winner {
+        Some(w) => format!("{LINE_LOST} #{number} to {w}"),
+        None => format!("{LINE_LOST} #{number}"),
+    };
+    RaceResult { won: false, winner, line, ops }
+}

@@ -1,0 +1,163 @@
+//! The stations flow (a preset of the same engine, `"flow": "stations"`): development machines open
+//! pull requests, review stations pull them under a WIP limit, an AI first pass may bounce but never
+//! approve, a person approves, and a validation gate writes a commit status of its own.
+//!
+//! `decide` gives reconcile the labels of one pull request from its replayed timeline (state.rs);
+//! claim.rs answers `prflow claim`, gate.rs the gate workflow's classify and report steps.
+
+pub mod claim;
+pub mod commands;
+pub mod gate;
+pub mod settings;
+pub mod state;
+
+use crate::bot_panel::Decision;
+use crate::config::Config;
+use crate::facts::{Facts, PullFact, PullRequest};
+use crate::labels::Wants;
+use crate::plan::{Op, PullVerdict};
+use state::{derive, head_gate, Derived, GateResult, Phase};
+
+pub use claim::{claim, resolve_claim_race, ClaimResult, RaceResult};
+pub use gate::{gate_classify, gate_report, GateDecision};
+
+/// Whether the gate is due on this pull request: after approval, or on every push when configured.
+pub fn gate_due(config: &Config, d: &Derived) -> bool {
+    d.phase == Phase::Gate || (config.stations.gate.on_every_push && matches!(d.phase, Phase::InReview | Phase::ChangesRequested))
+}
+
+/// The facts the state depends on that could not be read, in words; the state is left alone then.
+fn unreadable(pr: &PullRequest) -> Vec<&'static str> {
+    [(PullFact::Timeline, "timeline"), (PullFact::Reviews, "reviews"), (PullFact::Comments, "comments")]
+        .into_iter()
+        .filter(|(f, _)| pr.unknown(*f))
+        .map(|(_, w)| w)
+        .collect()
+}
+
+/// The labels that bring `pr` to the derived state `d` (state axis, released claims).
+pub fn state_wants(config: &Config, pr: &PullRequest, d: &Derived) -> Wants {
+    let l = &config.stations.labels;
+    let mut wants = Wants::default();
+    for other in l.states() {
+        if other != d.state {
+            wants.absent(other, format!("state is {}: {}", d.state, d.why));
+        }
+    }
+    wants.present(&d.state, d.why.clone());
+    for m in &d.released {
+        let label = format!("{}{m}", l.reviewer_prefix);
+        if pr.has_label(&label) {
+            wants.absent(&label, format!("the claim of {m} was released: {}", d.why));
+        }
+    }
+    wants
+}
+
+/// Reconcile's per-pull-request decision under the stations flow.
+pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest) -> Decision {
+    let _ = facts;
+    let st = &config.stations;
+    let mut ops_after = Vec::new();
+    let mut warnings_why: Vec<String> = Vec::new();
+    let missing = unreadable(pr);
+    let mut d = derive(st, pr, None);
+    let mut decided = missing.is_empty();
+    // Unreadable checks hide the gate's verdict: a waiting pull request may have passed or failed.
+    if pr.unknown(PullFact::Checks) && d.phase == Phase::Gate {
+        decided = false;
+    }
+    // Docs-only: the gate passes now, without the validation machine.
+    if decided && gate_due(config, &d) && head_gate(st, pr).is_none() {
+        if let Some(g) = gate::docs_only_status(config, pr, &d) {
+            ops_after.push(g);
+            d = derive(st, pr, Some(GateResult::Success));
+        }
+    }
+    if d.claims.len() > 1 && d.phase == Phase::InReview {
+        warnings_why.push(format!("claimed by {} at once; `prflow claim` resolves it (the lexicographically smallest keeps it)", d.claims.join(", ")));
+    }
+    let wants = if decided { state_wants(config, pr, &d) } else { Wants::default() };
+    let why = if !missing.is_empty() {
+        format!("its {} could not be read; state left as it is", missing.join(", "))
+    } else if !decided {
+        "its checks could not be read, so the gate's verdict is unknown; state left as it is".into()
+    } else {
+        d.why.clone()
+    };
+    let mut notes = d.ignored.clone();
+    notes.extend(warnings_why);
+    let verdict = PullVerdict {
+        number: pr.number,
+        state: decided.then(|| d.state.clone()),
+        why,
+        blockers: Vec::new(),
+        checks: match head_gate(st, pr) {
+            _ if pr.unknown(PullFact::Checks) => "unknown".into(),
+            Some(GateResult::Success) => "passing".into(),
+            Some(GateResult::Failure) => "failing".into(),
+            _ => "pending".into(),
+        },
+    };
+    Decision { wants, verdict, ops_after, notes }
+}
+
+/// Ops that are a `SetStatus` (for tests and the gate's report).
+pub fn status_ops(ops: &[Op]) -> impl Iterator<Item = &Op> {
+    ops.iter().filter(|o| matches!(o, Op::SetStatus { .. }))
+}
+
+/// A config value to a stations config, or its problems in one line (the claim and gate entry
+/// points have no plan to carry `configErrors`, so a bad config is an error naming the paths).
+fn config_of(config: serde_json::Value) -> Result<Config, String> {
+    Config::from_value(config).map_err(|errors| format!("config: {}", errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")))
+}
+
+/// `claim` as the boundary calls it: facts as JSON text (the one facts deserializer the Wasm carries).
+pub fn claim_values(facts: &str, config: serde_json::Value, role: &str, machine: &str) -> Result<ClaimResult, String> {
+    let facts = crate::reconcile::parse_facts_str(facts).map_err(|e| e.0)?;
+    claim(&facts, &config_of(config)?, role, machine)
+}
+
+/// `resolveClaimRace` as the boundary calls it.
+pub fn resolve_claim_race_values(labels: Vec<String>, machine: &str, number: u64, config: serde_json::Value) -> Result<RaceResult, String> {
+    Ok(resolve_claim_race(&labels, machine, number, &config_of(config)?))
+}
+
+/// `gateClassify` as the boundary calls it.
+pub fn gate_classify_values(facts: &str, config: serde_json::Value, number: u64) -> Result<GateDecision, String> {
+    let facts = crate::reconcile::parse_facts_str(facts).map_err(|e| e.0)?;
+    gate_classify(&facts, &config_of(config)?, number)
+}
+
+/// `gateReport` as the boundary calls it.
+pub fn gate_report_values(facts: &str, config: serde_json::Value, number: u64, tested_sha: &str, result: &str) -> Result<GateDecision, String> {
+    let facts = crate::reconcile::parse_facts_str(facts).map_err(|e| e.0)?;
+    gate_report(&facts, &config_of(config)?, number, tested_sha, result)
+}
+
+/// The labels the stations flow writes, for the label catalogue: the six states, `prio:high`, and
+/// `from:`/`reviewer:` for every configured machine (by role).
+pub fn catalog_labels(config: &Config) -> Vec<crate::catalog::LabelSpec> {
+    let st = &config.stations;
+    let l = &st.labels;
+    let spec = |name: &str, color: &str, description: String| crate::catalog::LabelSpec { name: name.to_string(), color: color.to_string(), description };
+    let mut out = vec![
+        spec(&l.dev, "d4c5f9", "Set by prflow: a draft; its author's machine is still building it.".into()),
+        spec(&l.ready_for_review, "fbca04", "Set by prflow: waiting for a review station to claim it.".into()),
+        spec(&l.reviewing, "0052cc", "Set by prflow claim: a review station holds it (see reviewer:*).".into()),
+        spec(&l.changes_requested, "1d76db", "Set by prflow: back with the author's machine; it says /ready when fixed.".into()),
+        spec(&l.gate, "5319e7", format!("Set by prflow: approved by a person, waiting for the {} gate.", st.gate.context)),
+        spec(&l.ready_to_merge, "0e8a16", format!("Set by prflow: approved and {} passed on the head commit.", st.gate.context)),
+        spec(&l.prio_high, "b60205", "Set by a person: review stations claim it first (prflow).".into()),
+    ];
+    for (id, m) in &st.machines {
+        if matches!(m.role, settings::Role::Dev | settings::Role::Any) {
+            out.push(spec(&format!("{}{id}", l.from_prefix), "c5def5", format!("Set by machine {id} when it opens a pull request (prflow's author)." )));
+        }
+        if matches!(m.role, settings::Role::Review | settings::Role::Any) {
+            out.push(spec(&format!("{}{id}", l.reviewer_prefix), "bfd4f2", format!("Set by prflow claim: review station {id} holds it.")));
+        }
+    }
+    out
+}
