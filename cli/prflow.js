@@ -17,7 +17,7 @@ async function help() {
   const lines = ["usage: prflow <command> [options]", "", "commands:"];
   for (const name of available()) {
     const { summary } = await import(new URL(`${name}.js`, commandsDir));
-    lines.push(`  ${name.padEnd(12)} ${summary}`);
+    lines.push(`  ${name.padEnd(15)} ${summary}`);
   }
   lines.push("", "`prflow <command> --help` shows a command's options.");
   return lines.join("\n");

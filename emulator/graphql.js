@@ -256,6 +256,7 @@ function repoView(st, ctx) {
       id: st.nodeId("Ref", st.defaultBranch),
       name: st.defaultBranch,
       prefix: "refs/heads/",
+      target: () => commitView(st, { oid: st.branch(st.defaultBranch).sha, committedDate: st.now(), author: st.owner }),
       // Classic branch protection as non-admins see it (rulesets are served by REST /rules/branches).
       refUpdateRule: st.protectionChecks.length
         ? { __typename: "RefUpdateRule", pattern: st.defaultBranch, requiredStatusCheckContexts: [...st.protectionChecks], allowsDeletions: false, allowsForcePushes: false, blocksCreations: false, requiredApprovingReviewCount: 0, requiresCodeOwnerReviews: false, requiresConversationResolution: false, requiresLinearHistory: false, requiresSignatures: false, viewerAllowedToDismissReviews: false, viewerCanPush: true }
@@ -288,6 +289,12 @@ function repoView(st, ctx) {
       const pr = st.pulls.get(number);
       if (!pr || pr.isPull) throw notFound(`Could not resolve to an Issue with the number of ${number}.`);
       return issueView(st, ctx, pr);
+    },
+    // The merge queue's reads (issue 6): a number that may be an issue or a pull request.
+    issueOrPullRequest: ({ number }) => {
+      const pr = st.pulls.get(number);
+      if (!pr) return null;
+      return pr.isPull ? pullView(st, ctx, pr) : issueView(st, ctx, pr);
     },
     issues: (args) => {
       let list = [...st.pulls.values()].filter((p) => !p.isPull);
@@ -388,7 +395,19 @@ function pullView(st, ctx, pr) {
     files: (args) => connection(pr.files.map((path) => ({ __typename: "PullRequestChangedFile", path, additions: 1, deletions: 0, changeType: "MODIFIED", viewerViewedState: "UNVIEWED" })), args),
     commits: (args) => connection(pr.commits.map((c) => ({ __typename: "PullRequestCommit", id: st.nodeId("PullRequestCommit", c.oid), commit: commitView(st, c), url: url(st, `/pull/${pr.number}/commits/${c.oid}`) })), args),
     timelineItems: (args) => timeline(st, ctx, pr, args),
+    // The merge queue's reads (issue 6): forks, auto-merge, the issues it closes, review conversations.
+    isCrossRepository: Boolean(pr.isFork),
+    autoMergeRequest: pr.autoMerge ? { __typename: "AutoMergeRequest", enabledAt: pr.updatedAt, mergeMethod: "SQUASH", enabledBy: () => userView(st, st.owner) } : null,
+    closingIssuesReferences: (args) => connection(closingIssues(st, pr).map((i) => issueView(st, ctx, i)), args),
+    reviewThreads: (args) => connection((pr.reviewThreads ?? []).map((t, i) => ({ __typename: "PullRequestReviewThread", id: st.nodeId("PullRequestReviewThread", `${pr.number}-${i}`), isResolved: Boolean(t.isResolved), isOutdated: false, isCollapsed: false })), args),
   });
+}
+
+/** GitHub links a pull request onto the default branch to the issues its body closes with a keyword. */
+function closingIssues(st, pr) {
+  if (pr.baseRef !== st.defaultBranch) return [];
+  const numbers = [...String(pr.body ?? "").matchAll(/\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+#(\d+)/gi)].map((m) => Number(m[1]));
+  return [...new Set(numbers)].map((n) => st.pulls.get(n)).filter((i) => i && !i.isPull);
 }
 
 function reviewView(st, r) {

@@ -122,17 +122,27 @@ export const ROUTES = [
     body: restStatus(st, st.status({ sha: params.sha, context: body.context ?? "default", state: body.state, description: body.description ?? null, targetUrl: body.target_url ?? null, by: actor })),
   })],
   ["GET", `${R}/rules/branches/{branch}`, ({ st, params, emulator }) => {
-    if (params.branch !== st.defaultBranch || !st.requiredChecks.length) return { status: 200, body: [] };
-    return {
-      status: 200,
-      body: [{
-        type: "required_status_checks",
-        ruleset_source_type: "Repository",
-        ruleset_source: `${st.owner}/${st.repo}`,
-        ruleset_id: emulator.rulesetId,
-        parameters: { strict_required_status_checks_policy: st.requireUpToDate, required_status_checks: st.requiredChecks.map((context) => ({ context })) },
-      }],
-    };
+    if (params.branch !== st.defaultBranch) return { status: 200, body: [] };
+    const source = { ruleset_source_type: "Repository", ruleset_source: `${st.owner}/${st.repo}`, ruleset_id: emulator.rulesetId };
+    const rules = [];
+    if (st.requiredChecks.length) {
+      rules.push({ type: "required_status_checks", ...source, parameters: { strict_required_status_checks_policy: st.requireUpToDate, required_status_checks: st.requiredChecks.map((context) => ({ context })) } });
+    }
+    // The merge queue's reads (issue 6): a pull_request rule, set by a test as st.pullRequestRule.
+    if (st.pullRequestRule) {
+      rules.push({ type: "pull_request", ...source, parameters: { dismiss_stale_reviews_on_push: false, require_code_owner_review: false, require_last_push_approval: false, required_approving_review_count: 0, required_review_thread_resolution: false, ...st.pullRequestRule } });
+    }
+    return { status: 200, body: rules };
+  }],
+  // The merge queue's reads (issue 6): GitHub's issue dependencies and team members.
+  ["GET", `${R}/issues/{issue_number}/dependencies/blocked_by`, ({ st, params, query, url }) => ({
+    status: 200,
+    ...paginate((st.pull(params.issue_number).blockedBy ?? []).map((n) => restIssue(st, st.pull(n))), query, url),
+  })],
+  ["GET", "/orgs/{org}/teams/{team_slug}/members", ({ st, params, query, url }) => {
+    const members = st.teamMembers?.[params.team_slug];
+    if (!members) throw httpError(404, "Not Found");
+    return { status: 200, ...paginate(members.map((login) => restUser(st, login)), query, url) };
   }],
   // An installation token (the GITHUB_TOKEN class) cannot read /user on GitHub; GraphQL `viewer` works.
   ["GET", "/user", ({ st, actor, tokenKind }) => {

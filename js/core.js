@@ -25,6 +25,22 @@ export function bind(wasm) {
     configSchema: () => wasm.configSchema(),
     /** The problems in a config, each { path, expected, found }; empty when it is valid. */
     validateConfig: (config) => wasm.validateConfig(config),
+    /** The owners CODEOWNERS gives a path (the last matching rule's); empty when unowned. */
+    codeOwners: (codeownersText, path) => wasm.codeOwners(codeownersText ?? "", path),
+    /** The numbers a body's `Merge-After:` / `Start-After:` trailers name: { mergeAfter, startAfter }. */
+    parseTrailers: (body) => wasm.parseTrailers(body ?? ""),
+    /** The merge queue's triage of every open pull request: triage, owner, reason, next actor/action, order, cycles. */
+    triage: (facts, config = {}) => queueCall(wasm, "triage", { facts, config }),
+    /** One poll of the watched pull request: { outcome, state, detail }; `continue` means poll again. */
+    watchStep: (poll, state, config = {}) => queueCall(wasm, "watchStep", { poll, state, config }),
+    /** Whether `by` may claim (or release) pull request `number`, and the comment to write. */
+    claimPr: (facts, config, { number, by, release = false }) => queueCall(wasm, "claimPr", { facts, config, number, by, release }),
+    /** The issues `report-unowned` keeps: one per pull request whose owner is none. */
+    unownedIssues: (facts, config = {}, issues = []) => queueCall(wasm, "unownedIssues", { facts, config, issues }),
+    /** The yield rule: the pull request `mine` (an order key) gives its release back to, or null. */
+    yieldsTo: (mine, others) => queueCall(wasm, "yieldsTo", { mine, others }),
+    /** Whether a failure is only a fixer's diff, and the commands that fix it. */
+    autoFix: (config, failed, commitCount) => queueCall(wasm, "autoFix", { config, failed, commitCount }),
     /** Every label the config uses, with colour and description: { configErrors, labels, ownerMark }. */
     labelCatalog: (config = {}) => wasm.labelCatalog(config),
     /**
@@ -48,6 +64,12 @@ export function bind(wasm) {
     gateReport: (facts, config, number, testedSha, result) =>
       JSON.parse(wasm.gateReportJson(asJson(facts), asJson(config), number, testedSha, result)),
   };
+}
+
+// Facts and config may arrive as JSON text (the fast path for big snapshots): splice them in as is.
+function queueCall(wasm, name, input) {
+  const parts = Object.entries(input).map(([k, v]) => `${JSON.stringify(k)}:${typeof v === "string" && (k === "facts" || k === "config") ? v : JSON.stringify(v ?? null)}`);
+  return JSON.parse(wasm.queueCallJson(name, `{${parts.join(",")}}`));
 }
 
 function asJson(value) {

@@ -1,5 +1,7 @@
 // The public API of the `prflow` package. Data types are generated from the engine (types.d.ts).
-import type { CheckRollup, Config, Facts, Plan, SweepPlan } from "./types.js";
+import type {
+  AutoFix, CheckRollup, ClaimDecision, Config, Facts, Plan, QueueReport, SweepPlan, Trailers, UnownedIssue, WatchPoll, WatchState, WatchStep,
+} from "./types.js";
 export type * from "./types.js";
 
 export interface ConfigProblem {
@@ -36,6 +38,31 @@ export interface LabelSpec {
 
 /** Every label the config uses; a bad config yields its errors and no labels. */
 export function labelCatalog(config?: unknown): { configErrors: ConfigProblem[]; labels: LabelSpec[]; ownerMark: string };
+
+/** The owners CODEOWNERS gives `path` (the last matching rule's, GitHub's rules); empty when unowned. */
+export function codeOwners(codeownersText: string, path: string): string[];
+/** The numbers `Merge-After:` and `Start-After:` name in a body, outside fenced code blocks. */
+export function parseTrailers(body: string): Trailers;
+/** The merge queue's triage: every open pull request's class, owner, reason, next actor/action, place; the order and cycles. */
+export function triage(facts: Facts | string, config?: Config | string): QueueReport;
+/** One poll of the watched pull request: the outcome by the README's table (`continue` to poll again). */
+export function watchStep(poll: WatchPoll, state: WatchState, config?: Config | string): WatchStep;
+/** Whether `by` may claim (or release) a set-aside pull request, and the comment to write. */
+export function claimPr(facts: Facts | string, config: Config | string, request: { number: number; by: string; release?: boolean }): ClaimDecision;
+/** The issues `report-unowned` keeps, one per pull request whose owner is none, found again by a hidden line. */
+export function unownedIssues(facts: Facts | string, config?: Config | string, issues?: { number: number; open: boolean; body: string }[]): UnownedIssue[];
+/** Whether failed contexts are only a fixer's diff under `queue.autoFix`, and the commands that fix them. */
+export function autoFix(config: Config | string, failed: string[], commitCount: number | null): AutoFix;
+/** A candidate's place in the pick order, as the engine keys it. */
+export interface OrderKey {
+  number: number;
+  priority: "high" | "normal" | "low";
+  dirty: boolean;
+  version: boolean;
+  demoted: boolean;
+}
+/** The yield rule: after releasing `mine`, the worker-owned pull request released in the same moment that comes first in the pick order, or null. */
+export function yieldsTo(mine: OrderKey, others: { key: OrderKey; workerOwned: boolean; releasedAtSurvey: boolean }[]): number | null;
 
 /** The answer to `prflow claim <role> <machine>` (stations flow). */
 export interface ClaimResult {

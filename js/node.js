@@ -5,5 +5,8 @@ import { bind } from "./core.js";
 
 wasm.initSync({ module: readFileSync(new URL("../pkg/prflow_bg.wasm", import.meta.url)) });
 
-export const { version, reconcile, sweep, followupSettings, checkRollup, configSchema, validateConfig, labelCatalog, claim, resolveClaimRace, gateClassify, gateReport } =
-  bind(wasm);
+export const {
+  version, reconcile, sweep, followupSettings, checkRollup, configSchema, validateConfig, labelCatalog,
+  claim, resolveClaimRace, gateClassify, gateReport,
+  codeOwners, parseTrailers, triage, watchStep, claimPr, unownedIssues, autoFix, yieldsTo,
+} = bind(wasm);

@@ -43,6 +43,8 @@ pub struct Config {
     pub required_checks: Vec<String>,
     /// The scheduled follow-up sweep: levels per state, who is pinged, working hours, the board.
     pub followup: crate::followup::Followup,
+    /// The merge queue: its labels, the version pull request, ages, the watch budgets and `autoFix`.
+    pub queue: crate::queue::config::QueueConfig,
 }
 
 /// Label names. Defaults are the bot-panel preset's names.
@@ -179,6 +181,7 @@ impl Config {
         if self.flow == Flow::Stations {
             self.stations.validate(&mut errors);
         }
+        errors.extend(self.queue.validate());
         for (name, globs) in &self.scopes {
             check_label_name(&format!("$.scopes[{name:?}]"), name, &mut errors);
             if globs.is_empty() {

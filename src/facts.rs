@@ -35,10 +35,87 @@ pub struct Facts {
     /// The open pull requests.
     #[serde(default)]
     pub pull_requests: Vec<PullRequest>,
+    /// Issues the merge queue reads (those open pull requests close, and those their `Start-After:` names).
+    #[serde(default)]
+    pub issues: Vec<Issue>,
+    /// Team members by `org/team` slug, for the teams CODEOWNERS names. A team missing here is one
+    /// whose membership could not be read: its paths stay held, and the reason says so.
+    #[serde(default)]
+    pub team_members: std::collections::BTreeMap<String, Vec<String>>,
+    /// The tip commit of the default branch (`refs/heads/<default>`), for set-asides tied to the base.
+    #[serde(default)]
+    pub base_tip_sha: Option<String>,
+    /// The ruleset asks for a code owner's approval.
+    #[serde(default)]
+    pub require_code_owner_review: bool,
+    /// The ruleset asks for every conversation to be resolved.
+    #[serde(default)]
+    pub require_conversation_resolution: bool,
+    /// What the merge-queue worker remembers between cycles (its set-aside records and demotions).
+    #[serde(default)]
+    pub queue_memory: QueueMemory,
     /// The board issue (the oldest open issue carrying the board label), for the follow-up sweep;
     /// none when there is none yet, `unknown: ["board"]` when the read failed.
     #[serde(default)]
     pub board: Option<BoardIssue>,
+}
+
+/// An issue, as the merge queue reads it: `Start-After:` in its body and GitHub's "blocked by".
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Issue {
+    pub number: u64,
+    #[serde(default)]
+    pub open: bool,
+    #[serde(default)]
+    pub body: String,
+    /// GitHub's issue dependencies: the issues (or pull requests) this one is blocked by.
+    #[serde(default)]
+    pub blocked_by: Vec<u64>,
+}
+
+/// An issue a pull request closes, and where that was read from.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct IssueRef {
+    pub number: u64,
+    /// `link` (GitHub's closingIssuesReferences) or `keyword` (a closing keyword in the body).
+    #[serde(default = "link_source")]
+    pub source: String,
+}
+
+fn link_source() -> String {
+    "link".into()
+}
+
+/// The merge-queue worker's memory, passed in so the engine stays without state.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct QueueMemory {
+    /// Set-asides this process recorded (their comment may have failed to be written).
+    #[serde(default)]
+    pub records: Vec<SetAsideRecord>,
+    /// Pull requests that sat green without merging, each with the head it had then.
+    #[serde(default)]
+    pub demoted: Vec<Demotion>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SetAsideRecord {
+    pub number: u64,
+    pub reason: String,
+    pub head: String,
+    #[serde(default)]
+    pub base: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Demotion {
+    pub number: u64,
+    /// The head when it was demoted, carried along by the worker's own pushes.
+    pub head: String,
 }
 
 /// The issue the follow-up sweep rewrites as the board.
@@ -62,6 +139,8 @@ pub enum RepoFact {
     RequiredChecks,
     /// CODEOWNERS.
     Codeowners,
+    /// The issues pull requests close (so `Start-After:` is not inherited, and the report says so).
+    Issues,
     /// The board issue (follow-up sweep).
     Board,
 }
@@ -120,6 +199,30 @@ pub struct PullRequest {
     /// Facts about this pull request that could not be read.
     #[serde(default)]
     pub unknown: Vec<PullFact>,
+    /// The issues GitHub links as closed by this pull request.
+    #[serde(default)]
+    pub closing_issues: Vec<IssueRef>,
+    /// Review conversations not resolved; `None` when not read.
+    #[serde(default)]
+    pub unresolved_threads: Option<u32>,
+    /// Auto-merge is armed.
+    #[serde(default)]
+    pub auto_merge: bool,
+    /// The head branch lives in a fork.
+    #[serde(default)]
+    pub is_fork: bool,
+    /// The pull request is in one of GitHub's native stacks (auto-merge refused there).
+    #[serde(default)]
+    pub native_stack: bool,
+    /// Whether the head contains the base's current tip (`git merge-base --is-ancestor`); `None` unread.
+    #[serde(default)]
+    pub built_on_base_tip: Option<bool>,
+    /// More changed files than one page reads: `files` is partial.
+    #[serde(default)]
+    pub files_truncated: bool,
+    /// Commits on the branch, when read.
+    #[serde(default)]
+    pub commit_count: Option<u32>,
 }
 
 /// Per-pull-request facts a read can fail on.
@@ -133,6 +236,8 @@ pub enum PullFact {
     Files,
     Comments,
     Timeline,
+    ClosingIssues,
+    ReviewThreads,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -182,6 +287,9 @@ pub struct Check {
     /// GitHub's database id; later runs have larger ids, which breaks ties between equal timestamps.
     #[serde(default)]
     pub id: Option<u64>,
+    /// The workflow run a check run belongs to; a newer run of the same workflow supersedes it.
+    #[serde(default)]
+    pub run_id: Option<u64>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -11,6 +11,7 @@ pub mod followup;
 pub mod glob;
 pub mod labels;
 pub mod plan;
+pub mod queue;
 pub mod reconcile;
 pub mod reviews;
 pub mod scopes;
@@ -36,6 +37,14 @@ pub fn schemas() -> serde_json::Value {
         "facts": schema(settings.clone().into_generator().into_root_schema_for::<Facts>()),
         "plan": schema(settings.clone().into_generator().into_root_schema_for::<Plan>()),
         "sweepPlan": schema(settings.clone().into_generator().into_root_schema_for::<SweepPlan>()),
-        "checkRollup": schema(settings.into_generator().into_root_schema_for::<CheckRollup>()),
+        "checkRollup": schema(settings.clone().into_generator().into_root_schema_for::<CheckRollup>()),
+        "queueReport": schema(settings.clone().into_generator().into_root_schema_for::<queue::triage::Report>()),
+        "trailers": schema(settings.clone().into_generator().into_root_schema_for::<queue::declare::Trailers>()),
+        "watchPoll": schema(settings.clone().into_generator().into_root_schema_for::<queue::watch::Poll>()),
+        "watchState": schema(settings.clone().into_generator().into_root_schema_for::<queue::watch::WatchState>()),
+        "watchStep": schema(settings.clone().into_generator().into_root_schema_for::<queue::watch::Step>()),
+        "claimDecision": schema(settings.clone().into_generator().into_root_schema_for::<queue::claim::ClaimDecision>()),
+        "unownedIssue": schema(settings.clone().into_generator().into_root_schema_for::<queue::claim::UnownedIssue>()),
+        "autoFix": schema(settings.into_generator().into_root_schema_for::<queue::autofix::AutoFix>()),
     })
 }

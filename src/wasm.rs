@@ -145,3 +145,24 @@ pub fn stations_gate_classify(facts: &str, config: &str, number: u32) -> Result<
 pub fn stations_gate_report(facts: &str, config: &str, number: u32, tested_sha: &str, result: &str) -> Result<String, JsValue> {
     json_out(crate::stations::gate_report_values(facts, json_config(config)?, number.into(), tested_sha, result))
 }
+
+/// `codeOwners(codeownersText, path)`: the owners of that path (the last matching rule's), empty when unowned.
+#[wasm_bindgen(js_name = codeOwners)]
+pub fn code_owners(codeowners: &str, path: &str) -> Vec<String> {
+    crate::queue::codeowners::code_owners(codeowners, path)
+}
+
+/// `parseTrailers(body)`: `{ mergeAfter, startAfter }`, the numbers each trailer names outside fenced code.
+#[wasm_bindgen(js_name = parseTrailers)]
+pub fn parse_trailers(body: &str) -> Result<JsValue, JsValue> {
+    to_js(&crate::queue::declare::parse_trailers(body))
+}
+
+/// The merge queue's decisions by name (`triage`, `watchStep`, `claimPr`, `unownedIssues`, `autoFix`,
+/// ...), JSON text in and out; js/core.js gives each its own JS name. Bad input throws, naming the path.
+#[wasm_bindgen(js_name = queueCallJson)]
+pub fn queue_call_json(name: &str, input: &str) -> Result<String, JsValue> {
+    let input = serde_json::from_str(input).map_err(|e| error(&format!("{name}: input is not valid JSON: {e}")))?;
+    let out = crate::queue::call(name, input).map_err(|e| error(&format!("{name}: {e}")))?;
+    serde_json::to_string(&out).map_err(|e| error(&e.to_string()))
+}

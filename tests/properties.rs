@@ -83,6 +83,7 @@ fn check() -> impl Strategy<Value = Check> {
             started_at: started.map(Into::into),
             completed_at: None,
             id,
+            run_id: None,
         })
 }
 

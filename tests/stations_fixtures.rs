@@ -146,6 +146,7 @@ fn build_pr(spec: &Value, config: &Config, number: u64, created: i64) -> PullReq
                 started_at: Some(now.clone()),
                 completed_at: (a != "pending").then(|| now.clone()),
                 id: None,
+                run_id: None,
             }),
             "wait" => {}
             other => panic!("unknown story step {other:?}"),

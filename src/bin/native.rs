@@ -69,11 +69,19 @@ fn run(args: &[String]) -> Result<(), String> {
             );
             Ok(())
         }
+        // The merge queue's decisions by name, input as one JSON file: `queue triage INPUT.json`.
+        Some("queue") => {
+            let name = args.get(1).ok_or("usage: prflow-native queue NAME INPUT.json")?;
+            let input = read_json(args.get(2).ok_or("usage: prflow-native queue NAME INPUT.json")?)?;
+            let out = prflow::queue::call(name, input)?;
+            println!("{}", serde_json::to_string_pretty(&out).unwrap());
+            Ok(())
+        }
         Some("schemas") => {
             println!("{}", serde_json::to_string_pretty(&prflow::schemas()).unwrap());
             Ok(())
         }
-        _ => Err("usage: prflow-native plan FACTS [CONFIG] | sweep FACTS [CONFIG] | schemas | bench FACTS CONFIG RUNS".into()),
+        _ => Err("usage: prflow-native plan FACTS [CONFIG] | sweep FACTS [CONFIG] | schemas | bench FACTS CONFIG RUNS | queue NAME INPUT".into()),
     }
 }
 

@@ -1,0 +1,63 @@
+// `prflow claim-pr <n> --by <name> [--release]`: a fixer's claim on a set-aside pull request, so the
+// worker leaves it alone while the fix is made. The engine decides whether the claim is allowed (the
+// owner must be the fixer; another claimant's claim refuses it) and what the comment says; this writes
+// it, reads it back, and fails when someone writing in the same moment won.
+import { engine } from "../engine.js";
+import { restPages } from "../../lib/github/read-queue.js";
+import { UsageError } from "../usage.js";
+import { DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
+import { RunError } from "../../lib/run.js";
+import { loadConfigOrThrow, queueFacts } from "./report.js";
+
+export const summary = "Claim (or --release) a set-aside pull request for a fixer, so the queue leaves it alone.";
+export const usage = "prflow claim-pr <number> --by <name> [--release] [--dry-run] --repo owner/name [--config FILE] [--json]   (token: GITHUB_TOKEN)";
+export const options = {
+  repo: { type: "string" },
+  by: { type: "string" },
+  release: { type: "boolean", default: false },
+  "dry-run": { type: "boolean", default: false },
+  config: { type: "string", default: DEFAULT_CONFIG_PATH },
+  json: { type: "boolean", default: false },
+};
+
+/** The pull request's comments as facts: every author, so the engine can tell the tool's own apart. */
+async function readComments(octokit, owner, repo, number) {
+  const comments = await restPages(octokit, "GET /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner, repo, issue_number: number });
+  return comments.map((c) => ({ id: c.id, author: c.user?.login ?? "", body: c.body ?? "", createdAt: c.created_at }));
+}
+
+export async function run(values, positionals) {
+  if (positionals.length !== 1 || !/^\d+$/.test(positionals[0])) throw new UsageError(`expected one pull request number\nusage: ${usage}`);
+  if (!values.by) throw new UsageError(`--by: the claimant's name is required\nusage: ${usage}`);
+  const number = Number(positionals[0]);
+  const config = loadConfigOrThrow(values.config);
+  const { facts, octokit, owner, repo, log } = await queueFacts(values, config);
+  const pr = facts.pullRequests.find((p) => p.number === number);
+  if (pr) pr.comments = await readComments(octokit, owner, repo, number);
+  const decision = engine.claimPr(facts, config, { number, by: values.by, release: values.release });
+  const say = (result) => console.log(values.json ? JSON.stringify(result, null, 2) : result.message);
+  if (!decision.ok) {
+    say({ ...decision, written: false });
+    return 1;
+  }
+  if (values["dry-run"]) {
+    say({ ...decision, message: `${decision.message} (dry run: nothing written)`, written: false });
+    return 0;
+  }
+  if (decision.commentId) {
+    await octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner, repo, comment_id: decision.commentId, body: decision.body });
+  } else {
+    await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner, repo, issue_number: number, body: decision.body });
+  }
+  // Read back: two claimants writing in the same moment each wrote a comment; the newest one holds.
+  pr.comments = await readComments(octokit, owner, repo, number);
+  const entry = engine.triage(facts, config).entries.find((e) => e.number === number);
+  const holder = entry?.claim?.by ?? null;
+  const won = values.release ? holder !== values.by : holder === values.by;
+  if (!won) {
+    throw new RunError([`#${number}: ${values.release ? "the claim still reads as held after the release" : `someone else won the claim: ${holder ?? "no claim holds"}`}`]);
+  }
+  log(`#${number}: ${decision.code} written and read back`);
+  say({ ...decision, written: true });
+  return 0;
+}

@@ -1,0 +1,61 @@
+// `prflow report`: every open pull request with its merge-queue triage, owner, reason and place in the
+// order, from a repository (read-only) or offline from a facts file. `owner` in `--format json` is what a
+// fixer session reads to choose what to repair: the same owner function the worker uses.
+import { readFileSync } from "node:fs";
+import { engine } from "../engine.js";
+import { UsageError } from "../usage.js";
+import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
+import { RunError } from "../../lib/run.js";
+import { reportJson, reportText } from "../../lib/queue-report.js";
+
+export const summary = "Show the merge queue: every open pull request's triage, owner, reason and place (read-only).";
+export const usage = "prflow report (--repo owner/name | --facts FACTS.json) [--config FILE] [--format text|json]   (token: GITHUB_TOKEN; API: GITHUB_API_URL)";
+export const options = {
+  repo: { type: "string" },
+  facts: { type: "string" },
+  config: { type: "string", default: DEFAULT_CONFIG_PATH },
+  format: { type: "string", default: "text" },
+};
+
+/** The queue's facts: a file, or read from the repository (the shared reader plus the queue's extra facts). */
+export async function queueFacts(values, config) {
+  if (values.facts) {
+    try {
+      return { facts: JSON.parse(readFileSync(values.facts, "utf8")), repository: null };
+    } catch (e) {
+      throw new RunError([`${values.facts}: $: expected a JSON facts file, found ${e.code === "ENOENT" ? "no such file" : e.message}`]);
+    }
+  }
+  // Loaded only here, so the offline path works without a network client.
+  const { connect } = await import("../common.js");
+  const { readFacts } = await import("../../lib/github/index.js");
+  const { readQueueFacts } = await import("../../lib/github/read-queue.js");
+  const { owner, repo, octokit, log } = connect({ ...values, live: false });
+  const facts = await readFacts(octokit, { owner, repo });
+  await readQueueFacts(octokit, { owner, repo, facts, config, log });
+  return { facts, repository: `${owner}/${repo}`, octokit, owner, repo, log };
+}
+
+export function loadConfigOrThrow(path) {
+  const { config, errors } = loadConfig(engine, path);
+  if (errors.length) throw new RunError(errors);
+  return config;
+}
+
+export async function run(values) {
+  if (!values.facts === !values.repo && !process.env.GITHUB_REPOSITORY) throw new UsageError(`give --repo or --facts\nusage: ${usage}`);
+  if (values.facts && values.repo) throw new UsageError(`--repo and --facts contradict each other; pick one\nusage: ${usage}`);
+  if (!["text", "json"].includes(values.format)) throw new UsageError(`--format: expected text or json, found ${JSON.stringify(values.format)}`);
+  const config = loadConfigOrThrow(values.config);
+  const { facts, repository } = await queueFacts(values, config);
+  let report;
+  try {
+    report = engine.triage(facts, config);
+  } catch (e) {
+    throw new RunError([`${values.facts ?? repository}: ${e.message}`]);
+  }
+  const meta = { repository: repository ?? facts.repository ?? values.facts, engine: engine.version() };
+  if (values.format === "json") console.log(JSON.stringify(reportJson(report, meta), null, 2));
+  else process.stdout.write(reportText(report, meta));
+  return 0;
+}

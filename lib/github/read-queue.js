@@ -1,0 +1,208 @@
+// The facts the merge queue needs beyond what readFacts reads: who the tool is, the base's tip and its
+// rules, the issues pull requests close (and what they name in Start-After: or "blocked by"), review
+// conversations, auto-merge, forks, commit counts, team members for CODEOWNERS, and whether a queued
+// branch is built on the tip. It only reads. A read that fails is recorded in `unknown` (never guessed):
+// the engine then holds nothing on it and says so.
+
+const PAGE = 50;
+
+/** One page of the queue's per-pull-request facts. Validated against GitHub's schema in tests. */
+export const QUEUE_PULLS_QUERY = `query QueuePulls($owner: String!, $repo: String!, $after: String) {
+  viewer { login }
+  repository(owner: $owner, name: $repo) {
+    defaultBranchRef { name target { oid } }
+    pullRequests(states: OPEN, first: ${PAGE}, after: $after, orderBy: { field: CREATED_AT, direction: DESC }) {
+      pageInfo { hasNextPage endCursor }
+      nodes {
+        number
+        isCrossRepository
+        headRefOid
+        autoMergeRequest { enabledAt }
+        commits(first: 1) { totalCount }
+        files(first: 1) { totalCount }
+        closingIssuesReferences(first: 25) { nodes { number state body } }
+        reviewThreads(first: 100) { totalCount nodes { isResolved } }
+      }
+    }
+  }
+}`;
+
+/** What an issue or pull request number is: used for numbers Start-After: names. */
+export function numbersQuery(numbers) {
+  const fields = numbers.map((n) => `n${n}: issueOrPullRequest(number: ${Number(n)}) { __typename ... on Issue { number state body } ... on PullRequest { number prState: state } }`);
+  return `query QueueNumbers($owner: String!, $repo: String!) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`;
+}
+
+const START_AFTER = /^\s*start-after:(.*)$/gim;
+
+function startAfterNumbers(body) {
+  const out = [];
+  for (const m of String(body ?? "").matchAll(START_AFTER)) for (const r of m[1].matchAll(/#(\d+)/g)) out.push(Number(r[1]));
+  return out;
+}
+
+function teamsIn(codeowners) {
+  const teams = new Set();
+  for (const line of String(codeowners ?? "").split("\n")) {
+    for (const word of line.replace(/(^|[^\\])#.*$/, "$1").split(/\s+/).slice(1)) if (/^@[\w.-]+\/[\w.-]+$/.test(word)) teams.add(word.slice(1).toLowerCase());
+  }
+  return [...teams];
+}
+
+/** Every page of a REST list (Octokit core has no paginate plugin here): `page` until a short page. */
+export async function restPages(octokit, route, params) {
+  const out = [];
+  for (let page = 1; ; page++) {
+    const { data } = await octokit.request(route, { ...params, per_page: 100, page });
+    out.push(...data);
+    if (data.length < 100) return out;
+  }
+}
+
+/** A GraphQL answer with its partial errors: GitHub returns data beside errors for fields it failed on. */
+async function graphqlPartial(octokit, query, variables) {
+  try {
+    return { data: await octokit.graphql(query, variables), errors: [] };
+  } catch (e) {
+    if (e.data) return { data: e.data, errors: e.errors ?? [] };
+    throw e;
+  }
+}
+
+function addUnknown(list, what) {
+  if (!list.includes(what)) list.push(what);
+}
+
+/**
+ * Adds the queue's facts to `facts` (as readFacts returned it) in place, and returns it.
+ * `config` is the validated config (for the queue's label names).
+ */
+export async function readQueueFacts(octokit, { owner, repo, facts, config = {}, log = () => {} }) {
+  facts.unknown ??= [];
+  facts.pullRequests ??= [];
+  const byNumber = new Map(facts.pullRequests.map((p) => [p.number, p]));
+  const labels = { mergeQueued: "merge-queued", skipCi: "skip-ci", autoRebase: "auto-rebase", ...(config.queue?.labels ?? {}) };
+
+  // 1. Per pull request, in pages of 50. GitHub answers a field it failed on with null and an error
+  //    beside the data; what came back is used and what did not is marked unknown, never guessed.
+  const closing = new Map(); // issue number -> { state, body }
+  try {
+    let after = null;
+    for (;;) {
+      const { data, errors } = await graphqlPartial(octokit, QUEUE_PULLS_QUERY, { owner, repo, after });
+      for (const e of errors) log(`queue facts: ${e.message}${e.path ? ` (at ${e.path.join(".")})` : ""}`);
+      if (data?.viewer?.login) facts.viewer ??= data.viewer.login;
+      const branch = data?.repository?.defaultBranchRef;
+      facts.defaultBranch ??= branch?.name;
+      facts.baseTipSha ??= branch?.target?.oid;
+      const page = data?.repository?.pullRequests;
+      if (!page) throw new Error(errors[0]?.message ?? "no pull requests in the answer");
+      for (const node of page.nodes ?? []) {
+        if (!node) continue;
+        const pr = byNumber.get(node.number);
+        if (!pr) continue;
+        pr.unknown ??= [];
+        if (typeof node.isCrossRepository === "boolean") pr.isFork = node.isCrossRepository;
+        if (node.autoMergeRequest !== undefined) pr.autoMerge = Boolean(node.autoMergeRequest);
+        if (node.commits) pr.commitCount = node.commits.totalCount;
+        if (node.files && (pr.files?.length ?? 0) < node.files.totalCount) pr.filesTruncated = true;
+        if (node.closingIssuesReferences) {
+          pr.closingIssues = node.closingIssuesReferences.nodes.map((i) => ({ number: i.number, source: "link" }));
+          for (const i of node.closingIssuesReferences.nodes) closing.set(i.number, { state: i.state, body: i.body });
+        } else addUnknown(pr.unknown, "closingIssues");
+        // Past one page of threads the count is a floor: enough to hold on, never a guess that releases.
+        if (node.reviewThreads) pr.unresolvedThreads = node.reviewThreads.nodes.filter((t) => !t.isResolved).length;
+        else addUnknown(pr.unknown, "reviewThreads");
+      }
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+    }
+  } catch (e) {
+    log(`queue facts: the pull requests' queue facts could not be read (${e.message}); nothing is held on them`);
+    for (const pr of facts.pullRequests) {
+      pr.unknown ??= [];
+      addUnknown(pr.unknown, "closingIssues");
+      addUnknown(pr.unknown, "reviewThreads");
+    }
+  }
+
+  // 2. The issues: those closed (GitHub's links and keywords in bodies), and what their Start-After: names.
+  try {
+    const keyword = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+#(\d+)/gi;
+    const wanted = new Set(closing.keys());
+    for (const pr of facts.pullRequests) for (const m of String(pr.body ?? "").matchAll(keyword)) wanted.add(Number(m[1]));
+    const known = new Map([...closing].map(([n, v]) => [n, v]));
+    const ask = async (numbers) => {
+      const missing = numbers.filter((n) => !known.has(n) && !byNumber.has(n));
+      if (!missing.length) return;
+      const { data, errors } = await graphqlPartial(octokit, numbersQuery(missing), { owner, repo });
+      if (!data?.repository) throw new Error(errors[0]?.message ?? "no answer");
+      for (const n of missing) {
+        const node = data.repository[`n${n}`];
+        if (node) known.set(n, { state: node.state ?? node.prState, body: node.body ?? "", pull: node.__typename === "PullRequest" });
+      }
+    };
+    await ask([...wanted]);
+    const named = new Set();
+    for (const n of wanted) for (const m of startAfterNumbers(known.get(n)?.body)) named.add(m);
+    await ask([...named]);
+    const issues = [];
+    for (const [number, v] of known) if (!v.pull) issues.push({ number, open: v.state === "OPEN", body: v.body ?? "", blockedBy: [] });
+    // GitHub's issue dependencies, for the issues open pull requests close.
+    for (const issue of issues) {
+      if (!wanted.has(issue.number) || !issue.open) continue;
+      const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by", { owner, repo, issue_number: issue.number });
+      issue.blockedBy = data.filter((d) => d.state === "open").map((d) => d.number);
+    }
+    facts.issues = issues;
+  } catch (e) {
+    log(`queue facts: issues could not be read (${e.message}); no Start-After: is inherited`);
+    addUnknown(facts.unknown, "issues");
+  }
+
+  // 3. The rules GitHub applies to the default branch (the ruleset, not the declared settings).
+  try {
+    const { data } = await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch: facts.defaultBranch ?? "main" });
+    for (const rule of data) {
+      if (rule.type === "pull_request") {
+        facts.requireCodeOwnerReview = Boolean(rule.parameters?.require_code_owner_review);
+        facts.requireConversationResolution = Boolean(rule.parameters?.required_review_thread_resolution);
+      }
+      if (rule.type === "required_status_checks") {
+        facts.requiredChecks ??= [];
+        for (const c of rule.parameters?.required_status_checks ?? []) if (!facts.requiredChecks.includes(c.context)) facts.requiredChecks.push(c.context);
+      }
+    }
+  } catch (e) {
+    log(`queue facts: the branch rules could not be read (${e.message})`);
+  }
+
+  // 4. Members of the teams CODEOWNERS names. A team that cannot be read is left out: the engine then
+  //    holds its paths and says membership could not be read.
+  facts.teamMembers ??= {};
+  for (const team of teamsIn(facts.codeowners)) {
+    const [org, slug] = team.split("/");
+    try {
+      const members = await restPages(octokit, "GET /orgs/{org}/teams/{team_slug}/members", { org, team_slug: slug });
+      facts.teamMembers[team] = members.map((m) => m.login);
+    } catch (e) {
+      log(`queue facts: members of @${team} could not be read (${e.message})`);
+    }
+  }
+
+  // 5. Whether a waiting branch is built on the tip, for those the queue would act on: git's answer
+  //    through the compare API, because skip-ci leaves the merge state at BLOCKED.
+  const versionBranch = `${config.queue?.versionBranchPrefix ?? "changeset-release/"}${facts.defaultBranch ?? "main"}`;
+  for (const pr of facts.pullRequests) {
+    const labelled = (l) => (pr.labels ?? []).includes(l);
+    const relevant = pr.headRef === versionBranch || (labelled(labels.skipCi) && (labelled(labels.mergeQueued) || labelled(labels.autoRebase)));
+    if (!relevant || !facts.baseTipSha || !pr.headSha || pr.isFork) continue;
+    try {
+      const { data } = await octokit.request("GET /repos/{owner}/{repo}/compare/{basehead}", { owner, repo, basehead: `${facts.baseTipSha}...${pr.headSha}`, per_page: 1 });
+      pr.builtOnBaseTip = data.behind_by === 0;
+    } catch (e) {
+      log(`queue facts: #${pr.number}: whether it is built on the tip could not be read (${e.message})`);
+    }
+  }
+  return facts;
+}

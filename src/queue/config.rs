@@ -1,0 +1,155 @@
+//! The `queue` section of `.github/prflow.json`: the queue's label names, how the version pull
+//! request is recognized, the ages and budgets the queue works by, and `autoFix`.
+
+use crate::config::ConfigError;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct QueueConfig {
+    /// The queue's labels.
+    pub labels: QueueLabels,
+    /// The version pull request is the one whose head branch is this prefix plus the default branch
+    /// (`changesets/action` opens it from `changeset-release/main`).
+    pub version_branch_prefix: String,
+    /// A pull request queued for longer than this many hours is reported as starved.
+    pub target_age_hours: u32,
+    /// A fixer's claim holds for at most this many minutes while the head is unchanged.
+    pub claim_minutes: u32,
+    /// The budgets of the watch step.
+    pub watch: WatchConfig,
+    /// Which failures are only a fixer's diff, and what fixes them. Absent: nothing is fixed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auto_fix: Option<AutoFixConfig>,
+}
+
+impl Default for QueueConfig {
+    fn default() -> Self {
+        QueueConfig {
+            labels: QueueLabels::default(),
+            version_branch_prefix: "changeset-release/".into(),
+            target_age_hours: 72,
+            claim_minutes: 120,
+            watch: WatchConfig::default(),
+            auto_fix: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct QueueLabels {
+    /// The scope rule: only pull requests carrying it are taken forward.
+    pub merge_queued: String,
+    /// The pause: a push under it runs no checks. Taking it off is what releases a pull request.
+    pub skip_ci: String,
+    /// The next release must contain this pull request: the version pull request waits while it is open.
+    pub blocks_release: String,
+    /// Keep this pull request on the tip of the base while it waits.
+    pub auto_rebase: String,
+    /// Pick first among the candidates.
+    pub priority_high: String,
+    /// Pick last among the candidates.
+    pub priority_low: String,
+}
+
+impl Default for QueueLabels {
+    fn default() -> Self {
+        QueueLabels {
+            merge_queued: "merge-queued".into(),
+            skip_ci: "skip-ci".into(),
+            blocks_release: "blocks-release".into(),
+            auto_rebase: "auto-rebase".into(),
+            priority_high: "priority:high".into(),
+            priority_low: "priority:low".into(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct WatchConfig {
+    /// Consecutive green polls before `not-merging` when GitHub calls the pull request mergeable.
+    pub green_polls_mergeable: u32,
+    /// The same while GitHub still reads `BLOCKED` (a superseded run looks like this for a moment).
+    pub green_polls_blocked: u32,
+    /// Failed re-reads in a row before the watch ends in `error`.
+    pub read_failures: u32,
+    /// Minutes before the watch gives up with `timeout`.
+    pub timeout_minutes: u32,
+}
+
+impl Default for WatchConfig {
+    fn default() -> Self {
+        WatchConfig { green_polls_mergeable: 3, green_polls_blocked: 8, read_failures: 5, timeout_minutes: 90 }
+    }
+}
+
+/// `autoFix`: a failure is fixed only when every failed context is ignored or matches a fixer.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct AutoFixConfig {
+    /// Regular expressions for failed contexts that are not read (aggregates).
+    pub ignore: Vec<String>,
+    /// Commands run first, always (an install).
+    pub before: Vec<String>,
+    /// Commands run once after `before` when a context being fixed matches `context` (a build).
+    pub prepare: Vec<AutoFixStep>,
+    /// Every other failure must match one `context`; the first that matches gives the `run`.
+    pub fixers: Vec<AutoFixStep>,
+    /// Commands run last, always (a formatter).
+    pub after: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AutoFixStep {
+    /// A regular expression for the failed context; `$1`..`$9` in `run` are its groups, shell-quoted.
+    pub context: String,
+    pub run: String,
+    /// Fixers run by stage, lowest first, and within a stage by command.
+    #[serde(default)]
+    pub stage: i32,
+}
+
+impl QueueConfig {
+    pub fn validate(&self) -> Vec<ConfigError> {
+        let mut errors = Vec::new();
+        let mut seen = std::collections::BTreeMap::new();
+        for (key, name) in self.labels.named() {
+            let path = format!("$.queue.labels.{key}");
+            if name.trim().is_empty() || name.chars().count() > crate::config::MAX_LABEL_NAME || name.contains(',') {
+                errors.push(ConfigError { path: path.clone(), expected: "a label name of 1 to 50 characters without commas".into(), found: format!("{name:?}") });
+            }
+            if let Some(other) = seen.insert(name.to_string(), path.clone()) {
+                errors.push(ConfigError { path, expected: format!("a label name not already used by {other}"), found: format!("{name:?}") });
+            }
+        }
+        if self.version_branch_prefix.trim().is_empty() {
+            errors.push(ConfigError { path: "$.queue.versionBranchPrefix".into(), expected: "a branch prefix such as \"changeset-release/\"".into(), found: "an empty string".into() });
+        }
+        for (key, value) in [("greenPollsMergeable", self.watch.green_polls_mergeable), ("greenPollsBlocked", self.watch.green_polls_blocked), ("readFailures", self.watch.read_failures), ("timeoutMinutes", self.watch.timeout_minutes)] {
+            if value == 0 {
+                errors.push(ConfigError { path: format!("$.queue.watch.{key}"), expected: "a number of at least 1".into(), found: "0".into() });
+            }
+        }
+        if let Some(auto_fix) = &self.auto_fix {
+            errors.extend(super::autofix::validate(auto_fix));
+        }
+        errors
+    }
+}
+
+impl QueueLabels {
+    pub fn named(&self) -> [(&'static str, &str); 6] {
+        [
+            ("mergeQueued", &self.merge_queued),
+            ("skipCi", &self.skip_ci),
+            ("blocksRelease", &self.blocks_release),
+            ("autoRebase", &self.auto_rebase),
+            ("priorityHigh", &self.priority_high),
+            ("priorityLow", &self.priority_low),
+        ]
+    }
+}

@@ -1,0 +1,183 @@
+//! The one dependency graph of the queue: `Merge-After:`, stacks and inherited `Start-After:` as
+//! edges between open pull requests; every cycle found (Tarjan) and reported by its numbers, because
+//! nothing here can move a pull request caught in one, so its members are left alone.
+
+use super::declare::Declared;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Why one pull request waits for another.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", tag = "via")]
+pub enum Via {
+    MergeAfter,
+    Stack,
+    /// Inherited from the issue this pull request closes (`issue`); `named` is the number the issue
+    /// named, which is `to` itself or an open issue `to` closes.
+    StartAfter { issue: u64, named: u64 },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Edge {
+    pub to: u64,
+    #[serde(flatten)]
+    pub via: Via,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Graph {
+    pub edges: BTreeMap<u64, Vec<Edge>>,
+    /// Each cycle's members, ascending; cycles sorted by their smallest member.
+    pub cycles: Vec<Vec<u64>>,
+    in_cycle: BTreeSet<u64>,
+}
+
+/// Issue facts the graph needs: which open issue is closed by which open pull requests.
+pub struct IssueIndex {
+    pub open_issues: BTreeSet<u64>,
+    pub closers: BTreeMap<u64, Vec<u64>>,
+}
+
+impl Graph {
+    pub fn build(declared: &BTreeMap<u64, Declared>, issues: &IssueIndex) -> Graph {
+        let open: BTreeSet<u64> = declared.keys().copied().collect();
+        let mut edges: BTreeMap<u64, Vec<Edge>> = BTreeMap::new();
+        for (&n, d) in declared {
+            let mut out: Vec<Edge> = Vec::new();
+            let mut add = |to: u64, via: Via| {
+                // The stack and a Merge-After naming the same layer mean the same: counted once.
+                if to != n && open.contains(&to) && !out.iter().any(|e| e.to == to) {
+                    out.push(Edge { to, via });
+                }
+            };
+            if let Some(parent) = d.stacked_on {
+                add(parent, Via::Stack);
+            }
+            for &m in &d.merge_after {
+                add(m, Via::MergeAfter);
+            }
+            for inh in &d.start_after {
+                if open.contains(&inh.number) {
+                    add(inh.number, Via::StartAfter { issue: inh.issue, named: inh.number });
+                } else if issues.open_issues.contains(&inh.number) {
+                    for &q in issues.closers.get(&inh.number).into_iter().flatten() {
+                        add(q, Via::StartAfter { issue: inh.issue, named: inh.number });
+                    }
+                }
+            }
+            edges.insert(n, out);
+        }
+        let cycles = cycles(&edges);
+        let in_cycle = cycles.iter().flatten().copied().collect();
+        Graph { edges, cycles, in_cycle }
+    }
+
+    pub fn in_cycle(&self, n: u64) -> bool {
+        self.in_cycle.contains(&n)
+    }
+
+    pub fn cycle_of(&self, n: u64) -> Option<&Vec<u64>> {
+        self.cycles.iter().find(|c| c.contains(&n))
+    }
+
+    /// The open pull requests `n` waits for, excluding the stack (reported on its own).
+    pub fn waits_for(&self, n: u64) -> Vec<&Edge> {
+        self.edges.get(&n).map(|v| v.iter().filter(|e| e.via != Via::Stack).collect()).unwrap_or_default()
+    }
+}
+
+/// Strongly connected components with more than one member, or a member naming itself.
+pub fn cycles(edges: &BTreeMap<u64, Vec<Edge>>) -> Vec<Vec<u64>> {
+    struct T<'a> {
+        edges: &'a BTreeMap<u64, Vec<Edge>>,
+        index: BTreeMap<u64, usize>,
+        low: BTreeMap<u64, usize>,
+        stack: Vec<u64>,
+        on: BTreeSet<u64>,
+        next: usize,
+        out: Vec<Vec<u64>>,
+    }
+    // Iterative Tarjan: a long Merge-After chain must not overflow the Wasm stack.
+    fn visit(t: &mut T, root: u64) {
+        let mut work: Vec<(u64, usize)> = vec![(root, 0)];
+        while let Some(&mut (v, ref mut i)) = work.last_mut() {
+            if *i == 0 {
+                t.index.insert(v, t.next);
+                t.low.insert(v, t.next);
+                t.next += 1;
+                t.stack.push(v);
+                t.on.insert(v);
+            }
+            let edges: &[Edge] = t.edges.get(&v).map(Vec::as_slice).unwrap_or(&[]);
+            if *i < edges.len() {
+                let w = edges[*i].to;
+                *i += 1;
+                if !t.index.contains_key(&w) {
+                    if t.edges.contains_key(&w) {
+                        work.push((w, 0));
+                    }
+                } else if t.on.contains(&w) {
+                    let lw = t.index[&w];
+                    let lv = t.low.get_mut(&v).unwrap();
+                    *lv = (*lv).min(lw);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                let lv = t.low[&v];
+                let lp = t.low.get_mut(&parent).unwrap();
+                *lp = (*lp).min(lv);
+            }
+            if t.low[&v] == t.index[&v] {
+                let mut comp = Vec::new();
+                while let Some(w) = t.stack.pop() {
+                    t.on.remove(&w);
+                    comp.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                let self_loop = t.edges.get(&v).is_some_and(|e| e.iter().any(|e| e.to == v));
+                if comp.len() > 1 || self_loop {
+                    comp.sort_unstable();
+                    t.out.push(comp);
+                }
+            }
+        }
+    }
+    let mut t = T { edges, index: BTreeMap::new(), low: BTreeMap::new(), stack: vec![], on: BTreeSet::new(), next: 0, out: vec![] };
+    for &n in edges.keys() {
+        if !t.index.contains_key(&n) {
+            visit(&mut t, n);
+        }
+    }
+    t.out.sort();
+    t.out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chain(n: u64, close: bool) -> BTreeMap<u64, Vec<Edge>> {
+        (1..=n).map(|i| {
+            let to = if i == n && close { 1 } else { i + 1 };
+            (i, if i < n || close { vec![Edge { to, via: Via::MergeAfter }] } else { vec![] })
+        }).collect()
+    }
+
+    #[test]
+    fn a_chain_of_five_thousand_has_no_cycle_and_does_not_overflow_the_stack() {
+        assert!(cycles(&chain(5_000, false)).is_empty());
+    }
+
+    #[test]
+    fn a_ring_of_five_thousand_is_one_cycle_with_every_member() {
+        let c = cycles(&chain(5_000, true));
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].len(), 5_000);
+    }
+}

@@ -1,0 +1,107 @@
+// `prflow claim-pr` and `prflow report-unowned` against the GitHub emulator: a claim is refused unless the
+// fixer owns the pull request, is written with its marker and read back, blocks a second claimant, and is
+// released as a resolved line; report-unowned files one issue per owner-none pull request and finds it
+// again by its hidden line, so a second run files nothing.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { PERSONAL_TOKEN, startEmulator } from "../../emulator/index.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const NO_CONFIG = ["--config", "/nonexistent/prflow.json"];
+
+function prflow(args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, "cli/prflow.js"), ...args], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function withQueue(fn) {
+  const gh = await startEmulator({ owner: "acme", repo: "widgets", seed: "queue-commands" });
+  try {
+    gh.clock.set("2026-11-30T09:00:00Z");
+    const Q = ["merge-queued", "skip-ci"];
+    const waiting = gh.createPull({ title: "waiting its turn", labels: Q });
+    const conflict = gh.createPull({ title: "set aside: conflict", labels: Q });
+    gh.comment(conflict.number, { author: "acme", body: `<!-- prflow:set-aside reason=rebase-failed head=${conflict.headSha} base=x -->\nset aside\n\n- [ ] Retry` });
+    const unknown = gh.createPull({ title: "unknown reason", labels: Q });
+    gh.comment(unknown.number, { author: "acme", body: `<!-- prflow:set-aside reason=gremlins head=${unknown.headSha} base=x -->\n- [ ] Retry` });
+    await fn({ gh, env: gh.env(PERSONAL_TOKEN), waiting: waiting.number, conflict: conflict.number, unknown: unknown.number });
+    assert.deepEqual(gh.validationFailures, []);
+  } finally {
+    await gh.close();
+  }
+}
+
+const markers = (gh, n) => gh.state.pull(n).comments.map((id) => gh.state.comments.get(id).body).filter((b) => b.startsWith("<!-- prflow:claim") || b.startsWith("<!-- prflow:resolved was=claim"));
+
+test("claim-pr: refused on the worker's pull request; written, read back and exclusive on a set-aside one; released as one resolved line", async () => {
+  await withQueue(async ({ gh, env, waiting, conflict }) => {
+    const refused = await prflow(["claim-pr", String(waiting), "--by", "fixer-1", "--repo", "acme/widgets", ...NO_CONFIG], env);
+    assert.equal(refused.code, 1, refused.stdout + refused.stderr);
+    assert.match(refused.stdout, /is the worker's/);
+    assert.deepEqual(markers(gh, waiting), [], "nothing written on a refusal");
+
+    const claimed = await prflow(["claim-pr", String(conflict), "--by", "fixer-1", "--repo", "acme/widgets", ...NO_CONFIG], env);
+    assert.equal(claimed.code, 0, claimed.stdout + claimed.stderr);
+    const [claim] = markers(gh, conflict);
+    assert.match(claim, new RegExp(`^<!-- prflow:claim head=${gh.state.pull(conflict).headSha} by=fixer-1 at=2026-11-30T09:\\d\\d:\\d\\dZ -->`));
+
+    const second = await prflow(["claim-pr", String(conflict), "--by", "fixer-2", "--repo", "acme/widgets", ...NO_CONFIG], env);
+    assert.equal(second.code, 1);
+    assert.match(second.stdout, /claimed by fixer-1/);
+
+    const report = JSON.parse((await prflow(["report", "--repo", "acme/widgets", ...NO_CONFIG, "--format", "json"], env)).stdout);
+    assert.equal(report.entries.find((e) => e.number === conflict).claim.by, "fixer-1");
+
+    const released = await prflow(["claim-pr", String(conflict), "--by", "fixer-1", "--release", "--repo", "acme/widgets", ...NO_CONFIG], env);
+    assert.equal(released.code, 0, released.stdout + released.stderr);
+    const after = markers(gh, conflict);
+    assert.equal(after.length, 1, "edited in place, not a second comment");
+    assert.match(after[0], /^<!-- prflow:resolved was=claim .* --> Resolved: released by fixer-1\.$/);
+  });
+});
+
+test("claim-pr: two claimants in the same moment; the one whose comment is not the newest reads back and fails", async () => {
+  await withQueue(async ({ gh, env, conflict }) => {
+    // Another session writing its claim right after ours, as the same account, before our read-back.
+    let raced = false;
+    gh.workflows.on("issue_comment", (_event, payload) => {
+      if (raced || !String(payload.comment?.body).includes("by=fixer-1")) return;
+      raced = true;
+      const head = gh.state.pull(conflict).headSha;
+      gh.comment(conflict, { author: "acme", body: `<!-- prflow:claim head=${head} by=fixer-2 at=2026-11-30T09:00:00Z -->` });
+    });
+    const r = await prflow(["claim-pr", String(conflict), "--by", "fixer-1", "--repo", "acme/widgets", ...NO_CONFIG], env);
+    assert.ok(raced, "the competing claim was written");
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stderr, /someone else won the claim: fixer-2/);
+  });
+});
+
+test("report-unowned: a dry run files nothing; --live files one issue per owner-none pull request; a second run finds it again", async () => {
+  await withQueue(async ({ gh, env, unknown }) => {
+    const issues = () => [...gh.state.pulls.values()].filter((p) => !p.isPull);
+    const dry = await prflow(["report-unowned", "--repo", "acme/widgets", ...NO_CONFIG], env);
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stdout, new RegExp(`#${unknown}: would file \\(dry run\\)`));
+    assert.equal(issues().length, 0);
+
+    const live = await prflow(["report-unowned", "--repo", "acme/widgets", ...NO_CONFIG, "--live"], env);
+    assert.equal(live.code, 0, live.stderr);
+    assert.equal(issues().length, 1);
+    assert.match(issues()[0].body, new RegExp(`^<!-- prflow:unowned pr=${unknown} -->`));
+
+    const again = await prflow(["report-unowned", "--repo", "acme/widgets", ...NO_CONFIG, "--live"], env);
+    assert.match(again.stdout, /already filed/);
+    assert.equal(issues().length, 1, "found again by its hidden line: nothing new filed");
+  });
+});

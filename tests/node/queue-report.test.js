@@ -1,0 +1,98 @@
+// `prflow report` and the queue's exports, from Node: the report of a 31-pull-request queue that exercises
+// every triage class, compared with the committed expected report (text and JSON); the exports named in
+// the issue; and the queue reader's GraphQL and REST calls checked against GitHub's own descriptions.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { buildSchema, parse, validate } from "graphql";
+import * as engine from "../../js/node.js";
+import { QUEUE_PULLS_QUERY, numbersQuery } from "../../lib/github/read-queue.js";
+
+const root = new URL("../../", import.meta.url);
+const dir = new URL("tests/fixtures/queue-report/", root);
+const FACTS = new URL("facts.json", dir).pathname;
+// PRFLOW_UPDATE_SNAPSHOTS=1 rewrites the expected files; review the diff before committing.
+const update = process.env.PRFLOW_UPDATE_SNAPSHOTS === "1";
+
+function prflow(args) {
+  return execFileSync(process.execPath, [new URL("cli/prflow.js", root).pathname, ...args], { encoding: "utf8", cwd: new URL(".", root).pathname });
+}
+
+function snapshot(name, actual) {
+  const file = new URL(name, dir);
+  if (update || !existsSync(file)) writeFileSync(file, actual);
+  assert.equal(actual, readFileSync(file, "utf8"), `${name} differs from the committed report`);
+}
+
+test("report: text of a queue exercising every triage class matches the committed report", () => {
+  snapshot("expected.txt", prflow(["report", "--facts", FACTS, "--config", "/nonexistent/prflow.json"]));
+});
+
+test("report: --format json matches the committed report, and covers every class and owner", () => {
+  const text = prflow(["report", "--facts", FACTS, "--config", "/nonexistent/prflow.json", "--format", "json"]);
+  snapshot("expected.json", text);
+  const report = JSON.parse(text);
+  assert.ok(report.entries.length >= 25, `${report.entries.length} pull requests`);
+  const classes = new Set(report.entries.map((e) => e.triage));
+  for (const c of ["ignore", "note", "candidate", "inFlight", "failing", "held"]) assert.ok(classes.has(c), `no ${c} in the report`);
+  const owners = new Set(report.entries.map((e) => e.owner));
+  for (const o of ["worker", "fixer", "human", "none"]) assert.ok(owners.has(o), `no owner ${o} in the report`);
+  // Every queued pull request has exactly one owner; every entry a reason code and a next action.
+  for (const e of report.entries) {
+    assert.equal(e.owner !== null, e.declared.mergeQueued || (e.declared.skipCi && e.declared.autoRebase), `#${e.number}`);
+    assert.match(e.reason, /^[a-z-]+$/);
+    assert.ok(e.nextAction.length > 0);
+  }
+  assert.deepEqual(report.cycles, [[106, 107]]);
+  assert.equal(report.next.action, "watch");
+});
+
+test("report: bad input names the file and what was wrong", () => {
+  assert.throws(() => prflow(["report", "--facts", "/nonexistent/facts.json", "--config", "/nonexistent/prflow.json"]), /nonexistent\/facts\.json: \$: expected a JSON facts file, found no such file/);
+  assert.throws(() => prflow(["report", "--facts", FACTS, "--format", "yaml"]), /--format: expected text or json/);
+});
+
+const exportCases = [
+  { rule: "codeOwners: the last matching pattern wins", got: () => engine.codeOwners("* @a\n*.rs @b\n", "src/x.rs"), want: ["@b"] },
+  { rule: "codeOwners: a pattern with no owners leaves the path unowned", got: () => engine.codeOwners("* @a\n/gen/\n", "gen/x.rs"), want: [] },
+  { rule: "parseTrailers: numbers, several lines, an AND", got: () => engine.parseTrailers("Merge-After: #1901, #1903\nMerge-After: #7\nStart-After: #5"), want: { mergeAfter: [1901, 1903, 7], startAfter: [5] } },
+  { rule: "parseTrailers: never inside a fenced code block", got: () => engine.parseTrailers("```\nMerge-After: #1\n```"), want: { mergeAfter: [], startAfter: [] } },
+  {
+    rule: "watchStep: the eighth green poll while BLOCKED is not-merging",
+    got: () => engine.watchStep({ state: "OPEN", autoMerge: true, headSha: "h", mergeStateStatus: "BLOCKED", now: "2026-11-30T10:01:00Z", checks: [{ name: "ci", status: "COMPLETED", conclusion: "SUCCESS" }], requiredContexts: ["ci"] }, { pushedHead: "h", startedAt: "2026-11-30T10:00:00Z", greenPolls: 7 }).outcome,
+    want: "not-merging",
+  },
+  { rule: "triage takes facts as JSON text too", got: () => engine.triage(readFileSync(FACTS, "utf8")).order.length > 0, want: true },
+];
+for (const c of exportCases) test(`export ${c.rule}`, () => assert.deepEqual(c.got(), c.want));
+
+test("export: bad facts throw an Error naming the JSON path", () => {
+  assert.throws(() => engine.triage({ now: "x", pullRequests: [{ number: "one" }] }), /facts \$\.pullRequests\[0\]\.number/);
+});
+
+test("the queue reader's GraphQL queries are valid against GitHub's schema", () => {
+  const sdl = readFileSync(new URL("node_modules/@octokit/graphql-schema/schema.graphql", root), "utf8");
+  // GitHub's SDL is taken as valid (graphql-js refuses its duplicated enterprise fields and deprecations).
+  const schema = buildSchema(sdl, { assumeValidSDL: true, assumeValid: true });
+  for (const [name, query] of [["QUEUE_PULLS_QUERY", QUEUE_PULLS_QUERY], ["numbersQuery", numbersQuery([12, 345])]]) {
+    const errors = validate(schema, parse(query));
+    assert.deepEqual(errors.map((e) => e.message), [], name);
+  }
+});
+
+test("the queue commands' REST routes exist in GitHub's OpenAPI description", () => {
+  const api = JSON.parse(readFileSync(new URL("node_modules/@octokit/openapi/generated/api.github.com.json", root), "utf8"));
+  const routes = [
+    ["get", "/repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by"],
+    ["get", "/repos/{owner}/{repo}/rules/branches/{branch}"],
+    ["get", "/orgs/{org}/teams/{team_slug}/members"],
+    ["get", "/repos/{owner}/{repo}/compare/{basehead}"],
+    ["get", "/repos/{owner}/{repo}/issues/{issue_number}/comments"],
+    ["post", "/repos/{owner}/{repo}/issues/{issue_number}/comments"],
+    ["patch", "/repos/{owner}/{repo}/issues/comments/{comment_id}"],
+    ["get", "/repos/{owner}/{repo}/issues"],
+    ["post", "/repos/{owner}/{repo}/issues"],
+  ];
+  for (const [method, path] of routes) assert.ok(api.paths[path]?.[method], `${method.toUpperCase()} ${path}`);
+});
