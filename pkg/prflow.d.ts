@@ -7,14 +7,51 @@
 export function checkRollup(checks: any, required_contexts: any): any;
 
 /**
+ * The stations flow's `prflow claim <role> <machine>`: `{ line, role, number, ops, why, settleSeconds, warnings }`.
+ */
+export function claimJson(facts: string, config: string, role: string, machine: string): string;
+
+/**
+ * `codeOwners(codeownersText, path)`: the owners of that path (the last matching rule's), empty when unowned.
+ */
+export function codeOwners(codeowners: string, path: string): string[];
+
+/**
  * The JSON Schema of `.github/prflow.json`.
  */
 export function configSchema(): any;
 
 /**
+ * The follow-up section with its defaults filled in (the board label to read, the effective levels),
+ * or the config's errors. JSON text in and out, like the sweep: one serializer for all these types.
+ */
+export function followupSettingsJson(config: string): string;
+
+/**
+ * The gate's classify step for one pull request: `{ run, need, sha, ops, why, warnings }`.
+ */
+export function gateClassifyJson(facts: string, config: string, number: number): string;
+
+/**
+ * The gate's report step: the validation machine's `result` for `testedSha`.
+ */
+export function gateReportJson(facts: string, config: string, number: number, tested_sha: string, result: string): string;
+
+/**
  * The labels a config uses, with colour and description, for `prflow labels`: `{ configErrors, labels, ownerMark }`.
  */
 export function labelCatalog(config: any): any;
+
+/**
+ * `parseTrailers(body)`: `{ mergeAfter, startAfter }`, the numbers each trailer names outside fenced code.
+ */
+export function parseTrailers(body: string): any;
+
+/**
+ * The merge queue's decisions by name (`triage`, `watchStep`, `claimPr`, `unownedIssues`, `autoFix`,
+ * ...), JSON text in and out; js/core.js gives each its own JS name. Bad input throws, naming the path.
+ */
+export function queueCallJson(name: string, input: string): string;
 
 /**
  * The plan for a facts snapshot under a config. A bad config yields a plan with `configErrors` and no
@@ -26,6 +63,16 @@ export function reconcile(facts: any, config: any): any;
  * The same, JSON text in and out: no object conversion on either side of the boundary.
  */
 export function reconcileJson(facts: string, config: string): string;
+
+/**
+ * After the settle time: does `machine` keep pull request `number`, given the labels read back (JSON text).
+ */
+export function resolveClaimRaceJson(labels: string, machine: string, number: number, config: string): string;
+
+/**
+ * The follow-up sweep, JSON text in and out: comments, claim releases, the board, and `stopTheLine`.
+ */
+export function sweepJson(facts: string, config: string): string;
 
 /**
  * Validates a config: the list of problems, empty when it is good.
@@ -42,10 +89,19 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly checkRollup: (a: any, b: any) => [number, number, number];
+    readonly claimJson: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number, number];
+    readonly codeOwners: (a: number, b: number, c: number, d: number) => [number, number];
     readonly configSchema: () => [number, number, number];
+    readonly followupSettingsJson: (a: number, b: number) => [number, number, number, number];
+    readonly gateClassifyJson: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
+    readonly gateReportJson: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number) => [number, number, number, number];
     readonly labelCatalog: (a: any) => [number, number, number];
+    readonly parseTrailers: (a: number, b: number) => [number, number, number];
+    readonly queueCallJson: (a: number, b: number, c: number, d: number) => [number, number, number, number];
     readonly reconcile: (a: any, b: any) => [number, number, number];
     readonly reconcileJson: (a: number, b: number, c: number, d: number) => [number, number, number, number];
+    readonly resolveClaimRaceJson: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number, number];
+    readonly sweepJson: (a: number, b: number, c: number, d: number) => [number, number, number, number];
     readonly validateConfig: (a: any) => [number, number, number];
     readonly version: () => [number, number];
     readonly __wbindgen_malloc: (a: number, b: number) => number;
@@ -55,6 +111,7 @@ export interface InitOutput {
     readonly __externref_table_alloc: () => number;
     readonly __wbindgen_externrefs: WebAssembly.Table;
     readonly __externref_table_dealloc: (a: number) => void;
+    readonly __externref_drop_slice: (a: number, b: number) => void;
     readonly __wbindgen_start: () => void;
 }
 

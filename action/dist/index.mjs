@@ -3542,7 +3542,8 @@ function toEvent(item) {
 // lib/github/write.js
 var WRITERS = {
   editLabels,
-  requestReviewers
+  requestReviewers,
+  setStatus
 };
 var APPLIED = "applied";
 var WOULD = "would";
@@ -3616,6 +3617,12 @@ async function requestReviewers(octokit, op, { owner, repo, live }) {
   if (teams.length) body.team_reviewers = teams;
   await octokit.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers", body);
   return { status: APPLIED, detail: `requested ${op.reviewers.join(", ")}` };
+}
+async function setStatus(octokit, op, { owner, repo, live }) {
+  const words = `${op.context}=${op.state} on ${op.sha.slice(0, 7)}`;
+  if (!live) return { status: WOULD, detail: `would set ${words}` };
+  await octokit.request("POST /repos/{owner}/{repo}/statuses/{sha}", { owner, repo, sha: op.sha, state: op.state, context: op.context, description: op.description.slice(0, 140) });
+  return { status: APPLIED, detail: words };
 }
 
 // lib/github/labels.js
@@ -3928,6 +3935,120 @@ function parseNumbers(text) {
   });
 }
 
+// lib/followup.js
+async function findBoard(octokit, { owner, repo, label }) {
+  const res = await octokit.request("GET /repos/{owner}/{repo}/issues", {
+    owner,
+    repo,
+    labels: label,
+    state: "open",
+    sort: "created",
+    direction: "asc",
+    per_page: 10
+  });
+  const issue = res.data.filter((i) => !i.pull_request).sort((a, b) => a.number - b.number)[0];
+  return issue ? { number: issue.number, title: issue.title ?? "", body: issue.body ?? "" } : null;
+}
+var sameAccount = (a, b) => String(a ?? "").replace(/\[bot\]$/, "").toLowerCase() === String(b ?? "").replace(/\[bot\]$/, "").toLowerCase();
+function followupWriters(facts) {
+  const pulls2 = new Map((facts.pullRequests ?? []).map((p) => [p.number, p]));
+  return {
+    ...WRITERS,
+    async upsertComment(octokit, op, { owner, repo, live }) {
+      const existing = (pulls2.get(op.number)?.comments ?? []).find(
+        (c) => c.id && sameAccount(c.author, facts.viewer) && c.body.split("\n", 1)[0] === op.marker
+      );
+      if (existing && existing.body === op.body) return { status: SKIPPED, detail: "the comment already says this" };
+      if (!live) return { status: WOULD, detail: existing ? `would update comment ${existing.id}` : "would comment" };
+      if (existing) {
+        await octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner, repo, comment_id: existing.id, body: op.body });
+        return { status: APPLIED, detail: `updated comment ${existing.id}` };
+      }
+      const res = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner, repo, issue_number: op.number, body: op.body });
+      return { status: APPLIED, detail: `commented (${res.data.id})` };
+    },
+    async upsertBoard(octokit, op, { owner, repo, live }) {
+      if (op.number == null) {
+        if (!live) return { status: WOULD, detail: `would open the board issue with ${op.label}` };
+        const res = await octokit.request("POST /repos/{owner}/{repo}/issues", { owner, repo, title: op.title, body: op.body, labels: [op.label] });
+        return { status: APPLIED, detail: `opened the board as #${res.data.number}` };
+      }
+      if (!live) return { status: WOULD, detail: `would rewrite the board #${op.number}` };
+      await octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", { owner, repo, issue_number: op.number, body: op.body });
+      return { status: APPLIED, detail: `rewrote the board #${op.number}` };
+    }
+  };
+}
+function describeSweepOp(op) {
+  switch (op.op) {
+    case "upsertComment": {
+      const m = /level=(\d+)/.exec(op.marker);
+      return `comment (level ${m ? m[1] : "?"} min)`;
+    }
+    case "upsertBoard":
+      return op.number == null ? "open the board issue" : `rewrite the board #${op.number}`;
+    case "editLabels":
+      return [...op.add.map((c) => `+${c.label}`), ...op.remove.map((c) => `−${c.label}`)].join(" ");
+    default:
+      return op.op;
+  }
+}
+var cell2 = (text) => String(text ?? "").replace(/\|/g, "\\|").replace(/\r?\n/g, " ") || "—";
+function sweepSummary({ repo, plan, results, live }) {
+  const writes = results.filter((r) => r.status === APPLIED).length;
+  const out = [`## prflow sweep: ${repo}${live ? "" : " (dry run: nothing was written)"}`, ""];
+  out.push(
+    `Engine ${plan.engine} · ${plan.pulls.length} open pull request${plan.pulls.length === 1 ? "" : "s"} · ${plan.ops.length} operation${plan.ops.length === 1 ? "" : "s"} · ${writes} write${writes === 1 ? "" : "s"} · ${plan.warnings.length} warning${plan.warnings.length === 1 ? "" : "s"}`,
+    ""
+  );
+  out.push(plan.stopTheLine ? `**Stop the line:** ${plan.stopReasons.join("; ")}.` : "The line is open: development machines may open pull requests.", "");
+  if (plan.ops.length) {
+    out.push("| target | what | result | why |", "| --- | --- | --- | --- |");
+    plan.ops.forEach((op, i) => {
+      const r = results[i];
+      const target = op.op === "upsertBoard" ? "board" : `#${op.number}`;
+      out.push(`| ${target} | ${cell2(describeSweepOp(op))} | ${cell2(r ? `${r.status}${r.detail ? `: ${r.detail}` : ""}` : "not applied")} | ${cell2(op.reason)} |`);
+    });
+    out.push("");
+  }
+  if (plan.warnings.length) {
+    out.push("### Warnings", "");
+    for (const w of plan.warnings) out.push(`- ${w.number ? `#${w.number}: ` : ""}${w.message}`);
+    out.push("");
+  }
+  return out.join("\n");
+}
+async function sweepRun({ engine: engine2, octokit, owner, repo, configPath, readFile, live, log = () => {
+} }) {
+  const loaded = loadConfig(engine2, configPath, readFile ? { readFile } : void 0);
+  if (loaded.errors.length) throw new RunError(loaded.errors);
+  const settings = engine2.followupSettings(loaded.config);
+  if (settings.configErrors.length) throw new RunError(settings.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
+  log(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
+  const facts = await readFacts(octokit, { owner, repo });
+  const board = settings.board;
+  if (board.enabled) {
+    try {
+      facts.board = await findBoard(octokit, { owner, repo, label: board.label });
+    } catch (e) {
+      log(`the board issue could not be read (${e.status ?? ""} ${e.message}); it will not be rewritten`);
+      facts.unknown = [...facts.unknown ?? [], "board"];
+    }
+  }
+  const plan = engine2.sweep(facts, loaded.config);
+  log(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`);
+  const results = await applyPlan(octokit, plan, { owner, repo, live, log, facts, writers: followupWriters(facts) });
+  const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op)} [${results[i]?.status}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
+  for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
+  for (const line of lines) log(line);
+  const counts = {
+    ops: plan.ops.length,
+    writes: results.filter((r) => r.status === APPLIED).length,
+    warnings: plan.warnings.length
+  };
+  return { facts, plan, results, counts, lines, summary: sweepSummary({ repo: `${owner}/${repo}`, plan, results, live }) };
+}
+
 // action/src/engine.js
 import { existsSync, readFileSync as readFileSync2 } from "node:fs";
 
@@ -3935,12 +4056,21 @@ import { existsSync, readFileSync as readFileSync2 } from "node:fs";
 var prflow_exports = {};
 __export(prflow_exports, {
   checkRollup: () => checkRollup,
+  claimJson: () => claimJson,
+  codeOwners: () => codeOwners,
   configSchema: () => configSchema,
   default: () => __wbg_init,
+  followupSettingsJson: () => followupSettingsJson,
+  gateClassifyJson: () => gateClassifyJson,
+  gateReportJson: () => gateReportJson,
   initSync: () => initSync,
   labelCatalog: () => labelCatalog,
+  parseTrailers: () => parseTrailers,
+  queueCallJson: () => queueCallJson,
   reconcile: () => reconcile,
   reconcileJson: () => reconcileJson,
+  resolveClaimRaceJson: () => resolveClaimRaceJson,
+  sweepJson: () => sweepJson,
   validateConfig: () => validateConfig,
   version: () => version
 });
@@ -3951,6 +4081,71 @@ function checkRollup(checks, required_contexts) {
   }
   return takeFromExternrefTable0(ret[0]);
 }
+function claimJson(facts, config, role, machine) {
+  let deferred6_0;
+  let deferred6_1;
+  try {
+    let ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3;
+    try {
+      ptr0 = passStringToWasm0(facts, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len0 = WASM_VECTOR_LEN;
+      ptr1 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len1 = WASM_VECTOR_LEN;
+      ptr2 = passStringToWasm0(role, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len2 = WASM_VECTOR_LEN;
+      ptr3 = passStringToWasm0(machine, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len3 = WASM_VECTOR_LEN;
+    } catch (e) {
+      if (ptr3) {
+        wasm.__wbindgen_free(ptr3, len3 * 1, 1);
+      }
+      if (ptr2) {
+        wasm.__wbindgen_free(ptr2, len2 * 1, 1);
+      }
+      if (ptr1) {
+        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
+      }
+      if (ptr0) {
+        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
+      }
+      throw e;
+    }
+    const ret = wasm.claimJson(ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3);
+    var ptr5 = ret[0];
+    var len5 = ret[1];
+    if (ret[3]) {
+      ptr5 = 0;
+      len5 = 0;
+      throw takeFromExternrefTable0(ret[2]);
+    }
+    deferred6_0 = ptr5;
+    deferred6_1 = len5;
+    return getStringFromWasm0(ptr5, len5);
+  } finally {
+    wasm.__wbindgen_free(deferred6_0, deferred6_1, 1);
+  }
+}
+function codeOwners(codeowners, path2) {
+  let ptr0, len0, ptr1, len1;
+  try {
+    ptr0 = passStringToWasm0(codeowners, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+    len0 = WASM_VECTOR_LEN;
+    ptr1 = passStringToWasm0(path2, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+    len1 = WASM_VECTOR_LEN;
+  } catch (e) {
+    if (ptr1) {
+      wasm.__wbindgen_free(ptr1, len1 * 1, 1);
+    }
+    if (ptr0) {
+      wasm.__wbindgen_free(ptr0, len0 * 1, 1);
+    }
+    throw e;
+  }
+  const ret = wasm.codeOwners(ptr0, len0, ptr1, len1);
+  var v3 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+  wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+  return v3;
+}
 function configSchema() {
   const ret = wasm.configSchema();
   if (ret[2]) {
@@ -3958,12 +4153,156 @@ function configSchema() {
   }
   return takeFromExternrefTable0(ret[0]);
 }
+function followupSettingsJson(config) {
+  let deferred3_0;
+  let deferred3_1;
+  try {
+    const ptr0 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.followupSettingsJson(ptr0, len0);
+    var ptr2 = ret[0];
+    var len2 = ret[1];
+    if (ret[3]) {
+      ptr2 = 0;
+      len2 = 0;
+      throw takeFromExternrefTable0(ret[2]);
+    }
+    deferred3_0 = ptr2;
+    deferred3_1 = len2;
+    return getStringFromWasm0(ptr2, len2);
+  } finally {
+    wasm.__wbindgen_free(deferred3_0, deferred3_1, 1);
+  }
+}
+function gateClassifyJson(facts, config, number) {
+  let deferred5_0;
+  let deferred5_1;
+  try {
+    const val3 = +number;
+    let ptr0, len0, ptr1, len1;
+    try {
+      ptr0 = passStringToWasm0(facts, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len0 = WASM_VECTOR_LEN;
+      ptr1 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len1 = WASM_VECTOR_LEN;
+    } catch (e) {
+      if (ptr1) {
+        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
+      }
+      if (ptr0) {
+        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
+      }
+      throw e;
+    }
+    const ret = wasm.gateClassifyJson(ptr0, len0, ptr1, len1, val3);
+    var ptr4 = ret[0];
+    var len4 = ret[1];
+    if (ret[3]) {
+      ptr4 = 0;
+      len4 = 0;
+      throw takeFromExternrefTable0(ret[2]);
+    }
+    deferred5_0 = ptr4;
+    deferred5_1 = len4;
+    return getStringFromWasm0(ptr4, len4);
+  } finally {
+    wasm.__wbindgen_free(deferred5_0, deferred5_1, 1);
+  }
+}
+function gateReportJson(facts, config, number, tested_sha, result) {
+  let deferred7_0;
+  let deferred7_1;
+  try {
+    const val5 = +number;
+    let ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3;
+    try {
+      ptr0 = passStringToWasm0(facts, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len0 = WASM_VECTOR_LEN;
+      ptr1 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len1 = WASM_VECTOR_LEN;
+      ptr2 = passStringToWasm0(tested_sha, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len2 = WASM_VECTOR_LEN;
+      ptr3 = passStringToWasm0(result, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len3 = WASM_VECTOR_LEN;
+    } catch (e) {
+      if (ptr3) {
+        wasm.__wbindgen_free(ptr3, len3 * 1, 1);
+      }
+      if (ptr2) {
+        wasm.__wbindgen_free(ptr2, len2 * 1, 1);
+      }
+      if (ptr1) {
+        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
+      }
+      if (ptr0) {
+        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
+      }
+      throw e;
+    }
+    const ret = wasm.gateReportJson(ptr0, len0, ptr1, len1, val5, ptr2, len2, ptr3, len3);
+    var ptr6 = ret[0];
+    var len6 = ret[1];
+    if (ret[3]) {
+      ptr6 = 0;
+      len6 = 0;
+      throw takeFromExternrefTable0(ret[2]);
+    }
+    deferred7_0 = ptr6;
+    deferred7_1 = len6;
+    return getStringFromWasm0(ptr6, len6);
+  } finally {
+    wasm.__wbindgen_free(deferred7_0, deferred7_1, 1);
+  }
+}
 function labelCatalog(config) {
   const ret = wasm.labelCatalog(config);
   if (ret[2]) {
     throw takeFromExternrefTable0(ret[1]);
   }
   return takeFromExternrefTable0(ret[0]);
+}
+function parseTrailers(body) {
+  const ptr0 = passStringToWasm0(body, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+  const len0 = WASM_VECTOR_LEN;
+  const ret = wasm.parseTrailers(ptr0, len0);
+  if (ret[2]) {
+    throw takeFromExternrefTable0(ret[1]);
+  }
+  return takeFromExternrefTable0(ret[0]);
+}
+function queueCallJson(name, input) {
+  let deferred4_0;
+  let deferred4_1;
+  try {
+    let ptr0, len0, ptr1, len1;
+    try {
+      ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len0 = WASM_VECTOR_LEN;
+      ptr1 = passStringToWasm0(input, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len1 = WASM_VECTOR_LEN;
+    } catch (e) {
+      if (ptr1) {
+        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
+      }
+      if (ptr0) {
+        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
+      }
+      throw e;
+    }
+    const ret = wasm.queueCallJson(ptr0, len0, ptr1, len1);
+    var ptr3 = ret[0];
+    var len3 = ret[1];
+    if (ret[3]) {
+      ptr3 = 0;
+      len3 = 0;
+      throw takeFromExternrefTable0(ret[2]);
+    }
+    deferred4_0 = ptr3;
+    deferred4_1 = len3;
+    return getStringFromWasm0(ptr3, len3);
+  } finally {
+    wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+  }
 }
 function reconcile(facts, config) {
   const ret = wasm.reconcile(facts, config);
@@ -3992,6 +4331,80 @@ function reconcileJson(facts, config) {
       throw e;
     }
     const ret = wasm.reconcileJson(ptr0, len0, ptr1, len1);
+    var ptr3 = ret[0];
+    var len3 = ret[1];
+    if (ret[3]) {
+      ptr3 = 0;
+      len3 = 0;
+      throw takeFromExternrefTable0(ret[2]);
+    }
+    deferred4_0 = ptr3;
+    deferred4_1 = len3;
+    return getStringFromWasm0(ptr3, len3);
+  } finally {
+    wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+  }
+}
+function resolveClaimRaceJson(labels, machine, number, config) {
+  let deferred6_0;
+  let deferred6_1;
+  try {
+    const val4 = +number;
+    let ptr0, len0, ptr1, len1, ptr2, len2;
+    try {
+      ptr0 = passStringToWasm0(labels, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len0 = WASM_VECTOR_LEN;
+      ptr1 = passStringToWasm0(machine, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len1 = WASM_VECTOR_LEN;
+      ptr2 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len2 = WASM_VECTOR_LEN;
+    } catch (e) {
+      if (ptr2) {
+        wasm.__wbindgen_free(ptr2, len2 * 1, 1);
+      }
+      if (ptr1) {
+        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
+      }
+      if (ptr0) {
+        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
+      }
+      throw e;
+    }
+    const ret = wasm.resolveClaimRaceJson(ptr0, len0, ptr1, len1, val4, ptr2, len2);
+    var ptr5 = ret[0];
+    var len5 = ret[1];
+    if (ret[3]) {
+      ptr5 = 0;
+      len5 = 0;
+      throw takeFromExternrefTable0(ret[2]);
+    }
+    deferred6_0 = ptr5;
+    deferred6_1 = len5;
+    return getStringFromWasm0(ptr5, len5);
+  } finally {
+    wasm.__wbindgen_free(deferred6_0, deferred6_1, 1);
+  }
+}
+function sweepJson(facts, config) {
+  let deferred4_0;
+  let deferred4_1;
+  try {
+    let ptr0, len0, ptr1, len1;
+    try {
+      ptr0 = passStringToWasm0(facts, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len0 = WASM_VECTOR_LEN;
+      ptr1 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len1 = WASM_VECTOR_LEN;
+    } catch (e) {
+      if (ptr1) {
+        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
+      }
+      if (ptr0) {
+        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
+      }
+      throw e;
+    }
+    const ret = wasm.sweepJson(ptr0, len0, ptr1, len1);
     var ptr3 = ret[0];
     var len3 = ret[1];
     if (ret[3]) {
@@ -4232,6 +4645,12 @@ function __wbg_get_imports() {
     __wbg_set_e4b9a833d288759a: function(arg0, arg1, arg2) {
       arg0[arg1] = arg2;
     },
+    __wbg_stringify_0a0fbf2ef722380a: function() {
+      return handleError(function(arg0) {
+        const ret = JSON.stringify(arg0);
+        return ret;
+      }, arguments);
+    },
     __wbg_value_e0f328965e184931: function(arg0) {
       const ret = arg0.value;
       return ret;
@@ -4312,6 +4731,16 @@ ${val.stack}`;
       return className;
     }
   }
+}
+function getArrayJsValueFromWasm0(ptr, len) {
+  ptr = ptr >>> 0;
+  const mem = getDataViewMemory0();
+  const result = [];
+  for (let i = ptr; i < ptr + 4 * len; i += 4) {
+    result.push(wasm.__wbindgen_externrefs.get(mem.getUint32(i, true)));
+  }
+  wasm.__externref_drop_slice(ptr, len);
+  return result;
 }
 function getArrayU8FromWasm0(ptr, len) {
   ptr = ptr >>> 0;
@@ -4511,15 +4940,60 @@ function bind2(wasm2) {
      * objects cross the boundary as JSON text, which is several times faster for large snapshots.
      */
     reconcile: (facts, config = {}) => JSON.parse(wasm2.reconcileJson(asJson(facts), asJson(config))),
+    /**
+     * The follow-up sweep: who to ping for how long each pull request has sat in its state, claims to
+     * release, the board issue, and `stopTheLine` (dev machines open no new pull request while true).
+     */
+    sweep: (facts, config = {}) => JSON.parse(wasm2.sweepJson(asJson(facts), asJson(config))),
+    /** The board settings the sweep reads with, defaults filled in ({ configErrors, board }). */
+    followupSettings: (config = {}) => JSON.parse(wasm2.followupSettingsJson(asJson(config))),
     /** The rollup of a head commit's checks: { state, failing, pending, passing }. */
     checkRollup: (checks, requiredContexts2 = []) => wasm2.checkRollup(checks, requiredContexts2),
     /** The JSON Schema of `.github/prflow.json`. */
     configSchema: () => wasm2.configSchema(),
     /** The problems in a config, each { path, expected, found }; empty when it is valid. */
     validateConfig: (config) => wasm2.validateConfig(config),
+    /** The owners CODEOWNERS gives a path (the last matching rule's); empty when unowned. */
+    codeOwners: (codeownersText, path2) => wasm2.codeOwners(codeownersText ?? "", path2),
+    /** The numbers a body's `Merge-After:` / `Start-After:` trailers name: { mergeAfter, startAfter }. */
+    parseTrailers: (body) => wasm2.parseTrailers(body ?? ""),
+    /** The merge queue's triage of every open pull request: triage, owner, reason, next actor/action, order, cycles. */
+    triage: (facts, config = {}) => queueCall(wasm2, "triage", { facts, config }),
+    /** One poll of the watched pull request: { outcome, state, detail }; `continue` means poll again. */
+    watchStep: (poll, state, config = {}) => queueCall(wasm2, "watchStep", { poll, state, config }),
+    /** Whether `by` may claim (or release) pull request `number`, and the comment to write. */
+    claimPr: (facts, config, { number, by, release = false }) => queueCall(wasm2, "claimPr", { facts, config, number, by, release }),
+    /** The issues `report-unowned` keeps: one per pull request whose owner is none. */
+    unownedIssues: (facts, config = {}, issues = []) => queueCall(wasm2, "unownedIssues", { facts, config, issues }),
+    /** The yield rule: the pull request `mine` (an order key) gives its release back to, or null. */
+    yieldsTo: (mine, others) => queueCall(wasm2, "yieldsTo", { mine, others }),
+    /** Whether a failure is only a fixer's diff, and the commands that fix it. */
+    autoFix: (config, failed, commitCount) => queueCall(wasm2, "autoFix", { config, failed, commitCount }),
     /** Every label the config uses, with colour and description: { configErrors, labels, ownerMark }. */
-    labelCatalog: (config = {}) => wasm2.labelCatalog(config)
+    labelCatalog: (config = {}) => wasm2.labelCatalog(config),
+    /**
+     * The stations flow's `prflow claim <role> <machine>` (role: review, dev or any):
+     * { line, role, number, ops, why, settleSeconds, warnings }. `line` is one of `claim #N`,
+     * `wip-full n/w`, `queue-empty`, `fix #N`, `new-work`. A bad config or bad facts throw.
+     */
+    claim: (facts, config, role, machine) => JSON.parse(wasm2.claimJson(asJson(facts), asJson(config), role, machine)),
+    /**
+     * After the settle time, with the labels read back from pull request `number`: does `machine`
+     * keep its claim? { won, winner, line, ops } — the loser's ops remove its own label.
+     */
+    resolveClaimRace: (labels, machine, number = 0, config = {}) => JSON.parse(wasm2.resolveClaimRaceJson(JSON.stringify(labels), machine, number, asJson(config))),
+    /** The gate's classify step: { run, need, sha, ops, why, warnings } (docs-only passes in `ops`). */
+    gateClassify: (facts, config, number) => JSON.parse(wasm2.gateClassifyJson(asJson(facts), asJson(config), number)),
+    /**
+     * The gate's report step for the commit the validation machine tested (`result`: success, failure,
+     * cancelled or skipped). When the head moved, the status goes on `testedSha` only and no label changes.
+     */
+    gateReport: (facts, config, number, testedSha, result) => JSON.parse(wasm2.gateReportJson(asJson(facts), asJson(config), number, testedSha, result))
   };
+}
+function queueCall(wasm2, name, input) {
+  const parts = Object.entries(input).map(([k, v]) => `${JSON.stringify(k)}:${typeof v === "string" && (k === "facts" || k === "config") ? v : JSON.stringify(v ?? null)}`);
+  return JSON.parse(wasm2.queueCallJson(name, `{${parts.join(",")}}`));
 }
 function asJson(value) {
   return typeof value === "string" ? value : JSON.stringify(value ?? {});
@@ -4530,6 +5004,67 @@ var beside = new URL("./prflow_bg.wasm", import.meta.url);
 var path = existsSync(beside) ? beside : new URL("../../pkg/prflow_bg.wasm", import.meta.url);
 initSync({ module: readFileSync2(path) });
 var engine = bind2(prflow_exports);
+
+// lib/stations/github-port.js
+var REVIEW_EVENT = Object.freeze("COMMENT");
+var STATION_WRITERS = WRITERS;
+function githubPort(octokit, { owner, repo, live = true, log = () => {
+} }) {
+  const params = { owner, repo };
+  return {
+    readFacts: (numbers) => readFacts(octokit, { owner, repo, numbers, log }),
+    readLabels: async (number) => {
+      const res = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: number, per_page: 100 });
+      return res.data.map((l) => l.name);
+    },
+    apply: async (ops, facts) => {
+      const results = await applyPlan(octokit, { ops }, { owner, repo, live, log, facts, writers: STATION_WRITERS });
+      for (const r of results) if (r.status === "failed") throw new Error(`#${r.number}: ${r.op} failed: ${r.detail}`);
+      return results;
+    },
+    fetchDiff: async (number) => {
+      try {
+        const res = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...params, pull_number: number, headers: { accept: "application/vnd.github.diff" } });
+        if (typeof res.data === "string") return res.data;
+      } catch (e) {
+        log(`#${number}: the diff media type failed (${e.status ?? e.message}); building the diff from the file patches`);
+      }
+      const files = [];
+      for (let page = 1; ; page++) {
+        const res = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/files", { ...params, pull_number: number, per_page: 100, page });
+        files.push(...res.data);
+        if (res.data.length < 100) break;
+      }
+      return files.map((f) => `diff --git a/${f.filename} b/${f.filename}
+--- a/${f.filename}
++++ b/${f.filename}
+${f.patch ?? ""}
+`).join("");
+    },
+    postReview: async (number, body) => {
+      if (!live) return log(`would post a ${REVIEW_EVENT} review on #${number}`);
+      await octokit.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews", { ...params, pull_number: number, event: REVIEW_EVENT, body });
+    },
+    postComment: async (number, body) => {
+      if (!live) return log(`would comment ${JSON.stringify(body)} on #${number}`);
+      await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...params, issue_number: number, body });
+    }
+  };
+}
+
+// lib/stations/gate-run.js
+var GATE_STEPS = ["classify", "report"];
+async function gateRun({ engine: engine2, octokit, owner, repo, config, step, number, sha, result, live, log = () => {
+} }) {
+  if (!GATE_STEPS.includes(step)) throw new Error(`gate step: expected ${GATE_STEPS.join(" or ")}, found ${JSON.stringify(step)}`);
+  const port = githubPort(octokit, { owner, repo, live, log });
+  const facts = await port.readFacts([number]);
+  const decision = step === "classify" ? engine2.gateClassify(facts, config, number) : engine2.gateReport(facts, config, number, sha, result);
+  log(decision.why);
+  for (const w of decision.warnings) log(`warning: ${w.message}`);
+  const results = await port.apply(decision.ops, facts);
+  return { decision, results };
+}
 
 // action/src/runner.js
 import { appendFileSync, existsSync as existsSync2, readFileSync as readFileSync3 } from "node:fs";
@@ -4568,7 +5103,7 @@ function errorCommand(message) {
 }
 
 // action/src/main.js
-var MODES = ["reconcile", "labels"];
+var MODES = ["reconcile", "labels", "sweep", "gate-classify", "gate-report"];
 async function main(env = process.env) {
   const log = (line) => console.log(line);
   const mode = getInput("mode", env) || "reconcile";
@@ -4589,6 +5124,30 @@ async function main(env = process.env) {
     writeCounts(run2.counts, env);
     appendSummary(run2.summary, env);
     failOnFailedWrites(run2.results.filter((r) => r.status === "failed").map((r) => `label ${r.name}: failed: ${r.detail}`));
+    return;
+  }
+  if (mode === "sweep") {
+    const run2 = await sweepRun({ engine, octokit, owner, repo, configPath, readFile, live, log });
+    setOutput("plan", run2.plan, env);
+    setOutput("stop-the-line", String(run2.plan.stopTheLine), env);
+    writeCounts(run2.counts, env);
+    appendSummary(run2.summary, env);
+    return;
+  }
+  if (mode === "gate-classify" || mode === "gate-report") {
+    const number = parseNumbers(getInput("numbers", env))[0];
+    if (!number) throw new RunError([`input numbers: expected the pull request the gate is for, found nothing`]);
+    const { config, errors } = loadConfig(engine, configPath, { readFile });
+    if (errors.length) throw new RunError(errors);
+    const step = mode === "gate-classify" ? "classify" : "report";
+    const { decision, results } = await gateRun({ engine, octokit, owner, repo, config, step, number, sha: getInput("sha", env), result: getInput("result", env), live, log });
+    for (const [k, v] of Object.entries({ run: decision.run, need: decision.need, sha: decision.sha, pr: number })) setOutput(k, String(v), env);
+    setOutput("plan", decision, env);
+    appendSummary(`## prflow gate ${step} · #${number}
+
+${decision.why}
+`, env);
+    failOnFailedWrites(results.filter((r) => r.status === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
     return;
   }
   const numbersInput = getInput("numbers", env);
