@@ -3,7 +3,6 @@
 // GitHub emulator via GITHUB_API_URL.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,20 +10,12 @@ import { fileURLToPath } from "node:url";
 import { APP_TOKEN, startEmulator } from "../../emulator/index.js";
 import { seedBoard } from "../../scripts/lib/seed-emulator.mjs";
 import { demoFacts } from "../../scripts/lib/demo-board.mjs";
+import { runCli } from "./lib/cli.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const CLI = join(ROOT, "cli/prflow.js");
 
-function prflow(args, { env = {}, cwd = ROOT } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function prflow(args, options) {
+  return runCli(args, options);
 }
 
 const usageCases = [

@@ -8,6 +8,7 @@ import { makeOctokit } from "../../lib/github/index.js";
 import { sweepRun } from "../../lib/followup.js";
 import { RunError } from "../../lib/run.js";
 import * as engine from "../../js/node.js";
+import { runCli } from "./lib/cli.js";
 
 const CONFIG = { followup: { people: { onDuty: "alice", reviewers: ["alice", "bob"], machineOwners: { m1: "carol", m4: "bob" } } } };
 
@@ -92,7 +93,6 @@ test("a bad config stops the sweep before anything is read, naming the file and 
 test("prflow sweep: a dry run from the terminal reports the ping it would write and whether the line is stopped", async () => {
   const { gh, stop } = await repository();
   try {
-    const { spawn } = await import("node:child_process");
     const { mkdtempSync, writeFileSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");
@@ -101,17 +101,8 @@ test("prflow sweep: a dry run from the terminal reports the ping it would write 
     const pr = gh.createPull({ title: "Queue me", author: "agent-m1" });
     gh.addLabels(pr.number, ["from:m1", "state:ready-for-review"], { by: "agent-m1" });
     gh.clock.advance({ minutes: 125 });
-    const cli = new URL("../../cli/prflow.js", import.meta.url).pathname;
-    const r = await new Promise((resolve, reject) => {
-      const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...gh.env(gh.appToken), PRFLOW_TIME_SCALE: "0.001" };
-      const child = spawn(process.execPath, [cli, "sweep", "--repo", `${gh.state.owner}/${gh.state.repo}`, "--config", join(dir, "prflow.json"), "--json"], { env });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d) => (stdout += d));
-      child.stderr.on("data", (d) => (stderr += d));
-      child.on("error", reject);
-      child.on("close", (code) => resolve({ code, stdout, stderr }));
-    });
+    const env = { ...gh.env(gh.appToken), PRFLOW_TIME_SCALE: "0.001" };
+    const r = await runCli(["sweep", "--repo", `${gh.state.owner}/${gh.state.repo}`, "--config", join(dir, "prflow.json"), "--json"], { env });
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.stopTheLine, false, "125 minutes is past escalation, not yet stop-the-line");

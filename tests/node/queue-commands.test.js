@@ -4,24 +4,16 @@
 // again by its hidden line, so a second run files nothing.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { PERSONAL_TOKEN, startEmulator } from "../../emulator/index.js";
+import { runCli } from "./lib/cli.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const NO_CONFIG = ["--config", "/nonexistent/prflow.json"];
 
 function prflow(args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, "cli/prflow.js"), ...args], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCli(args, { env });
 }
 
 async function withQueue(fn) {

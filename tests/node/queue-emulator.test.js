@@ -4,26 +4,18 @@
 // by the shared reader plus the queue's reader, triaged by the engine, compared with the committed report.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { PERSONAL_TOKEN, startEmulator } from "../../emulator/index.js";
+import { runCli } from "./lib/cli.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const EXPECTED = join(ROOT, "tests/fixtures/queue-report/emulator-expected.txt");
 const update = process.env.PRFLOW_UPDATE_SNAPSHOTS === "1";
 
 function prflow(args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, "cli/prflow.js"), ...args], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCli(args, { env });
 }
 
 /** The queue, seeded in a fixed order so its numbers are fixed. Returns the numbers by role. */

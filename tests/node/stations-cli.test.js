@@ -3,16 +3,15 @@
 // first pass as a COMMENT review; `prflow gate classify` settles a docs-only change by itself.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as engine from "../../js/node.js";
 import { startEmulator } from "../../emulator/index.js";
+import { runCli } from "./lib/cli.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const CLI = join(ROOT, "cli/prflow.js");
 const STATION_TOKEN = "ghp_stationM4token0000000000000000000000";
 const config = {
   flow: "stations",
@@ -20,15 +19,7 @@ const config = {
 };
 
 function prflow(args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, PRFLOW_TIME_SCALE: "0.001", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCli(args, { env: { PRFLOW_TIME_SCALE: "0.001", ...env } });
 }
 
 async function setup() {
