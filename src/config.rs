@@ -142,7 +142,9 @@ impl Config {
     /// Parse and validate a config value. All problems are returned, not just the first one
     /// that serde meets, when they are semantic; a type error stops at the first.
     pub fn from_value(value: serde_json::Value) -> Result<Config, Vec<ConfigError>> {
-        let config: Config = serde_path_to_error::deserialize(value).map_err(|e| vec![serde_error(&e)])?;
+        let given: Vec<String> = value.pointer("/followup").and_then(|f| f.as_object()).map(|f| f.keys().cloned().collect()).unwrap_or_default();
+        let mut config: Config = serde_path_to_error::deserialize(value).map_err(|e| vec![serde_error(&e)])?;
+        config.followup.inherit(&config.stations.labels, &given);
         let errors = config.validate();
         if errors.is_empty() {
             Ok(config)

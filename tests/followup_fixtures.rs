@@ -248,7 +248,7 @@ fn the_example_followup_config_is_valid() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/followup.json");
     let config: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("examples/followup.json")).expect("JSON");
     let config = prflow::Config::from_value(config).expect("examples/followup.json validates");
-    let levels = config.followup.effective_levels();
+    let levels = config.followup.effective_levels(&config.stations.labels);
     assert_eq!(levels["state:ready-to-merge"].len(), 2, "its own ready-to-merge levels replace the default");
     assert_eq!(levels["state:reviewing"].len(), 2, "the other states keep the article's table");
 }

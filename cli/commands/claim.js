@@ -1,5 +1,6 @@
 // `prflow claim review|dev|any <machine>`: the next thing a machine should do, as ONE line on standard
-// output that a script can `case` on: `claim #N`, `wip-full n/w`, `queue-empty`, `fix #N`, `new-work`.
+// output that a script can `case` on: `claim #N`, `wip-full n/w`, `queue-empty`, `fix #N`, `stop-the-line`,
+// `new-work`.
 // Unlike the sweeping commands this one writes by default (a station runs it in a loop); --dry-run
 // only prints the answer. Claims are written, left to settle, read back, and a lost race moves on.
 import { engine } from "../engine.js";

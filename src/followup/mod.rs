@@ -189,7 +189,7 @@ pub fn sweep(facts: &Facts, config: &Config) -> SweepPlan {
     let f = &config.followup;
     let now = parse_rfc3339(&facts.now).unwrap_or(0);
     let clock = Clock::new(&f.working_hours);
-    let levels = f.effective_levels();
+    let levels = f.effective_levels(&config.stations.labels);
     let viewer = facts.viewer.as_deref().filter(|v| !v.trim().is_empty());
     let mut plan = SweepPlan { engine: VERSION.to_string(), ..SweepPlan::default() };
     let mut notes: BTreeSet<String> = BTreeSet::new();
@@ -442,8 +442,30 @@ mod tests {
             ("other states keep theirs", json!({"followup": {"levels": {"state:reviewing": []}}}), "state:ready-for-review", vec![60, 120, 240]),
         ];
         for (rule, config, state, minutes) in cases {
-            let levels = Config::from_value(config).expect(rule).followup.effective_levels();
+            let levels = Config::from_value(config).expect(rule).followup.effective_levels(&crate::stations::settings::StationLabels::default());
             assert_eq!(levels[state].iter().map(|l| l.after).collect::<Vec<_>>(), minutes, "{rule}");
+        }
+    }
+
+    #[test]
+    fn prefixes_and_queue_state_follow_the_stations_labels_unless_given() {
+        // (rule, config, expected (authorPrefix, claimPrefix, queueState))
+        let cases = [
+            ("the defaults agree", json!({}), ("from:", "reviewer:", "state:ready-for-review")),
+            (
+                "renamed stations labels carry over",
+                json!({"stations": {"labels": {"fromPrefix": "by:", "reviewerPrefix": "rv:", "readyForReview": "state:queued"}}}),
+                ("by:", "rv:", "state:queued"),
+            ),
+            (
+                "a key given in followup wins",
+                json!({"stations": {"labels": {"fromPrefix": "by:"}}, "followup": {"authorPrefix": "author:"}}),
+                ("author:", "reviewer:", "state:ready-for-review"),
+            ),
+        ];
+        for (rule, config, (author, claim, queue)) in cases {
+            let f = Config::from_value(config).expect(rule).followup;
+            assert_eq!((f.author_prefix.as_str(), f.claim_prefix.as_str(), f.queue_state.as_str()), (author, claim, queue), "{rule}");
         }
     }
 

@@ -4,6 +4,7 @@
 //! config replaces that state's default levels (an empty list turns the state's follow-up off).
 
 use crate::config::ConfigError;
+use crate::stations::settings::StationLabels;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -188,11 +189,11 @@ pub struct Followup {
     pub board: Board,
     /// Labels with this prefix are the state axis: exactly one belongs on every open pull request.
     pub state_prefix: String,
-    /// `from:<machine>`: the machine that opened the pull request.
+    /// `from:<machine>`: the machine that opened the pull request. Default: `stations.labels.fromPrefix`.
     pub author_prefix: String,
-    /// `reviewer:<machine>`: the review machine that claimed it.
+    /// `reviewer:<machine>`: the review machine that claimed it. Default: `stations.labels.reviewerPrefix`.
     pub claim_prefix: String,
-    /// Where a released claim goes back to.
+    /// Where a released claim goes back to. Default: `stations.labels.readyForReview`.
     pub queue_state: String,
 }
 
@@ -218,12 +219,16 @@ fn level(after: u32, action: Action, who: &str, message: &str) -> Level {
     Level { after, action, who: vec![who.to_string()], message: Some(message.to_string()) }
 }
 
-/// The article's table, for the stations flow's state names.
-pub fn default_levels() -> BTreeMap<String, Vec<Level>> {
+/// The config keys of this section that, when absent, follow the stations flow's label names, so a
+/// team that renames its labels once does not have to rename them twice.
+pub const INHERITED_KEYS: [&str; 3] = ["authorPrefix", "claimPrefix", "queueState"];
+
+/// The article's table, keyed by the stations flow's state names as configured.
+pub fn default_levels(names: &StationLabels) -> BTreeMap<String, Vec<Level>> {
     use Action::*;
     let mut m = BTreeMap::new();
     m.insert(
-        "state:ready-for-review".to_string(),
+        names.ready_for_review.clone(),
         vec![
             level(60, Ping, "reviewers", "No review machine has claimed it yet; a free one should take it."),
             level(120, Escalate, "onDuty", "It is still unclaimed: the review side may be short of capacity."),
@@ -231,35 +236,50 @@ pub fn default_levels() -> BTreeMap<String, Vec<Level>> {
         ],
     );
     m.insert(
-        "state:reviewing".to_string(),
+        names.reviewing.clone(),
         vec![
             level(90, Ping, "claimer", "It was claimed but has no verdict yet."),
             level(180, ReleaseClaim, "claimer", "Claiming without working is the most common leak in a pull system."),
         ],
     );
     m.insert(
-        "state:changes-requested".to_string(),
+        names.changes_requested.clone(),
         vec![
             level(120, Ping, "author", "Changes were requested; push the fix and comment `/ready`."),
             level(480, Escalate, "onDuty", "The requested changes have not come back."),
         ],
     );
     m.insert(
-        "state:win-verify".to_string(),
+        names.gate.clone(),
         vec![
             level(60, Ping, "gateOwner", "The validation gate is silent; its runner may be offline."),
             level(120, Escalate, "onDuty", "The validation gate is still silent and merges wait on it."),
         ],
     );
-    m.insert("state:ready-to-merge".to_string(), vec![level(30, Ping, "author", "It is approved and validated; merge it.")]);
-    m.insert("state:dev".to_string(), vec![level(1440, Ping, "author", "It has been a draft for a day; finish it or close it.")]);
+    m.insert(names.ready_to_merge.clone(), vec![level(30, Ping, "author", "It is approved and validated; merge it.")]);
+    m.insert(names.dev.clone(), vec![level(1440, Ping, "author", "It has been a draft for a day; finish it or close it.")]);
     m
 }
 
 impl Followup {
-    /// The default table with the config's states laid over it, each state's levels ascending.
-    pub fn effective_levels(&self) -> BTreeMap<String, Vec<Level>> {
-        let mut levels = default_levels();
+    /// Takes the stations flow's names for every key in `INHERITED_KEYS` the config left out.
+    pub fn inherit(&mut self, names: &StationLabels, given: &[String]) {
+        let absent = |key: &str| !given.iter().any(|g| g == key);
+        if absent("authorPrefix") {
+            self.author_prefix = names.from_prefix.clone();
+        }
+        if absent("claimPrefix") {
+            self.claim_prefix = names.reviewer_prefix.clone();
+        }
+        if absent("queueState") {
+            self.queue_state = names.ready_for_review.clone();
+        }
+    }
+
+    /// The default table (keyed by `names`) with the config's states laid over it, each state's
+    /// levels ascending.
+    pub fn effective_levels(&self, names: &StationLabels) -> BTreeMap<String, Vec<Level>> {
+        let mut levels = default_levels(names);
         for (state, list) in &self.levels {
             levels.insert(state.clone(), list.clone());
         }

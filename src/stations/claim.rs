@@ -20,12 +20,13 @@ pub const LINE_QUEUE_EMPTY: &str = "queue-empty";
 pub const LINE_FIX: &str = "fix";
 pub const LINE_NEW_WORK: &str = "new-work";
 pub const LINE_LOST: &str = "lost";
+pub const LINE_STOP_THE_LINE: &str = "stop-the-line";
 
 /// The answer to `prflow claim`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ClaimResult {
-    /// `claim #N`, `wip-full n/w`, `queue-empty`, `fix #N` or `new-work`.
+    /// `claim #N`, `wip-full n/w`, `queue-empty`, `fix #N`, `stop-the-line` or `new-work`.
     pub line: String,
     /// The side the answer is for: `review` or `dev` (a machine of role `any` gets one of them).
     pub role: String,
@@ -125,7 +126,10 @@ fn review(facts: &Facts, config: &Config, board: &Board, machine: &str) -> Claim
     ClaimResult { line: format!("{LINE_CLAIM} #{}", pr.number), number: Some(pr.number), ops, why, warnings, ..base }
 }
 
-fn dev(config: &Config, board: &Board, machine: &str) -> ClaimResult {
+/// The development side: a bounced pull request of its own first (fixing opens nothing new), then
+/// the follow-up sweep's stop-the-line (the same rule from the same facts, so the board and this
+/// answer never disagree), then its WIP limit.
+fn dev(facts: &Facts, config: &Config, board: &Board, machine: &str) -> ClaimResult {
     let st = &config.stations;
     let l = &st.labels;
     let own = format!("{}{machine}", l.from_prefix);
@@ -133,6 +137,10 @@ fn dev(config: &Config, board: &Board, machine: &str) -> ClaimResult {
     let mine: Vec<&(&PullRequest, Derived)> = board.pulls.iter().filter(|(p, _)| p.has_label(&own)).collect();
     if let Some((pr, d)) = mine.iter().find(|(_, d)| d.phase == Phase::ChangesRequested) {
         return ClaimResult { line: format!("{LINE_FIX} #{}", pr.number), number: Some(pr.number), why: format!("#{} came back: {}", pr.number, d.why), ..base };
+    }
+    let (stopped, reasons) = crate::followup::stop_the_line(facts, config);
+    if stopped {
+        return ClaimResult { line: LINE_STOP_THE_LINE.into(), why: format!("open no new pull request until the review queue drains: {}", reasons.join("; ")), ..base };
     }
     let open = mine.iter().filter(|(p, _)| !p.is_draft).count() as u32;
     if open >= st.dev_wip {
@@ -159,20 +167,20 @@ pub fn claim(facts: &Facts, config: &Config, role: &str, machine: &str) -> Resul
     let board = Board::new(facts, config);
     let mut result = match asked {
         Role::Review => review(facts, config, &board, machine),
-        Role::Dev => dev(config, &board, machine),
+        Role::Dev => dev(facts, config, &board, machine),
         Role::Any => {
             let depth = board.queue(config, machine).len() as u32;
             if depth >= st.deep_queue {
                 let r = review(facts, config, &board, machine);
                 if r.line.starts_with(LINE_WIP_FULL) {
-                    let mut d = dev(config, &board, machine);
+                    let mut d = dev(facts, config, &board, machine);
                     d.why = format!("review queue is deep ({depth} ≥ {}) but {}; so: {}", st.deep_queue, r.why, d.why);
                     d
                 } else {
                     ClaimResult { why: format!("review queue is deep ({depth} ≥ {}): {}", st.deep_queue, r.why), ..r }
                 }
             } else {
-                let d = dev(config, &board, machine);
+                let d = dev(facts, config, &board, machine);
                 ClaimResult { why: format!("review queue is shallow ({depth} < {}): {}", st.deep_queue, d.why), ..d }
             }
         }

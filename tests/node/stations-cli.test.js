@@ -76,6 +76,31 @@ test("stations cli: claim prints one line; --dry-run writes nothing; the WIP lim
   }
 });
 
+test("stations cli: claim dev answers stop-the-line while the queue has waited past its level, and stops when it drains", async () => {
+  const { gh, run } = await setup();
+  try {
+    gh.createPull({ author: "agent-m2", labels: ["from:m2", "state:ready-for-review"] });
+    const answers = [];
+    const ask = async () => {
+      const r = await run(["claim", "dev", "m1", "--repo", "acme/widgets"]);
+      assert.equal(r.code, 0, r.stderr);
+      answers.push(r.stdout.trim());
+      return r;
+    };
+    await ask();
+    gh.clock.advance({ minutes: 241 });
+    const stopped = await ask();
+    assert.match(stopped.stderr, /#1 has waited 4 h 1 min in `state:ready-for-review`/, "the log says which pull request holds the line");
+    const claimed = await run(["claim", "review", "m4", "--repo", "acme/widgets"]);
+    assert.equal(claimed.stdout, "claim #1\n", claimed.stderr);
+    await ask();
+    assert.deepEqual(answers, ["new-work", "stop-the-line", "new-work"]);
+    assert.deepEqual(gh.validationFailures, []);
+  } finally {
+    await gh.close();
+  }
+});
+
 test("stations cli: station --once posts a COMMENT review, and /changes only when BLOCKING", async () => {
   const { gh, run } = await setup();
   try {
