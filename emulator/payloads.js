@@ -211,3 +211,28 @@ export function webhookPayload(st, name, info, actor) {
       return { ...info, ...common };
   }
 }
+
+/** A commit as REST lists it: the fields a reader of a comparison uses; `conform` completes the rest. */
+export function restCommit(st, sha, { author = st.owner, date = st.now(), message = "A commit" } = {}) {
+  const url = `${API}/repos/${st.owner}/${st.repo}/commits/${sha}`;
+  const person = { name: author, email: `${author}@users.noreply.github.com`, date };
+  return {
+    sha, node_id: st.nodeId("Commit", sha), url, html_url: `https://github.com/${st.owner}/${st.repo}/commit/${sha}`, comments_url: `${url}/comments`,
+    commit: { url, author: person, committer: person, message, comment_count: 0, tree: { sha, url: `${API}/repos/${st.owner}/${st.repo}/git/trees/${sha}` } },
+    author: restUser(st, author), committer: restUser(st, author), parents: [],
+  };
+}
+
+/** GET /compare/{base}...{head}: the comparison `State.compare` computed. */
+export function restComparison(st, basehead, c) {
+  const repoUrl = `https://github.com/${st.owner}/${st.repo}`;
+  return {
+    url: `${API}/repos/${st.owner}/${st.repo}/compare/${basehead}`, html_url: `${repoUrl}/compare/${basehead}`,
+    permalink_url: `${repoUrl}/compare/${st.owner}:${c.baseSha}...${st.owner}:${c.commits.at(-1)?.oid ?? c.mergeBase}`,
+    diff_url: `${repoUrl}/compare/${basehead}.diff`, patch_url: `${repoUrl}/compare/${basehead}.patch`,
+    base_commit: restCommit(st, c.baseSha), merge_base_commit: restCommit(st, c.mergeBase),
+    status: c.status, ahead_by: c.aheadBy, behind_by: c.behindBy, total_commits: c.commits.length,
+    commits: c.commits.map((x) => restCommit(st, x.oid, { author: x.author, date: x.committedDate })),
+    files: [],
+  };
+}

@@ -2,7 +2,7 @@
 // response are validated under). Handlers mutate the state through its write methods, so every REST
 // write records timeline events and emits webhooks exactly as a test helper's write does.
 import { httpError } from "./state.js";
-import { restComment, restIssue, restLabel, restPull, restRepo, restReview, restStatus, restUser } from "./payloads.js";
+import { restComment, restComparison, restIssue, restLabel, restPull, restRepo, restReview, restStatus, restUser } from "./payloads.js";
 
 const R = "/repos/{owner}/{repo}";
 
@@ -133,6 +133,15 @@ export const ROUTES = [
       rules.push({ type: "pull_request", ...source, parameters: { dismiss_stale_reviews_on_push: false, require_code_owner_review: false, require_last_push_approval: false, required_approving_review_count: 0, required_review_thread_resolution: false, ...st.pullRequestRule } });
     }
     return { status: 200, body: rules };
+  }],
+  // Whether a branch is built on the tip: git's merge base, which only the compare API tells.
+  ["GET", `${R}/compare/{basehead}`, ({ st, params, query }) => {
+    const [base, head, extra] = params.basehead.split("...");
+    const c = head && extra === undefined ? st.compare(base, head) : null;
+    if (!c) throw httpError(404, "Not Found");
+    const body = restComparison(st, params.basehead, c);
+    const perPage = Math.min(100, Number(query.per_page ?? 250));
+    return { status: 200, body: { ...body, commits: body.commits.slice(0, perPage) } };
   }],
   // The merge queue's reads (issue 6): GitHub's issue dependencies and team members.
   ["GET", `${R}/issues/{issue_number}/dependencies/blocked_by`, ({ st, params, query, url }) => ({

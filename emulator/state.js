@@ -41,7 +41,8 @@ export class RepoState {
     this.counter = 0;
     this.repoId = 1000;
     this.defaultBranch = "main";
-    this.branches = new Map([["main", { name: "main", sha: this.sha("main"), movedAt: -Infinity }]]);
+    this.branches = new Map();
+    this.branch("main");
     this.labels = new Map(); // lower-case name -> label
     this.users = new Map(); // login -> { login, id, type, association }
     this.teams = new Map(); // slug -> { slug, id, org }
@@ -182,8 +183,44 @@ export class RepoState {
 
   branch(name) {
     let b = this.branches.get(name);
-    if (!b) this.branches.set(name, (b = { name, sha: this.sha(name), movedAt: -Infinity }));
+    if (!b) {
+      const sha = this.sha(name);
+      // history: every tip the branch has had, oldest first (a linear branch: each move is one commit).
+      this.branches.set(name, (b = { name, sha, movedAt: -Infinity, history: [sha] }));
+    }
     return b;
+  }
+
+  /**
+   * git's answer to `base...head`, as the compare API gives it: the merge base and how far each side is
+   * past it. Either side is a branch name or a commit: a branch tip (current or past) or a pull
+   * request's head. A pull request's head is built on its `baseSha`. Null when there is no common
+   * ancestor or a side is unknown (GitHub answers 404).
+   */
+  compare(base, head) {
+    const resolve = (ref) => {
+      const b = this.branches.get(ref);
+      if (b) return { branch: b, at: b.history.length - 1 };
+      for (const br of this.branches.values()) {
+        const at = br.history.indexOf(ref);
+        if (at >= 0) return { branch: br, at };
+      }
+      const pr = [...this.pulls.values()].find((p) => p.isPull && (p.headSha === ref || p.headRef === ref));
+      if (!pr) return null;
+      const on = this.branch(pr.baseRef);
+      const at = on.history.indexOf(pr.baseSha);
+      return at < 0 ? null : { branch: on, at, commits: pr.commits };
+    };
+    const a = resolve(base);
+    const b = resolve(head);
+    if (!a || !b || a.branch !== b.branch) return null;
+    const mergeBase = a.branch.history[Math.min(a.at, b.at)];
+    const past = (side) => (side.commits ?? []).length + side.at - Math.min(a.at, b.at);
+    const aheadBy = past(b);
+    const behindBy = past(a);
+    const status = aheadBy && behindBy ? "diverged" : aheadBy ? "ahead" : behindBy ? "behind" : "identical";
+    const headCommits = b.commits ?? [];
+    return { status, aheadBy, behindBy, mergeBase, baseSha: a.commits ? a.commits.at(-1).oid : a.branch.history[a.at], commits: headCommits };
   }
 
   addCommit(pr, author) {
@@ -197,12 +234,14 @@ export class RepoState {
   }
 
   /** A push to the head branch: new commits (`committed`) or a force push (`head_ref_force_pushed`). */
-  push(number, { by, force = false, files, conflicting } = {}) {
+  push(number, { by, force = false, rebase = false, files, conflicting } = {}) {
     const pr = this.pullOnly(number);
     const actor = by ?? pr.author;
     this.user(actor);
     const before = pr.headSha;
-    if (force) {
+    // A rebase rewrites the branch onto the base's tip: a force push of a head built on that tip.
+    if (rebase) pr.baseSha = this.branch(pr.baseRef).sha;
+    if (force || rebase) {
       const oid = this.sha(`force-${pr.number}`);
       pr.commits = [{ oid, committedDate: this.now(), author: actor }];
       pr.headSha = oid;
@@ -222,6 +261,7 @@ export class RepoState {
   moveBranch(name = this.defaultBranch) {
     const b = this.branch(name);
     b.sha = this.sha(`branch-${name}`);
+    b.history.push(b.sha);
     b.movedAt = this.clock.now();
     this.emit("push", { ref: `refs/heads/${name}`, after: b.sha }, this.owner);
     return b;

@@ -119,3 +119,45 @@ test("prflow report against the emulator: a 30-pull-request queue exercising eve
     await gh.close();
   }
 });
+
+// Whether a branch is built on the tip of main is git's merge base, which only the compare API tells
+// (skip-ci leaves the merge state at BLOCKED). The emulator answers it from each branch's history, so
+// the version pull request's hold and the worker's keep-on-tip step are read here as on GitHub.
+test("prflow report against the emulator: built on the tip, read through the compare API", async () => {
+  const gh = await startEmulator({ owner: "acme", repo: "widgets", seed: "built-on-tip" });
+  try {
+    gh.clock.set("2026-11-20T09:00:00Z");
+    gh.setRequiredChecks(["ci-ok"], { strict: true });
+    const paused = ["merge-queued", "skip-ci"];
+    const prerequisite = gh.createPull({ title: "not queued yet" }).number;
+    const version = gh.createPull({ title: "Version Packages", author: "github-actions[bot]", head: "changeset-release/main", labels: paused }).number;
+    const waiting = gh.createPull({ title: "waits on a prerequisite", labels: paused, body: `Merge-After: #${prerequisite}` }).number;
+    const env = gh.env(PERSONAL_TOKEN);
+    const report = async () => {
+      const r = await prflow(["report", "--repo", "acme/widgets", "--config", "/nonexistent/prflow.json", "--format", "json"], env);
+      assert.equal(r.code, 0, r.stderr);
+      const json = JSON.parse(r.stdout);
+      return { json, by: Object.fromEntries(json.entries.map((e) => [e.number, e])) };
+    };
+    // (rule, what happens first, expected version reason, expected next action and number)
+    const steps = [
+      ["both built on the tip they were opened on", () => {}, "version-ready", ["pick", version]],
+      ["main moves: neither is built on the tip", () => gh.moveBranch("main"), "version-not-on-tip", ["keepOnTip", waiting]],
+      ["the release workflow rebuilds the version branch", () => gh.push(version, { rebase: true, by: "github-actions[bot]" }), "version-ready", ["pick", version]],
+      ["main moves again", () => gh.moveBranch("main"), "version-not-on-tip", ["keepOnTip", waiting]],
+      ["the waiting one is rebased too: nothing left to keep on the tip", () => gh.push(waiting, { rebase: true }), "version-not-on-tip", ["idle", null]],
+    ];
+    for (const [rule, act, versionReason, [action, number]] of steps) {
+      act();
+      gh.clock.advance({ minutes: 5 });
+      const { json, by } = await report();
+      assert.equal(by[version].reason, versionReason, `${rule}: the version pull request`);
+      assert.equal(by[waiting].reason, "waiting-merge-after", `${rule}: #${waiting} waits on #${prerequisite}`);
+      assert.deepEqual([json.next.action, json.next.number ?? null], [action, number], `${rule}: next`);
+    }
+    assert.ok(gh.requests.some((r) => r.method === "GET" && /\/compare\/\w+\.\.\.\w+/.test(r.path)), "the compare API was asked");
+    assert.deepEqual(gh.validationFailures, [], "every request and response matched GitHub's descriptions");
+  } finally {
+    await gh.close();
+  }
+});
