@@ -51,21 +51,23 @@ pub const NON_BLOCKING_CONCLUSIONS: [&str; 3] = ["SUCCESS", "NEUTRAL", "SKIPPED"
 pub const PENDING_STATUSES: [&str; 6] = ["QUEUED", "IN_PROGRESS", "WAITING", "REQUESTED", "PENDING", "EXPECTED"];
 
 pub fn check_rollup(checks: &[Check], required: &[String]) -> CheckRollup {
-    let mut newest: BTreeMap<(&str, &str), (OrderKey, &Check)> = BTreeMap::new();
+    // Each run's outcome is judged once: it is both part of the order key and the verdict.
+    let mut newest: BTreeMap<(&str, &str), (OrderKey, Rollup)> = BTreeMap::new();
     for check in checks {
         let key = (check.workflow.as_deref().unwrap_or(""), check.name.as_str());
-        let order = order_key(check);
+        let verdict = outcome(check);
+        let order = order_key(check, verdict);
         match newest.get(&key) {
             Some((current, _)) if *current >= order => {}
             _ => {
-                newest.insert(key, (order, check));
+                newest.insert(key, (order, verdict));
             }
         }
     }
     let mut rollup = CheckRollup { state: Rollup::Passing, failing: vec![], pending: vec![], passing: vec![] };
-    for ((workflow, name), (_, check)) in &newest {
+    for ((workflow, name), (_, verdict)) in &newest {
         let label = if workflow.is_empty() { name.to_string() } else { format!("{workflow} / {name}") };
-        match outcome(check) {
+        match verdict {
             Rollup::Passing => rollup.passing.push(label),
             Rollup::Pending => rollup.pending.push(label),
             Rollup::Failing => rollup.failing.push(label),
@@ -88,14 +90,16 @@ pub fn check_rollup(checks: &[Check], required: &[String]) -> CheckRollup {
 
 /// One run on its own: pending while running, passing only on a listed conclusion.
 pub fn outcome(check: &Check) -> Rollup {
-    let status = check.status.to_ascii_uppercase();
-    if PENDING_STATUSES.contains(&status.as_str()) {
+    // Compared without case and without allocating: this runs for every check of every pull request.
+    let status = check.status.as_str();
+    let one_of = |word: &str, list: &[&str]| list.iter().any(|x| x.eq_ignore_ascii_case(word));
+    if one_of(status, &PENDING_STATUSES) {
         return Rollup::Pending;
     }
-    match check.conclusion.as_deref().map(str::to_ascii_uppercase) {
-        Some(c) if NON_BLOCKING_CONCLUSIONS.contains(&c.as_str()) => Rollup::Passing,
+    match check.conclusion.as_deref() {
+        Some(c) if one_of(c, &NON_BLOCKING_CONCLUSIONS) => Rollup::Passing,
         // A status context reports its state as the status, with no conclusion.
-        None if status == "SUCCESS" => Rollup::Passing,
+        None if status.eq_ignore_ascii_case("SUCCESS") => Rollup::Passing,
         _ => Rollup::Failing,
     }
 }
@@ -106,8 +110,8 @@ pub fn outcome(check: &Check) -> Rollup {
 /// replaces instead of leaving that run to block.
 type OrderKey<'a> = (i64, u64, i64, &'a str, &'a str);
 
-fn order_key(c: &Check) -> OrderKey<'_> {
-    let not_started = if outcome(c) == Rollup::Pending { i64::MAX } else { i64::MIN };
+fn order_key(c: &Check, verdict: Rollup) -> OrderKey<'_> {
+    let not_started = if verdict == Rollup::Pending { i64::MAX } else { i64::MIN };
     let started = c.started_at.as_deref().and_then(parse_rfc3339).unwrap_or(not_started);
     let completed = c.completed_at.as_deref().and_then(parse_rfc3339).unwrap_or(i64::MAX);
     (started, c.id.unwrap_or(0), completed, &c.status, c.conclusion.as_deref().unwrap_or(""))
