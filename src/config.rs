@@ -143,7 +143,7 @@ impl Config {
     /// that serde meets, when they are semantic; a type error stops at the first.
     pub fn from_value(value: serde_json::Value) -> Result<Config, Vec<ConfigError>> {
         let given: Vec<String> = value.pointer("/followup").and_then(|f| f.as_object()).map(|f| f.keys().cloned().collect()).unwrap_or_default();
-        let mut config: Config = serde_path_to_error::deserialize(value).map_err(|e| vec![serde_error(&e)])?;
+        let mut config: Config = crate::json_path::from_value(&value).map_err(|e| vec![serde_error(&e)])?;
         config.followup.inherit(&config.stations.labels, &given);
         let errors = config.validate();
         if errors.is_empty() {
@@ -228,10 +228,9 @@ pub(crate) fn check_label_name(path: &str, name: &str, errors: &mut Vec<ConfigEr
 }
 
 /// Turns serde's message ("invalid type: integer `3`, expected a string") into expected/found.
-fn serde_error(e: &serde_path_to_error::Error<serde_json::Error>) -> ConfigError {
-    let path = json_path(&e.path().to_string());
-    let msg = e.inner().to_string();
-    let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+fn serde_error(e: &crate::json_path::PathError) -> ConfigError {
+    let path = e.path.clone();
+    let msg = e.message.clone();
     let (expected, found) = if let Some(rest) = msg.strip_prefix("invalid type: ").or_else(|| msg.strip_prefix("invalid value: ")) {
         match rest.split_once(", expected ") {
             Some((found, expected)) => (expected.to_string(), found.to_string()),
@@ -255,7 +254,8 @@ fn serde_error(e: &serde_path_to_error::Error<serde_json::Error>) -> ConfigError
     ConfigError { path, expected, found }
 }
 
-/// serde_path_to_error writes `a.b[0].c` (or `.` for the root); we write `$.a.b[0].c`.
+/// serde_path_to_error (the reference the tests hold our paths to) writes `a.b[0].c` (or `.` for
+/// the root); we write `$.a.b[0].c`.
 pub fn json_path(p: &str) -> String {
     if p == "." || p.is_empty() {
         "$".to_string()

@@ -9,6 +9,7 @@ pub mod config;
 pub mod facts;
 pub mod followup;
 pub mod glob;
+pub mod json_path;
 pub mod labels;
 pub mod plan;
 pub mod queue;

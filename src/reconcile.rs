@@ -22,28 +22,19 @@ impl std::fmt::Display for FactsError {
 
 /// Parses facts with the JSON path of the first problem in the message.
 pub fn parse_facts(value: serde_json::Value) -> Result<Facts, FactsError> {
-    check_facts(serde_path_to_error::deserialize(value).map_err(facts_error))
+    parse_facts_str(&value.to_string())
 }
 
 /// The same from JSON text, without building a `serde_json::Value` first: for a snapshot of
 /// thousands of pull requests the intermediate tree costs more than the decisions.
 pub fn parse_facts_str(text: &str) -> Result<Facts, FactsError> {
-    // Path tracking costs about half the parse, so it only runs again to explain a failure.
-    if let Ok(facts) = serde_json::from_str::<Facts>(text) {
-        return check_facts(Ok(facts));
-    }
-    let mut de = serde_json::Deserializer::from_str(text);
-    let facts = serde_path_to_error::deserialize(&mut de).map_err(facts_error);
-    de.end().map_err(|e| FactsError(format!("facts: not valid JSON: {e}")))?;
-    check_facts(facts)
-}
-
-fn facts_error(e: serde_path_to_error::Error<serde_json::Error>) -> FactsError {
-    let inner = e.inner();
-    if inner.is_syntax() || inner.is_eof() {
-        return FactsError(format!("facts: not valid JSON: {inner}"));
-    }
-    FactsError(format!("facts {}: {}", crate::config::json_path(&e.path().to_string()), inner))
+    check_facts(crate::json_path::from_str(text).map_err(|e| {
+        if e.syntax {
+            FactsError(format!("facts: not valid JSON: {}", e.message))
+        } else {
+            FactsError(format!("facts {}: {}", e.path, e.message))
+        }
+    }))
 }
 
 fn check_facts(facts: Result<Facts, FactsError>) -> Result<Facts, FactsError> {

@@ -19,6 +19,11 @@ fn from_js(what: &str, value: JsValue) -> Result<serde_json::Value, JsValue> {
     serde_wasm_bindgen::from_value(value).map_err(|e| error(&format!("{what}: {e}")))
 }
 
+/// A typed value from a JS value, its errors naming the JSON path under `what`.
+fn typed<T: serde::de::DeserializeOwned>(what: &str, value: JsValue) -> Result<T, JsValue> {
+    crate::json_path::from_value(&from_js(what, value)?).map_err(|e| error(&format!("{what} {}: {}", e.path, e.message)))
+}
+
 fn error(message: &str) -> JsValue {
     js_sys::Error::new(message).into()
 }
@@ -73,13 +78,11 @@ pub fn followup_settings_json(config: &str) -> Result<String, JsValue> {
 /// The rollup of a head commit's checks against the required contexts.
 #[wasm_bindgen(js_name = checkRollup)]
 pub fn check_rollup(checks: JsValue, required_contexts: JsValue) -> Result<JsValue, JsValue> {
-    let checks: Vec<crate::facts::Check> = serde_path_to_error::deserialize(from_js("checks", checks)?)
-        .map_err(|e| error(&format!("checks {}: {}", crate::config::json_path(&e.path().to_string()), e.inner())))?;
+    let checks: Vec<crate::facts::Check> = typed("checks", checks)?;
     let required: Vec<String> = if required_contexts.is_undefined() || required_contexts.is_null() {
         Vec::new()
     } else {
-        serde_path_to_error::deserialize(from_js("requiredContexts", required_contexts)?)
-            .map_err(|e| error(&format!("requiredContexts {}: {}", crate::config::json_path(&e.path().to_string()), e.inner())))?
+        typed("requiredContexts", required_contexts)?
     };
     to_js(&crate::check_rollup(&checks, &required))
 }

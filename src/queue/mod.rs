@@ -98,7 +98,7 @@ pub fn call(name: &str, input: serde_json::Value) -> Result<serde_json::Value, S
     use serde_json::{json, to_value, Value};
     fn field<T: serde::de::DeserializeOwned>(input: &Value, key: &str) -> Result<T, String> {
         let v = input.get(key).cloned().unwrap_or(Value::Null);
-        serde_path_to_error::deserialize(v).map_err(|e| format!("{key} {}: {}", crate::config::json_path(&e.path().to_string()), e.inner()))
+        crate::json_path::from_value(&v).map_err(|e| format!("{key} {}: {}", e.path, e.message))
     }
     fn facts_config(input: &Value) -> Result<(Facts, Config), String> {
         let facts: Facts = field(input, "facts")?;

@@ -1,0 +1,189 @@
+//! Typed JSON parsing whose errors name the JSON path (`$.pullRequests[3].number`), without a second
+//! deserializer per type: serde_json parses at full speed, and only on failure a small scanner walks
+//! the text up to where serde_json stopped to say which key or index that was. (Tracking the path
+//! during the parse doubled the deserializer code of every type in the Wasm and halved its speed.)
+
+use serde::de::DeserializeOwned;
+
+/// A parse failure: where (`$` for the root) and serde's message without its line and column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathError {
+    pub path: String,
+    pub message: String,
+    /// The text is not JSON at all (as opposed to JSON of the wrong shape).
+    pub syntax: bool,
+}
+
+impl std::fmt::Display for PathError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, PathError> {
+    serde_json::from_str(text).map_err(|e| {
+        let syntax = e.is_syntax() || e.is_eof();
+        let path = if syntax { "$".to_string() } else { path_at(text, e.line(), e.column()) };
+        PathError { path, message: without_position(&e), syntax }
+    })
+}
+
+/// The same for a value already parsed: through text, so each type has one deserializer.
+pub fn from_value<T: DeserializeOwned>(value: &serde_json::Value) -> Result<T, PathError> {
+    from_str(&value.to_string())
+}
+
+/// serde_json's message without " at line L column C" (the path says where, in any input).
+fn without_position(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    if e.line() == 0 {
+        return text;
+    }
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    text.strip_suffix(&suffix).map(str::to_string).unwrap_or(text)
+}
+
+enum Frame {
+    /// An object: the key whose value is being read, if one has been read since `{` or `,`.
+    Object { key: Option<String> },
+    /// An array: the index of the element being read. It counts from the `[` or `,` before the
+    /// element, because serde_json may stop on a peek at the element's first byte.
+    Array { index: usize },
+}
+
+/// The path of the value being read when a parser stopped at `line`/`column` (serde_json's 1-based
+/// line and the column of the last byte it consumed on it).
+pub fn path_at(text: &str, line: usize, column: usize) -> String {
+    let bytes = text.as_bytes();
+    let line_start = if line <= 1 { 0 } else { bytes.iter().enumerate().filter(|(_, b)| **b == b'\n').nth(line - 2).map_or(bytes.len(), |(i, _)| i + 1) };
+    let end = (line_start + column).min(bytes.len());
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut i = 0;
+    while i < end {
+        match bytes[i] {
+            b'{' => frames.push(Frame::Object { key: None }),
+            b'[' => frames.push(Frame::Array { index: 0 }),
+            b'}' | b']' => {
+                frames.pop();
+            }
+            b',' => match frames.last_mut() {
+                Some(Frame::Object { key }) => *key = None,
+                Some(Frame::Array { index }) => *index += 1,
+                None => {}
+            },
+            b'"' => {
+                let (s, after) = read_string(bytes, i + 1);
+                if let Some(Frame::Object { key }) = frames.last_mut() {
+                    if key.is_none() {
+                        *key = Some(s);
+                    }
+                }
+                i = after;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let mut path = String::from("$");
+    for frame in &frames {
+        match frame {
+            Frame::Object { key: Some(k) } => {
+                path.push('.');
+                path.push_str(k);
+            }
+            Frame::Object { key: None } => {}
+            Frame::Array { index } => path.push_str(&format!("[{index}]")),
+        }
+    }
+    path
+}
+
+/// A JSON string's contents from just after its opening quote, and the index after its closing one.
+fn read_string(bytes: &[u8], mut i: usize) -> (String, usize) {
+    let mut out = Vec::new();
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => return (String::from_utf8_lossy(&out).into_owned(), i + 1),
+            b'\\' if i + 1 < bytes.len() => {
+                let escaped = bytes[i + 1];
+                match escaped {
+                    b'u' => {
+                        let code = std::str::from_utf8(bytes.get(i + 2..i + 6).unwrap_or_default()).ok().and_then(|h| u32::from_str_radix(h, 16).ok());
+                        let c = code.and_then(char::from_u32).unwrap_or('\u{fffd}');
+                        out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                        i += 6;
+                        continue;
+                    }
+                    b'n' => out.push(b'\n'),
+                    b't' => out.push(b'\t'),
+                    b'r' => out.push(b'\r'),
+                    b'b' => out.push(8),
+                    b'f' => out.push(12),
+                    other => out.push(other),
+                }
+                i += 2;
+                continue;
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    (String::from_utf8_lossy(&out).into_owned(), i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::facts::Facts;
+
+    /// The path serde_path_to_error finds by tracking the parse, in our `$` notation: the reference
+    /// the scanner must agree with.
+    fn tracked<T: DeserializeOwned>(text: &str) -> String {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let e = serde_path_to_error::deserialize::<_, T>(&mut de).map(|_| ()).expect_err("the case is malformed");
+        crate::config::json_path(&e.path().to_string())
+    }
+
+    #[test]
+    fn the_scanner_names_the_same_path_as_tracking_the_parse() {
+        // (rule, facts text) — every one malformed in shape, not in syntax.
+        let facts = [
+            ("a scalar of the wrong type", r#"{"now": "2026-11-30T12:00:00Z", "pullRequests": [{"number": "one"}]}"#),
+            ("deep in the second element", r#"{"now":"x","pullRequests":[{"number":1},{"number":2,"reviews":[{"author":"a","state":"APPROVED","commit":"c","submittedAt":5}]}]}"#),
+            ("a missing field names its object", r#"{"now":"x","pullRequests":[{"number":1},{"title":"no number"}]}"#),
+            ("an object where a list belongs", r#"{"now":"x","pullRequests":{"number":1}}"#),
+            ("a list where a string belongs", r#"{"now":"x","pullRequests":[{"number":1,"labels":[["a"]]}]}"#),
+            ("across lines", "{\n  \"now\": \"x\",\n  \"pullRequests\": [\n    {\"number\": 1},\n    {\"number\": 2, \"isDraft\": \"yes\"}\n  ]\n}"),
+            ("escaped keys and strings before the error", r#"{"now":"x \" , [ {","pullRequests":[{"number":1,"title":"a \\ \" ] } ,","labels":[1]}]}"#),
+            ("a null where a number belongs", r#"{"now":"x","pullRequests":[{"number":null}]}"#),
+            ("the root is not an object", r#"[1, 2]"#),
+            ("a check's status", r#"{"now":"x","pullRequests":[{"number":1,"checks":[{"name":"a","status":"COMPLETED"},{"name":"b","status":7}]}]}"#),
+        ];
+        for (rule, text) in facts {
+            let ours = from_str::<Facts>(text).expect_err(rule);
+            assert!(!ours.syntax, "{rule}");
+            assert_eq!(ours.path, tracked::<Facts>(text), "{rule}: {}", ours.message);
+        }
+        let configs = [
+            ("an unknown key", r#"{"stale": {"dayz": 3}}"#),
+            ("a wrong type in a list", r#"{"botPanel": {"bots": ["a", 3]}}"#),
+            ("an unknown variant", r#"{"flow": "kanban"}"#),
+            ("inside a map keyed by label", r#"{"followup": {"levels": {"state:reviewing": [{"after": 10, "action": "ping"}, {"after": "soon", "action": "ping"}]}}}"#),
+            ("an unknown key after good ones", r#"{"stations": {"devWip": 2, "labels": {"dev": "state:dev", "reviewr": "x"}}}"#),
+        ];
+        for (rule, text) in configs {
+            let ours = from_str::<Config>(text).expect_err(rule);
+            assert_eq!(ours.path, tracked::<Config>(text), "{rule}: {}", ours.message);
+        }
+    }
+
+    #[test]
+    fn syntax_errors_say_so_and_messages_lose_their_position() {
+        let e = from_str::<Facts>("{\"now\": ").unwrap_err();
+        assert!(e.syntax);
+        let e = from_str::<Facts>(r#"{"now": 3}"#).unwrap_err();
+        assert_eq!((e.path.as_str(), e.message.as_str(), e.syntax), ("$.now", "invalid type: integer `3`, expected a string", false));
+    }
+}
