@@ -3,6 +3,8 @@
 //! each case changes one fact of, and cases of `input` and `expect`. `expect` is matched as a
 //! subset: every key it names must be equal in the result (arrays element by element, same length),
 //! so a case states only what its rule decides. Triage results also get `pulls`, the entries by number.
+//! With PRFLOW_QUEUE_DUMP=path, every case's call, input and whole native answer are written there,
+//! so tests/node/queue-fixtures.test.js can replay the corpus through the Wasm module.
 
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -68,6 +70,8 @@ pub struct Outcome {
     pub family: String,
     pub cases: usize,
     pub failures: Vec<String>,
+    /// `{name, call, input, output | error}` per case, for the Wasm replay.
+    pub dump: Vec<Value>,
 }
 
 fn run_file(path: &Path) -> Outcome {
@@ -76,12 +80,20 @@ fn run_file(path: &Path) -> Outcome {
     let family = file["family"].as_str().unwrap_or_else(|| panic!("{}: $.family missing", path.display())).to_string();
     let cases = file["cases"].as_array().unwrap_or_else(|| panic!("{}: $.cases missing", path.display()));
     let mut failures = Vec::new();
+    let mut dump = Vec::new();
     for (i, case) in cases.iter().enumerate() {
         let name = case["name"].as_str().unwrap_or_else(|| panic!("{}: $.cases[{i}].name missing", path.display()));
         let call = case.get("call").or(file.get("call")).and_then(Value::as_str).unwrap_or_else(|| panic!("{}: $.cases[{i}]: no call", path.display()));
         let expect = case.get("expect").unwrap_or_else(|| panic!("{}: $.cases[{i}] ({name}): no expect", path.display()));
         let input = input_of(&file, case);
-        let result = prflow::queue::call(call, input);
+        let result = prflow::queue::call(call, input.clone());
+        let answer = match &result {
+            Ok(output) => serde_json::json!({ "output": output }),
+            Err(error) => serde_json::json!({ "error": error }),
+        };
+        let mut entry = serde_json::json!({ "name": format!("{family}: {name}"), "call": call, "input": input });
+        entry.as_object_mut().unwrap().extend(answer.as_object().unwrap().clone());
+        dump.push(entry);
         let problem = match (result, case.get("error")) {
             (Err(e), Some(want)) if e.contains(want.as_str().unwrap_or("")) => None,
             (Err(e), _) => Some(format!("error: {e}")),
@@ -91,7 +103,7 @@ fn run_file(path: &Path) -> Outcome {
             failures.push(format!("{}: $.cases[{i}] {name:?}: {p}", path.display()));
         }
     }
-    Outcome { family, cases: cases.len(), failures }
+    Outcome { family, cases: cases.len(), failures, dump }
 }
 
 #[test]
@@ -102,11 +114,19 @@ fn queue_fixtures() {
     let mut total = 0;
     let mut failures = Vec::new();
     let mut counts = Vec::new();
+    let mut dump = Vec::new();
     for f in &files {
         let o = run_file(f);
         total += o.cases;
         counts.push(format!("{}={}", o.family, o.cases));
         failures.extend(o.failures);
+        dump.extend(o.dump);
+    }
+    if let Some(path) = std::env::var("PRFLOW_QUEUE_DUMP").ok().filter(|p| !p.is_empty()) {
+        if let Some(dir) = Path::new(&path).parent() {
+            std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        }
+        std::fs::write(&path, serde_json::to_string(&dump).unwrap()).unwrap_or_else(|e| panic!("{path}: {e}"));
     }
     eprintln!("queue fixtures: {total} cases ({})", counts.join(", "));
     assert!(failures.is_empty(), "{} of {total} cases failed:\n{}", failures.len(), failures.join("\n"));
