@@ -10,6 +10,8 @@
 
 #[path = "fixtures/apply.rs"]
 mod apply;
+#[path = "fixtures/dump.rs"]
+mod dump;
 
 use prflow::plan::{Op, Plan, PullVerdict};
 use serde_json::{json, Map, Value};
@@ -290,14 +292,7 @@ fn reconcile_fixtures() {
     out += &format!("  {:<20} {total:>4}\n", "total");
     let _ = std::io::stdout().write_all(out.as_bytes());
 
-    if let Ok(path) = std::env::var("PRFLOW_FIXTURE_DUMP") {
-        if !path.is_empty() {
-            if let Some(dir) = Path::new(&path).parent() {
-                std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-            }
-            std::fs::write(&path, serde_json::to_string(&dump).unwrap()).unwrap_or_else(|e| panic!("{path}: {e}"));
-        }
-    }
+    dump::write("PRFLOW_FIXTURE_DUMP", &dump);
     assert!(problems.is_empty(), "{} fixture problem(s):\n\n{}\n", problems.len(), problems.join("\n\n"));
     assert!(total >= 150, "the corpus promises at least 150 cases, found {total}");
 }

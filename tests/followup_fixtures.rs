@@ -3,7 +3,9 @@
 //! the expectation, then applies the plan to the facts the way GitHub would (comments by the tool's
 //! account, label events in the timeline, the board body), so the next step sees what was written.
 //! Every comment and board the fixtures produce is compared byte for byte with
-//! tests/snapshots/followup/<fixture>.md; `UPDATE_SNAPSHOTS=1 cargo test` rewrites them.
+//! tests/snapshots/followup/<fixture>.md; `UPDATE_SNAPSHOTS=1 cargo test` rewrites them. With
+//! PRFLOW_FOLLOWUP_DUMP=path, every step's facts, config and native plan are written there for the Wasm
+//! replay (tests/node/followup-fixtures.test.js).
 
 use prflow::facts::{BoardIssue, Comment, Facts, Review, TimelineEvent};
 use prflow::plan::Op;
@@ -11,6 +13,9 @@ use prflow::{sweep_values, SweepPlan};
 use serde::Deserialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
+
+#[path = "fixtures/dump.rs"]
+mod dump;
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -148,7 +153,7 @@ fn snapshot_path(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/followup").join(format!("{name}.md"))
 }
 
-fn run(path: &Path) -> Result<(), String> {
+fn run(path: &Path, dump: &mut Vec<Value>) -> Result<(), String> {
     let name = path.file_stem().unwrap().to_string_lossy().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let fixture: Fixture = serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(&text))
@@ -162,7 +167,9 @@ fn run(path: &Path) -> Result<(), String> {
         for a in &step.act {
             act(&mut facts, a, &step.now);
         }
-        let plan = sweep_values(serde_json::to_value(&facts).unwrap(), fixture.config.clone()).map_err(|e| format!("{at}: {e}"))?;
+        let facts_value = serde_json::to_value(&facts).unwrap();
+        let plan = sweep_values(facts_value.clone(), fixture.config.clone()).map_err(|e| format!("{at}: {e}"))?;
+        dump.push(serde_json::json!({ "name": at, "facts": facts_value, "config": fixture.config, "plan": plan }));
         let ops: Vec<String> = plan.ops.iter().filter_map(summary).collect();
         if ops != step.expect.ops {
             failures.push(format!("{at}: ops\n  expected {:#?}\n  got {:#?}", step.expect.ops, ops));
@@ -239,7 +246,9 @@ fn followup_fixtures() {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).expect("fixture dir").map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "json")).collect();
     files.sort();
     assert!(!files.is_empty(), "no fixtures in {}", dir.display());
-    let failures: Vec<String> = files.iter().filter_map(|f| run(f).err()).collect();
+    let mut steps = Vec::new();
+    let failures: Vec<String> = files.iter().filter_map(|f| run(f, &mut steps).err()).collect();
+    dump::write("PRFLOW_FOLLOWUP_DUMP", &steps);
     assert!(failures.is_empty(), "{} of {} fixtures failed:\n\n{}", failures.len(), files.len(), failures.join("\n\n"));
 }
 

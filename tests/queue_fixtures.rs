@@ -7,6 +7,9 @@
 //! so tests/node/queue-fixtures.test.js can replay the corpus through the Wasm module.
 
 use serde_json::{Map, Value};
+
+#[path = "fixtures/dump.rs"]
+mod dump;
 use std::path::Path;
 
 fn merge(base: &Value, over: &Value) -> Value {
@@ -122,12 +125,7 @@ fn queue_fixtures() {
         failures.extend(o.failures);
         dump.extend(o.dump);
     }
-    if let Some(path) = std::env::var("PRFLOW_QUEUE_DUMP").ok().filter(|p| !p.is_empty()) {
-        if let Some(dir) = Path::new(&path).parent() {
-            std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-        }
-        std::fs::write(&path, serde_json::to_string(&dump).unwrap()).unwrap_or_else(|e| panic!("{path}: {e}"));
-    }
+    dump::write("PRFLOW_QUEUE_DUMP", &dump);
     eprintln!("queue fixtures: {total} cases ({})", counts.join(", "));
     assert!(failures.is_empty(), "{} of {total} cases failed:\n{}", failures.len(), failures.join("\n"));
     assert!(total >= 200, "the issue asks for at least 200 queue cases, found {total}");
