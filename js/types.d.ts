@@ -140,12 +140,12 @@ requestHumansWhenApproved?: boolean
  */
 export interface Followup {
 /**
- * `from:<machine>`: the machine that opened the pull request.
+ * `from:<machine>`: the machine that opened the pull request. Default: `stations.labels.fromPrefix`.
  */
 authorPrefix?: string
 board?: Board
 /**
- * `reviewer:<machine>`: the review machine that claimed it.
+ * `reviewer:<machine>`: the review machine that claimed it. Default: `stations.labels.reviewerPrefix`.
  */
 claimPrefix?: string
 /**
@@ -156,7 +156,7 @@ levels?: {
 }
 people?: People
 /**
- * Where a released claim goes back to.
+ * Where a released claim goes back to. Default: `stations.labels.readyForReview`.
  */
 queueState?: string
 /**
