@@ -132,7 +132,8 @@ fn read_string(bytes: &[u8], mut i: usize) -> (String, usize) {
     (String::from_utf8_lossy(&out).into_owned(), i)
 }
 
-#[cfg(test)]
+// Native only: the reference crate is a native dev-dependency (the Wasm suite builds these too).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use crate::config::Config;
