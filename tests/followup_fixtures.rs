@@ -156,8 +156,7 @@ fn snapshot_path(name: &str) -> PathBuf {
 fn run(path: &Path, dump: &mut Vec<Value>) -> Result<(), String> {
     let name = path.file_stem().unwrap().to_string_lossy().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let fixture: Fixture = serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(&text))
-        .map_err(|e| format!("{}: $.{}: {}", path.display(), e.path(), e.inner()))?;
+    let fixture: Fixture = prflow::json_path::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut facts: Facts = serde_json::from_value(fixture.facts.clone()).map_err(|e| format!("{name}: facts: {e}"))?;
     let mut texts = String::new();
     let mut failures = Vec::new();
