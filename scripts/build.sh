@@ -16,15 +16,18 @@ if ((check)); then
 fi
 mkdir -p "$out/pkg" "$out/schema" "$out/js"
 
+# Schemas first: the Wasm embeds schema/config.schema.json (configSchema()), so it must be compiled
+# after the schema is current, or one build embeds the previous schema and the next build differs.
+# (With --check the Wasm embeds the tree's schema, which the check below holds to the fresh one.)
+cargo run --quiet --bin prflow-native -- schemas > "$out/schema/all.json"
+node scripts/gen-types.mjs "$out/schema/all.json" "$out/schema" "$out/js/types.d.ts"
+rm "$out/schema/all.json"
+
 # The wasm32 std is built from Debian's rust-web-src by Debian's cargo/rustc pair (TOOLCHAIN.md).
 wasm_env=(env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm)
 "${wasm_env[@]}" /usr/bin/cargo build --quiet --release --lib --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort
 wasm-bindgen --target web --out-dir "$out/pkg" --out-name prflow target/wasm/wasm32-unknown-unknown/release/prflow.wasm
 wasm-opt -Oz --strip-debug --strip-producers "$out/pkg/prflow_bg.wasm" -o "$out/pkg/prflow_bg.wasm"
-
-cargo run --quiet --bin prflow-native -- schemas > "$out/schema/all.json"
-node scripts/gen-types.mjs "$out/schema/all.json" "$out/schema" "$out/js/types.d.ts"
-rm "$out/schema/all.json"
 
 if [[ -f action/build.mjs ]]; then
   mkdir -p "$out/action/dist"
