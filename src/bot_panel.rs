@@ -6,7 +6,7 @@
 //! that makes that false outranks the request that put it there.
 
 use crate::activity::stale_wants;
-use crate::checks::{check_rollup, Rollup};
+use crate::checks::{check_verdict, Rollup};
 use crate::config::Config;
 use crate::facts::{Facts, Mergeable, PullFact, PullRequest};
 use crate::labels::Wants;
@@ -95,7 +95,7 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
     let mut wants = Wants::default();
     let mut ops_after = Vec::new();
     let checks_known = !pr.unknown(PullFact::Checks);
-    let rollup = check_rollup(&pr.checks, required);
+    let (rollup_state, failing) = check_verdict(&pr.checks, required);
     let reviews_known = !pr.unknown(PullFact::Reviews) && !pr.unknown(PullFact::ReviewRequests);
 
     // The state axis.
@@ -112,7 +112,7 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
     } else if !reviews_known {
         None
     } else if checks_known {
-        Some(state(&inputs, rollup.state))
+        Some(state(&inputs, rollup_state))
     } else {
         // Unreadable checks: decide only if both readings agree, so a failed read never promotes or demotes.
         let pass = state(&inputs, Rollup::Passing);
@@ -147,9 +147,9 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
         Mergeable::Unknown => {}
     }
     if checks_known {
-        match rollup.state {
-            Rollup::Failing => wants.present(&l.blocker_checks, format!("failing: {}", rollup.failing.join(", "))),
-            _ => wants.absent(&l.blocker_checks, format!("checks {}", rollup.state.as_str())),
+        match rollup_state {
+            Rollup::Failing => wants.present(&l.blocker_checks, format!("failing: {}", failing.join(", "))),
+            _ => wants.absent(&l.blocker_checks, format!("checks {}", rollup_state.as_str())),
         }
     }
     if reviews_known {
@@ -178,7 +178,7 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
         state: decided.map(|(label, _, _)| label),
         why,
         blockers,
-        checks: if checks_known { rollup.state.as_str().to_string() } else { "unknown".to_string() },
+        checks: if checks_known { rollup_state.as_str().to_string() } else { "unknown".to_string() },
     };
     Decision { wants, verdict, ops_after, notes: Vec::new() }
 }

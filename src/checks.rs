@@ -51,6 +51,25 @@ pub const NON_BLOCKING_CONCLUSIONS: [&str; 3] = ["SUCCESS", "NEUTRAL", "SKIPPED"
 pub const PENDING_STATUSES: [&str; 6] = ["QUEUED", "IN_PROGRESS", "WAITING", "REQUESTED", "PENDING", "EXPECTED"];
 
 pub fn check_rollup(checks: &[Check], required: &[String]) -> CheckRollup {
+    rollup_of(checks, required, true)
+}
+
+/// The state and the failing contexts only: what a decision reads, without naming every passing
+/// context (the reconciler asks this for every pull request of the board).
+pub fn check_verdict(checks: &[Check], required: &[String]) -> (Rollup, Vec<String>) {
+    let r = rollup_of(checks, required, false);
+    (r.state, r.failing)
+}
+
+fn context_label(workflow: &str, name: &str) -> String {
+    if workflow.is_empty() {
+        name.to_string()
+    } else {
+        format!("{workflow} / {name}")
+    }
+}
+
+fn rollup_of(checks: &[Check], required: &[String], name_passing: bool) -> CheckRollup {
     // Each run's outcome is judged once: it is both part of the order key and the verdict.
     let mut newest: BTreeMap<(&str, &str), (OrderKey, Rollup)> = BTreeMap::new();
     for check in checks {
@@ -66,11 +85,11 @@ pub fn check_rollup(checks: &[Check], required: &[String]) -> CheckRollup {
     }
     let mut rollup = CheckRollup { state: Rollup::Passing, failing: vec![], pending: vec![], passing: vec![] };
     for ((workflow, name), (_, verdict)) in &newest {
-        let label = if workflow.is_empty() { name.to_string() } else { format!("{workflow} / {name}") };
         match verdict {
-            Rollup::Passing => rollup.passing.push(label),
-            Rollup::Pending => rollup.pending.push(label),
-            Rollup::Failing => rollup.failing.push(label),
+            Rollup::Passing if name_passing => rollup.passing.push(context_label(workflow, name)),
+            Rollup::Passing => {}
+            Rollup::Pending => rollup.pending.push(context_label(workflow, name)),
+            Rollup::Failing => rollup.failing.push(context_label(workflow, name)),
         }
     }
     for context in required {

@@ -7,12 +7,10 @@ pub fn parse_rfc3339(s: &str) -> Option<i64> {
     if b.len() < 19 || b[4] != b'-' || b[7] != b'-' || !(b[10] == b'T' || b[10] == b't' || b[10] == b' ') {
         return None;
     }
+    // Digits only, folded by hand: this runs for every check and review of every pull request, and
+    // `str::parse` would also take a sign.
     let num = |from: usize, to: usize| -> Option<i64> {
-        let part = s.get(from..to)?;
-        if !part.bytes().all(|c| c.is_ascii_digit()) {
-            return None;
-        }
-        part.parse().ok()
+        b.get(from..to)?.iter().try_fold(0i64, |n, &c| c.is_ascii_digit().then(|| n * 10 + i64::from(c - b'0')))
     };
     let (year, month, day) = (num(0, 4)?, num(5, 7)?, num(8, 10)?);
     if b[13] != b':' || b[16] != b':' {
@@ -33,8 +31,8 @@ pub fn parse_rfc3339(s: &str) -> Option<i64> {
     let offset = match rest {
         "Z" | "z" => 0,
         _ if rest.len() == 6 && (rest.starts_with('+') || rest.starts_with('-')) && &rest[3..4] == ":" => {
-            let h: i64 = rest[1..3].parse().ok()?;
-            let m: i64 = rest[4..6].parse().ok()?;
+            let at = b.len() - 6;
+            let (h, m) = (num(at + 1, at + 3)?, num(at + 4, at + 6)?);
             let sign = if rest.starts_with('-') { -1 } else { 1 };
             sign * (h * 3600 + m * 60)
         }
@@ -83,6 +81,11 @@ mod tests {
         assert_eq!(parse_rfc3339("2026-11-30"), None);
         assert_eq!(parse_rfc3339("2026-13-30T19:37:25Z"), None);
         assert_eq!(parse_rfc3339("2026-11-30T19:37:25"), None);
+        assert_eq!(parse_rfc3339("2026-11-30T14:07:25-05:30"), Some(1_796_067_445));
+        // Every field is digits only: a sign inside one is not a number.
+        assert_eq!(parse_rfc3339("2026-+1-30T19:37:25Z"), None);
+        assert_eq!(parse_rfc3339("2026-11-30T19:37:25++2:00"), None);
+        assert_eq!(parse_rfc3339("2026-11-30T19:37:25+0a:00"), None);
     }
 
     #[test]
