@@ -143,6 +143,33 @@ export function connection(items, { first, after, last, before } = {}) {
   };
 }
 
+/** How many distinct query texts keep their parsed and validated document (a client sends a handful). */
+export const DOCUMENT_CACHE_SIZE = 256;
+const documents = new Map();
+
+/**
+ * The parsed document of `query` and its parse or validation errors, worded as GitHub words them. Both
+ * depend on the query text alone (the schema is fixed per process), so each distinct text is parsed and
+ * validated once: a client polls with the same few documents, and parsing + validating them against
+ * GitHub's schema cost more than executing them. Every request is still judged; only the verdict is
+ * remembered.
+ * The document must not be mutated (graphql-js execute does not); errors are copied per answer.
+ */
+function checkedDocument(schema, query) {
+  let entry = documents.get(query);
+  if (entry) return entry;
+  try {
+    const document = parse(query);
+    const validationErrors = validate(schema, document).map((e) => ({ ...githubWording(e.message), locations: e.locations }));
+    entry = { document, validationErrors };
+  } catch (e) {
+    entry = { parseErrors: [{ message: `Parse error on ${JSON.stringify(e.message)}`, locations: e.locations }] };
+  }
+  if (documents.size >= DOCUMENT_CACHE_SIZE) documents.delete(documents.keys().next().value);
+  documents.set(query, entry);
+  return entry;
+}
+
 /**
  * Parses, validates, checks limits and executes one request body. Returns { status, body, record } where
  * `record` says what to log: the operation name or top-level fields, the cost, and any validation problem.
@@ -153,20 +180,18 @@ export function runGraphql(emulator, body, { login, token, faults }) {
   if (typeof query !== "string") {
     return { status: 400, body: { message: "Problems parsing JSON", documentation_url: "https://docs.github.com/graphql" }, record: { invalid: ["no query"] } };
   }
-  let document;
-  try {
-    document = parse(query);
-  } catch (e) {
-    const errors = [{ message: `Parse error on ${JSON.stringify(e.message)}`, locations: e.locations }];
+  const checked = checkedDocument(schema, query);
+  if (checked.parseErrors) {
+    const errors = checked.parseErrors.map((e) => ({ ...e }));
     return { status: 200, body: { errors }, record: { invalid: errors.map((x) => x.message), operation: operationName ?? "(unparsed)" } };
   }
+  const { document } = checked;
   const ops = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
   const op = operationName ? ops.find((o) => o.name?.value === operationName) : ops[0];
   const fields = op ? op.selectionSet.selections.filter((s) => s.kind === Kind.FIELD).map((s) => s.name.value) : [];
   const operation = op?.name?.value ?? fields.join(",");
-  const validation = validate(schema, document);
-  if (validation.length) {
-    const errors = validation.map((e) => ({ ...githubWording(e.message), locations: e.locations }));
+  if (checked.validationErrors.length) {
+    const errors = checked.validationErrors.map((e) => ({ ...e }));
     return { status: 200, body: { errors }, record: { operation, fields, invalid: errors.map((x) => x.message) } };
   }
   const limits = analyzeLimits(schema, document, { operationName, variables });

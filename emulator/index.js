@@ -11,6 +11,29 @@ import { conform, validateRequest, validateResponse } from "./openapi.js";
 import { webhookPayload } from "./payloads.js";
 import { runAction } from "./workflows.js";
 
+/**
+ * GitHub answers every origin (docs.github.com, "Using CORS and JSONP to make cross-origin requests"):
+ * `Access-Control-Allow-Origin: *` on every response, and the headers a page may read beyond the
+ * CORS-safelisted ones (the rate-limit headers among them: without them a browser client cannot see its
+ * budget or a `retry-after`).
+ */
+export const CORS_HEADERS = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers":
+    "ETag, Link, Location, Retry-After, X-GitHub-OTP, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Used, X-RateLimit-Resource, X-RateLimit-Reset, X-OAuth-Scopes, X-Accepted-OAuth-Scopes, X-Poll-Interval, X-GitHub-Media-Type, X-GitHub-Request-Id, Deprecation, Sunset",
+};
+/**
+ * A preflight's answer (204): the request headers and methods a page may use. The docs list Authorization,
+ * Content-Type, the If-* headers and X-Requested-With; api.github.com also allows the ones Octokit may
+ * send from a browser (User-Agent where the browser lets a page set it, X-GitHub-Api-Version).
+ */
+export const CORS_PREFLIGHT_HEADERS = {
+  "access-control-allow-headers":
+    "Authorization, Content-Type, If-Match, If-Modified-Since, If-None-Match, If-Unmodified-Since, Accept-Encoding, X-GitHub-OTP, X-Requested-With, User-Agent, X-GitHub-Api-Version",
+  "access-control-allow-methods": "GET, POST, PATCH, PUT, DELETE",
+  "access-control-max-age": "86400",
+};
+
 export { makeClock, MERGEABILITY_DELAY_MS, ACTIONS_BOT, runAction };
 
 /** GitHub's secondary-rate-limit answer (403 + retry-after). */
@@ -280,6 +303,14 @@ class Emulator {
   // ---- HTTP ---------------------------------------------------------------------------------------
 
   async handle(req, res) {
+    // A browser page (the dashboard) asks first with a preflight, as it would GitHub: answered before
+    // authentication and not recorded, since GitHub neither authenticates nor counts preflights.
+    if (req.method === "OPTIONS") {
+      req.resume();
+      res.writeHead(204, { ...CORS_HEADERS, ...CORS_PREFLIGHT_HEADERS });
+      res.end();
+      return;
+    }
     const started = performance.now();
     const u = new URL(req.url, this.url);
     const path = u.pathname.replace(/\/+$/, "") || "/";
@@ -292,7 +323,7 @@ class Emulator {
     this.requests.push(entry);
     let status = 500;
     let body;
-    const headers = { "content-type": "application/json; charset=utf-8", date: new Date(this.clock.now()).toUTCString(), "x-github-request-id": randomUUID().toUpperCase(), "x-github-api-version-selected": "2022-11-28" };
+    const headers = { ...CORS_HEADERS, "content-type": "application/json; charset=utf-8", date: new Date(this.clock.now()).toUTCString(), "x-github-request-id": randomUUID().toUpperCase(), "x-github-api-version-selected": "2022-11-28" };
     try {
       let json;
       if (raw.length) {

@@ -1,6 +1,7 @@
 // The REST routes the shells use, each named by its OpenAPI path template (the key its request and
 // response are validated under). Handlers mutate the state through its write methods, so every REST
 // write records timeline events and emits webhooks exactly as a test helper's write does.
+import { createHash } from "node:crypto";
 import { httpError } from "./state.js";
 import { restComment, restComparison, restIssue, restLabel, restPull, restRepo, restReview, restStatus, restUser } from "./payloads.js";
 
@@ -39,6 +40,26 @@ export const ROUTES = [
     return { status: 200, body: { resources, rate: resources.core } };
   }],
   ["GET", R, ({ st }) => ({ status: 200, body: restRepo(st) })],
+  // a file on the default branch (setFile), as the contents API returns it: base64 text; a directory or
+  // another ref is not served
+  ["GET", `${R}/contents/{path}`, ({ st, params, query, url }) => {
+    const text = st.files.get(params.path);
+    if (text === undefined || (query.ref !== undefined && query.ref !== st.defaultBranch)) throw httpError(404, "Not Found");
+    const bytes = Buffer.from(text, "utf8");
+    const sha = createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+    const html = `https://github.com/${st.owner}/${st.repo}/blob/${st.defaultBranch}/${params.path}`;
+    const git = `${new URL(url).origin}/repos/${st.owner}/${st.repo}/git/blobs/${sha}`;
+    const self = url.split("?")[0];
+    return {
+      status: 200,
+      body: {
+        type: "file", encoding: "base64", size: bytes.length, name: params.path.split("/").pop(), path: params.path, sha,
+        content: bytes.toString("base64").replace(/(.{60})/g, "$1\n"), url: self, git_url: git, html_url: html,
+        download_url: `https://raw.githubusercontent.com/${st.owner}/${st.repo}/${st.defaultBranch}/${params.path}`,
+        _links: { self, git, html },
+      },
+    };
+  }],
 
   // labels of the repository
   ["GET", `${R}/labels`, ({ st, query, url, emulator }) => {
@@ -166,7 +187,7 @@ export function matchRoute(method, path) {
   for (const route of ROUTES) {
     if (route[0] !== method) continue;
     const names = [];
-    const re = new RegExp(`^${route[1].replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{(\w+)\\?\}/g, (_, n) => (names.push(n), "([^/]+)"))}$`);
+    const re = new RegExp(`^${route[1].replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{(\w+)\\?\}/g, (_, n) => (names.push(n), n === "path" ? "(.+)" : "([^/]+)"))}$`);
     const m = re.exec(path);
     if (m) return { route, params: Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1])])) };
   }

@@ -639,3 +639,70 @@ console.log("node " + process.versions.node.split(".")[0]);
     }
   });
 });
+
+describe("browsers: CORS as GitHub answers it (docs: using CORS and JSONP to make cross-origin requests)", () => {
+  let gh;
+  before(async () => {
+    gh = await startEmulator({ owner: OWNER, repo: REPO });
+  });
+  after(() => gh.close());
+
+  const origin = "https://dashboard.example";
+  // Each answer a page can get: success, failure before authentication, failure after it, GraphQL.
+  const cases = [
+    { rule: "a REST read carries the CORS headers", method: "GET", path: `/repos/${OWNER}/${REPO}/labels`, token: "emulator", status: 200 },
+    { rule: "a 401 (bad token) is readable by the page too", method: "GET", path: `/repos/${OWNER}/${REPO}/labels`, token: "ghp_wrong", status: 401 },
+    { rule: "a 404 carries them", method: "GET", path: "/nowhere", token: "emulator", status: 404 },
+    { rule: "a GraphQL answer carries them", method: "POST", path: "/graphql", token: "emulator", status: 200, body: { query: "query { viewer { login } }" } },
+  ];
+  for (const c of cases) {
+    test(c.rule, async () => {
+      const token = c.token === "emulator" ? gh.personalToken : c.token;
+      const res = await fetch(`${gh.url}${c.path}`, { method: c.method, headers: { origin, authorization: `token ${token}` }, body: c.body ? JSON.stringify(c.body) : undefined });
+      await res.arrayBuffer();
+      assert.equal(res.status, c.status);
+      assert.equal(res.headers.get("access-control-allow-origin"), "*");
+      const exposed = res.headers.get("access-control-expose-headers").toLowerCase().split(/,\s*/);
+      for (const h of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after", "link", "etag"]) assert.ok(exposed.includes(h), `${h} is exposed`);
+    });
+  }
+
+  test("a preflight for the Authorization header is a 204, unauthenticated and not counted", async () => {
+    const before = gh.requests.length;
+    const res = await fetch(`${gh.url}/graphql`, {
+      method: "OPTIONS",
+      headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type" },
+    });
+    assert.equal(res.status, 204);
+    assert.equal(res.headers.get("access-control-allow-origin"), "*");
+    const allowed = res.headers.get("access-control-allow-headers").toLowerCase().split(/,\s*/);
+    for (const h of ["authorization", "content-type"]) assert.ok(allowed.includes(h), `${h} is allowed`);
+    assert.ok(res.headers.get("access-control-allow-methods").split(/,\s*/).includes("POST"));
+    assert.equal(gh.requests.length, before, "a preflight is not an API request");
+    assert.deepEqual(gh.validationFailures, []);
+  });
+});
+
+describe("the contents API serves files set on the default branch (the dashboard reads .github/prflow.json)", () => {
+  let gh;
+  before(async () => {
+    gh = await startEmulator({ owner: OWNER, repo: REPO });
+    gh.setFile(".github/prflow.json", '{ "flow": "stations" }\n');
+  });
+  after(() => gh.close());
+
+  const cases = [
+    { rule: "a file, its path percent-encoded as Octokit sends it, is base64 text", path: ".github%2Fprflow.json", status: 200, text: '{ "flow": "stations" }\n' },
+    { rule: "a file, its path with plain slashes", path: ".github/prflow.json", status: 200, text: '{ "flow": "stations" }\n' },
+    { rule: "a missing file is a 404", path: ".github/missing.json", status: 404, text: null },
+    { rule: "another ref is not served", path: ".github/prflow.json?ref=other", status: 404, text: null },
+  ];
+  for (const c of cases) {
+    test(c.rule, async () => {
+      const res = await call(gh, "GET", `/repos/${OWNER}/${REPO}/contents/${c.path}`);
+      assert.equal(res.status, c.status);
+      if (c.text !== null) assert.equal(Buffer.from(res.body.content, "base64").toString("utf8"), c.text);
+      assert.deepEqual(gh.validationFailures, []);
+    });
+  }
+});
