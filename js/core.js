@@ -17,6 +17,11 @@ export function bind(wasm) {
      * release, the board issue, and `stopTheLine` (dev machines open no new pull request while true).
      */
     sweep: (facts, config = {}) => JSON.parse(wasm.sweepJson(asJson(facts), asJson(config))),
+    /**
+     * What the dashboard draws, one row per open pull request: reconcile's state, why and blockers, the
+     * sweep's owner, claimers and minutes in state, the queue's triage; plus the pick order and warnings.
+     */
+    dashboard: (facts, config = {}) => JSON.parse(wasm.dashboardJson(asJson(facts), asJson(config))),
     /** The board settings the sweep reads with, defaults filled in ({ configErrors, board }). */
     followupSettings: (config = {}) => JSON.parse(wasm.followupSettingsJson(asJson(config))),
     /** The rollup of a head commit's checks: { state, failing, pending, passing }. */

@@ -1,6 +1,6 @@
 // The public API of the `prflow` package. Data types are generated from the engine (types.d.ts).
 import type {
-  AutoFix, CheckRollup, ClaimDecision, Config, Facts, Plan, QueueReport, SweepPlan, Trailers, UnownedIssue, WatchPoll, WatchState, WatchStep,
+  AutoFix, CheckRollup, ClaimDecision, Config, DashboardView, Facts, Plan, QueueReport, SweepPlan, Trailers, UnownedIssue, WatchPoll, WatchState, WatchStep,
 } from "./types.js";
 export type * from "./types.js";
 
@@ -111,3 +111,6 @@ export function resolveClaimRace(labels: string[], machine: string, number?: num
 export function gateClassify(facts: Facts | string, config: Config | string, number: number): GateDecision;
 /** The gate's report step: the machine's result for the commit it tested. */
 export function gateReport(facts: Facts | string, config: Config | string, number: number, testedSha: string, result: "success" | "failure" | "cancelled" | "skipped"): GateDecision;
+
+/** The dashboard: reconcile, the follow-up sweep's rows and the queue's triage, per open pull request. Bad facts throw. */
+export function dashboard(facts: Facts | string, config?: Config | string): DashboardView;

@@ -6,7 +6,7 @@ import { bind } from "./core.js";
 wasm.initSync({ module: readFileSync(new URL("../pkg/prflow_bg.wasm", import.meta.url)) });
 
 export const {
-  version, reconcile, sweep, followupSettings, checkRollup, configSchema, validateConfig, labelCatalog,
+  version, reconcile, sweep, dashboard, followupSettings, checkRollup, configSchema, validateConfig, labelCatalog,
   claim, resolveClaimRace, gateClassify, gateReport,
   codeOwners, parseTrailers, triage, watchStep, claimPr, unownedIssues, autoFix, yieldsTo,
 } = bind(wasm);

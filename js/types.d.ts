@@ -521,6 +521,130 @@ owner?: (string | null)
 role?: (Role & string)
 }
 
+export type QueueClass = ("ignore" | "note" | "candidate" | "inFlight" | "failing" | "held")
+
+/**
+ * Everything the page shows. With config errors, only `configErrors` is filled (the page then shows them and asks again with the preset).
+ */
+export interface DashboardView {
+configErrors: ConfigError[]
+engine: string
+/**
+ * The merge queue: candidates in pick order, what is in flight, and what the worker does next.
+ */
+queue: QueueView
+/**
+ * One per open pull request, by number.
+ */
+rows: DashboardRow[]
+stopReasons: string[]
+/**
+ * Development machines should open no new pull request (the sweep's stop-the-line), and why.
+ */
+stopTheLine: boolean
+/**
+ * Reconcile's and the sweep's warnings, then the queue's (without a number).
+ */
+warnings: Warning[]
+}
+/**
+ * One problem in the config, located by JSON path.
+ */
+export interface ConfigError {
+/**
+ * What a valid value looks like.
+ */
+expected: string
+/**
+ * What was there.
+ */
+found: string
+/**
+ * Where, as a JSON path from the root (`$.botPanel.bots[0]`).
+ */
+path: string
+}
+export interface QueueView {
+cycles: number[][]
+inFlight: number[]
+next?: (QueueNext | null)
+order: number[]
+}
+/**
+ * What the worker does this cycle: watch the one in flight, or pick the first candidate, or keep waiting ones on the tip, or nothing.
+ */
+export interface QueueNext {
+/**
+ * `watch`, `pick`, `keepOnTip` or `idle`.
+ */
+action: string
+/**
+ * Arm auto-merge (never for one only a bypass merges).
+ */
+arm: boolean
+number?: (number | null)
+}
+/**
+ * One open pull request.
+ */
+export interface DashboardRow {
+blockers: string[]
+/**
+ * The head commit's check rollup.
+ */
+checks: string
+/**
+ * `reviewer:<machine>` claims.
+ */
+claimers: string[]
+minutes?: (number | null)
+number: number
+/**
+ * `from:<machine>`, else the author (the sweep's owner).
+ */
+owner: string
+/**
+ * Why the sweep could not time it (no single state label, unreadable timeline).
+ */
+problem?: (string | null)
+/**
+ * The merge queue's triage of it.
+ */
+queue?: (QueueCell | null)
+/**
+ * Start of the current stay in its state label (RFC 3339), and its length in minutes (working minutes when working hours are on), from the sweep.
+ */
+since?: (string | null)
+/**
+ * The `state:*` label reconcile derives, or none when its facts could not be read.
+ */
+state?: (string | null)
+title: string
+/**
+ * Reconcile's reason for that state.
+ */
+why: string
+}
+export interface QueueCell {
+detail: string
+nextAction: string
+nextActor: string
+/**
+ * 1-based place in the pick order, for candidates.
+ */
+place?: (number | null)
+reason: string
+triage: QueueClass
+waitingOn: number[]
+}
+export interface Warning {
+message: string
+/**
+ * The pull request concerned, if any.
+ */
+number?: (number | null)
+}
+
 export type Mergeable = (("MERGEABLE" | "CONFLICTING") | "UNKNOWN")
 /**
  * Per-pull-request facts a read can fail on.
@@ -886,23 +1010,6 @@ pulls: PullVerdict[]
  */
 warnings: Warning[]
 }
-/**
- * One problem in the config, located by JSON path.
- */
-export interface ConfigError {
-/**
- * What a valid value looks like.
- */
-expected: string
-/**
- * What was there.
- */
-found: string
-/**
- * Where, as a JSON path from the root (`$.botPanel.bots[0]`).
- */
-path: string
-}
 export interface LabelChange {
 label: string
 reason: string
@@ -929,17 +1036,8 @@ state?: (string | null)
  */
 why: string
 }
-export interface Warning {
-message: string
-/**
- * The pull request concerned, if any.
- */
-number?: (number | null)
-}
-
 export type QueuePriority = ("high" | "normal" | "low")
 export type QueueOwner = ("worker" | "fixer" | "human" | "none")
-export type QueueClass = ("ignore" | "note" | "candidate" | "inFlight" | "failing" | "held")
 /**
  * One write that settling asks for.
  */
@@ -1069,7 +1167,7 @@ startAfter: QueueInherited[]
 unread: string[]
 }
 /**
- * An issue a pull request closes, and where that was read from.
+ * A `Start-After:` number inherited from an issue, and where it came from.
  */
 export interface QueueInherited {
 /**
@@ -1107,17 +1205,6 @@ notRead: string[]
  */
 reasons: string[]
 }
-export interface QueueNext {
-/**
- * `watch`, `pick`, `keepOnTip` or `idle`.
- */
-action: string
-/**
- * Arm auto-merge (never for one only a bypass merges).
- */
-arm: boolean
-number?: (number | null)
-}
 export interface QueueSettlement {
 /**
  * Demotions still standing (the head is the one recorded).
@@ -1137,6 +1224,9 @@ retried: number[]
  */
 takenUp: number[]
 }
+/**
+ * What a sweep wants written, and what it concluded.
+ */
 export interface SweepPlan {
 /**
  * Problems in the config; when there are any, nothing is written.
@@ -1162,7 +1252,7 @@ stopTheLine: boolean
 warnings: Warning[]
 }
 /**
- * One problem in the config, located by JSON path.
+ * One open pull request as the sweep saw it.
  */
 export interface FollowupPull {
 blockers: string[]
@@ -1216,6 +1306,9 @@ export interface LevelRef {
 action: Action
 after: number
 }
+/**
+ * `parseTrailers(body)`: the numbers each trailer names, in the order written, without repeats.
+ */
 export interface Trailers {
 mergeAfter: number[]
 startAfter: number[]
@@ -1256,7 +1349,7 @@ state?: string
 stopRequested?: boolean
 }
 /**
- * A check run or a commit status context, in one shape.
+ * What the watch carries from poll to poll.
  */
 export interface WatchState {
 /**
@@ -1280,6 +1373,3 @@ detail: string
 outcome: string
 state: WatchState
 }
-/**
- * What the watch carries from poll to poll.
- */

@@ -2,8 +2,11 @@
 import init, * as wasm from "../pkg/prflow.js";
 import { bind } from "./core.js";
 
-/** Fetches and instantiates the Wasm (from `url`, default next to pkg/prflow.js). */
-export async function load(url) {
-  await init(url === undefined ? undefined : { module_or_path: url });
+/**
+ * Fetches and instantiates the Wasm: from `source` (a URL, or the Wasm's bytes already fetched, as the
+ * dashboard page does), by default next to pkg/prflow.js.
+ */
+export async function load(source) {
+  await init(source === undefined ? undefined : { module_or_path: source });
   return bind(wasm);
 }

@@ -22,6 +22,12 @@ export function codeOwners(codeowners: string, path: string): string[];
 export function configSchema(): any;
 
 /**
+ * What the dashboard page draws: one row per open pull request (reconcile's state and why, the
+ * sweep's time in state, owner and claimers, the queue's triage), JSON text in and out.
+ */
+export function dashboardJson(facts: string, config: string): string;
+
+/**
  * The follow-up section with its defaults filled in (the board label to read, the effective levels),
  * or the config's errors. JSON text in and out, like the sweep: one serializer for all these types.
  */
@@ -92,6 +98,7 @@ export interface InitOutput {
     readonly claimJson: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number, number];
     readonly codeOwners: (a: number, b: number, c: number, d: number) => [number, number];
     readonly configSchema: () => [number, number, number];
+    readonly dashboardJson: (a: number, b: number, c: number, d: number) => [number, number, number, number];
     readonly followupSettingsJson: (a: number, b: number) => [number, number, number, number];
     readonly gateClassifyJson: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
     readonly gateReportJson: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number) => [number, number, number, number];

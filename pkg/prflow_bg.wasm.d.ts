@@ -5,6 +5,7 @@ export const checkRollup: (a: any, b: any) => [number, number, number];
 export const claimJson: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number, number];
 export const codeOwners: (a: number, b: number, c: number, d: number) => [number, number];
 export const configSchema: () => [number, number, number];
+export const dashboardJson: (a: number, b: number, c: number, d: number) => [number, number, number, number];
 export const followupSettingsJson: (a: number, b: number) => [number, number, number, number];
 export const gateClassifyJson: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
 export const gateReportJson: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number) => [number, number, number, number];

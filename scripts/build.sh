@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the committed artefacts from source: pkg/ (the engine as Wasm, by wasm-bindgen and wasm-opt),
-# js/types.d.ts and schema/ (generated from the Rust types), and the Action bundle.
+# js/types.d.ts and schema/ (generated from the Rust types), the Action bundle and the dashboard page.
 #   scripts/build.sh           build in place
 #   scripts/build.sh --check   build into a scratch folder and fail if the committed copies differ
 set -euo pipefail
@@ -34,9 +34,14 @@ if [[ -f action/build.mjs ]]; then
   node action/build.mjs "$out/action/dist" "$out/pkg"
 fi
 
+if [[ -f page/build.mjs ]]; then
+  mkdir -p "$out/page/dist"
+  node page/build.mjs "$out/page/dist" "$out/pkg"
+fi
+
 if ((check)); then
   status=0
-  for dir in pkg schema js/types.d.ts action/dist; do
+  for dir in pkg schema js/types.d.ts action/dist page/dist; do
     [[ -e $out/$dir ]] || continue
     if ! diff -r "$out/$dir" "$dir" >/dev/null 2>&1; then
       echo "build check: committed $dir differs from a fresh build of the source; run scripts/build.sh and commit" >&2
@@ -44,7 +49,7 @@ if ((check)); then
       status=1
     fi
   done
-  ((status == 0)) && echo "build check: pkg/, schema/, js/types.d.ts and action/dist match a fresh build"
+  ((status == 0)) && echo "build check: pkg/, schema/, js/types.d.ts, action/dist and page/dist match a fresh build"
   exit $status
 fi
 ls -l pkg/prflow_bg.wasm | awk '{print "build: pkg/prflow_bg.wasm " $5 " bytes"}'

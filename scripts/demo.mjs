@@ -22,7 +22,7 @@ async function offline() {
 const emulatorEntry = `${root}emulator/index.js`;
 if (existsSync(emulatorEntry) && existsSync(`${root}action/dist/index.mjs`)) {
   const { runDemo } = await import("./lib/demo-emulator.mjs");
-  await runDemo({ root });
+  await runDemo({ root, dashboard: process.argv.includes("--dashboard") });
 } else {
   await offline();
 }

@@ -6,6 +6,7 @@ pub mod bot_panel;
 pub mod catalog;
 pub mod checks;
 pub mod config;
+pub mod dashboard;
 pub mod facts;
 pub mod followup;
 pub mod glob;
@@ -46,6 +47,7 @@ pub fn schemas() -> serde_json::Value {
         "watchStep": schema(settings.clone().into_generator().into_root_schema_for::<queue::watch::Step>()),
         "claimDecision": schema(settings.clone().into_generator().into_root_schema_for::<queue::claim::ClaimDecision>()),
         "unownedIssue": schema(settings.clone().into_generator().into_root_schema_for::<queue::claim::UnownedIssue>()),
-        "autoFix": schema(settings.into_generator().into_root_schema_for::<queue::autofix::AutoFix>()),
+        "autoFix": schema(settings.clone().into_generator().into_root_schema_for::<queue::autofix::AutoFix>()),
+        "dashboard": schema(settings.into_generator().into_root_schema_for::<dashboard::DashboardView>()),
     })
 }

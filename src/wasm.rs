@@ -169,3 +169,11 @@ pub fn queue_call_json(name: &str, input: &str) -> Result<String, JsValue> {
     let out = crate::queue::call(name, input).map_err(|e| error(&format!("{name}: {e}")))?;
     serde_json::to_string(&out).map_err(|e| error(&e.to_string()))
 }
+
+/// What the dashboard page draws: one row per open pull request (reconcile's state and why, the
+/// sweep's time in state, owner and claimers, the queue's triage), JSON text in and out.
+#[wasm_bindgen(js_name = dashboardJson)]
+pub fn dashboard_json(facts: &str, config: &str) -> Result<String, JsValue> {
+    let view = crate::dashboard::dashboard_text(facts, json_config(config)?).map_err(|e| error(&e.to_string()));
+    serde_json::to_string(&view?).map_err(|e| error(&e.to_string()))
+}

@@ -3739,7 +3739,24 @@ function parseEvent(eventName, payload = {}) {
 
 // lib/config-file.js
 import { readFileSync } from "node:fs";
+
+// lib/config-text.js
 var DEFAULT_CONFIG_PATH = ".github/prflow.json";
+function checkConfigText(engine2, text) {
+  let config;
+  try {
+    config = JSON.parse(text);
+  } catch (e) {
+    return { config: null, problems: [{ path: "$", expected: "JSON", found: `a syntax error (${e.message})` }] };
+  }
+  const problems = engine2.validateConfig(config);
+  return { config: problems.length ? null : config, problems };
+}
+function formatProblem(file, { path: path2, expected, found }) {
+  return `${file}: ${path2}: expected ${expected}, found ${found}`;
+}
+
+// lib/config-file.js
 function loadConfig(engine2, path2, { readFile = (p) => readFileSync(p, "utf8") } = {}) {
   let text;
   try {
@@ -3748,17 +3765,8 @@ function loadConfig(engine2, path2, { readFile = (p) => readFileSync(p, "utf8") 
     if (e.code === "ENOENT") return { config: {}, source: "preset", errors: [] };
     return { config: null, source: path2, errors: [`${path2}: $: expected a readable file, found ${e.code ?? e.message}`] };
   }
-  let config;
-  try {
-    config = JSON.parse(text);
-  } catch (e) {
-    return { config: null, source: path2, errors: [`${path2}: $: expected JSON, found a syntax error (${e.message})`] };
-  }
-  const problems = engine2.validateConfig(config);
-  return { config: problems.length ? null : config, source: path2, errors: problems.map((p) => formatProblem(path2, p)) };
-}
-function formatProblem(file, { path: path2, expected, found }) {
-  return `${file}: ${path2}: expected ${expected}, found ${found}`;
+  const { config, problems } = checkConfigText(engine2, text);
+  return { config, source: path2, errors: problems.map((p) => formatProblem(path2, p)) };
 }
 
 // lib/summary.js
@@ -4059,6 +4067,7 @@ __export(prflow_exports, {
   claimJson: () => claimJson,
   codeOwners: () => codeOwners,
   configSchema: () => configSchema,
+  dashboardJson: () => dashboardJson,
   default: () => __wbg_init,
   followupSettingsJson: () => followupSettingsJson,
   gateClassifyJson: () => gateClassifyJson,
@@ -4152,6 +4161,40 @@ function configSchema() {
     throw takeFromExternrefTable0(ret[1]);
   }
   return takeFromExternrefTable0(ret[0]);
+}
+function dashboardJson(facts, config) {
+  let deferred4_0;
+  let deferred4_1;
+  try {
+    let ptr0, len0, ptr1, len1;
+    try {
+      ptr0 = passStringToWasm0(facts, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len0 = WASM_VECTOR_LEN;
+      ptr1 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len1 = WASM_VECTOR_LEN;
+    } catch (e) {
+      if (ptr1) {
+        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
+      }
+      if (ptr0) {
+        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
+      }
+      throw e;
+    }
+    const ret = wasm.dashboardJson(ptr0, len0, ptr1, len1);
+    var ptr3 = ret[0];
+    var len3 = ret[1];
+    if (ret[3]) {
+      ptr3 = 0;
+      len3 = 0;
+      throw takeFromExternrefTable0(ret[2]);
+    }
+    deferred4_0 = ptr3;
+    deferred4_1 = len3;
+    return getStringFromWasm0(ptr3, len3);
+  } finally {
+    wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+  }
 }
 function followupSettingsJson(config) {
   let deferred3_0;
@@ -4945,6 +4988,11 @@ function bind2(wasm2) {
      * release, the board issue, and `stopTheLine` (dev machines open no new pull request while true).
      */
     sweep: (facts, config = {}) => JSON.parse(wasm2.sweepJson(asJson(facts), asJson(config))),
+    /**
+     * What the dashboard draws, one row per open pull request: reconcile's state, why and blockers, the
+     * sweep's owner, claimers and minutes in state, the queue's triage; plus the pick order and warnings.
+     */
+    dashboard: (facts, config = {}) => JSON.parse(wasm2.dashboardJson(asJson(facts), asJson(config))),
     /** The board settings the sweep reads with, defaults filled in ({ configErrors, board }). */
     followupSettings: (config = {}) => JSON.parse(wasm2.followupSettingsJson(asJson(config))),
     /** The rollup of a head commit's checks: { state, failing, pending, passing }. */

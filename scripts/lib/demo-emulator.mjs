@@ -7,10 +7,11 @@ import { join } from "node:path";
 import { startEmulator } from "../../emulator/index.js";
 import { boardText } from "../../lib/summary.js";
 import { seedBoard } from "./seed-emulator.mjs";
+import { servePage } from "./serve-page.mjs";
 
 const requestsLine = (c) => `${c.total} API requests (${c.reads} reads: ${c.graphql} GraphQL, ${c.rest - c.writes} REST; ${c.writes} writes)`;
 
-export async function runDemo({ root, count = 20 }) {
+export async function runDemo({ root, count = 20, dashboard = false }) {
   const em = await startEmulator();
   const ws = mkdtempSync(join(tmpdir(), "prflow-demo-"));
   try {
@@ -48,6 +49,16 @@ export async function runDemo({ root, count = 20 }) {
     console.log(`\n3. the same sweep again: ${again.outputs.ops} operations, ${again.outputs.writes} writes; ${requestsLine(em.counts())}`);
     console.log(`   (the board is converged: the Action's own writes used GITHUB_TOKEN, so they started no runs)`);
     if (em.validationFailures.length) console.log(`\n!! ${em.validationFailures.length} requests did not match GitHub's schemas`);
+    if (dashboard) {
+      // The dashboard page (page/dist) against this emulator, until Ctrl-C.
+      const page = await servePage();
+      console.log(`\n4. the dashboard: ${page.url}/?repo=${em.state.owner}/${em.state.repo}&api=${encodeURIComponent(em.url)}`);
+      console.log(`   token: ${em.personalToken}   (Ctrl-C stops the emulator and the page)`);
+      await new Promise((resolve) => process.once("SIGINT", resolve));
+      await page.close();
+    } else {
+      console.log(`\nThe dashboard page on this board: npm run demo -- --dashboard`);
+    }
   } finally {
     await em.settle();
     em.server.closeAllConnections?.();

@@ -1,0 +1,121 @@
+// Reads what the dashboard shows from GitHub, in the browser, with the code the Action uses: facts by
+// lib/github/read.js (readFacts) through lib/github/client.js (makeOctokit), and `.github/prflow.json`
+// through the REST contents API. No decision is taken here: the engine draws everything.
+import { makeOctokit } from "../../lib/github/client.js";
+import { readFacts } from "../../lib/github/read.js";
+import { DEFAULT_CONFIG_PATH as CONFIG_PATH } from "../../lib/config-text.js";
+/** GitHub.com's REST base; GHES is `https://HOST/api/v3`. */
+export const DEFAULT_API = "https://api.github.com";
+
+/** A failure with the step it happened in ("reading pull requests") and a line for the page. */
+export class ReadError extends Error {
+  constructor(step, line, cause) {
+    super(`${step}: ${line}`);
+    this.step = step;
+    this.line = line;
+    this.cause = cause;
+  }
+}
+
+/**
+ * The API base a token may be sent to: https, or http on loopback (the emulator). Anything else is
+ * refused before a token leaves the page.
+ */
+export function apiBase(text) {
+  let url;
+  try {
+    url = new URL((text || DEFAULT_API).trim());
+  } catch {
+    throw new ReadError("checking the API URL", `${JSON.stringify(text)} is not a URL`);
+  }
+  const loopback = ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
+    throw new ReadError("checking the API URL", `${url.origin} is not https; the token is only sent over https (or to loopback)`);
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
+/** `owner/repo`, or a ReadError saying what is wrong with it. */
+export function parseRepo(text) {
+  const m = /^\s*([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\s*$/.exec(text ?? "");
+  if (!m) throw new ReadError("checking the repository", `expected owner/repo, found ${JSON.stringify(text ?? "")}`);
+  return { owner: m[1], repo: m[2] };
+}
+
+/** The web address of a pull request, from the API base (api.github.com → github.com, HOST/api/v3 → HOST). */
+export function pullUrl(api, fullName, number) {
+  const server = api === DEFAULT_API ? "https://github.com" : api.replace(/\/api\/v3$/, "");
+  return `${server}/${fullName}/pull/${number}`;
+}
+
+/**
+ * Reads facts and the config. `progress(line)` gets a line per page ("reading pull requests 50/120")
+ * and every retry or partial failure readFacts reports. Returns { facts, configText, configSource, requests }:
+ * `configText` is null when the repository has no config (the preset applies).
+ */
+export async function readAll({ api, token, owner, repo, progress = () => {} }) {
+  const octokit = makeOctokit({ token, baseUrl: api, log: progress, userAgent: "prflow-dashboard" });
+  // Page progress from the sweep's own answers: each page carries totalCount and its nodes.
+  let read = 0;
+  const stats = { requests: 0 };
+  octokit.hook.error("request", (error) => {
+    stats.requests++;
+    throw error;
+  });
+  octokit.hook.after("request", (response) => {
+    stats.requests++;
+    const conn = response?.data?.data?.repository?.pullRequests;
+    if (conn && typeof conn.totalCount === "number" && Array.isArray(conn.nodes)) {
+      read += conn.nodes.length;
+      progress(`reading pull requests ${read}/${conn.totalCount}`);
+    }
+  });
+
+  progress(`reading pull requests of ${owner}/${repo}`);
+  let facts;
+  try {
+    facts = await readFacts(octokit, { owner, repo, log: progress });
+  } catch (e) {
+    throw new ReadError("reading pull requests", explain(e, `${owner}/${repo}`), e);
+  }
+
+  progress(`reading ${CONFIG_PATH}`);
+  let configText = null;
+  let configSource = `${CONFIG_PATH} not found: the preset applies`;
+  try {
+    const res = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { owner, repo, path: CONFIG_PATH });
+    configText = decodeBase64(res.data.content ?? "");
+    configSource = CONFIG_PATH;
+  } catch (e) {
+    if (e.status !== 404) throw new ReadError(`reading ${CONFIG_PATH}`, explain(e, `${owner}/${repo}`), e);
+  }
+  return { facts, configText, configSource, requests: stats.requests };
+}
+
+/** UTF-8 text from the contents API's base64 (with its line breaks). */
+function decodeBase64(b64) {
+  const bin = atob(b64.replace(/\s+/g, ""));
+  return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
+}
+
+/** One line naming what failed: bad token, not found, rate limited, unreachable, or GitHub's words. */
+export function explain(e, fullName) {
+  const status = e?.status;
+  const message = e?.response?.data?.message ?? e?.message ?? String(e);
+  const types = (e?.errors ?? []).map((x) => x.type ?? x.extensions?.type);
+  // Octokit reports a fetch that never got an answer as a 500 with the browser's words.
+  if (!e?.response && /fetch failed|failed to fetch|networkerror|load failed/i.test(message)) {
+    return `could not reach the API (${message}): check the API URL; a browser also reports a CORS refusal this way`;
+  }
+  if (status === 401) return `bad token: GitHub answered 401 (${message}); check the token, or make a new one`;
+  // plugin-throttling gives up on a spent GraphQL budget with its own words ("GraphQL Rate Limit Exceeded").
+  if (types.includes("RATE_LIMITED") || status === 429 || /rate limit/i.test(message)) {
+    const reset = Number(e?.response?.headers?.["x-ratelimit-reset"]);
+    const when = reset > 0 ? `; it resets at ${new Date(reset * 1000).toISOString().slice(11, 16)} UTC` : "";
+    return `rate limited: ${message}${when}`;
+  }
+  if (status === 404 || types.includes("NOT_FOUND")) return `repository ${fullName} not found, or the token cannot read it (${message})`;
+  if (status === 403) return `forbidden: GitHub answered 403 (${message}); the token lacks a read permission`;
+  if (status) return `GitHub answered ${status}: ${message}`;
+  return message;
+}

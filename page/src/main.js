@@ -1,0 +1,88 @@
+// The dashboard page: reads the form (prefilled from ?repo= and ?api=, the token from sessionStorage),
+// reads facts from GitHub with the Action's own reader, asks the engine (the same Wasm) for the
+// dashboard view, and draws it. It announces the end of each load with a `prflow:rendered` or
+// `prflow:failed` event on the document (tests and embedding pages wait for it).
+import { load } from "../../js/web.js";
+import { checkConfigText } from "../../lib/config-text.js";
+import { apiBase, parseRepo, readAll, ReadError, DEFAULT_API } from "./github.js";
+import { renderConfigErrors, renderView } from "./render.js";
+
+/** sessionStorage key of the token, per API base: a token is never offered to another host. */
+const tokenKey = (api) => `prflow.token ${api}`;
+
+const $ = (id) => document.getElementById(id);
+let engine;
+
+function status(line) {
+  $("status").textContent = line;
+}
+
+function fail(line) {
+  $("error").textContent = line;
+  $("error").hidden = false;
+  status("");
+  document.body.dataset.state = "failed";
+  document.dispatchEvent(new CustomEvent("prflow:failed", { detail: line }));
+}
+
+async function run(event) {
+  event?.preventDefault();
+  $("error").hidden = true;
+  $("error").textContent = "";
+  document.body.dataset.state = "loading";
+  let api;
+  try {
+    api = apiBase($("api").value);
+    const { owner, repo } = parseRepo($("repo").value);
+    const token = $("token").value.trim();
+    if (!token) throw new ReadError("checking the token", "enter a token (fine-grained, read-only)");
+    sessionStorage.setItem(tokenKey(api), token);
+    history.replaceState(null, "", `?${new URLSearchParams({ repo: `${owner}/${repo}`, ...(api === DEFAULT_API ? {} : { api }) })}`);
+
+    if (!engine) {
+      status("loading the engine");
+      try {
+        const res = await fetch(new URL("prflow_bg.wasm", document.baseURI));
+        if (!res.ok) throw new Error(`prflow_bg.wasm: HTTP ${res.status}`);
+        engine = await load(await res.arrayBuffer());
+      } catch (e) {
+        throw new ReadError("loading the engine", e.message, e);
+      }
+    }
+
+    const { facts, configText, configSource, requests } = await readAll({ api, token, owner, repo, progress: status });
+    const { config, problems: errors } = configText === null ? { config: {}, problems: [] } : checkConfigText(engine, configText);
+    // A bad config is shown with its paths and the page falls back to the preset, so the queue is still
+    // drawn; the errors say the Action would write nothing until they are fixed.
+    renderConfigErrors(document, $("config-errors"), configSource, errors);
+    const view = engine.dashboard(facts, errors.length ? {} : config);
+    renderView(document, $("view"), { view, api, repository: facts.repository });
+    $("snapshot").textContent = JSON.stringify(facts, null, 2);
+    status(`${view.rows.length} open pull request${view.rows.length === 1 ? "" : "s"} as of ${facts.now}; config: ${errors.length ? "preset (the file has errors)" : configSource}; ${requests} API requests; engine ${view.engine}`);
+    document.body.dataset.state = "rendered";
+    document.dispatchEvent(new CustomEvent("prflow:rendered", { detail: { rows: view.rows.length } }));
+  } catch (e) {
+    fail(e instanceof ReadError ? `${e.step} failed: ${e.line}` : `failed: ${e.message}`);
+  }
+}
+
+function start() {
+  const params = new URLSearchParams(location.search);
+  $("repo").value = params.get("repo") ?? "";
+  $("api").value = params.get("api") ?? DEFAULT_API;
+  try {
+    $("token").value = sessionStorage.getItem(tokenKey(apiBase($("api").value))) ?? "";
+  } catch {
+    // a bad ?api= is reported when the form is sent
+  }
+  $("form").addEventListener("submit", run);
+  $("forget").addEventListener("click", () => {
+    sessionStorage.clear();
+    $("token").value = "";
+  });
+  document.body.dataset.state = "ready";
+  document.dispatchEvent(new CustomEvent("prflow:ready"));
+  if ($("repo").value && $("token").value) run();
+}
+
+start();

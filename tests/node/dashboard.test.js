@@ -1,0 +1,285 @@
+// The dashboard page as a browser runs it: the BUILT page (page/dist, not page/src) loaded in jsdom from
+// a loopback static server, reading live data from the emulator on another origin through a fetch that
+// keeps the browser's CORS rules (preflight, allowed origin, only exposed headers readable). The table
+// must show, per open pull request, what the engine says when called directly on the same facts.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { JSDOM, VirtualConsole } from "jsdom";
+import * as engine from "../../js/node.js";
+import { startEmulator } from "../../emulator/index.js";
+import { makeOctokit, readFacts, PULL_PAGE } from "../../lib/github/index.js";
+import { githubPort } from "../../lib/stations/github-port.js";
+import { COLUMNS } from "../../page/src/render.js";
+import { servePage } from "../../scripts/lib/serve-page.mjs";
+
+const OWNER = "acme";
+const REPO = "widgets";
+const TOKEN = "ghp_dashboardReaderToken000000000000000";
+const CONFIG = {
+  flow: "stations",
+  stations: {
+    machines: {
+      m1: { role: "dev", logins: ["agent-m1"] },
+      m4: { role: "review", logins: ["review-bot"] },
+      m6: { role: "dev", logins: ["win-box"] },
+    },
+  },
+};
+
+// Seeds: pull requests the engine should read in different states (expected values come from the
+// engine, never from this file).
+const SEEDS = [
+  { rule: "a draft", pull: { title: "Draft parser", author: "agent-m1", labels: ["from:m1"], draft: true } },
+  { rule: "opened by a dev machine, unclaimed", pull: { title: "Add the lexer", author: "agent-m1", labels: ["from:m1"] }, check: "SUCCESS" },
+  { rule: "claimed by a station that asked for changes", pull: { title: "Fix <b>escaping</b> | pipes", author: "agent-m1", labels: ["from:m1", "reviewer:m4"] }, review: { author: "review-bot", state: "CHANGES_REQUESTED" } },
+  { rule: "approved by a person, checks green", pull: { title: "Docs for the CLI", author: "win-box", labels: ["from:m6"] }, review: { author: "alice", state: "APPROVED" }, check: "SUCCESS" },
+  { rule: "a failing check", pull: { title: "Speed up the sweep", author: "win-box", labels: ["from:m6"] }, check: "FAILURE" },
+];
+
+// Response headers a page may read without their being exposed (the Fetch standard's safelist).
+const SAFELISTED = ["cache-control", "content-language", "content-length", "content-type", "expires", "last-modified", "pragma"];
+// Request headers a page may send without a preflight, and those a browser never lets it set.
+const SIMPLE_REQUEST = ["accept", "accept-language", "content-language"];
+const FORBIDDEN_REQUEST = ["user-agent", "origin", "host", "connection", "content-length"];
+
+/**
+ * fetch as a browser page at `pageOrigin` gets it: cross-origin requests are preflighted when they carry
+ * a non-simple header, refused unless the server allows the origin, and only safelisted or exposed
+ * response headers are readable. Every request is logged with whether it carried a token.
+ */
+function browserFetch(pageOrigin, log) {
+  return async (input, init = {}) => {
+    // A URL or a Request from the page's realm (not this one's): read it by shape.
+    const url = new URL(typeof input === "string" ? input : (input.href ?? input.url));
+    const method = (init.method ?? "GET").toUpperCase();
+    const headers = new Headers(init.headers);
+    for (const h of FORBIDDEN_REQUEST) headers.delete(h);
+    log.push({ url: url.href, method, token: headers.get("authorization") });
+    if (url.origin === pageOrigin) return fetch(url, { ...init, headers });
+
+    const unsafe = [...headers.keys()].filter((h) => !SIMPLE_REQUEST.includes(h) && !(h === "content-type" && /^(text\/plain|application\/x-www-form-urlencoded|multipart\/form-data)\b/.test(headers.get(h))));
+    if (unsafe.length || !["GET", "HEAD", "POST"].includes(method)) {
+      log.push({ url: url.href, method: "OPTIONS", token: null, preflight: true });
+      const pre = await fetch(url, { method: "OPTIONS", headers: { origin: pageOrigin, "access-control-request-method": method, "access-control-request-headers": unsafe.join(",") } });
+      await pre.arrayBuffer();
+      const allowed = (pre.headers.get("access-control-allow-headers") ?? "").toLowerCase().split(/,\s*/);
+      if (!pre.ok || pre.headers.get("access-control-allow-origin") !== "*" || unsafe.some((h) => !allowed.includes(h))) {
+        throw new TypeError(`Failed to fetch: the preflight of ${method} ${url.pathname} was refused`);
+      }
+    }
+    headers.set("origin", pageOrigin);
+    const res = await fetch(url, { ...init, method, headers });
+    if (res.headers.get("access-control-allow-origin") !== "*") throw new TypeError(`Failed to fetch: ${url.origin} does not allow ${pageOrigin}`);
+    const readable = new Set([...SAFELISTED, ...(res.headers.get("access-control-expose-headers") ?? "").toLowerCase().split(/,\s*/)]);
+    const visible = new Headers();
+    for (const [k, v] of res.headers) if (readable.has(k)) visible.set(k, v);
+    return new Response(res.status === 204 ? null : await res.arrayBuffer(), { status: res.status, statusText: res.statusText, headers: visible });
+  };
+}
+
+/**
+ * Opens the page with `?repo=&api=`, types `token` into the form and sends it. Resolves with the window
+ * and how the load ended (`prflow:rendered` or `prflow:failed`) — the page's own signal, no timer.
+ */
+async function openPage(pageUrl, apiUrl, token, log, repo = `${OWNER}/${REPO}`) {
+  const errors = [];
+  const statuses = [];
+  const virtualConsole = new VirtualConsole();
+  virtualConsole.on("jsdomError", (e) => errors.push(e.message));
+  let settle;
+  const ended = new Promise((r) => (settle = r));
+  const dom = await JSDOM.fromURL(`${pageUrl}/index.html?repo=${repo}&api=${encodeURIComponent(apiUrl)}`, {
+    runScripts: "dangerously",
+    resources: "usable",
+    virtualConsole,
+    beforeParse(window) {
+      // What jsdom lacks and every browser has.
+      window.fetch = browserFetch(pageUrl, log);
+      for (const name of ["TextEncoder", "TextDecoder", "Response", "Headers", "Request"]) window[name] ??= globalThis[name];
+      window.document.addEventListener("prflow:ready", () => {
+        // Every line the status shows, in order (the progress while reading).
+        const line = window.document.getElementById("status");
+        // (jsdom may call back twice for one replacement of the text: a line is kept once)
+        const record = () => statuses.at(-1) !== line.textContent && statuses.push(line.textContent);
+        new window.MutationObserver(record).observe(line, { childList: true, characterData: true, subtree: true });
+        window.document.getElementById("token").value = token;
+        window.document.getElementById("form").requestSubmit();
+      });
+      window.document.addEventListener("prflow:rendered", () => settle("rendered"));
+      window.document.addEventListener("prflow:failed", () => settle("failed"));
+    },
+  });
+  const outcome = await ended;
+  return { window: dom.window, document: dom.window.document, outcome, errors, statuses, close: () => dom.window.close() };
+}
+
+let gh;
+let page;
+before(async () => {
+  gh = await startEmulator({ owner: OWNER, repo: REPO });
+  // The page takes `now` from the browser's clock (GitHub does not expose `Date` to pages), so the
+  // emulator's clock starts near it to keep the minutes in state plausible; equality below does not
+  // depend on it.
+  gh.clock.set(Date.now() - 3 * 3600_000);
+  gh.registerToken(TOKEN, "alice");
+  gh.user("alice", { association: "MEMBER" });
+  for (const l of engine.labelCatalog(CONFIG).labels) gh.createLabel(l);
+  gh.setFile(".github/prflow.json", `${JSON.stringify(CONFIG, null, 2)}\n`);
+  for (const seed of SEEDS) {
+    const pr = gh.createPull(seed.pull);
+    gh.clock.advance({ minutes: 7 });
+    if (seed.check) gh.checkRun({ number: pr.number, name: "test", status: "COMPLETED", conclusion: seed.check });
+    if (seed.review) gh.review(pr.number, seed.review);
+    gh.clock.advance({ minutes: 3 });
+  }
+  // The Action's pass over them: the state labels the engine wants, so time in state starts.
+  const app = makeOctokit({ token: gh.appToken, baseUrl: gh.url, timeScale: 0.001 });
+  for (let i = 0; i < 3; i++) {
+    const facts = await readFacts(app, { owner: OWNER, repo: REPO });
+    const plan = engine.reconcile(facts, CONFIG);
+    assert.deepEqual(plan.configErrors, []);
+    if (!plan.ops.length) break;
+    await githubPort(app, { owner: OWNER, repo: REPO }).apply(plan.ops, facts);
+    gh.clock.advance({ minutes: 20 });
+  }
+  gh.reset();
+  page = await servePage();
+});
+after(async () => {
+  await page?.close();
+  await gh?.close();
+});
+
+test("the built page shows each pull request's engine state, why, owner, claimers, minutes and queue triage", async (t) => {
+  const log = [];
+  const p = await openPage(page.url, gh.url, TOKEN, log);
+  try {
+    assert.equal(p.outcome, "rendered", `the page failed: ${p.document.getElementById("error").textContent} ${p.errors.join("; ")}`);
+    assert.deepEqual(p.errors, [], "no script error in the page");
+
+    // The facts the page read (its snapshot) are what the Action's reader reads in Node, but `now`.
+    const shown = JSON.parse(p.document.getElementById("snapshot").textContent);
+    const node = await readFacts(makeOctokit({ token: TOKEN, baseUrl: gh.url }), { owner: OWNER, repo: REPO });
+    assert.deepEqual({ ...shown, now: null }, { ...node, now: null }, "the page reads the same facts as the Action");
+
+    const expected = engine.dashboard(shown, CONFIG);
+    assert.deepEqual(expected.configErrors, []);
+    assert.equal(expected.rows.length, SEEDS.length, "one row per seeded pull request");
+    assert.ok(new Set(expected.rows.map((r) => r.state)).size >= 3, `the seeds span several states: ${expected.rows.map((r) => r.state)}`);
+
+    const trs = [...p.document.querySelectorAll("#pulls tbody tr")];
+    assert.deepEqual(trs.map((tr) => Number(tr.dataset.number)), expected.rows.map((r) => r.number), "rows in the engine's order");
+    for (const row of expected.rows) {
+      const tr = p.document.querySelector(`#pulls tr[data-number="${row.number}"]`);
+      const cell = (key) => tr.querySelector(`td[data-col="${key}"]`).textContent;
+      assert.equal(cell("state"), row.state, `#${row.number}: the engine's state`);
+      assert.equal(cell("why"), row.why, `#${row.number}: the engine's why`);
+      assert.equal(cell("title"), row.title, `#${row.number}: the title as text, markup and pipes untouched`);
+      for (const [key, , format] of COLUMNS) assert.equal(cell(key), format(row), `#${row.number}: column ${key}`);
+    }
+    for (const tr of trs) t.diagnostic([...tr.querySelectorAll("td")].map((td) => td.textContent).join(" | "));
+    t.diagnostic(p.document.getElementById("queue").textContent);
+    t.diagnostic(p.document.getElementById("status").textContent);
+    assert.ok(expected.rows.some((r) => r.claimers.length), "a claimer is shown");
+    assert.ok(expected.rows.every((r) => r.minutes !== null), "every pull request is timed by the sweep");
+    assert.match(p.document.getElementById("queue").textContent, /^Merge queue: next /);
+    assert.ok(p.statuses.includes(`reading pull requests ${SEEDS.length}/${SEEDS.length}`), `progress while reading: ${JSON.stringify(p.statuses)}`);
+    assert.match(p.document.getElementById("status").textContent, /config: \.github\/prflow\.json/);
+
+    // The token went only to the API, and every exchange passed GitHub's descriptions.
+    assert.ok(log.some((r) => r.preflight), "the API calls were preflighted, as a browser does for Authorization");
+    const withToken = log.filter((r) => r.token);
+    assert.ok(withToken.length > 0);
+    assert.deepEqual([...new Set(withToken.map((r) => new URL(r.url).origin))], [gh.url], "the token is sent to the API base only");
+    assert.ok(log.some((r) => r.url.endsWith("/prflow_bg.wasm") && !r.token), "the Wasm comes from the page, without the token");
+    assert.deepEqual(gh.validationFailures, []);
+    assert.equal(p.window.sessionStorage.getItem(`prflow.token ${gh.url}`), TOKEN, "the token is kept for this tab only");
+  } finally {
+    p.close();
+  }
+});
+
+test("failure modes are one clear line naming what failed", async (t) => {
+  // (rule, how to break it, what the line must say)
+  const cases = [
+    { rule: "a bad token is the 401", token: "ghp_notAToken", api: () => gh.url, says: /^reading pull requests failed: bad token: GitHub answered 401/ },
+    {
+      rule: "a spent rate limit says so",
+      token: TOKEN,
+      api: () => gh.url,
+      arrange: () => gh.setRateLimit({ graphql: 0 }),
+      restore: () => gh.setRateLimit({}),
+      says: /^reading pull requests failed: rate limited: /,
+    },
+    { rule: "a repository that is not there is named", token: TOKEN, api: () => gh.url, repo: "acme/nothing", says: /^reading pull requests failed: repository acme\/nothing not found/ },
+    { rule: "an API that is not https is refused before the token leaves", token: TOKEN, api: () => "http://example.com", says: /^checking the API URL failed: .*not https/ },
+  ];
+  for (const c of cases) {
+    await t.test(c.rule, async () => {
+      c.arrange?.();
+      const log = [];
+      const p = await openPage(page.url, c.api(), c.token, log, c.repo).finally(() => c.restore?.());
+      try {
+        assert.equal(p.outcome, "failed");
+        const error = p.document.getElementById("error");
+        assert.equal(error.hidden, false);
+        assert.match(error.textContent, c.says);
+        assert.equal(p.document.querySelectorAll("#pulls tbody tr").length, 0, "no table from a failed read");
+        assert.ok(log.every((r) => !r.token || new URL(r.url).origin === gh.url), "a token goes nowhere else");
+        assert.deepEqual(gh.validationFailures, []);
+      } finally {
+        p.close();
+      }
+    });
+  }
+});
+
+test("a config with errors is shown with its JSON paths, and the preset's reading is drawn", async () => {
+  gh.setFile(".github/prflow.json", JSON.stringify({ flow: "stations", stations: { machines: { m1: { role: "boss" } } }, colour: "red" }));
+  try {
+    const p = await openPage(page.url, gh.url, TOKEN, []);
+    try {
+      assert.equal(p.outcome, "rendered");
+      const bad = JSON.parse(gh.state.files.get(".github/prflow.json"));
+      const problems = engine.validateConfig(bad);
+      assert.ok(problems.length > 0);
+      const items = [...p.document.querySelectorAll("#config-errors-list li")];
+      assert.deepEqual(items.map((li) => li.dataset.path), problems.map((e) => e.path), "each error with its JSON path");
+      const shown = JSON.parse(p.document.getElementById("snapshot").textContent);
+      const preset = engine.dashboard(shown, {});
+      const states = [...p.document.querySelectorAll("#pulls tbody tr")].map((tr) => tr.querySelector('td[data-col="state"]').textContent);
+      assert.deepEqual(states, preset.rows.map((r) => COLUMNS.find(([k]) => k === "state")[2](r)), "the preset's states");
+      assert.deepEqual(gh.validationFailures, []);
+    } finally {
+      p.close();
+    }
+  } finally {
+    gh.setFile(".github/prflow.json", `${JSON.stringify(CONFIG, null, 2)}\n`);
+  }
+});
+
+test("a repository with more open pull requests than a page: progress counts them page by page", async () => {
+  const big = await startEmulator({ owner: OWNER, repo: REPO });
+  try {
+    big.clock.set(Date.now() - 3600_000);
+    big.registerToken(TOKEN, "alice");
+    const n = PULL_PAGE + 5;
+    for (let i = 0; i < n; i++) big.createPull({ title: `change ${i}`, author: "agent-m1" });
+    const p = await openPage(page.url, big.url, TOKEN, []);
+    try {
+      assert.equal(p.outcome, "rendered", p.document.getElementById("error").textContent);
+      const progress = p.statuses.filter((s) => /^reading pull requests \d+\/\d+$/.test(s));
+      assert.deepEqual(progress, [`reading pull requests ${PULL_PAGE}/${n}`, `reading pull requests ${n}/${n}`], "one line per page");
+      assert.equal(p.document.querySelectorAll("#pulls tbody tr").length, n);
+      const shown = JSON.parse(p.document.getElementById("snapshot").textContent);
+      const states = [...p.document.querySelectorAll('#pulls td[data-col="state"]')].map((td) => td.textContent);
+      assert.deepEqual(states, engine.dashboard(shown, {}).rows.map((r) => r.state ?? "(none)"), "the preset's states, no config file");
+      assert.match(p.document.getElementById("status").textContent, /config: \.github\/prflow\.json not found: the preset applies/);
+      assert.deepEqual(big.validationFailures, []);
+    } finally {
+      p.close();
+    }
+  } finally {
+    await big.close();
+  }
+});
