@@ -143,17 +143,23 @@ export interface Followup {
  * `from:<machine>`: the machine that opened the pull request. Default: `stations.labels.fromPrefix`.
  */
 authorPrefix?: string
+/**
+ * The board issue every sweep keeps current.
+ */
 board?: Board
 /**
  * `reviewer:<machine>`: the review machine that claimed it. Default: `stations.labels.reviewerPrefix`.
  */
 claimPrefix?: string
 /**
- * Per state label, its levels. A state named here replaces its default levels; `[]` turns it off. Defaults: the article's table for the stations flow (see `default_levels`).
+ * Per state label, its levels. A state named here replaces its default levels; `[]` turns it off. Defaults: the table in the README's follow-up section, keyed by the stations flow's states.
  */
 levels?: {
 [k: string]: Level[]
 }
+/**
+ * Who `who` names: humans, the person on duty, machine owners, the gate's owner, reviewers.
+ */
 people?: People
 /**
  * Where a released claim goes back to. Default: `stations.labels.readyForReview`.
@@ -163,6 +169,9 @@ queueState?: string
  * Labels with this prefix are the state axis: exactly one belongs on every open pull request.
  */
 statePrefix?: string
+/**
+ * When minutes count toward a level.
+ */
 workingHours?: WorkingHours
 }
 /**
@@ -194,6 +203,9 @@ title?: string
  * One level of one state.
  */
 export interface Level {
+/**
+ * What it does: `ping`, `escalate`, `stop-the-line` or `release-claim`.
+ */
 action: Action
 /**
  * Minutes in the state (working minutes when `workingHours.enabled`) before it fires.
@@ -239,7 +251,13 @@ reviewers?: string[]
  * Count only the team's working hours, so Monday morning does not open with a weekend's escalations.
  */
 export interface WorkingHours {
+/**
+ * The working days (`mon` .. `sun`).
+ */
 days?: Day[]
+/**
+ * Count only working minutes toward a level, so a night or a weekend fires nothing.
+ */
 enabled?: boolean
 /**
  * Local end of the working day, `HH:MM`, after `start`.
@@ -355,6 +373,9 @@ export interface AutoFixStep {
  * A regular expression for the failed context; `$1`..`$9` in `run` are its groups, shell-quoted.
  */
 context: string
+/**
+ * The shell command to run when `context` matches a failed context.
+ */
 run: string
 /**
  * Fixers run by stage, lowest first, and within a stage by command.
@@ -431,7 +452,13 @@ deepQueue?: number
  * A dev machine gets `wip-full` while this many of its pull requests are open and not drafts.
  */
 devWip?: number
+/**
+ * The validation gate: its status context, the docs-only paths that skip it, when it runs.
+ */
 gate?: Gate
+/**
+ * The flow's label names.
+ */
 labels?: StationLabels
 /**
  * Machine id (`m1`) to its role, owner and logins.
@@ -518,6 +545,9 @@ logins?: string[]
  * The person who looks after it (`@alice`), for pings and the board.
  */
 owner?: (string | null)
+/**
+ * `dev`, `review` or `any` (reviews when the queue is deep, develops when it is empty).
+ */
 role?: (Role & string)
 }
 
@@ -608,7 +638,7 @@ owner: string
  */
 problem?: (string | null)
 /**
- * The merge queue's triage of it.
+ * The merge queue's triage of it; absent when the queue ignores it and nobody owns it there (it is not queued), so a board of unqueued work shows no queue noise.
  */
 queue?: (QueueCell | null)
 /**

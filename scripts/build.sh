@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the committed artefacts from source: pkg/ (the engine as Wasm, by wasm-bindgen and wasm-opt),
-# js/types.d.ts and schema/ (generated from the Rust types), the Action bundle and the dashboard page.
+# js/types.d.ts, schema/ and docs/reference.md (generated from the Rust types), the Action bundle and
+# the dashboard page.
 #   scripts/build.sh           build in place
 #   scripts/build.sh --check   build into a scratch folder and fail if the committed copies differ
 set -euo pipefail
@@ -22,6 +23,8 @@ mkdir -p "$out/pkg" "$out/schema" "$out/js"
 cargo run --quiet --bin prflow-native -- schemas > "$out/schema/all.json"
 node scripts/gen-types.mjs "$out/schema/all.json" "$out/schema" "$out/js/types.d.ts"
 rm "$out/schema/all.json"
+mkdir -p "$out/docs"
+node scripts/gen-reference.mjs "$out/schema/config.schema.json" target/debug/prflow-native "$out/docs/reference.md"
 
 # The wasm32 std is built from Debian's rust-web-src by Debian's cargo/rustc pair (TOOLCHAIN.md).
 wasm_env=(env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm)
@@ -41,7 +44,7 @@ fi
 
 if ((check)); then
   status=0
-  for dir in pkg schema js/types.d.ts action/dist page/dist; do
+  for dir in pkg schema js/types.d.ts docs/reference.md action/dist page/dist; do
     [[ -e $out/$dir ]] || continue
     if ! diff -r "$out/$dir" "$dir" >/dev/null 2>&1; then
       echo "build check: committed $dir differs from a fresh build of the source; run scripts/build.sh and commit" >&2
@@ -49,7 +52,7 @@ if ((check)); then
       status=1
     fi
   done
-  ((status == 0)) && echo "build check: pkg/, schema/, js/types.d.ts, action/dist and page/dist match a fresh build"
+  ((status == 0)) && echo "build check: pkg/, schema/, js/types.d.ts, docs/reference.md, action/dist and page/dist match a fresh build"
   exit $status
 fi
 ls -l pkg/prflow_bg.wasm | awk '{print "build: pkg/prflow_bg.wasm " $5 " bytes"}'

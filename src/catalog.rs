@@ -23,6 +23,8 @@ pub const COLOR_BLOCKER: &str = "b60205";
 pub const COLOR_MERGE_NEXT: &str = "5319e7";
 pub const COLOR_STALE: &str = "bfbfbf";
 pub const COLOR_SCOPE: &str = "c5def5";
+pub const COLOR_QUEUE: &str = "0052cc";
+pub const COLOR_BOARD: &str = "ededed";
 
 /// One label as GitHub stores it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -84,10 +86,36 @@ pub fn label_catalog(config: &Config) -> Vec<LabelSpec> {
     out
 }
 
+/// The merge queue's labels: people set them, the queue reads them (`skip-ci` it also writes).
+pub fn queue_labels(config: &Config) -> Vec<LabelSpec> {
+    let q = &config.queue.labels;
+    vec![
+        spec(&q.merge_queued, COLOR_QUEUE, "Set by a human: land this through prflow's merge queue, in its declared order.".into()),
+        spec(&q.skip_ci, COLOR_QUEUE, "prflow's queue pause: pushes under it run no checks; taking it off releases the pull request.".into()),
+        spec(&q.blocks_release, COLOR_QUEUE, "Set by a human: the next release must contain this; prflow holds the version pull request.".into()),
+        spec(&q.auto_rebase, COLOR_QUEUE, "Set by a human: prflow keeps this pull request on the tip of the base while it waits.".into()),
+        spec(&q.priority_high, COLOR_QUEUE, "Set by a human: prflow's merge queue picks this first among the candidates.".into()),
+        spec(&q.priority_low, COLOR_QUEUE, "Set by a human: prflow's merge queue picks this last among the candidates.".into()),
+    ]
+}
+
 /// The entry point as the boundary calls it: a config value in, the catalogue or its errors out.
+/// The merge queue's and the board's labels are catalogued only when the config has that section:
+/// every section has defaults, so its presence is how a team says it uses that part.
 pub fn catalog_value(config: serde_json::Value) -> Catalog {
+    let has = |key: &str| config.get(key).is_some();
+    let (queue, followup) = (has("queue"), has("followup"));
     match Config::from_value(config) {
-        Ok(config) => Catalog { config_errors: Vec::new(), labels: label_catalog(&config), owner_mark: OWNER_MARK.into() },
+        Ok(config) => {
+            let mut labels = label_catalog(&config);
+            if queue {
+                labels.extend(queue_labels(&config));
+            }
+            if followup && config.followup.board.enabled {
+                labels.push(spec(&config.followup.board.label, COLOR_BOARD, "Set by prflow's follow-up sweep: the one issue that holds the pull request board.".into()));
+            }
+            Catalog { config_errors: Vec::new(), labels, owner_mark: OWNER_MARK.into() }
+        }
         Err(errors) => Catalog { config_errors: errors, labels: Vec::new(), owner_mark: OWNER_MARK.into() },
     }
 }
@@ -120,6 +148,21 @@ mod tests {
                 rule: "a renamed label is catalogued under its new name; scopes follow",
                 config: json!({"labels": {"needsHuman": "ready"}, "scopes": {"scope:docs": ["docs/**"]}}),
                 expect_names: &["state:draft", "state:bots-reviewing", "state:addressing", "ready", "blocker:conflict", "blocker:checks", "blocker:unrequested", "merge-next", "stale", "scope:docs"],
+            },
+            Case {
+                rule: "a queue section catalogues the queue's labels, under the names it gives them",
+                config: json!({"flow": "stations", "queue": {"labels": {"skipCi": "queue:paused"}}}),
+                expect_names: &["state:dev", "state:ready-for-review", "state:reviewing", "state:changes-requested", "state:win-verify", "state:ready-to-merge", "prio:high", "merge-queued", "queue:paused", "blocks-release", "auto-rebase", "priority:high", "priority:low"],
+            },
+            Case {
+                rule: "a followup section catalogues the board's label",
+                config: json!({"stale": {"days": 0}, "followup": {"board": {"label": "board"}}}),
+                expect_names: &["state:draft", "state:bots-reviewing", "state:addressing", "state:needs-human", "blocker:conflict", "blocker:checks", "blocker:unrequested", "merge-next", "board"],
+            },
+            Case {
+                rule: "a board turned off needs no label",
+                config: json!({"stale": {"days": 0}, "followup": {"board": {"enabled": false}}}),
+                expect_names: &["state:draft", "state:bots-reviewing", "state:addressing", "state:needs-human", "blocker:conflict", "blocker:checks", "blocker:unrequested", "merge-next"],
             },
         ];
         for case in cases {

@@ -63,7 +63,8 @@ pub struct DashboardRow {
     pub minutes: Option<i64>,
     /// Why the sweep could not time it (no single state label, unreadable timeline).
     pub problem: Option<String>,
-    /// The merge queue's triage of it.
+    /// The merge queue's triage of it; absent when the queue ignores it and nobody owns it there (it
+    /// is not queued), so a board of unqueued work shows no queue noise.
     pub queue: Option<QueueCell>,
 }
 
@@ -78,6 +79,11 @@ pub struct QueueCell {
     pub waiting_on: Vec<u64>,
     pub next_actor: String,
     pub next_action: String,
+}
+
+/// Whether a row shows the queue's triage: everything but what the queue ignores and nobody owns there.
+fn in_queue(entry: &crate::queue::triage::Entry) -> bool {
+    !(entry.triage == Class::Ignore && entry.owner.is_none())
 }
 
 /// The view for facts under a valid config.
@@ -113,7 +119,7 @@ pub fn dashboard(facts: &Facts, config: &Config) -> DashboardView {
                 since: timed.and_then(|t| t.since.clone()),
                 minutes: timed.and_then(|t| t.minutes),
                 problem: timed.and_then(|t| t.problem.clone()),
-                queue: entry.map(|e| QueueCell {
+                queue: entry.filter(|e| in_queue(e)).map(|e| QueueCell {
                     triage: e.triage,
                     reason: e.reason.clone(),
                     detail: e.detail.clone(),
@@ -195,7 +201,7 @@ mod tests {
                 assert_eq!((&row.state, &row.why, &row.blockers), (&verdict.state, &verdict.why, &verdict.blockers), "{rule}: #{} state and why are reconcile's", row.number);
                 let timed = swept.pulls.iter().find(|p| p.number == row.number).expect("the sweep reads every pull request");
                 assert_eq!((&row.owner, &row.claimers, row.minutes), (&timed.owner, &timed.claimers, timed.minutes), "{rule}: #{} owner and minutes are the sweep's", row.number);
-                let entry = queue.entries.iter().find(|e| e.number == row.number).map(|e| (e.triage, e.reason.clone()));
+                let entry = queue.entries.iter().find(|e| e.number == row.number).filter(|e| in_queue(e)).map(|e| (e.triage, e.reason.clone()));
                 assert_eq!(row.queue.as_ref().map(|q| (q.triage, q.reason.clone())), entry, "{rule}: #{} queue triage is the queue's", row.number);
             }
             assert_eq!(view.queue.order, queue.order, "{rule}: the pick order is the queue's");

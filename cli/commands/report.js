@@ -28,11 +28,9 @@ export async function queueFacts(values, config) {
   }
   // Loaded only here, so the offline path works without a network client.
   const { connect } = await import("../common.js");
-  const { readFacts } = await import("../../lib/github/index.js");
-  const { readQueueFacts } = await import("../../lib/github/read-queue.js");
+  const { readBoardFacts } = await import("../../lib/github/read-queue.js");
   const { owner, repo, octokit, log } = connect({ ...values, live: false });
-  const facts = await readFacts(octokit, { owner, repo });
-  await readQueueFacts(octokit, { owner, repo, facts, config, log });
+  const facts = await readBoardFacts(octokit, { owner, repo, config, log });
   return { facts, repository: `${owner}/${repo}`, octokit, owner, repo, log };
 }
 
@@ -42,12 +40,21 @@ export function loadConfigOrThrow(path) {
   return config;
 }
 
-export async function run(values) {
+/**
+ * What a read-only command of the queue's kind starts from (`report`, `status`): its options checked
+ * against `usage`, the config, and the facts of `--repo` or `--facts`.
+ */
+export async function readInput(values, usage) {
   if (!values.facts === !values.repo && !process.env.GITHUB_REPOSITORY) throw new UsageError(`give --repo or --facts\nusage: ${usage}`);
   if (values.facts && values.repo) throw new UsageError(`--repo and --facts contradict each other; pick one\nusage: ${usage}`);
   if (!["text", "json"].includes(values.format)) throw new UsageError(`--format: expected text or json, found ${JSON.stringify(values.format)}`);
   const config = loadConfigOrThrow(values.config);
   const { facts, repository } = await queueFacts(values, config);
+  return { config, facts, repository };
+}
+
+export async function run(values) {
+  const { config, facts, repository } = await readInput(values, usage);
   let report;
   try {
     report = engine.triage(facts, config);

@@ -3,6 +3,7 @@
 // conversations, auto-merge, forks, commit counts, team members for CODEOWNERS, and whether a queued
 // branch is built on the tip. It only reads. A read that fails is recorded in `unknown` (never guessed):
 // the engine then holds nothing on it and says so.
+import { readFacts } from "./read.js";
 
 const PAGE = 50;
 
@@ -71,6 +72,15 @@ async function graphqlPartial(octokit, query, variables) {
 
 function addUnknown(list, what) {
   if (!list.includes(what)) list.push(what);
+}
+
+/**
+ * Everything a view of the whole board reads (`prflow report`, `prflow status`, the dashboard page):
+ * readFacts, then the queue's facts on top, so the queue's triage is the same wherever it is shown.
+ */
+export async function readBoardFacts(octokit, { owner, repo, config = {}, log = () => {} }) {
+  const facts = await readFacts(octokit, { owner, repo, log });
+  return readQueueFacts(octokit, { owner, repo, facts, config, log });
 }
 
 /**

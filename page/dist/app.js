@@ -4542,6 +4542,179 @@ ${val.stack}`;
     }
   }
 
+  // lib/github/read-queue.js
+  var PAGE = 50;
+  var QUEUE_PULLS_QUERY = `query QueuePulls($owner: String!, $repo: String!, $after: String) {
+  viewer { login }
+  repository(owner: $owner, name: $repo) {
+    defaultBranchRef { name target { oid } }
+    pullRequests(states: OPEN, first: ${PAGE}, after: $after, orderBy: { field: CREATED_AT, direction: DESC }) {
+      pageInfo { hasNextPage endCursor }
+      nodes {
+        number
+        isCrossRepository
+        headRefOid
+        autoMergeRequest { enabledAt }
+        commits(first: 1) { totalCount }
+        files(first: 1) { totalCount }
+        closingIssuesReferences(first: 25) { nodes { number state body } }
+        reviewThreads(first: 100) { totalCount nodes { isResolved } }
+      }
+    }
+  }
+}`;
+  function numbersQuery(numbers) {
+    const fields = numbers.map((n) => `n${n}: issueOrPullRequest(number: ${Number(n)}) { __typename ... on Issue { number state body } ... on PullRequest { number prState: state } }`);
+    return `query QueueNumbers($owner: String!, $repo: String!) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`;
+  }
+  var START_AFTER = /^\s*start-after:(.*)$/gim;
+  function startAfterNumbers(body) {
+    const out = [];
+    for (const m of String(body ?? "").matchAll(START_AFTER)) for (const r of m[1].matchAll(/#(\d+)/g)) out.push(Number(r[1]));
+    return out;
+  }
+  function teamsIn(codeowners) {
+    const teams = /* @__PURE__ */ new Set();
+    for (const line of String(codeowners ?? "").split("\n")) {
+      for (const word of line.replace(/(^|[^\\])#.*$/, "$1").split(/\s+/).slice(1)) if (/^@[\w.-]+\/[\w.-]+$/.test(word)) teams.add(word.slice(1).toLowerCase());
+    }
+    return [...teams];
+  }
+  async function restPages(octokit, route, params) {
+    const out = [];
+    for (let page = 1; ; page++) {
+      const { data } = await octokit.request(route, { ...params, per_page: 100, page });
+      out.push(...data);
+      if (data.length < 100) return out;
+    }
+  }
+  async function graphqlPartial(octokit, query, variables) {
+    try {
+      return { data: await octokit.graphql(query, variables), errors: [] };
+    } catch (e) {
+      if (e.data) return { data: e.data, errors: e.errors ?? [] };
+      throw e;
+    }
+  }
+  function addUnknown(list, what) {
+    if (!list.includes(what)) list.push(what);
+  }
+  async function readQueueFacts(octokit, { owner, repo, facts, config = {}, log = () => {
+  } }) {
+    facts.unknown ??= [];
+    facts.pullRequests ??= [];
+    const byNumber = new Map(facts.pullRequests.map((p) => [p.number, p]));
+    const labels = { mergeQueued: "merge-queued", skipCi: "skip-ci", autoRebase: "auto-rebase", ...config.queue?.labels ?? {} };
+    const closing = /* @__PURE__ */ new Map();
+    try {
+      let after = null;
+      for (; ; ) {
+        const { data, errors } = await graphqlPartial(octokit, QUEUE_PULLS_QUERY, { owner, repo, after });
+        for (const e of errors) log(`queue facts: ${e.message}${e.path ? ` (at ${e.path.join(".")})` : ""}`);
+        if (data?.viewer?.login) facts.viewer ??= data.viewer.login;
+        const branch = data?.repository?.defaultBranchRef;
+        facts.defaultBranch ??= branch?.name;
+        facts.baseTipSha ??= branch?.target?.oid;
+        const page = data?.repository?.pullRequests;
+        if (!page) throw new Error(errors[0]?.message ?? "no pull requests in the answer");
+        for (const node of page.nodes ?? []) {
+          if (!node) continue;
+          const pr = byNumber.get(node.number);
+          if (!pr) continue;
+          pr.unknown ??= [];
+          if (typeof node.isCrossRepository === "boolean") pr.isFork = node.isCrossRepository;
+          if (node.autoMergeRequest !== void 0) pr.autoMerge = Boolean(node.autoMergeRequest);
+          if (node.commits) pr.commitCount = node.commits.totalCount;
+          if (node.files && (pr.files?.length ?? 0) < node.files.totalCount) pr.filesTruncated = true;
+          if (node.closingIssuesReferences) {
+            pr.closingIssues = node.closingIssuesReferences.nodes.map((i) => ({ number: i.number, source: "link" }));
+            for (const i of node.closingIssuesReferences.nodes) closing.set(i.number, { state: i.state, body: i.body });
+          } else addUnknown(pr.unknown, "closingIssues");
+          if (node.reviewThreads) pr.unresolvedThreads = node.reviewThreads.nodes.filter((t) => !t.isResolved).length;
+          else addUnknown(pr.unknown, "reviewThreads");
+        }
+        if (!page.pageInfo.hasNextPage) break;
+        after = page.pageInfo.endCursor;
+      }
+    } catch (e) {
+      log(`queue facts: the pull requests' queue facts could not be read (${e.message}); nothing is held on them`);
+      for (const pr of facts.pullRequests) {
+        pr.unknown ??= [];
+        addUnknown(pr.unknown, "closingIssues");
+        addUnknown(pr.unknown, "reviewThreads");
+      }
+    }
+    try {
+      const keyword = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+#(\d+)/gi;
+      const wanted = new Set(closing.keys());
+      for (const pr of facts.pullRequests) for (const m of String(pr.body ?? "").matchAll(keyword)) wanted.add(Number(m[1]));
+      const known = new Map([...closing].map(([n, v]) => [n, v]));
+      const ask = async (numbers) => {
+        const missing = numbers.filter((n) => !known.has(n) && !byNumber.has(n));
+        if (!missing.length) return;
+        const { data, errors } = await graphqlPartial(octokit, numbersQuery(missing), { owner, repo });
+        if (!data?.repository) throw new Error(errors[0]?.message ?? "no answer");
+        for (const n of missing) {
+          const node = data.repository[`n${n}`];
+          if (node) known.set(n, { state: node.state ?? node.prState, body: node.body ?? "", pull: node.__typename === "PullRequest" });
+        }
+      };
+      await ask([...wanted]);
+      const named = /* @__PURE__ */ new Set();
+      for (const n of wanted) for (const m of startAfterNumbers(known.get(n)?.body)) named.add(m);
+      await ask([...named]);
+      const issues = [];
+      for (const [number, v] of known) if (!v.pull) issues.push({ number, open: v.state === "OPEN", body: v.body ?? "", blockedBy: [] });
+      for (const issue of issues) {
+        if (!wanted.has(issue.number) || !issue.open) continue;
+        const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by", { owner, repo, issue_number: issue.number });
+        issue.blockedBy = data.filter((d) => d.state === "open").map((d) => d.number);
+      }
+      facts.issues = issues;
+    } catch (e) {
+      log(`queue facts: issues could not be read (${e.message}); no Start-After: is inherited`);
+      addUnknown(facts.unknown, "issues");
+    }
+    try {
+      const { data } = await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch: facts.defaultBranch ?? "main" });
+      for (const rule of data) {
+        if (rule.type === "pull_request") {
+          facts.requireCodeOwnerReview = Boolean(rule.parameters?.require_code_owner_review);
+          facts.requireConversationResolution = Boolean(rule.parameters?.required_review_thread_resolution);
+        }
+        if (rule.type === "required_status_checks") {
+          facts.requiredChecks ??= [];
+          for (const c of rule.parameters?.required_status_checks ?? []) if (!facts.requiredChecks.includes(c.context)) facts.requiredChecks.push(c.context);
+        }
+      }
+    } catch (e) {
+      log(`queue facts: the branch rules could not be read (${e.message})`);
+    }
+    facts.teamMembers ??= {};
+    for (const team of teamsIn(facts.codeowners)) {
+      const [org, slug] = team.split("/");
+      try {
+        const members = await restPages(octokit, "GET /orgs/{org}/teams/{team_slug}/members", { org, team_slug: slug });
+        facts.teamMembers[team] = members.map((m) => m.login);
+      } catch (e) {
+        log(`queue facts: members of @${team} could not be read (${e.message})`);
+      }
+    }
+    const versionBranch = `${config.queue?.versionBranchPrefix ?? "changeset-release/"}${facts.defaultBranch ?? "main"}`;
+    for (const pr of facts.pullRequests) {
+      const labelled = (l) => (pr.labels ?? []).includes(l);
+      const relevant = pr.headRef === versionBranch || labelled(labels.skipCi) && (labelled(labels.mergeQueued) || labelled(labels.autoRebase));
+      if (!relevant || !facts.baseTipSha || !pr.headSha || pr.isFork) continue;
+      try {
+        const { data } = await octokit.request("GET /repos/{owner}/{repo}/compare/{basehead}", { owner, repo, basehead: `${facts.baseTipSha}...${pr.headSha}`, per_page: 1 });
+        pr.builtOnBaseTip = data.behind_by === 0;
+      } catch (e) {
+        log(`queue facts: #${pr.number}: whether it is built on the tip could not be read (${e.message})`);
+      }
+    }
+    return facts;
+  }
+
   // page/src/github.js
   var DEFAULT_API = "https://api.github.com";
   var ReadError = class extends Error {
@@ -4574,7 +4747,7 @@ ${val.stack}`;
     const server = api === DEFAULT_API ? "https://github.com" : api.replace(/\/api\/v3$/, "");
     return `${server}/${fullName}/pull/${number}`;
   }
-  async function readAll({ api, token, owner, repo, progress = () => {
+  async function readAll({ api, token, owner, repo, checkConfig, progress = () => {
   } }) {
     const octokit = makeOctokit({ token, baseUrl: api, log: progress, userAgent: "prflow-dashboard" });
     let read = 0;
@@ -4599,16 +4772,19 @@ ${val.stack}`;
       throw new ReadError("reading pull requests", explain(e, `${owner}/${repo}`), e);
     }
     progress(`reading ${DEFAULT_CONFIG_PATH}`);
-    let configText = null;
+    let checked = { config: {}, problems: [] };
     let configSource = `${DEFAULT_CONFIG_PATH} not found: the preset applies`;
     try {
       const res = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { owner, repo, path: DEFAULT_CONFIG_PATH });
-      configText = decodeBase64(res.data.content ?? "");
+      checked = checkConfig(decodeBase64(res.data.content ?? ""));
       configSource = DEFAULT_CONFIG_PATH;
     } catch (e) {
       if (e.status !== 404) throw new ReadError(`reading ${DEFAULT_CONFIG_PATH}`, explain(e, `${owner}/${repo}`), e);
     }
-    return { facts, configText, configSource, requests: stats.requests };
+    const config = checked.problems.length ? {} : checked.config;
+    progress("reading the merge queue's facts");
+    await readQueueFacts(octokit, { owner, repo, facts, config, log: progress });
+    return { facts, config, problems: checked.problems, configSource, requests: stats.requests };
   }
   function decodeBase64(b64) {
     const bin = atob(b64.replace(/\s+/g, ""));
@@ -4633,7 +4809,7 @@ ${val.stack}`;
     return message;
   }
 
-  // page/src/render.js
+  // lib/dashboard-text.js
   var COLUMNS = [
     ["number", "#", (r) => `#${r.number}`],
     ["title", "Title", (r) => r.title],
@@ -4645,12 +4821,21 @@ ${val.stack}`;
     ["minutes", "In state", (r) => r.minutes === null ? r.problem ?? "?" : `${r.minutes} min`],
     ["queue", "Queue", (r) => queueText(r.queue)]
   ];
+  var nums = (ns) => ns.length ? ns.map((n) => `#${n}`).join(", ") : "none";
   function queueText(q) {
     if (!q) return "";
     const place = q.place ? ` #${q.place} in line` : "";
-    const waits = q.waitingOn.length ? ` (waits for ${q.waitingOn.map((n) => `#${n}`).join(", ")})` : "";
+    const waits = q.waitingOn.length ? ` (waits for ${nums(q.waitingOn)})` : "";
     return `${q.triage}${place}${q.detail ? `: ${q.detail}` : ` (${q.reason})`}${waits}; next: ${q.nextActor}, ${q.nextAction}`;
   }
+  function queueLine(q) {
+    const next = q.next && q.next.action !== "idle" ? `${q.next.action}${q.next.number ? ` #${q.next.number}` : ""}` : "idle";
+    const cycles = q.cycles.length ? `; cycles: ${q.cycles.map((c) => c.map((n) => `#${n}`).join(" → ")).join("; ")}` : "";
+    return `Merge queue: next ${next}; order ${nums(q.order)}; in flight ${nums(q.inFlight)}${cycles}`;
+  }
+  var warningLine = (w) => w.number ? `#${w.number}: ${w.message}` : w.message;
+
+  // page/src/render.js
   function el(doc, tag, attrs = {}, ...children) {
     const node = doc.createElement(tag);
     for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
@@ -4662,11 +4847,7 @@ ${val.stack}`;
     if (view.stopTheLine) {
       root.append(el(doc, "p", { id: "stop", class: "stop" }, `Stop the line: ${view.stopReasons.join("; ")}`));
     }
-    const q = view.queue;
-    const next = q.next && q.next.action !== "idle" ? `${q.next.action}${q.next.number ? ` #${q.next.number}` : ""}` : "idle";
-    const list = (ns) => ns.length ? ns.map((n) => `#${n}`).join(", ") : "none";
-    const cycles = q.cycles.length ? `; cycles: ${q.cycles.map((c) => c.map((n) => `#${n}`).join(" → ")).join("; ")}` : "";
-    root.append(el(doc, "p", { id: "queue" }, `Merge queue: next ${next}; order ${list(q.order)}; in flight ${list(q.inFlight)}${cycles}`));
+    root.append(el(doc, "p", { id: "queue" }, queueLine(view.queue)));
     const head = el(doc, "tr", {}, ...COLUMNS.map(([key, heading]) => el(doc, "th", { scope: "col", "data-col": key }, heading)));
     const body = el(doc, "tbody");
     for (const row of view.rows) {
@@ -4683,7 +4864,7 @@ ${val.stack}`;
     if (!view.rows.length) root.append(el(doc, "p", {}, "No open pull request."));
     if (view.warnings.length) {
       const ul = el(doc, "ul", { id: "warnings" });
-      for (const w of view.warnings) ul.append(el(doc, "li", {}, w.number ? `#${w.number}: ${w.message}` : w.message));
+      for (const w of view.warnings) ul.append(el(doc, "li", {}, warningLine(w)));
       root.append(el(doc, "h2", {}, "Warnings"), ul);
     }
   }
@@ -4733,10 +4914,10 @@ ${val.stack}`;
           throw new ReadError("loading the engine", e.message, e);
         }
       }
-      const { facts, configText, configSource, requests } = await readAll({ api, token, owner, repo, progress: status });
-      const { config, problems: errors } = configText === null ? { config: {}, problems: [] } : checkConfigText(engine, configText);
+      const checkConfig = (text) => checkConfigText(engine, text);
+      const { facts, config, problems: errors, configSource, requests } = await readAll({ api, token, owner, repo, checkConfig, progress: status });
       renderConfigErrors(document, $("config-errors"), configSource, errors);
-      const view = engine.dashboard(facts, errors.length ? {} : config);
+      const view = engine.dashboard(facts, config);
       renderView(document, $("view"), { view, api, repository: facts.repository });
       $("snapshot").textContent = JSON.stringify(facts, null, 2);
       status(`${view.rows.length} open pull request${view.rows.length === 1 ? "" : "s"} as of ${facts.now}; config: ${errors.length ? "preset (the file has errors)" : configSource}; ${requests} API requests; engine ${view.engine}`);

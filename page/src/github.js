@@ -1,8 +1,9 @@
-// Reads what the dashboard shows from GitHub, in the browser, with the code the Action uses: facts by
-// lib/github/read.js (readFacts) through lib/github/client.js (makeOctokit), and `.github/prflow.json`
-// through the REST contents API. No decision is taken here: the engine draws everything.
+// Reads what the dashboard shows from GitHub, in the browser, with the code the CLI uses: facts by
+// lib/github/read.js and lib/github/read-queue.js (the Action's readFacts, then the merge queue's facts) through
+// lib/github/client.js (makeOctokit), and `.github/prflow.json` through the REST contents API. No decision is taken here: the engine draws everything.
 import { makeOctokit } from "../../lib/github/client.js";
 import { readFacts } from "../../lib/github/read.js";
+import { readQueueFacts } from "../../lib/github/read-queue.js";
 import { DEFAULT_CONFIG_PATH as CONFIG_PATH } from "../../lib/config-text.js";
 /** GitHub.com's REST base; GHES is `https://HOST/api/v3`. */
 export const DEFAULT_API = "https://api.github.com";
@@ -49,11 +50,14 @@ export function pullUrl(api, fullName, number) {
 }
 
 /**
- * Reads facts and the config. `progress(line)` gets a line per page ("reading pull requests 50/120")
- * and every retry or partial failure readFacts reports. Returns { facts, configText, configSource, requests }:
- * `configText` is null when the repository has no config (the preset applies).
+ * Reads the facts, the config, then the merge queue's facts. `checkConfig(text)` validates the config's
+ * text ({ config, problems }); the queue's facts are read with the valid config's label names, else the
+ * preset's. `progress(line)`
+ * gets a line per page ("reading pull requests 50/120") and every retry or partial failure the readers
+ * report. Returns { facts, config, problems, configSource, requests }: `config` is the preset's `{}`
+ * when the repository has none or when it has problems (the page shows them and the preset's reading).
  */
-export async function readAll({ api, token, owner, repo, progress = () => {} }) {
+export async function readAll({ api, token, owner, repo, checkConfig, progress = () => {} }) {
   const octokit = makeOctokit({ token, baseUrl: api, log: progress, userAgent: "prflow-dashboard" });
   // Page progress from the sweep's own answers: each page carries totalCount and its nodes.
   let read = 0;
@@ -80,16 +84,22 @@ export async function readAll({ api, token, owner, repo, progress = () => {} }) 
   }
 
   progress(`reading ${CONFIG_PATH}`);
-  let configText = null;
+  let checked = { config: {}, problems: [] };
   let configSource = `${CONFIG_PATH} not found: the preset applies`;
   try {
     const res = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { owner, repo, path: CONFIG_PATH });
-    configText = decodeBase64(res.data.content ?? "");
+    checked = checkConfig(decodeBase64(res.data.content ?? ""));
     configSource = CONFIG_PATH;
   } catch (e) {
     if (e.status !== 404) throw new ReadError(`reading ${CONFIG_PATH}`, explain(e, `${owner}/${repo}`), e);
   }
-  return { facts, configText, configSource, requests: stats.requests };
+  const config = checked.problems.length ? {} : checked.config;
+
+  // The queue's facts need the config's label names, so they come last; what cannot be read is marked
+  // unknown in the facts (the engine then says so), never a failed page.
+  progress("reading the merge queue's facts");
+  await readQueueFacts(octokit, { owner, repo, facts, config, log: progress });
+  return { facts, config, problems: checked.problems, configSource, requests: stats.requests };
 }
 
 /** UTF-8 text from the contents API's base64 (with its line breaks). */

@@ -50,12 +50,12 @@ async function run(event) {
       }
     }
 
-    const { facts, configText, configSource, requests } = await readAll({ api, token, owner, repo, progress: status });
-    const { config, problems: errors } = configText === null ? { config: {}, problems: [] } : checkConfigText(engine, configText);
+    const checkConfig = (text) => checkConfigText(engine, text);
+    const { facts, config, problems: errors, configSource, requests } = await readAll({ api, token, owner, repo, checkConfig, progress: status });
     // A bad config is shown with its paths and the page falls back to the preset, so the queue is still
     // drawn; the errors say the Action would write nothing until they are fixed.
     renderConfigErrors(document, $("config-errors"), configSource, errors);
-    const view = engine.dashboard(facts, errors.length ? {} : config);
+    const view = engine.dashboard(facts, config);
     renderView(document, $("view"), { view, api, repository: facts.repository });
     $("snapshot").textContent = JSON.stringify(facts, null, 2);
     status(`${view.rows.length} open pull request${view.rows.length === 1 ? "" : "s"} as of ${facts.now}; config: ${errors.length ? "preset (the file has errors)" : configSource}; ${requests} API requests; engine ${view.engine}`);

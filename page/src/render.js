@@ -1,26 +1,9 @@
 // Draws the engine's DashboardView into the page. Text only (textContent, never innerHTML), so a
 // title or a label cannot inject markup; every value shown is the engine's, unchanged.
+import { COLUMNS, queueLine, warningLine } from "../../lib/dashboard-text.js";
 import { pullUrl } from "./github.js";
 
-/** The table's columns: [key, heading, cell(row) → text]. Tests find cells by `data-col`. */
-export const COLUMNS = [
-  ["number", "#", (r) => `#${r.number}`],
-  ["title", "Title", (r) => r.title],
-  ["state", "State", (r) => r.state ?? "(none)"],
-  ["why", "Why", (r) => r.why],
-  ["blockers", "Blockers", (r) => r.blockers.join(", ")],
-  ["owner", "Owner", (r) => r.owner],
-  ["claimers", "Claimed by", (r) => r.claimers.join(", ")],
-  ["minutes", "In state", (r) => (r.minutes === null ? (r.problem ?? "?") : `${r.minutes} min`)],
-  ["queue", "Queue", (r) => queueText(r.queue)],
-];
-
-function queueText(q) {
-  if (!q) return "";
-  const place = q.place ? ` #${q.place} in line` : "";
-  const waits = q.waitingOn.length ? ` (waits for ${q.waitingOn.map((n) => `#${n}`).join(", ")})` : "";
-  return `${q.triage}${place}${q.detail ? `: ${q.detail}` : ` (${q.reason})`}${waits}; next: ${q.nextActor}, ${q.nextAction}`;
-}
+export { COLUMNS };
 
 function el(doc, tag, attrs = {}, ...children) {
   const node = doc.createElement(tag);
@@ -35,11 +18,7 @@ export function renderView(doc, root, { view, api, repository }) {
   if (view.stopTheLine) {
     root.append(el(doc, "p", { id: "stop", class: "stop" }, `Stop the line: ${view.stopReasons.join("; ")}`));
   }
-  const q = view.queue;
-  const next = q.next && q.next.action !== "idle" ? `${q.next.action}${q.next.number ? ` #${q.next.number}` : ""}` : "idle";
-  const list = (ns) => (ns.length ? ns.map((n) => `#${n}`).join(", ") : "none");
-  const cycles = q.cycles.length ? `; cycles: ${q.cycles.map((c) => c.map((n) => `#${n}`).join(" → ")).join("; ")}` : "";
-  root.append(el(doc, "p", { id: "queue" }, `Merge queue: next ${next}; order ${list(q.order)}; in flight ${list(q.inFlight)}${cycles}`));
+  root.append(el(doc, "p", { id: "queue" }, queueLine(view.queue)));
 
   const head = el(doc, "tr", {}, ...COLUMNS.map(([key, heading]) => el(doc, "th", { scope: "col", "data-col": key }, heading)));
   const body = el(doc, "tbody");
@@ -58,7 +37,7 @@ export function renderView(doc, root, { view, api, repository }) {
 
   if (view.warnings.length) {
     const ul = el(doc, "ul", { id: "warnings" });
-    for (const w of view.warnings) ul.append(el(doc, "li", {}, w.number ? `#${w.number}: ${w.message}` : w.message));
+    for (const w of view.warnings) ul.append(el(doc, "li", {}, warningLine(w)));
     root.append(el(doc, "h2", {}, "Warnings"), ul);
   }
 }

@@ -1,4 +1,5 @@
-//! The engine as a native command, for tests and benchmarks: `plan FACTS [CONFIG]`, `schemas`.
+//! The engine as a native command, for tests, benchmarks and the build: `plan FACTS [CONFIG]`,
+//! `schemas`, `catalog CONFIG` (the generated reference reads both).
 
 use std::process::ExitCode;
 
@@ -77,11 +78,16 @@ fn run(args: &[String]) -> Result<(), String> {
             println!("{}", serde_json::to_string_pretty(&out).unwrap());
             Ok(())
         }
+        Some("catalog") => {
+            let config = read_json(args.get(1).ok_or("usage: prflow-native catalog CONFIG")?)?;
+            println!("{}", serde_json::to_string_pretty(&prflow::catalog::catalog_value(config)).unwrap());
+            Ok(())
+        }
         Some("schemas") => {
             println!("{}", serde_json::to_string_pretty(&prflow::schemas()).unwrap());
             Ok(())
         }
-        _ => Err("usage: prflow-native plan FACTS [CONFIG] | sweep FACTS [CONFIG] | schemas | bench FACTS CONFIG RUNS | queue NAME INPUT".into()),
+        _ => Err("usage: prflow-native plan FACTS [CONFIG] | sweep FACTS [CONFIG] | schemas | catalog CONFIG | bench FACTS CONFIG RUNS | queue NAME INPUT".into()),
     }
 }
 

@@ -42,6 +42,7 @@ impl Action {
 pub struct Level {
     /// Minutes in the state (working minutes when `workingHours.enabled`) before it fires.
     pub after: u32,
+    /// What it does: `ping`, `escalate`, `stop-the-line` or `release-claim`.
     pub action: Action,
     /// Who is mentioned: `author`, `claimer`, `reviewers`, `onDuty`, `gateOwner`, `everyone`, or a
     /// login written `@login`. Resolved through `people`, so a shift change is a one-line edit there.
@@ -110,12 +111,14 @@ impl Day {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct WorkingHours {
+    /// Count only working minutes toward a level, so a night or a weekend fires nothing.
     pub enabled: bool,
     /// A fixed offset from UTC in minutes (480 for UTC+08:00). Wins over `zone`.
     pub utc_offset_minutes: Option<i32>,
     /// A zone from the engine's small built-in table (see src/followup/clock.rs), with its
     /// daylight-saving rule; anything else is written as `utcOffsetMinutes`.
     pub zone: String,
+    /// The working days (`mon` .. `sun`).
     pub days: Vec<Day>,
     /// Local start of the working day, `HH:MM`.
     pub start: String,
@@ -182,10 +185,13 @@ impl Default for Board {
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Followup {
     /// Per state label, its levels. A state named here replaces its default levels; `[]` turns it off.
-    /// Defaults: the article's table for the stations flow (see `default_levels`).
+    /// Defaults: the table in the README's follow-up section, keyed by the stations flow's states.
     pub levels: BTreeMap<String, Vec<Level>>,
+    /// Who `who` names: humans, the person on duty, machine owners, the gate's owner, reviewers.
     pub people: People,
+    /// When minutes count toward a level.
     pub working_hours: WorkingHours,
+    /// The board issue every sweep keeps current.
     pub board: Board,
     /// Labels with this prefix are the state axis: exactly one belongs on every open pull request.
     pub state_prefix: String,

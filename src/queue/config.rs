@@ -107,6 +107,7 @@ pub struct AutoFixConfig {
 pub struct AutoFixStep {
     /// A regular expression for the failed context; `$1`..`$9` in `run` are its groups, shell-quoted.
     pub context: String,
+    /// The shell command to run when `context` matches a failed context.
     pub run: String,
     /// Fixers run by stage, lowest first, and within a stage by command.
     #[serde(default)]

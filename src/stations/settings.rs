@@ -24,6 +24,7 @@ pub enum Role {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Machine {
+    /// `dev`, `review` or `any` (reviews when the queue is deep, develops when it is empty).
     pub role: Role,
     /// The person who looks after it (`@alice`), for pings and the board.
     pub owner: Option<String>,
@@ -137,7 +138,9 @@ pub struct Stations {
     /// The command `prflow station` runs for the AI first pass (the prompt as its argument, the diff on
     /// standard input), e.g. `claude -p`. `--ai` or PRFLOW_AI on the station machine override it.
     pub ai_command: Option<String>,
+    /// The validation gate: its status context, the docs-only paths that skip it, when it runs.
     pub gate: Gate,
+    /// The flow's label names.
     pub labels: StationLabels,
 }
 

@@ -9,7 +9,13 @@ import * as engine from "../../js/node.js";
 import { startEmulator } from "../../emulator/index.js";
 import { makeOctokit, readFacts, PULL_PAGE } from "../../lib/github/index.js";
 import { githubPort } from "../../lib/stations/github-port.js";
+import { readBoardFacts } from "../../lib/github/read-queue.js";
 import { COLUMNS } from "../../page/src/render.js";
+import { dashboardText } from "../../lib/dashboard-text.js";
+import { runCli } from "./lib/cli.js";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { servePage } from "../../scripts/lib/serve-page.mjs";
 
 const OWNER = "acme";
@@ -34,6 +40,7 @@ const SEEDS = [
   { rule: "claimed by a station that asked for changes", pull: { title: "Fix <b>escaping</b> | pipes", author: "agent-m1", labels: ["from:m1", "reviewer:m4"] }, review: { author: "review-bot", state: "CHANGES_REQUESTED" } },
   { rule: "approved by a person, checks green", pull: { title: "Docs for the CLI", author: "win-box", labels: ["from:m6"] }, review: { author: "alice", state: "APPROVED" }, check: "SUCCESS" },
   { rule: "a failing check", pull: { title: "Speed up the sweep", author: "win-box", labels: ["from:m6"] }, check: "FAILURE" },
+  { rule: "approved and queued for merge", pull: { title: "Land the gate", author: "win-box", labels: ["from:m6", "merge-queued"] }, review: { author: "alice", state: "APPROVED" }, check: "SUCCESS" },
 ];
 
 // Response headers a page may read without their being exposed (the Fetch standard's safelist).
@@ -157,10 +164,12 @@ test("the built page shows each pull request's engine state, why, owner, claimer
     assert.equal(p.outcome, "rendered", `the page failed: ${p.document.getElementById("error").textContent} ${p.errors.join("; ")}`);
     assert.deepEqual(p.errors, [], "no script error in the page");
 
-    // The facts the page read (its snapshot) are what the Action's reader reads in Node, but `now`.
+    // The facts the page read (its snapshot) are what the CLI's board reader reads in Node, but `now`:
+    // the Action's facts and the merge queue's.
     const shown = JSON.parse(p.document.getElementById("snapshot").textContent);
-    const node = await readFacts(makeOctokit({ token: TOKEN, baseUrl: gh.url }), { owner: OWNER, repo: REPO });
-    assert.deepEqual({ ...shown, now: null }, { ...node, now: null }, "the page reads the same facts as the Action");
+    const node = await readBoardFacts(makeOctokit({ token: TOKEN, baseUrl: gh.url }), { owner: OWNER, repo: REPO, config: CONFIG });
+    assert.deepEqual({ ...shown, now: null }, { ...node, now: null }, "the page reads the same facts as the CLI");
+    assert.equal(shown.viewer, "alice", "the queue's facts were read too (who the token is)");
 
     const expected = engine.dashboard(shown, CONFIG);
     assert.deepEqual(expected.configErrors, []);
@@ -181,6 +190,10 @@ test("the built page shows each pull request's engine state, why, owner, claimer
     t.diagnostic(p.document.getElementById("queue").textContent);
     t.diagnostic(p.document.getElementById("status").textContent);
     assert.ok(expected.rows.some((r) => r.claimers.length), "a claimer is shown");
+    // The queue column speaks only of queued work: the queued seed has a cell, the others none.
+    const queued = expected.rows.filter((r) => r.queue).map((r) => r.title);
+    assert.deepEqual(queued, ["Land the gate"], "only the merge-queued pull request has a queue cell");
+    assert.notEqual(p.document.querySelector('#pulls tr td[data-col="queue"]:not(:empty)'), null, "its queue cell is drawn");
     assert.ok(expected.rows.every((r) => r.minutes !== null), "every pull request is timed by the sweep");
     assert.match(p.document.getElementById("queue").textContent, /^Merge queue: next /);
     assert.ok(p.statuses.includes(`reading pull requests ${SEEDS.length}/${SEEDS.length}`), `progress while reading: ${JSON.stringify(p.statuses)}`);
@@ -197,6 +210,39 @@ test("the built page shows each pull request's engine state, why, owner, claimer
   } finally {
     p.close();
   }
+});
+
+test("prflow status: the same view in a terminal, read from the repository with the CLI", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "prflow-status-"));
+  const configPath = join(dir, "prflow.json");
+  writeFileSync(configPath, JSON.stringify(CONFIG));
+  const env = { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: gh.url };
+  const repoArgs = ["--repo", `${OWNER}/${REPO}`, "--config", configPath];
+
+  const json = await runCli(["status", ...repoArgs, "--format", "json"], { env });
+  assert.equal(json.code, 0, json.stderr);
+  const view = JSON.parse(json.stdout);
+  const facts = await readBoardFacts(makeOctokit({ token: TOKEN, baseUrl: gh.url }), { owner: OWNER, repo: REPO, config: CONFIG });
+  const expected = engine.dashboard(facts, CONFIG);
+  // Everything but the minutes (the CLI's clock is not this one's) is the engine's, row by row.
+  const timeless = (rows) => rows.map(({ minutes, since, ...rest }) => rest);
+  assert.deepEqual(timeless(view.rows), timeless(expected.rows), "the CLI shows the engine's rows");
+  assert.deepEqual(view.queue, expected.queue);
+  assert.equal(view.repository, `${OWNER}/${REPO}`);
+
+  const text = await runCli(["status", ...repoArgs, "--width", "0"], { env });
+  assert.equal(text.code, 0, text.stderr);
+  t.diagnostic(text.stdout);
+  const body = dashboardText({ ...view }, { width: 0 });
+  // The table is the shared formatter's, over the CLI's own view (its minutes).
+  assert.ok(text.stdout.endsWith(body), "the terminal text is dashboardText of the view");
+  for (const row of view.rows) assert.ok(text.stdout.split("\n").some((l) => l.startsWith(`#${row.number} `) && l.includes(row.why)), `#${row.number} and its why`);
+  assert.match(text.stdout, /^Merge queue: next /m);
+
+  const bad = await runCli(["status", ...repoArgs, "--width", "wide"], { env });
+  assert.equal(bad.code, 2, "bad input is refused");
+  assert.match(bad.stderr, /--width: expected a whole number/);
+  assert.deepEqual(gh.validationFailures, []);
 });
 
 test("failure modes are one clear line naming what failed", async (t) => {

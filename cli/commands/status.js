@@ -1,0 +1,36 @@
+// `prflow status`: the dashboard in a terminal. Every open pull request with its state and why, its
+// blockers, owner, claimers, time in state and place in the merge queue: the engine's dashboard view
+// (the page draws the same view), from a repository (read-only) or offline from a facts file.
+import { engine } from "../engine.js";
+import { DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
+import { RunError } from "../../lib/run.js";
+import { dashboardText } from "../../lib/dashboard-text.js";
+import { readInput } from "./report.js";
+import { UsageError } from "../usage.js";
+
+export const summary = "Show every open pull request: state and why, blockers, owner, claims, time in state, queue (read-only).";
+export const usage =
+  "prflow status (--repo owner/name | --facts FACTS.json) [--config FILE] [--format text|json] [--width N]   (token: GITHUB_TOKEN; API: GITHUB_API_URL)";
+export const options = {
+  repo: { type: "string" },
+  facts: { type: "string" },
+  config: { type: "string", default: DEFAULT_CONFIG_PATH },
+  format: { type: "string", default: "text" },
+  width: { type: "string", default: "48" },
+};
+
+export async function run(values) {
+  const { config, facts, repository } = await readInput(values, usage);
+  const width = Number(values.width);
+  if (!Number.isInteger(width) || width < 0) throw new UsageError(`--width: expected a whole number (0 cuts nothing), found ${JSON.stringify(values.width)}`);
+  let view;
+  try {
+    view = engine.dashboard(facts, config);
+  } catch (e) {
+    throw new RunError([`${values.facts ?? repository}: ${e.message}`]);
+  }
+  const source = repository ?? facts.repository ?? values.facts;
+  if (values.format === "json") console.log(JSON.stringify({ repository: source, ...view }, null, 2));
+  else process.stdout.write(`${source}: ${view.rows.length} open pull request${view.rows.length === 1 ? "" : "s"} as of ${facts.now} (engine ${view.engine})\n${dashboardText(view, { width })}`);
+  return 0;
+}
