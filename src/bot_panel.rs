@@ -159,7 +159,8 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
         } else if unasked.is_empty() {
             wants.absent(&l.blocker_unrequested, "every panel bot has been asked about the head commit");
         } else {
-            wants.present(&l.blocker_unrequested, format!("{} has no verdict on {} and was not asked", unasked.join(", "), short(&pr.head_sha)));
+            let (has, was) = if unasked.len() == 1 { ("has", "was") } else { ("have", "were") };
+            wants.present(&l.blocker_unrequested, format!("{} {has} no verdict on {} and {was} not asked", unasked.join(", "), short(&pr.head_sha)));
         }
     }
 
