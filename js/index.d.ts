@@ -45,6 +45,8 @@ export function codeOwners(codeownersText: string, path: string): string[];
 export function parseTrailers(body: string): Trailers;
 /** The merge queue's triage: every open pull request's class, owner, reason, next actor/action, place; the order and cycles. */
 export function triage(facts: Facts | string, config?: Config | string): QueueReport;
+/** The numbers of the pull requests whose `builtOnBaseTip` triage reads (the version pull request, queued work under skip-ci; never a fork). */
+export function tipReads(facts: Facts | string, config?: Config | string): number[];
 /** One poll of the watched pull request: the outcome by the README's table (`continue` to poll again). */
 export function watchStep(poll: WatchPoll, state: WatchState, config?: Config | string): WatchStep;
 /** Whether `by` may claim (or release) a set-aside pull request, and the comment to write. */

@@ -30,7 +30,7 @@ export async function queueFacts(values, config) {
   const { connect } = await import("../common.js");
   const { readBoardFacts } = await import("../../lib/github/read-queue.js");
   const { owner, repo, octokit, log } = connect({ ...values, live: false });
-  const facts = await readBoardFacts(octokit, { owner, repo, config, log });
+  const facts = await readBoardFacts(octokit, { owner, repo, engine, config, log });
   return { facts, repository: `${owner}/${repo}`, octokit, owner, repo, log };
 }
 

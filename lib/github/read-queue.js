@@ -78,20 +78,20 @@ function addUnknown(list, what) {
  * Everything a view of the whole board reads (`prflow report`, `prflow status`, the dashboard page):
  * readFacts, then the queue's facts on top, so the queue's triage is the same wherever it is shown.
  */
-export async function readBoardFacts(octokit, { owner, repo, config = {}, log = () => {} }) {
+export async function readBoardFacts(octokit, { owner, repo, engine, config = {}, log = () => {} }) {
   const facts = await readFacts(octokit, { owner, repo, log });
-  return readQueueFacts(octokit, { owner, repo, facts, config, log });
+  return readQueueFacts(octokit, { owner, repo, engine, facts, config, log });
 }
 
 /**
  * Adds the queue's facts to `facts` (as readFacts returned it) in place, and returns it.
- * `config` is the validated config (for the queue's label names).
+ * `config` is the validated config; `engine` (js/node.js or a loaded js/web.js) says which branches the
+ * queue needs compared with the tip.
  */
-export async function readQueueFacts(octokit, { owner, repo, facts, config = {}, log = () => {} }) {
+export async function readQueueFacts(octokit, { owner, repo, engine, facts, config = {}, log = () => {} }) {
   facts.unknown ??= [];
   facts.pullRequests ??= [];
   const byNumber = new Map(facts.pullRequests.map((p) => [p.number, p]));
-  const labels = { mergeQueued: "merge-queued", skipCi: "skip-ci", autoRebase: "auto-rebase", ...(config.queue?.labels ?? {}) };
 
   // 1. Per pull request, in pages of 50. GitHub answers a field it failed on with null and an error
   //    beside the data; what came back is used and what did not is marked unknown, never guessed.
@@ -200,13 +200,11 @@ export async function readQueueFacts(octokit, { owner, repo, facts, config = {},
     }
   }
 
-  // 5. Whether a waiting branch is built on the tip, for those the queue would act on: git's answer
-  //    through the compare API, because skip-ci leaves the merge state at BLOCKED.
-  const versionBranch = `${config.queue?.versionBranchPrefix ?? "changeset-release/"}${facts.defaultBranch ?? "main"}`;
+  // 5. Whether a waiting branch is built on the tip, for those the engine's triage reads it of (tipReads):
+  //    git's answer through the compare API, because skip-ci leaves the merge state at BLOCKED.
+  const wanted = new Set(facts.baseTipSha ? engine.tipReads(facts, config) : []);
   for (const pr of facts.pullRequests) {
-    const labelled = (l) => (pr.labels ?? []).includes(l);
-    const relevant = pr.headRef === versionBranch || (labelled(labels.skipCi) && (labelled(labels.mergeQueued) || labelled(labels.autoRebase)));
-    if (!relevant || !facts.baseTipSha || !pr.headSha || pr.isFork) continue;
+    if (!wanted.has(pr.number) || !pr.headSha) continue;
     try {
       const { data } = await octokit.request("GET /repos/{owner}/{repo}/compare/{basehead}", { owner, repo, basehead: `${facts.baseTipSha}...${pr.headSha}`, per_page: 1 });
       pr.builtOnBaseTip = data.behind_by === 0;

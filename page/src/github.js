@@ -4,7 +4,7 @@
 import { makeOctokit } from "../../lib/github/client.js";
 import { readFacts } from "../../lib/github/read.js";
 import { readQueueFacts } from "../../lib/github/read-queue.js";
-import { DEFAULT_CONFIG_PATH as CONFIG_PATH } from "../../lib/config-text.js";
+import { checkConfigText, DEFAULT_CONFIG_PATH as CONFIG_PATH } from "../../lib/config-text.js";
 /** GitHub.com's REST base; GHES is `https://HOST/api/v3`. */
 export const DEFAULT_API = "https://api.github.com";
 
@@ -50,14 +50,14 @@ export function pullUrl(api, fullName, number) {
 }
 
 /**
- * Reads the facts, the config, then the merge queue's facts. `checkConfig(text)` validates the config's
- * text ({ config, problems }); the queue's facts are read with the valid config's label names, else the
- * preset's. `progress(line)`
+ * Reads the facts, the config, then the merge queue's facts, with the loaded `engine` (js/web.js): it
+ * validates the config's text and says which branches the queue needs compared with the tip; the
+ * queue's facts are read under the valid config, else the preset. `progress(line)`
  * gets a line per page ("reading pull requests 50/120") and every retry or partial failure the readers
  * report. Returns { facts, config, problems, configSource, requests }: `config` is the preset's `{}`
  * when the repository has none or when it has problems (the page shows them and the preset's reading).
  */
-export async function readAll({ api, token, owner, repo, checkConfig, progress = () => {} }) {
+export async function readAll({ api, token, owner, repo, engine, progress = () => {} }) {
   const octokit = makeOctokit({ token, baseUrl: api, log: progress, userAgent: "prflow-dashboard" });
   // Page progress from the sweep's own answers: each page carries totalCount and its nodes.
   let read = 0;
@@ -88,7 +88,7 @@ export async function readAll({ api, token, owner, repo, checkConfig, progress =
   let configSource = `${CONFIG_PATH} not found: the preset applies`;
   try {
     const res = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { owner, repo, path: CONFIG_PATH });
-    checked = checkConfig(decodeBase64(res.data.content ?? ""));
+    checked = checkConfigText(engine, decodeBase64(res.data.content ?? ""));
     configSource = CONFIG_PATH;
   } catch (e) {
     if (e.status !== 404) throw new ReadError(`reading ${CONFIG_PATH}`, explain(e, `${owner}/${repo}`), e);
@@ -98,7 +98,7 @@ export async function readAll({ api, token, owner, repo, checkConfig, progress =
   // The queue's facts need the config's label names, so they come last; what cannot be read is marked
   // unknown in the facts (the engine then says so), never a failed page.
   progress("reading the merge queue's facts");
-  await readQueueFacts(octokit, { owner, repo, facts, config, log: progress });
+  await readQueueFacts(octokit, { owner, repo, engine, facts, config, log: progress });
   return { facts, config, problems: checked.problems, configSource, requests: stats.requests };
 }
 

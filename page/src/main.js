@@ -3,7 +3,6 @@
 // dashboard view, and draws it. It announces the end of each load with a `prflow:rendered` or
 // `prflow:failed` event on the document (tests and embedding pages wait for it).
 import { load } from "../../js/web.js";
-import { checkConfigText } from "../../lib/config-text.js";
 import { apiBase, parseRepo, readAll, ReadError, DEFAULT_API } from "./github.js";
 import { renderConfigErrors, renderView } from "./render.js";
 
@@ -50,8 +49,7 @@ async function run(event) {
       }
     }
 
-    const checkConfig = (text) => checkConfigText(engine, text);
-    const { facts, config, problems: errors, configSource, requests } = await readAll({ api, token, owner, repo, checkConfig, progress: status });
+    const { facts, config, problems: errors, configSource, requests } = await readAll({ api, token, owner, repo, engine, progress: status });
     // A bad config is shown with its paths and the page falls back to the preset, so the queue is still
     // drawn; the errors say the Action would write nothing until they are fixed.
     renderConfigErrors(document, $("config-errors"), configSource, errors);

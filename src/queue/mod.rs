@@ -92,6 +92,21 @@ pub fn triage(facts: &Facts, config: &Config) -> triage::Report {
     triage::triage(&Ctx::new(facts, config))
 }
 
+/// The pull requests whose `builtOnBaseTip` triage reads: the version pull request, and what waits in
+/// the queue under `skip-ci`. A reader asks git about these only (one compare call each), so the rule
+/// of which branches matter stays here, beside the triage that reads the answer. Forks are left out:
+/// the queue never rebases them.
+pub fn tip_reads(facts: &Facts, config: &Config) -> Vec<u64> {
+    let ctx = Ctx::new(facts, config);
+    facts
+        .pull_requests
+        .iter()
+        .filter(|pr| !pr.is_fork)
+        .filter(|pr| ctx.declared.get(&pr.number).is_some_and(|d| d.is_version || (d.skip_ci && (d.merge_queued || d.auto_rebase))))
+        .map(|pr| pr.number)
+        .collect()
+}
+
 /// The engine's queue functions by name, JSON in and out: the fixture runner, the native CLI and
 /// the Wasm exports all go through here, so they cannot drift apart.
 pub fn call(name: &str, input: serde_json::Value) -> Result<serde_json::Value, String> {
@@ -115,6 +130,10 @@ pub fn call(name: &str, input: serde_json::Value) -> Result<serde_json::Value, S
         "triage" => {
             let (facts, config) = facts_config(&input)?;
             to_value(triage(&facts, &config))
+        }
+        "tipReads" => {
+            let (facts, config) = facts_config(&input)?;
+            to_value(tip_reads(&facts, &config))
         }
         "reviewHold" => {
             let (facts, _) = facts_config(&input)?;

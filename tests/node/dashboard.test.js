@@ -167,7 +167,7 @@ test("the built page shows each pull request's engine state, why, owner, claimer
     // The facts the page read (its snapshot) are what the CLI's board reader reads in Node, but `now`:
     // the Action's facts and the merge queue's.
     const shown = JSON.parse(p.document.getElementById("snapshot").textContent);
-    const node = await readBoardFacts(makeOctokit({ token: TOKEN, baseUrl: gh.url }), { owner: OWNER, repo: REPO, config: CONFIG });
+    const node = await readBoardFacts(makeOctokit({ token: TOKEN, baseUrl: gh.url }), { owner: OWNER, repo: REPO, engine, config: CONFIG });
     assert.deepEqual({ ...shown, now: null }, { ...node, now: null }, "the page reads the same facts as the CLI");
     assert.equal(shown.viewer, "alice", "the queue's facts were read too (who the token is)");
 
@@ -222,7 +222,7 @@ test("prflow status: the same view in a terminal, read from the repository with 
   const json = await runCli(["status", ...repoArgs, "--format", "json"], { env });
   assert.equal(json.code, 0, json.stderr);
   const view = JSON.parse(json.stdout);
-  const facts = await readBoardFacts(makeOctokit({ token: TOKEN, baseUrl: gh.url }), { owner: OWNER, repo: REPO, config: CONFIG });
+  const facts = await readBoardFacts(makeOctokit({ token: TOKEN, baseUrl: gh.url }), { owner: OWNER, repo: REPO, engine, config: CONFIG });
   const expected = engine.dashboard(facts, CONFIG);
   // Everything but the minutes (the CLI's clock is not this one's) is the engine's, row by row.
   const timeless = (rows) => rows.map(({ minutes, since, ...rest }) => rest);
