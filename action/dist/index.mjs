@@ -5007,6 +5007,8 @@ function bind2(wasm2) {
     parseTrailers: (body) => wasm2.parseTrailers(body ?? ""),
     /** The merge queue's triage of every open pull request: triage, owner, reason, next actor/action, order, cycles. */
     triage: (facts, config = {}) => queueCall(wasm2, "triage", { facts, config }),
+    /** The pull requests whose `builtOnBaseTip` triage reads: a reader asks git about these only. */
+    tipReads: (facts, config = {}) => queueCall(wasm2, "tipReads", { facts, config }),
     /** One poll of the watched pull request: { outcome, state, detail }; `continue` means poll again. */
     watchStep: (poll, state, config = {}) => queueCall(wasm2, "watchStep", { poll, state, config }),
     /** Whether `by` may claim (or release) pull request `number`, and the comment to write. */

@@ -2300,6 +2300,8 @@ ${val.stack}`;
       parseTrailers: (body) => wasm2.parseTrailers(body ?? ""),
       /** The merge queue's triage of every open pull request: triage, owner, reason, next actor/action, order, cycles. */
       triage: (facts, config = {}) => queueCall(wasm2, "triage", { facts, config }),
+      /** The pull requests whose `builtOnBaseTip` triage reads: a reader asks git about these only. */
+      tipReads: (facts, config = {}) => queueCall(wasm2, "tipReads", { facts, config }),
       /** One poll of the watched pull request: { outcome, state, detail }; `continue` means poll again. */
       watchStep: (poll, state, config = {}) => queueCall(wasm2, "watchStep", { poll, state, config }),
       /** Whether `by` may claim (or release) pull request `number`, and the comment to write. */
@@ -2344,19 +2346,6 @@ ${val.stack}`;
   async function load(source) {
     await __wbg_init(source === void 0 ? void 0 : { module_or_path: source });
     return bind(prflow_exports);
-  }
-
-  // lib/config-text.js
-  var DEFAULT_CONFIG_PATH = ".github/prflow.json";
-  function checkConfigText(engine2, text) {
-    let config;
-    try {
-      config = JSON.parse(text);
-    } catch (e) {
-      return { config: null, problems: [{ path: "$", expected: "JSON", found: `a syntax error (${e.message})` }] };
-    }
-    const problems = engine2.validateConfig(config);
-    return { config: problems.length ? null : config, problems };
   }
 
   // node_modules/universal-user-agent/index.js
@@ -4599,12 +4588,11 @@ ${val.stack}`;
   function addUnknown(list, what) {
     if (!list.includes(what)) list.push(what);
   }
-  async function readQueueFacts(octokit, { owner, repo, facts, config = {}, log = () => {
+  async function readQueueFacts(octokit, { owner, repo, engine: engine2, facts, config = {}, log = () => {
   } }) {
     facts.unknown ??= [];
     facts.pullRequests ??= [];
     const byNumber = new Map(facts.pullRequests.map((p) => [p.number, p]));
-    const labels = { mergeQueued: "merge-queued", skipCi: "skip-ci", autoRebase: "auto-rebase", ...config.queue?.labels ?? {} };
     const closing = /* @__PURE__ */ new Map();
     try {
       let after = null;
@@ -4646,8 +4634,8 @@ ${val.stack}`;
     }
     try {
       const keyword = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+#(\d+)/gi;
-      const wanted = new Set(closing.keys());
-      for (const pr of facts.pullRequests) for (const m of String(pr.body ?? "").matchAll(keyword)) wanted.add(Number(m[1]));
+      const wanted2 = new Set(closing.keys());
+      for (const pr of facts.pullRequests) for (const m of String(pr.body ?? "").matchAll(keyword)) wanted2.add(Number(m[1]));
       const known = new Map([...closing].map(([n, v]) => [n, v]));
       const ask = async (numbers) => {
         const missing = numbers.filter((n) => !known.has(n) && !byNumber.has(n));
@@ -4659,14 +4647,14 @@ ${val.stack}`;
           if (node) known.set(n, { state: node.state ?? node.prState, body: node.body ?? "", pull: node.__typename === "PullRequest" });
         }
       };
-      await ask([...wanted]);
+      await ask([...wanted2]);
       const named = /* @__PURE__ */ new Set();
-      for (const n of wanted) for (const m of startAfterNumbers(known.get(n)?.body)) named.add(m);
+      for (const n of wanted2) for (const m of startAfterNumbers(known.get(n)?.body)) named.add(m);
       await ask([...named]);
       const issues = [];
       for (const [number, v] of known) if (!v.pull) issues.push({ number, open: v.state === "OPEN", body: v.body ?? "", blockedBy: [] });
       for (const issue of issues) {
-        if (!wanted.has(issue.number) || !issue.open) continue;
+        if (!wanted2.has(issue.number) || !issue.open) continue;
         const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by", { owner, repo, issue_number: issue.number });
         issue.blockedBy = data.filter((d) => d.state === "open").map((d) => d.number);
       }
@@ -4700,11 +4688,9 @@ ${val.stack}`;
         log(`queue facts: members of @${team} could not be read (${e.message})`);
       }
     }
-    const versionBranch = `${config.queue?.versionBranchPrefix ?? "changeset-release/"}${facts.defaultBranch ?? "main"}`;
+    const wanted = new Set(facts.baseTipSha ? engine2.tipReads(facts, config) : []);
     for (const pr of facts.pullRequests) {
-      const labelled = (l) => (pr.labels ?? []).includes(l);
-      const relevant = pr.headRef === versionBranch || labelled(labels.skipCi) && (labelled(labels.mergeQueued) || labelled(labels.autoRebase));
-      if (!relevant || !facts.baseTipSha || !pr.headSha || pr.isFork) continue;
+      if (!wanted.has(pr.number) || !pr.headSha) continue;
       try {
         const { data } = await octokit.request("GET /repos/{owner}/{repo}/compare/{basehead}", { owner, repo, basehead: `${facts.baseTipSha}...${pr.headSha}`, per_page: 1 });
         pr.builtOnBaseTip = data.behind_by === 0;
@@ -4713,6 +4699,19 @@ ${val.stack}`;
       }
     }
     return facts;
+  }
+
+  // lib/config-text.js
+  var DEFAULT_CONFIG_PATH = ".github/prflow.json";
+  function checkConfigText(engine2, text) {
+    let config;
+    try {
+      config = JSON.parse(text);
+    } catch (e) {
+      return { config: null, problems: [{ path: "$", expected: "JSON", found: `a syntax error (${e.message})` }] };
+    }
+    const problems = engine2.validateConfig(config);
+    return { config: problems.length ? null : config, problems };
   }
 
   // page/src/github.js
@@ -4747,7 +4746,7 @@ ${val.stack}`;
     const server = api === DEFAULT_API ? "https://github.com" : api.replace(/\/api\/v3$/, "");
     return `${server}/${fullName}/pull/${number}`;
   }
-  async function readAll({ api, token, owner, repo, checkConfig, progress = () => {
+  async function readAll({ api, token, owner, repo, engine: engine2, progress = () => {
   } }) {
     const octokit = makeOctokit({ token, baseUrl: api, log: progress, userAgent: "prflow-dashboard" });
     let read = 0;
@@ -4776,14 +4775,14 @@ ${val.stack}`;
     let configSource = `${DEFAULT_CONFIG_PATH} not found: the preset applies`;
     try {
       const res = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { owner, repo, path: DEFAULT_CONFIG_PATH });
-      checked = checkConfig(decodeBase64(res.data.content ?? ""));
+      checked = checkConfigText(engine2, decodeBase64(res.data.content ?? ""));
       configSource = DEFAULT_CONFIG_PATH;
     } catch (e) {
       if (e.status !== 404) throw new ReadError(`reading ${DEFAULT_CONFIG_PATH}`, explain(e, `${owner}/${repo}`), e);
     }
     const config = checked.problems.length ? {} : checked.config;
     progress("reading the merge queue's facts");
-    await readQueueFacts(octokit, { owner, repo, facts, config, log: progress });
+    await readQueueFacts(octokit, { owner, repo, engine: engine2, facts, config, log: progress });
     return { facts, config, problems: checked.problems, configSource, requests: stats.requests };
   }
   function decodeBase64(b64) {
@@ -4914,8 +4913,7 @@ ${val.stack}`;
           throw new ReadError("loading the engine", e.message, e);
         }
       }
-      const checkConfig = (text) => checkConfigText(engine, text);
-      const { facts, config, problems: errors, configSource, requests } = await readAll({ api, token, owner, repo, checkConfig, progress: status });
+      const { facts, config, problems: errors, configSource, requests } = await readAll({ api, token, owner, repo, engine, progress: status });
       renderConfigErrors(document, $("config-errors"), configSource, errors);
       const view = engine.dashboard(facts, config);
       renderView(document, $("view"), { view, api, repository: facts.repository });
