@@ -96,11 +96,11 @@ pub fn dashboard(facts: &Facts, config: &Config) -> DashboardView {
     let queue = crate::queue::triage(facts, config);
 
     // Looked up by number, so a board of thousands stays linear.
-    let verdicts: BTreeMap<u64, _> = plan.pulls.iter().map(|v| (v.number, v)).collect();
-    let timings: BTreeMap<u64, _> = swept.pulls.iter().map(|p| (p.number, p)).collect();
-    let entries: BTreeMap<u64, _> = queue.entries.iter().map(|e| (e.number, e)).collect();
+    let verdicts: BTreeMap<u64, _> = crate::sorting::map(plan.pulls.iter().map(|v| (v.number, v)));
+    let timings: BTreeMap<u64, _> = crate::sorting::map(swept.pulls.iter().map(|p| (p.number, p)));
+    let entries: BTreeMap<u64, _> = crate::sorting::map(queue.entries.iter().map(|e| (e.number, e)));
     let mut pulls: Vec<&crate::facts::PullRequest> = facts.pull_requests.iter().collect();
-    pulls.sort_by_key(|p| p.number);
+    crate::sorting::sort_by_key(&mut pulls, |p| p.number);
     let rows = pulls
         .into_iter()
         .map(|pr| {
@@ -194,7 +194,7 @@ mod tests {
             let swept = sweep(&facts, &quiet);
 
             let mut numbers: Vec<u64> = facts.pull_requests.iter().map(|p| p.number).collect();
-            numbers.sort();
+            crate::sorting::sort(&mut numbers);
             assert_eq!(view.rows.iter().map(|r| r.number).collect::<Vec<_>>(), numbers, "{rule}: one row per pull request, by number");
             for row in &view.rows {
                 let verdict = plan.pulls.iter().find(|v| v.number == row.number).expect("reconcile reads every pull request");

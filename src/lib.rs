@@ -17,6 +17,7 @@ pub mod queue;
 pub mod reconcile;
 pub mod reviews;
 pub mod scopes;
+pub mod sorting;
 pub mod stations;
 pub mod time;
 

@@ -63,7 +63,7 @@ pub fn reconcile(facts: &Facts, config: &Config) -> Plan {
         plan.warnings.push(Warning { number: None, message: "the repository's labels could not be read; additions were not filtered".into() });
     }
     let mut pulls: Vec<&crate::facts::PullRequest> = facts.pull_requests.iter().collect();
-    pulls.sort_by_key(|p| p.number);
+    crate::sorting::sort_by_key(&mut pulls, |p| p.number);
     for pr in pulls {
         let decision = match config.flow {
             Flow::BotPanel => bot_panel::decide(facts, config, pr, now, &required),

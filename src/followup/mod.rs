@@ -202,7 +202,7 @@ pub fn sweep(facts: &Facts, config: &Config) -> SweepPlan {
     }
 
     let mut pulls: Vec<&PullRequest> = facts.pull_requests.iter().collect();
-    pulls.sort_by_key(|p| p.number);
+    crate::sorting::sort_by_key(&mut pulls, |p| p.number);
     for pr in pulls {
         let mut row = FollowupPull {
             number: pr.number,
@@ -279,7 +279,7 @@ pub fn sweep(facts: &Facts, config: &Config) -> SweepPlan {
             continue;
         }
         row.fired = trusted_marks(&pr.comments, viewer).into_iter().filter(|m| m.state == state && m.since == since).map(|m| m.level).collect();
-        row.fired.sort_unstable();
+        crate::sorting::sort(&mut row.fired);
         row.fired.dedup();
         // Once per stay: a level whose comment exists, or any higher one, has been dealt with.
         if row.fired.iter().any(|&l| l >= level.after) || viewer.is_none() {

@@ -290,7 +290,7 @@ impl Followup {
             levels.insert(state.clone(), list.clone());
         }
         for list in levels.values_mut() {
-            list.sort_by_key(|l| l.after);
+            crate::sorting::sort_by_key(list, |l| l.after);
         }
         levels
     }

@@ -128,7 +128,7 @@ pub fn auto_fix(cfg: Option<&AutoFixConfig>, failed: &[String], commit_count: Op
             }
         }
     }
-    fixed.sort();
+    crate::sorting::sort(&mut fixed);
     fixed.dedup();
     commands.extend(fixed.into_iter().map(|(_, c)| c));
     commands.extend(cfg.after.iter().cloned());

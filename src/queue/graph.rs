@@ -42,7 +42,7 @@ pub struct IssueIndex {
 
 impl Graph {
     pub fn build(declared: &BTreeMap<u64, Declared>, issues: &IssueIndex) -> Graph {
-        let open: BTreeSet<u64> = declared.keys().copied().collect();
+        let open: BTreeSet<u64> = crate::sorting::set(declared.keys().copied());
         let mut edges: BTreeMap<u64, Vec<Edge>> = BTreeMap::new();
         for (&n, d) in declared {
             let mut out: Vec<Edge> = Vec::new();
@@ -142,7 +142,7 @@ pub fn cycles(edges: &BTreeMap<u64, Vec<Edge>>) -> Vec<Vec<u64>> {
                 }
                 let self_loop = t.edges.get(&v).is_some_and(|e| e.iter().any(|e| e.to == v));
                 if comp.len() > 1 || self_loop {
-                    comp.sort_unstable();
+                    crate::sorting::sort(&mut comp);
                     t.out.push(comp);
                 }
             }
@@ -154,7 +154,7 @@ pub fn cycles(edges: &BTreeMap<u64, Vec<Edge>>) -> Vec<Vec<u64>> {
             visit(&mut t, n);
         }
     }
-    t.out.sort();
+    crate::sorting::sort(&mut t.out);
     t.out
 }
 

@@ -47,13 +47,13 @@ impl<'a> Ctx<'a> {
             now: crate::time::parse_rfc3339(&facts.now),
             version_branch: format!("{}{default_branch}", config.queue.version_branch_prefix),
             default_branch,
-            by_number: facts.pull_requests.iter().map(|p| (p.number, p)).collect(),
-            heads: facts.pull_requests.iter().filter(|p| !p.is_fork).map(|p| (p.head_ref.as_str(), p.number)).collect(),
+            by_number: crate::sorting::map(facts.pull_requests.iter().map(|p| (p.number, p))),
+            heads: crate::sorting::map(facts.pull_requests.iter().filter(|p| !p.is_fork).map(|p| (p.head_ref.as_str(), p.number))),
             declared: BTreeMap::new(),
             graph: graph::Graph::default(),
             settlement: setaside::settle(facts),
         };
-        ctx.declared = facts.pull_requests.iter().map(|p| (p.number, declare::declared(&ctx, p))).collect();
+        ctx.declared = crate::sorting::map(facts.pull_requests.iter().map(|p| (p.number, declare::declared(&ctx, p))));
         let mut index = graph::IssueIndex { open_issues: Default::default(), closers: BTreeMap::new() };
         for issue in &facts.issues {
             if issue.open {
@@ -144,7 +144,7 @@ pub fn call(name: &str, input: serde_json::Value) -> Result<serde_json::Value, S
         "owner" => {
             let (facts, config) = facts_config(&input)?;
             let ctx = Ctx::new(&facts, &config);
-            let owners: BTreeMap<String, Option<owner::OwnerVerdict>> = facts.pull_requests.iter().map(|p| (p.number.to_string(), owner::queue_owner(&ctx, p))).collect();
+            let owners: BTreeMap<String, Option<owner::OwnerVerdict>> = crate::sorting::map(facts.pull_requests.iter().map(|p| (p.number.to_string(), owner::queue_owner(&ctx, p))));
             to_value(owners)
         }
         "green" => to_value(green::green(&field::<Vec<crate::facts::Check>>(&input, "checks")?, &field::<Option<Vec<String>>>(&input, "required")?.unwrap_or_default())),

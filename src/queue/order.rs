@@ -45,7 +45,7 @@ impl PartialOrd for OrderKey {
 }
 
 pub fn sort(keys: &mut [OrderKey]) {
-    keys.sort();
+    crate::sorting::sort(keys);
 }
 
 /// A pull request released in the same moment as the worker's own.

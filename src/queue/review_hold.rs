@@ -37,7 +37,7 @@ fn approvers(pr: &PullRequest) -> BTreeSet<String> {
             latest.insert(r.author.to_ascii_lowercase(), state);
         }
     }
-    latest.into_iter().filter(|(_, s)| *s == "APPROVED").map(|(a, _)| a).collect()
+    crate::sorting::set(latest.into_iter().filter(|(_, s)| *s == "APPROVED").map(|(a, _)| a))
 }
 
 pub fn review_hold(facts: &Facts, pr: &PullRequest) -> ReviewHold {

@@ -75,7 +75,7 @@ struct Board<'a> {
 impl<'a> Board<'a> {
     fn new(facts: &'a Facts, config: &Config) -> Self {
         let mut pulls: Vec<(&PullRequest, Derived)> = facts.pull_requests.iter().map(|p| (p, derive(&config.stations, p, None))).collect();
-        pulls.sort_by_key(|(p, _)| (created(p), p.number));
+        crate::sorting::sort_by_key(&mut pulls, |(p, _)| (created(p), p.number));
         Board { pulls }
     }
 
@@ -94,7 +94,7 @@ impl<'a> Board<'a> {
                     && !p.has_label(&own)
             })
             .collect();
-        q.sort_by_key(|(p, _)| (!p.has_label(&l.prio_high), created(p), p.number));
+        crate::sorting::sort_by_key(&mut q, |(p, _)| (!p.has_label(&l.prio_high), created(p), p.number));
         q
     }
 }
@@ -194,7 +194,7 @@ pub fn resolve_claim_race(labels: &[String], machine: &str, number: u64, config:
     let prefix = &config.stations.labels.reviewer_prefix;
     let mine = format!("{prefix}{machine}");
     let mut claimers: Vec<&String> = labels.iter().filter(|x| machine_in(x, prefix).is_some()).collect();
-    claimers.sort();
+    crate::sorting::sort(&mut claimers);
     let winner = claimers.first().map(|s| s.to_string());
     if winner.as_deref() == Some(mine.as_str()) {
         let waiting = &config.stations.labels.ready_for_review;

@@ -59,7 +59,7 @@ pub fn head_gate(st: &Stations, pr: &PullRequest) -> Option<GateResult> {
         .enumerate()
         .filter_map(|(i, c)| gate_result(st, c).map(|r| (time_of(c.completed_at.as_deref().or(c.started_at.as_deref())), i, r)))
         .collect();
-    gates.sort_by_key(|g| (g.0, g.1));
+    crate::sorting::sort_by_key(&mut gates, |g| (g.0, g.1));
     gates.last().map(|g| g.2)
 }
 
@@ -147,7 +147,7 @@ pub fn derive(st: &Stations, pr: &PullRequest, extra_gate: Option<GateResult>) -
     if let Some(r) = extra_gate {
         evs.push((i64::MAX, 5, 0, Ev::Gate(r)));
     }
-    evs.sort_by_key(|(t, rank, i, _)| (*t, *rank, *i));
+    crate::sorting::sort_by_key(&mut evs, |(t, rank, i, _)| (*t, *rank, *i));
 
     // Was it a draft when opened? The first draft change says; with none, it is what it is now.
     let first_draft_change = evs.iter().find_map(|(_, _, _, e)| match e {
@@ -160,7 +160,7 @@ pub fn derive(st: &Stations, pr: &PullRequest, extra_gate: Option<GateResult>) -
     // Claims whose label has no `labeled` event are older than anything the timeline shows.
     let current: Vec<String> = pr.labels.iter().filter_map(|x| machine_in(x, rp)).map(str::to_string).collect();
     let mut claims: BTreeSet<String> =
-        current.iter().filter(|m| !pr.timeline.iter().any(|e| e.kind == "labeled" && e.label.as_deref() == Some(&format!("{rp}{m}")))).cloned().collect();
+        crate::sorting::set(current.iter().filter(|m| !pr.timeline.iter().any(|e| e.kind == "labeled" && e.label.as_deref() == Some(&format!("{rp}{m}")))).cloned());
     let mut released: BTreeSet<String> = BTreeSet::new();
     let mut ignored: Vec<String> = Vec::new();
     let mut last_gate: Option<GateResult> = None;

@@ -1,0 +1,52 @@
+// Compares two builds of the engine's Wasm in one process, on the benchmark's board: each is a folder of
+// wasm-bindgen output (prflow.js + prflow_bg.wasm), e.g. pkg/ and a build of an older commit. Runs are
+// interleaved (A, B, A, B, ...) so the shared machine's noise falls on both alike; the ratio B/A is the
+// number to read. Both must give the same plan, or the comparison stops.
+//   node scripts/bench-ab.mjs DIR_A DIR_B        (RUNS=15 SIZES=1000,10000 by default)
+import { readFileSync, statSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { config, snapshot } from "./lib/bench-snapshot.mjs";
+
+const [dirA, dirB] = process.argv.slice(2);
+if (!dirA || !dirB) {
+  console.error("usage: node scripts/bench-ab.mjs DIR_A DIR_B   (each holds prflow.js and prflow_bg.wasm)");
+  process.exit(2);
+}
+const RUNS = Number(process.env.RUNS ?? 15);
+const sizes = (process.env.SIZES ?? "1000,10000").split(",").map(Number);
+
+/** A separate instance of a build's glue (the query makes Node load the module anew), initialised with its Wasm. */
+async function load(dir, tag) {
+  const glue = await import(`${pathToFileURL(resolve(dir, "prflow.js")).href}?build=${tag}`);
+  const wasmPath = resolve(dir, "prflow_bg.wasm");
+  glue.initSync({ module: readFileSync(wasmPath) });
+  return { glue, wasmPath };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const builds = [await load(dirA, "a"), await load(dirB, "b")];
+const configText = JSON.stringify(config);
+
+console.log(`A = ${dirA}, B = ${dirB}; reconcileJson, JSON text in -> plan text out; median of ${RUNS} interleaved runs; Node ${process.version}`);
+console.log("pull requests | A ms | B ms | B/A");
+for (const n of sizes) {
+  const facts = JSON.stringify(snapshot(n));
+  const plans = builds.map((b) => b.glue.reconcileJson(facts, configText)); // warm-up, and the check below
+  if (plans[0] !== plans[1]) throw new Error(`the two builds give different plans for ${n} pull requests`);
+  const times = [[], []];
+  for (let r = 0; r < RUNS; r++) {
+    for (const [i, b] of builds.entries()) {
+      const t0 = performance.now();
+      b.glue.reconcileJson(facts, configText);
+      times[i].push(performance.now() - t0);
+    }
+  }
+  const [a, b] = times.map(median);
+  console.log(`${String(n).padStart(13)} | ${a.toFixed(1).padStart(6)} | ${b.toFixed(1).padStart(6)} | ${(b / a).toFixed(2)}x`);
+}
+for (const [name, { wasmPath }] of [["A", builds[0]], ["B", builds[1]]]) {
+  const bytes = readFileSync(wasmPath);
+  console.log(`${name}: ${wasmPath} ${statSync(wasmPath).size} bytes (${gzipSync(bytes).length} gzipped)`);
+}
