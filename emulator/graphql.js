@@ -199,7 +199,7 @@ export function runGraphql(emulator, body, { login, token, faults }) {
     return { status: 200, body: { errors: limits.errors }, record: { operation, fields, invalid: limits.errors.map((x) => x.message), cost: 0, nodes: limits.nodes } };
   }
   const budget = emulator.spendPoints(token, limits.cost);
-  const context = { emulator, state: emulator.state, login, faults, cost: limits.cost, nodes: limits.nodes, budget };
+  const context = { emulator, state: emulator.state, login, tokenKind: emulator.tokens.get(token)?.kind ?? null, faults, cost: limits.cost, nodes: limits.nodes, budget };
   const result = execute({
     schema,
     document,
@@ -491,11 +491,17 @@ function commitView(st, c) {
         __typename: "StatusCheckRollup",
         id: st.nodeId("StatusCheckRollup", c.oid),
         state,
-        contexts: (args) => connection([...st.checkRunsFor(c.oid).map((r) => checkRunView(st, r)), ...st.statusesFor(c.oid).map((s) => statusView(st, s))], args),
+        // A fine-grained token is refused every check run (GitHub offers no Checks permission for one):
+        // the node is null with an error at its path, the statuses beside it still read.
+        contexts: (args, ctx) =>
+          connection([...st.checkRunsFor(c.oid).map((r) => (ctx?.tokenKind === "fine-grained" ? refusedToFineGrained() : checkRunView(st, r))), ...st.statusesFor(c.oid).map((s) => statusView(st, s))], args),
       };
     },
   };
 }
+
+/** GitHub's answer to a fine-grained token for a check run (graphql-js reports an Error value at its path). */
+const refusedToFineGrained = () => new GraphQLError("Resource not accessible by personal access token", { extensions: { type: "FORBIDDEN" } });
 
 function checkRunView(st, r) {
   const suite = st.suite(r.suiteId);

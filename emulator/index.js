@@ -126,8 +126,12 @@ class Emulator {
 
   // ---- tokens and budgets -------------------------------------------------------------------------
 
-  /** `kind`: "app" (GITHUB_TOKEN-like, `ghs_`: writes start no runs) or "personal" (`ghp_`: writes do). */
-  registerToken(token, login, kind = token.startsWith("ghs_") ? "app" : "personal") {
+  /**
+   * `kind`: "app" (GITHUB_TOKEN-like, `ghs_`: writes start no runs), "personal" (`ghp_`: writes do), or
+   * "fine-grained" (`github_pat_`: a personal token that GitHub refuses check runs, having no Checks
+   * permission to grant: each CheckRun in a rollup's contexts comes back null with a FORBIDDEN error).
+   */
+  registerToken(token, login, kind = token.startsWith("ghs_") ? "app" : token.startsWith("github_pat_") ? "fine-grained" : "personal") {
     this.state.user(login, login === this.owner ? { association: "OWNER" } : {});
     this.tokens.set(token, { login, kind });
     return token;

@@ -212,6 +212,30 @@ test("the built page shows each pull request's engine state, why, owner, claimer
   }
 });
 
+test("a fine-grained token: GitHub refuses it check runs, the page still draws and says what it could not read", async (t) => {
+  const fine = gh.registerToken("github_pat_11DASHBOARD0fineGrainedReader000000000000", "alice");
+  const p = await openPage(page.url, gh.url, fine, []);
+  try {
+    assert.equal(p.outcome, "rendered", `the page failed: ${p.document.getElementById("error").textContent} ${p.errors.join("; ")}`);
+    const shown = JSON.parse(p.document.getElementById("snapshot").textContent);
+    const withRuns = SEEDS.map((seed, i) => (seed.check ? i + 1 : null)).filter(Boolean);
+    const unread = shown.pullRequests.filter((pr) => pr.unknown.includes("checks")).map((pr) => pr.number).sort((a, b) => a - b);
+    assert.deepEqual(unread, withRuns, "exactly the pull requests with check runs have unreadable checks");
+    const expected = engine.dashboard(shown, CONFIG);
+    for (const row of expected.rows) {
+      const tr = p.document.querySelector(`#pulls tr[data-number="${row.number}"]`);
+      for (const [key, , format] of COLUMNS) assert.equal(tr.querySelector(`td[data-col="${key}"]`).textContent, format(row), `#${row.number}: column ${key}`);
+      t.diagnostic(`#${row.number} ${row.state ?? "(none)"}: ${row.why}`);
+    }
+    // Where the checks decide (the gate after an approval) the engine says it could not read them.
+    const said = expected.rows.filter((r) => /checks could not be read/.test(r.why)).map((r) => r.number);
+    assert.ok(said.length > 0 && said.every((n) => withRuns.includes(n)), `the unreadable checks are named in Why: ${said}`);
+    assert.deepEqual(gh.validationFailures, [], "GitHub's answers, errors included, match its schema");
+  } finally {
+    p.close();
+  }
+});
+
 test("prflow status: the same view in a terminal, read from the repository with the CLI", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "prflow-status-"));
   const configPath = join(dir, "prflow.json");

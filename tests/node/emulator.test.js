@@ -52,6 +52,25 @@ describe("GraphQL is judged by GitHub's schema", () => {
     });
   }
 
+  test("a fine-grained token is refused each check run, as GitHub refuses it; statuses and the rollup state still read", async (t) => {
+    const gh = await startEmulator({ owner: OWNER, repo: REPO });
+    t.after(() => gh.close());
+    const pr = gh.createPull({ title: "checked" });
+    gh.checkRun({ number: pr.number, name: "test", status: "COMPLETED", conclusion: "SUCCESS" });
+    gh.status({ number: pr.number, context: "ci", state: "success" });
+    const query = `{ repository(owner: "acme", name: "widgets") { pullRequest(number: ${pr.number}) { commits(last: 1) { nodes { commit { statusCheckRollup { state contexts(first: 10) { nodes { __typename ... on CheckRun { name } ... on StatusContext { context } } } } } } } } } }`;
+    const rollup = (r) => r.body.data.repository.pullRequest.commits.nodes[0].commit.statusCheckRollup;
+    const classic = await graphql(gh, query, {}, gh.personalToken);
+    assert.deepEqual(rollup(classic).contexts.nodes, [{ __typename: "CheckRun", name: "test" }, { __typename: "StatusContext", context: "ci" }]);
+    const fine = gh.registerToken("github_pat_11EMULATOR0fineGrained00000000000000000", "alice");
+    const r = await graphql(gh, query, {}, fine);
+    assert.equal(rollup(r).state, "SUCCESS", "the rollup's state reads");
+    assert.deepEqual(rollup(r).contexts.nodes, [null, { __typename: "StatusContext", context: "ci" }], "the check run is null, the status reads");
+    assert.deepEqual(r.body.errors.map((e) => [e.type, e.message, e.path.join(".")]), [
+      ["FORBIDDEN", "Resource not accessible by personal access token", "repository.pullRequest.commits.nodes.0.commit.statusCheckRollup.contexts.nodes.0"],
+    ]);
+  });
+
   test("a valid document executes with GitHub's response shape and no failure recorded", async () => {
     gh.reset();
     const r = await graphql(gh, "query q { repository(owner: \"acme\", name: \"widgets\") { pullRequests(first: 5, states: OPEN) { totalCount nodes { number title isDraft } } } }");
