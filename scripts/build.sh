@@ -30,7 +30,7 @@ node scripts/gen-reference.mjs "$out/schema/config.schema.json" target/debug/prf
 wasm_env=(env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm)
 "${wasm_env[@]}" /usr/bin/cargo build --quiet --release --lib --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort
 wasm-bindgen --target web --out-dir "$out/pkg" --out-name prflow target/wasm/wasm32-unknown-unknown/release/prflow.wasm
-wasm-opt -Oz --strip-debug --strip-producers "$out/pkg/prflow_bg.wasm" -o "$out/pkg/prflow_bg.wasm"
+wasm-opt -Os --strip-debug --strip-producers "$out/pkg/prflow_bg.wasm" -o "$out/pkg/prflow_bg.wasm"
 
 if [[ -f action/build.mjs ]]; then
   mkdir -p "$out/action/dist"

@@ -3316,6 +3316,7 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log = () 
       const conn = repository2.pullRequests;
       if (!conn) throw new GraphqlErrors(r.errors, r.data);
       conn.nodes.forEach((pr, i) => raw.push({ pr, errors: errorsUnder(r.errors, ["repository", "pullRequests", "nodes", i]) }));
+      log(`reading pull requests ${raw.length}/${conn.totalCount}`);
       if (!conn.pageInfo.hasNextPage) break;
       after = conn.pageInfo.endCursor;
     }

@@ -189,6 +189,8 @@ export async function readFacts(octokit, { owner, repo, numbers, viewer, now, lo
       const conn = repository.pullRequests;
       if (!conn) throw new GraphqlErrors(r.errors, r.data);
       conn.nodes.forEach((pr, i) => raw.push({ pr, errors: errorsUnder(r.errors, ["repository", "pullRequests", "nodes", i]) }));
+      // Progress on a large board (a page of 50 takes seconds): the Action's log, the CLI's stderr, the page's status line.
+      log(`reading pull requests ${raw.length}/${conn.totalCount}`);
       if (!conn.pageInfo.hasNextPage) break;
       after = conn.pageInfo.endCursor;
     }

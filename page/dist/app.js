@@ -4308,6 +4308,7 @@ ${val.stack}`;
         const conn = repository2.pullRequests;
         if (!conn) throw new GraphqlErrors(r.errors, r.data);
         conn.nodes.forEach((pr, i) => raw.push({ pr, errors: errorsUnder(r.errors, ["repository", "pullRequests", "nodes", i]) }));
+        log(`reading pull requests ${raw.length}/${conn.totalCount}`);
         if (!conn.pageInfo.hasNextPage) break;
         after = conn.pageInfo.endCursor;
       }
@@ -4749,19 +4750,13 @@ ${val.stack}`;
   async function readAll({ api, token, owner, repo, engine: engine2, progress = () => {
   } }) {
     const octokit = makeOctokit({ token, baseUrl: api, log: progress, userAgent: "prflow-dashboard" });
-    let read = 0;
     const stats = { requests: 0 };
     octokit.hook.error("request", (error) => {
       stats.requests++;
       throw error;
     });
-    octokit.hook.after("request", (response) => {
+    octokit.hook.after("request", () => {
       stats.requests++;
-      const conn = response?.data?.data?.repository?.pullRequests;
-      if (conn && typeof conn.totalCount === "number" && Array.isArray(conn.nodes)) {
-        read += conn.nodes.length;
-        progress(`reading pull requests ${read}/${conn.totalCount}`);
-      }
     });
     progress(`reading pull requests of ${owner}/${repo}`);
     let facts;

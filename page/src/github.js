@@ -59,20 +59,14 @@ export function pullUrl(api, fullName, number) {
  */
 export async function readAll({ api, token, owner, repo, engine, progress = () => {} }) {
   const octokit = makeOctokit({ token, baseUrl: api, log: progress, userAgent: "prflow-dashboard" });
-  // Page progress from the sweep's own answers: each page carries totalCount and its nodes.
-  let read = 0;
+  // Requests counted for the status line; readFacts reports each page of pull requests itself.
   const stats = { requests: 0 };
   octokit.hook.error("request", (error) => {
     stats.requests++;
     throw error;
   });
-  octokit.hook.after("request", (response) => {
+  octokit.hook.after("request", () => {
     stats.requests++;
-    const conn = response?.data?.data?.repository?.pullRequests;
-    if (conn && typeof conn.totalCount === "number" && Array.isArray(conn.nodes)) {
-      read += conn.nodes.length;
-      progress(`reading pull requests ${read}/${conn.totalCount}`);
-    }
   });
 
   progress(`reading pull requests of ${owner}/${repo}`);

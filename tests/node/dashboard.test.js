@@ -246,6 +246,7 @@ test("prflow status: the same view in a terminal, read from the repository with 
   const json = await runCli(["status", ...repoArgs, "--format", "json"], { env });
   assert.equal(json.code, 0, json.stderr);
   const view = JSON.parse(json.stdout);
+  assert.match(json.stderr, new RegExp(`^reading pull requests ${SEEDS.length}/${SEEDS.length}$`, "m"), "progress per page on stderr, the JSON alone on stdout");
   const facts = await readBoardFacts(makeOctokit({ token: TOKEN, baseUrl: gh.url }), { owner: OWNER, repo: REPO, engine, config: CONFIG });
   const expected = engine.dashboard(facts, CONFIG);
   // Everything but the minutes (the CLI's clock is not this one's) is the engine's, row by row.
