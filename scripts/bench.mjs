@@ -55,4 +55,4 @@ for (const r of rows) {
   );
 }
 const size = statSync(wasmPath).size;
-console.log(`pkg/prflow_bg.wasm: ${(size / 1024).toFixed(1)} KiB (${(gzipSync(readFileSync(wasmPath)).length / 1024).toFixed(1)} KiB gzipped), after wasm-opt -Oz`);
+console.log(`pkg/prflow_bg.wasm: ${(size / 1024).toFixed(1)} KiB (${(gzipSync(readFileSync(wasmPath)).length / 1024).toFixed(1)} KiB gzipped), after wasm-opt -Os`);
