@@ -13,6 +13,7 @@ import { readBoardFacts } from "../../lib/github/read-queue.js";
 import { COLUMNS } from "../../page/src/render.js";
 import { dashboardText } from "../../lib/dashboard-text.js";
 import { runCli } from "./lib/cli.js";
+import { stationsConfig } from "./lib/team.js";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,16 +22,7 @@ import { servePage } from "../../scripts/lib/serve-page.mjs";
 const OWNER = "acme";
 const REPO = "widgets";
 const TOKEN = "ghp_dashboardReaderToken000000000000000";
-const CONFIG = {
-  flow: "stations",
-  stations: {
-    machines: {
-      m1: { role: "dev", logins: ["agent-m1"] },
-      m4: { role: "review", logins: ["review-bot"] },
-      m6: { role: "dev", logins: ["win-box"] },
-    },
-  },
-};
+const CONFIG = stationsConfig();
 
 // Seeds: pull requests the engine should read in different states (expected values come from the
 // engine, never from this file).

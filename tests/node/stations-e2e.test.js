@@ -11,18 +11,9 @@ import { makeOctokit, readFacts } from "../../lib/github/index.js";
 import { githubPort, REVIEW_EVENT } from "../../lib/stations/github-port.js";
 import { claimNext } from "../../lib/stations/claim.js";
 import { stationPass } from "../../lib/stations/station.js";
+import { stationsConfig } from "./lib/team.js";
 
-const config = {
-  flow: "stations",
-  stations: {
-    machines: {
-      m1: { role: "dev", logins: ["agent-m1"] },
-      m4: { role: "review", logins: ["review-bot"] },
-      m6: { role: "dev", logins: ["win-box"] },
-    },
-    settleSeconds: 0,
-  },
-};
+const config = stationsConfig({ settleSeconds: 0 });
 const OWNER = "acme";
 const REPO = "widgets";
 const TOKENS = { "agent-m1": "ghp_agentM1token000000000000000000000000", "review-bot": "ghp_reviewBotToken00000000000000000000000" };
