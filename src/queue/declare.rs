@@ -179,6 +179,12 @@ impl Declared {
     pub fn in_queue(&self) -> bool {
         self.merge_queued || (self.skip_ci && self.auto_rebase)
     }
+
+    /// In the queue and paused under `skip-ci`: its checks do not run, so only git can say whether its
+    /// branch is built on the base's tip (what keep-on-tip and the tip reads ask).
+    pub fn paused_in_queue(&self) -> bool {
+        self.skip_ci && self.in_queue()
+    }
 }
 
 pub fn declared(ctx: &Ctx, pr: &PullRequest) -> Declared {

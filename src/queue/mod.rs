@@ -102,7 +102,7 @@ pub fn tip_reads(facts: &Facts, config: &Config) -> Vec<u64> {
         .pull_requests
         .iter()
         .filter(|pr| !pr.is_fork)
-        .filter(|pr| ctx.declared.get(&pr.number).is_some_and(|d| d.is_version || (d.skip_ci && (d.merge_queued || d.auto_rebase))))
+        .filter(|pr| ctx.declared.get(&pr.number).is_some_and(|d| d.is_version || d.paused_in_queue()))
         .map(|pr| pr.number)
         .collect()
 }

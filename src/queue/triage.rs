@@ -306,7 +306,7 @@ pub fn triage(ctx: &Ctx) -> Report {
             .iter()
             .filter(|e| {
                 let pr = ctx.by_number[&e.number];
-                e.declared.skip_ci && (e.declared.auto_rebase || e.declared.merge_queued) && !pr.is_draft && !pr.is_fork && pr.base_ref == ctx.default_branch && !e.declared.is_version && e.owner == Some(Owner::Worker) && pr.built_on_base_tip == Some(false)
+                e.declared.paused_in_queue() && !pr.is_draft && !pr.is_fork && pr.base_ref == ctx.default_branch && !e.declared.is_version && e.owner == Some(Owner::Worker) && pr.built_on_base_tip == Some(false)
             })
             .map(|e| e.number)
             .collect()
