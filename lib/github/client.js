@@ -24,6 +24,12 @@ const RetryingOctokit = Octokit.plugin(retry, throttling);
  * runs the Action with PRFLOW_TIME_SCALE=0.001 so that "retry after 60 s" takes 60 ms in a test and the
  * same retry code runs. Nothing else differs between GitHub and the emulator.
  */
+/** `owner/name` as GitHub spells a repository, split; null when `slug` is not one. */
+export function parseSlug(slug) {
+  const m = /^([\w.-]+)\/([\w.-]+)$/.exec(slug ?? "");
+  return m ? { owner: m[1], repo: m[2] } : null;
+}
+
 export function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {}, timeScale, userAgent } = {}) {
   const env = globalThis.process?.env ?? {};
   const scale = timeScale ?? (Number(env.PRFLOW_TIME_SCALE) > 0 ? Number(env.PRFLOW_TIME_SCALE) : 1);

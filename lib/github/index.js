@@ -1,5 +1,5 @@
 //! The GitHub layer shared by the Action and the CLI: an Octokit that retries, facts in, plan out.
-export { makeOctokit, MAX_RATE_LIMIT_RETRIES, MAX_SERVER_ERROR_RETRIES } from "./client.js";
+export { makeOctokit, parseSlug, MAX_RATE_LIMIT_RETRIES, MAX_SERVER_ERROR_RETRIES } from "./client.js";
 export { readFacts, graphqlRequest, requiredContexts, toCheck, PULL_PAGE, NESTED } from "./read.js";
 export { applyPlan, labelsAfter, WRITERS, APPLIED, WOULD, SKIPPED, FAILED } from "./write.js";
 export { syncLabels, listLabels, labelProblem, MAX_LABEL_DESCRIPTION } from "./labels.js";

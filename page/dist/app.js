@@ -4121,6 +4121,10 @@ ${val.stack}`;
   var MAX_RATE_LIMIT_WAIT_S = 60;
   var WRITE_SPACING_MS = 1e3;
   var RetryingOctokit = Octokit.plugin(retry, throttling);
+  function parseSlug(slug) {
+    const m = /^([\w.-]+)\/([\w.-]+)$/.exec(slug ?? "");
+    return m ? { owner: m[1], repo: m[2] } : null;
+  }
   function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {
   }, timeScale, userAgent: userAgent2 } = {}) {
     const env = globalThis.process?.env ?? {};
@@ -4739,9 +4743,9 @@ ${val.stack}`;
     return url.href.replace(/\/+$/, "");
   }
   function parseRepo(text) {
-    const m = /^\s*([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\s*$/.exec(text ?? "");
-    if (!m) throw new ReadError("checking the repository", `expected owner/repo, found ${JSON.stringify(text ?? "")}`);
-    return { owner: m[1], repo: m[2] };
+    const parsed = parseSlug((text ?? "").trim());
+    if (!parsed) throw new ReadError("checking the repository", `expected owner/repo, found ${JSON.stringify(text ?? "")}`);
+    return parsed;
   }
   function pullUrl(api, fullName, number) {
     const server = api === DEFAULT_API ? "https://github.com" : api.replace(/\/api\/v3$/, "");

@@ -1,7 +1,8 @@
 // Reads what the dashboard shows from GitHub, in the browser, with the code the CLI uses: facts by
-// lib/github/read.js and lib/github/read-queue.js (the Action's readFacts, then the merge queue's facts) through
-// lib/github/client.js (makeOctokit), and `.github/prflow.json` through the REST contents API. No decision is taken here: the engine draws everything.
-import { makeOctokit } from "../../lib/github/client.js";
+// lib/github/read.js and lib/github/read-queue.js (the Action's readFacts, then the merge queue's
+// facts) through lib/github/client.js (makeOctokit), and `.github/prflow.json` through the REST
+// contents API. No decision is taken here: the engine draws everything.
+import { makeOctokit, parseSlug } from "../../lib/github/client.js";
 import { readFacts } from "../../lib/github/read.js";
 import { readQueueFacts } from "../../lib/github/read-queue.js";
 import { checkConfigText, DEFAULT_CONFIG_PATH as CONFIG_PATH } from "../../lib/config-text.js";
@@ -38,9 +39,9 @@ export function apiBase(text) {
 
 /** `owner/repo`, or a ReadError saying what is wrong with it. */
 export function parseRepo(text) {
-  const m = /^\s*([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\s*$/.exec(text ?? "");
-  if (!m) throw new ReadError("checking the repository", `expected owner/repo, found ${JSON.stringify(text ?? "")}`);
-  return { owner: m[1], repo: m[2] };
+  const parsed = parseSlug((text ?? "").trim());
+  if (!parsed) throw new ReadError("checking the repository", `expected owner/repo, found ${JSON.stringify(text ?? "")}`);
+  return parsed;
 }
 
 /** The web address of a pull request, from the API base (api.github.com → github.com, HOST/api/v3 → HOST). */
