@@ -7,7 +7,7 @@ import { readFileSync, statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { config, snapshot } from "./lib/bench-snapshot.mjs";
+import { config, median, snapshot } from "./lib/bench-snapshot.mjs";
 
 const [dirA, dirB] = process.argv.slice(2);
 if (!dirA || !dirB) {
@@ -25,7 +25,6 @@ async function load(dir, tag) {
   return { glue, wasmPath };
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const builds = [await load(dirA, "a"), await load(dirB, "b")];
 const configText = JSON.stringify(config);
 

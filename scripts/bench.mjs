@@ -6,17 +6,12 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { reconcile } from "../js/node.js";
 import * as raw from "../pkg/prflow.js"; // initialised by js/node.js; the text-to-text export, like native
-import { config, snapshot } from "./lib/bench-snapshot.mjs";
+import { config, median, snapshot } from "./lib/bench-snapshot.mjs";
 
 const RUNS = Number(process.env.RUNS ?? 7);
 const sizes = (process.env.SIZES ?? "1000,10000").split(",").map(Number);
 const root = new URL("..", import.meta.url).pathname;
 mkdirSync(`${root}.tmp`, { recursive: true });
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 execFileSync("cargo", ["build", "--quiet", "--release", "--bin", "prflow-native"], { cwd: root, stdio: "inherit" });
 const configPath = `${root}.tmp/bench-config.json`;

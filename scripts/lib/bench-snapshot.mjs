@@ -1,6 +1,6 @@
 // The benchmark's board: a deterministic snapshot of N pull requests (3 reviews and 10 check runs each, in
-// mixed states) and the config it is decided under. Shared by bench.mjs (native vs Wasm) and
-// bench-ab.mjs (one Wasm build vs another), so both measure the same work.
+// mixed states), the config it is decided under, and how runs are summed up. Shared by bench.mjs (native
+// vs Wasm) and bench-ab.mjs (one Wasm build vs another), so both measure the same work the same way.
 export const bots = ["claude-bot", "codex-bot", "gemini-bot"];
 export const config = { botPanel: { bots, humans: ["maintainer"] }, scopes: { "scope:docs": ["docs/**", "**/*.md"], "scope:engine": ["src/**"] } };
 
@@ -41,4 +41,10 @@ export function snapshot(n) {
     });
   }
   return { now: "2026-11-30T12:00:00Z", viewer: "prflow-bot", labels: [], unknown: ["labels"], pullRequests: pulls };
+}
+
+/** The median of run times (the upper one of an even count). */
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
 }
