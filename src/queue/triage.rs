@@ -281,7 +281,9 @@ pub fn triage(ctx: &Ctx) -> Report {
             set_aside: owner::standing_set_aside(ctx, pr),
             claim: owner::holding_claim(ctx, pr),
             demoted,
-            released: d.merge_queued && !d.skip_ci && !pr.is_draft,
+            // The README's word: `merge-queued` without `skip-ci`. A draft so labelled is released
+            // too: its checks run, and it counts against the one-at-a-time rule.
+            released: d.merge_queued && !d.skip_ci,
             waiting_hours,
             starved,
         });
