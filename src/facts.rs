@@ -263,6 +263,11 @@ pub struct Review {
     pub submitted_at: String,
     #[serde(default)]
     pub body: String,
+    /// Whether the reviewer can write to the repository (GitHub's authorAssociation OWNER, MEMBER
+    /// or COLLABORATOR). Absent means no: anyone may submit a review, and an outsider's verdict
+    /// must not move a pull request.
+    #[serde(default)]
+    pub author_can_write: bool,
 }
 
 /// A check run or a commit status context, in one shape.

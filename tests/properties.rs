@@ -63,7 +63,7 @@ fn review() -> impl Strategy<Value = Review> {
         select(&[HEAD, HEAD, "old11111", "old22222"][..]),
         select(&TIMES[..]),
     )
-        .prop_map(|(author, state, commit, at)| Review { author: author.into(), state: state.into(), commit: commit.into(), submitted_at: at.into(), body: String::new() })
+        .prop_map(|(author, state, commit, at)| Review { author: author.into(), state: state.into(), commit: commit.into(), submitted_at: at.into(), body: String::new(), author_can_write: true })
 }
 
 fn check() -> impl Strategy<Value = Check> {
@@ -141,7 +141,7 @@ fn pull_request() -> impl Strategy<Value = PullRequest> {
                 ("commented", _) | ("two-and-a-comment", _) => "COMMENTED",
                 _ => continue,
             };
-            reviews.push(Review { author: bot.to_string(), state: state.into(), commit: HEAD.into(), submitted_at: TIMES[5].into(), body: String::new() });
+            reviews.push(Review { author: bot.to_string(), state: state.into(), commit: HEAD.into(), submitted_at: TIMES[5].into(), body: String::new(), author_can_write: true });
         }
         PullRequest {
             number: 0,

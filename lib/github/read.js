@@ -54,7 +54,7 @@ const LISTS = {
   labels: { fact: "labels", select: (a) => `labels(${a}) { ${PAGE_INFO} nodes { name } }`, at: (pr) => pr.labels },
   reviews: {
     fact: "reviews",
-    select: (a) => `reviews(${a}) { ${PAGE_INFO} nodes { ${AUTHOR} state submittedAt body commit { oid } } }`,
+    select: (a) => `reviews(${a}) { ${PAGE_INFO} nodes { ${AUTHOR} state submittedAt body authorAssociation commit { oid } } }`,
     at: (pr) => pr.reviews,
   },
   reviewRequests: {
@@ -388,7 +388,7 @@ function toPull({ pr, lists, unknown }) {
 }
 
 function toReview(r) {
-  return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "" };
+  return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "", authorCanWrite: WRITE_ASSOCIATIONS.includes(r.authorAssociation) };
 }
 
 function reviewerName(r) {
