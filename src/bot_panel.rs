@@ -31,8 +31,8 @@ fn names(list: &[&str]) -> String {
     list.join(", ")
 }
 
-/// Everything the state depends on, with the check rollup as a parameter so that an unreadable
-/// rollup can be decided both ways.
+/// Everything the state depends on, with the check rollup and the conflict as parameters so that an
+/// unreadable rollup or an UNKNOWN mergeability can be decided both ways.
 struct Inputs<'a> {
     pr: &'a PullRequest,
     config: &'a Config,
@@ -41,7 +41,7 @@ struct Inputs<'a> {
 }
 
 /// The state label, why, and whether the humans should be requested now.
-fn state(inp: &Inputs, checks: Rollup) -> (String, String, bool) {
+fn state(inp: &Inputs, checks: Rollup, conflicting: bool) -> (String, String, bool) {
     let l = &inp.config.labels;
     let pr = inp.pr;
     let sha = short(&pr.head_sha);
@@ -68,7 +68,7 @@ fn state(inp: &Inputs, checks: Rollup) -> (String, String, bool) {
     if !missing.is_empty() {
         return (l.addressing.clone(), format!("{} not asked to review {sha}", names(&missing)), false);
     }
-    if pr.mergeable == Mergeable::Conflicting {
+    if conflicting {
         return (l.addressing.clone(), "the round is done but the branch conflicts with its base".into(), false);
     }
     if checks == Rollup::Failing {
@@ -111,13 +111,19 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
         Some((l.draft.clone(), "a draft is still being built by its author".into(), false))
     } else if !reviews_known {
         None
-    } else if checks_known {
-        Some(state(&inputs, rollup_state))
     } else {
-        // Unreadable checks: decide only if both readings agree, so a failed read never promotes or demotes.
-        let pass = state(&inputs, Rollup::Passing);
-        let fail = state(&inputs, Rollup::Failing);
-        (pass.0 == fail.0).then_some(pass)
+        // Unreadable checks, or a mergeability GitHub has not computed (UNKNOWN for a minute after
+        // the base moves, or a field that errored): decide every reading, and only where they all
+        // agree, so "do not know" never promotes or demotes. Otherwise the state label stays.
+        let rollups: &[Rollup] = if checks_known { std::slice::from_ref(&rollup_state) } else { &[Rollup::Passing, Rollup::Failing] };
+        let conflicts: &[bool] = match pr.mergeable {
+            Mergeable::Conflicting => &[true],
+            Mergeable::Mergeable => &[false],
+            Mergeable::Unknown => &[false, true],
+        };
+        let readings: Vec<(String, String, bool)> = rollups.iter().flat_map(|r| conflicts.iter().map(|c| state(&inputs, *r, *c))).collect();
+        let first = readings[0].clone();
+        readings.iter().all(|r| r.0 == first.0).then_some(first)
     };
     let why = match &decided {
         Some((label, why, request)) => {
@@ -136,7 +142,8 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
             }
             why.clone()
         }
-        None => "reviews or checks could not be read; state left as it is".to_string(),
+        None if !reviews_known || !checks_known => "reviews or checks could not be read; state left as it is".to_string(),
+        None => "GitHub has not computed whether it conflicts (mergeable UNKNOWN); state left as it is".to_string(),
     };
 
     // Blockers: a set of independent facts.
