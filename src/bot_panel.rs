@@ -107,7 +107,11 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
         .map(|h| (h.clone(), standing(pr, h)))
         .collect();
     let inputs = Inputs { pr, config, round: round(pr, &config.bot_panel.bots), humans };
-    let decided: Option<(String, String, bool)> = if pr.is_draft {
+    let draft_known = !pr.unknown(PullFact::IsDraft);
+    let decided: Option<(String, String, bool)> = if !draft_known {
+        // A draft outranks everything, so an unread flag leaves every reading open.
+        None
+    } else if pr.is_draft {
         Some((l.draft.clone(), "a draft is still being built by its author".into(), false))
     } else if !reviews_known {
         None
@@ -142,6 +146,7 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
             }
             why.clone()
         }
+        None if !draft_known => "whether it is a draft could not be read; state left as it is".to_string(),
         None if !reviews_known || !checks_known => "reviews or checks could not be read; state left as it is".to_string(),
         None => "GitHub has not computed whether it conflicts (mergeable UNKNOWN); state left as it is".to_string(),
     };
@@ -159,7 +164,7 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
             _ => wants.absent(&l.blocker_checks, format!("checks {}", rollup_state.as_str())),
         }
     }
-    if reviews_known {
+    if reviews_known && draft_known {
         let unasked: Vec<&str> = inputs.round.iter().filter(|(_, s)| matches!(s, Standing::Missing | Standing::Stale)).map(|(b, _)| b.as_str()).collect();
         if pr.is_draft {
             wants.absent(&l.blocker_unrequested, "a draft is not asking for review yet");

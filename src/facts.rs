@@ -238,6 +238,9 @@ pub enum PullFact {
     Timeline,
     ClosingIssues,
     ReviewThreads,
+    /// The draft flag (a single field whose read errored): `isDraft: false` is then no answer.
+    /// Mergeability has its own "do not know", `mergeable: UNKNOWN`.
+    IsDraft,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -125,6 +125,10 @@ fn decide(ctx: &Ctx, pr: &PullRequest, d: &Declared, owner: &Option<owner::Owner
     if pr.is_draft {
         return note(why::DRAFT, "queued, but a draft".into());
     }
+    // An unread draft flag is no "ready": held as a draft would be, never picked on a guess.
+    if pr.unknown(crate::facts::PullFact::IsDraft) {
+        return note(why::DRAFT, "queued, but whether it is a draft could not be read".into());
+    }
     if !ctx.base_actionable(pr) {
         return note(why::BASE_NOT_ACTIONABLE, format!("queued, but based on `{}`: neither `{}` nor an open pull request's branch", pr.base_ref, ctx.default_branch));
     }
