@@ -44,7 +44,14 @@ const shipped = DIRS.flatMap((dir) =>
     .map((f) => ({ dir, file: f, text: readFileSync(join(root, dir, f), "utf8") })),
 );
 
+// The README's workflow snippets are copied as they are: they are held to the same rule.
+const readmeBlocks = [...readFileSync(join(root, "README.md"), "utf8").matchAll(/```yaml\n([\s\S]*?)```/g)]
+  .map((m, i) => ({ dir: "README.md", file: `README.md yaml block ${i + 1}`, text: m[1] }))
+  .filter(({ text }) => /^on:/m.test(text));
+
 test("every shipped workflow on a privileged trigger checks out the default branch only", () => {
+  assert.ok(readmeBlocks.length >= 1, "the README's workflow is read");
+  assert.deepEqual(readmeBlocks.flatMap(({ file, text }) => unsafeCheckouts(file, text)), [], "the README's workflows");
   assert.ok(shipped.length >= 9, `${shipped.length} workflows found`);
   const privileged = shipped.filter(({ text }) => PRIVILEGED.some((t) => new RegExp(`^  ${t}:`, "m").test(text)));
   assert.ok(privileged.length >= 3, `the privileged ones are read: ${privileged.map((w) => w.file)}`);
