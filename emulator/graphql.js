@@ -404,6 +404,7 @@ function pullView(st, ctx, pr) {
     ...issueCommon(st, ctx, pr),
     isDraft: pr.isDraft,
     merged: pr.merged,
+    mergedAt: pr.mergedAt ?? null,
     baseRefName: pr.baseRef,
     headRefName: pr.headRef,
     headRefOid: pr.headSha,
@@ -561,6 +562,12 @@ function timelineView(st, ctx, pr, e, i) {
       return commentView(st, st.comments.get(e.comment));
     case "PullRequestReview":
       return reviewView(st, pr.reviews.find((r) => r.id === e.review));
+    case "BaseRefChangedEvent":
+      return { ...base, previousRefName: e.previousRefName, currentRefName: e.currentRefName };
+    case "MergedEvent":
+      return { ...base, mergeRefName: e.mergeRefName, commit: commitView(st, { oid: e.commit, committedDate: e.at, author: e.actor }) };
+    case "HeadRefDeletedEvent":
+      return { ...base, headRefName: e.headRefName };
     case "ReviewRequestedEvent":
       return { ...base, requestedReviewer: () => (e.team ? reviewRequestView(st, pr, { type: "Team", slug: e.team }, 0).requestedReviewer : userView(st, e.reviewer)) };
     default:
