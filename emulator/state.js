@@ -185,7 +185,10 @@ export class RepoState {
     if (this.git) this.git.setRef(pr.headRef, this.git.tip(base) ?? this.branch(base).sha);
     for (let i = 0; i < commits; i++) this.addCommit(pr, author);
     // With git a conflict is real: the base gets a commit changing the same files differently.
-    if (this.git && conflicting) this.moveBranch(base, { files: Object.fromEntries(pr.files.map((f) => [f, `${base}'s own ${f} (conflicts with #${number})\n`])) });
+    if (this.git && conflicting) {
+      const tip = this.git.tip(base);
+      this.moveBranch(base, { files: Object.fromEntries(pr.files.map((f) => [f, editLine(this.git.show(tip, f) ?? fileSkeleton(f), number, `// ${base}'s own line where #${number} edits`)])) });
+    }
     if (this.git) this.syncPull(pr);
     this.emit("pull_request", { action: "opened", number }, author);
     if (labels.length) this.applyLabels(pr, labels, [], author);
@@ -489,7 +492,7 @@ export class RepoState {
   /** A commit on `parent` rewriting each of the pull request's files; the head branch moves to it. */
   gitCommitOnHead(pr, author, parent) {
     const k = ++this.counter;
-    const files = Object.fromEntries(pr.files.map((f) => [f, `${f}: ${pr.headRef} by ${author} (${k})\n`]));
+    const files = Object.fromEntries(pr.files.map((f) => [f, editLine(this.git.show(parent, f) ?? fileSkeleton(f), pr.number, `// #${pr.number}: ${pr.headRef} by ${author} (${k})`)]));
     const oid = this.git.commit({ parent, files, message: `${pr.title} (${k})`, author });
     this.git.setRef(pr.headRef, oid);
     return oid;
@@ -709,6 +712,22 @@ export class RepoState {
     if (this.requireUpToDate && !this.upToDate(pr)) return "BEHIND";
     return "CLEAN";
   }
+}
+
+/**
+ * The text the git-backed helpers give a file: SKELETON_LINES placeholder lines. Pull request `n` edits
+ * only its own line (4n mod SKELETON_LINES), so pull requests touching the same file merge cleanly, as
+ * edits to different parts of a file do, unless a test makes them collide (`conflicting`).
+ */
+export const SKELETON_LINES = 100;
+export function fileSkeleton(path) {
+  return Array.from({ length: SKELETON_LINES }, (_, i) => `// ${path} line ${i}`).join("\n") + "\n";
+}
+function editLine(text, number, line) {
+  const lines = text.replace(/\n$/, "").split("\n");
+  while (lines.length < SKELETON_LINES) lines.push(`// line ${lines.length}`);
+  lines[(number * 4) % SKELETON_LINES] = line;
+  return lines.join("\n") + "\n";
 }
 
 /** GitHub's rules for a label, which its OpenAPI description states only in words: 422 when broken. */

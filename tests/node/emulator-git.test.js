@@ -236,3 +236,45 @@ describe("merging", () => {
     assert.deepEqual(gh.validationFailures, []);
   });
 });
+
+describe("seeding on git", () => {
+  test("the seeded board is real commits: heads are branch tips, changed files are git's, and every pull request reads as on the model", async (t) => {
+    const { seedBoard } = await import("../../scripts/lib/seed-emulator.mjs");
+    const model = await startEmulator();
+    t.after(() => model.close());
+    const { gh } = await setup(t);
+    const board = seedBoard(gh, 20);
+    seedBoard(model, 20);
+    for (const { number } of board) {
+      const pr = gh.state.pull(number);
+      assert.equal(gh.git.tip(pr.headRef), pr.headSha, `#${number}: the head is its branch's tip`);
+      assert.deepEqual(pr.files, gh.git.changedFiles("main", pr.headRef), `#${number}: files from git diff base...head`);
+      assert.deepEqual([...pr.files].sort(), [...model.state.pull(number).files].sort(), `#${number}: the same files as the model`);
+      assert.equal(gh.state.mergeStateStatus(pr), model.state.mergeStateStatus(model.state.pull(number)), `#${number}: the same merge state`);
+    }
+    const dirty = board.filter(({ number }) => gh.state.mergeable(gh.state.pull(number)) === "CONFLICTING");
+    assert.ok(dirty.length >= 2);
+    for (const { number } of dirty) assert.equal(gh.git.mergeTree(gh.git.tip("main"), gh.state.pull(number).headSha).clean, false, "git says so");
+    assert.deepEqual(gh.validationFailures, []);
+  });
+});
+
+describe("GraphQL mergePullRequest", () => {
+  test("squashes as REST does, judged by GitHub's schema; a stale expectedHeadOid is refused", async (t) => {
+    const { gh } = await setup(t);
+    const pr = gh.createPull({ title: "via graphql", head: "agent/g", files: ["src/g.rs"], commits: 2 });
+    const mutation = `mutation merge($id: ID!, $oid: GitObjectID) { mergePullRequest(input: { pullRequestId: $id, mergeMethod: SQUASH, expectedHeadOid: $oid }) { pullRequest { number merged mergedAt state } } }`;
+    const stale = await REST(gh, "POST", "/graphql", { query: mutation, variables: { id: pr.nodeId, oid: "0".repeat(40) } });
+    assert.equal(stale.body.errors[0].type, "UNPROCESSABLE");
+    assert.match(stale.body.errors[0].message, /Head branch was modified/);
+    assert.equal(pr.merged, false);
+    const before = gh.git.tip("main");
+    const r = await REST(gh, "POST", "/graphql", { query: mutation, variables: { id: pr.nodeId, oid: pr.headSha } });
+    assert.equal(r.body.errors, undefined, JSON.stringify(r.body.errors));
+    assert.deepEqual(r.body.data.mergePullRequest.pullRequest, { number: pr.number, merged: true, mergedAt: gh.clock.iso(), state: "MERGED" });
+    assert.equal(gh.git.commitsBetween(before, "main").length, 1, "one squash commit");
+    const closed = gh.events.find((e) => e.name === "pull_request" && e.action === "closed");
+    assert.equal(closed.startsRuns, true, "a personal token's merge starts runs");
+    assert.deepEqual(gh.validationFailures, []);
+  });
+});
