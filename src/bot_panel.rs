@@ -65,6 +65,13 @@ fn state(inp: &Inputs, checks: Rollup, conflicting: bool) -> (String, String, bo
         return (l.addressing.clone(), format!("{} reviewed an older commit, not {sha}; ask for a new round", names(&stale)), false);
     }
     let missing = by(Standing::Missing);
+    // An explicit request over an unfinished round (a bot has not reviewed yet: missing, not stale)
+    // is deliberate: a maintainer pulling it to themselves early. A conflict or a failing check
+    // still outranks it, as staled approvals did above: needs-human means mergeable now.
+    let asked = humans_by(Standing::Requested);
+    if !missing.is_empty() && !asked.is_empty() && !conflicting && checks != Rollup::Failing {
+        return (l.needs_human.clone(), format!("{} asked to merge before {} reviewed {sha}: a person's request is deliberate", names(&asked), names(&missing)), false);
+    }
     if !missing.is_empty() {
         return (l.addressing.clone(), format!("{} not asked to review {sha}", names(&missing)), false);
     }
@@ -74,7 +81,9 @@ fn state(inp: &Inputs, checks: Rollup, conflicting: bool) -> (String, String, bo
     if checks == Rollup::Failing {
         return (l.addressing.clone(), "the round is done but a check failed".into(), false);
     }
-    let engaged: Vec<&str> = inp.humans.iter().filter(|(_, s)| matches!(s, Standing::Requested | Standing::Approved | Standing::Commented)).map(|(h, _)| h.as_str()).collect();
+    // Only a request (or the approval it led to) engages a human: an unrequested COMMENTED review
+    // is a remark, and judging a comment-only round stays the author's.
+    let engaged: Vec<&str> = inp.humans.iter().filter(|(_, s)| matches!(s, Standing::Requested | Standing::Approved)).map(|(h, _)| h.as_str()).collect();
     if !engaged.is_empty() {
         return (l.needs_human.clone(), format!("round complete on {sha}; {} asked to merge", names(&engaged)), false);
     }
@@ -106,7 +115,10 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
         .filter(|h| !same_login(h, &pr.author))
         .map(|h| (h.clone(), standing(pr, h)))
         .collect();
-    let inputs = Inputs { pr, config, round: round(pr, &config.bot_panel.bots), humans };
+    // A panel bot that authored the pull request is excused from its own round: GitHub forbids
+    // reviewing your own pull request, so it would stay "not asked" forever.
+    let panel: Vec<String> = config.bot_panel.bots.iter().filter(|b| !same_login(b, &pr.author)).cloned().collect();
+    let inputs = Inputs { pr, config, round: round(pr, &panel), humans };
     let draft_known = !pr.unknown(PullFact::IsDraft);
     let decided: Option<(String, String, bool)> = if !draft_known {
         // A draft outranks everything, so an unread flag leaves every reading open.
