@@ -10,6 +10,12 @@ const EXEC_PATH = execFileSync("git", ["--exec-path"], { encoding: "utf8" }).tri
 /** The CGI program that ships with git (docs: git-http-backend(1)). */
 export const HTTP_BACKEND = join(EXEC_PATH, "git-http-backend");
 
+/** Repositories not yet closed: removed when the process exits (a test that never closes its emulator leaves nothing). */
+const OPEN = new Set();
+process.once("exit", () => {
+  for (const repo of OPEN) repo.close();
+});
+
 export class GitRepo {
   /** Creates `{dir}/{owner}/{repo}.git` (dir: a fresh directory under os.tmpdir() unless given). */
   constructor({ owner, repo, dir, clock }) {
@@ -22,6 +28,7 @@ export class GitRepo {
     // GitHub accepts pushes of any size and never garbage-collects under a test.
     this.git(["config", "gc.auto", "0"]);
     this.git(["config", "receive.denyDeleteCurrent", "ignore"]);
+    OPEN.add(this);
   }
 
   /** Runs git in the bare repository; stdout without the trailing newline. Commit times are the test clock's. */
@@ -162,6 +169,7 @@ export class GitRepo {
   }
 
   close() {
+    OPEN.delete(this);
     rmSync(this.ownsRoot ? this.root : this.path, { recursive: true, force: true });
   }
 }

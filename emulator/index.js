@@ -299,8 +299,9 @@ class Emulator {
   deleteBranch(name, { by } = {}) {
     return this.state.deleteBranch(name, by ?? this.owner);
   }
-  /** The repository's settings: `{ deleteBranchOnMerge, allowMergeCommit, allowSquashMerge, allowRebaseMerge }`. */
-  setRepoSettings({ deleteBranchOnMerge, allowMergeCommit, allowSquashMerge, allowRebaseMerge } = {}) {
+  /** The repository's settings: `{ deleteBranchOnMerge, allowMergeCommit, allowSquashMerge, allowRebaseMerge, allowAutoMerge }`. */
+  setRepoSettings({ deleteBranchOnMerge, allowMergeCommit, allowSquashMerge, allowRebaseMerge, allowAutoMerge } = {}) {
+    if (allowAutoMerge !== undefined) this.state.allowAutoMerge = allowAutoMerge;
     if (deleteBranchOnMerge !== undefined) this.state.deleteBranchOnMerge = deleteBranchOnMerge;
     if (allowMergeCommit !== undefined) this.state.mergeMethods.merge = allowMergeCommit;
     if (allowSquashMerge !== undefined) this.state.mergeMethods.squash = allowSquashMerge;

@@ -278,3 +278,52 @@ describe("GraphQL mergePullRequest", () => {
     assert.deepEqual(gh.validationFailures, []);
   });
 });
+
+describe("auto-merge", () => {
+  const enable = `mutation arm($id: ID!) { enablePullRequestAutoMerge(input: { pullRequestId: $id, mergeMethod: SQUASH }) { pullRequest { autoMergeRequest { mergeMethod enabledBy { login } } } } }`;
+
+  test("merges when the last required check goes green on an up-to-date head, and not before", async (t) => {
+    const { gh } = await setup(t);
+    gh.setRepoSettings({ allowAutoMerge: true });
+    gh.setRequiredChecks(["test", "lint"], { strict: true });
+    const pr = gh.createPull({ title: "armed", head: "agent/armed", files: ["src/armed.rs"] });
+    const r = await REST(gh, "POST", "/graphql", { query: enable, variables: { id: pr.nodeId } });
+    assert.equal(r.body.errors, undefined, JSON.stringify(r.body.errors));
+    assert.deepEqual(r.body.data.enablePullRequestAutoMerge.pullRequest.autoMergeRequest, { mergeMethod: "SQUASH", enabledBy: { login: gh.owner } });
+    gh.checkRun({ number: pr.number, name: "test" });
+    assert.equal(pr.merged, false, "one required check still missing");
+    gh.moveBranch("main"); // the head is no longer up to date
+    gh.checkRun({ number: pr.number, name: "lint" });
+    assert.equal(pr.merged, false, "strict: not on the base's tip");
+    gh.push(pr.number, { rebase: true });
+    gh.checkRun({ number: pr.number, name: "test" });
+    assert.equal(pr.merged, false, "the new head needs every required check again");
+    const before = gh.git.tip("main");
+    gh.checkRun({ number: pr.number, name: "lint" });
+    assert.equal(pr.merged, true, "the last required check went green on an up-to-date head");
+    assert.equal(pr.mergedBy, gh.owner, "merged as the one who armed it");
+    assert.equal(gh.git.commitsBetween(before, "main").length, 1, "squashed");
+    assert.ok(pr.timeline.some((e) => e.type === "AutoMergeEnabledEvent"));
+    assert.deepEqual(gh.validationFailures, []);
+  });
+
+  test("refused where GitHub refuses it (not allowed; already clean) and disarmed when the base changes", async (t) => {
+    const { gh } = await setup(t);
+    const clean = gh.createPull({ title: "clean", head: "agent/clean", files: ["src/clean.rs"] });
+    const off = await REST(gh, "POST", "/graphql", { query: enable, variables: { id: clean.nodeId } });
+    assert.match(off.body.errors[0].message, /Auto merge is not allowed for this repository/);
+    gh.setRepoSettings({ allowAutoMerge: true, deleteBranchOnMerge: true });
+    const now = await REST(gh, "POST", "/graphql", { query: enable, variables: { id: clean.nodeId } });
+    assert.match(now.body.errors[0].message, /clean status/);
+    const lower = gh.createPull({ title: "lower", head: "stack/lower", files: ["src/lower.rs"] });
+    const upper = gh.createPull({ title: "upper", base: "stack/lower", head: "stack/upper", files: ["src/upper.rs"] });
+    // Armed while it still waited on something (nothing is required of stack/lower, so arm it in the state).
+    upper.autoMerge = { method: "squash", enabledBy: gh.owner, enabledAt: gh.clock.iso() };
+    gh.merge(lower.number, { method: "squash" });
+    assert.equal(upper.baseRef, "main");
+    assert.equal(upper.autoMerge, null, "disarmed when its base changed");
+    const disabled = gh.events.find((e) => e.name === "pull_request" && e.action === "auto_merge_disabled");
+    assert.equal(disabled.payload.reason, "BASE_BRANCH_CHANGED");
+    assert.deepEqual(gh.validationFailures, []);
+  });
+});
