@@ -6,6 +6,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+/** fast-import's ref; outside refs/heads so no clone or push sees it. */
+const SCRATCH = "refs/emulator/scratch";
 const EXEC_PATH = execFileSync("git", ["--exec-path"], { encoding: "utf8" }).trim();
 /** The CGI program that ships with git (docs: git-http-backend(1)). */
 export const HTTP_BACKEND = join(EXEC_PATH, "git-http-backend");
@@ -63,23 +65,36 @@ export class GitRepo {
   /**
    * A commit on `parent` (or a root commit) whose tree is the parent's with `files` ({ path: text })
    * written over it. The author is `author` (name and a noreply address, as GitHub writes web commits).
+   * One `git fast-import` per commit (a scratch ref outside refs/heads, so no clone sees it): a seed
+   * of pull requests with many files stays at a few processes per commit.
    */
   commit({ parent, files = {}, message = "A change", author = "emulator", parents }) {
-    const index = join(this.root, `.index-${process.pid}-${Math.random().toString(36).slice(2)}`);
-    const env = { GIT_INDEX_FILE: index, GIT_AUTHOR_NAME: author, GIT_AUTHOR_EMAIL: `${author}@users.noreply.github.com` };
-    try {
-      if (parent) this.git(["read-tree", parent], { env });
-      else this.git(["read-tree", "--empty"], { env });
-      for (const [path, text] of Object.entries(files)) {
-        const blob = this.git(["hash-object", "-w", "--stdin"], { input: text });
-        this.git(["update-index", "--add", "--cacheinfo", `100644,${blob},${path}`], { env });
-      }
-      const tree = this.git(["write-tree"], { env });
-      const ps = parents ?? (parent ? [parent] : []);
-      return this.git(["commit-tree", tree, ...ps.flatMap((p) => ["-p", p]), "-m", message], { env });
-    } finally {
-      rmSync(index, { force: true });
+    const when = `${Math.floor(this.clock.now() / 1000)} +0000`;
+    const ps = parents ?? (parent ? [parent] : []);
+    const data = (text) => `data ${Buffer.byteLength(text)}\n${text}\n`;
+    let script = `reset ${SCRATCH}\ncommit ${SCRATCH}\nmark :1\nauthor ${author} <${author}@users.noreply.github.com> ${when}\ncommitter GitHub <noreply@github.com> ${when}\n${data(message)}`;
+    if (ps[0]) script += `from ${ps[0]}\n`;
+    for (const p of ps.slice(1)) script += `merge ${p}\n`;
+    for (const [path, text] of Object.entries(files)) script += `M 100644 inline ${path}\n${data(text)}`;
+    script += "\nget-mark :1\n";
+    return this.git(["fast-import", "--quiet", "--force", "--date-format=raw"], { input: script }).trim();
+  }
+  /** Each path's text in a commit (null where absent), with one `git cat-file --batch`. */
+  readFiles(commit, paths) {
+    const out = new Map(paths.map((p) => [p, null]));
+    if (!commit || !paths.length) return out;
+    const buf = execFileSync("git", ["cat-file", "--batch"], { cwd: this.path, input: paths.map((p) => `${commit}:${p}`).join("\n") + "\n", env: { ...process.env, GIT_DIR: this.path }, maxBuffer: 1 << 28 });
+    let at = 0;
+    for (const p of paths) {
+      const nl = buf.indexOf(10, at);
+      const header = buf.subarray(at, nl).toString();
+      at = nl + 1;
+      if (header.endsWith(" missing") || header.endsWith(" ambiguous")) continue;
+      const size = Number(header.split(" ")[2]);
+      out.set(p, buf.subarray(at, at + size).toString("utf8"));
+      at += size + 1;
     }
+    return out;
   }
   /** A commit of an existing tree. */
   commitTree(tree, parents, message, author = "emulator") {

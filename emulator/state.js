@@ -187,8 +187,8 @@ export class RepoState {
     for (let i = 0; i < commits; i++) this.addCommit(pr, author);
     // With git a conflict is real: the base gets a commit changing the same files differently.
     if (this.git && conflicting) {
-      const tip = this.git.tip(base);
-      this.moveBranch(base, { files: Object.fromEntries(pr.files.map((f) => [f, editLine(this.git.show(tip, f) ?? fileSkeleton(f), number, `// ${base}'s own line where #${number} edits`)])) });
+      const had = this.git.readFiles(this.git.tip(base), pr.files);
+      this.moveBranch(base, { files: Object.fromEntries(pr.files.map((f) => [f, editLine(had.get(f) ?? fileSkeleton(f), number, `// ${base}'s own line where #${number} edits`)])) });
     }
     if (this.git) this.syncPull(pr);
     this.emit("pull_request", { action: "opened", number }, author);
@@ -495,7 +495,8 @@ export class RepoState {
   /** A commit on `parent` rewriting each of the pull request's files; the head branch moves to it. */
   gitCommitOnHead(pr, author, parent) {
     const k = ++this.counter;
-    const files = Object.fromEntries(pr.files.map((f) => [f, editLine(this.git.show(parent, f) ?? fileSkeleton(f), pr.number, `// #${pr.number}: ${pr.headRef} by ${author} (${k})`)]));
+    const had = this.git.readFiles(parent, pr.files);
+    const files = Object.fromEntries(pr.files.map((f) => [f, editLine(had.get(f) ?? fileSkeleton(f), pr.number, `// #${pr.number}: ${pr.headRef} by ${author} (${k})`)]));
     const oid = this.git.commit({ parent, files, message: `${pr.title} (${k})`, author });
     this.git.setRef(pr.headRef, oid);
     return oid;
