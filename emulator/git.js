@@ -64,7 +64,7 @@ export class GitRepo {
 
   /**
    * A commit on `parent` (or a root commit) whose tree is the parent's with `files` ({ path: text })
-   * written over it. The author is `author` (name and a noreply address, as GitHub writes web commits).
+   * written over it (a null text deletes the path). The author is `author` (name and a noreply address, as GitHub writes web commits).
    * One `git fast-import` per commit (a scratch ref outside refs/heads, so no clone sees it): a seed
    * of pull requests with many files stays at a few processes per commit.
    */
@@ -75,7 +75,7 @@ export class GitRepo {
     let script = `reset ${SCRATCH}\ncommit ${SCRATCH}\nmark :1\nauthor ${author} <${author}@users.noreply.github.com> ${when}\ncommitter GitHub <noreply@github.com> ${when}\n${data(message)}`;
     if (ps[0]) script += `from ${ps[0]}\n`;
     for (const p of ps.slice(1)) script += `merge ${p}\n`;
-    for (const [path, text] of Object.entries(files)) script += `M 100644 inline ${path}\n${data(text)}`;
+    for (const [path, text] of Object.entries(files)) script += text === null ? `D ${path}\n` : `M 100644 inline ${path}\n${data(text)}`;
     script += "\nget-mark :1\n";
     return this.git(["fast-import", "--quiet", "--force", "--date-format=raw"], { input: script }).trim();
   }

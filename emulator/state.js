@@ -244,8 +244,8 @@ export class RepoState {
     return { status, aheadBy, behindBy, mergeBase, baseSha: a.commits ? a.commits.at(-1).oid : a.branch.history[a.at], commits: headCommits };
   }
 
-  addCommit(pr, author) {
-    const oid = this.git ? this.gitCommitOnHead(pr, author, this.git.tip(pr.headRef)) : this.sha(`commit-${pr.number}`);
+  addCommit(pr, author, dropped) {
+    const oid = this.git ? this.gitCommitOnHead(pr, author, this.git.tip(pr.headRef), dropped) : this.sha(`commit-${pr.number}`);
     const commit = { oid, committedDate: this.now(), author };
     pr.commits.push(commit);
     pr.headSha = oid;
@@ -260,6 +260,7 @@ export class RepoState {
     const actor = by ?? pr.author;
     this.user(actor);
     const before = pr.headSha;
+    const dropped = files ? pr.files.filter((f) => !files.includes(f)) : [];
     // A rebase rewrites the branch onto the base's tip: a force push of a head built on that tip.
     if (rebase) pr.baseSha = this.branch(pr.baseRef).sha;
     if (files) pr.files = [...files];
@@ -272,7 +273,7 @@ export class RepoState {
       pr.headMovedAt = this.clock.now();
       pr.timeline.push({ type: "HeadRefForcePushedEvent", at: this.now(), actor, before, after: oid });
     } else {
-      this.addCommit(pr, actor);
+      this.addCommit(pr, actor, dropped);
     }
     if (conflicting !== undefined) pr.conflicting = conflicting;
     if (this.git) this.syncPull(pr);
@@ -492,11 +493,16 @@ export class RepoState {
 
   // ---- real git (when the emulator was started with `git`) -----------------------------------------
 
-  /** A commit on `parent` rewriting each of the pull request's files; the head branch moves to it. */
-  gitCommitOnHead(pr, author, parent) {
+  /**
+   * A commit on `parent` rewriting each of the pull request's files; the head branch moves to it.
+   * `dropped` files go back to their merge-base text, so the pull request's diff is its `files` again.
+   */
+  gitCommitOnHead(pr, author, parent, dropped = []) {
     const k = ++this.counter;
     const had = this.git.readFiles(parent, pr.files);
     const files = Object.fromEntries(pr.files.map((f) => [f, editLine(had.get(f) ?? fileSkeleton(f), pr.number, `// #${pr.number}: ${pr.headRef} by ${author} (${k})`)]));
+    const gone = dropped.filter((f) => !pr.files.includes(f));
+    if (gone.length) for (const [f, text] of this.git.readFiles(this.git.mergeBase(this.git.tip(pr.baseRef), parent), gone)) files[f] = text;
     const oid = this.git.commit({ parent, files, message: `${pr.title} (${k})`, author });
     this.git.setRef(pr.headRef, oid);
     return oid;

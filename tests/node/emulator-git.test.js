@@ -259,6 +259,19 @@ describe("seeding on git", () => {
   });
 });
 
+describe("helpers on git", () => {
+  test("push({ files }) is a commit after which the pull request's diff is those files (a dropped file goes back to the base's text)", async (t) => {
+    const { gh } = await setup(t);
+    const pr = gh.createPull({ title: "a", head: "agent/a", files: ["src/one.rs", "src/two.rs"] });
+    gh.push(pr.number, { files: ["src/two.rs", "src/three.rs"] });
+    assert.deepEqual(pr.files, ["src/three.rs", "src/two.rs"]);
+    assert.deepEqual(gh.git.changedFiles("main", "agent/a"), pr.files);
+    assert.equal(gh.git.show("agent/a", "src/one.rs"), null, "a file the base never had is deleted again");
+    assert.equal(pr.commits.length, 2);
+    assert.deepEqual(gh.validationFailures, []);
+  });
+});
+
 describe("GraphQL mergePullRequest", () => {
   test("squashes as REST does, judged by GitHub's schema; a stale expectedHeadOid is refused", async (t) => {
     const { gh } = await setup(t);
