@@ -2,7 +2,7 @@
 // plumbing (commits, trees, refs, merge-tree) and served over smart HTTP by `git http-backend`, so that
 // heads, merge bases, changed files, conflicts and `--force-with-lease` rejections are git's, not a model.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -18,6 +18,31 @@ process.once("exit", () => {
   for (const repo of OPEN) repo.close();
 });
 
+/**
+ * The pre-receive hook (Node, this process's binary): refuses what the branch's rules forbid, in
+ * GitHub's words ("GH013: Repository rule violations found"), before any ref moves.
+ */
+const PRE_RECEIVE = `#!${process.execPath}
+const { readFileSync } = require("node:fs");
+const { spawnSync } = require("node:child_process");
+const rules = JSON.parse(readFileSync(process.env.GIT_DIR + "/prflow-push-rules.json", "utf8"));
+const zero = "0".repeat(40);
+let refused = false;
+for (const line of readFileSync(0, "utf8").split("\\n").filter(Boolean)) {
+  const [oldSha, newSha, ref] = line.split(" ");
+  const r = rules[ref.replace(/^refs\\/heads\\//, "")];
+  if (!r) continue;
+  const why = [];
+  if (newSha === zero && r.deletion) why.push("Cannot delete this branch");
+  else if (oldSha !== zero && newSha !== zero && r.nonFastForward && spawnSync("git", ["merge-base", "--is-ancestor", oldSha, newSha]).status !== 0) why.push("Cannot force-push to this branch");
+  if (newSha !== zero && r.pullRequest) why.push("Changes must be made through a pull request.");
+  if (!why.length) continue;
+  refused = true;
+  console.error("error: GH013: Repository rule violations found for " + ref + ".\\n\\n" + why.map((w) => "- " + w).join("\\n\\n") + "\\n");
+}
+process.exit(refused ? 1 : 0);
+`;
+
 export class GitRepo {
   /** Creates `{dir}/{owner}/{repo}.git` (dir: a fresh directory under os.tmpdir() unless given). */
   constructor({ owner, repo, dir, clock }) {
@@ -30,7 +55,19 @@ export class GitRepo {
     // GitHub accepts pushes of any size and never garbage-collects under a test.
     this.git(["config", "gc.auto", "0"]);
     this.git(["config", "receive.denyDeleteCurrent", "ignore"]);
+    this.setPushRules({});
+    writeFileSync(join(this.path, "hooks", "pre-receive"), PRE_RECEIVE);
+    chmodSync(join(this.path, "hooks", "pre-receive"), 0o755);
     OPEN.add(this);
+  }
+
+  /**
+   * The ruleset's push rules per branch, which the pre-receive hook enforces as GitHub does (GH013):
+   * `{ main: { nonFastForward: true, deletion: true, pullRequest: true } }`.
+   */
+  setPushRules(rules) {
+    this.pushRules = rules;
+    writeFileSync(join(this.path, "prflow-push-rules.json"), JSON.stringify(rules));
   }
 
   /** Runs git in the bare repository; stdout without the trailing newline. Commit times are the test clock's. */

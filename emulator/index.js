@@ -296,6 +296,13 @@ class Emulator {
   merge(number, { method = "squash", by, ...rest } = {}) {
     return this.state.merge(number, { method, ...rest }, by ?? this.owner);
   }
+  /**
+   * A ruleset's push rules on a branch (git only): `{ nonFastForward, deletion, pullRequest }` refuse
+   * force pushes, deletion, and any direct push; also listed by GET rules/branches/{branch}.
+   */
+  setPushRules(branch, rules) {
+    this.git.setPushRules({ ...this.git.pushRules, [branch]: rules });
+  }
   deleteBranch(name, { by } = {}) {
     return this.state.deleteBranch(name, by ?? this.owner);
   }

@@ -340,3 +340,27 @@ describe("auto-merge", () => {
     assert.deepEqual(gh.validationFailures, []);
   });
 });
+
+describe("push rules", () => {
+  test("a ruleset refuses a force push and a deletion of main in GitHub's words (GH013), and GET rules lists them", async (t) => {
+    const { gh, work } = await setup(t);
+    gh.setPushRules("main", { nonFastForward: true, deletion: true });
+    const dir = await clone(gh, work);
+    const tip = gh.git.tip("main");
+    await commitFile(dir, "x.txt", "x\n");
+    await git(dir, ["push", "--quiet", "origin", "main"]);
+    assert.notEqual(gh.git.tip("main"), tip, "a fast-forward is allowed");
+    const ff = gh.git.tip("main");
+    await git(dir, ["commit", "--quiet", "--amend", "-m", "rewritten"]);
+    const forced = await git(dir, ["push", "--force", "origin", "main"], { allowFail: true });
+    assert.notEqual(forced.code, 0);
+    assert.match(forced.stderr, /GH013: Repository rule violations found for refs\/heads\/main/);
+    assert.match(forced.stderr, /Cannot force-push to this branch/);
+    const deleted = await git(dir, ["push", "origin", ":main"], { allowFail: true });
+    assert.match(deleted.stderr, /Cannot delete this branch/);
+    assert.equal(gh.git.tip("main"), ff);
+    const rules = await REST(gh, "GET", "/repos/acme/widgets/rules/branches/main");
+    assert.deepEqual(rules.body.map((r) => r.type), ["non_fast_forward", "deletion"]);
+    assert.deepEqual(gh.validationFailures, []);
+  });
+});
