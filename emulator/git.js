@@ -2,13 +2,46 @@
 // plumbing (commits, trees, refs, merge-tree) and served over smart HTTP by `git http-backend`, so that
 // heads, merge bases, changed files, conflicts and `--force-with-lease` rejections are git's, not a model.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+/** fast-import's ref; outside refs/heads so no clone or push sees it. */
+const SCRATCH = "refs/emulator/scratch";
 const EXEC_PATH = execFileSync("git", ["--exec-path"], { encoding: "utf8" }).trim();
 /** The CGI program that ships with git (docs: git-http-backend(1)). */
 export const HTTP_BACKEND = join(EXEC_PATH, "git-http-backend");
+
+/** Repositories not yet closed: removed when the process exits (a test that never closes its emulator leaves nothing). */
+const OPEN = new Set();
+process.once("exit", () => {
+  for (const repo of OPEN) repo.close();
+});
+
+/**
+ * The pre-receive hook (Node, this process's binary): refuses what the branch's rules forbid, in
+ * GitHub's words ("GH013: Repository rule violations found"), before any ref moves.
+ */
+const PRE_RECEIVE = `#!${process.execPath}
+const { readFileSync } = require("node:fs");
+const { spawnSync } = require("node:child_process");
+const rules = JSON.parse(readFileSync(process.env.GIT_DIR + "/prflow-push-rules.json", "utf8"));
+const zero = "0".repeat(40);
+let refused = false;
+for (const line of readFileSync(0, "utf8").split("\\n").filter(Boolean)) {
+  const [oldSha, newSha, ref] = line.split(" ");
+  const r = rules[ref.replace(/^refs\\/heads\\//, "")];
+  if (!r) continue;
+  const why = [];
+  if (newSha === zero && r.deletion) why.push("Cannot delete this branch");
+  else if (oldSha !== zero && newSha !== zero && r.nonFastForward && spawnSync("git", ["merge-base", "--is-ancestor", oldSha, newSha]).status !== 0) why.push("Cannot force-push to this branch");
+  if (newSha !== zero && r.pullRequest) why.push("Changes must be made through a pull request.");
+  if (!why.length) continue;
+  refused = true;
+  console.error("error: GH013: Repository rule violations found for " + ref + ".\\n\\n" + why.map((w) => "- " + w).join("\\n\\n") + "\\n");
+}
+process.exit(refused ? 1 : 0);
+`;
 
 export class GitRepo {
   /** Creates `{dir}/{owner}/{repo}.git` (dir: a fresh directory under os.tmpdir() unless given). */
@@ -22,6 +55,19 @@ export class GitRepo {
     // GitHub accepts pushes of any size and never garbage-collects under a test.
     this.git(["config", "gc.auto", "0"]);
     this.git(["config", "receive.denyDeleteCurrent", "ignore"]);
+    this.setPushRules({});
+    writeFileSync(join(this.path, "hooks", "pre-receive"), PRE_RECEIVE);
+    chmodSync(join(this.path, "hooks", "pre-receive"), 0o755);
+    OPEN.add(this);
+  }
+
+  /**
+   * The ruleset's push rules per branch, which the pre-receive hook enforces as GitHub does (GH013):
+   * `{ main: { nonFastForward: true, deletion: true, pullRequest: true } }`.
+   */
+  setPushRules(rules) {
+    this.pushRules = rules;
+    writeFileSync(join(this.path, "prflow-push-rules.json"), JSON.stringify(rules));
   }
 
   /** Runs git in the bare repository; stdout without the trailing newline. Commit times are the test clock's. */
@@ -55,24 +101,37 @@ export class GitRepo {
 
   /**
    * A commit on `parent` (or a root commit) whose tree is the parent's with `files` ({ path: text })
-   * written over it. The author is `author` (name and a noreply address, as GitHub writes web commits).
+   * written over it (a null text deletes the path). The author is `author` (name and a noreply address, as GitHub writes web commits).
+   * One `git fast-import` per commit (a scratch ref outside refs/heads, so no clone sees it): a seed
+   * of pull requests with many files stays at a few processes per commit.
    */
   commit({ parent, files = {}, message = "A change", author = "emulator", parents }) {
-    const index = join(this.root, `.index-${process.pid}-${Math.random().toString(36).slice(2)}`);
-    const env = { GIT_INDEX_FILE: index, GIT_AUTHOR_NAME: author, GIT_AUTHOR_EMAIL: `${author}@users.noreply.github.com` };
-    try {
-      if (parent) this.git(["read-tree", parent], { env });
-      else this.git(["read-tree", "--empty"], { env });
-      for (const [path, text] of Object.entries(files)) {
-        const blob = this.git(["hash-object", "-w", "--stdin"], { input: text });
-        this.git(["update-index", "--add", "--cacheinfo", `100644,${blob},${path}`], { env });
-      }
-      const tree = this.git(["write-tree"], { env });
-      const ps = parents ?? (parent ? [parent] : []);
-      return this.git(["commit-tree", tree, ...ps.flatMap((p) => ["-p", p]), "-m", message], { env });
-    } finally {
-      rmSync(index, { force: true });
+    const when = `${Math.floor(this.clock.now() / 1000)} +0000`;
+    const ps = parents ?? (parent ? [parent] : []);
+    const data = (text) => `data ${Buffer.byteLength(text)}\n${text}\n`;
+    let script = `reset ${SCRATCH}\ncommit ${SCRATCH}\nmark :1\nauthor ${author} <${author}@users.noreply.github.com> ${when}\ncommitter GitHub <noreply@github.com> ${when}\n${data(message)}`;
+    if (ps[0]) script += `from ${ps[0]}\n`;
+    for (const p of ps.slice(1)) script += `merge ${p}\n`;
+    for (const [path, text] of Object.entries(files)) script += text === null ? `D ${path}\n` : `M 100644 inline ${path}\n${data(text)}`;
+    script += "\nget-mark :1\n";
+    return this.git(["fast-import", "--quiet", "--force", "--date-format=raw"], { input: script }).trim();
+  }
+  /** Each path's text in a commit (null where absent), with one `git cat-file --batch`. */
+  readFiles(commit, paths) {
+    const out = new Map(paths.map((p) => [p, null]));
+    if (!commit || !paths.length) return out;
+    const buf = execFileSync("git", ["cat-file", "--batch"], { cwd: this.path, input: paths.map((p) => `${commit}:${p}`).join("\n") + "\n", env: { ...process.env, GIT_DIR: this.path }, maxBuffer: 1 << 28 });
+    let at = 0;
+    for (const p of paths) {
+      const nl = buf.indexOf(10, at);
+      const header = buf.subarray(at, nl).toString();
+      at = nl + 1;
+      if (header.endsWith(" missing") || header.endsWith(" ambiguous")) continue;
+      const size = Number(header.split(" ")[2]);
+      out.set(p, buf.subarray(at, at + size).toString("utf8"));
+      at += size + 1;
     }
+    return out;
   }
   /** A commit of an existing tree. */
   commitTree(tree, parents, message, author = "emulator") {
@@ -162,6 +221,7 @@ export class GitRepo {
   }
 
   close() {
+    OPEN.delete(this);
     rmSync(this.ownsRoot ? this.root : this.path, { recursive: true, force: true });
   }
 }

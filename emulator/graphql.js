@@ -248,6 +248,16 @@ function rootValue(st, ctx) {
     node: ({ id }) => nodeById(st, ctx, id),
     nodes: ({ ids }) => ids.map((id) => nodeById(st, ctx, id)),
     // Mutation roots (graphql-js reads them from the same root value).
+    enablePullRequestAutoMerge: ({ input }) => {
+      const pr = pullByNodeId(st, input.pullRequestId);
+      asWriter(ctx, () => unprocessable(() => st.enableAutoMerge(pr.number, { method: (input.mergeMethod ?? "MERGE").toLowerCase(), by: ctx.login })));
+      return { __typename: "EnablePullRequestAutoMergePayload", clientMutationId: input.clientMutationId ?? null, actor: () => userView(st, ctx.login), pullRequest: () => pullView(st, ctx, pr) };
+    },
+    disablePullRequestAutoMerge: ({ input }) => {
+      const pr = pullByNodeId(st, input.pullRequestId);
+      asWriter(ctx, () => st.disableAutoMerge(pr.number, ctx.login));
+      return { __typename: "DisablePullRequestAutoMergePayload", clientMutationId: input.clientMutationId ?? null, actor: () => userView(st, ctx.login), pullRequest: () => pullView(st, ctx, pr) };
+    },
     mergePullRequest: ({ input }) => {
       const pr = pullByNodeId(st, input.pullRequestId);
       asWriter(ctx, () => {
@@ -262,6 +272,16 @@ function rootValue(st, ctx) {
       return { __typename: "MergePullRequestPayload", clientMutationId: input.clientMutationId ?? null, actor: () => userView(st, ctx.login), pullRequest: () => pullView(st, ctx, pr) };
     },
   };
+}
+
+/** A refused write as GitHub's GraphQL error (UNPROCESSABLE), in the words REST uses. */
+function unprocessable(write) {
+  try {
+    return write();
+  } catch (e) {
+    if (!e.httpStatus) throw e;
+    throw new GraphQLError(e.message, { extensions: { type: "UNPROCESSABLE" } });
+  }
 }
 
 /** A pull request by its node id, or GitHub's NOT_FOUND error. */
@@ -457,7 +477,9 @@ function pullView(st, ctx, pr) {
     timelineItems: (args) => timeline(st, ctx, pr, args),
     // The merge queue's reads (issue 6): forks, auto-merge, the issues it closes, review conversations.
     isCrossRepository: Boolean(pr.isFork),
-    autoMergeRequest: pr.autoMerge ? { __typename: "AutoMergeRequest", enabledAt: pr.updatedAt, mergeMethod: "SQUASH", enabledBy: () => userView(st, st.owner) } : null,
+    autoMergeRequest: pr.autoMerge
+      ? { __typename: "AutoMergeRequest", enabledAt: pr.autoMerge.enabledAt ?? pr.updatedAt, mergeMethod: (pr.autoMerge.method ?? "squash").toUpperCase(), enabledBy: () => userView(st, pr.autoMerge.enabledBy ?? st.owner) }
+      : null,
     closingIssuesReferences: (args) => connection(closingIssues(st, pr).map((i) => issueView(st, ctx, i)), args),
     reviewThreads: (args) => connection((pr.reviewThreads ?? []).map((t, i) => ({ __typename: "PullRequestReviewThread", id: st.nodeId("PullRequestReviewThread", `${pr.number}-${i}`), isResolved: Boolean(t.isResolved), isOutdated: false, isCollapsed: false })), args),
   });

@@ -296,11 +296,19 @@ class Emulator {
   merge(number, { method = "squash", by, ...rest } = {}) {
     return this.state.merge(number, { method, ...rest }, by ?? this.owner);
   }
+  /**
+   * A ruleset's push rules on a branch (git only): `{ nonFastForward, deletion, pullRequest }` refuse
+   * force pushes, deletion, and any direct push; also listed by GET rules/branches/{branch}.
+   */
+  setPushRules(branch, rules) {
+    this.git.setPushRules({ ...this.git.pushRules, [branch]: rules });
+  }
   deleteBranch(name, { by } = {}) {
     return this.state.deleteBranch(name, by ?? this.owner);
   }
-  /** The repository's settings: `{ deleteBranchOnMerge, allowMergeCommit, allowSquashMerge, allowRebaseMerge }`. */
-  setRepoSettings({ deleteBranchOnMerge, allowMergeCommit, allowSquashMerge, allowRebaseMerge } = {}) {
+  /** The repository's settings: `{ deleteBranchOnMerge, allowMergeCommit, allowSquashMerge, allowRebaseMerge, allowAutoMerge }`. */
+  setRepoSettings({ deleteBranchOnMerge, allowMergeCommit, allowSquashMerge, allowRebaseMerge, allowAutoMerge } = {}) {
+    if (allowAutoMerge !== undefined) this.state.allowAutoMerge = allowAutoMerge;
     if (deleteBranchOnMerge !== undefined) this.state.deleteBranchOnMerge = deleteBranchOnMerge;
     if (allowMergeCommit !== undefined) this.state.mergeMethods.merge = allowMergeCommit;
     if (allowSquashMerge !== undefined) this.state.mergeMethods.squash = allowSquashMerge;

@@ -19,7 +19,7 @@ export function restRepo(st) {
     owner: restUser(st, st.owner), html_url: `https://github.com/${st.owner}/${st.repo}`, url: `${API}/repos/${st.owner}/${st.repo}`,
     default_branch: st.defaultBranch, fork: false, visibility: "public",
     allow_merge_commit: st.mergeMethods.merge, allow_squash_merge: st.mergeMethods.squash, allow_rebase_merge: st.mergeMethods.rebase,
-    delete_branch_on_merge: st.deleteBranchOnMerge,
+    delete_branch_on_merge: st.deleteBranchOnMerge, allow_auto_merge: st.allowAutoMerge,
   };
 }
 
@@ -76,7 +76,7 @@ export function restPull(st, pr) {
     assignee: null, assignees: [], requested_reviewers: pr.reviewRequests.filter((q) => q.type === "User").map((q) => restUser(st, q.login)),
     requested_teams: pr.reviewRequests.filter((q) => q.type === "Team").map((q) => restTeam(st, q.slug)),
     head: ref(st, pr.headRef, pr.headSha), base: ref(st, pr.baseRef, st.branch(pr.baseRef).sha),
-    _links: links(st, pr), author_association: st.user(pr.author).association, auto_merge: null, draft: pr.isDraft,
+    _links: links(st, pr), author_association: st.user(pr.author).association, auto_merge: pr.autoMerge && typeof pr.autoMerge === "object" ? { enabled_by: restUser(st, pr.autoMerge.enabledBy), merge_method: pr.autoMerge.method, commit_title: "", commit_message: "" } : null, draft: pr.isDraft,
     merged: !!pr.merged, mergeable: m === "UNKNOWN" ? null : m === "MERGEABLE", rebaseable: m === "UNKNOWN" ? null : m === "MERGEABLE",
     mergeable_state: st.mergeStateStatus(pr).toLowerCase(), merged_by: pr.mergedBy ? restUser(st, pr.mergedBy) : null, comments: pr.comments.length, review_comments: 0,
     maintainer_can_modify: false, commits: pr.commits.length, additions: pr.files.length, deletions: 0, changed_files: pr.files.length,
@@ -150,6 +150,7 @@ export function webhookPayload(st, name, info, actor) {
       if (info.reviewer) p.requested_reviewer = restUser(st, info.reviewer);
       if (info.team) p.requested_team = restTeam(st, info.team);
       if (info.changes) p.changes = info.changes;
+      if (info.reason) p.reason = info.reason;
       return p;
     }
     case "issues": {

@@ -148,9 +148,12 @@ export const ROUTES = [
     body: restStatus(st, st.status({ sha: params.sha, context: body.context ?? "default", state: body.state, description: body.description ?? null, targetUrl: body.target_url ?? null, by: actor })),
   })],
   ["GET", `${R}/rules/branches/{branch}`, ({ st, params, emulator }) => {
-    if (params.branch !== st.defaultBranch) return { status: 200, body: [] };
     const source = { ruleset_source_type: "Repository", ruleset_source: `${st.owner}/${st.repo}`, ruleset_id: emulator.rulesetId };
     const rules = [];
+    const push = st.git?.pushRules?.[params.branch] ?? {};
+    if (push.nonFastForward) rules.push({ type: "non_fast_forward", ...source });
+    if (push.deletion) rules.push({ type: "deletion", ...source });
+    if (params.branch !== st.defaultBranch) return { status: 200, body: rules };
     if (st.requiredChecks.length) {
       rules.push({ type: "required_status_checks", ...source, parameters: { strict_required_status_checks_policy: st.requireUpToDate, required_status_checks: st.requiredChecks.map((context) => ({ context })) } });
     }

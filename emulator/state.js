@@ -50,6 +50,7 @@ export class RepoState {
     this.branch("main");
     this.mergeMethods = { merge: true, squash: true, rebase: true }; // allow_merge_commit / allow_squash_merge / allow_rebase_merge
     this.deleteBranchOnMerge = false; // the repository's delete_branch_on_merge
+    this.allowAutoMerge = false; // the repository's allow_auto_merge (GitHub's default: off)
     this.labels = new Map(); // lower-case name -> label
     this.users = new Map(); // login -> { login, id, type, association }
     this.teams = new Map(); // slug -> { slug, id, org }
@@ -186,8 +187,8 @@ export class RepoState {
     for (let i = 0; i < commits; i++) this.addCommit(pr, author);
     // With git a conflict is real: the base gets a commit changing the same files differently.
     if (this.git && conflicting) {
-      const tip = this.git.tip(base);
-      this.moveBranch(base, { files: Object.fromEntries(pr.files.map((f) => [f, editLine(this.git.show(tip, f) ?? fileSkeleton(f), number, `// ${base}'s own line where #${number} edits`)])) });
+      const had = this.git.readFiles(this.git.tip(base), pr.files);
+      this.moveBranch(base, { files: Object.fromEntries(pr.files.map((f) => [f, editLine(had.get(f) ?? fileSkeleton(f), number, `// ${base}'s own line where #${number} edits`)])) });
     }
     if (this.git) this.syncPull(pr);
     this.emit("pull_request", { action: "opened", number }, author);
@@ -243,8 +244,8 @@ export class RepoState {
     return { status, aheadBy, behindBy, mergeBase, baseSha: a.commits ? a.commits.at(-1).oid : a.branch.history[a.at], commits: headCommits };
   }
 
-  addCommit(pr, author) {
-    const oid = this.git ? this.gitCommitOnHead(pr, author, this.git.tip(pr.headRef)) : this.sha(`commit-${pr.number}`);
+  addCommit(pr, author, dropped) {
+    const oid = this.git ? this.gitCommitOnHead(pr, author, this.git.tip(pr.headRef), dropped) : this.sha(`commit-${pr.number}`);
     const commit = { oid, committedDate: this.now(), author };
     pr.commits.push(commit);
     pr.headSha = oid;
@@ -259,6 +260,7 @@ export class RepoState {
     const actor = by ?? pr.author;
     this.user(actor);
     const before = pr.headSha;
+    const dropped = files ? pr.files.filter((f) => !files.includes(f)) : [];
     // A rebase rewrites the branch onto the base's tip: a force push of a head built on that tip.
     if (rebase) pr.baseSha = this.branch(pr.baseRef).sha;
     if (files) pr.files = [...files];
@@ -271,7 +273,7 @@ export class RepoState {
       pr.headMovedAt = this.clock.now();
       pr.timeline.push({ type: "HeadRefForcePushedEvent", at: this.now(), actor, before, after: oid });
     } else {
-      this.addCommit(pr, actor);
+      this.addCommit(pr, actor, dropped);
     }
     if (conflicting !== undefined) pr.conflicting = conflicting;
     if (this.git) this.syncPull(pr);
@@ -451,6 +453,7 @@ export class RepoState {
     if (status === "COMPLETED" && this.checkRuns.filter((c) => c.suiteId === run.suiteId).every((c) => c.status === "COMPLETED")) {
       this.emit("check_suite", { action: "completed", suiteId: run.suiteId, headSha }, by);
     }
+    this.autoMergeSweep();
     return run;
   }
   suiteFor(headSha, workflow) {
@@ -471,6 +474,7 @@ export class RepoState {
     const s = { id, nodeId: this.nodeId("StatusContext", id), sha: commitSha, context, state, description, targetUrl, createdAt: this.now(), creator: by };
     this.statuses.push(s);
     this.emit("status", { statusId: id }, by);
+    this.autoMergeSweep();
     return s;
   }
 
@@ -489,10 +493,16 @@ export class RepoState {
 
   // ---- real git (when the emulator was started with `git`) -----------------------------------------
 
-  /** A commit on `parent` rewriting each of the pull request's files; the head branch moves to it. */
-  gitCommitOnHead(pr, author, parent) {
+  /**
+   * A commit on `parent` rewriting each of the pull request's files; the head branch moves to it.
+   * `dropped` files go back to their merge-base text, so the pull request's diff is its `files` again.
+   */
+  gitCommitOnHead(pr, author, parent, dropped = []) {
     const k = ++this.counter;
-    const files = Object.fromEntries(pr.files.map((f) => [f, editLine(this.git.show(parent, f) ?? fileSkeleton(f), pr.number, `// #${pr.number}: ${pr.headRef} by ${author} (${k})`)]));
+    const had = this.git.readFiles(parent, pr.files);
+    const files = Object.fromEntries(pr.files.map((f) => [f, editLine(had.get(f) ?? fileSkeleton(f), pr.number, `// #${pr.number}: ${pr.headRef} by ${author} (${k})`)]));
+    const gone = dropped.filter((f) => !pr.files.includes(f));
+    if (gone.length) for (const [f, text] of this.git.readFiles(this.git.mergeBase(this.git.tip(pr.baseRef), parent), gone)) files[f] = text;
     const oid = this.git.commit({ parent, files, message: `${pr.title} (${k})`, author });
     this.git.setRef(pr.headRef, oid);
     return oid;
@@ -642,6 +652,49 @@ export class RepoState {
     return { sha: oid, merged: true, message: "Pull Request successfully merged" };
   }
 
+  /**
+   * Arms auto-merge (GraphQL enablePullRequestAutoMerge). GitHub refuses it when the repository does
+   * not allow it, and on a pull request that could merge right now ("Pull request is in clean status").
+   */
+  enableAutoMerge(number, { method = "merge", by = this.owner } = {}) {
+    const pr = this.pullOnly(number);
+    if (!this.allowAutoMerge) throw httpError(422, "Auto merge is not allowed for this repository");
+    if (pr.state !== "open") throw httpError(422, "Pull request is closed");
+    if (this.canMergeNow(pr)) throw httpError(422, "Pull request is in clean status");
+    pr.autoMerge = { method, enabledBy: by, enabledAt: this.now() };
+    pr.timeline.push({ type: "AutoMergeEnabledEvent", at: this.now(), actor: by });
+    this.emit("pull_request", { action: "auto_merge_enabled", number: pr.number }, by);
+    return pr;
+  }
+  disableAutoMerge(number, by = this.owner, reason = null) {
+    const pr = this.pullOnly(number);
+    if (!pr.autoMerge) return pr;
+    pr.autoMerge = null;
+    pr.timeline.push({ type: "AutoMergeDisabledEvent", at: this.now(), actor: by, reason });
+    this.emit("pull_request", { action: "auto_merge_disabled", number: pr.number, reason }, by);
+    return pr;
+  }
+  /** Whether the merge rules hold now: open, not draft, no conflict (git), required checks green, up to date when strict. */
+  canMergeNow(pr) {
+    if (pr.state !== "open" || pr.isDraft) return false;
+    if (this.git ? this.gitMergeable(pr) === "CONFLICTING" : pr.conflicting) return false;
+    if (pr.baseRef !== this.defaultBranch) return true;
+    return !this.missingChecks(pr).length && (!this.requireUpToDate || this.upToDate(pr));
+  }
+  /** Merges every armed pull request whose requirements now hold, as the one who armed it. */
+  autoMergeSweep() {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    try {
+      for (const pr of this.pulls.values()) {
+        if (!pr.isPull || !pr.autoMerge || typeof pr.autoMerge !== "object" || !this.canMergeNow(pr)) continue;
+        this.merge(pr.number, { method: pr.autoMerge.method }, pr.autoMerge.enabledBy);
+      }
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
   /** Deletes a branch (as the delete_branch_on_merge setting or a person would). */
   deleteBranch(name, actor = this.owner) {
     const before = this.branches.get(name)?.sha ?? this.git?.tip(name);
@@ -667,6 +720,8 @@ export class RepoState {
       pr.baseRef = merged.baseRef;
       pr.headMovedAt = this.clock.now(); // GitHub recomputes mergeability against the new base
       pr.timeline.push({ type: "BaseRefChangedEvent", at: this.now(), actor, previousRefName: name, currentRefName: merged.baseRef });
+      // GitHub disarms auto-merge when the base branch changes.
+      if (pr.autoMerge && typeof pr.autoMerge === "object") this.disableAutoMerge(pr.number, actor, "BASE_BRANCH_CHANGED");
       if (this.git) this.syncPull(pr);
       pr.updatedAt = this.now();
       this.emit("pull_request", { action: "edited", number: pr.number, changes: { base: { ref: { from: name }, sha: { from: fromSha } } } }, actor);

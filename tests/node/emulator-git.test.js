@@ -259,6 +259,19 @@ describe("seeding on git", () => {
   });
 });
 
+describe("helpers on git", () => {
+  test("push({ files }) is a commit after which the pull request's diff is those files (a dropped file goes back to the base's text)", async (t) => {
+    const { gh } = await setup(t);
+    const pr = gh.createPull({ title: "a", head: "agent/a", files: ["src/one.rs", "src/two.rs"] });
+    gh.push(pr.number, { files: ["src/two.rs", "src/three.rs"] });
+    assert.deepEqual(pr.files, ["src/three.rs", "src/two.rs"]);
+    assert.deepEqual(gh.git.changedFiles("main", "agent/a"), pr.files);
+    assert.equal(gh.git.show("agent/a", "src/one.rs"), null, "a file the base never had is deleted again");
+    assert.equal(pr.commits.length, 2);
+    assert.deepEqual(gh.validationFailures, []);
+  });
+});
+
 describe("GraphQL mergePullRequest", () => {
   test("squashes as REST does, judged by GitHub's schema; a stale expectedHeadOid is refused", async (t) => {
     const { gh } = await setup(t);
@@ -275,6 +288,79 @@ describe("GraphQL mergePullRequest", () => {
     assert.equal(gh.git.commitsBetween(before, "main").length, 1, "one squash commit");
     const closed = gh.events.find((e) => e.name === "pull_request" && e.action === "closed");
     assert.equal(closed.startsRuns, true, "a personal token's merge starts runs");
+    assert.deepEqual(gh.validationFailures, []);
+  });
+});
+
+describe("auto-merge", () => {
+  const enable = `mutation arm($id: ID!) { enablePullRequestAutoMerge(input: { pullRequestId: $id, mergeMethod: SQUASH }) { pullRequest { autoMergeRequest { mergeMethod enabledBy { login } } } } }`;
+
+  test("merges when the last required check goes green on an up-to-date head, and not before", async (t) => {
+    const { gh } = await setup(t);
+    gh.setRepoSettings({ allowAutoMerge: true });
+    gh.setRequiredChecks(["test", "lint"], { strict: true });
+    const pr = gh.createPull({ title: "armed", head: "agent/armed", files: ["src/armed.rs"] });
+    const r = await REST(gh, "POST", "/graphql", { query: enable, variables: { id: pr.nodeId } });
+    assert.equal(r.body.errors, undefined, JSON.stringify(r.body.errors));
+    assert.deepEqual(r.body.data.enablePullRequestAutoMerge.pullRequest.autoMergeRequest, { mergeMethod: "SQUASH", enabledBy: { login: gh.owner } });
+    gh.checkRun({ number: pr.number, name: "test" });
+    assert.equal(pr.merged, false, "one required check still missing");
+    gh.moveBranch("main"); // the head is no longer up to date
+    gh.checkRun({ number: pr.number, name: "lint" });
+    assert.equal(pr.merged, false, "strict: not on the base's tip");
+    gh.push(pr.number, { rebase: true });
+    gh.checkRun({ number: pr.number, name: "test" });
+    assert.equal(pr.merged, false, "the new head needs every required check again");
+    const before = gh.git.tip("main");
+    gh.checkRun({ number: pr.number, name: "lint" });
+    assert.equal(pr.merged, true, "the last required check went green on an up-to-date head");
+    assert.equal(pr.mergedBy, gh.owner, "merged as the one who armed it");
+    assert.equal(gh.git.commitsBetween(before, "main").length, 1, "squashed");
+    assert.ok(pr.timeline.some((e) => e.type === "AutoMergeEnabledEvent"));
+    assert.deepEqual(gh.validationFailures, []);
+  });
+
+  test("refused where GitHub refuses it (not allowed; already clean) and disarmed when the base changes", async (t) => {
+    const { gh } = await setup(t);
+    const clean = gh.createPull({ title: "clean", head: "agent/clean", files: ["src/clean.rs"] });
+    const off = await REST(gh, "POST", "/graphql", { query: enable, variables: { id: clean.nodeId } });
+    assert.match(off.body.errors[0].message, /Auto merge is not allowed for this repository/);
+    gh.setRepoSettings({ allowAutoMerge: true, deleteBranchOnMerge: true });
+    const now = await REST(gh, "POST", "/graphql", { query: enable, variables: { id: clean.nodeId } });
+    assert.match(now.body.errors[0].message, /clean status/);
+    const lower = gh.createPull({ title: "lower", head: "stack/lower", files: ["src/lower.rs"] });
+    const upper = gh.createPull({ title: "upper", base: "stack/lower", head: "stack/upper", files: ["src/upper.rs"] });
+    // Armed while it still waited on something (nothing is required of stack/lower, so arm it in the state).
+    upper.autoMerge = { method: "squash", enabledBy: gh.owner, enabledAt: gh.clock.iso() };
+    gh.merge(lower.number, { method: "squash" });
+    assert.equal(upper.baseRef, "main");
+    assert.equal(upper.autoMerge, null, "disarmed when its base changed");
+    const disabled = gh.events.find((e) => e.name === "pull_request" && e.action === "auto_merge_disabled");
+    assert.equal(disabled.payload.reason, "BASE_BRANCH_CHANGED");
+    assert.deepEqual(gh.validationFailures, []);
+  });
+});
+
+describe("push rules", () => {
+  test("a ruleset refuses a force push and a deletion of main in GitHub's words (GH013), and GET rules lists them", async (t) => {
+    const { gh, work } = await setup(t);
+    gh.setPushRules("main", { nonFastForward: true, deletion: true });
+    const dir = await clone(gh, work);
+    const tip = gh.git.tip("main");
+    await commitFile(dir, "x.txt", "x\n");
+    await git(dir, ["push", "--quiet", "origin", "main"]);
+    assert.notEqual(gh.git.tip("main"), tip, "a fast-forward is allowed");
+    const ff = gh.git.tip("main");
+    await git(dir, ["commit", "--quiet", "--amend", "-m", "rewritten"]);
+    const forced = await git(dir, ["push", "--force", "origin", "main"], { allowFail: true });
+    assert.notEqual(forced.code, 0);
+    assert.match(forced.stderr, /GH013: Repository rule violations found for refs\/heads\/main/);
+    assert.match(forced.stderr, /Cannot force-push to this branch/);
+    const deleted = await git(dir, ["push", "origin", ":main"], { allowFail: true });
+    assert.match(deleted.stderr, /Cannot delete this branch/);
+    assert.equal(gh.git.tip("main"), ff);
+    const rules = await REST(gh, "GET", "/repos/acme/widgets/rules/branches/main");
+    assert.deepEqual(rules.body.map((r) => r.type), ["non_fast_forward", "deletion"]);
     assert.deepEqual(gh.validationFailures, []);
   });
 });
