@@ -58,10 +58,16 @@ export function bind(wasm) {
     claim: (facts, config, role, machine) => JSON.parse(wasm.claimJson(asJson(facts), asJson(config), role, machine)),
     /**
      * After the settle time, with the labels read back from pull request `number`: does `machine`
-     * keep its claim? { won, winner, line, ops } — the loser's ops remove its own label.
+     * keep its claim? { won, winner, line, ops } — the loser's ops remove its own label. `tookMs`, the
+     * claimer's own time from its facts read to its claim write acknowledged, withdraws a claim whose
+     * window reached the settle (a rival may hold it unseen).
      */
-    resolveClaimRace: (labels, machine, number = 0, config = {}) =>
-      JSON.parse(wasm.resolveClaimRaceJson(JSON.stringify(labels), machine, number, asJson(config))),
+    resolveClaimRace: (labels, machine, number = 0, config = {}, tookMs = undefined) =>
+      JSON.parse(
+        tookMs === undefined
+          ? wasm.resolveClaimRaceJson(JSON.stringify(labels), machine, number, asJson(config))
+          : wasm.resolveClaimRaceTimedJson(JSON.stringify(labels), machine, number, asJson(config), tookMs),
+      ),
     /** The gate's classify step: { run, need, sha, ops, why, warnings } (docs-only passes in `ops`). */
     gateClassify: (facts, config, number) => JSON.parse(wasm.gateClassifyJson(asJson(facts), asJson(config), number)),
     /**

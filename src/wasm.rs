@@ -137,6 +137,17 @@ pub fn stations_resolve_claim_race(labels: &str, machine: &str, number: u32, con
     json_out(crate::stations::resolve_claim_race_values(labels, machine, number.into(), json_config(config)?))
 }
 
+/// `resolveClaimRaceJson`, told the claimer's window in milliseconds (its facts read to its claim write
+/// acknowledged): a window not shorter than the settle withdraws the claim.
+#[wasm_bindgen(js_name = resolveClaimRaceTimedJson)]
+pub fn stations_resolve_claim_race_timed(labels: &str, machine: &str, number: u32, config: &str, took_ms: f64) -> Result<String, JsValue> {
+    let labels: Vec<String> = serde_json::from_str(labels).map_err(|e| error(&format!("labels: expected a list of label names: {e}")))?;
+    if !(took_ms.is_finite() && took_ms >= 0.0) {
+        return Err(error(&format!("tookMs: expected milliseconds, found {took_ms}")));
+    }
+    json_out(crate::stations::resolve_claim_race_timed_values(labels, machine, number.into(), json_config(config)?, Some(took_ms.ceil() as u64)))
+}
+
 /// The gate's classify step for one pull request: `{ run, need, sha, ops, why, warnings }`.
 #[wasm_bindgen(js_name = gateClassifyJson)]
 pub fn stations_gate_classify(facts: &str, config: &str, number: u32) -> Result<String, JsValue> {

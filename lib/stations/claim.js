@@ -1,7 +1,9 @@
 // The stations flow's claim, shell side: ask the engine, write the claim, wait the settle time, read
 // the labels back, and let the engine say who keeps it; the loser withdraws and tries the next one.
-// GitHub labels have no compare-and-swap, so this is the whole protocol. The I/O is a small port
-// ({ readFacts, readLabels, apply }) so the same loop runs on GitHub, on the emulator and in tests.
+// GitHub labels have no compare-and-swap, so this is the whole protocol; a claimer whose own window
+// (facts read to claim written) reached the settle withdraws (the engine's rule, told the measured
+// time). The I/O is a small port ({ readFacts, readLabels, apply }) so the same loop runs on GitHub, on
+// the emulator and in tests.
 
 /** Lines the loop prints besides the engine's own (`claim #N`, `wip-full n/w`, `queue-empty`, `fix #N`, `new-work`). */
 export const LINE_QUEUE_EMPTY = "queue-empty";
@@ -15,17 +17,21 @@ const sleepMs = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * One `prflow claim <role> <machine>`. Returns `{ line, result, races }`: `line` is what the command
  * prints; `races` the lost races on the way. With `dryRun`, nothing is written and the first answer is final.
  */
-export async function claimNext({ engine, config, role, machine, port, dryRun = false, sleep = sleepMs, settleMs, log = () => {} }) {
+export async function claimNext({ engine, config, role, machine, port, dryRun = false, sleep = sleepMs, settleMs, now = () => performance.now(), log = () => {} }) {
   const races = [];
   for (let attempt = 0; attempt <= MAX_RACES; attempt++) {
+    // The claim's window, from before the facts read to the write acknowledged: the engine withdraws a
+    // claim whose window reached the settle (a rate limit's retry-after can stretch it past it).
+    const opened = now();
     const facts = await port.readFacts();
     const result = engine.claim(facts, config, role, machine);
     for (const w of result.warnings) log(`warning: ${w.message}`);
     if (result.line.startsWith("claim #") === false || dryRun) return { line: result.line, result, races };
     await port.apply(result.ops);
+    const tookMs = now() - opened;
     await sleep(settleMs ?? result.settleSeconds * 1000);
     const labels = await port.readLabels(result.number);
-    const race = engine.resolveClaimRace(labels, machine, result.number, config);
+    const race = engine.resolveClaimRace(labels, machine, result.number, config, tookMs);
     await port.apply(race.ops);
     if (race.won) return { line: race.line, result, races };
     races.push(race.line);

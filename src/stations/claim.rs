@@ -193,11 +193,29 @@ pub fn claim(facts: &Facts, config: &Config, role: &str, machine: &str) -> Resul
 
 /// After the settle time: the lexicographically smallest `reviewer:*` on the pull request keeps it.
 pub fn resolve_claim_race(labels: &[String], machine: &str, number: u64, config: &Config) -> RaceResult {
+    resolve_claim_race_timed(labels, machine, number, config, None)
+}
+
+/// `resolve_claim_race`, told how long the claimer's own window took: from the start of its facts read
+/// to its claim write acknowledged (`took_ms`, measured by the shell). The smallest label keeps the
+/// claim only if that window was shorter than the settle: a double claim needs a rival that read back
+/// and kept the pull request before this claim landed, after this claimer read facts that did not show
+/// the rival's claim, so this claimer's window then outlasted the rival's settle. Withdrawing whenever
+/// the window reached the settle therefore leaves at most one claimer (a slow one can leave none, and
+/// tries again), whatever the latency or a `retry-after` added to the write.
+pub fn resolve_claim_race_timed(labels: &[String], machine: &str, number: u64, config: &Config, took_ms: Option<u64>) -> RaceResult {
     let prefix = &config.stations.labels.reviewer_prefix;
     let mine = format!("{prefix}{machine}");
     let mut claimers: Vec<&String> = labels.iter().filter(|x| machine_in(x, prefix).is_some()).collect();
     crate::sorting::sort(&mut claimers);
     let winner = claimers.first().map(|s| s.to_string());
+    let settle_ms = u64::from(config.stations.settle_seconds) * 1000;
+    // A settle of 0 is no settle (tests that run one station): nothing to outlast, so no window is too long.
+    if let Some(took) = took_ms.filter(|&t| settle_ms > 0 && t >= settle_ms && labels.contains(&mine)) {
+        let reason = format!("{machine} withdraws its claim on #{number}: its claim took {took} ms, not less than the {settle_ms} ms settle");
+        let ops = vec![Op::EditLabels { number, add: vec![], remove: vec![LabelChange { label: mine.clone(), reason: reason.clone() }], reason }];
+        return RaceResult { won: false, winner, line: format!("{LINE_LOST} #{number}: slow claim ({took} ms, settle {settle_ms} ms)"), ops };
+    }
     if winner.as_deref() == Some(mine.as_str()) {
         let waiting = &config.stations.labels.ready_for_review;
         let ops = if labels.contains(waiting) {
@@ -219,4 +237,32 @@ pub fn resolve_claim_race(labels: &[String], machine: &str, number: u64, config:
         None => format!("{LINE_LOST} #{number}"),
     };
     RaceResult { won: false, winner, line, ops }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> Config {
+        Config::from_value(serde_json::json!({"flow": "stations"})).expect("config")
+    }
+
+    #[test]
+    fn a_claim_whose_own_window_reached_the_settle_withdraws_even_as_the_smallest() {
+        let c = config();
+        let labels = vec!["reviewer:m4".to_string(), "reviewer:m5".to_string(), "state:reviewing".to_string()];
+        let fast = resolve_claim_race_timed(&labels, "m4", 7, &c, Some(2_999));
+        assert!(fast.won, "{fast:?}");
+        let slow = resolve_claim_race_timed(&labels, "m4", 7, &c, Some(3_000));
+        assert!(!slow.won);
+        assert_eq!(slow.line, "lost #7: slow claim (3000 ms, settle 3000 ms)");
+        let removed: Vec<&str> = slow.ops.iter().flat_map(|op| match op {
+            Op::EditLabels { remove, .. } => remove.iter().map(|r| r.label.as_str()).collect::<Vec<_>>(),
+            _ => vec![],
+        }).collect();
+        assert_eq!(removed, ["reviewer:m4"], "only its own claim label");
+        assert_eq!(resolve_claim_race_timed(&labels, "m4", 7, &c, None), resolve_claim_race(&labels, "m4", 7, &c), "untimed: as before");
+        let no_settle = Config::from_value(serde_json::json!({"flow": "stations", "stations": {"settleSeconds": 0}})).expect("config");
+        assert!(resolve_claim_race_timed(&labels, "m4", 7, &no_settle, Some(50)).won, "a settle of 0 withdraws nothing");
+    }
 }

@@ -18,7 +18,7 @@ use crate::labels::Wants;
 use crate::plan::{Op, PullVerdict};
 use state::{derive, head_gate, Derived, GateResult, Phase};
 
-pub use claim::{claim, resolve_claim_race, ClaimResult, RaceResult};
+pub use claim::{claim, resolve_claim_race, resolve_claim_race_timed, ClaimResult, RaceResult};
 pub use gate::{gate_classify, gate_report, GateDecision};
 
 /// Whether the gate is due on this pull request: after approval, or on every push when configured.
@@ -122,6 +122,12 @@ pub fn claim_values(facts: &str, config: serde_json::Value, role: &str, machine:
 /// `resolveClaimRace` as the boundary calls it.
 pub fn resolve_claim_race_values(labels: Vec<String>, machine: &str, number: u64, config: serde_json::Value) -> Result<RaceResult, String> {
     Ok(resolve_claim_race(&labels, machine, number, &config_of(config)?))
+}
+
+/// `resolveClaimRace` with the claimer's measured window (milliseconds from its facts read to its
+/// claim write acknowledged), as the boundary calls it.
+pub fn resolve_claim_race_timed_values(labels: Vec<String>, machine: &str, number: u64, config: serde_json::Value, took_ms: Option<u64>) -> Result<RaceResult, String> {
+    Ok(claim::resolve_claim_race_timed(&labels, machine, number, &config_of(config)?, took_ms))
 }
 
 /// `gateClassify` as the boundary calls it.
