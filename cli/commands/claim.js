@@ -13,6 +13,9 @@ import { githubPort } from "../../lib/stations/github-port.js";
 export const ROLES = ["review", "dev", "any"];
 export const summary = "Claim the next pull request to review, or say what a dev machine should do (stations flow).";
 export const usage = "prflow claim review|dev|any <machine> --repo owner/name [--config FILE] [--dry-run] [--json]";
+export const writes = "Writes by default: a claim is a label on the pull request (a station runs this in a loop). --dry-run prints the answer and writes nothing.";
+export const help = { "dry-run": "print the answer, write no claim" };
+export const examples = ["prflow claim review m4 --repo acme/widgets", "prflow claim dev m2 --repo acme/widgets --dry-run --format json"];
 export const options = {
   repo: { type: "string" },
   config: { type: "string", default: DEFAULT_CONFIG_PATH },

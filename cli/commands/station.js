@@ -10,6 +10,8 @@ import { loadPrompt, stationLoop } from "../../lib/stations/station.js";
 
 export const summary = "Run a review station: claim, AI first pass as a COMMENT review, /changes on BLOCKING (stations flow).";
 export const usage = 'prflow station <machine> --repo owner/name [--ai "cmd"] [--prompt FILE] [--interval SECONDS] [--once] [--config FILE]   (AI command: --ai, else PRFLOW_AI, else stations.aiCommand)';
+export const help = { ai: "the AI command a review runs (default: PRFLOW_AI, else stations.aiCommand)", prompt: "the review prompt file", interval: "seconds between claims when the queue is empty", once: "claim and review once, then stop" };
+export const examples = ['prflow station m4 --repo acme/widgets --ai "claude -p" --once'];
 export const options = {
   repo: { type: "string" },
   config: { type: "string", default: DEFAULT_CONFIG_PATH },

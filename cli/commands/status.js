@@ -11,6 +11,7 @@ import { UsageError } from "../usage.js";
 export const summary = "Show every open pull request: state and why, blockers, owner, claims, time in state, queue (read-only).";
 export const usage =
   "prflow status (--repo owner/name | --facts FACTS.json) [--config FILE] [--format text|json] [--width N]   (token: GITHUB_TOKEN; API: GITHUB_API_URL)";
+export const examples = ["prflow status --repo acme/widgets", "prflow status --facts facts.json --width 0 --format json"];
 export const options = {
   repo: { type: "string" },
   facts: { type: "string" },
