@@ -60,3 +60,26 @@ test("cli errors: bare prflow prints the usage on stderr and exits 2; --version 
   assert.equal(v.code, 0);
   assert.match(v.stdout, /^prflow \d+\.\d+\.\d+\n$/);
 });
+
+test("cli errors: claim with the stations labels missing stops at once, names `prflow labels`, claims nothing", async () => {
+  const { readFileSync } = await import("node:fs");
+  const { ROOT } = await import("./lib/cli.js");
+  const em = await startEmulator({ seed: "claim-no-labels" });
+  try {
+    em.createPull({ author: "agent-m1", labels: [] });
+    em.reset();
+    const env = { GITHUB_TOKEN: APP_TOKEN, GITHUB_API_URL: em.url, GITHUB_GRAPHQL_URL: em.graphqlUrl, PRFLOW_TIME_SCALE: "0.001" };
+    const config = `${ROOT}examples/stations/prflow.json`;
+    JSON.parse(readFileSync(config, "utf8"));
+    const r = await runCli(["claim", "review", "m4", "--repo", "acme/widgets", "--config", config], { env });
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stdout, "", "no queue-empty when the cause is missing labels");
+    assert.match(r.stderr, /^prflow: claim: \d+ labels the config uses do not exist in acme\/widgets \(.*\); create them with `prflow labels --repo acme\/widgets --live`/m);
+    assert.doesNotMatch(r.stderr, /lost #|trying the next one/);
+    assert.equal(em.counts().writes, 0);
+  } finally {
+    await em.settle();
+    em.server.closeAllConnections?.();
+    await new Promise((r) => em.server.close(r));
+  }
+});
