@@ -39,6 +39,7 @@ export async function reconcileRun({ engine, octokit, owner, repo, configPath, r
   const plan = engine.reconcile(facts, config);
   if (plan.configErrors.length) throw new RunError(plan.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
   log(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings${live ? "" : " (dry run: writing nothing)"}`);
+  stopWritesOnRateLimit(octokit, log);
   const results = await applyPlan(octokit, plan, { owner, repo, live, log, facts });
   const counts = countResults(plan, results);
   const lines = logLines(plan, results, { live });
@@ -68,6 +69,34 @@ export async function labelsRun({ engine, octokit, owner, repo, configPath, read
   };
   const summary = labelsSummary({ repo: `${owner}/${repo}`, results, unused, live });
   return { catalog, results, unused, counts, summary };
+}
+
+/** What a write refused by stopWritesOnRateLimit says, so the summaries can count them as one. */
+export const NOT_ATTEMPTED = "not attempted: rate limited by GitHub";
+
+/**
+ * After GitHub answers a rate limit (403/429 with its headers, past the retries plugin-throttling makes),
+ * every later write of the run fails at once without a request: the budget is spent until the reset, and
+ * forty more refused writes would only spend the secondary limit too. Reads are left alone.
+ */
+export function stopWritesOnRateLimit(octokit, log = () => {}) {
+  if (octokit.prflowWriteGuard) return;
+  octokit.prflowWriteGuard = true;
+  let until;
+  octokit.hook.wrap("request", async (request, options) => {
+    const write = options.method !== "GET" && !(options.url === "/graphql" && !/^\s*mutation\b/.test(options.query ?? ""));
+    if (until !== undefined && write) throw new Error(`${NOT_ATTEMPTED}${until ? ` until ${until}` : ""}`);
+    try {
+      return await request(options);
+    } catch (e) {
+      const reset = rateLimitReset(e);
+      if (reset !== undefined && until === undefined) {
+        until = reset;
+        log(`rate limited by GitHub${reset ? ` until ${reset}` : ""} on ${options.method} ${options.url}; no further writes attempted this run`);
+      }
+      throw e;
+    }
+  });
 }
 
 /** Runs `fn`, naming `what` on the error it throws so the one failure line says which step failed. */

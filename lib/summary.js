@@ -31,7 +31,9 @@ export function logLines(plan, results, { live }) {
   plan.ops.forEach((op, i) => {
     const r = results[i];
     const status = r?.status ?? (live ? "not applied" : "dry run");
-    lines.push(`#${op.number}: ${describeOp(op)} [${status}${r?.detail ? `: ${r.detail}` : ""}] because ${op.reason}`);
+    // A detail that already starts with the status ("would add …") says it once, not "would: would add".
+    const said = r?.detail ? (r.detail.startsWith(status) ? r.detail : `${status}: ${r.detail}`) : status;
+    lines.push(`#${op.number}: ${describeOp(op)} [${said}] because ${op.reason}`);
   });
   for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
   return lines;
