@@ -100,3 +100,25 @@ test("action outputs: on a board of 2,000 pull requests the plan output stays un
     await shutdown(em);
   }
 });
+
+test("a null pull request node is reported and left out, not a crash", async () => {
+  const { makeOctokit, readFacts } = await import("../../lib/github/index.js");
+  const { PERSONAL_TOKEN } = await import("../../emulator/index.js");
+  const { em } = await board(3);
+  try {
+    const octokit = makeOctokit({ token: PERSONAL_TOKEN, baseUrl: em.url, graphqlUrl: em.graphqlUrl });
+    // GitHub's answer when it fails to build one node: null in the list, an error at its path.
+    octokit.hook.after("request", (res) => {
+      const conn = res.data?.data?.repository?.pullRequests;
+      if (!conn?.nodes?.length) return;
+      conn.nodes[0] = null;
+      res.data.errors = [...(res.data.errors ?? []), { message: "Something went wrong while executing your query.", path: ["repository", "pullRequests", "nodes", 0] }];
+    });
+    const lines = [];
+    const facts = await readFacts(octokit, { owner: "acme", repo: "widgets", log: (l) => lines.push(l) });
+    assert.deepEqual(facts.pullRequests.map((p) => p.number), [2, 3]);
+    assert.ok(lines.some((l) => /a pull request came back empty from GitHub \(Something went wrong/.test(l)), lines.join("\n"));
+  } finally {
+    await shutdown(em);
+  }
+});
