@@ -38,3 +38,21 @@ for (const name of commands) {
     compare(name, a.stdout);
   });
 }
+
+test("cli status: the table fits the terminal's width (COLUMNS, 100 when not a terminal); --width 0 cuts nothing", async () => {
+  const { mkdtempSync, writeFileSync: write } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { demoFacts } = await import("../../scripts/lib/demo-board.mjs");
+  const dir = mkdtempSync(`${tmpdir()}/prflow-status-`);
+  write(`${dir}/facts.json`, JSON.stringify(demoFacts()));
+  const rows = (text) => text.split("\n").filter((l) => l && !/^(Merge queue:|STOP THE LINE:|Warnings:| {2}|\S+: \d+ open pull)/.test(l));
+  const wide = await runCli(["status", "--facts", "facts.json", "--width", "0"], { cwd: dir });
+  assert.equal(wide.code, 0, wide.stderr);
+  const widest = Math.max(...rows(wide.stdout).map((l) => l.length));
+  assert.ok(widest > 120, `uncut, the table is wide (${widest})`);
+  for (const columns of [80, 100, 140]) {
+    const r = await runCli(["status", "--facts", "facts.json"], { cwd: dir, env: { COLUMNS: String(columns) } });
+    assert.equal(r.code, 0, r.stderr);
+    for (const l of rows(r.stdout)) assert.ok(l.length <= columns, `${columns} columns: ${l.length}: ${l}`);
+  }
+});
