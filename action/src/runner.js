@@ -2,6 +2,7 @@
 // INPUT_* variables, outputs to $GITHUB_OUTPUT, the job summary to $GITHUB_STEP_SUMMARY, workflow commands.
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
+import { warningKinds } from "../../lib/summary.js";
 
 /** An input as the runner passes it: `INPUT_<NAME>` with spaces as underscores, upper case, trimmed. */
 export function getInput(name, env = process.env) {
@@ -95,35 +96,6 @@ export function groupedLog(print = (line) => console.log(line)) {
     current = null;
   };
   return log;
-}
-
-/**
- * The plan's warnings grouped by kind (the message without its pull request, its quoted names and its
- * parenthesised detail), largest first: [{ kind, count, numbers, names, example }].
- */
-export function warningKinds(warnings) {
-  const groups = new Map();
-  for (const w of warnings) {
-    const kind = withoutParentheses(w.message).replace(/"[^"]*"/g, "…").replace(/\s+/g, " ").trim();
-    const g = groups.get(kind) ?? { kind, count: 0, numbers: new Set(), names: new Set(), example: w.message };
-    g.count++;
-    if (w.number) g.numbers.add(w.number);
-    for (const m of w.message.matchAll(/"([^"]*)"/g)) g.names.add(m[1]);
-    groups.set(kind, g);
-  }
-  return [...groups.values()].map((g) => ({ ...g, numbers: [...g.numbers], names: [...g.names] })).sort((a, b) => b.count - a.count);
-}
-
-/** `text` without its parenthesised parts, nested ones included ("(… (limit 14))"). */
-function withoutParentheses(text) {
-  let depth = 0;
-  let out = "";
-  for (const ch of text) {
-    if (ch === "(") depth++;
-    else if (ch === ")" && depth > 0) depth--;
-    else if (depth === 0) out += ch;
-  }
-  return out.replace(/\s+([;,.])/g, "$1");
 }
 
 /** One annotation per kind of warning, with its count, the pull requests and the names it concerns. */
