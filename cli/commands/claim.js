@@ -38,6 +38,7 @@ export async function run(values, positionals) {
   try {
     out = await claimNext({ engine, config, role, machine, port, dryRun, log });
   } catch (e) {
+    if (e?.status !== undefined || e?.unreachable) throw Object.assign(e, { step: e.step ?? `claim ${role} ${machine}` });
     throw new RunError([e.message]);
   }
   if (values.json) console.log(JSON.stringify({ line: out.line, races: out.races, why: out.result?.why ?? null }));

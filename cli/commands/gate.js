@@ -31,8 +31,10 @@ export async function run(values, positionals) {
   if (errors.length) throw new RunError(errors);
   try {
     const { decision: d } = await gateRun({ engine, octokit, owner, repo, config, step, number, sha: values.sha, result: values.result, live, log });
-    console.log(`run=${d.run}\nneed=${d.need}\nsha=${d.sha}\npr=${number}`);
+    console.log(values.json ? JSON.stringify({ run: d.run, need: d.need, sha: d.sha, pr: number }) : `run=${d.run}\nneed=${d.need}\nsha=${d.sha}\npr=${number}`);
   } catch (e) {
+    // GitHub's answers keep their status, so the failure line says what to do (bad token, not found, ...).
+    if (e?.status !== undefined || e?.unreachable) throw Object.assign(e, { step: e.step ?? `gate ${step} #${number}` });
     throw new RunError([e.message]);
   }
   return 0;

@@ -40,8 +40,9 @@ export async function run(values, positionals) {
   const port = githubPort(octokit, { owner, repo, live: true, log });
   try {
     const pass = await stationLoop({ engine, config, machine, port, ai, prompt, once: values.once, intervalMs: interval * 1000, log });
-    if (pass) console.log(pass.line);
+    if (pass) console.log(values.json ? JSON.stringify({ line: pass.line }) : pass.line);
   } catch (e) {
+    if (e?.status !== undefined || e?.unreachable) throw Object.assign(e, { step: e.step ?? `station ${machine}` });
     throw new RunError([e.message]);
   }
   return 0;

@@ -24,6 +24,7 @@ test("cli errors: each bad input gives its one line and exit code", async () => 
     const cases = [
       { rule: "a wrong token", args: ["reconcile", "--repo", "acme/widgets"], env: { GITHUB_TOKEN: "ghs_wrong" }, code: 1, line: /^prflow: reading the pull requests of acme\/widgets: bad token: GitHub answered 401 .*; check GITHUB_TOKEN/ },
       { rule: "a wrong token on status", args: ["status", "--repo", "acme/widgets"], env: { GITHUB_TOKEN: "ghs_wrong" }, code: 1, line: /^prflow: bad token: GitHub answered 401 .*; check GITHUB_TOKEN/ },
+      { rule: "a wrong token on claim", args: ["claim", "review", "m4", "--repo", "acme/widgets"], env: { GITHUB_TOKEN: "ghs_wrong" }, code: 1, line: /^prflow: reading the labels of acme\/widgets: bad token: GitHub answered 401 / },
       { rule: "a missing repository", args: ["reconcile", "--repo", "acme/nope"], code: 1, line: /^prflow: reading the pull requests of acme\/nope: not found: .*acme\/nope.*; check --repo owner\/name/ },
       { rule: "a closed port, not retried as a 500", args: ["reconcile", "--repo", "acme/widgets"], env: dead, code: 1, line: new RegExp(`^prflow: reading the pull requests of acme/widgets: could not reach the API at http://127\\.0\\.0\\.1:${port}: connection refused \\(ECONNREFUSED\\); check GITHUB_API_URL`), never: /failed on GitHub's side|asking again|GitHub answered 500/ },
       { rule: "a missing --config", args: ["status", "--repo", "acme/widgets", "--config", "nope.json"], code: 1, line: /^prflow: --config nope\.json: no such file; name an existing file/ },
