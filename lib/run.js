@@ -141,7 +141,7 @@ export function describeFailure(e, { step } = {}) {
   const gh = e?.message ? ` (${String(e.message).split("\n")[0]})` : "";
   if (status === 401) return say(`bad token: GitHub answered 401${gh}${req}; check GITHUB_TOKEN (or GH_TOKEN)`);
   const limited = rateLimitReset(e);
-  if (limited !== undefined) return say(`rate limited by GitHub${limited ? ` until ${limited}` : ""}${req}; no further writes attempted; run again after the reset`);
+  if (limited !== undefined) return say(`rate limited by GitHub${limited ? ` until ${limited}` : ""} (${status}${req ? ` on${req.slice(3)}` : ""}); nothing more was attempted; run again after the reset`);
   if (status === 403) return say(`forbidden: GitHub answered 403${gh}${req}; the token lacks a permission this step needs (pull-requests, issues or statuses: write for --live)`);
   if (status === 404 || /NOT_FOUND|not found|Could not resolve to a Repository/i.test(e?.message ?? "")) return say(`not found: GitHub answered ${status ?? "NOT_FOUND"}${gh}${req}; check --repo owner/name and that the token can see the repository`);
   if (status >= 500) return say(`GitHub failed on its side (${status}${gh})${req}, even after retries; try again later`);

@@ -29,11 +29,13 @@ test("cli errors: each bad input gives its one line and exit code", async () => 
       { rule: "a closed port, not retried as a 500", args: ["reconcile", "--repo", "acme/widgets"], env: dead, code: 1, line: new RegExp(`^prflow: reading the pull requests of acme/widgets: could not reach the API at http://127\\.0\\.0\\.1:${port}: connection refused \\(ECONNREFUSED\\); check GITHUB_API_URL`), never: /failed on GitHub's side|asking again|GitHub answered 500/ },
       { rule: "a missing --config", args: ["status", "--repo", "acme/widgets", "--config", "nope.json"], code: 1, line: /^prflow: --config nope\.json: no such file; name an existing file/ },
       { rule: "a missing --config, before any write", args: ["labels", "--repo", "acme/widgets", "--live", "--config", "nope.json"], code: 1, line: /^prflow: --config nope\.json: no such file/ },
+      { rule: "a spent rate limit", before: () => em.setRateLimit({ rest: 0 }), args: ["labels", "--repo", "acme/widgets"], code: 1, line: /^prflow: syncing the labels of acme\/widgets: rate limited by GitHub until \d\d:\d\d UTC \(403 on GET \/repos\/acme\/widgets\/labels\); nothing more was attempted; run again after the reset$/ },
       { rule: "an unknown command", args: ["sweep-all"], code: 2, line: /^prflow: unknown command "sweep-all"; commands: claim, / },
       { rule: "an unknown --format", args: ["status", "--facts", "x.json", "--format", "yaml"], code: 2, line: /^prflow: --format: expected text or json, found "yaml"/ },
     ];
     for (const c of cases) {
       em.reset();
+      c.before?.();
       const r = await runCli(c.args, { env: { ...env, ...(c.env ?? {}) } });
       assert.equal(r.code, c.code, `${c.rule}: ${r.stderr}`);
       const failures = r.stderr.split("\n").filter((l) => l.startsWith("prflow: "));
