@@ -247,7 +247,41 @@ function rootValue(st, ctx) {
     }),
     node: ({ id }) => nodeById(st, ctx, id),
     nodes: ({ ids }) => ids.map((id) => nodeById(st, ctx, id)),
+    // Mutation roots (graphql-js reads them from the same root value).
+    mergePullRequest: ({ input }) => {
+      const pr = pullByNodeId(st, input.pullRequestId);
+      asWriter(ctx, () => {
+        try {
+          st.merge(pr.number, { method: (input.mergeMethod ?? "MERGE").toLowerCase(), sha: input.expectedHeadOid, title: input.commitHeadline, message: input.commitBody }, ctx.login);
+        } catch (e) {
+          if (!e.httpStatus) throw e;
+          // GitHub answers a refused merge as a GraphQL error (UNPROCESSABLE), in the words REST uses.
+          throw new GraphQLError(e.message, { extensions: { type: "UNPROCESSABLE" } });
+        }
+      });
+      return { __typename: "MergePullRequestPayload", clientMutationId: input.clientMutationId ?? null, actor: () => userView(st, ctx.login), pullRequest: () => pullView(st, ctx, pr) };
+    },
   };
+}
+
+/** A pull request by its node id, or GitHub's NOT_FOUND error. */
+function pullByNodeId(st, id) {
+  const [kind, raw] = Buffer.from(String(id), "base64").toString().split(":");
+  const pr = kind === "PullRequest" ? [...st.pulls.values()].find((p) => p.isPull && p.id === Number(raw)) : null;
+  if (!pr) throw notFound(`Could not resolve to a node with the global id of '${id}'`);
+  return pr;
+}
+
+/** Runs a mutation's write with the caller's token kind, so its webhooks start runs as a REST write's would. */
+function asWriter(ctx, write) {
+  const em = ctx.emulator;
+  const was = em.currentTokenKind;
+  em.currentTokenKind = ctx.tokenKind;
+  try {
+    return write();
+  } finally {
+    em.currentTokenKind = was;
+  }
 }
 
 function nodeById(st, ctx, id) {
@@ -404,6 +438,7 @@ function pullView(st, ctx, pr) {
     ...issueCommon(st, ctx, pr),
     isDraft: pr.isDraft,
     merged: pr.merged,
+    mergedAt: pr.mergedAt ?? null,
     baseRefName: pr.baseRef,
     headRefName: pr.headRef,
     headRefOid: pr.headSha,
@@ -561,6 +596,12 @@ function timelineView(st, ctx, pr, e, i) {
       return commentView(st, st.comments.get(e.comment));
     case "PullRequestReview":
       return reviewView(st, pr.reviews.find((r) => r.id === e.review));
+    case "BaseRefChangedEvent":
+      return { ...base, previousRefName: e.previousRefName, currentRefName: e.currentRefName };
+    case "MergedEvent":
+      return { ...base, mergeRefName: e.mergeRefName, commit: commitView(st, { oid: e.commit, committedDate: e.at, author: e.actor }) };
+    case "HeadRefDeletedEvent":
+      return { ...base, headRefName: e.headRefName };
     case "ReviewRequestedEvent":
       return { ...base, requestedReviewer: () => (e.team ? reviewRequestView(st, pr, { type: "Team", slug: e.team }, 0).requestedReviewer : userView(st, e.reviewer)) };
     default:

@@ -10,6 +10,7 @@ import { matchRoute } from "./rest.js";
 import { conform, validateRequest, validateResponse } from "./openapi.js";
 import { webhookPayload } from "./payloads.js";
 import { runAction } from "./workflows.js";
+import { GitRepo } from "./git.js";
 
 /**
  * GitHub answers every origin (docs.github.com, "Using CORS and JSONP to make cross-origin requests"):
@@ -50,14 +51,14 @@ const HOUR = 3600_000;
 /**
  * Starts an emulator for `owner/repo` on 127.0.0.1. Resolves to the emulator object (see README.md).
  */
-export async function startEmulator({ owner = "acme", repo = "widgets", seed = "prflow", port = 0, clock = makeClock() } = {}) {
-  const emulator = new Emulator({ owner, repo, seed, clock });
+export async function startEmulator({ owner = "acme", repo = "widgets", seed = "prflow", port = 0, clock = makeClock(), git = process.env.PRFLOW_EMULATOR_GIT === "1" } = {}) {
+  const emulator = new Emulator({ owner, repo, seed, clock, git });
   await emulator.listen(port);
   return emulator;
 }
 
 class Emulator {
-  constructor({ owner, repo, seed, clock }) {
+  constructor({ owner, repo, seed, clock, git }) {
     this.clock = clock;
     this.owner = owner;
     this.repo = repo;
@@ -72,7 +73,9 @@ class Emulator {
     this.rulesetId = 4242;
     this.tokens = new Map();
     this.currentTokenKind = null; // set while a REST write runs
-    this.state = new RepoState({ owner, repo, seed, clock, emit: (name, info, actor) => this.emit(name, info, actor) });
+    // `git: true` (a directory under os.tmpdir()) or `git: { dir }`: a real bare repository, removed on close.
+    this.git = git ? new GitRepo({ owner, repo, dir: git.dir, clock }) : null;
+    this.state = new RepoState({ owner, repo, seed, clock, git: this.git, emit: (name, info, actor) => this.emit(name, info, actor) });
     this.appToken = APP_TOKEN;
     this.personalToken = PERSONAL_TOKEN;
     this.registerToken(APP_TOKEN, ACTIONS_BOT, "app");
@@ -99,6 +102,8 @@ class Emulator {
         const { port: p } = this.server.address();
         this.url = `http://127.0.0.1:${p}`;
         this.graphqlUrl = `${this.url}/graphql`;
+        // What a clone uses: GitHub's token form, http on loopback.
+        if (this.git) this.cloneUrl = (token = this.personalToken) => `http://x-access-token:${token}@127.0.0.1:${p}/${this.owner}/${this.repo}.git`;
         resolve(this);
       });
     });
@@ -108,6 +113,7 @@ class Emulator {
     await this.settle();
     this.server.closeAllConnections?.();
     await new Promise((resolve) => this.server.close(() => resolve()));
+    this.git?.close();
   }
 
   /** Forgets requests, validation failures, events, runs and faults (the repository state stays). */
@@ -283,8 +289,22 @@ class Emulator {
   convertToDraft(number, options) {
     return this.state.setDraft(number, true, options);
   }
-  moveBranch(name) {
-    return this.state.moveBranch(name);
+  moveBranch(name, options) {
+    return this.state.moveBranch(name, options);
+  }
+  /** Merges as a person would on the web page (REST PUT pulls/{n}/merge has the same rules). */
+  merge(number, { method = "squash", by, ...rest } = {}) {
+    return this.state.merge(number, { method, ...rest }, by ?? this.owner);
+  }
+  deleteBranch(name, { by } = {}) {
+    return this.state.deleteBranch(name, by ?? this.owner);
+  }
+  /** The repository's settings: `{ deleteBranchOnMerge, allowMergeCommit, allowSquashMerge, allowRebaseMerge }`. */
+  setRepoSettings({ deleteBranchOnMerge, allowMergeCommit, allowSquashMerge, allowRebaseMerge } = {}) {
+    if (deleteBranchOnMerge !== undefined) this.state.deleteBranchOnMerge = deleteBranchOnMerge;
+    if (allowMergeCommit !== undefined) this.state.mergeMethods.merge = allowMergeCommit;
+    if (allowSquashMerge !== undefined) this.state.mergeMethods.squash = allowSquashMerge;
+    if (allowRebaseMerge !== undefined) this.state.mergeMethods.rebase = allowRebaseMerge;
   }
   closePull(number, options) {
     return this.state.close(number, options);
@@ -317,6 +337,7 @@ class Emulator {
     }
     const started = performance.now();
     const u = new URL(req.url, this.url);
+    if (this.git && u.pathname.startsWith(`/${this.git.relPath}/`)) return this.handleGit(req, res, u);
     const path = u.pathname.replace(/\/+$/, "") || "/";
     const method = req.method;
     const raw = await readBody(req);
@@ -413,6 +434,43 @@ class Emulator {
     entry.ms = Math.round(performance.now() - started);
     res.writeHead(status, headers);
     res.end(body === undefined || status === 204 ? undefined : JSON.stringify(body));
+  }
+
+  /**
+   * Smart HTTP, as github.com serves it: HTTP Basic with a token as the password (`x-access-token:TOKEN`
+   * or any user name). A bad token is 401 whatever the service; a push needs a valid token. git
+   * http-backend answers; after a push the state follows the refs (post-receive), before the client
+   * sees the end of the response, with the pusher's token kind (a GITHUB_TOKEN push starts no runs).
+   */
+  async handleGit(req, res, u) {
+    const basic = /^basic\s+(\S+)$/i.exec(req.headers.authorization ?? "");
+    const token = basic ? Buffer.from(basic[1], "base64").toString("utf8").split(":").slice(1).join(":") : null;
+    const who = token ? this.tokens.get(token) : null;
+    const push = u.searchParams.get("service") === "git-receive-pack" || u.pathname.endsWith("/git-receive-pack");
+    const entry = { method: req.method, path: u.pathname, operation: `git ${push ? "receive-pack" : "upload-pack"}`, status: 0, token: token ? `${token.slice(0, 8)}…` : null, tokenKind: who?.kind ?? null, login: who?.login ?? null, faulted: null, at: this.clock.iso() };
+    this.requests.push(entry);
+    if ((token && !who) || (push && !who)) {
+      req.resume();
+      entry.status = 401;
+      res.writeHead(401, { "www-authenticate": 'Basic realm="GitHub"', "content-type": "text/plain" });
+      res.end(token ? "Invalid username or token. Password authentication is not supported for Git operations.\n" : "Authentication required.\n");
+      return;
+    }
+    const pack = req.method === "POST" && push;
+    const before = pack ? this.git.heads() : null;
+    const status = await this.git.serve(req, res, { path: u.pathname, query: u.search.replace(/^\?/, ""), remoteUser: push ? who.login : who?.login });
+    entry.status = res.statusCode;
+    if (pack && status === 0) {
+      this.currentTokenKind = who.kind;
+      try {
+        this.state.receive(before, this.git.heads(), who.login);
+      } catch (e) {
+        this.validationFailures.push({ where: "emulator", method: req.method, path: u.pathname, operation: entry.operation, problems: [e.stack ?? e.message] });
+      } finally {
+        this.currentTokenKind = null;
+      }
+    }
+    res.end();
   }
 
   sendFault(res, entry, fault, headers, started) {

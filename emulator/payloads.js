@@ -18,6 +18,8 @@ export function restRepo(st) {
     id: st.repoId, node_id: st.nodeId("Repository", st.repoId), name: st.repo, full_name: `${st.owner}/${st.repo}`, private: false,
     owner: restUser(st, st.owner), html_url: `https://github.com/${st.owner}/${st.repo}`, url: `${API}/repos/${st.owner}/${st.repo}`,
     default_branch: st.defaultBranch, fork: false, visibility: "public",
+    allow_merge_commit: st.mergeMethods.merge, allow_squash_merge: st.mergeMethods.squash, allow_rebase_merge: st.mergeMethods.rebase,
+    delete_branch_on_merge: st.deleteBranchOnMerge,
   };
 }
 
@@ -47,7 +49,7 @@ export function restIssue(st, pr) {
   if (pr.isPull) {
     issue.pull_request = {
       url: `${API}/repos/${st.owner}/${st.repo}/pulls/${pr.number}`, html_url: issue.html_url,
-      diff_url: `${issue.html_url}.diff`, patch_url: `${issue.html_url}.patch`, merged_at: null,
+      diff_url: `${issue.html_url}.diff`, patch_url: `${issue.html_url}.patch`, merged_at: pr.mergedAt ?? null,
     };
     issue.draft = pr.isDraft;
   }
@@ -70,13 +72,13 @@ export function restPull(st, pr) {
     number: pr.number, state: pr.state, locked: false, title: pr.title, user: restUser(st, pr.author), body: pr.body || null,
     // GitHub's pull-request schema types a label description as a string (issues allow null).
     labels: pr.labels.map((n) => ({ ...labelByName(st, n), description: st.label(n)?.description ?? "" })), milestone: null, active_lock_reason: null,
-    created_at: pr.createdAt, updated_at: pr.updatedAt, closed_at: pr.closedAt, merged_at: null, merge_commit_sha: null,
+    created_at: pr.createdAt, updated_at: pr.updatedAt, closed_at: pr.closedAt, merged_at: pr.mergedAt ?? null, merge_commit_sha: pr.mergeCommitSha ?? null,
     assignee: null, assignees: [], requested_reviewers: pr.reviewRequests.filter((q) => q.type === "User").map((q) => restUser(st, q.login)),
     requested_teams: pr.reviewRequests.filter((q) => q.type === "Team").map((q) => restTeam(st, q.slug)),
     head: ref(st, pr.headRef, pr.headSha), base: ref(st, pr.baseRef, st.branch(pr.baseRef).sha),
     _links: links(st, pr), author_association: st.user(pr.author).association, auto_merge: null, draft: pr.isDraft,
-    merged: false, mergeable: m === "UNKNOWN" ? null : m === "MERGEABLE", rebaseable: m === "UNKNOWN" ? null : m === "MERGEABLE",
-    mergeable_state: st.mergeStateStatus(pr).toLowerCase(), merged_by: null, comments: pr.comments.length, review_comments: 0,
+    merged: !!pr.merged, mergeable: m === "UNKNOWN" ? null : m === "MERGEABLE", rebaseable: m === "UNKNOWN" ? null : m === "MERGEABLE",
+    mergeable_state: st.mergeStateStatus(pr).toLowerCase(), merged_by: pr.mergedBy ? restUser(st, pr.mergedBy) : null, comments: pr.comments.length, review_comments: 0,
     maintainer_can_modify: false, commits: pr.commits.length, additions: pr.files.length, deletions: 0, changed_files: pr.files.length,
   };
 }
@@ -147,6 +149,7 @@ export function webhookPayload(st, name, info, actor) {
       if (info.before) Object.assign(p, { before: info.before, after: info.after });
       if (info.reviewer) p.requested_reviewer = restUser(st, info.reviewer);
       if (info.team) p.requested_team = restTeam(st, info.team);
+      if (info.changes) p.changes = info.changes;
       return p;
     }
     case "issues": {
@@ -232,7 +235,10 @@ export function restComparison(st, basehead, c) {
     diff_url: `${repoUrl}/compare/${basehead}.diff`, patch_url: `${repoUrl}/compare/${basehead}.patch`,
     base_commit: restCommit(st, c.baseSha), merge_base_commit: restCommit(st, c.mergeBase),
     status: c.status, ahead_by: c.aheadBy, behind_by: c.behindBy, total_commits: c.commits.length,
-    commits: c.commits.map((x) => restCommit(st, x.oid, { author: x.author, date: x.committedDate })),
-    files: [],
+    commits: c.commits.map((x) => restCommit(st, x.oid, { author: x.author, date: x.committedDate, message: x.message })),
+    files: (c.files ?? []).map((filename) => ({
+      sha: c.baseSha, filename, status: "modified", additions: 0, deletions: 0, changes: 0, blob_url: `${repoUrl}/blob/${c.commits.at(-1)?.oid ?? c.baseSha}/${filename}`,
+      raw_url: `${repoUrl}/raw/${c.commits.at(-1)?.oid ?? c.baseSha}/${filename}`, contents_url: `${API}/repos/${st.owner}/${st.repo}/contents/${filename}`,
+    })),
   };
 }

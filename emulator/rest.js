@@ -125,6 +125,11 @@ export const ROUTES = [
     const files = pr.files.map((filename) => ({ sha: pr.headSha, filename, status: "modified", additions: 1, deletions: 0, changes: 1, blob_url: url, raw_url: url, contents_url: url }));
     return { status: 200, ...paginate(files, query, url) };
   }],
+  // Merging (docs: "Merge a pull request"): 200 { sha, merged, message }; 405 not mergeable; 409 head moved.
+  ["PUT", `${R}/pulls/{pull_number}/merge`, ({ st, params, body, actor }) => ({
+    status: 200,
+    body: st.merge(params.pull_number, { method: body.merge_method ?? "merge", sha: body.sha, title: body.commit_title, message: body.commit_message }, actor),
+  })],
   ["POST", `${R}/pulls/{pull_number}/requested_reviewers`, ({ st, params, body, actor }) => {
     const pr = st.requestReviewers(params.pull_number, { reviewers: body.reviewers ?? [], teams: body.team_reviewers ?? [] }, actor);
     return { status: 201, body: restPull(st, pr) };
@@ -187,7 +192,7 @@ export function matchRoute(method, path) {
   for (const route of ROUTES) {
     if (route[0] !== method) continue;
     const names = [];
-    const re = new RegExp(`^${route[1].replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{(\w+)\\?\}/g, (_, n) => (names.push(n), n === "path" ? "(.+)" : "([^/]+)"))}$`);
+    const re = new RegExp(`^${route[1].replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{(\w+)\\?\}/g, (_, n) => (names.push(n), n === "path" || n === "basehead" ? "(.+)" : "([^/]+)"))}$`);
     const m = re.exec(path);
     if (m) return { route, params: Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1])])) };
   }

@@ -8,6 +8,8 @@ import { createHash } from "node:crypto";
 export const MERGEABILITY_DELAY_MS = 60_000;
 /** Login of the workflow's GITHUB_TOKEN (REST form; GraphQL calls the Bot `github-actions`). */
 export const ACTIONS_BOT = "github-actions[bot]";
+/** The null sha git and GitHub use for a ref that does not exist (a created or deleted branch). */
+export const ZERO_SHA = "0".repeat(40);
 /** Associations that mean "can write" (GitHub's authorAssociation). */
 const WRITE_ASSOC = new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
 
@@ -32,7 +34,8 @@ export function makeClock(start = "2026-01-05T09:00:00Z") {
 }
 
 export class RepoState {
-  constructor({ owner, repo, seed = "prflow", clock, emit = () => {} }) {
+  constructor({ owner, repo, seed = "prflow", clock, emit = () => {}, git = null }) {
+    this.git = git; // a GitRepo (emulator/git.js) when the emulator runs on real git, else null
     this.owner = owner;
     this.repo = repo;
     this.seed = String(seed);
@@ -42,7 +45,11 @@ export class RepoState {
     this.repoId = 1000;
     this.defaultBranch = "main";
     this.branches = new Map();
+    // With git, main starts as one real commit (a README), as a repository created on GitHub with one.
+    if (git) git.setRef("main", git.commit({ files: { "README.md": `# ${repo}\n` }, message: "Initial commit", author: owner }));
     this.branch("main");
+    this.mergeMethods = { merge: true, squash: true, rebase: true }; // allow_merge_commit / allow_squash_merge / allow_rebase_merge
+    this.deleteBranchOnMerge = false; // the repository's delete_branch_on_merge
     this.labels = new Map(); // lower-case name -> label
     this.users = new Map(); // login -> { login, id, type, association }
     this.teams = new Map(); // slug -> { slug, id, org }
@@ -175,7 +182,14 @@ export class RepoState {
       baseSha: this.branch(base).sha,
     });
     this.pulls.set(number, pr);
+    if (this.git) this.git.setRef(pr.headRef, this.git.tip(base) ?? this.branch(base).sha);
     for (let i = 0; i < commits; i++) this.addCommit(pr, author);
+    // With git a conflict is real: the base gets a commit changing the same files differently.
+    if (this.git && conflicting) {
+      const tip = this.git.tip(base);
+      this.moveBranch(base, { files: Object.fromEntries(pr.files.map((f) => [f, editLine(this.git.show(tip, f) ?? fileSkeleton(f), number, `// ${base}'s own line where #${number} edits`)])) });
+    }
+    if (this.git) this.syncPull(pr);
     this.emit("pull_request", { action: "opened", number }, author);
     if (labels.length) this.applyLabels(pr, labels, [], author);
     return pr;
@@ -184,7 +198,12 @@ export class RepoState {
   branch(name) {
     let b = this.branches.get(name);
     if (!b) {
-      const sha = this.sha(name);
+      // With git, a new branch starts at its real tip, or at the default branch's tip (then created).
+      let sha;
+      if (this.git) {
+        sha = this.git.tip(name);
+        if (!sha) this.git.setRef(name, (sha = this.git.tip(this.defaultBranch)));
+      } else sha = this.sha(name);
       // history: every tip the branch has had, oldest first (a linear branch: each move is one commit).
       this.branches.set(name, (b = { name, sha, movedAt: -Infinity, history: [sha] }));
     }
@@ -198,6 +217,7 @@ export class RepoState {
    * ancestor or a side is unknown (GitHub answers 404).
    */
   compare(base, head) {
+    if (this.git) return this.gitCompare(base, head);
     const resolve = (ref) => {
       const b = this.branches.get(ref);
       if (b) return { branch: b, at: b.history.length - 1 };
@@ -224,7 +244,7 @@ export class RepoState {
   }
 
   addCommit(pr, author) {
-    const oid = this.sha(`commit-${pr.number}`);
+    const oid = this.git ? this.gitCommitOnHead(pr, author, this.git.tip(pr.headRef)) : this.sha(`commit-${pr.number}`);
     const commit = { oid, committedDate: this.now(), author };
     pr.commits.push(commit);
     pr.headSha = oid;
@@ -241,8 +261,11 @@ export class RepoState {
     const before = pr.headSha;
     // A rebase rewrites the branch onto the base's tip: a force push of a head built on that tip.
     if (rebase) pr.baseSha = this.branch(pr.baseRef).sha;
+    if (files) pr.files = [...files];
     if (force || rebase) {
-      const oid = this.sha(`force-${pr.number}`);
+      // git: a rewrite is one new commit on the base's tip (rebase) or on the head's merge base (force).
+      const onto = this.git && (rebase ? this.git.tip(pr.baseRef) : this.git.mergeBase(this.git.tip(pr.baseRef), pr.headSha));
+      const oid = this.git ? this.gitCommitOnHead(pr, actor, onto) : this.sha(`force-${pr.number}`);
       pr.commits = [{ oid, committedDate: this.now(), author: actor }];
       pr.headSha = oid;
       pr.headMovedAt = this.clock.now();
@@ -250,17 +273,22 @@ export class RepoState {
     } else {
       this.addCommit(pr, actor);
     }
-    if (files) pr.files = [...files];
     if (conflicting !== undefined) pr.conflicting = conflicting;
+    if (this.git) this.syncPull(pr);
     pr.updatedAt = this.now();
     this.emit("pull_request", { action: "synchronize", number, before, after: pr.headSha }, actor);
     return pr;
   }
 
   /** The base branch moves (a merge into main): every pull request on it is UNKNOWN for a while. */
-  moveBranch(name = this.defaultBranch) {
+  moveBranch(name = this.defaultBranch, { files } = {}) {
     const b = this.branch(name);
-    b.sha = this.sha(`branch-${name}`);
+    if (this.git) {
+      const n = b.history.length;
+      b.sha = this.git.commit({ parent: this.git.tip(name), files: files ?? { [`history/${name}-${n}.txt`]: `${name} moved (${n})\n` }, message: `Move ${name} (${n})`, author: this.owner });
+      this.git.setRef(name, b.sha);
+      this.mergeCache?.clear();
+    } else b.sha = this.sha(`branch-${name}`);
     b.history.push(b.sha);
     b.movedAt = this.clock.now();
     this.emit("push", { ref: `refs/heads/${name}`, after: b.sha }, this.owner);
@@ -459,6 +487,192 @@ export class RepoState {
     return [...latest.values()];
   }
 
+  // ---- real git (when the emulator was started with `git`) -----------------------------------------
+
+  /** A commit on `parent` rewriting each of the pull request's files; the head branch moves to it. */
+  gitCommitOnHead(pr, author, parent) {
+    const k = ++this.counter;
+    const files = Object.fromEntries(pr.files.map((f) => [f, editLine(this.git.show(parent, f) ?? fileSkeleton(f), pr.number, `// #${pr.number}: ${pr.headRef} by ${author} (${k})`)]));
+    const oid = this.git.commit({ parent, files, message: `${pr.title} (${k})`, author });
+    this.git.setRef(pr.headRef, oid);
+    return oid;
+  }
+
+  /** A pull request's head, commits, changed files and merge base, as git has them now. */
+  syncPull(pr) {
+    const head = this.git.tip(pr.headRef);
+    if (!head) return pr;
+    const base = this.git.tip(pr.baseRef);
+    pr.headSha = head;
+    pr.commits = this.git.commitsBetween(base, head).map((c) => ({ oid: c.oid, committedDate: this.clock.iso(c.time), author: c.author }));
+    pr.files = this.git.changedFiles(base, head);
+    pr.baseSha = this.git.mergeBase(base, head);
+    return pr;
+  }
+
+  /** GET compare/{base}...{head} from git: merge base, ahead/behind counts, the head's commits, changed files. */
+  gitCompare(base, head) {
+    const resolve = (ref) => this.git.git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { allowFail: true }) || null;
+    const a = resolve(base);
+    const b = resolve(head);
+    if (!a || !b) return null;
+    const mergeBase = this.git.mergeBase(a, b);
+    if (!mergeBase) return null;
+    const commits = this.git.commitsBetween(a, b).map((c) => ({ oid: c.oid, committedDate: this.clock.iso(c.time), author: c.author, message: c.message }));
+    const aheadBy = commits.length;
+    const behindBy = this.git.commitsBetween(b, a).length;
+    const status = aheadBy && behindBy ? "diverged" : aheadBy ? "ahead" : behindBy ? "behind" : "identical";
+    return { status, aheadBy, behindBy, mergeBase, baseSha: a, commits, files: this.git.changedFiles(a, b) };
+  }
+
+  /** MERGEABLE or CONFLICTING as `git merge-tree --write-tree base head` says (cached per pair of tips). */
+  gitMergeable(pr) {
+    const base = this.git.tip(pr.baseRef);
+    const key = `${base}:${pr.headSha}`;
+    this.mergeCache ??= new Map();
+    if (!this.mergeCache.has(key)) this.mergeCache.set(key, this.git.mergeTree(base, pr.headSha).clean ? "MERGEABLE" : "CONFLICTING");
+    return this.mergeCache.get(key);
+  }
+
+  /** Whether the head contains the base's tip (git: the tip is an ancestor of the head). */
+  upToDate(pr) {
+    if (this.git) return this.git.isAncestor(this.git.tip(pr.baseRef), pr.headSha);
+    return pr.baseSha === this.branch(pr.baseRef).sha;
+  }
+
+  /**
+   * After a push (post-receive): the refs before and after. Branches follow git; each open pull request
+   * whose head moved gets `committed` events (a fast-forward) or `head_ref_force_pushed` (a rewrite) and
+   * a `synchronize` webhook; a deleted branch retargets the pull requests based on it.
+   */
+  receive(before, after, actor) {
+    const now = this.clock.now();
+    const changed = [...new Set([...before.keys(), ...after.keys()])].filter((n) => before.get(n) !== after.get(n));
+    if (!changed.length) return;
+    this.mergeCache?.clear();
+    for (const name of changed) {
+      const sha = after.get(name);
+      if (!sha) {
+        this.emit("push", { ref: `refs/heads/${name}`, before: before.get(name), after: ZERO_SHA, deleted: true }, actor);
+        this.dropBranch(name, actor);
+        continue;
+      }
+      const b = this.branches.get(name);
+      if (b) Object.assign(b, { sha, movedAt: now }).history.push(sha);
+      else this.branches.set(name, { name, sha, movedAt: now, history: [sha] });
+      this.emit("push", { ref: `refs/heads/${name}`, before: before.get(name) ?? ZERO_SHA, after: sha }, actor);
+    }
+    for (const pr of this.pulls.values()) {
+      if (!pr.isPull || pr.state !== "open" || !changed.includes(pr.headRef) || !after.get(pr.headRef)) continue;
+      const old = pr.headSha;
+      const next = after.get(pr.headRef);
+      if (old === next) continue;
+      if (this.git.isAncestor(old, next)) {
+        for (const c of this.git.commitsBetween(old, next)) pr.timeline.push({ type: "PullRequestCommit", at: this.now(), actor, commit: { oid: c.oid, committedDate: this.clock.iso(c.time), author: c.author } });
+      } else {
+        pr.timeline.push({ type: "HeadRefForcePushedEvent", at: this.now(), actor, before: old, after: next });
+      }
+      pr.headMovedAt = now;
+      this.syncPull(pr);
+      pr.updatedAt = this.now();
+      this.emit("pull_request", { action: "synchronize", number: pr.number, before: old, after: next }, actor);
+    }
+  }
+
+  /** The required contexts (ruleset and classic protection) not green on the head. */
+  missingChecks(pr) {
+    const sha = pr.headSha;
+    const greens = new Set([
+      ...this.checkRunsFor(sha).filter((c) => c.status === "COMPLETED" && ["SUCCESS", "NEUTRAL", "SKIPPED"].includes(c.conclusion)).map((c) => c.name),
+      ...this.statusesFor(sha).filter((s) => s.state === "success").map((s) => s.context),
+    ]);
+    return [...this.requiredChecks, ...this.protectionChecks].filter((c) => !greens.has(c));
+  }
+
+  /**
+   * Merges a pull request (REST PUT pulls/{n}/merge): `method` merge, squash or rebase as the repository
+   * allows; `sha` must be the head. Git decides conflicts now (GitHub computes mergeability on a merge
+   * attempt, whatever `mergeable` read). The base gets the merge, squash or rebased commits; the pull
+   * request closes as merged; the head branch goes when `deleteBranchOnMerge`.
+   */
+  merge(number, { method = "merge", sha, title, message } = {}, actor = this.owner) {
+    const pr = this.pullOnly(number);
+    this.user(actor);
+    if (pr.state !== "open") throw httpError(405, "Pull Request is not mergeable");
+    if (!this.mergeMethods[method]) throw httpError(405, { merge: "Merge commits are not allowed on this repository.", squash: "Squash merges are not allowed on this repository.", rebase: "Rebase merges are not allowed on this repository." }[method]);
+    if (sha && sha !== pr.headSha) throw httpError(409, "Head branch was modified. Review and try the merge again.");
+    if (pr.isDraft) throw httpError(405, "Pull Request is still a draft");
+    const conflicting = this.git ? this.gitMergeable(pr) === "CONFLICTING" : pr.conflicting;
+    if (conflicting) throw httpError(405, "Pull Request is not mergeable");
+    const isDefault = pr.baseRef === this.defaultBranch;
+    const missing = isDefault ? this.missingChecks(pr) : [];
+    if (missing.length) throw httpError(405, `Repository rule violations found\n\nRequired status check "${missing[0]}" is expected.\n\n`);
+    if (isDefault && this.requireUpToDate && !this.upToDate(pr)) throw httpError(405, "Repository rule violations found\n\nHead branch is not up to date with the base branch.\n\n");
+    let oid;
+    if (this.git) {
+      const base = this.git.tip(pr.baseRef);
+      const head = pr.headSha;
+      const mt = this.git.mergeTree(base, head);
+      if (method === "squash") {
+        const body = message ?? pr.commits.map((c) => `* ${this.git.git(["log", "-1", "--format=%s", c.oid])}`).join("\n");
+        oid = this.git.commitTree(mt.tree, [base], `${title ?? `${pr.title} (#${pr.number})`}\n\n${body}`, pr.author);
+      } else if (method === "merge") {
+        oid = this.git.commitTree(mt.tree, [base, head], `${title ?? `Merge pull request #${pr.number} from ${this.owner}/${pr.headRef}`}\n\n${message ?? pr.title}`, actor);
+      } else {
+        // rebase: each commit of the head replayed on the base, one at a time, as GitHub's rebase merge.
+        oid = base;
+        for (const c of this.git.commitsBetween(this.git.mergeBase(base, head), head)) {
+          const step = this.git.mergeTree(oid, c.oid, { mergeBase: `${c.oid}^` });
+          if (!step.clean) throw httpError(405, "This branch can't be rebased");
+          oid = this.git.commitTree(step.tree, [oid], this.git.git(["log", "-1", "--format=%B", c.oid]), c.author);
+        }
+      }
+      this.git.setRef(pr.baseRef, oid);
+      this.mergeCache?.clear();
+    } else oid = this.sha(`merge-${pr.number}`);
+    const b = this.branch(pr.baseRef);
+    const before = b.sha;
+    Object.assign(b, { sha: oid, movedAt: this.clock.now() }).history.push(oid);
+    Object.assign(pr, { merged: true, mergedAt: this.now(), mergedBy: actor, mergeCommitSha: oid, mergeMethod: method, state: "closed", closedAt: this.now(), updatedAt: this.now() });
+    pr.timeline.push({ type: "MergedEvent", at: this.now(), actor, commit: oid, mergeRefName: pr.baseRef });
+    pr.timeline.push({ type: "ClosedEvent", at: this.now(), actor });
+    this.emit("push", { ref: `refs/heads/${pr.baseRef}`, before, after: oid }, actor);
+    this.emit("pull_request", { action: "closed", number: pr.number }, actor);
+    if (this.deleteBranchOnMerge) this.deleteBranch(pr.headRef, actor);
+    return { sha: oid, merged: true, message: "Pull Request successfully merged" };
+  }
+
+  /** Deletes a branch (as the delete_branch_on_merge setting or a person would). */
+  deleteBranch(name, actor = this.owner) {
+    const before = this.branches.get(name)?.sha ?? this.git?.tip(name);
+    if (this.git) this.git.deleteRef(name);
+    this.emit("push", { ref: `refs/heads/${name}`, before, after: ZERO_SHA, deleted: true }, actor);
+    this.dropBranch(name, actor);
+  }
+
+  /**
+   * A branch is gone: the pull request merged from it records `head_ref_deleted`; each open pull request
+   * based on it is retargeted to the merged pull request's base (GitHub does so when the head branch of a
+   * merged pull request is deleted), recording `base_ref_changed` and sending `edited` with `changes.base`.
+   */
+  dropBranch(name, actor) {
+    this.branches.delete(name);
+    this.mergeCache?.clear();
+    const merged = [...this.pulls.values()].filter((p) => p.isPull && p.merged && p.headRef === name).at(-1);
+    for (const pr of this.pulls.values()) {
+      if (!pr.isPull) continue;
+      if (pr.headRef === name && (pr.merged || pr.state === "open")) pr.timeline.push({ type: "HeadRefDeletedEvent", at: this.now(), actor, headRefName: name });
+      if (!merged || pr.state !== "open" || pr.baseRef !== name) continue;
+      const fromSha = this.branch(merged.baseRef) && merged.headSha;
+      pr.baseRef = merged.baseRef;
+      pr.headMovedAt = this.clock.now(); // GitHub recomputes mergeability against the new base
+      pr.timeline.push({ type: "BaseRefChangedEvent", at: this.now(), actor, previousRefName: name, currentRefName: merged.baseRef });
+      if (this.git) this.syncPull(pr);
+      pr.updatedAt = this.now();
+      this.emit("pull_request", { action: "edited", number: pr.number, changes: { base: { ref: { from: name }, sha: { from: fromSha } } } }, actor);
+    }
+  }
+
   // ---- derived, as GitHub computes it -------------------------------------------------------------
 
   /**
@@ -468,6 +682,7 @@ export class RepoState {
   mergeable(pr) {
     const moved = Math.max(this.branch(pr.baseRef).movedAt, pr.headMovedAt);
     if (this.clock.now() - moved < MERGEABILITY_DELAY_MS) return "UNKNOWN";
+    if (this.git) return this.gitMergeable(pr);
     return pr.conflicting ? "CONFLICTING" : "MERGEABLE";
   }
 
@@ -491,16 +706,28 @@ export class RepoState {
     if (m === "CONFLICTING") return "DIRTY";
     if (pr.isDraft) return "DRAFT";
     const sha = pr.headSha;
-    const greens = new Set([
-      ...this.checkRunsFor(sha).filter((c) => c.status === "COMPLETED" && ["SUCCESS", "NEUTRAL", "SKIPPED"].includes(c.conclusion)).map((c) => c.name),
-      ...this.statusesFor(sha).filter((s) => s.state === "success").map((s) => s.context),
-    ]);
-    if ([...this.requiredChecks, ...this.protectionChecks].some((c) => !greens.has(c))) return "BLOCKED";
+    if (this.missingChecks(pr).length) return "BLOCKED";
     const rollup = this.rollupState(sha);
     if (rollup && rollup !== "SUCCESS") return "UNSTABLE";
-    if (this.requireUpToDate && pr.baseSha !== this.branch(pr.baseRef).sha) return "BEHIND";
+    if (this.requireUpToDate && !this.upToDate(pr)) return "BEHIND";
     return "CLEAN";
   }
+}
+
+/**
+ * The text the git-backed helpers give a file: SKELETON_LINES placeholder lines. Pull request `n` edits
+ * only its own line (4n mod SKELETON_LINES), so pull requests touching the same file merge cleanly, as
+ * edits to different parts of a file do, unless a test makes them collide (`conflicting`).
+ */
+export const SKELETON_LINES = 100;
+export function fileSkeleton(path) {
+  return Array.from({ length: SKELETON_LINES }, (_, i) => `// ${path} line ${i}`).join("\n") + "\n";
+}
+function editLine(text, number, line) {
+  const lines = text.replace(/\n$/, "").split("\n");
+  while (lines.length < SKELETON_LINES) lines.push(`// line ${lines.length}`);
+  lines[(number * 4) % SKELETON_LINES] = line;
+  return lines.join("\n") + "\n";
 }
 
 /** GitHub's rules for a label, which its OpenAPI description states only in words: 422 when broken. */

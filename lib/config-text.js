@@ -15,8 +15,20 @@ export function checkConfigText(engine, text) {
   } catch (e) {
     return { config: null, problems: [{ path: "$", expected: "JSON", found: `a syntax error (${e.message})` }] };
   }
+  // Only an object is a config. The engine takes null as "no config" (the preset) and a string as
+  // JSON text, so a file holding `null` or a JSON string would silently be the preset or be decoded
+  // twice: judged here, on the file's own value.
+  if (config === null || typeof config !== "object" || Array.isArray(config)) {
+    return { config: null, problems: [{ path: "$", expected: "a JSON object", found: kindOf(config) }] };
+  }
   const problems = engine.validateConfig(config);
   return { config: problems.length ? null : config, problems };
+}
+
+function kindOf(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return { string: "a string", number: "a number", boolean: "a boolean" }[typeof value] ?? typeof value;
 }
 
 /** One config problem as a line a person can act on. */

@@ -1,6 +1,8 @@
 // The words of the dashboard, shared by the page (page/src/render.js draws them into a table) and the
 // terminal (`prflow status`): which columns a row has and how each cell and the queue's summary line
-// read. Only formatting lives here; every value is the engine's DashboardView, unchanged.
+// read. Only formatting lives here; every value is the engine's DashboardView, unchanged but for the
+// control characters the terminal text drops (lib/plain-text.js).
+import { oneLine, plainText } from "./plain-text.js";
 
 /** The table's columns: [key, heading, cell(row) → text]. The page's tests find cells by `data-col`. */
 export const COLUMNS = [
@@ -40,9 +42,14 @@ export const warningLine = (w) => (w.number ? `#${w.number}: ${w.message}` : w.m
  * (a cell longer than `width` is cut with an ellipsis; `width` 0 cuts nothing), then the warnings.
  */
 export function dashboardText(view, { width = 48 } = {}) {
-  const fit = (text) => (width > 0 && text.length > width ? `${text.slice(0, width - 1)}…` : text);
+  // Cells are made plain before they are measured, so a title's escapes neither reach the terminal nor
+  // skew the columns.
+  const fit = (raw) => {
+    const text = oneLine(raw);
+    return width > 0 && text.length > width ? `${text.slice(0, width - 1)}…` : text;
+  };
   const lines = [];
-  if (view.stopTheLine) lines.push(`STOP THE LINE: ${view.stopReasons.join("; ")}`);
+  if (view.stopTheLine) lines.push(`STOP THE LINE: ${view.stopReasons.map(oneLine).join("; ")}`);
   lines.push(queueLine(view.queue), "");
   if (!view.rows.length) lines.push("No open pull request.");
   else {
@@ -50,6 +57,6 @@ export function dashboardText(view, { width = 48 } = {}) {
     const widths = COLUMNS.map((_, i) => Math.max(...table.map((r) => r[i].length)));
     for (const r of table) lines.push(r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd());
   }
-  if (view.warnings.length) lines.push("", "Warnings:", ...view.warnings.map((w) => `  ${warningLine(w)}`));
-  return `${lines.join("\n")}\n`;
+  if (view.warnings.length) lines.push("", "Warnings:", ...view.warnings.map((w) => `  ${oneLine(warningLine(w))}`));
+  return `${plainText(lines.join("\n"))}\n`;
 }

@@ -1,5 +1,7 @@
 // The words of `prflow report`: the engine's queue triage (engine.triage) as text for a terminal, or as
 // JSON for a fixer session that reads `owner`. Only formatting lives here; every verdict is the engine's.
+// The text drops control characters (lib/plain-text.js): titles and details come from anyone.
+import { oneLine, plainText } from "./plain-text.js";
 
 const CLASS_WORDS = {
   ignore: "ignore",
@@ -41,14 +43,14 @@ export function reportText(report, { repository, engine }) {
     const place = e.place ? ` place ${e.place}` : "";
     const owner = e.owner ? ` owner ${e.owner}` : "";
     const starved = e.starved ? ` STARVED (${e.waitingHours}h)` : "";
-    lines.push(`#${e.number} ${CLASS_WORDS[e.triage]} [${e.reason}]${owner}${place}${starved} ${e.title}`.trimEnd());
+    lines.push(`#${e.number} ${CLASS_WORDS[e.triage]} [${e.reason}]${owner}${place}${starved} ${oneLine(e.title)}`.trimEnd());
     if (e.triage === "ignore" && !e.owner) continue;
-    if (e.detail) lines.push(`    why: ${e.detail}`);
-    lines.push(`    next: ${e.nextActor}: ${e.nextAction}`);
+    if (e.detail) lines.push(`    why: ${oneLine(e.detail)}`);
+    lines.push(`    next: ${oneLine(e.nextActor)}: ${oneLine(e.nextAction)}`);
   }
   if (report.warnings.length) {
     lines.push("", "Warnings:");
-    for (const w of report.warnings) lines.push(`- ${w}`);
+    for (const w of report.warnings) lines.push(`- ${oneLine(w)}`);
   }
-  return lines.join("\n") + "\n";
+  return plainText(lines.join("\n")) + "\n";
 }

@@ -31,8 +31,8 @@ fn names(list: &[&str]) -> String {
     list.join(", ")
 }
 
-/// Everything the state depends on, with the check rollup as a parameter so that an unreadable
-/// rollup can be decided both ways.
+/// Everything the state depends on, with the check rollup and the conflict as parameters so that an
+/// unreadable rollup or an UNKNOWN mergeability can be decided both ways.
 struct Inputs<'a> {
     pr: &'a PullRequest,
     config: &'a Config,
@@ -41,7 +41,7 @@ struct Inputs<'a> {
 }
 
 /// The state label, why, and whether the humans should be requested now.
-fn state(inp: &Inputs, checks: Rollup) -> (String, String, bool) {
+fn state(inp: &Inputs, checks: Rollup, conflicting: bool) -> (String, String, bool) {
     let l = &inp.config.labels;
     let pr = inp.pr;
     let sha = short(&pr.head_sha);
@@ -65,16 +65,25 @@ fn state(inp: &Inputs, checks: Rollup) -> (String, String, bool) {
         return (l.addressing.clone(), format!("{} reviewed an older commit, not {sha}; ask for a new round", names(&stale)), false);
     }
     let missing = by(Standing::Missing);
+    // An explicit request over an unfinished round (a bot has not reviewed yet: missing, not stale)
+    // is deliberate: a maintainer pulling it to themselves early. A conflict or a failing check
+    // still outranks it, as staled approvals did above: needs-human means mergeable now.
+    let asked = humans_by(Standing::Requested);
+    if !missing.is_empty() && !asked.is_empty() && !conflicting && checks != Rollup::Failing {
+        return (l.needs_human.clone(), format!("{} asked to merge before {} reviewed {sha}: a person's request is deliberate", names(&asked), names(&missing)), false);
+    }
     if !missing.is_empty() {
         return (l.addressing.clone(), format!("{} not asked to review {sha}", names(&missing)), false);
     }
-    if pr.mergeable == Mergeable::Conflicting {
+    if conflicting {
         return (l.addressing.clone(), "the round is done but the branch conflicts with its base".into(), false);
     }
     if checks == Rollup::Failing {
         return (l.addressing.clone(), "the round is done but a check failed".into(), false);
     }
-    let engaged: Vec<&str> = inp.humans.iter().filter(|(_, s)| matches!(s, Standing::Requested | Standing::Approved | Standing::Commented)).map(|(h, _)| h.as_str()).collect();
+    // Only a request (or the approval it led to) engages a human: an unrequested COMMENTED review
+    // is a remark, and judging a comment-only round stays the author's.
+    let engaged: Vec<&str> = inp.humans.iter().filter(|(_, s)| matches!(s, Standing::Requested | Standing::Approved)).map(|(h, _)| h.as_str()).collect();
     if !engaged.is_empty() {
         return (l.needs_human.clone(), format!("round complete on {sha}; {} asked to merge", names(&engaged)), false);
     }
@@ -106,18 +115,31 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
         .filter(|h| !same_login(h, &pr.author))
         .map(|h| (h.clone(), standing(pr, h)))
         .collect();
-    let inputs = Inputs { pr, config, round: round(pr, &config.bot_panel.bots), humans };
-    let decided: Option<(String, String, bool)> = if pr.is_draft {
+    // A panel bot that authored the pull request is excused from its own round: GitHub forbids
+    // reviewing your own pull request, so it would stay "not asked" forever.
+    let panel: Vec<String> = config.bot_panel.bots.iter().filter(|b| !same_login(b, &pr.author)).cloned().collect();
+    let inputs = Inputs { pr, config, round: round(pr, &panel), humans };
+    let draft_known = !pr.unknown(PullFact::IsDraft);
+    let decided: Option<(String, String, bool)> = if !draft_known {
+        // A draft outranks everything, so an unread flag leaves every reading open.
+        None
+    } else if pr.is_draft {
         Some((l.draft.clone(), "a draft is still being built by its author".into(), false))
     } else if !reviews_known {
         None
-    } else if checks_known {
-        Some(state(&inputs, rollup_state))
     } else {
-        // Unreadable checks: decide only if both readings agree, so a failed read never promotes or demotes.
-        let pass = state(&inputs, Rollup::Passing);
-        let fail = state(&inputs, Rollup::Failing);
-        (pass.0 == fail.0).then_some(pass)
+        // Unreadable checks, or a mergeability GitHub has not computed (UNKNOWN for a minute after
+        // the base moves, or a field that errored): decide every reading, and only where they all
+        // agree, so "do not know" never promotes or demotes. Otherwise the state label stays.
+        let rollups: &[Rollup] = if checks_known { std::slice::from_ref(&rollup_state) } else { &[Rollup::Passing, Rollup::Failing] };
+        let conflicts: &[bool] = match pr.mergeable {
+            Mergeable::Conflicting => &[true],
+            Mergeable::Mergeable => &[false],
+            Mergeable::Unknown => &[false, true],
+        };
+        let readings: Vec<(String, String, bool)> = rollups.iter().flat_map(|r| conflicts.iter().map(|c| state(&inputs, *r, *c))).collect();
+        let first = readings[0].clone();
+        readings.iter().all(|r| r.0 == first.0).then_some(first)
     };
     let why = match &decided {
         Some((label, why, request)) => {
@@ -136,7 +158,9 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
             }
             why.clone()
         }
-        None => "reviews or checks could not be read; state left as it is".to_string(),
+        None if !draft_known => "whether it is a draft could not be read; state left as it is".to_string(),
+        None if !reviews_known || !checks_known => "reviews or checks could not be read; state left as it is".to_string(),
+        None => "GitHub has not computed whether it conflicts (mergeable UNKNOWN); state left as it is".to_string(),
     };
 
     // Blockers: a set of independent facts.
@@ -152,7 +176,7 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
             _ => wants.absent(&l.blocker_checks, format!("checks {}", rollup_state.as_str())),
         }
     }
-    if reviews_known {
+    if reviews_known && draft_known {
         let unasked: Vec<&str> = inputs.round.iter().filter(|(_, s)| matches!(s, Standing::Missing | Standing::Stale)).map(|(b, _)| b.as_str()).collect();
         if pr.is_draft {
             wants.absent(&l.blocker_unrequested, "a draft is not asking for review yet");

@@ -135,6 +135,18 @@ impl std::fmt::Display for ConfigError {
     }
 }
 
+/// What a JSON value is, in words, for "expected an object, found ...".
+pub fn json_kind(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
 /// GitHub rejects label names longer than this.
 pub const MAX_LABEL_NAME: usize = 50;
 
@@ -142,6 +154,11 @@ impl Config {
     /// Parse and validate a config value. All problems are returned, not just the first one
     /// that serde meets, when they are semantic; a type error stops at the first.
     pub fn from_value(value: serde_json::Value) -> Result<Config, Vec<ConfigError>> {
+        // Only an object is a config: serde would read `[]` as a struct of defaults, so an array (or a
+        // number, a string, null reaching here) would silently be the preset.
+        if !value.is_object() {
+            return Err(vec![ConfigError { path: "$".into(), expected: "a JSON object".into(), found: json_kind(&value).into() }]);
+        }
         let given: Vec<String> = value.pointer("/followup").and_then(|f| f.as_object()).map(|f| f.keys().cloned().collect()).unwrap_or_default();
         let mut config: Config = crate::json_path::from_value(&value).map_err(|e| vec![serde_error(&e)])?;
         config.followup.inherit(&config.stations.labels, &given);
@@ -270,6 +287,15 @@ pub fn json_path(p: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn anything_but_an_object_is_an_error() {
+        // Issue 15 item 9: serde reads `[]` as a struct of defaults, so an array was the preset.
+        for (value, found) in [(json!(null), "null"), (json!([]), "an array"), (json!("{}"), "a string"), (json!(1), "a number")] {
+            let errors = Config::from_value(value).expect_err(found);
+            assert_eq!(errors, vec![ConfigError { path: "$".into(), expected: "a JSON object".into(), found: found.into() }]);
+        }
+    }
 
     #[test]
     fn empty_config_is_the_preset() {

@@ -238,6 +238,9 @@ pub enum PullFact {
     Timeline,
     ClosingIssues,
     ReviewThreads,
+    /// The draft flag (a single field whose read errored): `isDraft: false` is then no answer.
+    /// Mergeability has its own "do not know", `mergeable: UNKNOWN`.
+    IsDraft,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -263,6 +266,11 @@ pub struct Review {
     pub submitted_at: String,
     #[serde(default)]
     pub body: String,
+    /// Whether the reviewer can write to the repository (GitHub's authorAssociation OWNER, MEMBER
+    /// or COLLABORATOR). Absent means no: anyone may submit a review, and an outsider's verdict
+    /// must not move a pull request.
+    #[serde(default)]
+    pub author_can_write: bool,
 }
 
 /// A check run or a commit status context, in one shape.

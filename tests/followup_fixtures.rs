@@ -113,7 +113,7 @@ fn act(facts: &mut Facts, a: &Act, now: &str) {
         pr.timeline.push(label_event("labeled", l, now, &actor));
     }
     if let Some(state) = &a.review {
-        pr.reviews.push(Review { author: actor.clone(), state: state.clone(), commit: pr.head_sha.clone(), submitted_at: now.into(), body: String::new() });
+        pr.reviews.push(Review { author: actor.clone(), state: state.clone(), commit: pr.head_sha.clone(), submitted_at: now.into(), body: String::new(), author_can_write: true });
     }
 }
 

@@ -83,7 +83,7 @@ fn claim_race_keeps_the_smallest_reviewer_label_and_the_loser_withdraws() {
 fn gate_classify_passes_a_docs_only_change_without_the_machine() {
     // Rule: every changed path matches the docs-only globs -> the gate's success status at once, need = false.
     let approved = json!({ "files": ["docs/guide.md", "README.md"], "labels": ["from:m1", "state:win-verify"],
-        "reviews": [{ "author": "alice", "state": "APPROVED", "commit": "sha0", "submittedAt": "2026-01-01T11:00:00Z" }] });
+        "reviews": [{ "author": "alice", "state": "APPROVED", "commit": "sha0", "submittedAt": "2026-01-01T11:00:00Z", "authorCanWrite": true }] });
     let out = parse(wasm::stations_gate_classify(&facts(vec![pull(1, "m1", 0, approved)]), CONFIG, 1));
     assert_eq!(out["run"], true);
     assert_eq!(out["need"], false);
@@ -95,7 +95,7 @@ fn gate_classify_passes_a_docs_only_change_without_the_machine() {
 fn gate_report_after_the_head_moved_records_on_the_tested_commit_only() {
     // Rule: the head moved during validation -> the status goes on the tested commit, no label changes.
     let moved = json!({ "headSha": "sha1", "labels": ["from:m1", "state:reviewing", "reviewer:m4"],
-        "reviews": [{ "author": "alice", "state": "APPROVED", "commit": "sha0", "submittedAt": "2026-01-01T11:00:00Z" }] });
+        "reviews": [{ "author": "alice", "state": "APPROVED", "commit": "sha0", "submittedAt": "2026-01-01T11:00:00Z", "authorCanWrite": true }] });
     let out = parse(wasm::stations_gate_report(&facts(vec![pull(1, "m1", 0, moved)]), CONFIG, 1, "sha0", "success"));
     assert_eq!(statuses(&out), vec![("sha0".to_string(), "success".to_string())]);
     assert!(out["ops"].as_array().unwrap().iter().all(|o| o["op"] == "setStatus"), "no label edit: {out}");

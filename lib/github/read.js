@@ -54,7 +54,7 @@ const LISTS = {
   labels: { fact: "labels", select: (a) => `labels(${a}) { ${PAGE_INFO} nodes { name } }`, at: (pr) => pr.labels },
   reviews: {
     fact: "reviews",
-    select: (a) => `reviews(${a}) { ${PAGE_INFO} nodes { ${AUTHOR} state submittedAt body commit { oid } } }`,
+    select: (a) => `reviews(${a}) { ${PAGE_INFO} nodes { ${AUTHOR} state submittedAt body authorAssociation commit { oid } } }`,
     at: (pr) => pr.reviews,
   },
   reviewRequests: {
@@ -318,6 +318,10 @@ function firstPage(pr, errors) {
     lists[key] = [...conn.nodes];
     if (conn.pageInfo?.hasNextPage) pending[key] = conn.pageInfo.endCursor;
   }
+  // Single fields: an error there nulls the field, which must not read as false or mergeable.
+  for (const field of ["isDraft", "mergeable"]) {
+    if (errors.some((e) => e.path.at(-1) === field) || typeof pr[field] === "undefined" || pr[field] === null) unknown.add(field);
+  }
   return { pr, lists, pending, unknown };
 }
 
@@ -375,12 +379,14 @@ function toPull({ pr, lists, unknown }) {
     title: pr.title ?? "",
     author: loginOf(pr.author) ?? "ghost",
     body: pr.body ?? "",
-    isDraft: Boolean(pr.isDraft),
+    isDraft: pr.isDraft === true,
     createdAt: pr.createdAt ?? "",
     baseRef: pr.baseRefName ?? "",
     headRef: pr.headRefName ?? "",
     headSha: pr.headRefOid ?? headOid ?? "",
-    mergeable: ["MERGEABLE", "CONFLICTING"].includes(pr.mergeable) ? pr.mergeable : "UNKNOWN",
+    // An errored single field is "do not know", never its falsy reading: a null isDraft is listed
+    // unknown (not "ready"), and mergeable has its own UNKNOWN.
+    mergeable: !unknown.has("mergeable") && ["MERGEABLE", "CONFLICTING"].includes(pr.mergeable) ? pr.mergeable : "UNKNOWN",
     mergeStateStatus: pr.mergeStateStatus ?? null,
     labels: (lists.labels ?? []).map((l) => l.name),
     reviews: (lists.reviews ?? []).map(toReview),
@@ -389,12 +395,12 @@ function toPull({ pr, lists, unknown }) {
     files: (lists.files ?? []).map((f) => f.path),
     comments: (lists.comments ?? []).map(toComment),
     timeline: (lists.timeline ?? []).map(toEvent).filter(Boolean),
-    unknown: Object.keys(LISTS).map((k) => LISTS[k].fact).filter((f) => unknown.has(f)),
+    unknown: [...Object.keys(LISTS).map((k) => LISTS[k].fact), "isDraft"].filter((f) => unknown.has(f)),
   };
 }
 
 function toReview(r) {
-  return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "" };
+  return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "", authorCanWrite: WRITE_ASSOCIATIONS.includes(r.authorAssociation) };
 }
 
 function reviewerName(r) {

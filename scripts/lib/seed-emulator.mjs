@@ -2,6 +2,7 @@
 // situations of scripts/lib/demo-board.mjs, made with the emulator's own writes so that timelines, commit
 // ids and events are GitHub's), for the demo, the end-to-end tests and the API benchmark.
 import { AGENTS, BOTS, HUMAN } from "./demo-board.mjs";
+import { fileSkeleton } from "../../emulator/state.js";
 
 /** Labels a repository has before prflow's labels mode ran: only GitHub's defaults. */
 export const GITHUB_DEFAULT_LABELS = [
@@ -19,6 +20,8 @@ const green = (em, n) => {
 
 /** Changed paths, rotated over the pull requests so that some get a scope label and some none. */
 const PATHS = [["tests/node/board.test.js"], ["src/labels.rs"], ["lib/github/read.js"], ["docs/labels.md"], ["Cargo.toml"]];
+/** Every path a situation edits (the base branch has them when the emulator runs on git). */
+const SEEDED_FILES = [...PATHS.flat(), "README.md", "src/bot_panel.rs", "action/src/main.js"];
 
 /** Opened three weeks before the rest and left alone since: `stale` from real activity. */
 export const QUIET = ["quiet for three weeks", (em, a, f) => {
@@ -132,6 +135,9 @@ export const SEED_SITUATIONS = [
  */
 export function seedBoard(em, count = SEED_SITUATIONS.length) {
   for (const label of GITHUB_DEFAULT_LABELS) if (!em.state.label(label.name)) em.createLabel(label);
+  // On real git the base branch first has every file the pull requests edit, so that each edits its own
+  // line of an existing file: they merge cleanly with each other, and a conflict is one a seed made.
+  if (em.git) em.moveBranch(em.state.defaultBranch, { files: Object.fromEntries(SEEDED_FILES.map((f) => [f, fileSkeleton(f)])) });
   const out = [];
   if (count >= 5) {
     out.push({ number: QUIET[1](em, AGENTS[0], PATHS[0]), situation: QUIET[0] });

@@ -30,9 +30,17 @@ pub struct BoardView<'a> {
     pub order: &'a [String],
 }
 
+/// The engine's one sanitizer of text written to GitHub: control characters removed (C0 but tab and
+/// newline, DEL, C1), since a title is anyone's text and an ESC or NUL in it reaches whoever reads the
+/// issue through a terminal (`gh issue view`, an API dump); tab and newline stay for multi-line text.
+pub fn plain_text(s: &str) -> String {
+    s.chars().filter(|&c| !(c.is_control() && c != '\n' && c != '\t')).collect()
+}
+
 /// A table cell: no pipes, no line breaks, no HTML, and no `@` that would mention someone on every rewrite.
 fn cell(s: &str) -> String {
-    s.replace(['\r', '\n'], " ").replace('|', "\\|").replace('<', "&lt;").replace('@', "@\u{200b}")
+    plain_text(s)
+        .replace(['\r', '\n', '\t'], " ").replace('|', "\\|").replace('<', "&lt;").replace('@', "@\u{200b}")
 }
 
 fn code_list(items: &[String]) -> String {
@@ -128,7 +136,8 @@ fn text(v: &BoardView, times: bool) -> String {
         }
     }
     s.push_str("\n<sub>Rewritten by prflow's follow-up sweep whenever its content changes; edits by hand are overwritten.</sub>\n");
-    s
+    // Warnings and problems quote labels and titles too: the whole body goes through the sanitizer.
+    plain_text(&s)
 }
 
 /// The digest of the board's lasting content, and the body to write.
@@ -142,4 +151,29 @@ pub fn render(v: &BoardView) -> (String, String) {
 pub fn digest_of(body: &str) -> Option<String> {
     let (kind, fields) = parse_marker(body)?;
     (kind == KIND_BOARD).then(|| fields.into_iter().find(|(k, _)| k == "digest").map(|(_, v)| v))?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_board_keeps_no_escape_or_nul_from_a_title_or_a_warning() {
+        let pulls = [
+            FollowupPull { number: 7, title: "\u{1b}[31mred\u{1b}[0m title".into(), state: Some("state:reviewing".into()), ..Default::default() },
+            FollowupPull { number: 8, title: "nul\0cut\u{9b}2J".into(), problem: Some("two state labels: \u{1b}]8;;x\u{7}".into()), ..Default::default() },
+        ];
+        let warnings = [Warning { number: None, message: "label `a\u{1b}b` unknown".into() }];
+        let (_, body) = render(&BoardView { pulls: &pulls, warnings: &warnings, stops: &[], now: 0, hours: None, order: &[] });
+        let bad: Vec<&str> = body.lines().filter(|l| l.chars().any(|c| c.is_control() && c != '\t')).collect();
+        assert!(bad.is_empty(), "lines with control characters: {bad:?}");
+        assert!(body.contains("| #7 [31mred[0m title |"), "{body}");
+        assert!(body.contains("#8 nulcut2J: two state labels: ]8;;x"), "{body}");
+        assert!(body.contains("label `ab` unknown"), "{body}");
+    }
+
+    #[test]
+    fn plain_text_keeps_newlines_tabs_and_printable_unicode() {
+        assert_eq!(plain_text("a\u{1b}[1mb\0c\r\nd\te\u{7f}\u{85}f é ✓"), "a[1mbc\nd\tef é ✓");
+    }
 }

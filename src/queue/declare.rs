@@ -209,8 +209,9 @@ pub fn declared(ctx: &Ctx, pr: &PullRequest) -> Declared {
     if is_version {
         return d;
     }
+    // A Merge-After naming the pull request itself stays: the graph reports it as a cycle of one
+    // (it can never be picked), rather than the trailer being silently dropped.
     d.merge_after = parse_trailers(&pr.body).merge_after;
-    d.merge_after.retain(|&n| n != pr.number);
     if pr.unknown(crate::facts::PullFact::ClosingIssues) {
         d.unread.push("the issues it closes could not be read: no Start-After: inherited".into());
     } else {

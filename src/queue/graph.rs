@@ -48,7 +48,9 @@ impl Graph {
             let mut out: Vec<Edge> = Vec::new();
             let mut add = |to: u64, via: Via| {
                 // The stack and a Merge-After naming the same layer mean the same: counted once.
-                if to != n && open.contains(&to) && !out.iter().any(|e| e.to == to) {
+                // A pull request naming itself keeps the edge: it waits for its own merge, so it
+                // can never be picked, and is a cycle of one reported by its number.
+                if open.contains(&to) && !out.iter().any(|e| e.to == to) {
                     out.push(Edge { to, via });
                 }
             };

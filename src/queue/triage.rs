@@ -125,6 +125,10 @@ fn decide(ctx: &Ctx, pr: &PullRequest, d: &Declared, owner: &Option<owner::Owner
     if pr.is_draft {
         return note(why::DRAFT, "queued, but a draft".into());
     }
+    // An unread draft flag is no "ready": held as a draft would be, never picked on a guess.
+    if pr.unknown(crate::facts::PullFact::IsDraft) {
+        return note(why::DRAFT, "queued, but whether it is a draft could not be read".into());
+    }
     if !ctx.base_actionable(pr) {
         return note(why::BASE_NOT_ACTIONABLE, format!("queued, but based on `{}`: neither `{}` nor an open pull request's branch", pr.base_ref, ctx.default_branch));
     }
@@ -281,7 +285,9 @@ pub fn triage(ctx: &Ctx) -> Report {
             set_aside: owner::standing_set_aside(ctx, pr),
             claim: owner::holding_claim(ctx, pr),
             demoted,
-            released: d.merge_queued && !d.skip_ci && !pr.is_draft,
+            // The README's word: `merge-queued` without `skip-ci`. A draft so labelled is released
+            // too: its checks run, and it counts against the one-at-a-time rule.
+            released: d.merge_queued && !d.skip_ci,
             waiting_hours,
             starved,
         });

@@ -89,6 +89,8 @@ impl<'a> Board<'a> {
             .filter(|(p, d)| {
                 d.phase == Phase::InReview
                     && !p.is_draft
+                    // An unread draft flag is no "ready for review": never claimed on a guess.
+                    && !p.unknown(crate::facts::PullFact::IsDraft)
                     && d.claims.is_empty()
                     && !p.labels.iter().any(|x| machine_in(x, &l.reviewer_prefix).is_some())
                     && !p.has_label(&own)

@@ -28,7 +28,7 @@ pub fn gate_due(config: &Config, d: &Derived) -> bool {
 
 /// The facts the state depends on that could not be read, in words; the state is left alone then.
 fn unreadable(pr: &PullRequest) -> Vec<&'static str> {
-    [(PullFact::Timeline, "timeline"), (PullFact::Reviews, "reviews"), (PullFact::Comments, "comments")]
+    [(PullFact::Timeline, "timeline"), (PullFact::Reviews, "reviews"), (PullFact::Comments, "comments"), (PullFact::IsDraft, "draft flag")]
         .into_iter()
         .filter(|(f, _)| pr.unknown(*f))
         .map(|(_, w)| w)

@@ -218,7 +218,13 @@ pub fn derive(st: &Stations, pr: &PullRequest, extra_gate: Option<GateResult>) -
                 // replaced (the push then voids it in order). An older commit with no later push
                 // seen is a review of another tree.
                 let on_head = r.commit.is_empty() || r.commit == head || pushes_after(&evs, r);
+                // Anyone can submit a review; only one by someone who can write, or by a login the
+                // config names (a machine or a listed bot), is a verdict.
+                let counts = r.author_can_write || st.is_machine_or_bot(&r.author);
                 match state.as_str() {
+                    "APPROVED" | "CHANGES_REQUESTED" if !counts => {
+                        ignored.push(format!("{} by {} ignored: only someone with write access, or a configured machine or bot, moves the state", state.to_ascii_lowercase().replace('_', " "), r.author));
+                    }
                     "APPROVED" if st.is_machine_or_bot(&r.author) => {
                         ignored.push(format!("approval by {} ignored: machines and bots never approve, a person does", r.author));
                     }

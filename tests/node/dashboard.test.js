@@ -18,6 +18,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { servePage } from "../../scripts/lib/serve-page.mjs";
+import { createServer } from "node:http";
 
 const OWNER = "acme";
 const REPO = "widgets";
@@ -79,8 +80,11 @@ function browserFetch(pageOrigin, log) {
 /**
  * Opens the page with `?repo=&api=`, types `token` into the form and sends it. Resolves with the window
  * and how the load ended (`prflow:rendered` or `prflow:failed`) — the page's own signal, no timer.
+ * When the page asks to confirm an API URL that is not GitHub's, the person says yes, unless `confirm`
+ * is false: the load then ends as "confirm". `asked` lists the hosts the page asked about.
  */
-async function openPage(pageUrl, apiUrl, token, log, repo = `${OWNER}/${REPO}`) {
+async function openPage(pageUrl, apiUrl, token, log, repo = `${OWNER}/${REPO}`, { confirm = true } = {}) {
+  const asked = [];
   const errors = [];
   const statuses = [];
   const virtualConsole = new VirtualConsole();
@@ -104,12 +108,17 @@ async function openPage(pageUrl, apiUrl, token, log, repo = `${OWNER}/${REPO}`) 
         window.document.getElementById("token").value = token;
         window.document.getElementById("form").requestSubmit();
       });
+      window.document.addEventListener("prflow:confirm", (e) => {
+        asked.push(e.detail.api);
+        if (confirm) window.document.getElementById("confirm-api-yes").click();
+        else settle("confirm");
+      });
       window.document.addEventListener("prflow:rendered", () => settle("rendered"));
       window.document.addEventListener("prflow:failed", () => settle("failed"));
     },
   });
   const outcome = await ended;
-  return { window: dom.window, document: dom.window.document, outcome, errors, statuses, close: () => dom.window.close() };
+  return { window: dom.window, document: dom.window.document, outcome, errors, statuses, asked, close: () => dom.window.close() };
 }
 
 let gh;
@@ -155,6 +164,7 @@ test("the built page shows each pull request's engine state, why, owner, claimer
   try {
     assert.equal(p.outcome, "rendered", `the page failed: ${p.document.getElementById("error").textContent} ${p.errors.join("; ")}`);
     assert.deepEqual(p.errors, [], "no script error in the page");
+    assert.deepEqual(p.asked, [gh.url], "the emulator is not GitHub's API: the person was asked once");
 
     // The facts the page read (its snapshot) are what the CLI's board reader reads in Node, but `now`:
     // the Action's facts and the merge queue's.
@@ -344,5 +354,66 @@ test("a repository with more open pull requests than a page: progress counts the
     }
   } finally {
     await big.close();
+  }
+});
+
+test("an API URL other than GitHub's is shown to the person, and no request leaves until they say yes", async () => {
+  // A server that would take the token (it allows any origin, as an attacker's would).
+  const seen = [];
+  const evil = createServer((req, res) => {
+    seen.push({ url: req.url, token: req.headers.authorization ?? null });
+    res.writeHead(req.method === "OPTIONS" ? 204 : 404, { "access-control-allow-origin": "*", "access-control-allow-headers": "*" }).end();
+  });
+  await new Promise((r) => evil.listen(0, "127.0.0.1", r));
+  const evilUrl = `http://127.0.0.1:${evil.address().port}`;
+  try {
+    const log = [];
+    const p = await openPage(page.url, evilUrl, TOKEN, log, undefined, { confirm: false });
+    try {
+      assert.equal(p.outcome, "confirm", "the page waits for the person instead of reading");
+      assert.deepEqual([...new Set(p.asked)], [evilUrl], "the page asked about that host");
+      const box = p.document.getElementById("confirm-api");
+      assert.equal(box.hidden, false, "the question is visible");
+      assert.equal(p.document.getElementById("confirm-api-host").textContent, evilUrl, "it names the host the token would go to");
+      assert.deepEqual(log.filter((r) => new URL(r.url).origin === evilUrl), [], "nothing was sent to the unconfirmed API");
+      assert.deepEqual(seen, []);
+      assert.equal(p.window.sessionStorage.getItem(`prflow.token ${evilUrl}`), null, "the token is not even kept for it");
+
+      // "Use api.github.com instead" puts GitHub's API back and sends nothing.
+      p.document.getElementById("confirm-api-no").click();
+      assert.equal(box.hidden, true);
+      assert.equal(p.document.getElementById("api").value, "https://api.github.com");
+      assert.deepEqual(seen, []);
+    } finally {
+      p.close();
+    }
+  } finally {
+    await new Promise((r) => evil.close(r));
+  }
+});
+
+test("the page's CSP names the hosts, forbids form submission and <base>; the form cannot put the token in a URL", async () => {
+  const html = await (await fetch(`${page.url}/index.html`)).text();
+  // The page parsed without its script: what a submission before the script runs would carry.
+  const { window } = new JSDOM(html, { url: `${page.url}/index.html?repo=acme/widgets` });
+  try {
+    const csp = window.document.querySelector('meta[http-equiv="Content-Security-Policy"]').content;
+    const directives = Object.fromEntries(csp.split(";").map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
+    // 'self' (a GHES serving the page) and loopback (the emulator) besides GitHub's API: no scheme-only
+    // source such as `https:` and no host wildcard.
+    assert.deepEqual(directives["connect-src"], ["'self'", "https://api.github.com", "http://127.0.0.1:*", "http://localhost:*"]);
+    for (const source of directives["connect-src"]) assert.doesNotMatch(source, /^[a-z]+:$|\*\.|^\*$/, `${source} names a host`);
+    assert.deepEqual(directives["form-action"], ["'none'"]);
+    assert.deepEqual(directives["base-uri"], ["'none'"]);
+
+    const form = window.document.getElementById("form");
+    assert.equal(form.method, "post", "a submission is never a GET with the fields in the URL");
+    window.document.getElementById("token").value = TOKEN;
+    window.document.getElementById("repo").value = "acme/widgets";
+    const sent = [...new window.FormData(form).entries()];
+    assert.ok(sent.every(([, v]) => v !== TOKEN), `the token is not a submittable field: ${JSON.stringify(sent.map(([k]) => k))}`);
+    assert.equal(window.document.getElementById("confirm-api").hidden, true, "the question is hidden until asked");
+  } finally {
+    window.close();
   }
 });
