@@ -26,7 +26,7 @@ function configOrThrow(engine, configPath, readFile) {
  */
 export async function reconcileRun({ engine, octokit, owner, repo, configPath, readFile, scope, live, log = () => {} }) {
   const { config, source } = configOrThrow(engine, configPath, readFile);
-  log(`config: ${source === "preset" ? `${configPath} not found, using the ${config.flow ?? "bot-panel"} preset` : source}`);
+  log(`config: ${source === "preset" ? `no ${configPath}: the ${config.flow ?? "bot-panel"} preset` : source}`);
   const scopeText = describeScope(scope);
   if (scope.scope === "none") {
     log(`nothing to reconcile: ${scope.why ?? "the event names no pull request"}`);
@@ -35,10 +35,11 @@ export async function reconcileRun({ engine, octokit, owner, repo, configPath, r
     return { plan, results: [], counts, skipped: true, summary: reconcileSummary({ repo: `${owner}/${repo}`, plan, results: [], live, scope: scopeText, counts }), lines: [] };
   }
   log(`reading ${scopeText}`);
-  const facts = await readFacts(octokit, { owner, repo, numbers: scope.scope === "pulls" ? scope.numbers : undefined });
+  const facts = await step(`reading the pull requests of ${owner}/${repo}`, () => readFacts(octokit, { owner, repo, numbers: scope.scope === "pulls" ? scope.numbers : undefined }));
   const plan = engine.reconcile(facts, config);
   if (plan.configErrors.length) throw new RunError(plan.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
   log(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings${live ? "" : " (dry run: writing nothing)"}`);
+  stopWritesOnRateLimit(octokit, log);
   const results = await applyPlan(octokit, plan, { owner, repo, live, log, facts });
   const counts = countResults(plan, results);
   const lines = logLines(plan, results, { live });
@@ -53,10 +54,10 @@ export async function reconcileRun({ engine, octokit, owner, repo, configPath, r
  */
 export async function labelsRun({ engine, octokit, owner, repo, configPath, readFile, live, log = () => {} }) {
   const { config, source } = configOrThrow(engine, configPath, readFile);
-  log(`config: ${source === "preset" ? `${configPath} not found, using the preset` : source}`);
+  log(`config: ${source === "preset" ? `no ${configPath}: the bot-panel preset` : source}`);
   const catalog = engine.labelCatalog(config);
   if (catalog.configErrors.length) throw new RunError(catalog.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  const sync = await syncLabels(octokit, { owner, repo, wanted: catalog.labels, live, ownerMark: catalog.ownerMark, log });
+  const sync = await step(`syncing the labels of ${owner}/${repo}`, () => syncLabels(octokit, { owner, repo, wanted: catalog.labels, live, ownerMark: catalog.ownerMark, log }));
   const results = sync.results;
   const unused = sync.unused ?? [];
   for (const r of results) log(`label ${r.name}: ${r.status}${r.detail ? ` (${r.detail})` : ""}`);
@@ -68,6 +69,44 @@ export async function labelsRun({ engine, octokit, owner, repo, configPath, read
   };
   const summary = labelsSummary({ repo: `${owner}/${repo}`, results, unused, live });
   return { catalog, results, unused, counts, summary };
+}
+
+/** What a write refused by stopWritesOnRateLimit says, so the summaries can count them as one. */
+export const NOT_ATTEMPTED = "not attempted: rate limited by GitHub";
+
+/**
+ * After GitHub answers a rate limit (403/429 with its headers, past the retries plugin-throttling makes),
+ * every later write of the run fails at once without a request: the budget is spent until the reset, and
+ * forty more refused writes would only spend the secondary limit too. Reads are left alone.
+ */
+export function stopWritesOnRateLimit(octokit, log = () => {}) {
+  if (octokit.prflowWriteGuard) return;
+  octokit.prflowWriteGuard = true;
+  let until;
+  octokit.hook.wrap("request", async (request, options) => {
+    const write = options.method !== "GET" && !(options.url === "/graphql" && !/^\s*mutation\b/.test(options.query ?? ""));
+    if (until !== undefined && write) throw new Error(`${NOT_ATTEMPTED}${until ? ` until ${until}` : ""}`);
+    try {
+      return await request(options);
+    } catch (e) {
+      const reset = rateLimitReset(e);
+      if (reset !== undefined && until === undefined) {
+        until = reset;
+        log(`rate limited by GitHub${reset ? ` until ${reset}` : ""} on ${options.method} ${options.url}; no further writes attempted this run`);
+      }
+      throw e;
+    }
+  });
+}
+
+/** Runs `fn`, naming `what` on the error it throws so the one failure line says which step failed. */
+async function step(what, fn) {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e && typeof e === "object" && !e.step) e.step = what;
+    throw e;
+  }
 }
 
 /** The scope in words, for the log and the summary. */
@@ -85,4 +124,47 @@ export function parseNumbers(text) {
     if (!/^[1-9][0-9]*$/.test(p)) throw new RunError([`numbers: expected pull request numbers separated by commas or spaces, found ${JSON.stringify(p)}`]);
     return Number(p);
   });
+}
+
+/**
+ * Any failure as one line that says what went wrong and what to do, for the CLI's stderr and the
+ * Action's `::error::`: a RunError's own lines, GitHub's answers by status, an unreachable API by
+ * address. `step` names what the run was doing when it failed.
+ */
+export function describeFailure(e, { step } = {}) {
+  if (e instanceof RunError) return e.lines;
+  const at = step ?? e?.step;
+  const req = e?.request ? ` to ${e.request.method ?? "GET"} ${pathOf(e.request.url)}` : "";
+  const say = (line) => [at ? `${at}: ${line}` : line];
+  if (e?.unreachable) return say(`${e.message}; check GITHUB_API_URL and the network`);
+  const status = e?.status ?? e?.response?.status;
+  const gh = e?.message ? ` (${String(e.message).split("\n")[0]})` : "";
+  if (status === 401) return say(`bad token: GitHub answered 401${gh}${req}; check GITHUB_TOKEN (or GH_TOKEN)`);
+  const limited = rateLimitReset(e);
+  if (limited !== undefined) return say(`rate limited by GitHub${limited ? ` until ${limited}` : ""} (${status}${req ? ` on${req.slice(3)}` : ""}); nothing more was attempted; run again after the reset`);
+  if (status === 403) return say(`forbidden: GitHub answered 403${gh}${req}; the token lacks a permission this step needs (pull-requests, issues or statuses: write for --live)`);
+  if (status === 404 || /NOT_FOUND|not found|Could not resolve to a Repository/i.test(e?.message ?? "")) return say(`not found: GitHub answered ${status ?? "NOT_FOUND"}${gh}${req}; check --repo owner/name and that the token can see the repository`);
+  if (status >= 500) return say(`GitHub failed on its side (${status}${gh})${req}, even after retries; try again later`);
+  if (status) return say(`GitHub answered ${status}${gh}${req}`);
+  return say(String(e?.message ?? e).split("\n")[0]);
+}
+
+function pathOf(url) {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url ?? "";
+  }
+}
+
+/** "HH:MM UTC" when `e` is a rate-limit answer (403 or 429 with the headers GitHub sends), "" when the time is unknown, else undefined. */
+export function rateLimitReset(e) {
+  const status = e?.status ?? e?.response?.status;
+  if (status !== 403 && status !== 429) return undefined;
+  const h = e?.response?.headers ?? {};
+  const spent = h["x-ratelimit-remaining"] === "0" || h["retry-after"] !== undefined || status === 429 || /rate limit/i.test(e?.message ?? "");
+  if (!spent) return undefined;
+  const reset = Number(h["x-ratelimit-reset"]);
+  const at = reset > 0 ? new Date(reset * 1000) : Number(h["retry-after"]) > 0 ? new Date(Date.now() + Number(h["retry-after"]) * 1000) : null;
+  return at ? `${at.toISOString().slice(11, 16)} UTC` : "";
 }

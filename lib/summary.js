@@ -31,7 +31,9 @@ export function logLines(plan, results, { live }) {
   plan.ops.forEach((op, i) => {
     const r = results[i];
     const status = r?.status ?? (live ? "not applied" : "dry run");
-    lines.push(`#${op.number}: ${describeOp(op)} [${status}${r?.detail ? `: ${r.detail}` : ""}] because ${op.reason}`);
+    // A detail that already starts with the status ("would add …") says it once, not "would: would add".
+    const said = r?.detail ? (r.detail.startsWith(status) ? r.detail : `${status}: ${r.detail}`) : status;
+    lines.push(`#${op.number}: ${describeOp(op)} [${said}] because ${op.reason}`);
   });
   for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
   return lines;
@@ -54,6 +56,35 @@ function whyCell(pull, ops) {
     if (op.op !== "editLabels" && !op.reason.includes(pull.why)) parts.push(op.reason);
   }
   return parts.join("; ");
+}
+
+/**
+ * The plan's warnings grouped by kind (the message without its pull request, its quoted names and its
+ * parenthesised detail), largest first: [{ kind, count, numbers, names, example }].
+ */
+export function warningKinds(warnings) {
+  const groups = new Map();
+  for (const w of warnings) {
+    const kind = withoutParentheses(w.message).replace(/"[^"]*"/g, "…").replace(/\s+/g, " ").trim();
+    const g = groups.get(kind) ?? { kind, count: 0, numbers: new Set(), names: new Set(), example: w.message };
+    g.count++;
+    if (w.number) g.numbers.add(w.number);
+    for (const m of w.message.matchAll(/"([^"]*)"/g)) g.names.add(m[1]);
+    groups.set(kind, g);
+  }
+  return [...groups.values()].map((g) => ({ ...g, numbers: [...g.numbers], names: [...g.names] })).sort((a, b) => b.count - a.count);
+}
+
+/** `text` without its parenthesised parts, nested ones included ("(… (limit 14))"). */
+export function withoutParentheses(text) {
+  let depth = 0;
+  let out = "";
+  for (const ch of text) {
+    if (ch === "(") depth++;
+    else if (ch === ")" && depth > 0) depth--;
+    else if (depth === 0) out += ch;
+  }
+  return out.replace(/\s+([;,.])/g, "$1");
 }
 
 /** The job summary of a reconcile run. `results[i]` is what applying `plan.ops[i]` did. */
@@ -102,9 +133,15 @@ function reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChan
     if (omitted) out.push(`${omitted} pull requests with no change are left out: the whole table would pass GitHub's 1 MiB summary limit.`, "");
   }
   if (plan.warnings.length) {
-    out.push("### Warnings");
+    // By kind, with a count: a board without its labels has one warning per pull request and label.
+    const kinds = warningKinds(plan.warnings);
+    out.push(`### Warnings: ${plan.warnings.length} of ${kinds.length} kind${kinds.length === 1 ? "" : "s"}`);
     out.push("");
-    for (const w of plan.warnings) out.push(`- ${w.number ? `#${w.number}: ` : ""}${w.message}`);
+    const list = (xs, n) => xs.slice(0, n).join(", ") + (xs.length > n ? `, and ${xs.length - n} more` : "");
+    for (const g of kinds) {
+      const where = g.numbers.length ? ` on ${list(g.numbers.map((n) => `#${n}`), 20)}` : "";
+      out.push(`- **${g.count} ×** ${cell(g.kind)}${where}${g.names.length ? ` (${list(g.names, 12)})` : ""}. For example: ${cell(g.example)}`);
+    }
     out.push("");
   }
   return out.join("\n");

@@ -5,16 +5,17 @@ import { resolve } from "node:path";
 import { readFileSync } from "node:fs";
 import { makeOctokit, parseEvent } from "../../lib/github/index.js";
 import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
-import { RunError, labelsRun, parseNumbers, reconcileRun } from "../../lib/run.js";
+import { NOT_ATTEMPTED, RunError, describeFailure, labelsRun, parseNumbers, reconcileRun, rateLimitReset } from "../../lib/run.js";
 import { sweepRun } from "../../lib/followup.js";
 import { engine } from "./engine.js";
 import { gateRun } from "../../lib/stations/gate-run.js";
-import { appendSummary, errorCommand, getBooleanInput, getInput, readEvent, setOutput } from "./runner.js";
+import { appendSummary, boundedPlan, errorCommand, getBooleanInput, getInput, groupedLog, readEvent, setOutput, warningAnnotations } from "./runner.js";
 
 const MODES = ["reconcile", "labels", "sweep", "gate-classify", "gate-report"];
 
+const log = groupedLog();
+
 async function main(env = process.env) {
-  const log = (line) => console.log(line);
   const mode = getInput("mode", env) || "reconcile";
   if (!MODES.includes(mode)) throw new RunError([`input mode: expected one of ${MODES.join(", ")}, found ${JSON.stringify(mode)}`]);
   const live = getBooleanInput("live", false, env);
@@ -30,6 +31,7 @@ async function main(env = process.env) {
 
   if (mode === "labels") {
     const run = await labelsRun({ engine, octokit, owner, repo, configPath, readFile, live, log });
+    log.end();
     setOutput("plan", run.results, env);
     writeCounts(run.counts, env);
     appendSummary(run.summary, env);
@@ -39,7 +41,9 @@ async function main(env = process.env) {
 
   if (mode === "sweep") {
     const run = await sweepRun({ engine, octokit, owner, repo, configPath, readFile, live, log });
-    setOutput("plan", run.plan, env);
+    log.end();
+    annotate(run.plan.warnings ?? []);
+    setPlanOutput(run.plan, run.counts, env);
     setOutput("stop-the-line", String(run.plan.stopTheLine), env);
     writeCounts(run.counts, env);
     appendSummary(run.summary, env);
@@ -54,6 +58,7 @@ async function main(env = process.env) {
     if (errors.length) throw new RunError(errors);
     const step = mode === "gate-classify" ? "classify" : "report";
     const { decision, results } = await gateRun({ engine, octokit, owner, repo, config, step, number, sha: getInput("sha", env), result: getInput("result", env), live, log });
+    log.end();
     for (const [k, v] of Object.entries({ run: decision.run, need: decision.need, sha: decision.sha, pr: number })) setOutput(k, String(v), env);
     setOutput("plan", decision, env);
     appendSummary(`## prflow gate ${step} · #${number}\n\n${decision.why}\n`, env);
@@ -66,22 +71,41 @@ async function main(env = process.env) {
     ? { scope: "pulls", numbers: parseNumbers(numbersInput), why: "the numbers input" }
     : parseEvent(env.GITHUB_EVENT_NAME ?? "", readEvent(env));
   const run = await reconcileRun({ engine, octokit, owner, repo, configPath, readFile, scope, live, log });
-  setOutput("plan", run.plan, env);
+  log.end();
+  annotate(run.plan.warnings);
+  const note = setPlanOutput(run.plan, run.counts, env);
   writeCounts(run.counts, env);
-  appendSummary(run.summary, env);
+  appendSummary(note ? `${run.summary}\n> **The plan output is cut:** ${note}.\n` : run.summary, env);
   failOnFailedWrites(run.results.filter((r) => r.status === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
 }
 
+/** One `::warning::` per kind of warning, with its count (a board without its labels gave one per pull request and label). */
+function annotate(warnings) {
+  for (const line of warningAnnotations(warnings)) console.log(line);
+}
+
+/** The `plan` output, kept under GitHub's output limit; returns the note when it had to be cut. */
+function setPlanOutput(plan, counts, env) {
+  const { value, note } = boundedPlan(plan, counts);
+  setOutput("plan", value, env);
+  if (note) console.log(`plan output: ${note}`);
+  return note;
+}
+
 /**
- * A write that failed after its retries fails the run, so someone looks; the other writes were still made.
- * A 403 is most often a read-only token (a pull_request_review from a fork), which the next labeled or
- * scheduled run makes good; the annotation says so.
+ * A write that failed after its retries fails the run, so someone looks; the other writes were still made
+ * (unless a rate limit stopped them). A 403 that is not a rate limit is most often a read-only token (a
+ * pull_request_review from a fork), which the next labeled or scheduled run makes good; the annotation says so.
  */
-function failOnFailedWrites(lines) {
-  if (!lines.length) return;
+function failOnFailedWrites(all) {
+  if (!all.length) return;
+  const skipped = all.filter((l) => l.includes(NOT_ATTEMPTED));
+  const lines = all.filter((l) => !l.includes(NOT_ATTEMPTED));
+  if (skipped.length) console.log(errorCommand(`writing: ${skipped.length} write${skipped.length === 1 ? "" : "s"} not attempted: ${skipped[0].slice(skipped[0].indexOf(NOT_ATTEMPTED) + "not attempted: ".length)}; the next scheduled run makes them`));
   for (const line of lines) {
-    const hint = /^#\d+: \w+ failed: 403 /.test(line) ? " (a read-only token? events from forks get one; the next scheduled run retries)" : "";
-    console.log(errorCommand(`${line}${hint}`));
+    const limited = /rate limit/i.test(line);
+    const hint = !limited && /^#\d+: \w+ failed: 403 /.test(line) ? " (the token cannot write here: events from forks get a read-only one; the next scheduled run retries)" : "";
+    console.log(errorCommand(`writing: ${line}${hint}`));
   }
   process.exitCode = 1;
 }
@@ -95,10 +119,12 @@ function writeCounts(counts, env) {
 try {
   await main();
 } catch (e) {
-  const lines = e instanceof RunError ? e.lines : [e.message ?? String(e)];
+  log.end();
+  const lines = describeFailure(e);
   for (const line of lines) console.log(errorCommand(line));
-  const title = e instanceof RunError ? "## prflow stopped before writing anything" : "## prflow failed";
+  const title = e instanceof RunError || rateLimitReset(e) !== undefined ? "## prflow stopped before writing anything" : "## prflow failed";
   appendSummary([title, "", ...lines.map((l) => `- ${l.replace(/\|/g, "\\|")}`), ""].join("\n"));
-  if (!(e instanceof RunError) && e.stack) console.error(e.stack);
+  // The stack is for debugging prflow itself: shown when the run is re-run with debug logging.
+  if (!(e instanceof RunError) && e?.stack && process.env.RUNNER_DEBUG === "1") console.error(e.stack);
   process.exitCode = 1;
 }

@@ -9,10 +9,14 @@ import { loadConfig, DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
 import { claimNext } from "../../lib/stations/claim.js";
 import { githubPort } from "../../lib/stations/github-port.js";
+import { listLabels } from "../../lib/github/index.js";
 
 export const ROLES = ["review", "dev", "any"];
 export const summary = "Claim the next pull request to review, or say what a dev machine should do (stations flow).";
 export const usage = "prflow claim review|dev|any <machine> --repo owner/name [--config FILE] [--dry-run] [--json]";
+export const writes = "Writes by default: a claim is a label on the pull request (a station runs this in a loop). --dry-run prints the answer and writes nothing.";
+export const help = { "dry-run": "print the answer, write no claim" };
+export const examples = ["prflow claim review m4 --repo acme/widgets", "prflow claim dev m2 --repo acme/widgets --dry-run --format json"];
 export const options = {
   repo: { type: "string" },
   config: { type: "string", default: DEFAULT_CONFIG_PATH },
@@ -28,11 +32,13 @@ export async function run(values, positionals) {
   const { owner, repo, octokit, log } = connect({ repo: values.repo, live: !dryRun, "dry-run": false });
   const { config, errors } = loadConfig(engine, values.config);
   if (errors.length) throw new RunError(errors);
+  await labelsOrThrow(octokit, { owner, repo, config });
   const port = githubPort(octokit, { owner, repo, live: !dryRun, log });
   let out;
   try {
     out = await claimNext({ engine, config, role, machine, port, dryRun, log });
   } catch (e) {
+    if (e?.status !== undefined || e?.unreachable) throw Object.assign(e, { step: e.step ?? `claim ${role} ${machine}` });
     throw new RunError([e.message]);
   }
   if (values.json) console.log(JSON.stringify({ line: out.line, races: out.races, why: out.result?.why ?? null }));
@@ -41,4 +47,24 @@ export async function run(values, positionals) {
     console.log(out.line);
   }
   return 0;
+}
+
+/**
+ * Stops before any claim when labels the config uses are missing: a claim label that cannot be written
+ * reads back as a lost race, the loop walks every candidate, and "queue-empty" would be false.
+ */
+async function labelsOrThrow(octokit, { owner, repo, config }) {
+  const catalog = engine.labelCatalog(config);
+  if (catalog.configErrors?.length) return; // the engine's claim reports them
+  let have;
+  try {
+    have = new Set((await listLabels(octokit, { owner, repo })).map((l) => l.name));
+  } catch (e) {
+    e.step ??= `reading the labels of ${owner}/${repo}`;
+    throw e;
+  }
+  const missing = catalog.labels.map((l) => l.name).filter((n) => !have.has(n));
+  if (!missing.length) return;
+  const shown = missing.slice(0, 4).join(", ") + (missing.length > 4 ? ` and ${missing.length - 4} more` : "");
+  throw new RunError([`claim: ${missing.length} label${missing.length === 1 ? "" : "s"} the config uses do${missing.length === 1 ? "es" : ""} not exist in ${owner}/${repo} (${shown}); create them with \`prflow labels --repo ${owner}/${repo} --live\`, then claim again`]);
 }

@@ -10,6 +10,8 @@ import { gateRun } from "../../lib/stations/gate-run.js";
 
 export const summary = "The validation gate's classify and report steps (stations flow).";
 export const usage = "prflow gate classify <number> | prflow gate report <number> --sha SHA --result success|failure|cancelled|skipped   --repo owner/name [--config FILE] [--dry-run]";
+export const help = { sha: "the commit the gate ran on (report)", result: "the gate's result: success, failure, cancelled or skipped (report)", "dry-run": "print the status it would set, write nothing" };
+export const examples = ["prflow gate classify 12 --repo acme/widgets", "prflow gate report 12 --sha 3f2a1c9 --result success --repo acme/widgets"];
 export const options = {
   repo: { type: "string" },
   config: { type: "string", default: DEFAULT_CONFIG_PATH },
@@ -29,8 +31,10 @@ export async function run(values, positionals) {
   if (errors.length) throw new RunError(errors);
   try {
     const { decision: d } = await gateRun({ engine, octokit, owner, repo, config, step, number, sha: values.sha, result: values.result, live, log });
-    console.log(`run=${d.run}\nneed=${d.need}\nsha=${d.sha}\npr=${number}`);
+    console.log(values.json ? JSON.stringify({ run: d.run, need: d.need, sha: d.sha, pr: number }) : `run=${d.run}\nneed=${d.need}\nsha=${d.sha}\npr=${number}`);
   } catch (e) {
+    // GitHub's answers keep their status, so the failure line says what to do (bad token, not found, ...).
+    if (e?.status !== undefined || e?.unreachable) throw Object.assign(e, { step: e.step ?? `gate ${step} #${number}` });
     throw new RunError([e.message]);
   }
   return 0;

@@ -5,6 +5,9 @@ import { labelsRun } from "../../lib/run.js";
 
 export const summary = "Create or update every label the config uses (a dry run unless --live).";
 export const usage = `prflow labels ${REPO_USAGE}`;
+/** lib/run.js logs the config it used. */
+export const saysConfig = true;
+export const examples = ["prflow labels --repo acme/widgets", "prflow labels --repo acme/widgets --live"];
 export const options = repoOptions;
 
 export async function run(values) {

@@ -8,6 +8,7 @@ import { boardText, reconcileSummary } from "../../lib/summary.js";
 
 export const summary = "Print the plan for a facts file, offline (no GitHub).";
 export const usage = "prflow plan FACTS.json [--config FILE] [--json | --markdown]";
+export const examples = ["prflow plan facts.json", "prflow plan facts.json --config .github/prflow.json --format json"];
 export const options = {
   config: { type: "string", default: DEFAULT_CONFIG_PATH },
   json: { type: "boolean", default: false },

@@ -6,6 +6,9 @@ import { boardText } from "../../lib/summary.js";
 
 export const summary = "Label pull requests from their facts (a dry run unless --live).";
 export const usage = `prflow reconcile ${REPO_USAGE} [--numbers 12,14] [--markdown]`;
+/** lib/run.js logs the config it used. */
+export const saysConfig = true;
+export const examples = ["prflow reconcile --repo acme/widgets", "prflow reconcile --repo acme/widgets --numbers 12,14 --live"];
 export const options = { ...repoOptions, numbers: { type: "string" }, markdown: { type: "boolean", default: false } };
 
 export async function run(values) {

@@ -8,6 +8,7 @@ import { loadConfigOrThrow, queueFacts } from "./report.js";
 
 export const summary = "File an issue for each queued pull request with no owner (a dry run unless --live).";
 export const usage = "prflow report-unowned --repo owner/name [--config FILE] [--live] [--json]   (token: GITHUB_TOKEN)";
+export const examples = ["prflow report-unowned --repo acme/widgets", "prflow report-unowned --repo acme/widgets --live"];
 export const options = {
   repo: { type: "string" },
   config: { type: "string", default: DEFAULT_CONFIG_PATH },

@@ -10,6 +10,8 @@ import { loadPrompt, stationLoop } from "../../lib/stations/station.js";
 
 export const summary = "Run a review station: claim, AI first pass as a COMMENT review, /changes on BLOCKING (stations flow).";
 export const usage = 'prflow station <machine> --repo owner/name [--ai "cmd"] [--prompt FILE] [--interval SECONDS] [--once] [--config FILE]   (AI command: --ai, else PRFLOW_AI, else stations.aiCommand)';
+export const help = { ai: "the AI command a review runs (default: PRFLOW_AI, else stations.aiCommand)", prompt: "the review prompt file", interval: "seconds between claims when the queue is empty", once: "claim and review once, then stop" };
+export const examples = ['prflow station m4 --repo acme/widgets --ai "claude -p" --once'];
 export const options = {
   repo: { type: "string" },
   config: { type: "string", default: DEFAULT_CONFIG_PATH },
@@ -38,8 +40,9 @@ export async function run(values, positionals) {
   const port = githubPort(octokit, { owner, repo, live: true, log });
   try {
     const pass = await stationLoop({ engine, config, machine, port, ai, prompt, once: values.once, intervalMs: interval * 1000, log });
-    if (pass) console.log(pass.line);
+    if (pass) console.log(values.json ? JSON.stringify({ line: pass.line }) : pass.line);
   } catch (e) {
+    if (e?.status !== undefined || e?.unreachable) throw Object.assign(e, { step: e.step ?? `station ${machine}` });
     throw new RunError([e.message]);
   }
   return 0;

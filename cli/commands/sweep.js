@@ -6,6 +6,7 @@ import { sweepRun } from "../../lib/followup.js";
 
 export const summary = "Follow up on pull requests by time in state and rewrite the board (a dry run unless --live).";
 export const usage = `prflow sweep ${REPO_USAGE}`;
+export const examples = ["prflow sweep --repo acme/widgets", "prflow sweep --repo acme/widgets --live"];
 export const options = { ...repoOptions };
 
 export async function run(values) {

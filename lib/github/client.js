@@ -17,7 +17,40 @@ export const MAX_RATE_LIMIT_WAIT_S = 60;
 /** GitHub asks for at least a second between writes (and GraphQL calls); plugin-throttling keeps it. */
 export const WRITE_SPACING_MS = 1000;
 
-const RetryingOctokit = Octokit.plugin(retry, throttling);
+/**
+ * Octokit reports a fetch that got no answer (connection refused, no such host) as a 500, which
+ * plugin-retry and the page halving then retry as if GitHub had failed; an API that cannot be reached
+ * will not be reached by asking again. Registered first, this wrap is innermost: it turns that 500 into
+ * status 0 (no answer), which the retries leave alone, worded with the address and the cause.
+ */
+function unreachable(octokit) {
+  octokit.hook.wrap("request", async (request, options) => {
+    try {
+      return await request(options);
+    } catch (e) {
+      if (e?.status !== 500 || e.response || !e.cause) throw e;
+      const code = e.cause?.cause?.code ?? e.cause?.code ?? e.cause?.cause?.message ?? e.message;
+      const origin = (() => {
+        try {
+          return new URL(e.request?.url ?? options.url).origin;
+        } catch {
+          return options.baseUrl ?? "the API";
+        }
+      })();
+      const err = new e.constructor(`could not reach the API at ${origin}: ${describeCause(code)}`, 0, { request: e.request });
+      err.unreachable = true;
+      throw err;
+    }
+  });
+}
+
+/** A connection failure's code in words (Node names them ECONNREFUSED, ENOTFOUND, …). */
+function describeCause(code) {
+  const words = { ECONNREFUSED: "connection refused", ENOTFOUND: "no such host", ECONNRESET: "connection reset", ETIMEDOUT: "timed out", EAI_AGAIN: "name lookup failed" };
+  return words[code] ? `${words[code]} (${code})` : code;
+}
+
+const RetryingOctokit = Octokit.plugin(unreachable, retry, throttling);
 
 /**
  * `timeScale` multiplies every wait (retry-after, back-off, write spacing). It is 1 on GitHub; the emulator

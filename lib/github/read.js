@@ -188,7 +188,13 @@ export async function readFacts(octokit, { owner, repo, numbers, viewer, now, lo
       if (head === null) head = { data: r.data, errors: r.errors };
       const conn = repository.pullRequests;
       if (!conn) throw new GraphqlErrors(r.errors, r.data);
-      conn.nodes.forEach((pr, i) => raw.push({ pr, errors: errorsUnder(r.errors, ["repository", "pullRequests", "nodes", i]) }));
+      conn.nodes.forEach((pr, i) => {
+        const errors = errorsUnder(r.errors, ["repository", "pullRequests", "nodes", i]);
+        // GitHub answers null for a node it failed to build (with an error at its path): that pull
+        // request is unknown, so it is left out of this run and its labels stay as they are.
+        if (!pr) return log(`a pull request came back empty from GitHub (${errors.map((e) => e.message).join("; ") || "no error given"}); it is left out of this run, its labels untouched`);
+        raw.push({ pr, errors });
+      });
       // Progress on a large board (a page of 50 takes seconds): the Action's log, the CLI's stderr, the page's status line.
       log(`reading pull requests ${raw.length}/${conn.totalCount}`);
       if (!conn.pageInfo.hasNextPage) break;

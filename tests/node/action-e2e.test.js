@@ -227,7 +227,7 @@ test("a write that still fails after its retries fails the run, names the pull r
     const r = await run({});
     assert.equal(r.code, 1, "the run fails so that someone looks");
     assert.ok(fault.hits > 1, "the write was retried before giving up");
-    assert.match(r.stdout, new RegExp(`::error::#${victim}: editLabels failed`));
+    assert.match(r.stdout, new RegExp(`::error::writing: #${victim}: editLabels failed`));
     assert.equal(Number(r.outputs.writes), Number(r.outputs.ops) - 1, "every other op was applied");
     assert.match(r.summary, new RegExp(`^\\| #${victim} \\|[^\\n]*failed`, "m"), "the summary row says it failed");
   } finally {

@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { PERSONAL_TOKEN, startEmulator } from "../../emulator/index.js";
-import { runCli } from "./lib/cli.js";
+import { runCli, PRESET_CONFIG } from "./lib/cli.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const NO_CONFIG = ["--config", "/nonexistent/prflow.json"];
+const NO_CONFIG = ["--config", PRESET_CONFIG];
 
 function prflow(args, env) {
   return runCli(args, { env });

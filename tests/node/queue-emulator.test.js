@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { PERSONAL_TOKEN, startEmulator } from "../../emulator/index.js";
-import { runCli } from "./lib/cli.js";
+import { runCli, PRESET_CONFIG } from "./lib/cli.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const EXPECTED = join(ROOT, "tests/fixtures/queue-report/emulator-expected.txt");
@@ -92,11 +92,11 @@ test("prflow report against the emulator: a 30-pull-request queue exercising eve
     const n = seedQueue(gh);
     assert.ok(Object.keys(n).length >= 25, `${Object.keys(n).length} pull requests`);
     const env = gh.env(PERSONAL_TOKEN);
-    const text = await prflow(["report", "--repo", "acme/widgets", "--config", "/nonexistent/prflow.json"], env);
+    const text = await prflow(["report", "--repo", "acme/widgets", "--config", PRESET_CONFIG], env);
     assert.equal(text.code, 0, text.stderr);
     if (update || !existsSync(EXPECTED)) writeFileSync(EXPECTED, text.stdout);
     assert.equal(text.stdout, readFileSync(EXPECTED, "utf8"), "the report differs from the committed one");
-    const json = await prflow(["report", "--repo", "acme/widgets", "--config", "/nonexistent/prflow.json", "--format", "json"], env);
+    const json = await prflow(["report", "--repo", "acme/widgets", "--config", PRESET_CONFIG, "--format", "json"], env);
     assert.equal(json.code, 0, json.stderr);
     const report = JSON.parse(json.stdout);
     const by = Object.fromEntries(report.entries.map((e) => [e.title, e]));
@@ -134,7 +134,7 @@ test("prflow report against the emulator: built on the tip, read through the com
     const waiting = gh.createPull({ title: "waits on a prerequisite", labels: paused, body: `Merge-After: #${prerequisite}` }).number;
     const env = gh.env(PERSONAL_TOKEN);
     const report = async () => {
-      const r = await prflow(["report", "--repo", "acme/widgets", "--config", "/nonexistent/prflow.json", "--format", "json"], env);
+      const r = await prflow(["report", "--repo", "acme/widgets", "--config", PRESET_CONFIG, "--format", "json"], env);
       assert.equal(r.code, 0, r.stderr);
       const json = JSON.parse(r.stdout);
       return { json, by: Object.fromEntries(json.entries.map((e) => [e.number, e])) };

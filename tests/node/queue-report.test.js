@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { buildSchema, parse, validate } from "graphql";
 import * as engine from "../../js/node.js";
 import { QUEUE_PULLS_QUERY, numbersQuery } from "../../lib/github/read-queue.js";
+import { PRESET_CONFIG } from "./lib/cli.js";
 
 const root = new URL("../../", import.meta.url);
 const dir = new URL("tests/fixtures/queue-report/", root);
@@ -26,11 +27,11 @@ function snapshot(name, actual) {
 }
 
 test("report: text of a queue exercising every triage class matches the committed report", () => {
-  snapshot("expected.txt", prflow(["report", "--facts", FACTS, "--config", "/nonexistent/prflow.json"]));
+  snapshot("expected.txt", prflow(["report", "--facts", FACTS, "--config", PRESET_CONFIG]));
 });
 
 test("report: --format json matches the committed report, and covers every class and owner", () => {
-  const text = prflow(["report", "--facts", FACTS, "--config", "/nonexistent/prflow.json", "--format", "json"]);
+  const text = prflow(["report", "--facts", FACTS, "--config", PRESET_CONFIG, "--format", "json"]);
   snapshot("expected.json", text);
   const report = JSON.parse(text);
   assert.ok(report.entries.length >= 25, `${report.entries.length} pull requests`);
@@ -49,7 +50,7 @@ test("report: --format json matches the committed report, and covers every class
 });
 
 test("report: bad input names the file and what was wrong", () => {
-  assert.throws(() => prflow(["report", "--facts", "/nonexistent/facts.json", "--config", "/nonexistent/prflow.json"]), /nonexistent\/facts\.json: \$: expected a JSON facts file, found no such file/);
+  assert.throws(() => prflow(["report", "--facts", "/nonexistent/facts.json", "--config", PRESET_CONFIG]), /nonexistent\/facts\.json: \$: expected a JSON facts file, found no such file/);
   assert.throws(() => prflow(["report", "--facts", FACTS, "--format", "yaml"]), /--format: expected text or json/);
 });
 

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { oneLine, plainText } from "../../lib/plain-text.js";
+import { PRESET_CONFIG } from "./lib/cli.js";
 
 const root = new URL("../../", import.meta.url);
 const HOSTILE = ["\x1b[31mred\x1b[0m title", "nul\0cut", "bell\x07 and \x9b2J C1", "two\nlines\ttabbed"];
@@ -27,7 +28,7 @@ const prflow = (args) => execFileSync(process.execPath, [new URL("cli/prflow.js"
 for (const command of ["status", "report"]) {
   test(`prflow ${command}: titles' escapes and NULs never reach the terminal, the rest of the title does`, () => {
     const { file, numbers } = factsFile();
-    const out = prflow([command, "--facts", file, "--config", "/nonexistent/prflow.json", ...(command === "status" ? ["--width", "0"] : [])]);
+    const out = prflow([command, "--facts", file, "--config", PRESET_CONFIG, ...(command === "status" ? ["--width", "0"] : [])]);
     const bad = out.split("\n").filter((l) => CONTROL.test(l));
     assert.deepEqual(bad.map((l) => JSON.stringify(l)), [], "no line holds a control character");
     const rowOf = (n) => out.split("\n").find((l) => l.startsWith(`#${n} `)) ?? "";

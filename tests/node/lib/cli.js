@@ -18,3 +18,6 @@ export function runCli(args, { env = {}, cwd = ROOT } = {}) {
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** A config file that is the preset (`{}`): an explicit --config that does not exist is an error now. */
+export const PRESET_CONFIG = `${ROOT}tests/node/lib/preset.json`;
