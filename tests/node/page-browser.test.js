@@ -88,7 +88,7 @@ after(async () => {
 });
 
 /** Opens the page at `width` px, sends the form with the token, confirms the emulator's URL, waits for the page's own end signal. */
-async function open(width) {
+async function open(width, hash = "") {
   // A persistent context (the fresh profile) takes no per-page options: the viewport is set on the tab.
   const tab = await browser.newPage();
   await tab.setViewportSize({ width, height: 900 });
@@ -103,7 +103,7 @@ async function open(width) {
       document.addEventListener("prflow:failed", (e) => resolve(`failed: ${e.detail}`));
     });
   });
-  await tab.goto(`${page.url}/index.html?repo=${OWNER}/${REPO}&api=${encodeURIComponent(gh.url)}`);
+  await tab.goto(`${page.url}/index.html?repo=${OWNER}/${REPO}&api=${encodeURIComponent(gh.url)}${hash}`);
   await tab.fill("#token", TOKEN);
   await tab.click("button[type=submit]");
   const outcome = await tab.evaluate(() => window.__ended);
@@ -163,6 +163,26 @@ test("in chromium at 390 px: cards, nothing wider than the screen", async (t) =>
       return cells.length > 1 && cells.every((r) => Math.abs(r.left - cells[0].left) < 1);
     });
     assert.ok(stacked, "below 600 px each pull request's cells stack into a card");
+  } finally {
+    await tab.close();
+  }
+});
+
+test("in chromium: a deep link opens at its row, j and k move between rows and keep the address a deep link", async () => {
+  const { tab, outcome } = await open(1400, "#pr-3");
+  try {
+    assert.equal(outcome, "rendered");
+    const at = () => tab.evaluate(() => ({ focused: document.activeElement?.id, hash: location.hash, repo: new URLSearchParams(location.search).get("repo") }));
+    assert.deepEqual(await at(), { focused: "pr-3", hash: "#pr-3", repo: `${OWNER}/${REPO}` }, "the linked row is focused and the link kept");
+    await tab.keyboard.press("j");
+    assert.deepEqual(await at(), { focused: "pr-4", hash: "#pr-4", repo: `${OWNER}/${REPO}` }, "j: the next row");
+    await tab.keyboard.press("k");
+    await tab.keyboard.press("k");
+    assert.deepEqual(await at(), { focused: "pr-2", hash: "#pr-2", repo: `${OWNER}/${REPO}` }, "k twice: two rows up");
+    await tab.focus("#repo");
+    await tab.keyboard.press("j");
+    assert.equal(await tab.inputValue("#repo"), `${OWNER}/${REPO}j`, "a j typed in a field is the field's");
+    assert.equal(await tab.evaluate(() => location.hash), "#pr-2");
   } finally {
     await tab.close();
   }
