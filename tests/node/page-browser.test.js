@@ -187,3 +187,20 @@ test("in chromium: a deep link opens at its row, j and k move between rows and k
     await tab.close();
   }
 });
+
+test("in chromium: the visitor's dark scheme is followed (prefers-color-scheme)", async (t) => {
+  const { tab, outcome } = await open(1400);
+  try {
+    assert.equal(outcome, "rendered");
+    const colours = () => tab.evaluate(() => { const s = getComputedStyle(document.body); return { bg: s.backgroundColor, fg: s.color }; });
+    await tab.emulateMedia({ colorScheme: "light" });
+    assert.deepEqual(await colours(), { bg: "rgb(255, 255, 255)", fg: "rgb(31, 35, 40)" }, "light: dark text on white");
+    await tab.emulateMedia({ colorScheme: "dark" });
+    assert.deepEqual(await colours(), { bg: "rgb(13, 17, 23)", fg: "rgb(230, 237, 243)" }, "dark: light text on GitHub's dark background");
+    mkdirSync(SCREENS, { recursive: true });
+    await tab.screenshot({ path: join(SCREENS, "page-1400-dark.png"), fullPage: true });
+    t.diagnostic(`screenshot ${join(SCREENS, "page-1400-dark.png")}`);
+  } finally {
+    await tab.close();
+  }
+});
