@@ -6,6 +6,7 @@
 import { load } from "../../js/web.js";
 import { apiBase, parseRepo, readAll, ReadError, DEFAULT_API } from "./github.js";
 import { renderConfigErrors, renderView } from "./render.js";
+import { installKeys } from "./keys.js";
 
 /** sessionStorage key of the token, per API base: a token is never offered to another host. */
 const tokenKey = (api) => `prflow.token ${api}`;
@@ -107,6 +108,7 @@ function start() {
     sessionStorage.clear();
     $("token").value = "";
   });
+  installKeys(document);
   document.body.dataset.state = "ready";
   document.dispatchEvent(new CustomEvent("prflow:ready"));
   if ($("repo").value && $("token").value) run();

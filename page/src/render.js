@@ -23,7 +23,8 @@ export function renderView(doc, root, { view, api, repository }) {
   const head = el(doc, "tr", {}, ...COLUMNS.map(([key, heading]) => el(doc, "th", { scope: "col", "data-col": key }, heading)));
   const body = el(doc, "tbody");
   for (const row of view.rows) {
-    const tr = el(doc, "tr", { "data-number": String(row.number), "data-state": row.state ?? "" });
+    // id: the row's deep link (#pr-N); tabindex: keyboard navigation (keys.js) can focus it.
+    const tr = el(doc, "tr", { id: `pr-${row.number}`, tabindex: "-1", "data-number": String(row.number), "data-state": row.state ?? "" });
     for (const [key, , cell] of COLUMNS) {
       const td = el(doc, "td", { "data-col": key });
       if (key === "number") td.append(el(doc, "a", { href: pullUrl(api, repository, row.number), rel: "noopener" }, cell(row)));

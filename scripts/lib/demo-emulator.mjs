@@ -1,10 +1,11 @@
 // The demo on the GitHub emulator: a bot-panel team's repository, the bundled Action run against it the way a
 // workflow runs it (labels mode, then a live scheduled reconcile, then the same sweep again), and in the
 // terminal the board, what changed and why, and what each run cost in API requests.
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator/index.js";
+import { makeClock } from "../../emulator/state.js";
 import { boardText } from "../../lib/summary.js";
 import { seedBoard } from "./seed-emulator.mjs";
 import { servePage } from "./serve-page.mjs";
@@ -12,12 +13,17 @@ import { servePage } from "./serve-page.mjs";
 const requestsLine = (c) => `${c.total} API requests (${c.reads} reads: ${c.graphql} GraphQL, ${c.rest - c.writes} REST; ${c.writes} writes)`;
 
 export async function runDemo({ root, count = 20, dashboard = false }) {
-  const em = await startEmulator();
+  // The page times each state to the browser's clock, so the emulator's clock must end its seeding at
+  // the real time: a throwaway seeding measures how far the situations move it.
+  const span = await seedingSpan(count);
+  const em = await startEmulator({ clock: makeClock(Date.now() - span) });
   const ws = mkdtempSync(join(tmpdir(), "prflow-demo-"));
   try {
     const board = seedBoard(em, count);
     mkdirSync(join(ws, ".github"));
     copyFileSync(join(root, "examples/prflow.json"), join(ws, ".github/prflow.json"));
+    // The repository holds the config too, as a real one does: the dashboard reads it from there.
+    em.setFile(".github/prflow.json", readFileSync(join(root, "examples/prflow.json"), "utf8"));
     const run = (mode, event = "schedule") =>
       em.runAction({ actionPath: root, event, payload: event === "schedule" ? { schedule: "17,47 * * * *" } : {}, inputs: { mode, live: "true" }, workspace: ws });
     console.log(`prflow demo: acme/widgets, a bot-panel team (bots: claude-bot, codex-bot, gemini-bot; human: maintainer)`);
@@ -64,5 +70,17 @@ export async function runDemo({ root, count = 20, dashboard = false }) {
     em.server.closeAllConnections?.();
     await new Promise((resolve) => em.server.close(resolve));
     rmSync(ws, { recursive: true, force: true });
+  }
+}
+
+/** How far seeding `count` situations moves the emulator's clock. */
+async function seedingSpan(count) {
+  const probe = await startEmulator();
+  try {
+    const start = probe.clock.now();
+    seedBoard(probe, count);
+    return probe.clock.now() - start;
+  } finally {
+    await probe.close();
   }
 }
