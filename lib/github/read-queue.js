@@ -180,7 +180,9 @@ export async function readQueueFacts(octokit, { owner, repo, engine, facts, conf
       }
     }
   } catch (e) {
+    // Unread, "not required" would be a guess: the engine lists the rules as unknown in its warnings.
     log(`queue facts: the branch rules could not be read (${e.message})`);
+    addUnknown(facts.unknown, "rules");
   }
 
   // 4. Members of the teams CODEOWNERS names. A team that cannot be read is left out: the engine then
