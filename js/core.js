@@ -34,6 +34,8 @@ export function bind(wasm) {
     codeOwners: (codeownersText, path) => wasm.codeOwners(codeownersText ?? "", path),
     /** The numbers a body's `Merge-After:` / `Start-After:` trailers name: { mergeAfter, startAfter }. */
     parseTrailers: (body) => wasm.parseTrailers(body ?? ""),
+    /** The issues a body closes with a closing keyword (`Fixes #12`), outside fenced code; never another repository's. */
+    closingKeywords: (body) => queueCall(wasm, "closingKeywords", { body: body ?? "" }),
     /** The merge queue's triage of every open pull request: triage, owner, reason, next actor/action, order, cycles. */
     triage: (facts, config = {}) => queueCall(wasm, "triage", { facts, config }),
     /** The pull requests whose `builtOnBaseTip` triage reads: a reader asks git about these only. */

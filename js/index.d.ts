@@ -43,6 +43,8 @@ export function labelCatalog(config?: unknown): { configErrors: ConfigProblem[];
 export function codeOwners(codeownersText: string, path: string): string[];
 /** The numbers `Merge-After:` and `Start-After:` name in a body, outside fenced code blocks. */
 export function parseTrailers(body: string): Trailers;
+/** The issues a body closes with a closing keyword (`Fixes #12`), outside fenced code; never another repository's. */
+export function closingKeywords(body: string): number[];
 /** The merge queue's triage: every open pull request's class, owner, reason, next actor/action, place; the order and cycles. */
 export function triage(facts: Facts | string, config?: Config | string): QueueReport;
 /** The numbers of the pull requests whose `builtOnBaseTip` triage reads (the version pull request, queued work under skip-ci; never a fork). */

@@ -24,8 +24,15 @@ export async function findBoard(octokit, { owner, repo, label }) {
   return issue ? { number: issue.number, title: issue.title ?? "", body: issue.body ?? "" } : null;
 }
 
-/** Same account whichever API spelled it (GraphQL `name`, REST `name[bot]`), as the engine compares. */
-const sameAccount = (a, b) => String(a ?? "").replace(/\[bot\]$/, "").toLowerCase() === String(b ?? "").replace(/\[bot\]$/, "").toLowerCase();
+/**
+ * The engine's own-account rule (src/account.rs, is_own), for the comment this writer edits: the same
+ * spelling, or a bare viewer and its `name[bot]`; never a User whose login is the App's without `[bot]`.
+ */
+const sameAccount = (author, viewer) => {
+  const norm = (s) => String(s ?? "").replace(/^@/, "").toLowerCase();
+  const [a, v] = [norm(author), norm(viewer)];
+  return Boolean(v) && (a === v || (!v.endsWith("[bot]") && a === `${v}[bot]`));
+};
 
 /**
  * Writers for the sweep's ops, added to the shared table without changing it. They need the facts: an

@@ -69,20 +69,27 @@ fn context_label(workflow: &str, name: &str) -> String {
     }
 }
 
-fn rollup_of(checks: &[Check], required: &[String], name_passing: bool) -> CheckRollup {
+/// The one reduction every caller judges checks by (the rollup, the queue's green and watch): each
+/// context, keyed by workflow + name, collapsed to its newest run, with that run's outcome.
+pub fn newest_runs(checks: &[Check]) -> BTreeMap<(&str, &str), (&Check, Rollup)> {
     // Each run's outcome is judged once: it is both part of the order key and the verdict.
-    let mut newest: BTreeMap<(&str, &str), (OrderKey, Rollup)> = BTreeMap::new();
+    let mut newest: BTreeMap<(&str, &str), (OrderKey, &Check, Rollup)> = BTreeMap::new();
     for check in checks {
         let key = (check.workflow.as_deref().unwrap_or(""), check.name.as_str());
         let verdict = outcome(check);
         let order = order_key(check, verdict);
         match newest.get(&key) {
-            Some((current, _)) if *current >= order => {}
+            Some((current, _, _)) if *current >= order => {}
             _ => {
-                newest.insert(key, (order, verdict));
+                newest.insert(key, (order, check, verdict));
             }
         }
     }
+    newest.into_iter().map(|(k, (_, c, v))| (k, (c, v))).collect()
+}
+
+fn rollup_of(checks: &[Check], required: &[String], name_passing: bool) -> CheckRollup {
+    let newest = newest_runs(checks);
     let mut rollup = CheckRollup { state: Rollup::Passing, failing: vec![], pending: vec![], passing: vec![] };
     for ((workflow, name), (_, verdict)) in &newest {
         match verdict {
@@ -127,11 +134,12 @@ pub fn outcome(check: &Check) -> Rollup {
 /// the order checks arrive in can never change the verdict. A run still waiting to start has no start
 /// time yet and is the newest word on its context: a queued re-run supersedes the CANCELLED run it
 /// replaces instead of leaving that run to block.
-type OrderKey<'a> = (i64, u64, i64, &'a str, &'a str);
+/// The workflow run's id comes before the check's: a re-run's new workflow run is newer.
+type OrderKey<'a> = (i64, u64, u64, i64, &'a str, &'a str);
 
 fn order_key(c: &Check, verdict: Rollup) -> OrderKey<'_> {
     let not_started = if verdict == Rollup::Pending { i64::MAX } else { i64::MIN };
     let started = c.started_at.as_deref().and_then(parse_rfc3339).unwrap_or(not_started);
     let completed = c.completed_at.as_deref().and_then(parse_rfc3339).unwrap_or(i64::MAX);
-    (started, c.id.unwrap_or(0), completed, &c.status, c.conclusion.as_deref().unwrap_or(""))
+    (started, c.run_id.unwrap_or(0), c.id.unwrap_or(0), completed, &c.status, c.conclusion.as_deref().unwrap_or(""))
 }

@@ -160,9 +160,23 @@ impl Config {
             return Err(vec![ConfigError { path: "$".into(), expected: "a JSON object".into(), found: json_kind(&value).into() }]);
         }
         let given: Vec<String> = value.pointer("/followup").and_then(|f| f.as_object()).map(|f| f.keys().cloned().collect()).unwrap_or_default();
-        let mut config: Config = crate::json_path::from_value(&value).map_err(|e| vec![serde_error(&e)])?;
+        // serde stops at the first mistake; each one is kept and its key taken out (its default then
+        // stands) so the next parse meets the next mistake: a config with three mistakes reports three.
+        let mut rest = value;
+        let mut errors = Vec::new();
+        let mut config: Config = loop {
+            match crate::json_path::from_value(&rest) {
+                Ok(config) => break config,
+                Err(e) => {
+                    errors.push(serde_error(&e));
+                    if e.syntax || errors.len() >= 50 || !remove_at(&mut rest, &e.path) {
+                        return Err(errors);
+                    }
+                }
+            }
+        };
         config.followup.inherit(&config.stations.labels, &given);
-        let errors = config.validate();
+        errors.extend(config.validate());
         if errors.is_empty() {
             Ok(config)
         } else {
@@ -244,6 +258,58 @@ pub(crate) fn check_label_name(path: &str, name: &str, errors: &mut Vec<ConfigEr
     }
 }
 
+/// Takes out the value at a path this module writes (`$.a.b[0].c`); false when the path does not
+/// lead to one (a key holding `.` or `[`, or the root), so the caller stops there.
+fn remove_at(value: &mut serde_json::Value, path: &str) -> bool {
+    let Some(rest) = path.strip_prefix('$') else { return false };
+    let mut steps: Vec<Result<String, usize>> = Vec::new();
+    for part in rest.split('.').skip(1) {
+        let mut pieces = part.split('[');
+        steps.push(Ok(pieces.next().unwrap_or_default().to_string()));
+        for index in pieces {
+            match index.strip_suffix(']').and_then(|n| n.parse().ok()) {
+                Some(n) => steps.push(Err(n)),
+                None => return false,
+            }
+        }
+    }
+    let Some(last) = steps.pop() else { return false };
+    let mut at = value;
+    for step in steps {
+        let next = match step {
+            Ok(key) => at.get_mut(key.as_str()),
+            Err(i) => at.get_mut(i),
+        };
+        let Some(next) = next else { return false };
+        at = next;
+    }
+    match (last, at) {
+        (Ok(key), serde_json::Value::Object(map)) => map.remove(&key).is_some(),
+        (Err(i), serde_json::Value::Array(list)) if i < list.len() => {
+            list.remove(i);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// serde's names for Rust types in plain words, with the unit a key's name gives (`timeoutMinutes`).
+fn plain(expected: &str, path: &str) -> String {
+    let key = path.rsplit('.').next().unwrap_or_default().to_ascii_lowercase();
+    let unit = ["minutes", "seconds", "hours", "days", "polls"].into_iter().find(|u| key.ends_with(u));
+    match expected {
+        "u8" | "u16" | "u32" | "u64" | "usize" => match unit {
+            Some(u) => format!("a whole number of {u}, at least 0"),
+            None => "a whole number, at least 0".to_string(),
+        },
+        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number".to_string(),
+        "f32" | "f64" => "a number".to_string(),
+        "a map" => "an object".to_string(),
+        e if e.starts_with("struct ") => "an object".to_string(),
+        e => e.to_string(),
+    }
+}
+
 /// Turns serde's message ("invalid type: integer `3`, expected a string") into expected/found.
 fn serde_error(e: &crate::json_path::PathError) -> ConfigError {
     let path = e.path.clone();
@@ -268,6 +334,7 @@ fn serde_error(e: &crate::json_path::PathError) -> ConfigError {
     } else {
         ("a valid value".to_string(), msg)
     };
+    let expected = plain(&expected, &path);
     ConfigError { path, expected, found }
 }
 
@@ -287,6 +354,21 @@ pub fn json_path(p: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn three_mistakes_are_three_errors_in_plain_words() {
+        let errors = Config::from_value(json!({
+            "queue": { "watch": { "timeoutMinutes": -5 } },
+            "labels": { "draft": 3 },
+            "nonsense": true,
+        }))
+        .expect_err("three mistakes");
+        let by_path: BTreeMap<&str, &str> = errors.iter().map(|e| (e.path.as_str(), e.expected.as_str())).collect();
+        assert_eq!(errors.len(), 3, "{errors:?}");
+        assert_eq!(by_path.get("$.queue.watch.timeoutMinutes"), Some(&"a whole number of minutes, at least 0"), "{errors:?}");
+        assert_eq!(by_path.get("$.labels.draft"), Some(&"a string"), "{errors:?}");
+        assert!(by_path.contains_key("$.nonsense"), "{errors:?}");
+    }
 
     #[test]
     fn anything_but_an_object_is_an_error() {

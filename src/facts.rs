@@ -143,6 +143,9 @@ pub enum RepoFact {
     Issues,
     /// The board issue (follow-up sweep).
     Board,
+    /// The rules GitHub applies to the default branch (rulesets): whether code-owner review and
+    /// resolved conversations are required. Unread, `requireCodeOwnerReview: false` is not a fact.
+    Rules,
 }
 
 /// One open pull request.

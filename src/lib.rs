@@ -1,6 +1,7 @@
 //! prflow's decision engine: GitHub facts in, a plan of writes out. No I/O, no clock, no randomness:
 //! every rule of the flow lives here once, and the Action, the CLI and the dashboard only read and write.
 
+pub mod account;
 pub mod activity;
 pub mod bot_panel;
 pub mod catalog;

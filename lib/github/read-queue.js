@@ -21,7 +21,7 @@ export const QUEUE_PULLS_QUERY = `query QueuePulls($owner: String!, $repo: Strin
         autoMergeRequest { enabledAt }
         commits(first: 1) { totalCount }
         files(first: 1) { totalCount }
-        closingIssuesReferences(first: 25) { nodes { number state body } }
+        closingIssuesReferences(first: 25) { nodes { number state body repository { nameWithOwner } } }
         reviewThreads(first: 100) { totalCount nodes { isResolved } }
       }
     }
@@ -32,14 +32,6 @@ export const QUEUE_PULLS_QUERY = `query QueuePulls($owner: String!, $repo: Strin
 export function numbersQuery(numbers) {
   const fields = numbers.map((n) => `n${n}: issueOrPullRequest(number: ${Number(n)}) { __typename ... on Issue { number state body } ... on PullRequest { number prState: state } }`);
   return `query QueueNumbers($owner: String!, $repo: String!) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`;
-}
-
-const START_AFTER = /^\s*start-after:(.*)$/gim;
-
-function startAfterNumbers(body) {
-  const out = [];
-  for (const m of String(body ?? "").matchAll(START_AFTER)) for (const r of m[1].matchAll(/#(\d+)/g)) out.push(Number(r[1]));
-  return out;
 }
 
 function teamsIn(codeowners) {
@@ -117,8 +109,11 @@ export async function readQueueFacts(octokit, { owner, repo, engine, facts, conf
         if (node.commits) pr.commitCount = node.commits.totalCount;
         if (node.files && (pr.files?.length ?? 0) < node.files.totalCount) pr.filesTruncated = true;
         if (node.closingIssuesReferences) {
-          pr.closingIssues = node.closingIssuesReferences.nodes.map((i) => ({ number: i.number, source: "link" }));
-          for (const i of node.closingIssuesReferences.nodes) closing.set(i.number, { state: i.state, body: i.body });
+          // GitHub links issues of other repositories too; their numbers mean nothing here.
+          const here = `${owner}/${repo}`.toLowerCase();
+          const local = node.closingIssuesReferences.nodes.filter((i) => i && (!i.repository || String(i.repository.nameWithOwner).toLowerCase() === here));
+          pr.closingIssues = local.map((i) => ({ number: i.number, source: "link" }));
+          for (const i of local) closing.set(i.number, { state: i.state, body: i.body });
         } else addUnknown(pr.unknown, "closingIssues");
         // Past one page of threads the count is a floor: enough to hold on, never a guess that releases.
         if (node.reviewThreads) pr.unresolvedThreads = node.reviewThreads.nodes.filter((t) => !t.isResolved).length;
@@ -138,9 +133,10 @@ export async function readQueueFacts(octokit, { owner, repo, engine, facts, conf
 
   // 2. The issues: those closed (GitHub's links and keywords in bodies), and what their Start-After: names.
   try {
-    const keyword = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+#(\d+)/gi;
+    // The engine reads bodies (closing keywords, trailers on continuation lines, fenced code left out);
+    // this reader only fetches the numbers it names.
     const wanted = new Set(closing.keys());
-    for (const pr of facts.pullRequests) for (const m of String(pr.body ?? "").matchAll(keyword)) wanted.add(Number(m[1]));
+    for (const pr of facts.pullRequests) for (const n of engine.closingKeywords(pr.body)) wanted.add(n);
     const known = new Map([...closing].map(([n, v]) => [n, v]));
     const ask = async (numbers) => {
       const missing = numbers.filter((n) => !known.has(n) && !byNumber.has(n));
@@ -154,7 +150,7 @@ export async function readQueueFacts(octokit, { owner, repo, engine, facts, conf
     };
     await ask([...wanted]);
     const named = new Set();
-    for (const n of wanted) for (const m of startAfterNumbers(known.get(n)?.body)) named.add(m);
+    for (const n of wanted) for (const m of engine.parseTrailers(known.get(n)?.body).startAfter) named.add(m);
     await ask([...named]);
     const issues = [];
     for (const [number, v] of known) if (!v.pull) issues.push({ number, open: v.state === "OPEN", body: v.body ?? "", blockedBy: [] });
@@ -184,7 +180,9 @@ export async function readQueueFacts(octokit, { owner, repo, engine, facts, conf
       }
     }
   } catch (e) {
+    // Unread, "not required" would be a guess: the engine lists the rules as unknown in its warnings.
     log(`queue facts: the branch rules could not be read (${e.message})`);
+    addUnknown(facts.unknown, "rules");
   }
 
   // 4. Members of the teams CODEOWNERS names. A team that cannot be read is left out: the engine then

@@ -101,16 +101,10 @@ impl FollowupMark {
     }
 }
 
-/// The same account, whichever API spelled it: GraphQL writes a GitHub App as `name`, REST as `name[bot]`.
-pub fn same_account(a: &str, b: &str) -> bool {
-    let norm = |s: &str| s.trim_start_matches('@').trim_end_matches("[bot]").to_ascii_lowercase();
-    norm(a) == norm(b)
-}
-
 /// The follow-up marks in comments written by `viewer`; with no viewer, none can be trusted.
 pub fn trusted_marks(comments: &[Comment], viewer: Option<&str>) -> Vec<FollowupMark> {
     let Some(viewer) = viewer else { return Vec::new() };
-    comments.iter().filter(|c| same_account(&c.author, viewer)).filter_map(|c| FollowupMark::parse(&c.body)).collect()
+    comments.iter().filter(|c| crate::account::is_own(&c.author, viewer)).filter_map(|c| FollowupMark::parse(&c.body)).collect()
 }
 
 /// FNV-1a, 64 bits: a stable digest of the board's content with no dependency and no randomness.
@@ -148,9 +142,10 @@ mod tests {
     }
 
     #[test]
-    fn bot_spellings_are_one_account() {
-        assert!(same_account("github-actions[bot]", "github-actions"));
-        assert!(same_account("@Prflow-Bot", "prflow-bot"));
-        assert!(!same_account("mallory", "prflow-bot"));
+    fn a_forged_mark_by_a_user_named_like_the_app_is_not_trusted() {
+        let mark = "<!-- prflow:followup state=a since=2026-11-30T19:37:25Z level=60 -->";
+        let by = |author: &str| Comment { author: author.into(), body: mark.into(), ..Comment::default() };
+        assert!(trusted_marks(&[by("github-actions")], Some("github-actions[bot]")).is_empty());
+        assert_eq!(trusted_marks(&[by("github-actions[bot]")], Some("github-actions[bot]")).len(), 1);
     }
 }

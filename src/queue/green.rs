@@ -8,13 +8,12 @@
 //! (#2246: the round `skip-ci` cancelled left its aggregates red), or one whose workflow has a newer
 //! run still going (#2463: the cancelled round's aggregate went red after the new round started).
 
-use crate::checks::outcome;
+use crate::checks::newest_runs;
 use crate::checks::Rollup;
 use crate::facts::Check;
 use crate::time::parse_rfc3339;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -50,16 +49,10 @@ fn time(s: &Option<String>) -> Option<i64> {
 }
 
 pub fn green(checks: &[Check], required: &[String]) -> Green {
-    // The newest run of each context (a re-run does not evict the run it replaced).
-    let mut newest: BTreeMap<(String, String), &Check> = BTreeMap::new();
-    for c in checks {
-        let key = (c.workflow.clone().unwrap_or_default(), c.name.clone());
-        let k = |c: &Check| (time(&c.started_at).unwrap_or(i64::MIN), c.run_id.unwrap_or(0), c.id.unwrap_or(0));
-        if newest.get(&key).is_none_or(|cur| k(cur) < k(c)) {
-            newest.insert(key, c);
-        }
-    }
-    let running: Vec<&Check> = newest.values().copied().filter(|c| outcome(c) == Rollup::Pending).collect();
+    // The newest run of each context, by the one reduction checkRollup uses: a queued re-run with no
+    // start time yet is the newest word on its context, so the CANCELLED run it replaces waits.
+    let newest = newest_runs(checks);
+    let running: Vec<&Check> = newest.values().filter(|(_, v)| *v == Rollup::Pending).map(|(c, _)| *c).collect();
     let earliest_running = running.iter().filter_map(|c| time(&c.started_at)).min();
     let round_before = |f: &Check| {
         let finished_before = matches!((time(&f.completed_at), earliest_running), (Some(done), Some(start)) if done < start);
@@ -75,8 +68,8 @@ pub fn green(checks: &[Check], required: &[String]) -> Green {
     };
     let counts = |c: &Check| required.is_empty() || required.iter().any(|r| r == &c.name);
     let mut g = Green { state: GreenState::Green, failed: vec![], round_before: vec![], running: vec![], not_reported: vec![] };
-    for c in newest.values() {
-        match outcome(c) {
+    for &(c, verdict) in newest.values() {
+        match verdict {
             Rollup::Pending => g.running.push(label(c)),
             Rollup::Failing if counts(c) => {
                 if round_before(c) {
@@ -89,7 +82,7 @@ pub fn green(checks: &[Check], required: &[String]) -> Green {
         }
     }
     for r in required {
-        if !newest.keys().any(|(_, name)| name == r) {
+        if !newest.keys().any(|(_, name)| *name == r.as_str()) {
             g.not_reported.push(r.clone());
         }
     }

@@ -62,10 +62,10 @@ pub fn render(kind: &str, fields: &[(&str, &str)]) -> String {
     s
 }
 
-/// Comments with a marker, written by `viewer` (compared without case). No viewer, nothing counts.
+/// Comments with a marker, written by `viewer` (the one own-account rule). No viewer, nothing counts.
 pub fn own<'a>(comments: &'a [Comment], viewer: Option<&str>) -> Vec<(&'a Comment, Marker)> {
     let Some(viewer) = viewer else { return Vec::new() };
-    comments.iter().filter(|c| c.author.eq_ignore_ascii_case(viewer)).filter_map(|c| parse(&c.body).map(|m| (c, m))).collect()
+    comments.iter().filter(|c| crate::account::is_own(&c.author, viewer)).filter_map(|c| parse(&c.body).map(|m| (c, m))).collect()
 }
 
 /// Whether a person ticked the Retry box (it is the last line).
@@ -109,4 +109,17 @@ pub fn resolved_line(was: &Marker, why: &str) -> String {
 
 pub fn short(sha: &str) -> &str {
     &sha[..sha.len().min(7)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_forged_marker_by_a_user_named_like_the_app_is_not_own() {
+        let body = render("claim", &[("by", "agent-1")]);
+        let by = |author: &str| Comment { author: author.into(), body: body.clone(), ..Comment::default() };
+        assert!(own(&[by("github-actions")], Some("github-actions[bot]")).is_empty());
+        assert_eq!(own(&[by("github-actions[bot]")], Some("github-actions[bot]")).len(), 1);
+    }
 }

@@ -333,6 +333,9 @@ pub fn triage(ctx: &Ctx) -> Report {
             warnings.push(format!("#{} has no owner: {}", e.number, e.owner_why.clone().unwrap_or_default()));
         }
     }
+    if ctx.facts.repo_unknown(crate::facts::RepoFact::Rules) {
+        warnings.push("the default branch's rules could not be read: whether code-owner review and resolved conversations are required is unknown".into());
+    }
     if !blockers.is_empty() {
         warnings.push(format!("the release is held by {} (`{}`)", numbers(&blockers), l.blocks_release));
     }
@@ -347,5 +350,22 @@ pub fn triage(ctx: &Ctx) -> Report {
         keep_on_tip,
         settlement: ctx.settlement.clone(),
         warnings,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    fn warnings(unknown: serde_json::Value) -> Vec<String> {
+        let facts = json!({ "repository": "me/here", "now": "2026-01-01T00:00:00Z", "unknown": unknown });
+        let report = crate::queue::call("triage", json!({ "facts": facts, "config": {} })).expect("triage");
+        serde_json::from_value(report["warnings"].clone()).expect("warnings")
+    }
+
+    #[test]
+    fn a_failed_rules_read_is_listed_unknown_not_read_as_not_required() {
+        assert!(warnings(json!(["rules"])).iter().any(|w| w.contains("rules could not be read")));
+        assert!(!warnings(json!([])).iter().any(|w| w.contains("rules could not be read")));
     }
 }

@@ -129,3 +129,37 @@ pub fn watch_step(poll: &Poll, state: &WatchState, skip_ci_label: &str, cfg: &Wa
     }
     done(CONTINUE, s, String::new())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::{check_rollup, Rollup};
+
+    /// A CANCELLED run beside its queued re-run (no start time yet), as GitHub shows a re-run.
+    fn cancelled_and_requeued() -> Vec<Check> {
+        let run = |id: u64, status: &str, conclusion: Option<&str>, started: Option<&str>| Check {
+            name: "ci".into(),
+            workflow: Some("CI".into()),
+            status: status.into(),
+            conclusion: conclusion.map(Into::into),
+            started_at: started.map(Into::into),
+            completed_at: started.map(|_| "2026-01-01T00:05:00Z".to_string()),
+            id: Some(id),
+            run_id: Some(id),
+            ..Check::default()
+        };
+        vec![run(1, "COMPLETED", Some("CANCELLED"), Some("2026-01-01T00:00:00Z")), run(2, "QUEUED", None, None)]
+    }
+
+    #[test]
+    fn a_cancelled_run_beside_its_queued_rerun_is_pending_for_every_caller() {
+        let checks = cancelled_and_requeued();
+        let required = vec!["ci".to_string()];
+        assert_eq!(check_rollup(&checks, &required).state, Rollup::Pending);
+        assert_eq!(green(&checks, &required).state, GreenState::Pending);
+        let poll = Poll { state: "OPEN".into(), auto_merge: true, head_sha: "h".into(), merge_state_status: "BLOCKED".into(), checks, required_contexts: required, now: "2026-01-01T00:06:00Z".into(), ..Poll::default() };
+        let state = WatchState { pushed_head: "h".into(), started_at: "2026-01-01T00:00:00Z".into(), ..WatchState::default() };
+        let step = watch_step(&poll, &state, "skip-ci", &WatchConfig::default());
+        assert_eq!(step.outcome, CONTINUE, "{}", step.detail);
+    }
+}
