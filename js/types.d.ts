@@ -679,11 +679,11 @@ export type Mergeable = (("MERGEABLE" | "CONFLICTING") | "UNKNOWN")
 /**
  * Per-pull-request facts a read can fail on.
  */
-export type PullFact = ("labels" | "reviews" | "reviewRequests" | "checks" | "files" | "comments" | "timeline" | "closingIssues" | "reviewThreads")
+export type PullFact = (("labels" | "reviews" | "reviewRequests" | "checks" | "files" | "comments" | "timeline" | "closingIssues" | "reviewThreads") | "isDraft")
 /**
  * Repository-level facts a read can fail on.
  */
-export type RepoFact = ("labels" | "requiredChecks" | "codeowners" | "issues" | "board")
+export type RepoFact = ("labels" | "requiredChecks" | "codeowners" | "issues" | "board" | "rules")
 
 /**
  * A repository snapshot: everything the engine needs, including the clock.
@@ -924,6 +924,10 @@ id?: (number | null)
 }
 export interface Review {
 author: string
+/**
+ * Whether the reviewer can write to the repository (GitHub's authorAssociation OWNER, MEMBER or COLLABORATOR). Absent means no: anyone may submit a review, and an outsider's verdict must not move a pull request.
+ */
+authorCanWrite?: boolean
 body?: string
 /**
  * The commit the review was submitted against.

@@ -76,6 +76,12 @@ export function reconcileJson(facts: string, config: string): string;
 export function resolveClaimRaceJson(labels: string, machine: string, number: number, config: string): string;
 
 /**
+ * `resolveClaimRaceJson`, told the claimer's window in milliseconds (its facts read to its claim write
+ * acknowledged): a window not shorter than the settle withdraws the claim.
+ */
+export function resolveClaimRaceTimedJson(labels: string, machine: string, number: number, config: string, took_ms: number): string;
+
+/**
  * The follow-up sweep, JSON text in and out: comments, claim releases, the board, and `stopTheLine`.
  */
 export function sweepJson(facts: string, config: string): string;
@@ -108,6 +114,7 @@ export interface InitOutput {
     readonly reconcile: (a: any, b: any) => [number, number, number];
     readonly reconcileJson: (a: number, b: number, c: number, d: number) => [number, number, number, number];
     readonly resolveClaimRaceJson: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number, number];
+    readonly resolveClaimRaceTimedJson: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number, number];
     readonly sweepJson: (a: number, b: number, c: number, d: number) => [number, number, number, number];
     readonly validateConfig: (a: any) => [number, number, number];
     readonly version: () => [number, number];

@@ -401,6 +401,51 @@ export function resolveClaimRaceJson(labels, machine, number, config) {
 }
 
 /**
+ * `resolveClaimRaceJson`, told the claimer's window in milliseconds (its facts read to its claim write
+ * acknowledged): a window not shorter than the settle withdraws the claim.
+ * @param {string} labels
+ * @param {string} machine
+ * @param {number} number
+ * @param {string} config
+ * @param {number} took_ms
+ * @returns {string}
+ */
+export function resolveClaimRaceTimedJson(labels, machine, number, config, took_ms) {
+    let deferred7_0;
+    let deferred7_1;
+    try {
+        const val4 = +number;
+        const val5 = +took_ms;
+        let ptr0, len0, ptr1, len1, ptr2, len2;
+        try {
+            ptr0 = passStringToWasm0(labels, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(machine, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+            ptr2 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len2 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.resolveClaimRaceTimedJson(ptr0, len0, ptr1, len1, val4, ptr2, len2, val5);
+        var ptr6 = ret[0];
+        var len6 = ret[1];
+        if (ret[3]) {
+            ptr6 = 0; len6 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred7_0 = ptr6;
+        deferred7_1 = len6;
+        return getStringFromWasm0(ptr6, len6);
+    } finally {
+        wasm.__wbindgen_free(deferred7_0, deferred7_1, 1);
+    }
+}
+
+/**
  * The follow-up sweep, JSON text in and out: comments, claim releases, the board, and `stopTheLine`.
  * @param {string} facts
  * @param {string} config

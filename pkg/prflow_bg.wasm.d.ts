@@ -15,6 +15,7 @@ export const queueCallJson: (a: number, b: number, c: number, d: number) => [num
 export const reconcile: (a: any, b: any) => [number, number, number];
 export const reconcileJson: (a: number, b: number, c: number, d: number) => [number, number, number, number];
 export const resolveClaimRaceJson: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number, number];
+export const resolveClaimRaceTimedJson: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number, number];
 export const sweepJson: (a: number, b: number, c: number, d: number) => [number, number, number, number];
 export const validateConfig: (a: any) => [number, number, number];
 export const version: () => [number, number];

@@ -2367,7 +2367,7 @@ async function fetchWrapper(requestOptions) {
       "fetch is not set. Please pass a fetch implementation as new Octokit({ request: { fetch }}). Learn more at https://github.com/octokit/octokit.js/#fetch-missing"
     );
   }
-  const log = requestOptions.request?.log || console;
+  const log2 = requestOptions.request?.log || console;
   const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
   const body = isPlainObject2(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
   const requestHeaders = Object.fromEntries(
@@ -2425,7 +2425,7 @@ async function fetchWrapper(requestOptions) {
   if ("deprecation" in responseHeaders) {
     const matches = responseHeaders.link && responseHeaders.link.match(/<([^<>]+)>; rel="deprecation"/);
     const deprecationLink = matches && matches.pop();
-    log.warn(
+    log2.warn(
       `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
     );
   }
@@ -3087,13 +3087,13 @@ function throttling(octokit, octokitOptions) {
         if (error.response.headers != null && error.response.headers["x-ratelimit-remaining"] === "0" || (error.response.data?.errors ?? []).some(
           (error2) => error2.type === "RATE_LIMITED"
         )) {
-          const rateLimitReset = new Date(
+          const rateLimitReset2 = new Date(
             ~~error.response.headers["x-ratelimit-reset"] * 1e3
           ).getTime();
           const retryAfter2 = Math.max(
             // Add one second so we retry _after_ the reset time
             // https://docs.github.com/en/rest/overview/resources-in-the-rest-api?apiVersion=2022-11-28#exceeding-the-rate-limit
-            Math.ceil((rateLimitReset - Date.now()) / 1e3) + 1,
+            Math.ceil((rateLimitReset2 - Date.now()) / 1e3) + 1,
             0
           );
           const wantRetry2 = await emitter.trigger(
@@ -3128,8 +3128,32 @@ var MAX_RATE_LIMIT_RETRIES = 3;
 var MAX_SERVER_ERROR_RETRIES = 3;
 var MAX_RATE_LIMIT_WAIT_S = 60;
 var WRITE_SPACING_MS = 1e3;
-var RetryingOctokit = Octokit.plugin(retry, throttling);
-function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {
+function unreachable(octokit) {
+  octokit.hook.wrap("request", async (request2, options) => {
+    try {
+      return await request2(options);
+    } catch (e) {
+      if (e?.status !== 500 || e.response || !e.cause) throw e;
+      const code = e.cause?.cause?.code ?? e.cause?.code ?? e.cause?.cause?.message ?? e.message;
+      const origin = (() => {
+        try {
+          return new URL(e.request?.url ?? options.url).origin;
+        } catch {
+          return options.baseUrl ?? "the API";
+        }
+      })();
+      const err = new e.constructor(`could not reach the API at ${origin}: ${describeCause(code)}`, 0, { request: e.request });
+      err.unreachable = true;
+      throw err;
+    }
+  });
+}
+function describeCause(code) {
+  const words = { ECONNREFUSED: "connection refused", ENOTFOUND: "no such host", ECONNRESET: "connection reset", ETIMEDOUT: "timed out", EAI_AGAIN: "name lookup failed" };
+  return words[code] ? `${words[code]} (${code})` : code;
+}
+var RetryingOctokit = Octokit.plugin(unreachable, retry, throttling);
+function makeOctokit({ token, baseUrl, graphqlUrl, log: log2 = () => {
 }, timeScale, userAgent: userAgent2 } = {}) {
   const env = globalThis.process?.env ?? {};
   const scale = timeScale ?? (Number(env.PRFLOW_TIME_SCALE) > 0 ? Number(env.PRFLOW_TIME_SCALE) : 1);
@@ -3138,14 +3162,14 @@ function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {
   const what = (options) => `${options.method} ${options.url}`;
   const onLimit = (kind) => (retryAfter, options, _octokit, retryCount) => {
     if (kind === "rate limit" && retryAfter > MAX_RATE_LIMIT_WAIT_S) {
-      log(`giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, too long to wait (over ${MAX_RATE_LIMIT_WAIT_S} s)`);
+      log2(`giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, too long to wait (over ${MAX_RATE_LIMIT_WAIT_S} s)`);
       return false;
     }
     if (retryCount < MAX_RATE_LIMIT_RETRIES) {
-      log(`retry: ${kind} on ${what(options)}; waiting ${retryAfter} s as GitHub asks (retry ${retryCount + 1} of ${MAX_RATE_LIMIT_RETRIES})`);
+      log2(`retry: ${kind} on ${what(options)}; waiting ${retryAfter} s as GitHub asks (retry ${retryCount + 1} of ${MAX_RATE_LIMIT_RETRIES})`);
       return true;
     }
-    log(`giving up: ${kind} on ${what(options)} after ${retryCount} retries`);
+    log2(`giving up: ${kind} on ${what(options)} after ${retryCount} retries`);
     return false;
   };
   const octokit = new RetryingOctokit({
@@ -3153,10 +3177,10 @@ function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {
     baseUrl: apiUrl,
     userAgent: userAgent2 ?? "prflow",
     // Every failed attempt is logged where it happens, beneath the plugins, so each retry leaves a line.
-    request: { fetch: loggingFetch(log, scale) },
+    request: { fetch: loggingFetch(log2, scale) },
     log: { debug() {
     }, info() {
-    }, warn: (m) => log(`octokit: ${m}`), error: (m) => log(`octokit: ${m}`) },
+    }, warn: (m) => log2(`octokit: ${m}`), error: (m) => log2(`octokit: ${m}`) },
     retry: { retries: MAX_SERVER_ERROR_RETRIES, retryAfterBaseValue: 1e3 * scale },
     throttle: {
       retryAfterBaseValue: 1e3 * scale,
@@ -3172,14 +3196,14 @@ function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {
   octokit.graphql = octokit.graphql.defaults({ url: octokit.prflowGraphqlUrl });
   return octokit;
 }
-function loggingFetch(log, scale) {
+function loggingFetch(log2, scale) {
   return async (url, init) => {
     const res = await fetch(url, init);
     if (res.status >= 500 || res.status === 429 || res.status === 403 && res.headers.get("retry-after")) {
       const after = Number(res.headers.get("retry-after"));
-      log(`GitHub answered ${res.status} to ${init?.method ?? "GET"} ${new URL(url).pathname}${after ? ` (retry-after ${after} s)` : ""}`);
+      log2(`GitHub answered ${res.status} to ${init?.method ?? "GET"} ${new URL(url).pathname}${after ? ` (retry-after ${after} s)` : ""}`);
       if (res.status === 429 && after > 0) {
-        log(`waiting ${after} s as GitHub asks before retrying`);
+        log2(`waiting ${after} s as GitHub asks before retrying`);
         await new Promise((r) => setTimeout(r, after * 1e3 * scale));
       }
     }
@@ -3215,7 +3239,7 @@ var LISTS = {
   labels: { fact: "labels", select: (a) => `labels(${a}) { ${PAGE_INFO} nodes { name } }`, at: (pr) => pr.labels },
   reviews: {
     fact: "reviews",
-    select: (a) => `reviews(${a}) { ${PAGE_INFO} nodes { ${AUTHOR} state submittedAt body commit { oid } } }`,
+    select: (a) => `reviews(${a}) { ${PAGE_INFO} nodes { ${AUTHOR} state submittedAt body authorAssociation commit { oid } } }`,
     at: (pr) => pr.reviews
   },
   reviewRequests: {
@@ -3284,7 +3308,7 @@ function graphqlUrlOf(octokit) {
   const base = octokit.request.endpoint.DEFAULTS.baseUrl;
   return /\/api\/v3\/?$/.test(base) ? base.replace(/\/api\/v3\/?$/, "/api/graphql") : `${base}/graphql`;
 }
-async function readFacts(octokit, { owner, repo, numbers, viewer, now, log = () => {
+async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2 = () => {
 } } = {}) {
   const facts = { repository: `${owner}/${repo}`, now: "", viewer: viewer ?? null, defaultBranch: null, labels: [], requiredChecks: [], codeowners: null, unknown: [], pullRequests: [] };
   const stats = { graphql: 0, rest: 0, followUps: 0 };
@@ -3307,7 +3331,7 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log = () 
       } catch (e) {
         if (!serverSide(e) || size <= MIN_PULL_PAGE) throw e;
         size = Math.max(MIN_PULL_PAGE, Math.floor(size / 2));
-        log(`a page of pull requests failed on GitHub's side (${e.status ?? ""} ${e.message}); asking again ${size} at a time`);
+        log2(`a page of pull requests failed on GitHub's side (${e.status ?? ""} ${e.message}); asking again ${size} at a time`);
         continue;
       }
       const repository2 = r.data?.repository;
@@ -3315,8 +3339,12 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log = () 
       if (head === null) head = { data: r.data, errors: r.errors };
       const conn = repository2.pullRequests;
       if (!conn) throw new GraphqlErrors(r.errors, r.data);
-      conn.nodes.forEach((pr, i) => raw.push({ pr, errors: errorsUnder(r.errors, ["repository", "pullRequests", "nodes", i]) }));
-      log(`reading pull requests ${raw.length}/${conn.totalCount}`);
+      conn.nodes.forEach((pr, i) => {
+        const errors = errorsUnder(r.errors, ["repository", "pullRequests", "nodes", i]);
+        if (!pr) return log2(`a pull request came back empty from GitHub (${errors.map((e) => e.message).join("; ") || "no error given"}); it is left out of this run, its labels untouched`);
+        raw.push({ pr, errors });
+      });
+      log2(`reading pull requests ${raw.length}/${conn.totalCount}`);
       if (!conn.pageInfo.hasNextPage) break;
       after = conn.pageInfo.endCursor;
     }
@@ -3354,11 +3382,11 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log = () 
       }
       facts.labels = names;
     } catch (e) {
-      log(`labels: could not read the repository's labels (${e.message}); treating them as unknown`);
+      log2(`labels: could not read the repository's labels (${e.message}); treating them as unknown`);
       facts.unknown.push("labels");
     }
   } else {
-    log(`labels: could not read the repository's labels (${head.errors.map((e) => e.message).join("; ")}); treating them as unknown`);
+    log2(`labels: could not read the repository's labels (${head.errors.map((e) => e.message).join("; ")}); treating them as unknown`);
     facts.unknown.push("labels");
   }
   const codeownerErrors = CODEOWNERS_PATHS.some((_, i) => errorsUnder(head.errors, ["repository", `codeowners${i}`]).length);
@@ -3372,14 +3400,14 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log = () 
       const res = await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch: facts.defaultBranch, per_page: 100 });
       facts.requiredChecks = [.../* @__PURE__ */ new Set([...protection.filter(Boolean), ...requiredContexts(res.data)])];
     } catch (e) {
-      log(`required checks: could not read the rules of ${facts.defaultBranch} (${e.status ?? ""} ${e.message}); treating them as unknown`);
+      log2(`required checks: could not read the rules of ${facts.defaultBranch} (${e.status ?? ""} ${e.message}); treating them as unknown`);
       facts.unknown.push("requiredChecks");
     }
   } else {
     facts.unknown.push("requiredChecks");
   }
   const pulls2 = raw.filter(({ pr }) => !pr.state || pr.state === "OPEN").map(({ pr, errors }) => firstPage(pr, errors));
-  await followUp(pulls2, { owner, repo, run, stats, log });
+  await followUp(pulls2, { owner, repo, run, stats, log: log2 });
   facts.pullRequests.push(...pulls2.map(toPull));
   facts.pullRequests.sort((a, b) => a.number - b.number);
   facts.now = now ?? new Date(date ?? Date.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -3417,6 +3445,9 @@ function firstPage(pr, errors) {
     }
     lists[key] = [...conn.nodes];
     if (conn.pageInfo?.hasNextPage) pending[key] = conn.pageInfo.endCursor;
+  }
+  for (const field of ["isDraft", "mergeable"]) {
+    if (errors.some((e) => e.path.at(-1) === field) || typeof pr[field] === "undefined" || pr[field] === null) unknown.add(field);
   }
   return { pr, lists, pending, unknown };
 }
@@ -3468,12 +3499,14 @@ function toPull({ pr, lists, unknown }) {
     title: pr.title ?? "",
     author: loginOf(pr.author) ?? "ghost",
     body: pr.body ?? "",
-    isDraft: Boolean(pr.isDraft),
+    isDraft: pr.isDraft === true,
     createdAt: pr.createdAt ?? "",
     baseRef: pr.baseRefName ?? "",
     headRef: pr.headRefName ?? "",
     headSha: pr.headRefOid ?? headOid ?? "",
-    mergeable: ["MERGEABLE", "CONFLICTING"].includes(pr.mergeable) ? pr.mergeable : "UNKNOWN",
+    // An errored single field is "do not know", never its falsy reading: a null isDraft is listed
+    // unknown (not "ready"), and mergeable has its own UNKNOWN.
+    mergeable: !unknown.has("mergeable") && ["MERGEABLE", "CONFLICTING"].includes(pr.mergeable) ? pr.mergeable : "UNKNOWN",
     mergeStateStatus: pr.mergeStateStatus ?? null,
     labels: (lists.labels ?? []).map((l) => l.name),
     reviews: (lists.reviews ?? []).map(toReview),
@@ -3482,11 +3515,11 @@ function toPull({ pr, lists, unknown }) {
     files: (lists.files ?? []).map((f) => f.path),
     comments: (lists.comments ?? []).map(toComment),
     timeline: (lists.timeline ?? []).map(toEvent).filter(Boolean),
-    unknown: Object.keys(LISTS).map((k) => LISTS[k].fact).filter((f) => unknown.has(f))
+    unknown: [...Object.keys(LISTS).map((k) => LISTS[k].fact), "isDraft"].filter((f) => unknown.has(f))
   };
 }
 function toReview(r) {
-  return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "" };
+  return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "", authorCanWrite: WRITE_ASSOCIATIONS.includes(r.authorAssociation) };
 }
 function reviewerName(r) {
   if (!r) return null;
@@ -3550,7 +3583,7 @@ var APPLIED = "applied";
 var WOULD = "would";
 var SKIPPED = "skipped";
 var FAILED = "failed";
-async function applyPlan(octokit, plan, { owner, repo, live = false, log = () => {
+async function applyPlan(octokit, plan, { owner, repo, live = false, log: log2 = () => {
 }, facts, writers = WRITERS } = {}) {
   const current = new Map((facts?.pullRequests ?? []).map((p) => [p.number, p.labels]));
   const results = [];
@@ -3562,11 +3595,11 @@ async function applyPlan(octokit, plan, { owner, repo, live = false, log = () =>
       continue;
     }
     try {
-      const r = await writer(octokit, op, { owner, repo, live, log, currentLabels: current.get(op.number) });
+      const r = await writer(octokit, op, { owner, repo, live, log: log2, currentLabels: current.get(op.number) });
       results.push({ ...base, ...r });
     } catch (e) {
       const detail = `${e.status ? `${e.status} ` : ""}${e.message}`;
-      log(`#${op.number}: ${op.op} failed: ${detail}`);
+      log2(`#${op.number}: ${op.op} failed: ${detail}`);
       results.push({ ...base, status: FAILED, detail });
     }
   }
@@ -3637,7 +3670,7 @@ async function listLabels(octokit, { owner, repo }) {
     if (res.data.length < 100) return out;
   }
 }
-async function syncLabels(octokit, { owner, repo, wanted, live = false, ownerMark = "prflow", log = () => {
+async function syncLabels(octokit, { owner, repo, wanted, live = false, ownerMark = "prflow", log: log2 = () => {
 } }) {
   const existing = await listLabels(octokit, { owner, repo });
   const byName = new Map(existing.map((l) => [l.name.toLowerCase(), l]));
@@ -3677,7 +3710,7 @@ async function syncLabels(octokit, { owner, repo, wanted, live = false, ownerMar
       results.push({ ...row, status: live ? "updated" : "would update", detail: diffs.join(", ") });
     } catch (e) {
       const detail = `${e.status ? `${e.status} ` : ""}${e.message}`;
-      log(`label ${want.name}: ${detail}`);
+      log2(`label ${want.name}: ${detail}`);
       results.push({ ...row, status: "failed", detail });
     }
   }
@@ -3750,8 +3783,16 @@ function checkConfigText(engine2, text) {
   } catch (e) {
     return { config: null, problems: [{ path: "$", expected: "JSON", found: `a syntax error (${e.message})` }] };
   }
+  if (config === null || typeof config !== "object" || Array.isArray(config)) {
+    return { config: null, problems: [{ path: "$", expected: "a JSON object", found: kindOf(config) }] };
+  }
   const problems = engine2.validateConfig(config);
   return { config: problems.length ? null : config, problems };
+}
+function kindOf(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return { string: "a string", number: "a number", boolean: "a boolean" }[typeof value] ?? typeof value;
 }
 function formatProblem(file, { path: path2, expected, found }) {
   return `${file}: ${path2}: expected ${expected}, found ${found}`;
@@ -3788,7 +3829,8 @@ function logLines(plan, results, { live }) {
   plan.ops.forEach((op, i) => {
     const r = results[i];
     const status = r?.status ?? (live ? "not applied" : "dry run");
-    lines.push(`#${op.number}: ${describeOp(op)} [${status}${r?.detail ? `: ${r.detail}` : ""}] because ${op.reason}`);
+    const said = r?.detail ? r.detail.startsWith(status) ? r.detail : `${status}: ${r.detail}` : status;
+    lines.push(`#${op.number}: ${describeOp(op)} [${said}] because ${op.reason}`);
   });
   for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
   return lines;
@@ -3805,6 +3847,28 @@ function whyCell(pull, ops) {
     if (op.op !== "editLabels" && !op.reason.includes(pull.why)) parts.push(op.reason);
   }
   return parts.join("; ");
+}
+function warningKinds(warnings) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const w of warnings) {
+    const kind = withoutParentheses(w.message).replace(/"[^"]*"/g, "…").replace(/\s+/g, " ").trim();
+    const g = groups2.get(kind) ?? { kind, count: 0, numbers: /* @__PURE__ */ new Set(), names: /* @__PURE__ */ new Set(), example: w.message };
+    g.count++;
+    if (w.number) g.numbers.add(w.number);
+    for (const m of w.message.matchAll(/"([^"]*)"/g)) g.names.add(m[1]);
+    groups2.set(kind, g);
+  }
+  return [...groups2.values()].map((g) => ({ ...g, numbers: [...g.numbers], names: [...g.names] })).sort((a, b) => b.count - a.count);
+}
+function withoutParentheses(text) {
+  let depth = 0;
+  let out = "";
+  for (const ch of text) {
+    if (ch === "(") depth++;
+    else if (ch === ")" && depth > 0) depth--;
+    else if (depth === 0) out += ch;
+  }
+  return out.replace(/\s+([;,.])/g, "$1");
 }
 function reconcileSummary({ repo, plan, results, live, scope, counts, maxBytes = MAX_SUMMARY_BYTES }) {
   const full = reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChanged: false });
@@ -3845,9 +3909,14 @@ function reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChan
     if (omitted) out.push(`${omitted} pull requests with no change are left out: the whole table would pass GitHub's 1 MiB summary limit.`, "");
   }
   if (plan.warnings.length) {
-    out.push("### Warnings");
+    const kinds = warningKinds(plan.warnings);
+    out.push(`### Warnings: ${plan.warnings.length} of ${kinds.length} kind${kinds.length === 1 ? "" : "s"}`);
     out.push("");
-    for (const w of plan.warnings) out.push(`- ${w.number ? `#${w.number}: ` : ""}${w.message}`);
+    const list = (xs, n) => xs.slice(0, n).join(", ") + (xs.length > n ? `, and ${xs.length - n} more` : "");
+    for (const g of kinds) {
+      const where = g.numbers.length ? ` on ${list(g.numbers.map((n) => `#${n}`), 20)}` : "";
+      out.push(`- **${g.count} ×** ${cell(g.kind)}${where}${g.names.length ? ` (${list(g.names, 12)})` : ""}. For example: ${cell(g.example)}`);
+    }
     out.push("");
   }
   return out.join("\n");
@@ -3888,40 +3957,41 @@ function configOrThrow(engine2, configPath, readFile) {
   if (loaded.errors.length) throw new RunError(loaded.errors);
   return loaded;
 }
-async function reconcileRun({ engine: engine2, octokit, owner, repo, configPath, readFile, scope, live, log = () => {
+async function reconcileRun({ engine: engine2, octokit, owner, repo, configPath, readFile, scope, live, log: log2 = () => {
 } }) {
   const { config, source } = configOrThrow(engine2, configPath, readFile);
-  log(`config: ${source === "preset" ? `${configPath} not found, using the ${config.flow ?? "bot-panel"} preset` : source}`);
+  log2(`config: ${source === "preset" ? `no ${configPath}: the ${config.flow ?? "bot-panel"} preset` : source}`);
   const scopeText = describeScope(scope);
   if (scope.scope === "none") {
-    log(`nothing to reconcile: ${scope.why ?? "the event names no pull request"}`);
+    log2(`nothing to reconcile: ${scope.why ?? "the event names no pull request"}`);
     const plan2 = { engine: engine2.version(), configErrors: [], ops: [], pulls: [], warnings: [] };
     const counts2 = countResults(plan2, []);
     return { plan: plan2, results: [], counts: counts2, skipped: true, summary: reconcileSummary({ repo: `${owner}/${repo}`, plan: plan2, results: [], live, scope: scopeText, counts: counts2 }), lines: [] };
   }
-  log(`reading ${scopeText}`);
-  const facts = await readFacts(octokit, { owner, repo, numbers: scope.scope === "pulls" ? scope.numbers : void 0 });
+  log2(`reading ${scopeText}`);
+  const facts = await step(`reading the pull requests of ${owner}/${repo}`, () => readFacts(octokit, { owner, repo, numbers: scope.scope === "pulls" ? scope.numbers : void 0 }));
   const plan = engine2.reconcile(facts, config);
   if (plan.configErrors.length) throw new RunError(plan.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  log(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings${live ? "" : " (dry run: writing nothing)"}`);
-  const results = await applyPlan(octokit, plan, { owner, repo, live, log, facts });
+  log2(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings${live ? "" : " (dry run: writing nothing)"}`);
+  stopWritesOnRateLimit(octokit, log2);
+  const results = await applyPlan(octokit, plan, { owner, repo, live, log: log2, facts });
   const counts = countResults(plan, results);
   const lines = logLines(plan, results, { live });
-  for (const line of lines) log(line);
+  for (const line of lines) log2(line);
   const summary = reconcileSummary({ repo: `${owner}/${repo}`, plan, results, live, scope: scopeText, counts });
   return { facts, plan, results, counts, summary, lines, skipped: false };
 }
-async function labelsRun({ engine: engine2, octokit, owner, repo, configPath, readFile, live, log = () => {
+async function labelsRun({ engine: engine2, octokit, owner, repo, configPath, readFile, live, log: log2 = () => {
 } }) {
   const { config, source } = configOrThrow(engine2, configPath, readFile);
-  log(`config: ${source === "preset" ? `${configPath} not found, using the preset` : source}`);
+  log2(`config: ${source === "preset" ? `no ${configPath}: the bot-panel preset` : source}`);
   const catalog = engine2.labelCatalog(config);
   if (catalog.configErrors.length) throw new RunError(catalog.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  const sync = await syncLabels(octokit, { owner, repo, wanted: catalog.labels, live, ownerMark: catalog.ownerMark, log });
+  const sync = await step(`syncing the labels of ${owner}/${repo}`, () => syncLabels(octokit, { owner, repo, wanted: catalog.labels, live, ownerMark: catalog.ownerMark, log: log2 }));
   const results = sync.results;
   const unused = sync.unused ?? [];
-  for (const r of results) log(`label ${r.name}: ${r.status}${r.detail ? ` (${r.detail})` : ""}`);
-  for (const name of unused) log(`label ${name}: made by prflow but no longer in the config; kept, never deleted`);
+  for (const r of results) log2(`label ${r.name}: ${r.status}${r.detail ? ` (${r.detail})` : ""}`);
+  for (const name of unused) log2(`label ${name}: made by prflow but no longer in the config; kept, never deleted`);
   const counts = {
     ops: results.filter((r) => r.status !== "unchanged").length,
     writes: results.filter((r) => r.status === "created" || r.status === "updated").length,
@@ -3929,6 +3999,35 @@ async function labelsRun({ engine: engine2, octokit, owner, repo, configPath, re
   };
   const summary = labelsSummary({ repo: `${owner}/${repo}`, results, unused, live });
   return { catalog, results, unused, counts, summary };
+}
+var NOT_ATTEMPTED = "not attempted: rate limited by GitHub";
+function stopWritesOnRateLimit(octokit, log2 = () => {
+}) {
+  if (octokit.prflowWriteGuard) return;
+  octokit.prflowWriteGuard = true;
+  let until;
+  octokit.hook.wrap("request", async (request2, options) => {
+    const write = options.method !== "GET" && !(options.url === "/graphql" && !/^\s*mutation\b/.test(options.query ?? ""));
+    if (until !== void 0 && write) throw new Error(`${NOT_ATTEMPTED}${until ? ` until ${until}` : ""}`);
+    try {
+      return await request2(options);
+    } catch (e) {
+      const reset = rateLimitReset(e);
+      if (reset !== void 0 && until === void 0) {
+        until = reset;
+        log2(`rate limited by GitHub${reset ? ` until ${reset}` : ""} on ${options.method} ${options.url}; no further writes attempted this run`);
+      }
+      throw e;
+    }
+  });
+}
+async function step(what, fn) {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e && typeof e === "object" && !e.step) e.step = what;
+    throw e;
+  }
 }
 function describeScope(scope) {
   const why = scope.why ? ` (${scope.why})` : "";
@@ -3942,6 +4041,40 @@ function parseNumbers(text) {
     if (!/^[1-9][0-9]*$/.test(p)) throw new RunError([`numbers: expected pull request numbers separated by commas or spaces, found ${JSON.stringify(p)}`]);
     return Number(p);
   });
+}
+function describeFailure(e, { step: step2 } = {}) {
+  if (e instanceof RunError) return e.lines;
+  const at = step2 ?? e?.step;
+  const req = e?.request ? ` to ${e.request.method ?? "GET"} ${pathOf(e.request.url)}` : "";
+  const say = (line) => [at ? `${at}: ${line}` : line];
+  if (e?.unreachable) return say(`${e.message}; check GITHUB_API_URL and the network`);
+  const status = e?.status ?? e?.response?.status;
+  const gh = e?.message ? ` (${String(e.message).split("\n")[0]})` : "";
+  if (status === 401) return say(`bad token: GitHub answered 401${gh}${req}; check GITHUB_TOKEN (or GH_TOKEN)`);
+  const limited = rateLimitReset(e);
+  if (limited !== void 0) return say(`rate limited by GitHub${limited ? ` until ${limited}` : ""} (${status}${req ? ` on${req.slice(3)}` : ""}); nothing more was attempted; run again after the reset`);
+  if (status === 403) return say(`forbidden: GitHub answered 403${gh}${req}; the token lacks a permission this step needs (pull-requests, issues or statuses: write for --live)`);
+  if (status === 404 || /NOT_FOUND|not found|Could not resolve to a Repository/i.test(e?.message ?? "")) return say(`not found: GitHub answered ${status ?? "NOT_FOUND"}${gh}${req}; check --repo owner/name and that the token can see the repository`);
+  if (status >= 500) return say(`GitHub failed on its side (${status}${gh})${req}, even after retries; try again later`);
+  if (status) return say(`GitHub answered ${status}${gh}${req}`);
+  return say(String(e?.message ?? e).split("\n")[0]);
+}
+function pathOf(url) {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url ?? "";
+  }
+}
+function rateLimitReset(e) {
+  const status = e?.status ?? e?.response?.status;
+  if (status !== 403 && status !== 429) return void 0;
+  const h = e?.response?.headers ?? {};
+  const spent = h["x-ratelimit-remaining"] === "0" || h["retry-after"] !== void 0 || status === 429 || /rate limit/i.test(e?.message ?? "");
+  if (!spent) return void 0;
+  const reset = Number(h["x-ratelimit-reset"]);
+  const at = reset > 0 ? new Date(reset * 1e3) : Number(h["retry-after"]) > 0 ? new Date(Date.now() + Number(h["retry-after"]) * 1e3) : null;
+  return at ? `${at.toISOString().slice(11, 16)} UTC` : "";
 }
 
 // lib/followup.js
@@ -3958,7 +4091,11 @@ async function findBoard(octokit, { owner, repo, label }) {
   const issue = res.data.filter((i) => !i.pull_request).sort((a, b) => a.number - b.number)[0];
   return issue ? { number: issue.number, title: issue.title ?? "", body: issue.body ?? "" } : null;
 }
-var sameAccount = (a, b) => String(a ?? "").replace(/\[bot\]$/, "").toLowerCase() === String(b ?? "").replace(/\[bot\]$/, "").toLowerCase();
+var sameAccount = (author, viewer) => {
+  const norm = (s) => String(s ?? "").replace(/^@/, "").toLowerCase();
+  const [a, v] = [norm(author), norm(viewer)];
+  return Boolean(v) && (a === v || !v.endsWith("[bot]") && a === `${v}[bot]`);
+};
 function followupWriters(facts) {
   const pulls2 = new Map((facts.pullRequests ?? []).map((p) => [p.number, p]));
   return {
@@ -4027,29 +4164,29 @@ function sweepSummary({ repo, plan, results, live }) {
   }
   return out.join("\n");
 }
-async function sweepRun({ engine: engine2, octokit, owner, repo, configPath, readFile, live, log = () => {
+async function sweepRun({ engine: engine2, octokit, owner, repo, configPath, readFile, live, log: log2 = () => {
 } }) {
   const loaded = loadConfig(engine2, configPath, readFile ? { readFile } : void 0);
   if (loaded.errors.length) throw new RunError(loaded.errors);
   const settings = engine2.followupSettings(loaded.config);
   if (settings.configErrors.length) throw new RunError(settings.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  log(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
+  log2(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
   const facts = await readFacts(octokit, { owner, repo });
   const board = settings.board;
   if (board.enabled) {
     try {
       facts.board = await findBoard(octokit, { owner, repo, label: board.label });
     } catch (e) {
-      log(`the board issue could not be read (${e.status ?? ""} ${e.message}); it will not be rewritten`);
+      log2(`the board issue could not be read (${e.status ?? ""} ${e.message}); it will not be rewritten`);
       facts.unknown = [...facts.unknown ?? [], "board"];
     }
   }
   const plan = engine2.sweep(facts, loaded.config);
-  log(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`);
-  const results = await applyPlan(octokit, plan, { owner, repo, live, log, facts, writers: followupWriters(facts) });
+  log2(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`);
+  const results = await applyPlan(octokit, plan, { owner, repo, live, log: log2, facts, writers: followupWriters(facts) });
   const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op)} [${results[i]?.status}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
   for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
-  for (const line of lines) log(line);
+  for (const line of lines) log2(line);
   const counts = {
     ops: plan.ops.length,
     writes: results.filter((r) => r.status === APPLIED).length,
@@ -4080,6 +4217,7 @@ __export(prflow_exports, {
   reconcile: () => reconcile,
   reconcileJson: () => reconcileJson,
   resolveClaimRaceJson: () => resolveClaimRaceJson,
+  resolveClaimRaceTimedJson: () => resolveClaimRaceTimedJson,
   sweepJson: () => sweepJson,
   validateConfig: () => validateConfig,
   version: () => version
@@ -4427,6 +4565,47 @@ function resolveClaimRaceJson(labels, machine, number, config) {
     return getStringFromWasm0(ptr5, len5);
   } finally {
     wasm.__wbindgen_free(deferred6_0, deferred6_1, 1);
+  }
+}
+function resolveClaimRaceTimedJson(labels, machine, number, config, took_ms) {
+  let deferred7_0;
+  let deferred7_1;
+  try {
+    const val4 = +number;
+    const val5 = +took_ms;
+    let ptr0, len0, ptr1, len1, ptr2, len2;
+    try {
+      ptr0 = passStringToWasm0(labels, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len0 = WASM_VECTOR_LEN;
+      ptr1 = passStringToWasm0(machine, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len1 = WASM_VECTOR_LEN;
+      ptr2 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len2 = WASM_VECTOR_LEN;
+    } catch (e) {
+      if (ptr2) {
+        wasm.__wbindgen_free(ptr2, len2 * 1, 1);
+      }
+      if (ptr1) {
+        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
+      }
+      if (ptr0) {
+        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
+      }
+      throw e;
+    }
+    const ret = wasm.resolveClaimRaceTimedJson(ptr0, len0, ptr1, len1, val4, ptr2, len2, val5);
+    var ptr6 = ret[0];
+    var len6 = ret[1];
+    if (ret[3]) {
+      ptr6 = 0;
+      len6 = 0;
+      throw takeFromExternrefTable0(ret[2]);
+    }
+    deferred7_0 = ptr6;
+    deferred7_1 = len6;
+    return getStringFromWasm0(ptr6, len6);
+  } finally {
+    wasm.__wbindgen_free(deferred7_0, deferred7_1, 1);
   }
 }
 function sweepJson(facts, config) {
@@ -5006,6 +5185,8 @@ function bind2(wasm2) {
     codeOwners: (codeownersText, path2) => wasm2.codeOwners(codeownersText ?? "", path2),
     /** The numbers a body's `Merge-After:` / `Start-After:` trailers name: { mergeAfter, startAfter }. */
     parseTrailers: (body) => wasm2.parseTrailers(body ?? ""),
+    /** The issues a body closes with a closing keyword (`Fixes #12`), outside fenced code; never another repository's. */
+    closingKeywords: (body) => queueCall(wasm2, "closingKeywords", { body: body ?? "" }),
     /** The merge queue's triage of every open pull request: triage, owner, reason, next actor/action, order, cycles. */
     triage: (facts, config = {}) => queueCall(wasm2, "triage", { facts, config }),
     /** The pull requests whose `builtOnBaseTip` triage reads: a reader asks git about these only. */
@@ -5030,9 +5211,13 @@ function bind2(wasm2) {
     claim: (facts, config, role, machine) => JSON.parse(wasm2.claimJson(asJson(facts), asJson(config), role, machine)),
     /**
      * After the settle time, with the labels read back from pull request `number`: does `machine`
-     * keep its claim? { won, winner, line, ops } — the loser's ops remove its own label.
+     * keep its claim? { won, winner, line, ops } — the loser's ops remove its own label. `tookMs`, the
+     * claimer's own time from its facts read to its claim write acknowledged, withdraws a claim whose
+     * window reached the settle (a rival may hold it unseen).
      */
-    resolveClaimRace: (labels, machine, number = 0, config = {}) => JSON.parse(wasm2.resolveClaimRaceJson(JSON.stringify(labels), machine, number, asJson(config))),
+    resolveClaimRace: (labels, machine, number = 0, config = {}, tookMs = void 0) => JSON.parse(
+      tookMs === void 0 ? wasm2.resolveClaimRaceJson(JSON.stringify(labels), machine, number, asJson(config)) : wasm2.resolveClaimRaceTimedJson(JSON.stringify(labels), machine, number, asJson(config), tookMs)
+    ),
     /** The gate's classify step: { run, need, sha, ops, why, warnings } (docs-only passes in `ops`). */
     gateClassify: (facts, config, number) => JSON.parse(wasm2.gateClassifyJson(asJson(facts), asJson(config), number)),
     /**
@@ -5059,17 +5244,17 @@ var engine = bind2(prflow_exports);
 // lib/stations/github-port.js
 var REVIEW_EVENT = Object.freeze("COMMENT");
 var STATION_WRITERS = WRITERS;
-function githubPort(octokit, { owner, repo, live = true, log = () => {
+function githubPort(octokit, { owner, repo, live = true, log: log2 = () => {
 } }) {
   const params = { owner, repo };
   return {
-    readFacts: (numbers) => readFacts(octokit, { owner, repo, numbers, log }),
+    readFacts: (numbers) => readFacts(octokit, { owner, repo, numbers, log: log2 }),
     readLabels: async (number) => {
       const res = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: number, per_page: 100 });
       return res.data.map((l) => l.name);
     },
     apply: async (ops, facts) => {
-      const results = await applyPlan(octokit, { ops }, { owner, repo, live, log, facts, writers: STATION_WRITERS });
+      const results = await applyPlan(octokit, { ops }, { owner, repo, live, log: log2, facts, writers: STATION_WRITERS });
       for (const r of results) if (r.status === "failed") throw new Error(`#${r.number}: ${r.op} failed: ${r.detail}`);
       return results;
     },
@@ -5078,7 +5263,7 @@ function githubPort(octokit, { owner, repo, live = true, log = () => {
         const res = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...params, pull_number: number, headers: { accept: "application/vnd.github.diff" } });
         if (typeof res.data === "string") return res.data;
       } catch (e) {
-        log(`#${number}: the diff media type failed (${e.status ?? e.message}); building the diff from the file patches`);
+        log2(`#${number}: the diff media type failed (${e.status ?? e.message}); building the diff from the file patches`);
       }
       const files = [];
       for (let page = 1; ; page++) {
@@ -5093,11 +5278,11 @@ ${f.patch ?? ""}
 `).join("");
     },
     postReview: async (number, body) => {
-      if (!live) return log(`would post a ${REVIEW_EVENT} review on #${number}`);
+      if (!live) return log2(`would post a ${REVIEW_EVENT} review on #${number}`);
       await octokit.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews", { ...params, pull_number: number, event: REVIEW_EVENT, body });
     },
     postComment: async (number, body) => {
-      if (!live) return log(`would comment ${JSON.stringify(body)} on #${number}`);
+      if (!live) return log2(`would comment ${JSON.stringify(body)} on #${number}`);
       await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...params, issue_number: number, body });
     }
   };
@@ -5105,14 +5290,14 @@ ${f.patch ?? ""}
 
 // lib/stations/gate-run.js
 var GATE_STEPS = ["classify", "report"];
-async function gateRun({ engine: engine2, octokit, owner, repo, config, step, number, sha, result, live, log = () => {
+async function gateRun({ engine: engine2, octokit, owner, repo, config, step: step2, number, sha, result, live, log: log2 = () => {
 } }) {
-  if (!GATE_STEPS.includes(step)) throw new Error(`gate step: expected ${GATE_STEPS.join(" or ")}, found ${JSON.stringify(step)}`);
-  const port = githubPort(octokit, { owner, repo, live, log });
+  if (!GATE_STEPS.includes(step2)) throw new Error(`gate step: expected ${GATE_STEPS.join(" or ")}, found ${JSON.stringify(step2)}`);
+  const port = githubPort(octokit, { owner, repo, live, log: log2 });
   const facts = await port.readFacts([number]);
-  const decision = step === "classify" ? engine2.gateClassify(facts, config, number) : engine2.gateReport(facts, config, number, sha, result);
-  log(decision.why);
-  for (const w of decision.warnings) log(`warning: ${w.message}`);
+  const decision = step2 === "classify" ? engine2.gateClassify(facts, config, number) : engine2.gateReport(facts, config, number, sha, result);
+  log2(decision.why);
+  for (const w of decision.warnings) log2(`warning: ${w.message}`);
   const results = await port.apply(decision.ops, facts);
   return { decision, results };
 }
@@ -5149,14 +5334,60 @@ function readEvent(env = process.env) {
   return JSON.parse(readFileSync3(path2, "utf8"));
 }
 function errorCommand(message) {
-  const data = String(message).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-  return `::error::${data}`;
+  return `::error::${escapeData(message)}`;
+}
+function escapeData(message) {
+  return String(message).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+function escapeProperty(value) {
+  return escapeData(value).replace(/:/g, "%3A").replace(/,/g, "%2C");
+}
+function warningCommand(message, title) {
+  return `::warning${title ? ` title=${escapeProperty(title)}` : ""}::${escapeData(message)}`;
+}
+var MAX_OUTPUT_BYTES = 512 * 1024;
+function boundedPlan(plan, counts, max = MAX_OUTPUT_BYTES) {
+  const bytes = (v) => Buffer.byteLength(JSON.stringify(v));
+  const full = bytes(plan);
+  if (full <= max) return { value: plan, note: null };
+  const note = `the plan is ${full} bytes, over the ${max}-byte budget of the plan output (GitHub caps a job's outputs at 1 MB)`;
+  const slim = { engine: plan.engine, truncated: `${note}; the pull request rows are left out, the job summary lists them`, configErrors: plan.configErrors, ops: plan.ops, warnings: plan.warnings.length };
+  if (bytes(slim) <= max) return { value: slim, note: slim.truncated };
+  const counted = { engine: plan.engine, truncated: `${note}; only the counts are kept, the job summary lists the changes`, counts };
+  return { value: counted, note: counted.truncated };
+}
+function groupedLog(print = (line) => console.log(line)) {
+  let current = null;
+  const kindOf2 = (line) => /^warning\b/.test(line) ? "warnings" : /^#\d+: /.test(line) ? "changes" : /^(retry|waiting|giving up|GitHub answered|octokit)/.test(line) ? current ?? "reading" : "reading";
+  const titles = { reading: "prflow: config and reading from GitHub", changes: "prflow: the changes, one line each", warnings: "prflow: every warning (the annotations group them)" };
+  const log2 = (line) => {
+    const kind = kindOf2(line);
+    if (kind !== current) {
+      if (current) print("::endgroup::");
+      print(`::group::${titles[kind]}`);
+      current = kind;
+    }
+    print(line);
+  };
+  log2.end = () => {
+    if (current) print("::endgroup::");
+    current = null;
+  };
+  return log2;
+}
+function warningAnnotations(warnings) {
+  const list = (xs, n = 8) => xs.slice(0, n).join(", ") + (xs.length > n ? `, and ${xs.length - n} more` : "");
+  return warningKinds(warnings).map((g) => {
+    const where = g.numbers.length ? ` on ${g.numbers.length} pull request${g.numbers.length === 1 ? "" : "s"} (${list(g.numbers.map((n) => `#${n}`))})` : "";
+    const names = g.names.length ? `; ${list(g.names)}` : "";
+    return warningCommand(`${g.count} × ${g.kind}${where}${names}. For example: ${g.example}`, `prflow: ${g.count} warning${g.count === 1 ? "" : "s"}: ${g.kind.slice(0, 80)}`);
+  });
 }
 
 // action/src/main.js
 var MODES = ["reconcile", "labels", "sweep", "gate-classify", "gate-report"];
+var log = groupedLog();
 async function main(env = process.env) {
-  const log = (line) => console.log(line);
   const mode = getInput("mode", env) || "reconcile";
   if (!MODES.includes(mode)) throw new RunError([`input mode: expected one of ${MODES.join(", ")}, found ${JSON.stringify(mode)}`]);
   const live = getBooleanInput("live", false, env);
@@ -5171,6 +5402,7 @@ async function main(env = process.env) {
   log(`prflow ${engine.version()} · ${mode} · ${owner}/${repo} · ${live ? "live" : "dry run (set live: true to write)"}`);
   if (mode === "labels") {
     const run2 = await labelsRun({ engine, octokit, owner, repo, configPath, readFile, live, log });
+    log.end();
     setOutput("plan", run2.results, env);
     writeCounts(run2.counts, env);
     appendSummary(run2.summary, env);
@@ -5179,7 +5411,9 @@ async function main(env = process.env) {
   }
   if (mode === "sweep") {
     const run2 = await sweepRun({ engine, octokit, owner, repo, configPath, readFile, live, log });
-    setOutput("plan", run2.plan, env);
+    log.end();
+    annotate(run2.plan.warnings ?? []);
+    setPlanOutput(run2.plan, run2.counts, env);
     setOutput("stop-the-line", String(run2.plan.stopTheLine), env);
     writeCounts(run2.counts, env);
     appendSummary(run2.summary, env);
@@ -5190,11 +5424,12 @@ async function main(env = process.env) {
     if (!number) throw new RunError([`input numbers: expected the pull request the gate is for, found nothing`]);
     const { config, errors } = loadConfig(engine, configPath, { readFile });
     if (errors.length) throw new RunError(errors);
-    const step = mode === "gate-classify" ? "classify" : "report";
-    const { decision, results } = await gateRun({ engine, octokit, owner, repo, config, step, number, sha: getInput("sha", env), result: getInput("result", env), live, log });
+    const step2 = mode === "gate-classify" ? "classify" : "report";
+    const { decision, results } = await gateRun({ engine, octokit, owner, repo, config, step: step2, number, sha: getInput("sha", env), result: getInput("result", env), live, log });
+    log.end();
     for (const [k, v] of Object.entries({ run: decision.run, need: decision.need, sha: decision.sha, pr: number })) setOutput(k, String(v), env);
     setOutput("plan", decision, env);
-    appendSummary(`## prflow gate ${step} · #${number}
+    appendSummary(`## prflow gate ${step2} · #${number}
 
 ${decision.why}
 `, env);
@@ -5204,16 +5439,33 @@ ${decision.why}
   const numbersInput = getInput("numbers", env);
   const scope = numbersInput ? { scope: "pulls", numbers: parseNumbers(numbersInput), why: "the numbers input" } : parseEvent(env.GITHUB_EVENT_NAME ?? "", readEvent(env));
   const run = await reconcileRun({ engine, octokit, owner, repo, configPath, readFile, scope, live, log });
-  setOutput("plan", run.plan, env);
+  log.end();
+  annotate(run.plan.warnings);
+  const note = setPlanOutput(run.plan, run.counts, env);
   writeCounts(run.counts, env);
-  appendSummary(run.summary, env);
+  appendSummary(note ? `${run.summary}
+> **The plan output is cut:** ${note}.
+` : run.summary, env);
   failOnFailedWrites(run.results.filter((r) => r.status === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
 }
-function failOnFailedWrites(lines) {
-  if (!lines.length) return;
+function annotate(warnings) {
+  for (const line of warningAnnotations(warnings)) console.log(line);
+}
+function setPlanOutput(plan, counts, env) {
+  const { value, note } = boundedPlan(plan, counts);
+  setOutput("plan", value, env);
+  if (note) console.log(`plan output: ${note}`);
+  return note;
+}
+function failOnFailedWrites(all2) {
+  if (!all2.length) return;
+  const skipped = all2.filter((l) => l.includes(NOT_ATTEMPTED));
+  const lines = all2.filter((l) => !l.includes(NOT_ATTEMPTED));
+  if (skipped.length) console.log(errorCommand(`writing: ${skipped.length} write${skipped.length === 1 ? "" : "s"} not attempted: ${skipped[0].slice(skipped[0].indexOf(NOT_ATTEMPTED) + "not attempted: ".length)}; the next scheduled run makes them`));
   for (const line of lines) {
-    const hint = /^#\d+: \w+ failed: 403 /.test(line) ? " (a read-only token? events from forks get one; the next scheduled run retries)" : "";
-    console.log(errorCommand(`${line}${hint}`));
+    const limited = /rate limit/i.test(line);
+    const hint = !limited && /^#\d+: \w+ failed: 403 /.test(line) ? " (the token cannot write here: events from forks get a read-only one; the next scheduled run retries)" : "";
+    console.log(errorCommand(`writing: ${line}${hint}`));
   }
   process.exitCode = 1;
 }
@@ -5225,11 +5477,12 @@ function writeCounts(counts, env) {
 try {
   await main();
 } catch (e) {
-  const lines = e instanceof RunError ? e.lines : [e.message ?? String(e)];
+  log.end();
+  const lines = describeFailure(e);
   for (const line of lines) console.log(errorCommand(line));
-  const title = e instanceof RunError ? "## prflow stopped before writing anything" : "## prflow failed";
+  const title = e instanceof RunError || rateLimitReset(e) !== void 0 ? "## prflow stopped before writing anything" : "## prflow failed";
   appendSummary([title, "", ...lines.map((l) => `- ${l.replace(/\|/g, "\\|")}`), ""].join("\n"));
-  if (!(e instanceof RunError) && e.stack) console.error(e.stack);
+  if (!(e instanceof RunError) && e?.stack && process.env.RUNNER_DEBUG === "1") console.error(e.stack);
   process.exitCode = 1;
 }
 //! An Octokit for the shells: @octokit/core with retries on 5xx (plugin-retry) and rate-limit handling

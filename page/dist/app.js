@@ -1372,6 +1372,7 @@
     reconcile: () => reconcile,
     reconcileJson: () => reconcileJson,
     resolveClaimRaceJson: () => resolveClaimRaceJson,
+    resolveClaimRaceTimedJson: () => resolveClaimRaceTimedJson,
     sweepJson: () => sweepJson,
     validateConfig: () => validateConfig,
     version: () => version
@@ -1719,6 +1720,47 @@
       return getStringFromWasm0(ptr5, len5);
     } finally {
       wasm.__wbindgen_free(deferred6_0, deferred6_1, 1);
+    }
+  }
+  function resolveClaimRaceTimedJson(labels, machine, number, config, took_ms) {
+    let deferred7_0;
+    let deferred7_1;
+    try {
+      const val4 = +number;
+      const val5 = +took_ms;
+      let ptr0, len0, ptr1, len1, ptr2, len2;
+      try {
+        ptr0 = passStringToWasm0(labels, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passStringToWasm0(machine, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len1 = WASM_VECTOR_LEN;
+        ptr2 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len2 = WASM_VECTOR_LEN;
+      } catch (e) {
+        if (ptr2) {
+          wasm.__wbindgen_free(ptr2, len2 * 1, 1);
+        }
+        if (ptr1) {
+          wasm.__wbindgen_free(ptr1, len1 * 1, 1);
+        }
+        if (ptr0) {
+          wasm.__wbindgen_free(ptr0, len0 * 1, 1);
+        }
+        throw e;
+      }
+      const ret = wasm.resolveClaimRaceTimedJson(ptr0, len0, ptr1, len1, val4, ptr2, len2, val5);
+      var ptr6 = ret[0];
+      var len6 = ret[1];
+      if (ret[3]) {
+        ptr6 = 0;
+        len6 = 0;
+        throw takeFromExternrefTable0(ret[2]);
+      }
+      deferred7_0 = ptr6;
+      deferred7_1 = len6;
+      return getStringFromWasm0(ptr6, len6);
+    } finally {
+      wasm.__wbindgen_free(deferred7_0, deferred7_1, 1);
     }
   }
   function sweepJson(facts, config) {
@@ -2298,6 +2340,8 @@ ${val.stack}`;
       codeOwners: (codeownersText, path) => wasm2.codeOwners(codeownersText ?? "", path),
       /** The numbers a body's `Merge-After:` / `Start-After:` trailers name: { mergeAfter, startAfter }. */
       parseTrailers: (body) => wasm2.parseTrailers(body ?? ""),
+      /** The issues a body closes with a closing keyword (`Fixes #12`), outside fenced code; never another repository's. */
+      closingKeywords: (body) => queueCall(wasm2, "closingKeywords", { body: body ?? "" }),
       /** The merge queue's triage of every open pull request: triage, owner, reason, next actor/action, order, cycles. */
       triage: (facts, config = {}) => queueCall(wasm2, "triage", { facts, config }),
       /** The pull requests whose `builtOnBaseTip` triage reads: a reader asks git about these only. */
@@ -2322,9 +2366,13 @@ ${val.stack}`;
       claim: (facts, config, role, machine) => JSON.parse(wasm2.claimJson(asJson(facts), asJson(config), role, machine)),
       /**
        * After the settle time, with the labels read back from pull request `number`: does `machine`
-       * keep its claim? { won, winner, line, ops } — the loser's ops remove its own label.
+       * keep its claim? { won, winner, line, ops } — the loser's ops remove its own label. `tookMs`, the
+       * claimer's own time from its facts read to its claim write acknowledged, withdraws a claim whose
+       * window reached the settle (a rival may hold it unseen).
        */
-      resolveClaimRace: (labels, machine, number = 0, config = {}) => JSON.parse(wasm2.resolveClaimRaceJson(JSON.stringify(labels), machine, number, asJson(config))),
+      resolveClaimRace: (labels, machine, number = 0, config = {}, tookMs = void 0) => JSON.parse(
+        tookMs === void 0 ? wasm2.resolveClaimRaceJson(JSON.stringify(labels), machine, number, asJson(config)) : wasm2.resolveClaimRaceTimedJson(JSON.stringify(labels), machine, number, asJson(config), tookMs)
+      ),
       /** The gate's classify step: { run, need, sha, ops, why, warnings } (docs-only passes in `ops`). */
       gateClassify: (facts, config, number) => JSON.parse(wasm2.gateClassifyJson(asJson(facts), asJson(config), number)),
       /**
@@ -4120,7 +4168,31 @@ ${val.stack}`;
   var MAX_SERVER_ERROR_RETRIES = 3;
   var MAX_RATE_LIMIT_WAIT_S = 60;
   var WRITE_SPACING_MS = 1e3;
-  var RetryingOctokit = Octokit.plugin(retry, throttling);
+  function unreachable(octokit) {
+    octokit.hook.wrap("request", async (request2, options) => {
+      try {
+        return await request2(options);
+      } catch (e) {
+        if (e?.status !== 500 || e.response || !e.cause) throw e;
+        const code = e.cause?.cause?.code ?? e.cause?.code ?? e.cause?.cause?.message ?? e.message;
+        const origin = (() => {
+          try {
+            return new URL(e.request?.url ?? options.url).origin;
+          } catch {
+            return options.baseUrl ?? "the API";
+          }
+        })();
+        const err = new e.constructor(`could not reach the API at ${origin}: ${describeCause(code)}`, 0, { request: e.request });
+        err.unreachable = true;
+        throw err;
+      }
+    });
+  }
+  function describeCause(code) {
+    const words = { ECONNREFUSED: "connection refused", ENOTFOUND: "no such host", ECONNRESET: "connection reset", ETIMEDOUT: "timed out", EAI_AGAIN: "name lookup failed" };
+    return words[code] ? `${words[code]} (${code})` : code;
+  }
+  var RetryingOctokit = Octokit.plugin(unreachable, retry, throttling);
   function parseSlug(slug) {
     const m = /^([\w.-]+)\/([\w.-]+)$/.exec(slug ?? "");
     return m ? { owner: m[1], repo: m[2] } : null;
@@ -4211,7 +4283,7 @@ ${val.stack}`;
     labels: { fact: "labels", select: (a) => `labels(${a}) { ${PAGE_INFO} nodes { name } }`, at: (pr) => pr.labels },
     reviews: {
       fact: "reviews",
-      select: (a) => `reviews(${a}) { ${PAGE_INFO} nodes { ${AUTHOR} state submittedAt body commit { oid } } }`,
+      select: (a) => `reviews(${a}) { ${PAGE_INFO} nodes { ${AUTHOR} state submittedAt body authorAssociation commit { oid } } }`,
       at: (pr) => pr.reviews
     },
     reviewRequests: {
@@ -4311,7 +4383,11 @@ ${val.stack}`;
         if (head === null) head = { data: r.data, errors: r.errors };
         const conn = repository2.pullRequests;
         if (!conn) throw new GraphqlErrors(r.errors, r.data);
-        conn.nodes.forEach((pr, i) => raw.push({ pr, errors: errorsUnder(r.errors, ["repository", "pullRequests", "nodes", i]) }));
+        conn.nodes.forEach((pr, i) => {
+          const errors = errorsUnder(r.errors, ["repository", "pullRequests", "nodes", i]);
+          if (!pr) return log(`a pull request came back empty from GitHub (${errors.map((e) => e.message).join("; ") || "no error given"}); it is left out of this run, its labels untouched`);
+          raw.push({ pr, errors });
+        });
         log(`reading pull requests ${raw.length}/${conn.totalCount}`);
         if (!conn.pageInfo.hasNextPage) break;
         after = conn.pageInfo.endCursor;
@@ -4414,6 +4490,9 @@ ${val.stack}`;
       lists[key] = [...conn.nodes];
       if (conn.pageInfo?.hasNextPage) pending[key] = conn.pageInfo.endCursor;
     }
+    for (const field of ["isDraft", "mergeable"]) {
+      if (errors.some((e) => e.path.at(-1) === field) || typeof pr[field] === "undefined" || pr[field] === null) unknown.add(field);
+    }
     return { pr, lists, pending, unknown };
   }
   async function followUp(pulls, ctx) {
@@ -4464,12 +4543,14 @@ ${val.stack}`;
       title: pr.title ?? "",
       author: loginOf(pr.author) ?? "ghost",
       body: pr.body ?? "",
-      isDraft: Boolean(pr.isDraft),
+      isDraft: pr.isDraft === true,
       createdAt: pr.createdAt ?? "",
       baseRef: pr.baseRefName ?? "",
       headRef: pr.headRefName ?? "",
       headSha: pr.headRefOid ?? headOid ?? "",
-      mergeable: ["MERGEABLE", "CONFLICTING"].includes(pr.mergeable) ? pr.mergeable : "UNKNOWN",
+      // An errored single field is "do not know", never its falsy reading: a null isDraft is listed
+      // unknown (not "ready"), and mergeable has its own UNKNOWN.
+      mergeable: !unknown.has("mergeable") && ["MERGEABLE", "CONFLICTING"].includes(pr.mergeable) ? pr.mergeable : "UNKNOWN",
       mergeStateStatus: pr.mergeStateStatus ?? null,
       labels: (lists.labels ?? []).map((l) => l.name),
       reviews: (lists.reviews ?? []).map(toReview),
@@ -4478,11 +4559,11 @@ ${val.stack}`;
       files: (lists.files ?? []).map((f) => f.path),
       comments: (lists.comments ?? []).map(toComment),
       timeline: (lists.timeline ?? []).map(toEvent).filter(Boolean),
-      unknown: Object.keys(LISTS).map((k) => LISTS[k].fact).filter((f) => unknown.has(f))
+      unknown: [...Object.keys(LISTS).map((k) => LISTS[k].fact), "isDraft"].filter((f) => unknown.has(f))
     };
   }
   function toReview(r) {
-    return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "" };
+    return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "", authorCanWrite: WRITE_ASSOCIATIONS.includes(r.authorAssociation) };
   }
   function reviewerName(r) {
     if (!r) return null;
@@ -4551,7 +4632,7 @@ ${val.stack}`;
         autoMergeRequest { enabledAt }
         commits(first: 1) { totalCount }
         files(first: 1) { totalCount }
-        closingIssuesReferences(first: 25) { nodes { number state body } }
+        closingIssuesReferences(first: 25) { nodes { number state body repository { nameWithOwner } } }
         reviewThreads(first: 100) { totalCount nodes { isResolved } }
       }
     }
@@ -4560,12 +4641,6 @@ ${val.stack}`;
   function numbersQuery(numbers) {
     const fields = numbers.map((n) => `n${n}: issueOrPullRequest(number: ${Number(n)}) { __typename ... on Issue { number state body } ... on PullRequest { number prState: state } }`);
     return `query QueueNumbers($owner: String!, $repo: String!) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`;
-  }
-  var START_AFTER = /^\s*start-after:(.*)$/gim;
-  function startAfterNumbers(body) {
-    const out = [];
-    for (const m of String(body ?? "").matchAll(START_AFTER)) for (const r of m[1].matchAll(/#(\d+)/g)) out.push(Number(r[1]));
-    return out;
   }
   function teamsIn(codeowners) {
     const teams = /* @__PURE__ */ new Set();
@@ -4620,8 +4695,10 @@ ${val.stack}`;
           if (node.commits) pr.commitCount = node.commits.totalCount;
           if (node.files && (pr.files?.length ?? 0) < node.files.totalCount) pr.filesTruncated = true;
           if (node.closingIssuesReferences) {
-            pr.closingIssues = node.closingIssuesReferences.nodes.map((i) => ({ number: i.number, source: "link" }));
-            for (const i of node.closingIssuesReferences.nodes) closing.set(i.number, { state: i.state, body: i.body });
+            const here = `${owner}/${repo}`.toLowerCase();
+            const local = node.closingIssuesReferences.nodes.filter((i) => i && (!i.repository || String(i.repository.nameWithOwner).toLowerCase() === here));
+            pr.closingIssues = local.map((i) => ({ number: i.number, source: "link" }));
+            for (const i of local) closing.set(i.number, { state: i.state, body: i.body });
           } else addUnknown(pr.unknown, "closingIssues");
           if (node.reviewThreads) pr.unresolvedThreads = node.reviewThreads.nodes.filter((t) => !t.isResolved).length;
           else addUnknown(pr.unknown, "reviewThreads");
@@ -4638,11 +4715,10 @@ ${val.stack}`;
       }
     }
     try {
-      const keyword = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+#(\d+)/gi;
       const wanted2 = new Set(closing.keys());
-      for (const pr of facts.pullRequests) for (const m of String(pr.body ?? "").matchAll(keyword)) wanted2.add(Number(m[1]));
+      for (const pr of facts.pullRequests) for (const n of engine2.closingKeywords(pr.body)) wanted2.add(n);
       const known = new Map([...closing].map(([n, v]) => [n, v]));
-      const ask = async (numbers) => {
+      const ask2 = async (numbers) => {
         const missing = numbers.filter((n) => !known.has(n) && !byNumber.has(n));
         if (!missing.length) return;
         const { data, errors } = await graphqlPartial(octokit, numbersQuery(missing), { owner, repo });
@@ -4652,10 +4728,10 @@ ${val.stack}`;
           if (node) known.set(n, { state: node.state ?? node.prState, body: node.body ?? "", pull: node.__typename === "PullRequest" });
         }
       };
-      await ask([...wanted2]);
+      await ask2([...wanted2]);
       const named = /* @__PURE__ */ new Set();
-      for (const n of wanted2) for (const m of startAfterNumbers(known.get(n)?.body)) named.add(m);
-      await ask([...named]);
+      for (const n of wanted2) for (const m of engine2.parseTrailers(known.get(n)?.body).startAfter) named.add(m);
+      await ask2([...named]);
       const issues = [];
       for (const [number, v] of known) if (!v.pull) issues.push({ number, open: v.state === "OPEN", body: v.body ?? "", blockedBy: [] });
       for (const issue of issues) {
@@ -4682,6 +4758,7 @@ ${val.stack}`;
       }
     } catch (e) {
       log(`queue facts: the branch rules could not be read (${e.message})`);
+      addUnknown(facts.unknown, "rules");
     }
     facts.teamMembers ??= {};
     for (const team of teamsIn(facts.codeowners)) {
@@ -4715,8 +4792,16 @@ ${val.stack}`;
     } catch (e) {
       return { config: null, problems: [{ path: "$", expected: "JSON", found: `a syntax error (${e.message})` }] };
     }
+    if (config === null || typeof config !== "object" || Array.isArray(config)) {
+      return { config: null, problems: [{ path: "$", expected: "a JSON object", found: kindOf(config) }] };
+    }
     const problems = engine2.validateConfig(config);
     return { config: problems.length ? null : config, problems };
+  }
+  function kindOf(value) {
+    if (value === null) return "null";
+    if (Array.isArray(value)) return "an array";
+    return { string: "a string", number: "a number", boolean: "a boolean" }[typeof value] ?? typeof value;
   }
 
   // page/src/github.js
@@ -4849,7 +4934,7 @@ ${val.stack}`;
     const head = el(doc, "tr", {}, ...COLUMNS.map(([key, heading]) => el(doc, "th", { scope: "col", "data-col": key }, heading)));
     const body = el(doc, "tbody");
     for (const row of view.rows) {
-      const tr = el(doc, "tr", { "data-number": String(row.number), "data-state": row.state ?? "" });
+      const tr = el(doc, "tr", { id: `pr-${row.number}`, tabindex: "-1", "data-number": String(row.number), "data-state": row.state ?? "" });
       for (const [key, , cell] of COLUMNS) {
         const td = el(doc, "td", { "data-col": key });
         if (key === "number") td.append(el(doc, "a", { href: pullUrl(api, repository, row.number), rel: "noopener" }, cell(row)));
@@ -4875,8 +4960,34 @@ ${val.stack}`;
     root.append(ul);
   }
 
+  // page/src/keys.js
+  var rows = (doc) => [...doc.querySelectorAll("#pulls tbody tr[id]")];
+  function installKeys(doc) {
+    const linked = /^#pr-\d+$/.test(doc.location.hash) ? doc.location.hash.slice(1) : null;
+    doc.addEventListener("prflow:rendered", () => {
+      const tr = linked && doc.getElementById(linked);
+      if (!tr) return;
+      tr.focus();
+      tr.scrollIntoView({ block: "center" });
+      history.replaceState(null, "", `${doc.location.search}#${linked}`);
+    });
+    doc.addEventListener("keydown", (event) => {
+      if (event.altKey || event.ctrlKey || event.metaKey || event.key !== "j" && event.key !== "k") return;
+      if (event.target.closest?.("input, textarea, select, [contenteditable]")) return;
+      const all = rows(doc);
+      if (!all.length) return;
+      const at = all.findIndex((tr2) => tr2 === doc.activeElement || `#${tr2.id}` === doc.location.hash);
+      const next = at < 0 ? 0 : Math.min(all.length - 1, Math.max(0, at + (event.key === "j" ? 1 : -1)));
+      event.preventDefault();
+      const tr = all[next];
+      tr.focus();
+      history.replaceState(null, "", `${doc.location.search}#${tr.id}`);
+    });
+  }
+
   // page/src/main.js
   var tokenKey = (api) => `prflow.token ${api}`;
+  var confirmedKey = (api) => `prflow.confirmed ${api}`;
   var $ = (id) => document.getElementById(id);
   var engine;
   function status(line) {
@@ -4900,6 +5011,7 @@ ${val.stack}`;
       const { owner, repo } = parseRepo($("repo").value);
       const token = $("token").value.trim();
       if (!token) throw new ReadError("checking the token", "enter a token (fine-grained, read-only)");
+      if (api !== DEFAULT_API && sessionStorage.getItem(confirmedKey(api)) !== "yes") return ask(api);
       sessionStorage.setItem(tokenKey(api), token);
       history.replaceState(null, "", `?${new URLSearchParams({ repo: `${owner}/${repo}`, ...api === DEFAULT_API ? {} : { api } })}`);
       if (!engine) {
@@ -4924,6 +5036,14 @@ ${val.stack}`;
       fail(e instanceof ReadError ? `${e.step} failed: ${e.line}` : `failed: ${e.message}`);
     }
   }
+  function ask(api) {
+    $("confirm-api-host").textContent = api;
+    $("confirm-api").hidden = false;
+    $("confirm-api").dataset.api = api;
+    status(`waiting for you to confirm the API URL ${api}`);
+    document.body.dataset.state = "confirm";
+    document.dispatchEvent(new CustomEvent("prflow:confirm", { detail: { api } }));
+  }
   function start() {
     const params = new URLSearchParams(location.search);
     $("repo").value = params.get("repo") ?? "";
@@ -4933,10 +5053,22 @@ ${val.stack}`;
     } catch {
     }
     $("form").addEventListener("submit", run);
+    $("confirm-api-yes").addEventListener("click", () => {
+      sessionStorage.setItem(confirmedKey($("confirm-api").dataset.api), "yes");
+      $("confirm-api").hidden = true;
+      run();
+    });
+    $("confirm-api-no").addEventListener("click", () => {
+      $("confirm-api").hidden = true;
+      $("api").value = DEFAULT_API;
+      status("the API URL is GitHub's again: press Show");
+      document.body.dataset.state = "ready";
+    });
     $("forget").addEventListener("click", () => {
       sessionStorage.clear();
       $("token").value = "";
     });
+    installKeys(document);
     document.body.dataset.state = "ready";
     document.dispatchEvent(new CustomEvent("prflow:ready"));
     if ($("repo").value && $("token").value) run();
