@@ -220,6 +220,11 @@ impl Config {
             if globs.is_empty() {
                 errors.push(ConfigError { path: format!("$.scopes[{name:?}]"), expected: "at least one glob".into(), found: "an empty list".into() });
             }
+            for (i, glob) in globs.iter().enumerate() {
+                if let Some(expected) = crate::glob::labeler_problem(glob) {
+                    errors.push(ConfigError { path: format!("$.scopes[{name:?}][{i}]"), expected, found: format!("{glob:?}") });
+                }
+            }
         }
         self.followup.validate(&mut errors);
         errors
@@ -368,6 +373,18 @@ mod tests {
         assert_eq!(by_path.get("$.queue.watch.timeoutMinutes"), Some(&"a whole number of minutes, at least 0"), "{errors:?}");
         assert_eq!(by_path.get("$.labels.draft"), Some(&"a string"), "{errors:?}");
         assert!(by_path.contains_key("$.nonsense"), "{errors:?}");
+    }
+
+    #[test]
+    fn a_glob_the_labeler_reads_otherwise_is_an_error_naming_it() {
+        // Issue 18: `!docs/**` and an unclosed brace matched nothing and said nothing.
+        let errors = Config::from_value(json!({
+            "scopes": { "scope:docs": ["{docs,guides/**", "!docs/**", "{src,lib}/**"] },
+        }))
+        .expect_err("two bad globs");
+        let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(paths, [r#"$.scopes["scope:docs"][0]"#, r#"$.scopes["scope:docs"][1]"#], "{errors:?}");
+        assert!(errors[1].expected.contains("negated"), "{errors:?}");
     }
 
     #[test]

@@ -1,5 +1,79 @@
 //! Path globs as actions/labeler and most GitHub tooling read them (minimatch with `dot: true`):
-//! `*` and `?` stay inside one path segment, a `**` segment spans any number of segments.
+//! `*` and `?` stay inside one path segment, a `**` segment spans any number of segments, and (for
+//! the labeler's patterns, not CODEOWNERS, which GitHub reads gitignore-style) `{a,b}` alternatives.
+
+/// At most this many alternatives from one pattern's braces: a config is read on every run, and
+/// `{a,b}{c,d}...` doubles with every group.
+pub const MAX_ALTERNATIVES: usize = 256;
+
+/// Whether `path` matches a labeler pattern: its brace alternatives expanded, any one matching.
+pub fn labeler_match(pattern: &str, path: &str) -> bool {
+    match expand_braces(pattern) {
+        Some(alts) => alts.iter().any(|p| glob_match(p, path)),
+        None => glob_match(pattern, path),
+    }
+}
+
+/// What is wrong with a labeler pattern, in words, or None. Negation (`!docs/**`) means "every file
+/// but these" to minimatch, which in a list where any glob may match would match nearly everything:
+/// refused by name rather than read differently from the labeler.
+pub fn labeler_problem(pattern: &str) -> Option<String> {
+    if pattern.starts_with('!') {
+        return Some("a glob without `!`: negated globs are not supported; list the paths that apply".into());
+    }
+    match expand_braces(pattern) {
+        None => Some("balanced `{` and `}` in the glob".into()),
+        Some(alts) if alts.len() > MAX_ALTERNATIVES => Some(format!("at most {MAX_ALTERNATIVES} alternatives from the glob's braces")),
+        Some(_) => None,
+    }
+}
+
+/// Every alternative of `{a,b}` groups (nested too), or None when the braces do not balance.
+/// A group with no comma (`{a}`) is literal, as in minimatch.
+pub fn expand_braces(pattern: &str) -> Option<Vec<String>> {
+    let bytes = pattern.as_bytes();
+    let Some(open) = bytes.iter().position(|&b| b == b'{') else {
+        return if bytes.contains(&b'}') { None } else { Some(vec![pattern.to_string()]) };
+    };
+    let (mut depth, mut close, mut commas) = (0usize, None, Vec::new());
+    for (i, &b) in bytes.iter().enumerate().skip(open) {
+        match b {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    close = Some(i);
+                    break;
+                }
+            }
+            b',' if depth == 1 => commas.push(i),
+            _ => {}
+        }
+    }
+    let close = close?;
+    let (head, tail) = (&pattern[..open], &pattern[close + 1..]);
+    let tails = expand_braces(tail)?;
+    let mut parts = Vec::new();
+    if commas.is_empty() {
+        parts.push(format!("{{{}}}", &pattern[open + 1..close]));
+    } else {
+        let mut start = open + 1;
+        for &c in commas.iter().chain(std::iter::once(&close)) {
+            parts.extend(expand_braces(&pattern[start..c])?);
+            start = c + 1;
+        }
+    }
+    let mut out = Vec::new();
+    for part in &parts {
+        for t in &tails {
+            out.push(format!("{head}{part}{t}"));
+            if out.len() > MAX_ALTERNATIVES {
+                return Some(out);
+            }
+        }
+    }
+    Some(out)
+}
 
 /// Whether `path` (repository-relative, `/`-separated) matches `pattern`.
 pub fn glob_match(pattern: &str, path: &str) -> bool {
@@ -126,6 +200,23 @@ mod tests {
         assert!(!hit);
         assert!(steps <= pat.len() * (segs.len() + 1), "{steps} steps");
         assert!(glob_match(&(["**"; 8].join("/") + "/*.md"), &path));
+    }
+
+    #[test]
+    fn braces_as_the_labeler_reads_them() {
+        // Issue 18: `{src,lib}/**` and `**/*.{rs,js}` matched nothing and raised no config error.
+        assert!(super::labeler_match("{src,lib}/**", "lib/github/read.js"));
+        assert!(super::labeler_match("**/*.{rs,js}", "src/glob.rs"));
+        assert!(super::labeler_match("**/*.{rs,js}", "a/b.js"));
+        assert!(!super::labeler_match("**/*.{rs,js}", "README.md"));
+        assert!(super::labeler_match("{a,{b,c}}/x", "c/x"));
+        assert!(super::labeler_match("{a}/x", "{a}/x"), "a group without a comma is literal");
+        assert_eq!(super::expand_braces("x{a,b}y{1,2}").unwrap(), ["xay1", "xay2", "xby1", "xby2"]);
+        assert_eq!(super::expand_braces("{a,b"), None);
+        assert!(super::labeler_problem("!docs/**").unwrap().contains("negated"));
+        assert!(super::labeler_problem("{src,lib/**").unwrap().contains("balanced"));
+        assert!(super::labeler_problem(&"{a,b}".repeat(9)).unwrap().contains("256"));
+        assert_eq!(super::labeler_problem("{src,lib}/**"), None);
     }
 
     #[test]

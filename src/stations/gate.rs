@@ -7,7 +7,7 @@ use super::state::{derive, GateResult};
 use super::{gate_due, state_wants};
 use crate::config::Config;
 use crate::facts::{Facts, PullFact, PullRequest};
-use crate::glob::glob_match;
+use crate::glob::labeler_match;
 use crate::labels::label_edit;
 use crate::plan::{Op, StatusState, Warning};
 use schemars::JsonSchema;
@@ -48,7 +48,7 @@ pub fn docs_only_status(config: &Config, pr: &PullRequest, _d: &super::state::De
     if pr.unknown(PullFact::Files) || pr.files.is_empty() || globs.is_empty() {
         return None;
     }
-    let docs = pr.files.iter().all(|f| globs.iter().any(|g| glob_match(g, f)));
+    let docs = pr.files.iter().all(|f| globs.iter().any(|g| labeler_match(g, f)));
     docs.then(|| status(config, pr, &pr.head_sha, StatusState::Success, DESC_DOCS_ONLY, format!("every changed path of #{} matches stations.gate.docsOnly", pr.number)))
 }
 

@@ -184,6 +184,11 @@ impl Stations {
                 errors.push(ConfigError { path, expected: format!("a label name not already used by {other}"), found: format!("{name:?}") });
             }
         }
+        for (i, glob) in self.gate.docs_only.iter().enumerate() {
+            if let Some(expected) = crate::glob::labeler_problem(glob) {
+                errors.push(ConfigError { path: format!("$.stations.gate.docsOnly[{i}]"), expected, found: format!("{glob:?}") });
+            }
+        }
         for id in self.machines.keys() {
             let bad = id.is_empty() || id.contains(|c: char| c.is_whitespace() || c == ',');
             if bad {
