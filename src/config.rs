@@ -35,7 +35,8 @@ pub struct Config {
     pub stations: crate::stations::settings::Stations,
     /// When a pull request counts as stale.
     pub stale: Stale,
-    /// `scope:*` labels from changed paths: label name to globs (any glob matching any file adds it).
+    /// `scope:*` labels from changed paths: label name to globs (any glob matching any file adds it;
+    /// braces `{a,b}` as actions/labeler reads them; no `!` negation).
     pub scopes: BTreeMap<String, Vec<String>>,
     /// Remove a scope label whose globs no longer match (actions/labeler's `sync-labels`).
     pub scope_sync: bool,
