@@ -107,7 +107,7 @@ requiredChecks?: string[]
  */
 scopeSync?: boolean
 /**
- * `scope:*` labels from changed paths: label name to globs (any glob matching any file adds it).
+ * `scope:*` labels from changed paths: label name to globs (any glob matching any file adds it; braces `{a,b}` as actions/labeler reads them; no `!` negation).
  */
 scopes?: {
 [k: string]: string[]
