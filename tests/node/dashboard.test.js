@@ -7,13 +7,13 @@ import assert from "node:assert/strict";
 import { JSDOM, VirtualConsole } from "jsdom";
 import * as engine from "../../js/node.js";
 import { startEmulator } from "../../emulator/index.js";
-import { makeOctokit, readFacts, PULL_PAGE } from "../../lib/github/index.js";
-import { githubPort } from "../../lib/stations/github-port.js";
+import { makeOctokit, PULL_PAGE } from "../../lib/github/index.js";
 import { readBoardFacts } from "../../lib/github/read-queue.js";
 import { COLUMNS } from "../../page/src/render.js";
 import { dashboardText } from "../../lib/dashboard-text.js";
 import { runCli } from "./lib/cli.js";
 import { stationsConfig } from "./lib/team.js";
+import { seedPageBoard } from "./lib/page-board.js";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -124,33 +124,7 @@ async function openPage(pageUrl, apiUrl, token, log, repo = `${OWNER}/${REPO}`, 
 let gh;
 let page;
 before(async () => {
-  gh = await startEmulator({ owner: OWNER, repo: REPO });
-  // The page takes `now` from the browser's clock (GitHub does not expose `Date` to pages), so the
-  // emulator's clock starts near it to keep the minutes in state plausible; equality below does not
-  // depend on it.
-  gh.clock.set(Date.now() - 3 * 3600_000);
-  gh.registerToken(TOKEN, "alice");
-  gh.user("alice", { association: "MEMBER" });
-  for (const l of engine.labelCatalog(CONFIG).labels) gh.createLabel(l);
-  gh.setFile(".github/prflow.json", `${JSON.stringify(CONFIG, null, 2)}\n`);
-  for (const seed of SEEDS) {
-    const pr = gh.createPull(seed.pull);
-    gh.clock.advance({ minutes: 7 });
-    if (seed.check) gh.checkRun({ number: pr.number, name: "test", status: "COMPLETED", conclusion: seed.check });
-    if (seed.review) gh.review(pr.number, seed.review);
-    gh.clock.advance({ minutes: 3 });
-  }
-  // The Action's pass over them: the state labels the engine wants, so time in state starts.
-  const app = makeOctokit({ token: gh.appToken, baseUrl: gh.url, timeScale: 0.001 });
-  for (let i = 0; i < 3; i++) {
-    const facts = await readFacts(app, { owner: OWNER, repo: REPO });
-    const plan = engine.reconcile(facts, CONFIG);
-    assert.deepEqual(plan.configErrors, []);
-    if (!plan.ops.length) break;
-    await githubPort(app, { owner: OWNER, repo: REPO }).apply(plan.ops, facts);
-    gh.clock.advance({ minutes: 20 });
-  }
-  gh.reset();
+  gh = await seedPageBoard({ owner: OWNER, repo: REPO, token: TOKEN, config: CONFIG, seeds: SEEDS });
   page = await servePage();
 });
 after(async () => {

@@ -10,12 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import * as engine from "../../js/node.js";
-import { startEmulator } from "../../emulator/index.js";
-import { makeOctokit, readFacts } from "../../lib/github/index.js";
-import { githubPort } from "../../lib/stations/github-port.js";
 import { COLUMNS } from "../../page/src/render.js";
 import { servePage } from "../../scripts/lib/serve-page.mjs";
 import { stationsConfig } from "./lib/team.js";
+import { seedPageBoard } from "./lib/page-board.js";
 
 const OWNER = "acme";
 const REPO = "widgets";
@@ -54,29 +52,7 @@ before(async () => {
     // A missing browser is a failure of the test command, never a skip: run scripts/setup.sh.
     throw new Error(`chromium could not start from ${CHROMIUM} (install it with scripts/setup.sh, which runs apt-get install chromium): ${e.message}`);
   }
-  gh = await startEmulator({ owner: OWNER, repo: REPO });
-  gh.clock.set(Date.now() - 3 * 3600_000);
-  gh.registerToken(TOKEN, "alice");
-  gh.user("alice", { association: "MEMBER" });
-  for (const l of engine.labelCatalog(CONFIG).labels) gh.createLabel(l);
-  gh.setFile(".github/prflow.json", `${JSON.stringify(CONFIG, null, 2)}\n`);
-  for (const seed of SEEDS) {
-    const pr = gh.createPull(seed.pull);
-    gh.clock.advance({ minutes: 7 });
-    if (seed.check) gh.checkRun({ number: pr.number, name: "test", status: "COMPLETED", conclusion: seed.check });
-    if (seed.review) gh.review(pr.number, seed.review);
-    gh.clock.advance({ minutes: 3 });
-  }
-  // The Action's pass, so the state labels exist and time in state starts.
-  const app = makeOctokit({ token: gh.appToken, baseUrl: gh.url, timeScale: 0.001 });
-  for (let i = 0; i < 3; i++) {
-    const facts = await readFacts(app, { owner: OWNER, repo: REPO });
-    const plan = engine.reconcile(facts, CONFIG);
-    if (!plan.ops.length) break;
-    await githubPort(app, { owner: OWNER, repo: REPO }).apply(plan.ops, facts);
-    gh.clock.advance({ minutes: 20 });
-  }
-  gh.reset();
+  gh = await seedPageBoard({ owner: OWNER, repo: REPO, token: TOKEN, config: CONFIG, seeds: SEEDS });
   page = await servePage();
 });
 
