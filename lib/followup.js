@@ -25,27 +25,16 @@ export async function findBoard(octokit, { owner, repo, label }) {
 }
 
 /**
- * The engine's own-account rule (src/account.rs, is_own), for the comment this writer edits: the same
- * spelling, or a bare viewer and its `name[bot]`; never a User whose login is the App's without `[bot]`.
- */
-const sameAccount = (author, viewer) => {
-  const norm = (s) => String(s ?? "").replace(/^@/, "").toLowerCase();
-  const [a, v] = [norm(author), norm(viewer)];
-  return Boolean(v) && (a === v || (!v.endsWith("[bot]") && a === `${v}[bot]`));
-};
-
-/**
  * Writers for the sweep's ops, added to the shared table without changing it. They need the facts: an
- * upsert finds the tool's own comment carrying the marker among the comments that were read.
+ * upsert edits the comment the engine named (`commentId`), compared with the body that was read.
  */
 export function followupWriters(facts) {
   const pulls = new Map((facts.pullRequests ?? []).map((p) => [p.number, p]));
   return {
     ...WRITERS,
     async upsertComment(octokit, op, { owner, repo, live }) {
-      const existing = (pulls.get(op.number)?.comments ?? []).find(
-        (c) => c.id && sameAccount(c.author, facts.viewer) && c.body.split("\n", 1)[0] === op.marker,
-      );
+      // The engine names the comment to edit (its own-account rule); this only looks it up by id.
+      const existing = op.commentId == null ? null : (pulls.get(op.number)?.comments ?? []).find((c) => c.id === op.commentId) ?? null;
       if (existing && existing.body === op.body) return { status: SKIPPED, detail: "the comment already says this" };
       if (!live) return { status: WOULD, detail: existing ? `would update comment ${existing.id}` : "would comment" };
       if (existing) {

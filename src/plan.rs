@@ -28,9 +28,17 @@ pub enum Op {
     EditLabels { number: u64, add: Vec<LabelChange>, remove: Vec<LabelChange>, reason: String },
     /// Request reviews from these logins.
     RequestReviewers { number: u64, reviewers: Vec<String>, reason: String },
-    /// A comment on a pull request whose first line is `marker`: the shell updates the comment by the
-    /// tool's own account that starts with that marker line if its body differs, or creates one.
-    UpsertComment { number: u64, marker: String, body: String, reason: String },
+    /// A comment on a pull request whose first line is `marker`: the shell edits `commentId` (the
+    /// engine's pick: the tool's own comment that starts with that marker line) if its body differs,
+    /// or creates one when there is none.
+    UpsertComment {
+        number: u64,
+        marker: String,
+        body: String,
+        reason: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        comment_id: Option<u64>,
+    },
     /// The board issue: create it with `label` and `title` when `number` is none, otherwise replace its
     /// body. The engine emits it only when the content changed.
     UpsertBoard { number: Option<u64>, label: String, title: String, body: String, reason: String },

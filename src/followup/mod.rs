@@ -318,7 +318,12 @@ pub fn sweep(facts: &Facts, config: &Config) -> SweepPlan {
             queue_state: &f.queue_state,
         });
         let reason = format!("{} in `{state}` for {}: {} at {}", pr.number, texts::duration(minutes), level.action.word(), texts::duration(i64::from(level.after)));
-        plan.ops.push(Op::UpsertComment { number: pr.number, marker: mark.line(), body, reason: format!("#{reason}") });
+        let marker = mark.line();
+        // The comment to edit is named here, by the one own-account rule, so no shell judges authors.
+        let comment_id = viewer.and_then(|v| {
+            pr.comments.iter().find(|c| crate::account::is_own(&c.author, v) && c.body.split('\n').next() == Some(marker.as_str())).and_then(|c| c.id)
+        });
+        plan.ops.push(Op::UpsertComment { number: pr.number, marker, body, reason: format!("#{reason}"), comment_id });
         if level.action == Action::ReleaseClaim {
             let mut wants = Wants::default();
             let why = format!("claimed for {} with no verdict", texts::duration(minutes));

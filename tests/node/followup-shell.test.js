@@ -113,3 +113,28 @@ test("prflow sweep: a dry run from the terminal reports the ping it would write 
     await stop();
   }
 });
+
+test("the comment writer edits the comment the engine names (commentId) and judges no author itself", async () => {
+  const { followupWriters } = await import("../../lib/followup.js");
+  const { gh, stop } = await repository();
+  try {
+    const pr = gh.createPull({ title: "p", author: "agent-m1" });
+    const own = gh.comment(pr.number, { author: "github-actions[bot]", body: "<!-- prflow:followup x -->\nold" });
+    const facts = { viewer: "github-actions[bot]", pullRequests: [{ number: pr.number, comments: [{ id: own.id, author: own.author, body: own.body }] }] };
+    const writers = followupWriters(facts);
+    const octokit = makeOctokit({ token: gh.appToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
+    const ctx = { owner: gh.state.owner, repo: gh.state.repo, live: true };
+    const op = { op: "upsertComment", number: pr.number, marker: "<!-- prflow:followup x -->", reason: "test" };
+    // Without the engine's pick the writer creates a comment, even though an own comment carries the marker.
+    assert.match((await writers.upsertComment(octokit, { ...op, body: "<!-- prflow:followup x -->\nnew" }, ctx)).detail, /^commented/);
+    assert.equal(comments(gh, pr.number).length, 2);
+    const same = await writers.upsertComment(octokit, { ...op, body: own.body, commentId: own.id }, ctx);
+    assert.equal(same.detail, "the comment already says this");
+    const edited = await writers.upsertComment(octokit, { ...op, body: "<!-- prflow:followup x -->\nedited", commentId: own.id }, ctx);
+    assert.equal(edited.detail, `updated comment ${own.id}`);
+    assert.equal(gh.state.comments.get(own.id).body, "<!-- prflow:followup x -->\nedited");
+    assert.deepEqual(gh.validationFailures, []);
+  } finally {
+    await stop();
+  }
+});
