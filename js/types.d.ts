@@ -997,6 +997,7 @@ reason: string
 reviewers: string[]
 } | {
 body: string
+comment_id?: (number | null)
 marker: string
 number: number
 op: "upsertComment"

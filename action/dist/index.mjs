@@ -4091,19 +4091,12 @@ async function findBoard(octokit, { owner, repo, label }) {
   const issue = res.data.filter((i) => !i.pull_request).sort((a, b) => a.number - b.number)[0];
   return issue ? { number: issue.number, title: issue.title ?? "", body: issue.body ?? "" } : null;
 }
-var sameAccount = (author, viewer) => {
-  const norm = (s) => String(s ?? "").replace(/^@/, "").toLowerCase();
-  const [a, v] = [norm(author), norm(viewer)];
-  return Boolean(v) && (a === v || !v.endsWith("[bot]") && a === `${v}[bot]`);
-};
 function followupWriters(facts) {
   const pulls2 = new Map((facts.pullRequests ?? []).map((p) => [p.number, p]));
   return {
     ...WRITERS,
     async upsertComment(octokit, op, { owner, repo, live }) {
-      const existing = (pulls2.get(op.number)?.comments ?? []).find(
-        (c) => c.id && sameAccount(c.author, facts.viewer) && c.body.split("\n", 1)[0] === op.marker
-      );
+      const existing = op.commentId == null ? null : (pulls2.get(op.number)?.comments ?? []).find((c) => c.id === op.commentId) ?? null;
       if (existing && existing.body === op.body) return { status: SKIPPED, detail: "the comment already says this" };
       if (!live) return { status: WOULD, detail: existing ? `would update comment ${existing.id}` : "would comment" };
       if (existing) {
