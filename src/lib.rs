@@ -15,6 +15,7 @@ pub mod followup;
 pub mod glob;
 pub mod json_path;
 pub mod labels;
+pub mod markers;
 pub mod plan;
 pub mod queue;
 pub mod reconcile;
