@@ -11,6 +11,7 @@ import { conform, validateRequest, validateResponse } from "./openapi.js";
 import { webhookPayload } from "./payloads.js";
 import { runAction } from "./workflows.js";
 import { GitRepo } from "./git.js";
+import { CiSimulator } from "./ci.js";
 
 /**
  * GitHub answers every origin (docs.github.com, "Using CORS and JSONP to make cross-origin requests"):
@@ -76,6 +77,19 @@ class Emulator {
     // `git: true` (a directory under os.tmpdir()) or `git: { dir }`: a real bare repository, removed on close.
     this.git = git ? new GitRepo({ owner, repo, dir: git.dir, clock }) : null;
     this.state = new RepoState({ owner, repo, seed, clock, git: this.git, emit: (name, info, actor) => this.emit(name, info, actor) });
+    this.ci = new CiSimulator(this);
+    this.state.tokenKind = () => this.currentTokenKind;
+    this.state.withTokenKind = (kind, fn) => {
+      const had = this.currentTokenKind;
+      this.currentTokenKind = kind;
+      try {
+        return fn();
+      } finally {
+        this.currentTokenKind = had;
+      }
+    };
+    // A timer that throws (a CI job, an auto-merge) is the emulator's own failure, reported like any other.
+    clock.onError = (e, timer) => this.validationFailures.push({ where: "emulator", method: "TIMER", path: timer?.label ?? "", operation: null, problems: [e.stack ?? e.message] });
     this.appToken = APP_TOKEN;
     this.personalToken = PERSONAL_TOKEN;
     this.registerToken(APP_TOKEN, ACTIONS_BOT, "app");
@@ -202,6 +216,7 @@ class Emulator {
     const event = { name, action: payload.action ?? null, payload, actor, tokenKind, startsRuns, at: this.clock.iso() };
     this.events.push(event);
     if (!startsRuns) return;
+    this.ci.onEvent(event);
     const names = name === "pull_request" ? ["pull_request", "pull_request_target"] : [name];
     for (const n of names) {
       for (const handler of this.workflows.handlersFor(n)) {
@@ -222,6 +237,24 @@ class Emulator {
   /** Runs the bundled action as a workflow step would, against this emulator. */
   runAction(options) {
     return runAction({ ...options, emulator: this });
+  }
+
+  // ---- time ---------------------------------------------------------------------------------------
+
+  /**
+   * Moves the emulator's clock by `ms` or `{ seconds, minutes, hours, days }`, firing what falls due on the
+   * way in time order: CI jobs finishing, mergeability known again, auto-merge merging. Returns the ISO time.
+   */
+  advance(by) {
+    return this.clock.advance(by);
+  }
+  /** Moves the clock to an ISO time (or epoch ms), firing what falls due on the way. */
+  advanceTo(to) {
+    return this.clock.advanceTo(to);
+  }
+  /** Advances timer by timer until nothing waits (at most `limit`, a week by default). */
+  runUntilIdle(options) {
+    return this.clock.runUntilIdle(options);
   }
 
   // ---- counts -------------------------------------------------------------------------------------

@@ -13,21 +13,92 @@ export const ZERO_SHA = "0".repeat(40);
 /** Associations that mean "can write" (GitHub's authorAssociation). */
 const WRITE_ASSOC = new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
 
-/** A clock the tests move. Times are ms since the epoch; `iso()` is GitHub's second-precision form. */
+/**
+ * A clock the tests move, with timers on it. Times are ms since the epoch; `iso()` is GitHub's
+ * second-precision form. Nothing happens between moves: `advance`/`advanceTo`/`set` fire every timer
+ * that falls due, in time order (ties in the order they were set), with the clock standing at each
+ * timer's own time while it runs, so a timer sees the world as it was at its moment and may set more
+ * timers (a CI job that finishes starts the aggregate; a merge moves the base). A working day of queue
+ * runs in a few seconds of wall time.
+ */
 export function makeClock(start = "2026-01-05T09:00:00Z") {
   let t = typeof start === "number" ? start : Date.parse(start);
+  let seq = 0;
+  const timers = []; // { at, seq, fn, label, cancelled }
+  const toMs = (by) => (typeof by === "number" ? by : ((by.days ?? 0) * 24 * 60 + (by.hours ?? 0) * 60 + (by.minutes ?? 0)) * 60_000 + (by.seconds ?? 0) * 1000);
+  /** Fires every timer due at or before `to`, earliest first, then stands at `to`. */
+  const runTo = (to) => {
+    for (;;) {
+      let next = null;
+      for (const x of timers) if (!x.cancelled && x.at <= to && (!next || x.at < next.at || (x.at === next.at && x.seq < next.seq))) next = x;
+      if (!next) break;
+      timers.splice(timers.indexOf(next), 1);
+      t = Math.max(t, next.at);
+      clock.fired++;
+      try {
+        next.fn();
+      } catch (e) {
+        clock.onError(e, next);
+      }
+    }
+    t = Math.max(t, to);
+  };
   const clock = {
     now: () => t,
     iso: (ms = t) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z"),
+    /** Jumps to a time; moving forward fires what falls due on the way (moving back fires nothing). */
     set(to) {
-      t = typeof to === "number" ? to : Date.parse(to);
+      const ms = typeof to === "number" ? to : Date.parse(to);
+      if (ms >= t) runTo(ms);
+      else t = ms;
       return clock.iso();
     },
-    /** `advance(ms)` or `advance({ seconds, minutes, hours, days })`. */
+    /** `advance(ms)` or `advance({ seconds, minutes, hours, days })`: fires what falls due on the way. */
     advance(by) {
-      const ms = typeof by === "number" ? by : ((by.days ?? 0) * 24 * 60 + (by.hours ?? 0) * 60 + (by.minutes ?? 0)) * 60_000 + (by.seconds ?? 0) * 1000;
-      t += ms;
+      runTo(t + toMs(by));
       return clock.iso();
+    },
+    /** Moves to an ISO time or epoch ms (never back), firing what falls due. */
+    advanceTo(to) {
+      runTo(Math.max(t, typeof to === "number" ? to : Date.parse(to)));
+      return clock.iso();
+    },
+    /** Runs `fn` when the clock reaches `at` (ms or ISO). Returns the timer; `timer.cancel()` drops it. */
+    at(at, fn, label = "") {
+      const timer = { at: typeof at === "number" ? at : Date.parse(at), seq: ++seq, fn, label, cancelled: false };
+      timer.cancel = () => {
+        timer.cancelled = true;
+        const i = timers.indexOf(timer);
+        if (i >= 0) timers.splice(i, 1);
+      };
+      timers.push(timer);
+      return timer;
+    },
+    /** Runs `fn` after `by` (ms or `{ minutes, ... }`) of clock time. */
+    after(by, fn, label = "") {
+      return clock.at(t + toMs(by), fn, label);
+    },
+    /** The timers still waiting, earliest first: `[{ at (ISO), label }]`. */
+    pending() {
+      return timers.filter((x) => !x.cancelled).sort((a, b) => a.at - b.at || a.seq - b.seq).map((x) => ({ at: clock.iso(x.at), label: x.label }));
+    },
+    /**
+     * Advances timer by timer until nothing waits (CI done, mergeability known, auto-merge fired), at most
+     * `limit` of clock time ahead (a workflow that re-arms itself forever would otherwise never stop).
+     */
+    runUntilIdle({ limit = { days: 7 } } = {}) {
+      const end = t + toMs(limit);
+      for (;;) {
+        const next = timers.filter((x) => !x.cancelled).reduce((a, x) => (!a || x.at < a.at ? x : a), null);
+        if (!next || next.at > end) break;
+        runTo(next.at);
+      }
+      return clock.iso();
+    },
+    fired: 0,
+    /** A timer that throws is reported here (the emulator records it as a validation failure). */
+    onError: (e) => {
+      throw e;
     },
   };
   return clock;
@@ -41,6 +112,9 @@ export class RepoState {
     this.seed = String(seed);
     this.clock = clock;
     this.emit = emit; // (eventName, payload, actorLogin) => void
+    // The kind of token the current write is made with, and a way to act with one (the emulator sets both).
+    this.tokenKind = () => null;
+    this.withTokenKind = (kind, fn) => fn();
     this.counter = 0;
     this.repoId = 1000;
     this.defaultBranch = "main";
@@ -250,6 +324,7 @@ export class RepoState {
     pr.commits.push(commit);
     pr.headSha = oid;
     pr.headMovedAt = this.clock.now();
+    this.recomputeLater();
     pr.timeline.push({ type: "PullRequestCommit", at: commit.committedDate, actor: author, commit });
     return commit;
   }
@@ -271,6 +346,7 @@ export class RepoState {
       pr.commits = [{ oid, committedDate: this.now(), author: actor }];
       pr.headSha = oid;
       pr.headMovedAt = this.clock.now();
+    this.recomputeLater();
       pr.timeline.push({ type: "HeadRefForcePushedEvent", at: this.now(), actor, before, after: oid });
     } else {
       this.addCommit(pr, actor, dropped);
@@ -293,6 +369,7 @@ export class RepoState {
     } else b.sha = this.sha(`branch-${name}`);
     b.history.push(b.sha);
     b.movedAt = this.clock.now();
+    this.recomputeLater();
     this.emit("push", { ref: `refs/heads/${name}`, after: b.sha }, this.owner);
     return b;
   }
@@ -440,26 +517,51 @@ export class RepoState {
 
   // ---- checks and statuses ------------------------------------------------------------------------
 
-  /** A check run on a commit (default: the head of pull request `number`). */
-  checkRun({ number, sha, name, status = "COMPLETED", conclusion = status === "COMPLETED" ? "SUCCESS" : null, workflow = "CI", startedAt, completedAt, by = "github-actions[bot]" }) {
+  /**
+   * A check run on a commit (default: the head of pull request `number`). `run` names the workflow run it
+   * belongs to (the CI simulator's runs: one check suite per run, as GitHub Actions makes); without it,
+   * one suite per commit and workflow.
+   */
+  checkRun({ number, sha, name, status = "COMPLETED", conclusion = status === "COMPLETED" ? "SUCCESS" : null, workflow = "CI", startedAt, completedAt, by = "github-actions[bot]", run }) {
     const headSha = sha ?? this.pullOnly(number).headSha;
     const id = this.id();
-    const run = {
+    const c = {
       id, nodeId: this.nodeId("CheckRun", id), headSha, name, status, conclusion, workflow,
-      startedAt: startedAt ?? this.now(), completedAt: status === "COMPLETED" ? (completedAt ?? this.now()) : null, suiteId: this.suiteFor(headSha, workflow),
+      startedAt: startedAt ?? this.now(), completedAt: status === "COMPLETED" ? (completedAt ?? this.now()) : null, suiteId: this.suiteFor(headSha, workflow, run),
     };
-    this.checkRuns.push(run);
+    this.checkRuns.push(c);
     this.emit("check_run", { action: status === "COMPLETED" ? "completed" : "created", checkRun: id }, by);
-    if (status === "COMPLETED" && this.checkRuns.filter((c) => c.suiteId === run.suiteId).every((c) => c.status === "COMPLETED")) {
-      this.emit("check_suite", { action: "completed", suiteId: run.suiteId, headSha }, by);
-    }
+    if (status === "COMPLETED") this.suiteMaybeDone(c, by);
     this.autoMergeSweep();
-    return run;
+    return c;
   }
-  suiteFor(headSha, workflow) {
+  /** A running check run finishes (or is cancelled): `check_run` `completed`, then the suite when all are done. */
+  completeCheckRun(id, conclusion, { by = "github-actions[bot]" } = {}) {
+    const c = this.checkRuns.find((x) => x.id === id);
+    if (!c || c.status === "COMPLETED") return c;
+    Object.assign(c, { status: "COMPLETED", conclusion, completedAt: this.now() });
+    this.emit("check_run", { action: "completed", checkRun: id }, by);
+    this.suiteMaybeDone(c, by);
+    this.autoMergeSweep();
+    return c;
+  }
+  suiteMaybeDone(c, by) {
+    if (this.checkRuns.filter((x) => x.suiteId === c.suiteId).every((x) => x.status === "COMPLETED")) {
+      this.emit("check_suite", { action: "completed", suiteId: c.suiteId, headSha: c.headSha }, by);
+    }
+  }
+  suiteFor(headSha, workflow, run) {
     this.suites ??= new Map();
-    const key = `${headSha}:${workflow}`;
-    if (!this.suites.has(key)) this.suites.set(key, { id: this.id(), headSha, workflow, workflowId: this.id(), runId: this.id() });
+    this.workflowIds ??= new Map();
+    const key = `${headSha}:${workflow}:${run ?? ""}`;
+    if (!this.suites.has(key)) {
+      // Three ids per suite, as before runs had suites of their own (ids in committed reports stay put);
+      // a workflow keeps the id it was first given.
+      const id = this.id();
+      const workflowId = this.id();
+      if (!this.workflowIds.has(workflow)) this.workflowIds.set(workflow, workflowId);
+      this.suites.set(key, { id, headSha, workflow, workflowId: this.workflowIds.get(workflow), runId: this.id() });
+    }
     return this.suites.get(key).id;
   }
   suite(id) {
@@ -560,6 +662,7 @@ export class RepoState {
     const changed = [...new Set([...before.keys(), ...after.keys()])].filter((n) => before.get(n) !== after.get(n));
     if (!changed.length) return;
     this.mergeCache?.clear();
+    this.recomputeLater();
     for (const name of changed) {
       const sha = after.get(name);
       if (!sha) {
@@ -605,7 +708,19 @@ export class RepoState {
    * attempt, whatever `mergeable` read). The base gets the merge, squash or rebased commits; the pull
    * request closes as merged; the head branch goes when `deleteBranchOnMerge`.
    */
-  merge(number, { method = "merge", sha, title, message } = {}, actor = this.owner) {
+  merge(number, options = {}, actor = this.owner) {
+    const outer = !this.merging;
+    this.merging = true;
+    try {
+      return this.mergeNow(number, options, actor);
+    } finally {
+      if (outer) {
+        this.merging = false;
+        this.autoMergeSweep();
+      }
+    }
+  }
+  mergeNow(number, { method = "merge", sha, title, message } = {}, actor = this.owner) {
     const pr = this.pullOnly(number);
     this.user(actor);
     if (pr.state !== "open") throw httpError(405, "Pull Request is not mergeable");
@@ -643,6 +758,7 @@ export class RepoState {
     const b = this.branch(pr.baseRef);
     const before = b.sha;
     Object.assign(b, { sha: oid, movedAt: this.clock.now() }).history.push(oid);
+    this.recomputeLater();
     Object.assign(pr, { merged: true, mergedAt: this.now(), mergedBy: actor, mergeCommitSha: oid, mergeMethod: method, state: "closed", closedAt: this.now(), updatedAt: this.now() });
     pr.timeline.push({ type: "MergedEvent", at: this.now(), actor, commit: oid, mergeRefName: pr.baseRef });
     pr.timeline.push({ type: "ClosedEvent", at: this.now(), actor });
@@ -661,7 +777,8 @@ export class RepoState {
     if (!this.allowAutoMerge) throw httpError(422, "Auto merge is not allowed for this repository");
     if (pr.state !== "open") throw httpError(422, "Pull request is closed");
     if (this.canMergeNow(pr)) throw httpError(422, "Pull request is in clean status");
-    pr.autoMerge = { method, enabledBy: by, enabledAt: this.now() };
+    // The token that armed it is the one that merges: a GITHUB_TOKEN's auto-merge pushes a base that starts no runs.
+    pr.autoMerge = { method, enabledBy: by, enabledAt: this.now(), tokenKind: this.tokenKind() };
     pr.timeline.push({ type: "AutoMergeEnabledEvent", at: this.now(), actor: by });
     this.emit("pull_request", { action: "auto_merge_enabled", number: pr.number }, by);
     return pr;
@@ -683,12 +800,14 @@ export class RepoState {
   }
   /** Merges every armed pull request whose requirements now hold, as the one who armed it. */
   autoMergeSweep() {
-    if (this.sweeping) return;
+    // Not inside a merge (the base's push may start CI, whose check runs sweep): the merge sweeps when done.
+    if (this.sweeping || this.merging) return;
     this.sweeping = true;
     try {
       for (const pr of this.pulls.values()) {
         if (!pr.isPull || !pr.autoMerge || typeof pr.autoMerge !== "object" || !this.canMergeNow(pr)) continue;
-        this.merge(pr.number, { method: pr.autoMerge.method }, pr.autoMerge.enabledBy);
+        const { method, enabledBy, tokenKind } = pr.autoMerge;
+        this.withTokenKind(tokenKind, () => this.merge(pr.number, { method }, enabledBy));
       }
     } finally {
       this.sweeping = false;
@@ -719,6 +838,7 @@ export class RepoState {
       const fromSha = this.branch(merged.baseRef) && merged.headSha;
       pr.baseRef = merged.baseRef;
       pr.headMovedAt = this.clock.now(); // GitHub recomputes mergeability against the new base
+      this.recomputeLater();
       pr.timeline.push({ type: "BaseRefChangedEvent", at: this.now(), actor, previousRefName: name, currentRefName: merged.baseRef });
       // GitHub disarms auto-merge when the base branch changes.
       if (pr.autoMerge && typeof pr.autoMerge === "object") this.disableAutoMerge(pr.number, actor, "BASE_BRANCH_CHANGED");
@@ -726,6 +846,21 @@ export class RepoState {
       pr.updatedAt = this.now();
       this.emit("pull_request", { action: "edited", number: pr.number, changes: { base: { ref: { from: name }, sha: { from: fromSha } } } }, actor);
     }
+  }
+
+  /**
+   * GitHub's background job: MERGEABILITY_DELAY_MS after a move, mergeability is known again, and an
+   * armed pull request that was waiting only on it merges then. One timer per moment, however many moved.
+   */
+  recomputeLater() {
+    const at = this.clock.now() + MERGEABILITY_DELAY_MS;
+    this.recomputeAt ??= new Set();
+    if (!this.clock.at || this.recomputeAt.has(at)) return;
+    this.recomputeAt.add(at);
+    this.clock.at(at, () => {
+      this.recomputeAt.delete(at);
+      this.autoMergeSweep();
+    }, "mergeability computed");
   }
 
   // ---- derived, as GitHub computes it -------------------------------------------------------------
