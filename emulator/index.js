@@ -357,6 +357,25 @@ class Emulator {
     this.state.requiredChecks = [...contexts];
     this.state.requireUpToDate = strict;
   }
+  /**
+   * The default branch's pull_request rule, in REST's words: `{ required_approving_review_count,
+   * require_code_owner_review, required_review_thread_resolution, dismiss_stale_reviews_on_push }`. Merges
+   * and auto-merge wait for it; GET rules/branches lists it.
+   */
+  setPullRequestRule(rule) {
+    this.state.pullRequestRule = rule ? { ...rule } : null;
+  }
+  /** A review thread (conversation) on a pull request: `{ author, body, resolved }`; `resolveThread(n, i)`. */
+  reviewThread(number, options) {
+    return this.state.reviewThread(number, options);
+  }
+  resolveThread(number, index, options) {
+    return this.state.resolveThread(number, index, options);
+  }
+  /** A native GitHub stack of pull requests, lowest first: auto-merge is refused on its members. */
+  createStack(numbers) {
+    return this.state.createStack(numbers);
+  }
   /** Classic branch protection's required contexts on the default branch (GraphQL refUpdateRule). */
   setBranchProtection(contexts) {
     this.state.protectionChecks = [...contexts];

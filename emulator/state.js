@@ -491,7 +491,26 @@ export class RepoState {
     pr.timeline.push({ type: "PullRequestReview", at: r.submittedAt, actor: author, review: id });
     pr.updatedAt = this.now();
     this.emit("pull_request_review", { action: "submitted", number: pr.number, review: id }, author);
+    this.autoMergeSweep(); // an approval may be the last thing an armed pull request waited on
     return r;
+  }
+
+  /** A review thread on the diff (a conversation); `resolveThread` marks it resolved. */
+  reviewThread(number, { author, body = "A question", resolved = false }) {
+    const pr = this.pullOnly(number);
+    this.user(author);
+    pr.reviewThreads ??= [];
+    const thread = { id: pr.reviewThreads.length, author, body, isResolved: resolved, createdAt: this.now() };
+    pr.reviewThreads.push(thread);
+    return thread;
+  }
+  resolveThread(number, index, { by } = {}) {
+    const pr = this.pullOnly(number);
+    const thread = pr.reviewThreads?.[index];
+    if (!thread) throw httpError(404, "Not Found");
+    Object.assign(thread, { isResolved: true, resolvedBy: by ?? this.owner });
+    this.autoMergeSweep();
+    return thread;
   }
 
   /** Requests reviews from users and teams; one `review_requested` event each, as GitHub records. */
@@ -732,6 +751,8 @@ export class RepoState {
     const isDefault = pr.baseRef === this.defaultBranch;
     const missing = isDefault ? this.missingChecks(pr) : [];
     if (missing.length) throw httpError(405, `Repository rule violations found\n\nRequired status check "${missing[0]}" is expected.\n\n`);
+    const wanting = this.reviewRequirements(pr);
+    if (wanting.length) throw httpError(405, `Repository rule violations found\n\n${wanting[0]}\n\n`);
     if (isDefault && this.requireUpToDate && !this.upToDate(pr)) throw httpError(405, "Repository rule violations found\n\nHead branch is not up to date with the base branch.\n\n");
     let oid;
     if (this.git) {
@@ -776,6 +797,7 @@ export class RepoState {
     const pr = this.pullOnly(number);
     if (!this.allowAutoMerge) throw httpError(422, "Auto merge is not allowed for this repository");
     if (pr.state !== "open") throw httpError(422, "Pull request is closed");
+    if (pr.stackId) throw httpError(422, "Auto-merge is not supported for stacked pull requests");
     if (this.canMergeNow(pr)) throw httpError(422, "Pull request is in clean status");
     // The token that armed it is the one that merges: a GITHUB_TOKEN's auto-merge pushes a base that starts no runs.
     pr.autoMerge = { method, enabledBy: by, enabledAt: this.now(), tokenKind: this.tokenKind() };
@@ -796,7 +818,52 @@ export class RepoState {
     if (pr.state !== "open" || pr.isDraft) return false;
     if (this.git ? this.gitMergeable(pr) === "CONFLICTING" : pr.conflicting) return false;
     if (pr.baseRef !== this.defaultBranch) return true;
-    return !this.missingChecks(pr).length && (!this.requireUpToDate || this.upToDate(pr));
+    return !this.missingChecks(pr).length && !this.reviewRequirements(pr).length && (!this.requireUpToDate || this.upToDate(pr));
+  }
+
+  /**
+   * What the default branch's pull_request rule (`pullRequestRule`, REST's parameters) still asks of a pull
+   * request, in GitHub's words; empty when nothing. Approvals count the latest verdict of each reviewer
+   * with write access other than the author (only on the head when stale approvals are dismissed on push);
+   * a code owner of each changed file must approve when code owner review is required (CODEOWNERS on the
+   * default branch, the last matching line wins, a team through its members); every review thread
+   * resolved when conversation resolution is required.
+   */
+  reviewRequirements(pr) {
+    const rule = pr.baseRef === this.defaultBranch ? this.pullRequestRule : null;
+    if (!rule) return [];
+    const out = [];
+    const latest = new Map();
+    for (const r of pr.reviews) if (r.state === "APPROVED" || r.state === "CHANGES_REQUESTED" || r.state === "DISMISSED") latest.set(r.author, r);
+    const counted = [...latest.values()].filter((r) => r.author !== pr.author && this.canWrite(r.author) && (!rule.dismiss_stale_reviews_on_push || r.commit === pr.headSha));
+    const approvers = new Set(counted.filter((r) => r.state === "APPROVED").map((r) => r.author));
+    const need = rule.required_approving_review_count ?? 0;
+    if (approvers.size < need) out.push(`At least ${need} approving review${need === 1 ? " is" : "s are"} required by reviewers with write access.`);
+    if (need > 0 && counted.some((r) => r.state === "CHANGES_REQUESTED")) out.push("Changes were requested by a reviewer with write access.");
+    if (rule.require_code_owner_review) {
+      const waiting = new Set();
+      for (const file of this.changedFilesOf(pr)) {
+        const owners = codeOwners(this.codeownersText(), file);
+        if (!owners.length) continue;
+        const logins = owners.flatMap((o) => (o.includes("/") ? (this.teamMembers?.[o.split("/")[1]] ?? []) : [o]));
+        if (!logins.some((l) => approvers.has(l))) owners.forEach((o) => waiting.add(`@${o}`));
+      }
+      if (waiting.size) out.push(`Waiting on code owner review from ${[...waiting].join(", ")}.`);
+    }
+    if (rule.required_review_thread_resolution && (pr.reviewThreads ?? []).some((t) => !t.isResolved)) out.push("All comments must be resolved.");
+    return out;
+  }
+  /** CODEOWNERS as GitHub looks for it on the default branch: .github/, the root, then docs/. */
+  codeownersText() {
+    for (const path of [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"]) {
+      const text = this.files.get(path) ?? (this.git ? this.git.readFiles(this.git.tip(this.defaultBranch), [path]).get(path) : undefined);
+      if (text != null) return text;
+    }
+    return "";
+  }
+  changedFilesOf(pr) {
+    if (!this.git) return pr.files;
+    return this.git.changedFiles(this.git.mergeBase(this.git.tip(pr.baseRef), pr.headSha), pr.headSha);
   }
   /** Merges every armed pull request whose requirements now hold, as the one who armed it. */
   autoMergeSweep() {
@@ -812,6 +879,23 @@ export class RepoState {
     } finally {
       this.sweeping = false;
     }
+  }
+
+  /**
+   * A stack of GitHub's own (stacked pull requests, public preview): the pull requests, lowest first. GitHub
+   * refuses auto-merge on its members ("Auto-merge is not supported for stacked pull requests", docs:
+   * "Merging stacked pull requests") and keeps them in the stack after the layer below merges; a pull request
+   * with auto-merge armed cannot join one (reported in github/gh-stack#504).
+   */
+  createStack(numbers) {
+    const prs = numbers.map((n) => this.pullOnly(n));
+    const armed = prs.find((p) => p.autoMerge);
+    if (armed) throw httpError(422, `Pull request #${armed.number} cannot be added to a stack: it has auto-merge enabled`);
+    this.stacks ??= [];
+    const stack = { id: this.stacks.length + 1, numbers: prs.map((p) => p.number) };
+    this.stacks.push(stack);
+    for (const p of prs) p.stackId = stack.id;
+    return stack;
   }
 
   /** Deletes a branch (as the delete_branch_on_merge setting or a person would). */
@@ -896,7 +980,7 @@ export class RepoState {
     if (m === "CONFLICTING") return "DIRTY";
     if (pr.isDraft) return "DRAFT";
     const sha = pr.headSha;
-    if (this.missingChecks(pr).length) return "BLOCKED";
+    if (this.missingChecks(pr).length || this.reviewRequirements(pr).length) return "BLOCKED";
     const rollup = this.rollupState(sha);
     if (rollup && rollup !== "SUCCESS") return "UNSTABLE";
     if (this.requireUpToDate && !this.upToDate(pr)) return "BEHIND";
@@ -936,4 +1020,29 @@ function checkLabel({ name, color, description }) {
 /** An error a REST handler turns into GitHub's error body. */
 export function httpError(status, message, errors) {
   return Object.assign(new Error(message), { httpStatus: status, errors });
+}
+
+/**
+ * The owners CODEOWNERS gives a path: the last matching line wins (GitHub's rule; gitignore-style patterns:
+ * a leading `/` anchors at the root, a pattern without a `/` matches at any depth, `*` stays in one folder,
+ * `**` crosses folders, a trailing `/` owns everything below). Owners without their `@`.
+ */
+export function codeOwners(text, path) {
+  let owners = [];
+  for (const raw of text.split("\n")) {
+    const line = raw.replace(/(^|\s)#.*$/, "").trim();
+    if (!line) continue;
+    const [pattern, ...who] = line.split(/\s+/);
+    if (globMatches(pattern, path)) owners = who.filter((w) => w.startsWith("@")).map((w) => w.slice(1));
+  }
+  return owners;
+}
+function globMatches(pattern, path) {
+  const anchored = pattern.startsWith("/") || pattern.replace(/\/$/, "").includes("/");
+  let p = pattern.replace(/^\//, "");
+  const dir = p.endsWith("/");
+  if (dir) p = p.slice(0, -1);
+  const body = p.split("/").map((part) => (part === "**" ? "(?:.*)" : part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]"))).join("/").replace(/\(\?:\.\*\)\//g, "(?:.*/)?");
+  const re = new RegExp(`^${anchored ? "" : "(?:.*/)?"}${body}(?:/.*)?$`);
+  return re.test(path) && (!dir || path !== p);
 }
