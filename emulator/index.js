@@ -12,6 +12,7 @@ import { webhookPayload } from "./payloads.js";
 import { runAction } from "./workflows.js";
 import { GitRepo } from "./git.js";
 import { CiSimulator } from "./ci.js";
+import { missingWebhookFields } from "./webhooks.js";
 
 /**
  * GitHub answers every origin (docs.github.com, "Using CORS and JSONP to make cross-origin requests"):
@@ -214,6 +215,8 @@ class Emulator {
     // GitHub: events caused by the workflow's GITHUB_TOKEN start no new workflow runs (no recursion).
     const startsRuns = tokenKind !== "app";
     const event = { name, action: payload.action ?? null, payload, actor, tokenKind, startsRuns, at: this.clock.iso() };
+    const missing = missingWebhookFields(name, payload);
+    if (missing.length) this.validationFailures.push({ where: "webhook", method: "EVENT", path: name, operation: event.action, problems: missing });
     this.events.push(event);
     if (!startsRuns) return;
     this.ci.onEvent(event);

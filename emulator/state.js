@@ -361,6 +361,7 @@ export class RepoState {
   /** The base branch moves (a merge into main): every pull request on it is UNKNOWN for a while. */
   moveBranch(name = this.defaultBranch, { files } = {}) {
     const b = this.branch(name);
+    const before = b.sha;
     if (this.git) {
       const n = b.history.length;
       b.sha = this.git.commit({ parent: this.git.tip(name), files: files ?? { [`history/${name}-${n}.txt`]: `${name} moved (${n})\n` }, message: `Move ${name} (${n})`, author: this.owner });
@@ -370,7 +371,7 @@ export class RepoState {
     b.history.push(b.sha);
     b.movedAt = this.clock.now();
     this.recomputeLater();
-    this.emit("push", { ref: `refs/heads/${name}`, after: b.sha }, this.owner);
+    this.emit("push", { ref: `refs/heads/${name}`, before, after: b.sha }, this.owner);
     return b;
   }
 
@@ -405,13 +406,17 @@ export class RepoState {
   /** Edits title/body/state of an issue or pull request (PATCH issue). `labels` replaces the set in one edit. */
   editIssue(number, { title, body, state, labels }, actor) {
     const pr = this.pull(number);
+    // The webhook's `changes`: what each edited field was before.
+    const changes = {};
+    if (title !== undefined && title !== pr.title) changes.title = { from: pr.title };
+    if (body !== undefined && (body ?? "") !== pr.body) changes.body = { from: pr.body };
     if (title !== undefined) pr.title = title;
     if (body !== undefined) pr.body = body ?? "";
     if (labels !== undefined) this.setLabels(pr, labels.map((l) => (typeof l === "string" ? l : l.name)), actor);
     if (state === "closed" && pr.state !== "closed") this.close(number, { by: actor });
     if (state === "open" && pr.state !== "open") this.reopen(number, { by: actor });
     pr.updatedAt = this.now();
-    if (title !== undefined || body !== undefined) this.emit(pr.isPull ? "pull_request" : "issues", { action: "edited", number }, actor);
+    if (title !== undefined || body !== undefined) this.emit(pr.isPull ? "pull_request" : "issues", { action: "edited", number, changes }, actor);
     return pr;
   }
 

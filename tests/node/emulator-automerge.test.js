@@ -126,3 +126,50 @@ describe("GitHub's native stacks", () => {
     assert.throws(() => gh.createStack([a.number, b.number]), /cannot be added to a stack: it has auto-merge enabled/);
   });
 });
+
+describe("timeline and webhooks for all of it", () => {
+  test("merged, auto-merge enabled/disabled, base ref changed, force push, labels, closed: in the timeline and as webhooks shaped like GitHub's", async (t) => {
+    const gh = await startEmulator();
+    t.after(() => gh.close());
+    gh.ci.register({ name: "CI", jobs: [{ name: "test", minutes: 5 }], aggregate: "ci-ok", guard: "no-skip-ci-label", branches: ["main"] });
+    gh.setRepoSettings({ allowAutoMerge: true, deleteBranchOnMerge: true });
+    gh.setRequiredChecks(["ci-ok", "no-skip-ci-label"]);
+    const lower = gh.createPull({ title: "lower", head: "stack/lower", labels: ["skip-ci"] });
+    // A draft: nothing is required on stack/lower, so only being a draft keeps it from merging at once.
+    const upper = gh.createPull({ title: "upper", base: "stack/lower", head: "stack/upper", draft: true });
+    gh.push(upper.number, { force: true });
+    gh.state.enableAutoMerge(upper.number, { method: "squash" });
+    gh.state.enableAutoMerge(lower.number, { method: "squash" });
+    gh.removeLabels(lower.number, ["skip-ci"]);
+    gh.runUntilIdle();
+    assert.equal(lower.merged, true, "CI went green: auto-merge landed it");
+    assert.equal(upper.baseRef, "main");
+    const q = `query($n: Int!) { repository(owner: "acme", name: "widgets") { pullRequest(number: $n) { timelineItems(first: 50) { nodes {
+      __typename
+      ... on MergedEvent { mergeRefName }
+      ... on AutoMergeEnabledEvent { enabler { login } }
+      ... on AutoMergeDisabledEvent { reasonCode disabler { login } }
+      ... on BaseRefChangedEvent { previousRefName currentRefName }
+      ... on HeadRefForcePushedEvent { beforeCommit { oid } afterCommit { oid } }
+      ... on LabeledEvent { label { name } }
+      ... on UnlabeledEvent { label { name } }
+      ... on ClosedEvent { url }
+    } } } } }`;
+    const types = async (n) => (await graphql(gh, q, { n })).data.repository.pullRequest.timelineItems.nodes.map((x) => x.__typename);
+    const lowerTypes = await types(lower.number);
+    for (const type of ["LabeledEvent", "UnlabeledEvent", "AutoMergeEnabledEvent", "MergedEvent", "ClosedEvent", "HeadRefDeletedEvent"]) assert.ok(lowerTypes.includes(type), `${type} in ${lowerTypes}`);
+    const upperTimeline = (await graphql(gh, q, { n: upper.number })).data.repository.pullRequest.timelineItems.nodes;
+    assert.deepEqual(upperTimeline.find((x) => x.__typename === "HeadRefForcePushedEvent").afterCommit, { oid: upper.headSha });
+    assert.deepEqual(upperTimeline.find((x) => x.__typename === "AutoMergeDisabledEvent").reasonCode, "BASE_BRANCH_CHANGED");
+    assert.deepEqual(upperTimeline.find((x) => x.__typename === "BaseRefChangedEvent"), { __typename: "BaseRefChangedEvent", previousRefName: "stack/lower", currentRefName: "main" });
+    const sent = new Set(gh.events.map((e) => `${e.name}${e.action ? `.${e.action}` : ""}`));
+    for (const name of ["push", "pull_request.synchronize", "pull_request.labeled", "pull_request.unlabeled", "pull_request.closed", "pull_request.auto_merge_enabled", "pull_request.auto_merge_disabled", "pull_request.edited", "check_suite.completed", "check_run.created", "check_run.completed"]) {
+      assert.ok(sent.has(name), `${name} sent`);
+    }
+    const push = gh.events.find((e) => e.name === "push" && e.payload.ref === "refs/heads/main");
+    assert.equal(push.payload.head_commit.id, lower.mergeCommitSha);
+    assert.equal(gh.ci.runs.filter((r) => r.event === "push").length, 1, "the base's push ran the workflow on main");
+    // Every payload carried every field of GitHub's own payload for the same event and action (emulator/webhooks.js).
+    assert.deepEqual(gh.validationFailures, []);
+  });
+});
