@@ -156,8 +156,7 @@ export function webhookPayload(st, name, info, actor) {
     case "issues": {
       const pr = st.pull(info.number);
       // The webhook's issue carries a few fields REST's issue schema leaves optional.
-      const issue = { ...restIssue(st, pr), draft: false, reactions: noReactions(`${API}/repos/${st.owner}/${st.repo}/issues/${pr.number}/reactions`), timeline_url: `${API}/repos/${st.owner}/${st.repo}/issues/${pr.number}/timeline`, performed_via_github_app: null };
-      const p = { action: info.action, issue, ...common };
+      const p = { action: info.action, issue: webhookIssue(st, pr), ...common };
       if (info.label) p.label = labelByName(st, info.label);
       if (info.changes) p.changes = info.changes;
       return p;
@@ -169,7 +168,9 @@ export function webhookPayload(st, name, info, actor) {
     }
     case "issue_comment": {
       const pr = st.pull(info.number);
-      return { action: info.action, issue: restIssue(st, pr), comment: restComment(st, st.comments.get(info.comment)), ...common };
+      const c = st.comments.get(info.comment);
+      const comment = { ...restComment(st, c), performed_via_github_app: null, reactions: noReactions(`${API}/repos/${st.owner}/${st.repo}/issues/comments/${c.id}/reactions`) };
+      return { action: info.action, issue: webhookIssue(st, pr), comment, ...(info.changes ? { changes: info.changes } : {}), ...common };
     }
     case "check_run": {
       const c = st.checkRuns.find((x) => x.id === info.checkRun);
@@ -213,7 +214,7 @@ export function webhookPayload(st, name, info, actor) {
       };
     }
     case "label":
-      return { action: info.action, label: restLabel(st, info.label), ...common };
+      return { action: info.action, label: restLabel(st, info.label), ...(info.changes ? { changes: info.changes } : {}), ...common };
     case "push":
       return { ...pushPayload(st, info, actor ?? st.owner), ...common };
     default:
@@ -249,6 +250,11 @@ export function restComparison(st, basehead, c) {
   };
 }
 
+/** The webhook's issue carries a few fields REST's issue schema leaves optional. */
+function webhookIssue(st, pr) {
+  const base = `${API}/repos/${st.owner}/${st.repo}/issues/${pr.number}`;
+  return { ...restIssue(st, pr), draft: pr.isPull ? pr.isDraft : false, reactions: noReactions(`${base}/reactions`), timeline_url: `${base}/timeline`, performed_via_github_app: null };
+}
 function noReactions(url) {
   return { url, total_count: 0, "+1": 0, "-1": 0, laugh: 0, hooray: 0, confused: 0, heart: 0, rocket: 0, eyes: 0 };
 }

@@ -197,6 +197,11 @@ export class RepoState {
     if (new_name && new_name.toLowerCase() !== label.name.toLowerCase() && this.label(new_name)) {
       throw httpError(422, "Validation Failed", [{ resource: "Label", code: "already_exists", field: "name" }]);
     }
+    // The webhook's `changes`: what each edited field was before.
+    const changes = {};
+    if (new_name && new_name !== label.name) changes.name = { from: label.name };
+    if (color && color.toLowerCase() !== label.color) changes.color = { from: label.color };
+    if (description !== undefined && description !== label.description) changes.description = { from: label.description };
     if (new_name) {
       this.labels.delete(label.name.toLowerCase());
       // A rename renames the label on every issue that carries it, as on GitHub.
@@ -206,7 +211,7 @@ export class RepoState {
     }
     if (color) label.color = color.toLowerCase();
     if (description !== undefined) label.description = description;
-    this.emit("label", { action: "edited", label }, this.owner);
+    this.emit("label", { action: "edited", label, changes }, this.owner);
     return label;
   }
 
@@ -479,9 +484,10 @@ export class RepoState {
   editComment(id, { body }, actor) {
     const c = this.comments.get(Number(id));
     if (!c) throw httpError(404, "Not Found");
+    const changes = { body: { from: c.body } };
     c.body = body;
     c.updatedAt = this.now();
-    this.emit("issue_comment", { action: "edited", number: c.issueNumber, comment: c.id }, actor);
+    this.emit("issue_comment", { action: "edited", number: c.issueNumber, comment: c.id, changes }, actor);
     return c;
   }
 
