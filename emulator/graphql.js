@@ -294,14 +294,7 @@ function pullByNodeId(st, id) {
 
 /** Runs a mutation's write with the caller's token kind, so its webhooks start runs as a REST write's would. */
 function asWriter(ctx, write) {
-  const em = ctx.emulator;
-  const was = em.currentTokenKind;
-  em.currentTokenKind = ctx.tokenKind;
-  try {
-    return write();
-  } finally {
-    em.currentTokenKind = was;
-  }
+  return ctx.emulator.state.withTokenKind(ctx.tokenKind, write);
 }
 
 function nodeById(st, ctx, id) {
