@@ -107,16 +107,6 @@ fn note(code: &'static str, detail: String) -> Verdict {
     Verdict { class: Class::Note, code, detail }
 }
 
-fn required(ctx: &Ctx) -> Vec<String> {
-    let mut r = ctx.facts.required_checks.clone();
-    for c in &ctx.config.required_checks {
-        if !r.contains(c) {
-            r.push(c.clone());
-        }
-    }
-    r
-}
-
 fn decide(ctx: &Ctx, pr: &PullRequest, d: &Declared, owner: &Option<owner::OwnerVerdict>, blockers: &[u64]) -> Verdict {
     // 2. Scope.
     if !d.merge_queued {
@@ -167,7 +157,7 @@ fn decide(ctx: &Ctx, pr: &PullRequest, d: &Declared, owner: &Option<owner::Owner
         }
         return note(why::WAITING_MERGE_AFTER, detail);
     }
-    let req = required(ctx);
+    let req = crate::checks::required_contexts(&ctx.facts.required_checks, ctx.config);
     // 6. The version pull request: judged by its checks, never by mergeStateStatus (GitHub's
     // cached answer), because being wrong here releases a set the branch was built before.
     if d.is_version {
