@@ -11,6 +11,7 @@ pub mod green;
 pub mod markers;
 pub mod order;
 pub mod owner;
+pub mod reads;
 pub mod review_hold;
 pub mod setaside;
 pub mod triage;
@@ -58,7 +59,7 @@ impl<'a> Ctx<'a> {
         ctx.declared = crate::sorting::map(facts.pull_requests.iter().map(|p| (p.number, declare::declared(&ctx, p))));
         let mut index = graph::IssueIndex { open_issues: Default::default(), closers: BTreeMap::new() };
         for issue in &facts.issues {
-            if issue.open {
+            if issue.open && !issue.pull_request {
                 index.open_issues.insert(issue.number);
             }
         }

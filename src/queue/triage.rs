@@ -326,6 +326,12 @@ pub fn triage(ctx: &Ctx) -> Report {
     if ctx.facts.repo_unknown(crate::facts::RepoFact::Rules) {
         warnings.push("the default branch's rules could not be read: whether code-owner review and resolved conversations are required is unknown".into());
     }
+    if ctx.facts.repo_unknown(crate::facts::RepoFact::TeamMembers) {
+        warnings.push("the members of a team CODEOWNERS names could not be read: the paths it owns stay held".into());
+    }
+    for pr in ctx.facts.pull_requests.iter().filter(|p| p.unknown(crate::facts::PullFact::BuiltOnBaseTip)) {
+        warnings.push(format!("#{}: whether its branch is built on the current tip could not be read", pr.number));
+    }
     if !blockers.is_empty() {
         warnings.push(format!("the release is held by {} (`{}`)", numbers(&blockers), l.blocks_release));
     }
