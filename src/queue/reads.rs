@@ -99,6 +99,13 @@ pub fn reads(facts: &Facts, config: &Config) -> Reads {
     out
 }
 
+/// `reads` as the boundary calls it: facts as JSON text; a bad config is an error naming every path.
+pub fn reads_text(facts: &str, config: serde_json::Value) -> Result<Reads, String> {
+    let facts = crate::facts::parse_facts_str(facts).map_err(|e| e.0)?;
+    let config = Config::from_value(config).map_err(|errors| format!("config: {}", errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")))?;
+    Ok(reads(&facts, &config))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
