@@ -40,6 +40,11 @@ export function bind(wasm) {
     triage: (facts, config = {}) => queueCall(wasm, "triage", { facts, config }),
     /** The pull requests whose `builtOnBaseTip` triage reads: a reader asks git about these only. */
     tipReads: (facts, config = {}) => queueCall(wasm, "tipReads", { facts, config }),
+    /**
+     * What the queue's reader must still fetch, given the facts read so far: { issues, blockedBy, teams,
+     * tips }. Read them, add them to the facts, ask again until every list is empty.
+     */
+    queueReads: (facts, config = {}) => JSON.parse(wasm.queueReadsJson(asJson(facts), asJson(config))),
     /** One poll of the watched pull request: { outcome, state, detail }; `continue` means poll again. */
     watchStep: (poll, state, config = {}) => queueCall(wasm, "watchStep", { poll, state, config }),
     /** Whether `by` may claim (or release) pull request `number`, and the comment to write. */

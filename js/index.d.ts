@@ -1,6 +1,6 @@
 // The public API of the `prflow` package. Data types are generated from the engine (types.d.ts).
 import type {
-  AutoFix, CheckRollup, ClaimDecision, Config, DashboardView, Facts, Plan, QueueReport, SweepPlan, Trailers, UnownedIssue, WatchPoll, WatchState, WatchStep,
+  AutoFix, CheckRollup, ClaimDecision, Config, DashboardView, Facts, Plan, QueueReads, QueueReport, SweepPlan, Trailers, UnownedIssue, WatchPoll, WatchState, WatchStep,
 } from "./types.js";
 export type * from "./types.js";
 
@@ -49,6 +49,8 @@ export function closingKeywords(body: string): number[];
 export function triage(facts: Facts | string, config?: Config | string): QueueReport;
 /** The numbers of the pull requests whose `builtOnBaseTip` triage reads (the version pull request, queued work under skip-ci; never a fork). */
 export function tipReads(facts: Facts | string, config?: Config | string): number[];
+/** What the queue's reader must still fetch given the facts so far; ask again after adding them until every list is empty. */
+export function queueReads(facts: Facts | string, config?: Config | string): QueueReads;
 /** One poll of the watched pull request: the outcome by the README's table (`continue` to poll again). */
 export function watchStep(poll: WatchPoll, state: WatchState, config?: Config | string): WatchStep;
 /** Whether `by` may claim (or release) a set-aside pull request, and the comment to write. */

@@ -8,5 +8,5 @@ wasm.initSync({ module: readFileSync(new URL("../pkg/prflow_bg.wasm", import.met
 export const {
   version, reconcile, sweep, dashboard, followupSettings, checkRollup, configSchema, validateConfig, labelCatalog,
   claim, resolveClaimRace, gateClassify, gateReport,
-  codeOwners, parseTrailers, closingKeywords, triage, tipReads, watchStep, claimPr, unownedIssues, autoFix, yieldsTo,
+  codeOwners, parseTrailers, closingKeywords, triage, tipReads, queueReads, watchStep, claimPr, unownedIssues, autoFix, yieldsTo,
 } = bind(wasm);

@@ -52,6 +52,7 @@ pub fn schemas() -> serde_json::Value {
         "checkRollup": schema(settings.clone().into_generator().into_root_schema_for::<CheckRollup>()),
         "queueReport": schema(settings.clone().into_generator().into_root_schema_for::<queue::triage::Report>()),
         "trailers": schema(settings.clone().into_generator().into_root_schema_for::<queue::declare::Trailers>()),
+        "queueReads": schema(settings.clone().into_generator().into_root_schema_for::<queue::reads::Reads>()),
         "watchPoll": schema(settings.clone().into_generator().into_root_schema_for::<queue::watch::Poll>()),
         "watchState": schema(settings.clone().into_generator().into_root_schema_for::<queue::watch::WatchState>()),
         "watchStep": schema(settings.clone().into_generator().into_root_schema_for::<queue::watch::Step>()),

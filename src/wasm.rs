@@ -188,3 +188,12 @@ pub fn dashboard_json(facts: &str, config: &str) -> Result<String, JsValue> {
     let view = crate::dashboard::dashboard_text(facts, json_config(config)?).map_err(|e| error(&e.to_string()));
     serde_json::to_string(&view?).map_err(|e| error(&e.to_string()))
 }
+
+/// `queueReads(facts, config)`: what the queue's reader must still fetch ({ issues, blockedBy, teams,
+/// tips }), JSON text in and out. Temporary beside `queueCallJson` until the one request vocabulary
+/// carries it (H-core, issue 11).
+#[wasm_bindgen(js_name = queueReadsJson)]
+pub fn queue_reads_json(facts: &str, config: &str) -> Result<String, JsValue> {
+    let reads = crate::queue::reads::reads_text(facts, json_config(config)?).map_err(|e| error(&format!("queueReads: {e}")))?;
+    serde_json::to_string(&reads).map_err(|e| error(&e.to_string()))
+}
