@@ -148,6 +148,13 @@ pub fn stations_resolve_claim_race_timed(labels: &str, machine: &str, number: u3
     json_out(crate::stations::resolve_claim_race_timed_values(labels, machine, number.into(), json_config(config)?, Some(took_ms.ceil() as u64)))
 }
 
+/// The AI first pass's outcome for pull request `number` at `head`: `{ blocking, ops, why }` (the
+/// COMMENT review, and `/changes` when the output's first line starts with BLOCKING).
+#[wasm_bindgen(js_name = stationReviewJson)]
+pub fn stations_review(number: u32, head: &str, output: &str) -> Result<String, JsValue> {
+    json_out(Ok(crate::stations::review_outcome(number.into(), head, output)))
+}
+
 /// The gate's classify step for one pull request: `{ run, need, sha, ops, why, warnings }`.
 #[wasm_bindgen(js_name = gateClassifyJson)]
 pub fn stations_gate_classify(facts: &str, config: &str, number: u32) -> Result<String, JsValue> {
