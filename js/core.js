@@ -44,6 +44,8 @@ export function bind(wasm) {
     watchStep: (poll, state, config = {}) => queueCall(wasm, "watchStep", { poll, state, config }),
     /** Whether `by` may claim (or release) pull request `number`, and the comment to write. */
     claimPr: (facts, config, { number, by, release = false }) => queueCall(wasm, "claimPr", { facts, config, number, by, release }),
+    /** After the claim comment is written and read back: did `by` win (or is the release done)? { won, holder, message } */
+    claimPrReadBack: (facts, config, { number, by, release = false }) => queueCall(wasm, "claimPrReadBack", { facts, config, number, by, release }),
     /** The issues `report-unowned` keeps: one per pull request whose owner is none. */
     unownedIssues: (facts, config = {}, issues = []) => queueCall(wasm, "unownedIssues", { facts, config, issues }),
     /** The yield rule: the pull request `mine` (an order key) gives its release back to, or null. */
@@ -70,6 +72,8 @@ export function bind(wasm) {
           ? wasm.resolveClaimRaceJson(JSON.stringify(labels), machine, number, asJson(config))
           : wasm.resolveClaimRaceTimedJson(JSON.stringify(labels), machine, number, asJson(config), tookMs),
       ),
+    /** The AI first pass's outcome on pull request `number` at `head`: { blocking, ops, why } (a COMMENT review; `/changes` when BLOCKING). */
+    stationReview: (number, head, output) => JSON.parse(wasm.stationReviewJson(number, head ?? "", output ?? "")),
     /** The gate's classify step: { run, need, sha, ops, why, warnings } (docs-only passes in `ops`). */
     gateClassify: (facts, config, number) => JSON.parse(wasm.gateClassifyJson(asJson(facts), asJson(config), number)),
     /**
