@@ -7,6 +7,6 @@ wasm.initSync({ module: readFileSync(new URL("../pkg/prflow_bg.wasm", import.met
 
 export const {
   version, reconcile, sweep, dashboard, followupSettings, checkRollup, configSchema, validateConfig, labelCatalog,
-  claim, resolveClaimRace, gateClassify, gateReport,
-  codeOwners, parseTrailers, closingKeywords, triage, tipReads, watchStep, claimPr, unownedIssues, autoFix, yieldsTo,
+  claim, resolveClaimRace, gateClassify, gateReport, stationReview,
+  codeOwners, parseTrailers, closingKeywords, triage, tipReads, watchStep, claimPr, claimPrReadBack, unownedIssues, autoFix, yieldsTo,
 } = bind(wasm);
