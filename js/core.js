@@ -54,6 +54,8 @@ export function bind(wasm) {
     autoFix: (config, failed, commitCount) => queueCall(wasm, "autoFix", { config, failed, commitCount }),
     /** Every label the config uses, with colour and description: { configErrors, labels, ownerMark }. */
     labelCatalog: (config = {}) => wasm.labelCatalog(config),
+    /** The catalogue against the repository's labels as read: { rows, ops (createLabel/updateLabel), unused }. Never deletes. */
+    labelSync: (catalog, existing) => JSON.parse(wasm.labelSyncJson(JSON.stringify(catalog), JSON.stringify(existing))),
     /**
      * The stations flow's `prflow claim <role> <machine>` (role: review, dev or any):
      * { line, role, number, ops, why, settleSeconds, warnings }. `line` is one of `claim #N`,

@@ -1,6 +1,6 @@
 // The public API of the `prflow` package. Data types are generated from the engine (types.d.ts).
 import type {
-  AutoFix, CheckRollup, ClaimDecision, ClaimReadBack, Config, DashboardView, Facts, Plan, QueueReport, ReviewOutcome, SweepPlan, Trailers, UnownedIssue, WatchPoll, WatchState, WatchStep,
+  AutoFix, CheckRollup, ClaimDecision, ClaimReadBack, Config, DashboardView, Facts, LabelSync, Plan, QueueReport, ReviewOutcome, SweepPlan, Trailers, UnownedIssue, WatchPoll, WatchState, WatchStep,
 } from "./types.js";
 export type * from "./types.js";
 
@@ -38,6 +38,8 @@ export interface LabelSpec {
 
 /** Every label the config uses; a bad config yields its errors and no labels. */
 export function labelCatalog(config?: unknown): { configErrors: ConfigProblem[]; labels: LabelSpec[]; ownerMark: string };
+/** What `prflow labels` writes: the catalogue against the repository's labels as read. Never deletes. */
+export function labelSync(catalog: { labels: LabelSpec[]; ownerMark: string }, existing: { name: string; color: string; description?: string | null }[]): LabelSync;
 
 /** The owners CODEOWNERS gives `path` (the last matching rule's, GitHub's rules); empty when unowned. */
 export function codeOwners(codeownersText: string, path: string): string[];

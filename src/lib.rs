@@ -48,6 +48,7 @@ pub fn schemas() -> serde_json::Value {
         "watchState": schema(settings.clone().into_generator().into_root_schema_for::<queue::watch::WatchState>()),
         "watchStep": schema(settings.clone().into_generator().into_root_schema_for::<queue::watch::Step>()),
         "claimDecision": schema(settings.clone().into_generator().into_root_schema_for::<queue::claim::ClaimDecision>()),
+        "labelSync": schema(settings.clone().into_generator().into_root_schema_for::<catalog::LabelSync>()),
         "claimReadBack": schema(settings.clone().into_generator().into_root_schema_for::<queue::claim::ClaimReadBack>()),
         "reviewOutcome": schema(settings.clone().into_generator().into_root_schema_for::<stations::ReviewOutcome>()),
         "unownedIssue": schema(settings.clone().into_generator().into_root_schema_for::<queue::claim::UnownedIssue>()),

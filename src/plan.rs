@@ -138,6 +138,11 @@ pub enum Op {
         #[serde(default, skip_serializing_if = "Guard::is_empty")]
         guard: Guard,
     },
+    /// Create a repository label (the label catalogue, `prflow labels`).
+    CreateLabel { name: String, color: String, description: String, reason: String },
+    /// Update a repository label in place: `name` is its current name, `newName` the catalogue's (a
+    /// change of case, or the same). Never deletes one.
+    UpdateLabel { name: String, new_name: String, color: String, description: String, reason: String },
     /// Rebase the pull request's branch onto `onto` (from `upstream` when a layer below moved: `git
     /// rebase --onto onto upstream`), and push it with `--force-with-lease` against the guard's head,
     /// which this op requires. Applied by the shell that runs git (the queue worker), not by Octokit.
@@ -239,56 +244,35 @@ pub struct Warning {
 }
 
 impl Op {
-    /// The pull request or issue written to; 0 for an issue not created yet.
+    /// The pull request or issue written to; 0 for an issue not created yet or a repository label.
     pub fn number(&self) -> u64 {
-        match self {
-            Op::EditLabels { number, .. }
-            | Op::RequestReviewers { number, .. }
-            | Op::UpsertComment { number, .. }
-            | Op::Comment { number, .. }
-            | Op::PostReview { number, .. }
-            | Op::EditIssue { number, .. }
-            | Op::SetStatus { number, .. }
-            | Op::ArmAutoMerge { number, .. }
-            | Op::DisarmAutoMerge { number, .. }
-            | Op::RebaseAndPush { number, .. } => *number,
-            Op::UpsertBoard { number, .. } => number.unwrap_or(0),
-            Op::CreateIssue { .. } => 0,
-        }
+        self.parts().0
     }
 
     pub fn reason(&self) -> &str {
-        match self {
-            Op::EditLabels { reason, .. }
-            | Op::RequestReviewers { reason, .. }
-            | Op::UpsertComment { reason, .. }
-            | Op::Comment { reason, .. }
-            | Op::PostReview { reason, .. }
-            | Op::UpsertBoard { reason, .. }
-            | Op::CreateIssue { reason, .. }
-            | Op::EditIssue { reason, .. }
-            | Op::SetStatus { reason, .. }
-            | Op::ArmAutoMerge { reason, .. }
-            | Op::DisarmAutoMerge { reason, .. }
-            | Op::RebaseAndPush { reason, .. } => reason,
-        }
+        self.parts().1
     }
 
     /// What must still hold when it is applied (an issue not created yet has nothing to guard).
     pub fn guard(&self) -> Option<&Guard> {
+        self.parts().2
+    }
+
+    /// Target, reason and guard: the three things every op has, in one match.
+    fn parts(&self) -> (u64, &str, Option<&Guard>) {
         match self {
-            Op::EditLabels { guard, .. }
-            | Op::RequestReviewers { guard, .. }
-            | Op::UpsertComment { guard, .. }
-            | Op::Comment { guard, .. }
-            | Op::PostReview { guard, .. }
-            | Op::UpsertBoard { guard, .. }
-            | Op::EditIssue { guard, .. }
-            | Op::SetStatus { guard, .. }
-            | Op::ArmAutoMerge { guard, .. }
-            | Op::DisarmAutoMerge { guard, .. }
-            | Op::RebaseAndPush { guard, .. } => Some(guard),
-            Op::CreateIssue { .. } => None,
+            Op::EditLabels { number, reason, guard, .. }
+            | Op::RequestReviewers { number, reason, guard, .. }
+            | Op::UpsertComment { number, reason, guard, .. }
+            | Op::Comment { number, reason, guard, .. }
+            | Op::PostReview { number, reason, guard, .. }
+            | Op::EditIssue { number, reason, guard, .. }
+            | Op::SetStatus { number, reason, guard, .. }
+            | Op::ArmAutoMerge { number, reason, guard, .. }
+            | Op::DisarmAutoMerge { number, reason, guard, .. }
+            | Op::RebaseAndPush { number, reason, guard, .. } => (*number, reason, Some(guard)),
+            Op::UpsertBoard { number, reason, guard, .. } => (number.unwrap_or(0), reason, Some(guard)),
+            Op::CreateIssue { reason, .. } | Op::CreateLabel { reason, .. } | Op::UpdateLabel { reason, .. } => (0, reason, None),
         }
     }
 }

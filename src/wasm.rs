@@ -111,6 +111,15 @@ pub fn label_catalog(config: JsValue) -> Result<JsValue, JsValue> {
     to_js(&crate::catalog::catalog_value(from_js("config", config)?))
 }
 
+/// What `prflow labels` writes: `labelSyncJson(catalog, existing)` with the catalogue `labelCatalog`
+/// answered and the repository's labels as read: `{ rows, ops, unused }`.
+#[wasm_bindgen(js_name = labelSyncJson)]
+pub fn label_sync_json(catalog: &str, existing: &str) -> Result<String, JsValue> {
+    let catalog: crate::catalog::Catalog = serde_json::from_str(catalog).map_err(|e| error(&format!("catalog: {e}")))?;
+    let existing: Vec<crate::catalog::RepoLabel> = serde_json::from_str(existing).map_err(|e| error(&format!("existing: {e}")))?;
+    json_out(Ok(crate::catalog::label_sync(&catalog, &existing)))
+}
+
 // The stations exports take and return JSON text, like reconcileJson: one facts deserializer and one
 // serializer in the Wasm, no object conversion on either side of the boundary.
 fn json_config(config: &str) -> Result<serde_json::Value, JsValue> {

@@ -74,7 +74,7 @@ export const WRITERS = {
       // The comment's guard: it still exists and still starts with the marker it was chosen by.
       let current;
       try {
-        current = (await octokit.request("GET /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...params, comment_id: op.commentId })).data;
+        current = (await octokit.request("GET /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...params, comment_id: op.commentId, request: { ...GUARD_READ } })).data;
       } catch (e) {
         if (e.status === 404) return { outcome: GUARD_FAILED, detail: `comment ${op.commentId} is gone` };
         throw e;
@@ -159,6 +159,20 @@ export const WRITERS = {
       return { outcome: APPLIED, detail: "disarmed auto-merge" };
     },
   },
+  createLabel: {
+    describe: (op) => `would create the label ${op.name}`,
+    async apply(octokit, op, { params }) {
+      await octokit.request("POST /repos/{owner}/{repo}/labels", { ...params, name: op.name, color: op.color, description: op.description });
+      return { outcome: APPLIED, detail: `created ${op.name}` };
+    },
+  },
+  updateLabel: {
+    describe: (op) => `would update the label ${op.name}`,
+    async apply(octokit, op, { params }) {
+      await octokit.request("PATCH /repos/{owner}/{repo}/labels/{name}", { ...params, name: op.name, new_name: op.newName, color: op.color, description: op.description });
+      return { outcome: APPLIED, detail: `updated ${op.name}` };
+    },
+  },
   rebaseAndPush: {
     describe: (op) => `would rebase ${op.branch} onto ${op.onto} and push with lease ${short(op.guard?.head)}`,
     // Git's own --force-with-lease is this op's head guard, so no REST read: the shell that runs git
@@ -170,6 +184,12 @@ export const WRITERS = {
     },
   },
 };
+
+/**
+ * Marks a guard's read as part of its write (Octokit passes `request` options through to its hooks), so
+ * a run that stopped writing after a rate limit stops these reads too (lib/run.js).
+ */
+export const GUARD_READ = Object.freeze({ prflowGuard: true });
 
 /** Ops that need the pull request's GraphQL id, read with the guard. */
 const NEEDS_PULL = new Set(["armAutoMerge", "disarmAutoMerge"]);
@@ -220,10 +240,10 @@ const hasGuard = (g) => Boolean(g && (g.head || g.labelsOn?.length || g.labelsOf
 /** One cheap read of what the guard names: the pull request (head, labels, id) or, without a head, the issue's labels. */
 async function freshRead(octokit, op, params) {
   if (op.guard?.head || NEEDS_PULL.has(op.op)) {
-    const { data } = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...params, pull_number: op.number });
+    const { data } = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...params, pull_number: op.number, request: { ...GUARD_READ } });
     return { head: data.head?.sha ?? null, labels: (data.labels ?? []).map((l) => l.name), nodeId: data.node_id };
   }
-  const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}", { ...params, issue_number: op.number });
+  const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}", { ...params, issue_number: op.number, request: { ...GUARD_READ } });
   return { head: null, labels: (data.labels ?? []).map((l) => (typeof l === "string" ? l : l.name)), nodeId: data.node_id };
 }
 

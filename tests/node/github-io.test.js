@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import Ajv from "ajv";
 import { startEmulator, MERGEABILITY_DELAY_MS } from "../../emulator/index.js";
 import { makeOctokit, readFacts, applyPlan, syncLabels, PULL_PAGE } from "../../lib/github/index.js";
+import * as engine from "../../js/node.js";
 
 const OWNER = "acme";
 const REPO = "widgets";
@@ -513,17 +514,18 @@ describe("syncLabels upserts the catalogue and never deletes", () => {
     { name: "blocker:checks", color: "b60205", description: "prflow sets it: a required check fails" },
     { name: "too:long", color: "b60205", description: "x".repeat(101) },
   ];
+  const decide = (labels) => (existing) => engine.labelSync({ labels, ownerMark: "prflow" }, existing);
 
   test("dry run: says what it would do, writes nothing", async () => {
     gh.reset();
-    const { results } = await syncLabels(octokit, { owner: OWNER, repo: REPO, wanted, live: false });
+    const { results } = await syncLabels(octokit, { owner: OWNER, repo: REPO, decide: decide(wanted), live: false });
     assert.deepEqual(results.map((r) => r.status), ["would update", "would create", "failed"]);
     assert.equal(gh.counts().writes, 0);
   });
 
   test("live: creates, updates (name case, colour, words), refuses a description over 100 characters, reports unused", async () => {
     gh.reset();
-    const { results, unused } = await syncLabels(octokit, { owner: OWNER, repo: REPO, wanted, live: true });
+    const { results, unused } = await syncLabels(octokit, { owner: OWNER, repo: REPO, decide: decide(wanted), live: true });
     assert.deepEqual(results.map((r) => [r.name, r.status]), [["state:needs-human", "updated"], ["blocker:checks", "created"], ["too:long", "failed"]]);
     assert.match(results[2].detail, /101 characters; GitHub allows at most 100/);
     assert.deepEqual(unused, ["state:retired"], "made by prflow, no longer wanted; `bug` is not ours");
@@ -534,7 +536,7 @@ describe("syncLabels upserts the catalogue and never deletes", () => {
 
   test("a second run changes nothing", async () => {
     gh.reset();
-    const { results } = await syncLabels(octokit, { owner: OWNER, repo: REPO, wanted: wanted.slice(0, 2), live: true });
+    const { results } = await syncLabels(octokit, { owner: OWNER, repo: REPO, decide: decide(wanted.slice(0, 2)), live: true });
     assert.deepEqual(results.map((r) => r.status), ["unchanged", "unchanged"]);
     assert.equal(gh.counts().writes, 0);
   });
