@@ -146,8 +146,8 @@ export const WRITERS = {
     async apply(octokit, op, { fresh }) {
       // GitHub checks the head again itself (expectedHeadOid): a push between our read and this write fails there too.
       await octokit.graphql(
-        "mutation($id: ID!, $method: PullRequestMergeMethod!, $head: GitObjectID!) { enablePullRequestAutoMerge(input: { pullRequestId: $id, mergeMethod: $method, expectedHeadOid: $head }) { clientMutationId } }",
-        { id: fresh.nodeId, method: op.method, head: op.guard.head },
+        "mutation($id: ID!, $mergeMethod: PullRequestMergeMethod!, $head: GitObjectID!) { enablePullRequestAutoMerge(input: { pullRequestId: $id, mergeMethod: $mergeMethod, expectedHeadOid: $head }) { clientMutationId } }",
+        { id: fresh.nodeId, mergeMethod: op.method, head: op.guard.head },
       );
       return { outcome: APPLIED, detail: `armed auto-merge (${op.method.toLowerCase()}) at ${short(op.guard.head)}` };
     },

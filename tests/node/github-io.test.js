@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import Ajv from "ajv";
 import { startEmulator, MERGEABILITY_DELAY_MS } from "../../emulator/index.js";
-import { makeOctokit, readFacts, applyPlan, syncLabels, PULL_PAGE } from "../../lib/github/index.js";
+import { makeOctokit, readFacts, applyOps, applyPlan, syncLabels, PULL_PAGE } from "../../lib/github/index.js";
 import * as engine from "../../js/node.js";
 
 const OWNER = "acme";
@@ -388,6 +388,55 @@ describe("the writer table writes exactly the ops, adding and removing named lab
     const results = await applyPlan(octokit, { ops: [plan.ops[1], plan.ops[3]] }, { owner: OWNER, repo: REPO, live: true });
     assert.deepEqual(results.map((r) => r.outcome), ["failed", "applied"]);
     assert.match(results[0].detail, /^502 /);
+  });
+});
+
+describe("the writer table carries the merge queue worker's writes", () => {
+  let gh;
+  let octokit;
+  before(async () => {
+    gh = await startEmulator({ owner: OWNER, repo: REPO });
+    gh.setRepoSettings({ allowAutoMerge: true });
+    gh.setRequiredChecks(["ci"]);
+    gh.createPull({ title: "queued" });
+    octokit = octokitFor(gh);
+  });
+  after(() => gh.close());
+  const apply = (ops, options = {}) => applyOps(octokit, ops, { owner: OWNER, repo: REPO, live: true, ...options });
+
+  test("auto-merge is armed at the head it expects, refused once the head moved, and disarmed", async () => {
+    const head = gh.state.pull(1).headSha;
+    const [armed] = await apply([{ op: "armAutoMerge", number: 1, method: "SQUASH", reason: "green", guard: { head } }]);
+    assert.deepEqual([armed.outcome, gh.state.pull(1).autoMerge?.method], ["applied", "squash"], armed.detail);
+    const [off] = await apply([{ op: "disarmAutoMerge", number: 1, reason: "r" }]);
+    assert.deepEqual([off.outcome, gh.state.pull(1).autoMerge], ["applied", null]);
+    gh.push(1, { by: "agent-1" });
+    const [stale] = await apply([{ op: "armAutoMerge", number: 1, method: "SQUASH", reason: "green", guard: { head } }]);
+    assert.equal(stale.outcome, "guard-failed");
+    assert.equal(gh.state.pull(1).autoMerge, null, "not armed on a head nobody checked");
+    assert.deepEqual(gh.validationFailures, []);
+  });
+
+  test("issues are opened, edited and closed, never with a label set", async () => {
+    const [opened] = await apply([{ op: "createIssue", title: "t", body: "<!-- prflow:unowned pr=1 -->\nb", marker: "<!-- prflow:unowned pr=1 -->", reason: "r" }]);
+    assert.equal(opened.outcome, "applied");
+    const n = opened.created;
+    const [closed] = await apply([{ op: "editIssue", number: n, body: "resolved", state: "closed", reason: "r" }]);
+    assert.equal(closed.outcome, "applied");
+    assert.deepEqual([gh.state.pull(n).body, gh.state.pull(n).state], ["resolved", "closed"]);
+  });
+
+  test("a rebase-and-push goes to the git runner the worker gives, whose lease is the guard; without one it fails in words", async () => {
+    const op = { op: "rebaseAndPush", number: 1, branch: "topic", onto: "main", reason: "r", guard: { head: "abc" } };
+    const [none] = await apply([op]);
+    assert.deepEqual([none.outcome, none.detail], ["failed", "no git runner here: only the queue worker applies rebaseAndPush"]);
+    const seen = [];
+    const git = { rebaseAndPush: async (o) => (seen.push(o), { outcome: "guard-failed", detail: "the lease was lost: topic moved" }) };
+    gh.reset();
+    const [lost, after] = await apply([op, { op: "editLabels", number: 1, add: [], remove: [{ label: "skip-ci", reason: "r" }], reason: "r" }], { git });
+    assert.deepEqual([lost.outcome, after.outcome], ["guard-failed", "guard-failed"], "skip-ci stays on when the push did not land");
+    assert.deepEqual(seen, [op]);
+    assert.equal(gh.requests.length, 0, "git's lease is the check: no REST read, no write");
   });
 });
 
