@@ -40,7 +40,7 @@ export async function reconcileRun({ engine, octokit, owner, repo, configPath, r
   if (plan.configErrors.length) throw new RunError(plan.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
   log(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings${live ? "" : " (dry run: writing nothing)"}`);
   stopWritesOnRateLimit(octokit, log);
-  const results = await applyPlan(octokit, plan, { owner, repo, live, log, facts });
+  const results = await applyPlan(octokit, plan, { owner, repo, live, log });
   const counts = countResults(plan, results);
   const lines = logLines(plan, results, { live });
   for (const line of lines) log(line);
