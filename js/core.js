@@ -49,6 +49,8 @@ export function bind(wasm) {
     watchStep: (poll, state, config = {}) => queueCall(wasm, "watchStep", { poll, state, config }),
     /** Whether `by` may claim (or release) pull request `number`, and the comment to write. */
     claimPr: (facts, config, { number, by, release = false }) => queueCall(wasm, "claimPr", { facts, config, number, by, release }),
+    /** After the claim comment is written and read back: did `by` win (or is the release done)? { won, holder, message } */
+    claimPrReadBack: (facts, config, { number, by, release = false }) => queueCall(wasm, "claimPrReadBack", { facts, config, number, by, release }),
     /** The issues `report-unowned` keeps: one per pull request whose owner is none. */
     unownedIssues: (facts, config = {}, issues = []) => queueCall(wasm, "unownedIssues", { facts, config, issues }),
     /** The yield rule: the pull request `mine` (an order key) gives its release back to, or null. */
@@ -57,6 +59,8 @@ export function bind(wasm) {
     autoFix: (config, failed, commitCount) => queueCall(wasm, "autoFix", { config, failed, commitCount }),
     /** Every label the config uses, with colour and description: { configErrors, labels, ownerMark }. */
     labelCatalog: (config = {}) => wasm.labelCatalog(config),
+    /** The catalogue against the repository's labels as read: { rows, ops (createLabel/updateLabel), unused }. Never deletes. */
+    labelSync: (catalog, existing) => JSON.parse(wasm.labelSyncJson(JSON.stringify(catalog), JSON.stringify(existing))),
     /**
      * The stations flow's `prflow claim <role> <machine>` (role: review, dev or any):
      * { line, role, number, ops, why, settleSeconds, warnings }. `line` is one of `claim #N`,
@@ -75,6 +79,8 @@ export function bind(wasm) {
           ? wasm.resolveClaimRaceJson(JSON.stringify(labels), machine, number, asJson(config))
           : wasm.resolveClaimRaceTimedJson(JSON.stringify(labels), machine, number, asJson(config), tookMs),
       ),
+    /** The AI first pass's outcome on pull request `number` at `head`: { blocking, ops, why } (a COMMENT review; `/changes` when BLOCKING). */
+    stationReview: (number, head, output) => JSON.parse(wasm.stationReviewJson(number, head ?? "", output ?? "")),
     /** The gate's classify step: { run, need, sha, ops, why, warnings } (docs-only passes in `ops`). */
     gateClassify: (facts, config, number) => JSON.parse(wasm.gateClassifyJson(asJson(facts), asJson(config), number)),
     /**

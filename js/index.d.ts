@@ -1,6 +1,6 @@
 // The public API of the `prflow` package. Data types are generated from the engine (types.d.ts).
 import type {
-  AutoFix, CheckRollup, ClaimDecision, Config, DashboardView, Facts, Plan, QueueReads, QueueReport, SweepPlan, Trailers, UnownedIssue, WatchPoll, WatchState, WatchStep,
+  AutoFix, CheckRollup, ClaimDecision, ClaimReadBack, Config, DashboardView, Facts, LabelSync, Plan, QueueReads, QueueReport, ReviewOutcome, SweepPlan, Trailers, UnownedIssue, WatchPoll, WatchState, WatchStep,
 } from "./types.js";
 export type * from "./types.js";
 
@@ -38,6 +38,8 @@ export interface LabelSpec {
 
 /** Every label the config uses; a bad config yields its errors and no labels. */
 export function labelCatalog(config?: unknown): { configErrors: ConfigProblem[]; labels: LabelSpec[]; ownerMark: string };
+/** What `prflow labels` writes: the catalogue against the repository's labels as read. Never deletes. */
+export function labelSync(catalog: { labels: LabelSpec[]; ownerMark: string }, existing: { name: string; color: string; description?: string | null }[]): LabelSync;
 
 /** The owners CODEOWNERS gives `path` (the last matching rule's, GitHub's rules); empty when unowned. */
 export function codeOwners(codeownersText: string, path: string): string[];
@@ -55,6 +57,10 @@ export function queueReads(facts: Facts | string, config?: Config | string): Que
 export function watchStep(poll: WatchPoll, state: WatchState, config?: Config | string): WatchStep;
 /** Whether `by` may claim (or release) a set-aside pull request, and the comment to write. */
 export function claimPr(facts: Facts | string, config: Config | string, request: { number: number; by: string; release?: boolean }): ClaimDecision;
+/** After the claim comment is written and the comments read again: did `by` win (or is the release done)? */
+export function claimPrReadBack(facts: Facts | string, config: Config | string, request: { number: number; by: string; release?: boolean }): ClaimReadBack;
+/** The AI first pass's outcome on pull request `number` at `head`: a COMMENT review, and `/changes` when the output's first line starts with BLOCKING. */
+export function stationReview(number: number, head: string, output: string): ReviewOutcome;
 /** The issues `report-unowned` keeps, one per pull request whose owner is none, found again by a hidden line. */
 export function unownedIssues(facts: Facts | string, config?: Config | string, issues?: { number: number; open: boolean; body: string }[]): UnownedIssue[];
 /** Whether failed contexts are only a fixer's diff under `queue.autoFix`, and the commands that fix them. */

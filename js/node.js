@@ -6,7 +6,7 @@ import { bind } from "./core.js";
 wasm.initSync({ module: readFileSync(new URL("../pkg/prflow_bg.wasm", import.meta.url)) });
 
 export const {
-  version, reconcile, sweep, dashboard, followupSettings, checkRollup, configSchema, validateConfig, labelCatalog,
-  claim, resolveClaimRace, gateClassify, gateReport,
-  codeOwners, parseTrailers, closingKeywords, triage, tipReads, queueReads, watchStep, claimPr, unownedIssues, autoFix, yieldsTo,
+  version, reconcile, sweep, dashboard, followupSettings, checkRollup, configSchema, validateConfig, labelCatalog, labelSync,
+  claim, resolveClaimRace, gateClassify, gateReport, stationReview,
+  codeOwners, parseTrailers, closingKeywords, triage, tipReads, queueReads, watchStep, claimPr, claimPrReadBack, unownedIssues, autoFix, yieldsTo,
 } = bind(wasm);

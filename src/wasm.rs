@@ -111,6 +111,15 @@ pub fn label_catalog(config: JsValue) -> Result<JsValue, JsValue> {
     to_js(&crate::catalog::catalog_value(from_js("config", config)?))
 }
 
+/// What `prflow labels` writes: `labelSyncJson(catalog, existing)` with the catalogue `labelCatalog`
+/// answered and the repository's labels as read: `{ rows, ops, unused }`.
+#[wasm_bindgen(js_name = labelSyncJson)]
+pub fn label_sync_json(catalog: &str, existing: &str) -> Result<String, JsValue> {
+    let catalog: crate::catalog::Catalog = serde_json::from_str(catalog).map_err(|e| error(&format!("catalog: {e}")))?;
+    let existing: Vec<crate::catalog::RepoLabel> = serde_json::from_str(existing).map_err(|e| error(&format!("existing: {e}")))?;
+    json_out(Ok(crate::catalog::label_sync(&catalog, &existing)))
+}
+
 // The stations exports take and return JSON text, like reconcileJson: one facts deserializer and one
 // serializer in the Wasm, no object conversion on either side of the boundary.
 fn json_config(config: &str) -> Result<serde_json::Value, JsValue> {
@@ -146,6 +155,13 @@ pub fn stations_resolve_claim_race_timed(labels: &str, machine: &str, number: u3
         return Err(error(&format!("tookMs: expected milliseconds, found {took_ms}")));
     }
     json_out(crate::stations::resolve_claim_race_timed_values(labels, machine, number.into(), json_config(config)?, Some(took_ms.ceil() as u64)))
+}
+
+/// The AI first pass's outcome for pull request `number` at `head`: `{ blocking, ops, why }` (the
+/// COMMENT review, and `/changes` when the output's first line starts with BLOCKING).
+#[wasm_bindgen(js_name = stationReviewJson)]
+pub fn stations_review(number: u32, head: &str, output: &str) -> Result<String, JsValue> {
+    json_out(Ok(crate::stations::review_outcome(number.into(), head, output)))
 }
 
 /// The gate's classify step for one pull request: `{ run, need, sha, ops, why, warnings }`.

@@ -102,7 +102,7 @@ fn subject(plan: &Plan) -> (Option<&PullVerdict>, Vec<String>, Vec<String>, Vec<
                 remove.extend(r.iter().map(|c| c.label.clone()));
             }
             Op::RequestReviewers { reviewers: r, .. } => reviewers.extend(r.iter().cloned()),
-            Op::UpsertComment { .. } | Op::UpsertBoard { .. } | Op::SetStatus { .. } => {}
+            _ => {}
         }
     }
     (verdict, add, remove, reviewers)
@@ -199,7 +199,7 @@ fn check(case: &Case, plan: &Plan) -> Vec<String> {
                 reasons.push(reason);
                 reasons.extend(add.iter().chain(remove).map(|c| c.reason.as_str()));
             }
-            Op::RequestReviewers { reason, .. } | Op::UpsertComment { reason, .. } | Op::UpsertBoard { reason, .. } | Op::SetStatus { reason, .. } => reasons.push(reason),
+            other => reasons.push(other.reason()),
         }
         if let Some(bad) = reasons.iter().find(|r| r.trim().is_empty() || r.contains('\n')) {
             failures.push(format!("every write carries a one-line reason, got {bad:?} in {op:?}"));

@@ -87,7 +87,7 @@ fn summary(op: &Op) -> Option<String> {
             Some(s)
         }
         Op::RequestReviewers { number, reviewers, .. } => Some(format!("request #{number} {}", reviewers.join(","))),
-        Op::UpsertBoard { .. } | Op::SetStatus { .. } => None,
+        _ => None,
     }
 }
 
@@ -144,7 +144,7 @@ fn apply(facts: &mut Facts, plan: &SweepPlan) {
             Op::UpsertBoard { number, title, body, .. } => {
                 facts.board = Some(BoardIssue { number: number.unwrap_or(1000), title: title.clone(), body: body.clone() });
             }
-            Op::RequestReviewers { .. } | Op::SetStatus { .. } => {}
+            _ => {}
         }
     }
 }

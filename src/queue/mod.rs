@@ -194,6 +194,11 @@ pub fn call(name: &str, input: serde_json::Value) -> Result<serde_json::Value, S
             let ctx = Ctx::new(&facts, &config);
             to_value(claim::claim_pr(&ctx, field(&input, "number")?, &field::<String>(&input, "by")?, field::<Option<bool>>(&input, "release")?.unwrap_or(false)))
         }
+        "claimPrReadBack" => {
+            let (facts, config) = facts_config(&input)?;
+            let ctx = Ctx::new(&facts, &config);
+            to_value(claim::claim_pr_read_back(&ctx, field(&input, "number")?, &field::<String>(&input, "by")?, field::<Option<bool>>(&input, "release")?.unwrap_or(false)))
+        }
         "unownedIssues" => {
             let (facts, config) = facts_config(&input)?;
             let report = triage(&facts, &config);

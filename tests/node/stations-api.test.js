@@ -28,6 +28,20 @@ test("stations api: the claim edit only adds (a rival's label is never erased)",
   assert.deepEqual(r.ops.map((o) => [o.op, o.add.map((c) => c.label), o.remove]), [["editLabels", ["reviewer:m4", "state:reviewing"], []]]);
 });
 
+test("stations api: the claim names the head it read, and the AI's BLOCKING answer becomes a COMMENT review and /changes on that head", () => {
+  const claimed = engine.claim(facts([pr(1, { labels: ["from:m1", "state:ready-for-review"] })]), config, "review", "m4");
+  assert.equal(claimed.head, "sha1");
+  const bounce = engine.stationReview(1, claimed.head, "BLOCKING: no test\nadd one");
+  assert.equal(bounce.blocking, true);
+  assert.deepEqual(bounce.ops.map((o) => [o.op, o.body, o.guard]), [
+    ["postReview", "BLOCKING: no test\nadd one", { head: "sha1" }],
+    ["comment", "/changes", { head: "sha1" }],
+  ]);
+  assert.ok(bounce.ops.every((o) => !("event" in o)), "no op can name a review event: the writer's is COMMENT");
+  const pass = engine.stationReview(1, "sha1", "Looks fine.\nBLOCKING is not the first line");
+  assert.deepEqual([pass.blocking, pass.ops.map((o) => o.op)], [false, ["postReview"]]);
+});
+
 const errors = [
   { rule: "an unknown role names the role", call: () => engine.claim(facts([]), config, "boss", "m4"), message: /role: expected review, dev or any, found "boss"/ },
   { rule: "a bad config names the JSON path", call: () => engine.claim(facts([]), { flow: "stations", stations: { reviewWip: 0 } }, "review", "m4"), message: /config: \$\.stations\.reviewWip: expected a WIP limit of at least 1/ },
