@@ -1,5 +1,5 @@
-// The facts the merge queue needs beyond what readFacts reads: who the tool is, the base's tip and its
-// rules, review conversations, auto-merge, forks, commit counts; then what the engine names
+// The facts the merge queue needs beyond what readFacts reads: who the tool is, the base's tip, review
+// conversations, auto-merge, forks, commit counts; then what the engine names
 // (engine.queueReads): the issues pull requests close and what they name in Start-After: or "blocked
 // by", team members for CODEOWNERS, and whether a queued branch is built on the tip. It only reads, and
 // parses no body, comment or CODEOWNERS: the engine does. A read that fails is recorded in `unknown`
@@ -72,7 +72,8 @@ export async function readBoardFacts(octokit, { owner, repo, engine, config = {}
 const MAX_ROUNDS = 8;
 
 /**
- * Adds the queue's facts to `facts` (as readFacts returned it) in place, and returns it.
+ * Adds the queue's facts to `facts` (as readFacts returned it, with the default branch's rules: whether
+ * code-owner review is required decides which teams the engine names) in place, and returns it.
  * `config` is the validated config; `engine` (js/node.js or a loaded js/web.js) names what to read.
  */
 export async function readQueueFacts(octokit, { owner, repo, engine, facts, config = {}, log = () => {} }) {
@@ -128,27 +129,7 @@ export async function readQueueFacts(octokit, { owner, repo, engine, facts, conf
     }
   }
 
-  // 2. The rules GitHub applies to the default branch (the ruleset, not the declared settings); before
-  //    what the engine names, which asks for team members only while code-owner review is required.
-  try {
-    const { data } = await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch: facts.defaultBranch ?? "main" });
-    for (const rule of data) {
-      if (rule.type === "pull_request") {
-        facts.requireCodeOwnerReview = Boolean(rule.parameters?.require_code_owner_review);
-        facts.requireConversationResolution = Boolean(rule.parameters?.required_review_thread_resolution);
-      }
-      if (rule.type === "required_status_checks") {
-        facts.requiredChecks ??= [];
-        for (const c of rule.parameters?.required_status_checks ?? []) if (!facts.requiredChecks.includes(c.context)) facts.requiredChecks.push(c.context);
-      }
-    }
-  } catch (e) {
-    // Unread, "not required" would be a guess: the engine lists the rules as unknown in its warnings.
-    log(`queue facts: the branch rules could not be read (${e.message})`);
-    addUnknown(facts.unknown, "rules");
-  }
-
-  // 3. What the engine names, until it names nothing more. Each answer leaves out what the facts hold
+  // 2. What the engine names, until it names nothing more. Each answer leaves out what the facts hold
   //    or list as unreadable, so a failed read is recorded where the engine looks and not asked again.
   for (let round = 0; ; round++) {
     const reads = engine.queueReads(facts, config);

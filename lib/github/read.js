@@ -247,22 +247,25 @@ export async function readFacts(octokit, { owner, repo, numbers, viewer, now, lo
   if (codeownerErrors) facts.unknown.push("codeowners");
   else facts.codeowners = CODEOWNERS_PATHS.map((_, i) => repository[`codeowners${i}`]?.text).find((t) => typeof t === "string") ?? null;
 
-  // Required checks: classic branch protection (GraphQL's refUpdateRule, readable without admin rights, on
-  // the first page) and every ruleset rule that applies to the default branch (REST).
+  // The rules of the default branch, read once for every flow: required checks from classic branch
+  // protection (GraphQL's refUpdateRule, readable without admin rights, on the first page) and every
+  // ruleset rule that applies (REST), and the ruleset's pull_request rule (code-owner review, resolved
+  // conversations) the merge queue reads. Unread, "not required" would be a guess: each is unknown then.
   const protectionFailed = errorsUnder(head.errors, ["repository", "defaultBranchRef"]).length > 0;
   const protection = repository.defaultBranchRef?.refUpdateRule?.requiredStatusCheckContexts ?? [];
-  if (facts.defaultBranch && !protectionFailed) {
+  let rules = null;
+  if (facts.defaultBranch) {
     try {
       stats.rest++;
-      const res = await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch: facts.defaultBranch, per_page: 100 });
-      facts.requiredChecks = [...new Set([...protection.filter(Boolean), ...requiredContexts(res.data)])];
+      rules = (await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch: facts.defaultBranch, per_page: 100 })).data;
     } catch (e) {
-      log(`required checks: could not read the rules of ${facts.defaultBranch} (${e.status ?? ""} ${e.message}); treating them as unknown`);
-      facts.unknown.push("requiredChecks");
+      log(`rules: could not read the rules of ${facts.defaultBranch} (${e.status ?? ""} ${e.message}); treating them as unknown`);
     }
-  } else {
-    facts.unknown.push("requiredChecks");
   }
+  if (rules && !protectionFailed) facts.requiredChecks = [...new Set([...protection.filter(Boolean), ...requiredContexts(rules)])];
+  else facts.unknown.push("requiredChecks");
+  if (rules) Object.assign(facts, reviewRules(rules));
+  else facts.unknown.push("rules");
 
   // Pull requests, following every overflowing nested list (batched across pull requests).
   const pulls = raw.filter(({ pr }) => !pr.state || pr.state === "OPEN").map(({ pr, errors }) => firstPage(pr, errors));
@@ -277,6 +280,12 @@ export async function readFacts(octokit, { owner, repo, numbers, viewer, now, lo
 /** A failure GitHub's side may not repeat for a lighter query: a 5xx, or GraphQL's timeout message. */
 function serverSide(e) {
   return e.status >= 500 || /Something went wrong while executing your query/.test(e.message ?? "");
+}
+
+/** What the pull_request rule of a `GET /rules/branches/{branch}` answer requires of a review. */
+export function reviewRules(rules) {
+  const pr = (rules ?? []).find((rule) => rule.type === "pull_request");
+  return { requireCodeOwnerReview: Boolean(pr?.parameters?.require_code_owner_review), requireConversationResolution: Boolean(pr?.parameters?.required_review_thread_resolution) };
 }
 
 /** The contexts a `GET /rules/branches/{branch}` answer requires. */

@@ -534,12 +534,13 @@ describe("faults during a sweep are retried and the run converges", () => {
     }
   });
 
-  test("a failed read of the rules is `unknown: requiredChecks`", async () => {
+  test("a failed read of the rules is `unknown: requiredChecks` and `rules` (the review rule unread too)", async () => {
     const gh = await startEmulator({ owner: OWNER, repo: REPO });
     try {
       gh.inject({ kind: "5xx", match: { path: "/rules/" }, times: 100 });
       const facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO });
-      assert.deepEqual(facts.unknown, ["requiredChecks"]);
+      assert.deepEqual(facts.unknown, ["requiredChecks", "rules"]);
+      assert.equal(facts.requireCodeOwnerReview, undefined);
     } finally {
       await gh.close();
     }

@@ -4,7 +4,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as engine from "../../js/node.js";
-import { readQueueFacts } from "../../lib/github/read-queue.js";
+import { readBoardFacts, readQueueFacts } from "../../lib/github/read-queue.js";
+import { makeOctokit } from "../../lib/github/index.js";
+import { startEmulator } from "../../emulator/index.js";
 
 /** An Octokit stand-in: GraphQL answers from `issues` (number -> node), REST from `rest` (route ->
  *  params -> data, throwing to fail) or empty. `asked` lists the numbers read, `routes` the REST calls. */
@@ -66,15 +68,13 @@ test("a closing link to this repository's issue is still read", async () => {
   assert.deepEqual(facts.issues.map((i) => i.number), [7]);
 });
 
-const RULES = "GET /repos/{owner}/{repo}/rules/branches/{branch}";
 const MEMBERS = "GET /orgs/{org}/teams/{team_slug}/members";
-const codeOwnerReview = () => [{ type: "pull_request", parameters: { require_code_owner_review: true } }];
 const teamReads = (octokit) => octokit.routes.filter((r) => r.startsWith(MEMBERS)).map((r) => r.slice(MEMBERS.length + 1)).sort();
 
 test("the members read are those of the teams the engine finds in CODEOWNERS, comments left out", async () => {
   const codeowners = "# @org/commented owns nothing\n*.rs @Org/Core @alice\ndocs/ @org/docs # @org/trailing\n";
-  const octokit = fakeOctokit({ rest: { [RULES]: codeOwnerReview, [MEMBERS]: ({ team_slug }) => [{ login: `${team_slug}-lead` }] } });
-  const facts = { now: "2026-01-01T00:00:00Z", codeowners, pullRequests: [{ number: 5, body: "" }] };
+  const octokit = fakeOctokit({ rest: { [MEMBERS]: ({ team_slug }) => [{ login: `${team_slug}-lead` }] } });
+  const facts = { now: "2026-01-01T00:00:00Z", requireCodeOwnerReview: true, codeowners, pullRequests: [{ number: 5, body: "" }] };
   await readQueueFacts(octokit, { owner: "me", repo: "here", engine, facts });
   assert.deepEqual(teamReads(octokit), ["org/core", "org/docs"]);
   assert.deepEqual(facts.teamMembers, { "org/core": ["core-lead"], "org/docs": ["docs-lead"] });
@@ -88,8 +88,8 @@ test("no team is read while the rules do not require a code owner's review", asy
 });
 
 test("a team whose members cannot be read is unknown, read once, and the triage says so", async () => {
-  const octokit = fakeOctokit({ rest: { [RULES]: codeOwnerReview, [MEMBERS]: () => { throw Object.assign(new Error("Not Found"), { status: 404 }); } } });
-  const facts = { now: "2026-01-01T00:00:00Z", codeowners: "* @org/core", pullRequests: [{ number: 5, body: "" }] };
+  const octokit = fakeOctokit({ rest: { [MEMBERS]: () => { throw Object.assign(new Error("Not Found"), { status: 404 }); } } });
+  const facts = { now: "2026-01-01T00:00:00Z", requireCodeOwnerReview: true, codeowners: "* @org/core", pullRequests: [{ number: 5, body: "" }] };
   await readQueueFacts(octokit, { owner: "me", repo: "here", engine, facts });
   assert.deepEqual(teamReads(octokit), ["org/core"]);
   assert.ok(facts.unknown.includes("teamMembers"), JSON.stringify(facts.unknown));
@@ -126,4 +126,32 @@ test("a failed issue read is unknown, not asked again, and no Start-After: is in
   await readQueueFacts(octokit, { owner: "me", repo: "here", engine, facts });
   assert.deepEqual(octokit.asked, ["numbers"]);
   assert.ok(facts.unknown.includes("issues"));
+});
+
+/** A board read against the emulator: a code owner's review required, CODEOWNERS naming a team. */
+async function boardRead(t, faults = []) {
+  const gh = await startEmulator({ owner: "acme", repo: "widgets" });
+  t.after(() => gh.close());
+  gh.setRequiredChecks(["ci"]);
+  gh.setPullRequestRule({ require_code_owner_review: true });
+  gh.createPull({ title: "queued", labels: ["merge-queued"] });
+  for (const f of faults) gh.inject(f);
+  const octokit = makeOctokit({ token: gh.appToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
+  const facts = await readBoardFacts(octokit, { owner: "acme", repo: "widgets", engine });
+  const rulesReads = gh.requests.filter((r) => r.path.includes("/rules/branches/")).length;
+  return { gh, facts, rulesReads };
+}
+
+test("a board read asks the default branch's rules once, for the required checks and the review rule alike", async (t) => {
+  const { gh, facts, rulesReads } = await boardRead(t);
+  assert.equal(rulesReads, 1, "read.js and the queue's reader each read them before");
+  assert.deepEqual([facts.requiredChecks, facts.requireCodeOwnerReview, facts.unknown], [["ci"], true, []]);
+  assert.deepEqual(gh.validationFailures, []);
+});
+
+test("rules that cannot be read are unknown for both readings, and the triage says so", async (t) => {
+  const { facts } = await boardRead(t, [{ kind: "5xx", status: 503, match: { path: "/rules/branches/" }, times: 20 }]);
+  assert.ok(facts.unknown.includes("rules") && facts.unknown.includes("requiredChecks"), JSON.stringify(facts.unknown));
+  assert.equal(facts.requireCodeOwnerReview, undefined, "not read as 'not required'");
+  assert.ok(engine.triage(facts).warnings.some((w) => w.startsWith("the default branch's rules could not be read")));
 });
