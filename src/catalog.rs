@@ -42,6 +42,7 @@ pub struct LabelSpec {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Catalog {
+    #[serde(default)]
     pub config_errors: Vec<ConfigError>,
     pub labels: Vec<LabelSpec>,
     /// The word every description carries; a repository label with it that the catalogue lacks is unused.

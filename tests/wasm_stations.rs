@@ -117,3 +117,13 @@ fn bad_input_throws_an_error_naming_the_path() {
         assert!(message.contains(path), "{what}: {message:?} should name {path}");
     }
 }
+
+#[wasm_bindgen_test]
+fn the_ai_first_pass_answers_a_comment_review_and_changes_only_when_blocking() {
+    let bounce = parse(wasm::stations_review(7, "sha7", "BLOCKING: no test\nadd one"));
+    assert_eq!(bounce["blocking"], json!(true));
+    let ops: Vec<(Value, Value)> = bounce["ops"].as_array().unwrap().iter().map(|o| (o["op"].clone(), o["guard"]["head"].clone())).collect();
+    assert_eq!(ops, [(json!("postReview"), json!("sha7")), (json!("comment"), json!("sha7"))]);
+    let pass = parse(wasm::stations_review(7, "sha7", "fine\nBLOCKING later"));
+    assert_eq!((pass["blocking"].clone(), pass["ops"].as_array().unwrap().len()), (json!(false), 1));
+}
