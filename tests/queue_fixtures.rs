@@ -84,17 +84,26 @@ fn run_file(path: &Path) -> Outcome {
     let cases = file["cases"].as_array().unwrap_or_else(|| panic!("{}: $.cases missing", path.display()));
     let mut failures = Vec::new();
     let mut dump = Vec::new();
+    let schemas = prflow::api::decision_schemas();
     for (i, case) in cases.iter().enumerate() {
         let name = case["name"].as_str().unwrap_or_else(|| panic!("{}: $.cases[{i}].name missing", path.display()));
         let call = case.get("call").or(file.get("call")).and_then(Value::as_str).unwrap_or_else(|| panic!("{}: $.cases[{i}]: no call", path.display()));
         let expect = case.get("expect").unwrap_or_else(|| panic!("{}: $.cases[{i}] ({name}): no expect", path.display()));
-        let input = input_of(&file, case);
-        let result = prflow::queue::call(call, input.clone());
+        let mut input = input_of(&file, case);
+        // The config a case names builds the engine it asks; no config is the preset.
+        let config = input.as_object_mut().and_then(|o| o.remove("config")).unwrap_or(Value::Null);
+        // A file's defaults serve several decisions: each gets the fields its input type declares.
+        let declared = schemas[call]["input"]["properties"].as_object().cloned().unwrap_or_default();
+        if let Some(o) = input.as_object_mut() {
+            o.retain(|k, _| declared.contains_key(k));
+        }
+        let engine = if config.is_null() { prflow::Engine::preset() } else { prflow::Engine::from_value(config.clone()) };
+        let result = engine.call_value(call, &input);
         let answer = match &result {
             Ok(output) => serde_json::json!({ "output": output }),
             Err(error) => serde_json::json!({ "error": error }),
         };
-        let mut entry = serde_json::json!({ "name": format!("{family}: {name}"), "call": call, "input": input });
+        let mut entry = serde_json::json!({ "name": format!("{family}: {name}"), "call": call, "config": config, "input": input });
         entry.as_object_mut().unwrap().extend(answer.as_object().unwrap().clone());
         dump.push(entry);
         let problem = match (result, case.get("error")) {

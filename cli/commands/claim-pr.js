@@ -2,7 +2,6 @@
 // worker leaves it alone while the fix is made. The engine decides whether the claim is allowed (the
 // owner must be the fixer; another claimant's claim refuses it) and what the comment says; this writes
 // it, reads it back, and fails when someone writing in the same moment won.
-import { engine } from "../engine.js";
 import { restPages } from "../../lib/github/read-queue.js";
 import { UsageError } from "../usage.js";
 import { DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
@@ -33,11 +32,11 @@ export async function run(values, positionals) {
   if (positionals.length !== 1 || !/^\d+$/.test(positionals[0])) throw new UsageError(`expected one pull request number\nusage: ${usage}`);
   if (!values.by) throw new UsageError(`--by: the claimant's name is required\nusage: ${usage}`);
   const number = Number(positionals[0]);
-  const config = loadConfigOrThrow(values.config);
-  const { facts, octokit, owner, repo, log } = await queueFacts(values, config);
+  const engine = loadConfigOrThrow(values.config);
+  const { facts, octokit, owner, repo, log } = await queueFacts(values, engine);
   const pr = facts.pullRequests.find((p) => p.number === number);
   if (pr) pr.comments = await readComments(octokit, owner, repo, number);
-  const decision = engine.claimPr(facts, config, { number, by: values.by, release: values.release });
+  const decision = engine.claimPr({ facts, number, by: values.by, release: values.release });
   const say = (result) => console.log(values.json ? JSON.stringify(result, null, 2) : result.message);
   if (!decision.ok) {
     say({ ...decision, written: false });
@@ -54,7 +53,7 @@ export async function run(values, positionals) {
   }
   // Read back: two claimants writing in the same moment each wrote a comment; the newest one holds.
   pr.comments = await readComments(octokit, owner, repo, number);
-  const entry = engine.triage(facts, config).entries.find((e) => e.number === number);
+  const entry = engine.triage({ facts }).entries.find((e) => e.number === number);
   const holder = entry?.claim?.by ?? null;
   const won = values.release ? holder !== values.by : holder === values.by;
   if (!won) {

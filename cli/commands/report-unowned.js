@@ -1,7 +1,6 @@
 // `prflow report-unowned`: files one issue per queued pull request whose owner is none (a state the
 // queue's rules do not cover, which is a bug in prflow), found again by a hidden line in its body so a
 // second run files nothing new. The engine decides which and what the issue says; this writes it.
-import { engine } from "../engine.js";
 import { restPages } from "../../lib/github/read-queue.js";
 import { DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
 import { loadConfigOrThrow, queueFacts } from "./report.js";
@@ -17,11 +16,11 @@ export const options = {
 };
 
 export async function run(values) {
-  const config = loadConfigOrThrow(values.config);
-  const { facts, octokit, owner, repo, log } = await queueFacts(values, config);
+  const engine = loadConfigOrThrow(values.config);
+  const { facts, octokit, owner, repo, log } = await queueFacts(values, engine);
   const open = await restPages(octokit, "GET /repos/{owner}/{repo}/issues", { owner, repo, state: "open" });
   const issues = open.filter((i) => !i.pull_request).map((i) => ({ number: i.number, open: true, body: i.body ?? "" }));
-  const wanted = engine.unownedIssues(facts, config, issues);
+  const wanted = engine.unownedIssues({ facts, issues });
   const results = [];
   for (const w of wanted) {
     if (w.existing) {

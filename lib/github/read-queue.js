@@ -136,7 +136,7 @@ export async function readQueueFacts(octokit, { owner, repo, engine, facts, conf
     // The engine reads bodies (closing keywords, trailers on continuation lines, fenced code left out);
     // this reader only fetches the numbers it names.
     const wanted = new Set(closing.keys());
-    for (const pr of facts.pullRequests) for (const n of engine.closingKeywords(pr.body)) wanted.add(n);
+    for (const pr of facts.pullRequests) for (const n of engine.closingKeywords({ body: pr.body ?? "" })) wanted.add(n);
     const known = new Map([...closing].map(([n, v]) => [n, v]));
     const ask = async (numbers) => {
       const missing = numbers.filter((n) => !known.has(n) && !byNumber.has(n));
@@ -150,7 +150,7 @@ export async function readQueueFacts(octokit, { owner, repo, engine, facts, conf
     };
     await ask([...wanted]);
     const named = new Set();
-    for (const n of wanted) for (const m of engine.parseTrailers(known.get(n)?.body).startAfter) named.add(m);
+    for (const n of wanted) for (const m of engine.parseTrailers({ body: known.get(n)?.body ?? "" }).startAfter) named.add(m);
     await ask([...named]);
     const issues = [];
     for (const [number, v] of known) if (!v.pull) issues.push({ number, open: v.state === "OPEN", body: v.body ?? "", blockedBy: [] });
@@ -200,7 +200,8 @@ export async function readQueueFacts(octokit, { owner, repo, engine, facts, conf
 
   // 5. Whether a waiting branch is built on the tip, for those the engine's triage reads it of (tipReads):
   //    git's answer through the compare API, because skip-ci leaves the merge state at BLOCKED.
-  const wanted = new Set(facts.baseTipSha ? engine.tipReads(facts, config) : []);
+  const reads = facts.baseTipSha ? engine.tipReads({ facts }) : [];
+  const wanted = new Set(Array.isArray(reads) ? reads : []); // under a bad config the engine reads nothing
   for (const pr of facts.pullRequests) {
     if (!wanted.has(pr.number) || !pr.headSha) continue;
     try {

@@ -37,8 +37,8 @@ export function isBlocking(review) {
  * One pass of the loop. Returns { line, number, blocking } — `line` is the claim's line, so a caller
  * can tell "claimed and reviewed" from `wip-full` / `queue-empty`.
  */
-export async function stationPass({ engine, config, machine, port, ai, prompt, settleMs, log = () => {}, sleep }) {
-  const { line, result } = await claimNext({ engine, config, role: "review", machine, port, settleMs, log, sleep });
+export async function stationPass({ engine, machine, port, ai, prompt, settleMs, log = () => {}, sleep }) {
+  const { line, result } = await claimNext({ engine, role: "review", machine, port, settleMs, log, sleep });
   const m = /^claim #(\d+)$/.exec(line);
   if (!m) return { line, number: null, blocking: false };
   const number = Number(m[1]);

@@ -1,7 +1,7 @@
 // The whole fixture corpus through the Wasm module on Node: every case of tests/fixtures/reconcile/, as
 // expanded and planned natively by tests/fixtures.rs (PRFLOW_FIXTURE_DUMP), must give the identical plan
-// through `reconcile` from js/node.js. One engine, two builds, one answer.
-import { reconcile } from "../../js/node.js";
+// through the engine from js/node.js. One engine, two builds, one answer.
+import { createEngine } from "../../js/node.js";
 import { replay } from "./lib/replay.js";
 
 replay({
@@ -10,5 +10,5 @@ replay({
   min: 150,
   what: "reconcile plans",
   answerKey: "plan",
-  ask: ({ facts, config }) => reconcile(facts, config),
+  ask: ({ facts, config }) => createEngine(config).reconcile({ facts }),
 });

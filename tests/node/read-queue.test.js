@@ -2,7 +2,9 @@
 // Start-After: on continuation lines, and closing links to other repositories' issues (issue 11).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as engine from "../../js/node.js";
+import { createEngine } from "../../js/node.js";
+
+const engine = createEngine();
 import { readQueueFacts } from "../../lib/github/read-queue.js";
 
 /** An Octokit stand-in: GraphQL answers from `issues` (number -> node), REST answers empty. */

@@ -3,16 +3,16 @@
 // race, the gate's classify and report), as expanded and answered natively by tests/stations_fixtures.rs,
 // must get the identical answer through the Node API. The native suite checks each answer against what
 // the fixture pins, so equality here carries those checks over to the Wasm.
-import * as engine from "../../js/node.js";
+import { createEngine } from "../../js/node.js";
 import { replay } from "./lib/replay.js";
 
 /** Each call as the Node API makes it. */
 const CALLS = {
-  reconcile: (a) => engine.reconcile(a.facts, a.config),
-  claim: (a) => engine.claim(a.facts, a.config, a.role, a.machine),
-  race: (a) => engine.resolveClaimRace(a.labels, a.machine, a.number, a.config),
-  gateClassify: (a) => engine.gateClassify(a.facts, a.config, a.number),
-  gateReport: (a) => engine.gateReport(a.facts, a.config, a.number, a.tested, a.result),
+  reconcile: (a) => createEngine(a.config).reconcile({ facts: a.facts }),
+  claim: (a) => createEngine(a.config).claim({ facts: a.facts, role: a.role, machine: a.machine }),
+  race: (a) => createEngine(a.config).resolveClaimRace({ labels: a.labels, machine: a.machine, number: a.number }),
+  gateClassify: (a) => createEngine(a.config).gateClassify({ facts: a.facts, number: a.number }),
+  gateReport: (a) => createEngine(a.config).gateReport({ facts: a.facts, number: a.number, testedSha: a.tested, result: a.result }),
 };
 
 replay({
