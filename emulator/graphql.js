@@ -294,14 +294,7 @@ function pullByNodeId(st, id) {
 
 /** Runs a mutation's write with the caller's token kind, so its webhooks start runs as a REST write's would. */
 function asWriter(ctx, write) {
-  const em = ctx.emulator;
-  const was = em.currentTokenKind;
-  em.currentTokenKind = ctx.tokenKind;
-  try {
-    return write();
-  } finally {
-    em.currentTokenKind = was;
-  }
+  return ctx.emulator.state.withTokenKind(ctx.tokenKind, write);
 }
 
 function nodeById(st, ctx, id) {
@@ -624,6 +617,15 @@ function timelineView(st, ctx, pr, e, i) {
       return { ...base, mergeRefName: e.mergeRefName, commit: commitView(st, { oid: e.commit, committedDate: e.at, author: e.actor }) };
     case "HeadRefDeletedEvent":
       return { ...base, headRefName: e.headRefName };
+    case "HeadRefForcePushedEvent":
+      return { ...base, beforeCommit: e.before ? commitView(st, { oid: e.before, committedDate: e.at, author: e.actor }) : null, afterCommit: commitView(st, { oid: e.after, committedDate: e.at, author: e.actor }), ref: null };
+    case "AutoMergeEnabledEvent":
+      return { ...base, enabler: () => userView(st, e.actor) };
+    case "AutoMergeDisabledEvent":
+      // GitHub's reasonCode is the machine form (BASE_BRANCH_CHANGED); reason the words.
+      return { ...base, disabler: () => userView(st, e.actor), reasonCode: e.reason ?? null, reason: e.reason ? e.reason.toLowerCase().replace(/_/g, " ") : null };
+    case "ClosedEvent":
+      return { ...base, closer: null, stateReason: null, url: url(st, `/${pr.isPull ? "pull" : "issues"}/${pr.number}`), resourcePath: `/${st.owner}/${st.repo}/${pr.isPull ? "pull" : "issues"}/${pr.number}` };
     case "ReviewRequestedEvent":
       return { ...base, requestedReviewer: () => (e.team ? reviewRequestView(st, pr, { type: "Team", slug: e.team }, 0).requestedReviewer : userView(st, e.reviewer)) };
     default:

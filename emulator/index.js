@@ -11,6 +11,8 @@ import { conform, validateRequest, validateResponse } from "./openapi.js";
 import { webhookPayload } from "./payloads.js";
 import { runAction } from "./workflows.js";
 import { GitRepo } from "./git.js";
+import { CiSimulator } from "./ci.js";
+import { missingWebhookFields } from "./webhooks.js";
 
 /**
  * GitHub answers every origin (docs.github.com, "Using CORS and JSONP to make cross-origin requests"):
@@ -76,6 +78,19 @@ class Emulator {
     // `git: true` (a directory under os.tmpdir()) or `git: { dir }`: a real bare repository, removed on close.
     this.git = git ? new GitRepo({ owner, repo, dir: git.dir, clock }) : null;
     this.state = new RepoState({ owner, repo, seed, clock, git: this.git, emit: (name, info, actor) => this.emit(name, info, actor) });
+    this.ci = new CiSimulator(this);
+    this.state.tokenKind = () => this.currentTokenKind;
+    this.state.withTokenKind = (kind, fn) => {
+      const had = this.currentTokenKind;
+      this.currentTokenKind = kind;
+      try {
+        return fn();
+      } finally {
+        this.currentTokenKind = had;
+      }
+    };
+    // A timer that throws (a CI job, an auto-merge) is the emulator's own failure, reported like any other.
+    clock.onError = (e, timer) => this.validationFailures.push({ where: "emulator", method: "TIMER", path: timer?.label ?? "", operation: null, problems: [e.stack ?? e.message] });
     this.appToken = APP_TOKEN;
     this.personalToken = PERSONAL_TOKEN;
     this.registerToken(APP_TOKEN, ACTIONS_BOT, "app");
@@ -200,8 +215,11 @@ class Emulator {
     // GitHub: events caused by the workflow's GITHUB_TOKEN start no new workflow runs (no recursion).
     const startsRuns = tokenKind !== "app";
     const event = { name, action: payload.action ?? null, payload, actor, tokenKind, startsRuns, at: this.clock.iso() };
+    const missing = missingWebhookFields(name, payload);
+    if (missing.length) this.validationFailures.push({ where: "webhook", method: "EVENT", path: name, operation: event.action, problems: missing });
     this.events.push(event);
     if (!startsRuns) return;
+    this.ci.onEvent(event);
     const names = name === "pull_request" ? ["pull_request", "pull_request_target"] : [name];
     for (const n of names) {
       for (const handler of this.workflows.handlersFor(n)) {
@@ -222,6 +240,24 @@ class Emulator {
   /** Runs the bundled action as a workflow step would, against this emulator. */
   runAction(options) {
     return runAction({ ...options, emulator: this });
+  }
+
+  // ---- time ---------------------------------------------------------------------------------------
+
+  /**
+   * Moves the emulator's clock by `ms` or `{ seconds, minutes, hours, days }`, firing what falls due on the
+   * way in time order: CI jobs finishing, mergeability known again, auto-merge merging. Returns the ISO time.
+   */
+  advance(by) {
+    return this.clock.advance(by);
+  }
+  /** Moves the clock to an ISO time (or epoch ms), firing what falls due on the way. */
+  advanceTo(to) {
+    return this.clock.advanceTo(to);
+  }
+  /** Advances timer by timer until nothing waits (at most `limit`, a week by default). */
+  runUntilIdle(options) {
+    return this.clock.runUntilIdle(options);
   }
 
   // ---- counts -------------------------------------------------------------------------------------
@@ -323,6 +359,25 @@ class Emulator {
   setRequiredChecks(contexts, { strict = false } = {}) {
     this.state.requiredChecks = [...contexts];
     this.state.requireUpToDate = strict;
+  }
+  /**
+   * The default branch's pull_request rule, in REST's words: `{ required_approving_review_count,
+   * require_code_owner_review, required_review_thread_resolution, dismiss_stale_reviews_on_push }`. Merges
+   * and auto-merge wait for it; GET rules/branches lists it.
+   */
+  setPullRequestRule(rule) {
+    this.state.pullRequestRule = rule ? { ...rule } : null;
+  }
+  /** A review thread (conversation) on a pull request: `{ author, body, resolved }`; `resolveThread(n, i)`. */
+  reviewThread(number, options) {
+    return this.state.reviewThread(number, options);
+  }
+  resolveThread(number, index, options) {
+    return this.state.resolveThread(number, index, options);
+  }
+  /** A native GitHub stack of pull requests, lowest first: auto-merge is refused on its members. */
+  createStack(numbers) {
+    return this.state.createStack(numbers);
   }
   /** Classic branch protection's required contexts on the default branch (GraphQL refUpdateRule). */
   setBranchProtection(contexts) {

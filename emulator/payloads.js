@@ -155,8 +155,10 @@ export function webhookPayload(st, name, info, actor) {
     }
     case "issues": {
       const pr = st.pull(info.number);
-      const p = { action: info.action, issue: restIssue(st, pr), ...common };
+      // The webhook's issue carries a few fields REST's issue schema leaves optional.
+      const p = { action: info.action, issue: webhookIssue(st, pr), ...common };
       if (info.label) p.label = labelByName(st, info.label);
+      if (info.changes) p.changes = info.changes;
       return p;
     }
     case "pull_request_review": {
@@ -166,7 +168,9 @@ export function webhookPayload(st, name, info, actor) {
     }
     case "issue_comment": {
       const pr = st.pull(info.number);
-      return { action: info.action, issue: restIssue(st, pr), comment: restComment(st, st.comments.get(info.comment)), ...common };
+      const c = st.comments.get(info.comment);
+      const comment = { ...restComment(st, c), performed_via_github_app: null, reactions: noReactions(`${API}/repos/${st.owner}/${st.repo}/issues/comments/${c.id}/reactions`) };
+      return { action: info.action, issue: webhookIssue(st, pr), comment, ...(info.changes ? { changes: info.changes } : {}), ...common };
     }
     case "check_run": {
       const c = st.checkRuns.find((x) => x.id === info.checkRun);
@@ -176,7 +180,7 @@ export function webhookPayload(st, name, info, actor) {
         action: info.action,
         check_run: {
           id: c.id, node_id: c.nodeId, name: c.name, head_sha: c.headSha, status: c.status.toLowerCase(), conclusion: c.conclusion?.toLowerCase() ?? null,
-          started_at: c.startedAt, completed_at: c.completedAt, external_id: "", url: `${API}/repos/${st.owner}/${st.repo}/check-runs/${c.id}`,
+          started_at: c.startedAt, completed_at: c.completedAt, external_id: "", deployment: null, url: `${API}/repos/${st.owner}/${st.repo}/check-runs/${c.id}`,
           html_url: `https://github.com/${st.owner}/${st.repo}/runs/${c.id}`, details_url: `https://github.com/${st.owner}/${st.repo}/actions/runs/${suite.runId}`,
           check_suite: { id: suite.id, head_sha: c.headSha, head_branch: null, status: "in_progress", conclusion: null, pull_requests: pulls },
           pull_requests: pulls, app: { id: 15368, slug: "github-actions", name: "GitHub Actions" },
@@ -205,12 +209,14 @@ export function webhookPayload(st, name, info, actor) {
       const s = st.statuses.find((x) => x.id === info.statusId);
       return {
         id: s.id, sha: s.sha, name: `${st.owner}/${st.repo}`, target_url: s.targetUrl, context: s.context, description: s.description, state: s.state,
-        commit: { sha: s.sha, url: `${API}/repos/${st.owner}/${st.repo}/commits/${s.sha}` }, branches: [], created_at: s.createdAt, updated_at: s.createdAt,
+        commit: restCommit(st, s.sha), branches: [], created_at: s.createdAt, updated_at: s.createdAt,
         ...common,
       };
     }
     case "label":
-      return { action: info.action, label: restLabel(st, info.label), ...common };
+      return { action: info.action, label: restLabel(st, info.label), ...(info.changes ? { changes: info.changes } : {}), ...common };
+    case "push":
+      return { ...pushPayload(st, info, actor ?? st.owner), ...common };
     default:
       return { ...info, ...common };
   }
@@ -243,3 +249,40 @@ export function restComparison(st, basehead, c) {
     })),
   };
 }
+
+/** The webhook's issue carries a few fields REST's issue schema leaves optional. */
+function webhookIssue(st, pr) {
+  const base = `${API}/repos/${st.owner}/${st.repo}/issues/${pr.number}`;
+  return { ...restIssue(st, pr), draft: pr.isPull ? pr.isDraft : false, reactions: noReactions(`${base}/reactions`), timeline_url: `${base}/timeline`, performed_via_github_app: null };
+}
+function noReactions(url) {
+  return { url, total_count: 0, "+1": 0, "-1": 0, laugh: 0, hooray: 0, confused: 0, heart: 0, rocket: 0, eyes: 0 };
+}
+
+/**
+ * A `push` webhook (Webhooks: push): created/deleted/forced from the refs, the commits pushed (git: those
+ * between before and after, at most 20 as GitHub lists them), the head commit, the pusher.
+ */
+function pushPayload(st, { ref, before = ZERO, after, deleted = false }, actor) {
+  const repoUrl = `https://github.com/${st.owner}/${st.repo}`;
+  const created = !before || before === ZERO;
+  const git = st.git;
+  let forced = false;
+  let list = [];
+  if (!deleted && git) {
+    forced = !created && !git.isAncestor(before, after);
+    list = created ? [] : git.commitsBetween(forced ? git.mergeBase(before, after) ?? after : before, after);
+  }
+  const person = (login) => ({ name: login, email: `${login}@users.noreply.github.com`, username: login });
+  const commit = (c) => ({
+    id: c.oid, tree_id: c.tree ?? c.oid, distinct: true, message: c.message ?? "", timestamp: c.time ? st.clock.iso(c.time) : st.now(), url: `${repoUrl}/commit/${c.oid}`,
+    author: person(c.author ?? actor), committer: person(c.author ?? actor), added: [], removed: [], modified: [],
+  });
+  const commits = list.slice(-20).map(commit);
+  return {
+    ref, before: before ?? ZERO, after, created, deleted, forced, base_ref: null,
+    compare: created ? `${repoUrl}/compare/${ref.replace(/^refs\/heads\//, "")}` : `${repoUrl}/compare/${before.slice(0, 12)}...${after.slice(0, 12)}`,
+    commits, head_commit: deleted ? null : (commits.at(-1) ?? commit({ oid: after })), pusher: { name: actor, email: `${actor}@users.noreply.github.com` },
+  };
+}
+const ZERO = "0".repeat(40);

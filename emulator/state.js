@@ -13,21 +13,92 @@ export const ZERO_SHA = "0".repeat(40);
 /** Associations that mean "can write" (GitHub's authorAssociation). */
 const WRITE_ASSOC = new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
 
-/** A clock the tests move. Times are ms since the epoch; `iso()` is GitHub's second-precision form. */
+/**
+ * A clock the tests move, with timers on it. Times are ms since the epoch; `iso()` is GitHub's
+ * second-precision form. Nothing happens between moves: `advance`/`advanceTo`/`set` fire every timer
+ * that falls due, in time order (ties in the order they were set), with the clock standing at each
+ * timer's own time while it runs, so a timer sees the world as it was at its moment and may set more
+ * timers (a CI job that finishes starts the aggregate; a merge moves the base). A working day of queue
+ * runs in a few seconds of wall time.
+ */
 export function makeClock(start = "2026-01-05T09:00:00Z") {
   let t = typeof start === "number" ? start : Date.parse(start);
+  let seq = 0;
+  const timers = []; // { at, seq, fn, label, cancelled }
+  const toMs = (by) => (typeof by === "number" ? by : ((by.days ?? 0) * 24 * 60 + (by.hours ?? 0) * 60 + (by.minutes ?? 0)) * 60_000 + (by.seconds ?? 0) * 1000);
+  /** Fires every timer due at or before `to`, earliest first, then stands at `to`. */
+  const runTo = (to) => {
+    for (;;) {
+      let next = null;
+      for (const x of timers) if (!x.cancelled && x.at <= to && (!next || x.at < next.at || (x.at === next.at && x.seq < next.seq))) next = x;
+      if (!next) break;
+      timers.splice(timers.indexOf(next), 1);
+      t = Math.max(t, next.at);
+      clock.fired++;
+      try {
+        next.fn();
+      } catch (e) {
+        clock.onError(e, next);
+      }
+    }
+    t = Math.max(t, to);
+  };
   const clock = {
     now: () => t,
     iso: (ms = t) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z"),
+    /** Jumps to a time; moving forward fires what falls due on the way (moving back fires nothing). */
     set(to) {
-      t = typeof to === "number" ? to : Date.parse(to);
+      const ms = typeof to === "number" ? to : Date.parse(to);
+      if (ms >= t) runTo(ms);
+      else t = ms;
       return clock.iso();
     },
-    /** `advance(ms)` or `advance({ seconds, minutes, hours, days })`. */
+    /** `advance(ms)` or `advance({ seconds, minutes, hours, days })`: fires what falls due on the way. */
     advance(by) {
-      const ms = typeof by === "number" ? by : ((by.days ?? 0) * 24 * 60 + (by.hours ?? 0) * 60 + (by.minutes ?? 0)) * 60_000 + (by.seconds ?? 0) * 1000;
-      t += ms;
+      runTo(t + toMs(by));
       return clock.iso();
+    },
+    /** Moves to an ISO time or epoch ms (never back), firing what falls due. */
+    advanceTo(to) {
+      runTo(Math.max(t, typeof to === "number" ? to : Date.parse(to)));
+      return clock.iso();
+    },
+    /** Runs `fn` when the clock reaches `at` (ms or ISO). Returns the timer; `timer.cancel()` drops it. */
+    at(at, fn, label = "") {
+      const timer = { at: typeof at === "number" ? at : Date.parse(at), seq: ++seq, fn, label, cancelled: false };
+      timer.cancel = () => {
+        timer.cancelled = true;
+        const i = timers.indexOf(timer);
+        if (i >= 0) timers.splice(i, 1);
+      };
+      timers.push(timer);
+      return timer;
+    },
+    /** Runs `fn` after `by` (ms or `{ minutes, ... }`) of clock time. */
+    after(by, fn, label = "") {
+      return clock.at(t + toMs(by), fn, label);
+    },
+    /** The timers still waiting, earliest first: `[{ at (ISO), label }]`. */
+    pending() {
+      return timers.filter((x) => !x.cancelled).sort((a, b) => a.at - b.at || a.seq - b.seq).map((x) => ({ at: clock.iso(x.at), label: x.label }));
+    },
+    /**
+     * Advances timer by timer until nothing waits (CI done, mergeability known, auto-merge fired), at most
+     * `limit` of clock time ahead (a workflow that re-arms itself forever would otherwise never stop).
+     */
+    runUntilIdle({ limit = { days: 7 } } = {}) {
+      const end = t + toMs(limit);
+      for (;;) {
+        const next = timers.filter((x) => !x.cancelled).reduce((a, x) => (!a || x.at < a.at ? x : a), null);
+        if (!next || next.at > end) break;
+        runTo(next.at);
+      }
+      return clock.iso();
+    },
+    fired: 0,
+    /** A timer that throws is reported here (the emulator records it as a validation failure). */
+    onError: (e) => {
+      throw e;
     },
   };
   return clock;
@@ -41,6 +112,9 @@ export class RepoState {
     this.seed = String(seed);
     this.clock = clock;
     this.emit = emit; // (eventName, payload, actorLogin) => void
+    // The kind of token the current write is made with, and a way to act with one (the emulator sets both).
+    this.tokenKind = () => null;
+    this.withTokenKind = (kind, fn) => fn();
     this.counter = 0;
     this.repoId = 1000;
     this.defaultBranch = "main";
@@ -123,6 +197,11 @@ export class RepoState {
     if (new_name && new_name.toLowerCase() !== label.name.toLowerCase() && this.label(new_name)) {
       throw httpError(422, "Validation Failed", [{ resource: "Label", code: "already_exists", field: "name" }]);
     }
+    // The webhook's `changes`: what each edited field was before.
+    const changes = {};
+    if (new_name && new_name !== label.name) changes.name = { from: label.name };
+    if (color && color.toLowerCase() !== label.color) changes.color = { from: label.color };
+    if (description !== undefined && description !== label.description) changes.description = { from: label.description };
     if (new_name) {
       this.labels.delete(label.name.toLowerCase());
       // A rename renames the label on every issue that carries it, as on GitHub.
@@ -132,7 +211,7 @@ export class RepoState {
     }
     if (color) label.color = color.toLowerCase();
     if (description !== undefined) label.description = description;
-    this.emit("label", { action: "edited", label }, this.owner);
+    this.emit("label", { action: "edited", label, changes }, this.owner);
     return label;
   }
 
@@ -250,6 +329,7 @@ export class RepoState {
     pr.commits.push(commit);
     pr.headSha = oid;
     pr.headMovedAt = this.clock.now();
+    this.recomputeLater();
     pr.timeline.push({ type: "PullRequestCommit", at: commit.committedDate, actor: author, commit });
     return commit;
   }
@@ -271,6 +351,7 @@ export class RepoState {
       pr.commits = [{ oid, committedDate: this.now(), author: actor }];
       pr.headSha = oid;
       pr.headMovedAt = this.clock.now();
+    this.recomputeLater();
       pr.timeline.push({ type: "HeadRefForcePushedEvent", at: this.now(), actor, before, after: oid });
     } else {
       this.addCommit(pr, actor, dropped);
@@ -285,6 +366,7 @@ export class RepoState {
   /** The base branch moves (a merge into main): every pull request on it is UNKNOWN for a while. */
   moveBranch(name = this.defaultBranch, { files } = {}) {
     const b = this.branch(name);
+    const before = b.sha;
     if (this.git) {
       const n = b.history.length;
       b.sha = this.git.commit({ parent: this.git.tip(name), files: files ?? { [`history/${name}-${n}.txt`]: `${name} moved (${n})\n` }, message: `Move ${name} (${n})`, author: this.owner });
@@ -293,7 +375,8 @@ export class RepoState {
     } else b.sha = this.sha(`branch-${name}`);
     b.history.push(b.sha);
     b.movedAt = this.clock.now();
-    this.emit("push", { ref: `refs/heads/${name}`, after: b.sha }, this.owner);
+    this.recomputeLater();
+    this.emit("push", { ref: `refs/heads/${name}`, before, after: b.sha }, this.owner);
     return b;
   }
 
@@ -328,13 +411,17 @@ export class RepoState {
   /** Edits title/body/state of an issue or pull request (PATCH issue). `labels` replaces the set in one edit. */
   editIssue(number, { title, body, state, labels }, actor) {
     const pr = this.pull(number);
+    // The webhook's `changes`: what each edited field was before.
+    const changes = {};
+    if (title !== undefined && title !== pr.title) changes.title = { from: pr.title };
+    if (body !== undefined && (body ?? "") !== pr.body) changes.body = { from: pr.body };
     if (title !== undefined) pr.title = title;
     if (body !== undefined) pr.body = body ?? "";
     if (labels !== undefined) this.setLabels(pr, labels.map((l) => (typeof l === "string" ? l : l.name)), actor);
     if (state === "closed" && pr.state !== "closed") this.close(number, { by: actor });
     if (state === "open" && pr.state !== "open") this.reopen(number, { by: actor });
     pr.updatedAt = this.now();
-    if (title !== undefined || body !== undefined) this.emit(pr.isPull ? "pull_request" : "issues", { action: "edited", number }, actor);
+    if (title !== undefined || body !== undefined) this.emit(pr.isPull ? "pull_request" : "issues", { action: "edited", number, changes }, actor);
     return pr;
   }
 
@@ -397,9 +484,10 @@ export class RepoState {
   editComment(id, { body }, actor) {
     const c = this.comments.get(Number(id));
     if (!c) throw httpError(404, "Not Found");
+    const changes = { body: { from: c.body } };
     c.body = body;
     c.updatedAt = this.now();
-    this.emit("issue_comment", { action: "edited", number: c.issueNumber, comment: c.id }, actor);
+    this.emit("issue_comment", { action: "edited", number: c.issueNumber, comment: c.id, changes }, actor);
     return c;
   }
 
@@ -414,7 +502,26 @@ export class RepoState {
     pr.timeline.push({ type: "PullRequestReview", at: r.submittedAt, actor: author, review: id });
     pr.updatedAt = this.now();
     this.emit("pull_request_review", { action: "submitted", number: pr.number, review: id }, author);
+    this.autoMergeSweep(); // an approval may be the last thing an armed pull request waited on
     return r;
+  }
+
+  /** A review thread on the diff (a conversation); `resolveThread` marks it resolved. */
+  reviewThread(number, { author, body = "A question", resolved = false }) {
+    const pr = this.pullOnly(number);
+    this.user(author);
+    pr.reviewThreads ??= [];
+    const thread = { id: pr.reviewThreads.length, author, body, isResolved: resolved, createdAt: this.now() };
+    pr.reviewThreads.push(thread);
+    return thread;
+  }
+  resolveThread(number, index, { by } = {}) {
+    const pr = this.pullOnly(number);
+    const thread = pr.reviewThreads?.[index];
+    if (!thread) throw httpError(404, "Not Found");
+    Object.assign(thread, { isResolved: true, resolvedBy: by ?? this.owner });
+    this.autoMergeSweep();
+    return thread;
   }
 
   /** Requests reviews from users and teams; one `review_requested` event each, as GitHub records. */
@@ -440,26 +547,51 @@ export class RepoState {
 
   // ---- checks and statuses ------------------------------------------------------------------------
 
-  /** A check run on a commit (default: the head of pull request `number`). */
-  checkRun({ number, sha, name, status = "COMPLETED", conclusion = status === "COMPLETED" ? "SUCCESS" : null, workflow = "CI", startedAt, completedAt, by = "github-actions[bot]" }) {
+  /**
+   * A check run on a commit (default: the head of pull request `number`). `run` names the workflow run it
+   * belongs to (the CI simulator's runs: one check suite per run, as GitHub Actions makes); without it,
+   * one suite per commit and workflow.
+   */
+  checkRun({ number, sha, name, status = "COMPLETED", conclusion = status === "COMPLETED" ? "SUCCESS" : null, workflow = "CI", startedAt, completedAt, by = "github-actions[bot]", run }) {
     const headSha = sha ?? this.pullOnly(number).headSha;
     const id = this.id();
-    const run = {
+    const c = {
       id, nodeId: this.nodeId("CheckRun", id), headSha, name, status, conclusion, workflow,
-      startedAt: startedAt ?? this.now(), completedAt: status === "COMPLETED" ? (completedAt ?? this.now()) : null, suiteId: this.suiteFor(headSha, workflow),
+      startedAt: startedAt ?? this.now(), completedAt: status === "COMPLETED" ? (completedAt ?? this.now()) : null, suiteId: this.suiteFor(headSha, workflow, run),
     };
-    this.checkRuns.push(run);
+    this.checkRuns.push(c);
     this.emit("check_run", { action: status === "COMPLETED" ? "completed" : "created", checkRun: id }, by);
-    if (status === "COMPLETED" && this.checkRuns.filter((c) => c.suiteId === run.suiteId).every((c) => c.status === "COMPLETED")) {
-      this.emit("check_suite", { action: "completed", suiteId: run.suiteId, headSha }, by);
-    }
+    if (status === "COMPLETED") this.suiteMaybeDone(c, by);
     this.autoMergeSweep();
-    return run;
+    return c;
   }
-  suiteFor(headSha, workflow) {
+  /** A running check run finishes (or is cancelled): `check_run` `completed`, then the suite when all are done. */
+  completeCheckRun(id, conclusion, { by = "github-actions[bot]" } = {}) {
+    const c = this.checkRuns.find((x) => x.id === id);
+    if (!c || c.status === "COMPLETED") return c;
+    Object.assign(c, { status: "COMPLETED", conclusion, completedAt: this.now() });
+    this.emit("check_run", { action: "completed", checkRun: id }, by);
+    this.suiteMaybeDone(c, by);
+    this.autoMergeSweep();
+    return c;
+  }
+  suiteMaybeDone(c, by) {
+    if (this.checkRuns.filter((x) => x.suiteId === c.suiteId).every((x) => x.status === "COMPLETED")) {
+      this.emit("check_suite", { action: "completed", suiteId: c.suiteId, headSha: c.headSha }, by);
+    }
+  }
+  suiteFor(headSha, workflow, run) {
     this.suites ??= new Map();
-    const key = `${headSha}:${workflow}`;
-    if (!this.suites.has(key)) this.suites.set(key, { id: this.id(), headSha, workflow, workflowId: this.id(), runId: this.id() });
+    this.workflowIds ??= new Map();
+    const key = `${headSha}:${workflow}:${run ?? ""}`;
+    if (!this.suites.has(key)) {
+      // Three ids per suite, as before runs had suites of their own (ids in committed reports stay put);
+      // a workflow keeps the id it was first given.
+      const id = this.id();
+      const workflowId = this.id();
+      if (!this.workflowIds.has(workflow)) this.workflowIds.set(workflow, workflowId);
+      this.suites.set(key, { id, headSha, workflow, workflowId: this.workflowIds.get(workflow), runId: this.id() });
+    }
     return this.suites.get(key).id;
   }
   suite(id) {
@@ -560,6 +692,7 @@ export class RepoState {
     const changed = [...new Set([...before.keys(), ...after.keys()])].filter((n) => before.get(n) !== after.get(n));
     if (!changed.length) return;
     this.mergeCache?.clear();
+    this.recomputeLater();
     for (const name of changed) {
       const sha = after.get(name);
       if (!sha) {
@@ -605,7 +738,19 @@ export class RepoState {
    * attempt, whatever `mergeable` read). The base gets the merge, squash or rebased commits; the pull
    * request closes as merged; the head branch goes when `deleteBranchOnMerge`.
    */
-  merge(number, { method = "merge", sha, title, message } = {}, actor = this.owner) {
+  merge(number, options = {}, actor = this.owner) {
+    const outer = !this.merging;
+    this.merging = true;
+    try {
+      return this.mergeNow(number, options, actor);
+    } finally {
+      if (outer) {
+        this.merging = false;
+        this.autoMergeSweep();
+      }
+    }
+  }
+  mergeNow(number, { method = "merge", sha, title, message } = {}, actor = this.owner) {
     const pr = this.pullOnly(number);
     this.user(actor);
     if (pr.state !== "open") throw httpError(405, "Pull Request is not mergeable");
@@ -617,6 +762,8 @@ export class RepoState {
     const isDefault = pr.baseRef === this.defaultBranch;
     const missing = isDefault ? this.missingChecks(pr) : [];
     if (missing.length) throw httpError(405, `Repository rule violations found\n\nRequired status check "${missing[0]}" is expected.\n\n`);
+    const wanting = this.reviewRequirements(pr);
+    if (wanting.length) throw httpError(405, `Repository rule violations found\n\n${wanting[0]}\n\n`);
     if (isDefault && this.requireUpToDate && !this.upToDate(pr)) throw httpError(405, "Repository rule violations found\n\nHead branch is not up to date with the base branch.\n\n");
     let oid;
     if (this.git) {
@@ -643,6 +790,7 @@ export class RepoState {
     const b = this.branch(pr.baseRef);
     const before = b.sha;
     Object.assign(b, { sha: oid, movedAt: this.clock.now() }).history.push(oid);
+    this.recomputeLater();
     Object.assign(pr, { merged: true, mergedAt: this.now(), mergedBy: actor, mergeCommitSha: oid, mergeMethod: method, state: "closed", closedAt: this.now(), updatedAt: this.now() });
     pr.timeline.push({ type: "MergedEvent", at: this.now(), actor, commit: oid, mergeRefName: pr.baseRef });
     pr.timeline.push({ type: "ClosedEvent", at: this.now(), actor });
@@ -660,8 +808,10 @@ export class RepoState {
     const pr = this.pullOnly(number);
     if (!this.allowAutoMerge) throw httpError(422, "Auto merge is not allowed for this repository");
     if (pr.state !== "open") throw httpError(422, "Pull request is closed");
+    if (pr.stackId) throw httpError(422, "Auto-merge is not supported for stacked pull requests");
     if (this.canMergeNow(pr)) throw httpError(422, "Pull request is in clean status");
-    pr.autoMerge = { method, enabledBy: by, enabledAt: this.now() };
+    // The token that armed it is the one that merges: a GITHUB_TOKEN's auto-merge pushes a base that starts no runs.
+    pr.autoMerge = { method, enabledBy: by, enabledAt: this.now(), tokenKind: this.tokenKind() };
     pr.timeline.push({ type: "AutoMergeEnabledEvent", at: this.now(), actor: by });
     this.emit("pull_request", { action: "auto_merge_enabled", number: pr.number }, by);
     return pr;
@@ -679,20 +829,84 @@ export class RepoState {
     if (pr.state !== "open" || pr.isDraft) return false;
     if (this.git ? this.gitMergeable(pr) === "CONFLICTING" : pr.conflicting) return false;
     if (pr.baseRef !== this.defaultBranch) return true;
-    return !this.missingChecks(pr).length && (!this.requireUpToDate || this.upToDate(pr));
+    return !this.missingChecks(pr).length && !this.reviewRequirements(pr).length && (!this.requireUpToDate || this.upToDate(pr));
+  }
+
+  /**
+   * What the default branch's pull_request rule (`pullRequestRule`, REST's parameters) still asks of a pull
+   * request, in GitHub's words; empty when nothing. Approvals count the latest verdict of each reviewer
+   * with write access other than the author (only on the head when stale approvals are dismissed on push);
+   * a code owner of each changed file must approve when code owner review is required (CODEOWNERS on the
+   * default branch, the last matching line wins, a team through its members); every review thread
+   * resolved when conversation resolution is required.
+   */
+  reviewRequirements(pr) {
+    const rule = pr.baseRef === this.defaultBranch ? this.pullRequestRule : null;
+    if (!rule) return [];
+    const out = [];
+    const latest = new Map();
+    for (const r of pr.reviews) if (r.state === "APPROVED" || r.state === "CHANGES_REQUESTED" || r.state === "DISMISSED") latest.set(r.author, r);
+    const counted = [...latest.values()].filter((r) => r.author !== pr.author && this.canWrite(r.author) && (!rule.dismiss_stale_reviews_on_push || r.commit === pr.headSha));
+    const approvers = new Set(counted.filter((r) => r.state === "APPROVED").map((r) => r.author));
+    const need = rule.required_approving_review_count ?? 0;
+    if (approvers.size < need) out.push(`At least ${need} approving review${need === 1 ? " is" : "s are"} required by reviewers with write access.`);
+    if (need > 0 && counted.some((r) => r.state === "CHANGES_REQUESTED")) out.push("Changes were requested by a reviewer with write access.");
+    if (rule.require_code_owner_review) {
+      const waiting = new Set();
+      for (const file of this.changedFilesOf(pr)) {
+        const owners = codeOwners(this.codeownersText(), file);
+        if (!owners.length) continue;
+        const logins = owners.flatMap((o) => (o.includes("/") ? (this.teamMembers?.[o.split("/")[1]] ?? []) : [o]));
+        if (!logins.some((l) => approvers.has(l))) owners.forEach((o) => waiting.add(`@${o}`));
+      }
+      if (waiting.size) out.push(`Waiting on code owner review from ${[...waiting].join(", ")}.`);
+    }
+    if (rule.required_review_thread_resolution && (pr.reviewThreads ?? []).some((t) => !t.isResolved)) out.push("All comments must be resolved.");
+    return out;
+  }
+  /** CODEOWNERS as GitHub looks for it on the default branch: .github/, the root, then docs/. */
+  codeownersText() {
+    for (const path of [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"]) {
+      const text = this.files.get(path) ?? (this.git ? this.git.readFiles(this.git.tip(this.defaultBranch), [path]).get(path) : undefined);
+      if (text != null) return text;
+    }
+    return "";
+  }
+  changedFilesOf(pr) {
+    if (!this.git) return pr.files;
+    return this.git.changedFiles(this.git.mergeBase(this.git.tip(pr.baseRef), pr.headSha), pr.headSha);
   }
   /** Merges every armed pull request whose requirements now hold, as the one who armed it. */
   autoMergeSweep() {
-    if (this.sweeping) return;
+    // Not inside a merge (the base's push may start CI, whose check runs sweep): the merge sweeps when done.
+    if (this.sweeping || this.merging) return;
     this.sweeping = true;
     try {
       for (const pr of this.pulls.values()) {
         if (!pr.isPull || !pr.autoMerge || typeof pr.autoMerge !== "object" || !this.canMergeNow(pr)) continue;
-        this.merge(pr.number, { method: pr.autoMerge.method }, pr.autoMerge.enabledBy);
+        const { method, enabledBy, tokenKind } = pr.autoMerge;
+        this.withTokenKind(tokenKind, () => this.merge(pr.number, { method }, enabledBy));
       }
     } finally {
       this.sweeping = false;
     }
+  }
+
+  /**
+   * A stack of GitHub's own (stacked pull requests, public preview): the pull requests, lowest first. GitHub
+   * refuses auto-merge on its members ("Auto-merge is not supported for stacked pull requests", docs:
+   * "Merging stacked pull requests") and keeps them in the stack after the layer below merges; a pull request
+   * with auto-merge armed cannot join one (reported in github/gh-stack#504).
+   */
+  createStack(numbers) {
+    const prs = numbers.map((n) => this.pullOnly(n));
+    const armed = prs.find((p) => p.autoMerge);
+    if (armed) throw httpError(422, `Pull request #${armed.number} cannot be added to a stack: it has auto-merge enabled`);
+    this.stacks ??= [];
+    const stack = { id: this.stacks.length + 1, numbers: prs.map((p) => p.number) };
+    this.stacks.push(stack);
+    for (const p of prs) p.stackId = stack.id;
+    return stack;
   }
 
   /** Deletes a branch (as the delete_branch_on_merge setting or a person would). */
@@ -719,6 +933,7 @@ export class RepoState {
       const fromSha = this.branch(merged.baseRef) && merged.headSha;
       pr.baseRef = merged.baseRef;
       pr.headMovedAt = this.clock.now(); // GitHub recomputes mergeability against the new base
+      this.recomputeLater();
       pr.timeline.push({ type: "BaseRefChangedEvent", at: this.now(), actor, previousRefName: name, currentRefName: merged.baseRef });
       // GitHub disarms auto-merge when the base branch changes.
       if (pr.autoMerge && typeof pr.autoMerge === "object") this.disableAutoMerge(pr.number, actor, "BASE_BRANCH_CHANGED");
@@ -726,6 +941,21 @@ export class RepoState {
       pr.updatedAt = this.now();
       this.emit("pull_request", { action: "edited", number: pr.number, changes: { base: { ref: { from: name }, sha: { from: fromSha } } } }, actor);
     }
+  }
+
+  /**
+   * GitHub's background job: MERGEABILITY_DELAY_MS after a move, mergeability is known again, and an
+   * armed pull request that was waiting only on it merges then. One timer per moment, however many moved.
+   */
+  recomputeLater() {
+    const at = this.clock.now() + MERGEABILITY_DELAY_MS;
+    this.recomputeAt ??= new Set();
+    if (!this.clock.at || this.recomputeAt.has(at)) return;
+    this.recomputeAt.add(at);
+    this.clock.at(at, () => {
+      this.recomputeAt.delete(at);
+      this.autoMergeSweep();
+    }, "mergeability computed");
   }
 
   // ---- derived, as GitHub computes it -------------------------------------------------------------
@@ -761,7 +991,7 @@ export class RepoState {
     if (m === "CONFLICTING") return "DIRTY";
     if (pr.isDraft) return "DRAFT";
     const sha = pr.headSha;
-    if (this.missingChecks(pr).length) return "BLOCKED";
+    if (this.missingChecks(pr).length || this.reviewRequirements(pr).length) return "BLOCKED";
     const rollup = this.rollupState(sha);
     if (rollup && rollup !== "SUCCESS") return "UNSTABLE";
     if (this.requireUpToDate && !this.upToDate(pr)) return "BEHIND";
@@ -801,4 +1031,29 @@ function checkLabel({ name, color, description }) {
 /** An error a REST handler turns into GitHub's error body. */
 export function httpError(status, message, errors) {
   return Object.assign(new Error(message), { httpStatus: status, errors });
+}
+
+/**
+ * The owners CODEOWNERS gives a path: the last matching line wins (GitHub's rule; gitignore-style patterns:
+ * a leading `/` anchors at the root, a pattern without a `/` matches at any depth, `*` stays in one folder,
+ * `**` crosses folders, a trailing `/` owns everything below). Owners without their `@`.
+ */
+export function codeOwners(text, path) {
+  let owners = [];
+  for (const raw of text.split("\n")) {
+    const line = raw.replace(/(^|\s)#.*$/, "").trim();
+    if (!line) continue;
+    const [pattern, ...who] = line.split(/\s+/);
+    if (globMatches(pattern, path)) owners = who.filter((w) => w.startsWith("@")).map((w) => w.slice(1));
+  }
+  return owners;
+}
+function globMatches(pattern, path) {
+  const anchored = pattern.startsWith("/") || pattern.replace(/\/$/, "").includes("/");
+  let p = pattern.replace(/^\//, "");
+  const dir = p.endsWith("/");
+  if (dir) p = p.slice(0, -1);
+  const body = p.split("/").map((part) => (part === "**" ? "(?:.*)" : part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]"))).join("/").replace(/\(\?:\.\*\)\//g, "(?:.*/)?");
+  const re = new RegExp(`^${anchored ? "" : "(?:.*/)?"}${body}(?:/.*)?$`);
+  return re.test(path) && (!dir || path !== p);
 }

@@ -1,14 +1,23 @@
 #!/usr/bin/env node
-// Prints the engine's module graph (src/**/*.rs, from its `crate::` and `super::` paths) and exits
-// non-zero when an import circle spans two flows: a flow may use core and never another flow except
-// through a named composer, so a circle through two flows is a layer broken somewhere on it.
+// Prints the engine's module graph (src/**/*.rs, from its `crate::` and `super::` paths) and exits 1
+// when a layer is broken: the core (facts, config types, plan, time, checks, markers, ...) uses no
+// flow and no composer; a flow uses the core and its own modules, never another flow or a composer;
+// only a composer (reconcile, dashboard, the Wasm boundary) joins flows. An import circle that spans
+// two flows is reported on its own too. `--src DIR` reads another tree (the script's own test does);
+// `--quiet` prints only what is wrong (the test command).
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const SRC = fileURLToPath(new URL("../src", import.meta.url));
-/** The flows, by their first path segment (bot_panel and reconcile are one flow). */
-const FLOW = { bot_panel: "reconcile", reconcile: "reconcile", stations: "stations", followup: "followup", queue: "queue" };
+const at = process.argv.indexOf("--src");
+const SRC = at > 0 ? resolvePath(process.argv[at + 1]) : fileURLToPath(new URL("../src", import.meta.url));
+/** The flows, by their first path segment. */
+const FLOWS = new Set(["bot_panel", "stations", "followup", "queue"]);
+/** The named composers, which may join flows: reconcile (bot_panel and stations per pull request),
+ * the dashboard (every flow on one board), and the boundary that answers JS (wasm, api). */
+const COMPOSERS = new Set(["reconcile", "dashboard", "wasm", "api"]);
+const layer = (m) => (FLOWS.has(m.split("::")[0]) ? "flow" : COMPOSERS.has(m.split("::")[0]) ? "composer" : "core");
+const flowOf = (m) => (layer(m) === "core" ? null : m.split("::")[0]);
 
 function files(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -24,14 +33,46 @@ function moduleOf(file) {
   return parts.length === 1 && parts[0] === "lib" ? "crate" : parts.join("::");
 }
 
-// Test modules are not layers: their imports are left out.
-const code = (text) => text.split(/#\[cfg\(test\)\]/)[0].replace(/\/\/.*$/gm, "");
+// Test modules are not layers: their imports are left out (`#[cfg(test)]` and `#[cfg(all(test, ...))]`).
+const code = (text) => text.split(/#\[cfg\((?:all\()?test\b/)[0].replace(/\/\/.*$/gm, "");
 
 const modules = new Map(files(SRC).map((f) => [moduleOf(f), code(readFileSync(f, "utf8"))]));
 
+/** `pub use crate::config::stations as settings;` in stations makes `stations::settings` another name
+ * for `config::stations`: a path through it is an edge to where the module is, not to the flow that
+ * re-exports it (a re-export pointing down keeps old paths working without an edge up). */
+const aliases = new Map();
+for (const [mod, text] of modules) {
+  const base = mod === "crate" ? "" : mod;
+  for (const m of text.matchAll(/\bpub\s+use\s+(crate|super)::([\w:]+)(?:\s+as\s+(\w+))?\s*;/g)) {
+    const parent = mod.split("::").slice(0, -1).join("::");
+    const target = m[1] === "crate" ? m[2] : [parent, m[2]].filter(Boolean).join("::");
+    if (!modules.has(target)) continue;
+    const name = m[3] ?? target.split("::").at(-1);
+    aliases.set(base ? `${base}::${name}` : name, target);
+  }
+}
+
+/** A path with every alias prefix replaced by the module it names. */
+function unalias(path) {
+  for (let hops = 0; hops < 10; hops++) {
+    const parts = path.split("::");
+    let changed = false;
+    for (let n = parts.length; n > 0 && !changed; n--) {
+      const target = aliases.get(parts.slice(0, n).join("::"));
+      if (target) {
+        path = [target, ...parts.slice(n)].join("::");
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+  return path;
+}
+
 /** The longest module that a path names (`queue::green::green` -> queue::green). */
 function resolve(path) {
-  const parts = path.split("::");
+  const parts = unalias(path).split("::");
   for (let n = parts.length; n > 0; n--) {
     const m = parts.slice(0, n).join("::");
     if (modules.has(m)) return m;
@@ -102,12 +143,25 @@ function connect(v) {
 }
 for (const v of [...modules.keys()].sort()) if (!idx.has(v)) connect(v);
 
-for (const [mod, to] of [...edges].sort()) console.log(`${mod} -> ${to.join(", ") || "(nothing)"}`);
+const quiet = process.argv.includes("--quiet");
+if (!quiet) for (const [mod, to] of [...edges].sort()) console.log(`${mod} [${layer(mod)}] -> ${to.join(", ") || "(nothing)"}`);
 let bad = 0;
+// Edges that point up or sideways: core -> flow or composer; flow -> another flow or a composer.
+for (const [mod, to] of [...edges].sort()) {
+  for (const t of to) {
+    const [from, into] = [layer(mod), layer(t)];
+    const up = from === "core" && into !== "core";
+    const sideways = from === "flow" && into !== "core" && flowOf(t) !== flowOf(mod);
+    if (up || sideways) {
+      bad++;
+      console.log(`ERROR: ${from} ${mod} uses ${into} ${t}: ${up ? "the core is below every flow" : "a flow uses the core, never another flow or a composer"}`);
+    }
+  }
+}
 for (const scc of circles) {
-  const flows = [...new Set(scc.map((m) => FLOW[m.split("::")[0]]).filter(Boolean))];
+  const flows = [...new Set(scc.map(flowOf).filter(Boolean))];
   const spans = flows.length > 1;
   if (spans) bad++;
-  console.log(`\n${spans ? "ERROR: an import circle spans the flows " + flows.join(", ") : "circle within one layer"} (${scc.length} modules): ${scc.join(", ")}`);
+  if (spans || !quiet) console.log(`\n${spans ? "ERROR: an import circle spans the flows " + flows.join(", ") : "circle within one layer"} (${scc.length} modules): ${scc.join(", ")}`);
 }
 process.exit(bad ? 1 : 0);

@@ -10,6 +10,9 @@ mkdir -p .tmp
 
 step() { printf '\n=== %s\n' "$*"; }
 
+step "engine layers (scripts/module-graph.mjs: no flow uses another, no circle across flows)"
+node scripts/module-graph.mjs --quiet
+
 step "native engine tests (cargo test)"
 PRFLOW_FIXTURE_DUMP="$PWD/.tmp/fixture-calls.json" cargo test --quiet 2>&1
 

@@ -14,14 +14,7 @@ use crate::plan::{Op, PullVerdict};
 use crate::reviews::{round, same_login, standing, Standing};
 use crate::scopes::scope_wants;
 
-/// What the flow decided for one pull request.
-pub struct Decision {
-    pub wants: Wants,
-    pub verdict: PullVerdict,
-    pub ops_after: Vec<Op>,
-    /// Things a person should know about this pull request (become plan warnings).
-    pub notes: Vec<String>,
-}
+pub use crate::decision::Decision;
 
 fn short(sha: &str) -> &str {
     sha.get(..7).unwrap_or(sha)

@@ -64,7 +64,7 @@ fn fit(text: String) -> String {
 /// The labels a valid config uses, in the order the board reads them: states, blockers, intent, scopes.
 pub fn label_catalog(config: &Config) -> Vec<LabelSpec> {
     if config.flow == crate::config::Flow::Stations {
-        return crate::stations::catalog_labels(config);
+        return stations_labels(config);
     }
     let l = &config.labels;
     let mut out = vec![
@@ -82,6 +82,32 @@ pub fn label_catalog(config: &Config) -> Vec<LabelSpec> {
     }
     for (name, globs) in &config.scopes {
         out.push(spec(name, COLOR_SCOPE, format!("Set by prflow from changed paths: {}", globs.join(", "))));
+    }
+    out
+}
+
+/// The labels the stations flow writes, for the label catalogue: the six states, `prio:high`, and
+/// `from:`/`reviewer:` for every configured machine (by role).
+fn stations_labels(config: &Config) -> Vec<LabelSpec> {
+    let st = &config.stations;
+    let l = &st.labels;
+    let spec = |name: &str, color: &str, description: String| LabelSpec { name: name.to_string(), color: color.to_string(), description };
+    let mut out = vec![
+        spec(&l.dev, "d4c5f9", "Set by prflow: a draft; its author's machine is still building it.".into()),
+        spec(&l.ready_for_review, "fbca04", "Set by prflow: waiting for a review station to claim it.".into()),
+        spec(&l.reviewing, "0052cc", "Set by prflow claim: a review station holds it (see reviewer:*).".into()),
+        spec(&l.changes_requested, "1d76db", "Set by prflow: back with the author's machine; it says /ready when fixed.".into()),
+        spec(&l.gate, "5319e7", format!("Set by prflow: approved by a person, waiting for the {} gate.", st.gate.context)),
+        spec(&l.ready_to_merge, "0e8a16", format!("Set by prflow: approved and {} passed on the head commit.", st.gate.context)),
+        spec(&l.prio_high, "b60205", "Set by a person: review stations claim it first (prflow).".into()),
+    ];
+    for (id, m) in &st.machines {
+        if matches!(m.role, crate::config::stations::Role::Dev | crate::config::stations::Role::Any) {
+            out.push(spec(&format!("{}{id}", l.from_prefix), "c5def5", format!("Set by machine {id} when it opens a pull request (prflow's author)." )));
+        }
+        if matches!(m.role, crate::config::stations::Role::Review | crate::config::stations::Role::Any) {
+            out.push(spec(&format!("{}{id}", l.reviewer_prefix), "bfd4f2", format!("Set by prflow claim: review station {id} holds it.")));
+        }
     }
     out
 }

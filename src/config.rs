@@ -2,6 +2,10 @@
 //! validated into errors a person can act on (JSON path, what was expected, what was found).
 //! A bad config is an input, not a crash: `reconcile` turns it into a plan that changes nothing.
 
+pub mod followup;
+pub mod queue;
+pub mod stations;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -32,7 +36,7 @@ pub struct Config {
     /// The bot-panel flow's reviewers.
     pub bot_panel: BotPanel,
     /// The stations flow: machines, WIP limits, the validation gate and its labels.
-    pub stations: crate::stations::settings::Stations,
+    pub stations: stations::Stations,
     /// When a pull request counts as stale.
     pub stale: Stale,
     /// `scope:*` labels from changed paths: label name to globs (any glob matching any file adds it;
@@ -43,9 +47,9 @@ pub struct Config {
     /// Contexts that must pass, in addition to those the repository's ruleset requires.
     pub required_checks: Vec<String>,
     /// The scheduled follow-up sweep: levels per state, who is pinged, working hours, the board.
-    pub followup: crate::followup::Followup,
+    pub followup: followup::Followup,
     /// The merge queue: its labels, the version pull request, ages, the watch budgets and `autoFix`.
-    pub queue: crate::queue::config::QueueConfig,
+    pub queue: queue::QueueConfig,
 }
 
 /// Label names. Defaults are the bot-panel preset's names.

@@ -347,3 +347,38 @@ impl PullRequest {
         self.labels.iter().any(|l| l == name)
     }
 }
+
+/// Facts that do not parse are a caller's bug (the shell built them); they are an error, not a plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FactsError(pub String);
+
+impl std::fmt::Display for FactsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Parses facts with the JSON path of the first problem in the message.
+pub fn parse_facts(value: serde_json::Value) -> Result<Facts, FactsError> {
+    parse_facts_str(&value.to_string())
+}
+
+/// The same from JSON text, without building a `serde_json::Value` first: for a snapshot of
+/// thousands of pull requests the intermediate tree costs more than the decisions.
+pub fn parse_facts_str(text: &str) -> Result<Facts, FactsError> {
+    check_facts(crate::json_path::from_str(text).map_err(|e| {
+        if e.syntax {
+            FactsError(format!("facts: not valid JSON: {}", e.message))
+        } else {
+            FactsError(format!("facts {}: {}", e.path, e.message))
+        }
+    }))
+}
+
+fn check_facts(facts: Result<Facts, FactsError>) -> Result<Facts, FactsError> {
+    let facts = facts?;
+    if crate::time::parse_rfc3339(&facts.now).is_none() {
+        return Err(FactsError(format!("facts $.now: expected an RFC 3339 time, found {:?}", facts.now)));
+    }
+    Ok(facts)
+}

@@ -7,21 +7,26 @@ pub mod activity;
 pub mod bot_panel;
 pub mod catalog;
 pub mod checks;
+pub mod clock;
 pub mod config;
 pub mod dashboard;
+pub mod decision;
 pub mod facts;
 pub mod followup;
 pub mod glob;
 pub mod json_path;
 pub mod labels;
+pub mod markers;
 pub mod plan;
 pub mod queue;
 pub mod reconcile;
 pub mod reviews;
 pub mod scopes;
 pub mod sorting;
+pub mod stay;
 pub mod stations;
 pub mod time;
+pub mod zones;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
@@ -32,7 +37,10 @@ pub use config::{Config, ConfigError};
 pub use facts::Facts;
 pub use followup::{sweep, sweep_values, SweepPlan};
 pub use plan::{Op, Plan};
-pub use reconcile::{reconcile, reconcile_text, reconcile_values, VERSION};
+pub use reconcile::{reconcile, reconcile_text, reconcile_values};
+
+/// The engine's version, carried by every answer so a report says which rules made it.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The JSON Schemas of the config, the facts and the plan, generated from the Rust types, and under
 /// `decisions` every decision's input and output (api.rs).

@@ -68,6 +68,18 @@ pub fn format_rfc3339(secs: i64) -> String {
     format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", tod / 3600, tod % 3600 / 60, tod % 60)
 }
 
+/// "45 min", "2 h", "2 h 5 min", "1 d 3 h": zero parts after the first are left out.
+pub fn duration(minutes: i64) -> String {
+    let m = minutes.max(0);
+    let parts = [(m / 1440, "d"), (m % 1440 / 60, "h"), (m % 60, "min")];
+    let words: Vec<String> = parts.iter().filter(|(n, _)| *n > 0).map(|(n, unit)| format!("{n} {unit}")).collect();
+    if words.is_empty() {
+        "0 min".into()
+    } else {
+        words.join(" ")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

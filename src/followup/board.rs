@@ -6,7 +6,8 @@
 //! and the sweep rewrites the board, with fresh minutes, only when that digest changes. A quiet sweep
 //! writes nothing; the `Since` column stays exact between rewrites.
 
-use super::markers::{digest, format_marker, parse_marker, KIND_BOARD};
+use super::markers::{digest, KIND_BOARD};
+use crate::markers;
 use super::texts::{duration, when};
 use super::FollowupPull;
 use crate::plan::Warning;
@@ -143,14 +144,13 @@ fn text(v: &BoardView, times: bool) -> String {
 /// The digest of the board's lasting content, and the body to write.
 pub fn render(v: &BoardView) -> (String, String) {
     let d = digest(&text(v, false));
-    let body = format!("{}\n{}", format_marker(KIND_BOARD, &[("digest", d.clone())]), text(v, true));
+    let body = format!("{}\n{}", markers::render(KIND_BOARD, &[("digest", &d)]), text(v, true));
     (d, body)
 }
 
 /// The digest an existing board body carries, if its first line is a board marker.
 pub fn digest_of(body: &str) -> Option<String> {
-    let (kind, fields) = parse_marker(body)?;
-    (kind == KIND_BOARD).then(|| fields.into_iter().find(|(k, _)| k == "digest").map(|(_, v)| v))?
+    markers::parse(body).filter(|m| m.kind == KIND_BOARD)?.fields.remove("digest")
 }
 
 #[cfg(test)]

@@ -8,18 +8,21 @@
 //! late fires only the highest level reached, never a backlog of stale pings.
 
 pub mod board;
-pub mod clock;
 pub mod markers;
-pub mod settings;
 pub mod texts;
+
+/// The section and the working-hours clock moved down to the core layer; the old paths still name them.
+pub use crate::clock;
+pub use crate::config::followup as settings;
 
 use crate::config::{Config, ConfigError};
 use crate::facts::{Facts, PullFact, PullRequest, RepoFact};
 use crate::labels::{label_edit, Wants};
 use crate::plan::{Op, Warning};
-use crate::reconcile::{parse_facts, parse_facts_str, FactsError, VERSION};
+use crate::facts::{parse_facts, parse_facts_str, FactsError};
+use crate::VERSION;
 use crate::time::{format_rfc3339, parse_rfc3339};
-use clock::{last_applied, Clock};
+use clock::Clock;
 use markers::{trusted_marks, FollowupMark};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -219,54 +222,28 @@ pub fn sweep(facts: &Facts, config: &Config) -> SweepPlan {
             plan.warnings.push(Warning { number: Some(pr.number), message: problem.clone() });
             row.problem = Some(problem);
         };
-        if pr.unknown(PullFact::Labels) {
-            skip(&mut row, &mut plan, "its labels could not be read; it was not followed up".into());
-            plan.pulls.push(row);
-            continue;
-        }
-        let states: Vec<&String> = pr.labels.iter().filter(|l| l.starts_with(&f.state_prefix)).collect();
-        if states.len() != 1 {
-            let list = states.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ");
-            let problem = if states.is_empty() {
-                format!("carries no `{}*` label; every open pull request needs exactly one", f.state_prefix)
-            } else {
-                format!("carries {} `{}*` labels ({list}); exactly one is true and the sweep does not choose, so a person must remove the wrong ones", states.len(), f.state_prefix)
-            };
-            skip(&mut row, &mut plan, problem);
-            plan.pulls.push(row);
-            continue;
-        }
-        let state = states[0].clone();
+        let stay = match crate::stay::stay(pr, config, &clock, now) {
+            Ok(stay) => stay,
+            Err(no) => {
+                row.state = no.state;
+                skip(&mut row, &mut plan, no.problem);
+                plan.pulls.push(row);
+                continue;
+            }
+        };
+        let (state, since, minutes) = (stay.state.clone(), stay.since, stay.minutes);
         row.state = Some(state.clone());
         let state_levels: &[Level] = levels.get(&state).map(Vec::as_slice).unwrap_or(&[]);
-
-        if pr.unknown(PullFact::Timeline) {
-            skip(&mut row, &mut plan, format!("its timeline could not be read, so its time in `{state}` is unknown"));
-            plan.pulls.push(row);
-            continue;
-        }
-        let Some(since) = last_applied(pr, &state) else {
-            skip(&mut row, &mut plan, format!("no timeline event shows when `{state}` was applied, so its time in state is unknown"));
-            plan.pulls.push(row);
-            continue;
-        };
-        let minutes = clock.minutes(since, now);
         row.since = Some(format_rfc3339(since));
         row.minutes = Some(minutes);
         let reached = state_levels.iter().rev().find(|l| i64::from(l.after) <= minutes);
         row.reached = reached.map(level_ref);
         row.next = state_levels.iter().find(|l| i64::from(l.after) > minutes).map(level_ref);
 
-        // Stop the line is a condition, not an event: on while any pull request is past the level.
-        if let Some(stop) = state_levels.iter().find(|l| l.action == Action::StopTheLine && i64::from(l.after) <= minutes) {
+        if let Some(stop) = crate::stay::stop_level(state_levels, &stay) {
             plan.stop_the_line = true;
             stops.push(board::Stop { number: pr.number, state: state.clone(), after: stop.after, minutes });
-            plan.stop_reasons.push(format!(
-                "#{} has waited {} in `{state}` (stop the line at {})",
-                pr.number,
-                texts::duration(minutes),
-                texts::duration(i64::from(stop.after))
-            ));
+            plan.stop_reasons.push(crate::stay::stop_reason(pr.number, &stay, stop));
         }
 
         let Some(level) = reached else {
@@ -409,12 +386,7 @@ pub fn sweep_text(facts: &str, config: serde_json::Value) -> Result<SweepPlan, F
 /// Whether development machines should open no new pull request, and why: for `prflow claim dev`,
 /// which answers `stop-the-line` while this is on (fixing a bounced pull request is still allowed: it
 /// opens nothing new). The same rule as the sweep's, from the same facts, so both always agree.
-pub fn stop_the_line(facts: &Facts, config: &Config) -> (bool, Vec<String>) {
-    let mut quiet = config.clone();
-    quiet.followup.board.enabled = false;
-    let plan = sweep(facts, &quiet);
-    (plan.stop_the_line, plan.stop_reasons)
-}
+pub use crate::stay::stop_the_line;
 
 /// What a shell must know before it reads: whether there is a board and the label that finds it, with
 /// the defaults filled in by the engine rather than by each shell. (Kept to that: serializing the whole

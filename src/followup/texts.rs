@@ -5,17 +5,7 @@ use super::markers::FollowupMark;
 use super::settings::{Action, Level};
 use crate::time::format_rfc3339;
 
-/// "45 min", "2 h", "2 h 5 min", "1 d 3 h": zero parts after the first are left out.
-pub fn duration(minutes: i64) -> String {
-    let m = minutes.max(0);
-    let parts = [(m / 1440, "d"), (m % 1440 / 60, "h"), (m % 60, "min")];
-    let words: Vec<String> = parts.iter().filter(|(n, _)| *n > 0).map(|(n, unit)| format!("{n} {unit}")).collect();
-    if words.is_empty() {
-        "0 min".into()
-    } else {
-        words.join(" ")
-    }
-}
+pub use crate::time::duration;
 
 /// "2026-11-30 10:00 UTC": what a person reads; the marker keeps the exact RFC 3339 time.
 pub fn when(secs: i64) -> String {

@@ -3,35 +3,10 @@
 //! for, the fixers by stage then command, `after`. Any failure no fixer matches means nothing is
 //! fixed: pushing would run a matrix that fails anyway. `$1`..`$9` are shell-quoted capture groups.
 
-use super::config::AutoFixConfig;
-use crate::config::ConfigError;
+use crate::config::queue::{compile, AutoFixConfig, AutoFixStep};
 use regex_lite::Regex;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-
-fn compile(re: &str) -> Result<Regex, regex_lite::Error> {
-    // A context pattern matches the whole context name, so `fix:fmt` does not catch `fix:fmt:diff`.
-    Regex::new(&format!("^(?:{re})$"))
-}
-
-pub fn validate(cfg: &AutoFixConfig) -> Vec<ConfigError> {
-    let mut errors = Vec::new();
-    let mut check = |path: String, re: &str| {
-        if let Err(e) = compile(re) {
-            errors.push(ConfigError { path, expected: "a regular expression".into(), found: format!("{re:?} ({e})") });
-        }
-    };
-    for (i, re) in cfg.ignore.iter().enumerate() {
-        check(format!("$.queue.autoFix.ignore[{i}]"), re);
-    }
-    for (i, s) in cfg.prepare.iter().enumerate() {
-        check(format!("$.queue.autoFix.prepare[{i}].context"), &s.context);
-    }
-    for (i, s) in cfg.fixers.iter().enumerate() {
-        check(format!("$.queue.autoFix.fixers[{i}].context"), &s.context);
-    }
-    errors
-}
 
 /// Quote one argument for a POSIX shell.
 pub fn shell_quote(s: &str) -> String {
@@ -81,8 +56,8 @@ pub fn auto_fix(cfg: Option<&AutoFixConfig>, failed: &[String], commit_count: Op
         return out;
     };
     let ignore: Vec<Regex> = cfg.ignore.iter().filter_map(|r| compile(r).ok()).collect();
-    let fixers: Vec<(Regex, &super::config::AutoFixStep)> = cfg.fixers.iter().filter_map(|s| compile(&s.context).ok().map(|r| (r, s))).collect();
-    let prepare: Vec<(Regex, &super::config::AutoFixStep)> = cfg.prepare.iter().filter_map(|s| compile(&s.context).ok().map(|r| (r, s))).collect();
+    let fixers: Vec<(Regex, &AutoFixStep)> = cfg.fixers.iter().filter_map(|s| compile(&s.context).ok().map(|r| (r, s))).collect();
+    let prepare: Vec<(Regex, &AutoFixStep)> = cfg.prepare.iter().filter_map(|s| compile(&s.context).ok().map(|r| (r, s))).collect();
     let mut fixed: Vec<(i32, String)> = Vec::new();
     let mut fixed_contexts = Vec::new();
     for context in failed {

@@ -1,14 +1,11 @@
-//! The queue's comments: a machine-readable first line `<!-- prflow:KIND key=value ... -->`, prose
+//! The queue's comments: a machine-readable first line (the core's one marker codec), prose
 //! for people, and for a set-aside a "Retry" task box as the last line. A comment that stops
 //! applying is rewritten as one resolved line, kept so the timeline keeps what happened. Only
 //! comments written by the tool's own account count: on a public repository anyone can write the
 //! same first line.
 
-use crate::facts::Comment;
-use std::collections::BTreeMap;
+pub use crate::markers::{own, parse, render, valid_value, Marker, PREFIX, SUFFIX};
 
-pub const PREFIX: &str = "<!-- prflow:";
-pub const SUFFIX: &str = "-->";
 /// A pull request set aside by the worker.
 pub const KIND_SET_ASIDE: &str = "set-aside";
 /// A fixer's claim on a set-aside pull request.
@@ -20,53 +17,6 @@ pub const KIND_UNOWNED: &str = "unowned";
 /// The task box a person ticks to have the next survey try again.
 pub const RETRY_BOX: &str = "- [ ] Retry: tick this box to have the queue try this pull request again.";
 pub const RETRY_TICKED: &str = "- [x] Retry";
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Marker {
-    pub kind: String,
-    pub fields: BTreeMap<String, String>,
-}
-
-impl Marker {
-    pub fn get(&self, key: &str) -> &str {
-        self.fields.get(key).map(String::as_str).unwrap_or("")
-    }
-}
-
-/// The marker on the first line of a body, if it is one.
-pub fn parse(body: &str) -> Option<Marker> {
-    let first = body.lines().next()?.trim();
-    let inner = first.strip_prefix(PREFIX)?;
-    let end = inner.find(SUFFIX)?;
-    let mut words = inner[..end].split_whitespace();
-    let kind = words.next()?.to_string();
-    let mut fields = BTreeMap::new();
-    for w in words {
-        let (k, v) = w.split_once('=')?;
-        fields.insert(k.to_string(), v.to_string());
-    }
-    Some(Marker { kind, fields })
-}
-
-/// A value may not break the line's syntax: no spaces, no `-->`, nothing empty.
-pub fn valid_value(v: &str) -> bool {
-    !v.is_empty() && !v.contains(char::is_whitespace) && !v.contains("--") && !v.contains('=')
-}
-
-pub fn render(kind: &str, fields: &[(&str, &str)]) -> String {
-    let mut s = format!("{PREFIX}{kind}");
-    for (k, v) in fields {
-        s.push_str(&format!(" {k}={v}"));
-    }
-    s.push_str(" -->");
-    s
-}
-
-/// Comments with a marker, written by `viewer` (the one own-account rule). No viewer, nothing counts.
-pub fn own<'a>(comments: &'a [Comment], viewer: Option<&str>) -> Vec<(&'a Comment, Marker)> {
-    let Some(viewer) = viewer else { return Vec::new() };
-    comments.iter().filter(|c| crate::account::is_own(&c.author, viewer)).filter_map(|c| parse(&c.body).map(|m| (c, m))).collect()
-}
 
 /// Whether a person ticked the Retry box (it is the last line).
 pub fn retry_ticked(body: &str) -> bool {
@@ -109,17 +59,4 @@ pub fn resolved_line(was: &Marker, why: &str) -> String {
 
 pub fn short(sha: &str) -> &str {
     &sha[..sha.len().min(7)]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_forged_marker_by_a_user_named_like_the_app_is_not_own() {
-        let body = render("claim", &[("by", "agent-1")]);
-        let by = |author: &str| Comment { author: author.into(), body: body.clone(), ..Comment::default() };
-        assert!(own(&[by("github-actions")], Some("github-actions[bot]")).is_empty());
-        assert_eq!(own(&[by("github-actions[bot]")], Some("github-actions[bot]")).len(), 1);
-    }
 }

@@ -5,7 +5,6 @@
 pub mod autofix;
 pub mod claim;
 pub mod codeowners;
-pub mod config;
 pub mod declare;
 pub mod graph;
 pub mod green;
@@ -17,6 +16,9 @@ pub mod setaside;
 pub mod triage;
 pub mod watch;
 pub mod why;
+
+/// The section moved down to the core layer (config types); the old path still names it.
+pub use crate::config::queue as config;
 
 use crate::facts::{Facts, PullRequest};
 use crate::Config;

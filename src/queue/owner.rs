@@ -85,6 +85,21 @@ pub fn standing_set_aside(ctx: &Ctx, pr: &PullRequest) -> Option<crate::facts::S
     ctx.settlement.records.iter().find(|r| r.number == pr.number && r.head == pr.head_sha).cloned()
 }
 
+// The owner of each set-aside reason is decided here, where owners are, so the set-aside module
+// (records and their comments) does not depend back on this one.
+impl Reason {
+    /// Who moves a pull request set aside for this reason. A match, so a new reason without an
+    /// owner does not compile.
+    pub fn owner(self) -> Owner {
+        match self {
+            // The fixer repairs conflicts and failing checks.
+            Reason::RebaseFailed | Reason::ChecksFailed => Owner::Fixer,
+            // A setting, a permission, a bypass merge or something no check reports: a person.
+            Reason::PushFailed | Reason::UnlabelFailed | Reason::ArmFailed | Reason::AlreadyInBase | Reason::NotMerging | Reason::WatchTimeout | Reason::AwaitingBypass => Owner::Human,
+        }
+    }
+}
+
 /// The owner of a pull request in the queue; `None` when it is not in the queue.
 pub fn queue_owner(ctx: &Ctx, pr: &PullRequest) -> Option<OwnerVerdict> {
     let d = ctx.declared.get(&pr.number)?;

@@ -6,7 +6,6 @@
 //! until someone else pushes.
 
 use super::markers::{self, Marker, KIND_SET_ASIDE};
-use super::owner::Owner;
 use crate::facts::{Facts, PullFact, SetAsideRecord};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -60,17 +59,6 @@ impl Reason {
     /// The README's table: every reason is cleared by a push; these two are not cleared by `main` moving.
     pub fn cleared_by_main_move(self) -> bool {
         !matches!(self, Reason::ChecksFailed | Reason::AwaitingBypass)
-    }
-
-    /// Who moves a pull request set aside for this reason. A match, so a new reason without an
-    /// owner does not compile.
-    pub fn owner(self) -> Owner {
-        match self {
-            // The fixer repairs conflicts and failing checks.
-            Reason::RebaseFailed | Reason::ChecksFailed => Owner::Fixer,
-            // A setting, a permission, a bypass merge or something no check reports: a person.
-            Reason::PushFailed | Reason::UnlabelFailed | Reason::ArmFailed | Reason::AlreadyInBase | Reason::NotMerging | Reason::WatchTimeout | Reason::AwaitingBypass => Owner::Human,
-        }
     }
 
     pub fn sentence(self) -> &'static str {

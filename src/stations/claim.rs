@@ -140,7 +140,7 @@ fn dev(facts: &Facts, config: &Config, board: &Board, machine: &str) -> ClaimRes
     if let Some((pr, d)) = mine.iter().find(|(_, d)| d.phase == Phase::ChangesRequested) {
         return ClaimResult { line: format!("{LINE_FIX} #{}", pr.number), number: Some(pr.number), why: format!("#{} came back: {}", pr.number, d.why), ..base };
     }
-    let (stopped, reasons) = crate::followup::stop_the_line(facts, config);
+    let (stopped, reasons) = crate::stay::stop_the_line(facts, config);
     if stopped {
         return ClaimResult { line: LINE_STOP_THE_LINE.into(), why: format!("open no new pull request until the review queue drains: {}", reasons.join("; ")), ..base };
     }

@@ -8,10 +8,12 @@
 pub mod claim;
 pub mod commands;
 pub mod gate;
-pub mod settings;
 pub mod state;
 
-use crate::bot_panel::Decision;
+/// The section moved down to the core layer (config types); the old path still names it.
+pub use crate::config::stations as settings;
+
+use crate::decision::Decision;
 use crate::config::Config;
 use crate::facts::{Facts, PullFact, PullRequest};
 use crate::labels::Wants;
@@ -115,7 +117,7 @@ fn config_of(config: serde_json::Value) -> Result<Config, String> {
 
 /// `claim` as the boundary calls it: facts as JSON text (the one facts deserializer the Wasm carries).
 pub fn claim_values(facts: &str, config: serde_json::Value, role: &str, machine: &str) -> Result<ClaimResult, String> {
-    let facts = crate::reconcile::parse_facts_str(facts).map_err(|e| e.0)?;
+    let facts = crate::facts::parse_facts_str(facts).map_err(|e| e.0)?;
     claim(&facts, &config_of(config)?, role, machine)
 }
 
@@ -132,38 +134,12 @@ pub fn resolve_claim_race_timed_values(labels: Vec<String>, machine: &str, numbe
 
 /// `gateClassify` as the boundary calls it.
 pub fn gate_classify_values(facts: &str, config: serde_json::Value, number: u64) -> Result<GateDecision, String> {
-    let facts = crate::reconcile::parse_facts_str(facts).map_err(|e| e.0)?;
+    let facts = crate::facts::parse_facts_str(facts).map_err(|e| e.0)?;
     gate_classify(&facts, &config_of(config)?, number)
 }
 
 /// `gateReport` as the boundary calls it.
 pub fn gate_report_values(facts: &str, config: serde_json::Value, number: u64, tested_sha: &str, result: &str) -> Result<GateDecision, String> {
-    let facts = crate::reconcile::parse_facts_str(facts).map_err(|e| e.0)?;
+    let facts = crate::facts::parse_facts_str(facts).map_err(|e| e.0)?;
     gate_report(&facts, &config_of(config)?, number, tested_sha, result)
-}
-
-/// The labels the stations flow writes, for the label catalogue: the six states, `prio:high`, and
-/// `from:`/`reviewer:` for every configured machine (by role).
-pub fn catalog_labels(config: &Config) -> Vec<crate::catalog::LabelSpec> {
-    let st = &config.stations;
-    let l = &st.labels;
-    let spec = |name: &str, color: &str, description: String| crate::catalog::LabelSpec { name: name.to_string(), color: color.to_string(), description };
-    let mut out = vec![
-        spec(&l.dev, "d4c5f9", "Set by prflow: a draft; its author's machine is still building it.".into()),
-        spec(&l.ready_for_review, "fbca04", "Set by prflow: waiting for a review station to claim it.".into()),
-        spec(&l.reviewing, "0052cc", "Set by prflow claim: a review station holds it (see reviewer:*).".into()),
-        spec(&l.changes_requested, "1d76db", "Set by prflow: back with the author's machine; it says /ready when fixed.".into()),
-        spec(&l.gate, "5319e7", format!("Set by prflow: approved by a person, waiting for the {} gate.", st.gate.context)),
-        spec(&l.ready_to_merge, "0e8a16", format!("Set by prflow: approved and {} passed on the head commit.", st.gate.context)),
-        spec(&l.prio_high, "b60205", "Set by a person: review stations claim it first (prflow).".into()),
-    ];
-    for (id, m) in &st.machines {
-        if matches!(m.role, settings::Role::Dev | settings::Role::Any) {
-            out.push(spec(&format!("{}{id}", l.from_prefix), "c5def5", format!("Set by machine {id} when it opens a pull request (prflow's author)." )));
-        }
-        if matches!(m.role, settings::Role::Review | settings::Role::Any) {
-            out.push(spec(&format!("{}{id}", l.reviewer_prefix), "bfd4f2", format!("Set by prflow claim: review station {id} holds it.")));
-        }
-    }
-    out
 }

@@ -4,7 +4,7 @@
 //! config replaces that state's default levels (an empty list turns the state's follow-up off).
 
 use crate::config::ConfigError;
-use crate::stations::settings::StationLabels;
+use super::stations::StationLabels;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -330,8 +330,8 @@ impl Followup {
             }
         }
         let wh = &self.working_hours;
-        let start = super::clock::parse_hhmm(&wh.start);
-        let end = super::clock::parse_hhmm(&wh.end);
+        let start = crate::zones::parse_hhmm(&wh.start);
+        let end = crate::zones::parse_hhmm(&wh.end);
         if start.is_none() {
             errors.push(ConfigError { path: "$.followup.workingHours.start".into(), expected: "a local time HH:MM".into(), found: format!("{:?}", wh.start) });
         }
@@ -351,10 +351,10 @@ impl Followup {
             }),
             Some(_) => {}
             None => {
-                if super::clock::zone(&wh.zone).is_none() {
+                if crate::zones::zone(&wh.zone).is_none() {
                     errors.push(ConfigError {
                         path: "$.followup.workingHours.zone".into(),
-                        expected: format!("one of the built-in zones ({}) or utcOffsetMinutes instead", super::clock::zone_names().join(", ")),
+                        expected: format!("one of the built-in zones ({}) or utcOffsetMinutes instead", crate::zones::zone_names().join(", ")),
                         found: format!("{:?}", wh.zone),
                     });
                 }

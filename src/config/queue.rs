@@ -136,7 +136,7 @@ impl QueueConfig {
             }
         }
         if let Some(auto_fix) = &self.auto_fix {
-            errors.extend(super::autofix::validate(auto_fix));
+            errors.extend(validate_auto_fix(auto_fix));
         }
         errors
     }
@@ -153,4 +153,30 @@ impl QueueLabels {
             ("priorityLow", &self.priority_low),
         ]
     }
+}
+
+/// A context pattern of `autoFix`, compiled as the decision reads it.
+pub(crate) fn compile(re: &str) -> Result<regex_lite::Regex, regex_lite::Error> {
+    // A context pattern matches the whole context name, so `fix:fmt` does not catch `fix:fmt:diff`.
+    regex_lite::Regex::new(&format!("^(?:{re})$"))
+}
+
+/// The patterns of `autoFix` that do not compile, each at its JSON path.
+pub fn validate_auto_fix(cfg: &AutoFixConfig) -> Vec<ConfigError> {
+    let mut errors = Vec::new();
+    let mut check = |path: String, re: &str| {
+        if let Err(e) = compile(re) {
+            errors.push(ConfigError { path, expected: "a regular expression".into(), found: format!("{re:?} ({e})") });
+        }
+    };
+    for (i, re) in cfg.ignore.iter().enumerate() {
+        check(format!("$.queue.autoFix.ignore[{i}]"), re);
+    }
+    for (i, s) in cfg.prepare.iter().enumerate() {
+        check(format!("$.queue.autoFix.prepare[{i}].context"), &s.context);
+    }
+    for (i, s) in cfg.fixers.iter().enumerate() {
+        check(format!("$.queue.autoFix.fixers[{i}].context"), &s.context);
+    }
+    errors
 }

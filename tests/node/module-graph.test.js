@@ -1,0 +1,68 @@
+// The engine's layers are checked by scripts/module-graph.mjs, which the test command runs: the real
+// tree passes, and a tree with a circle across flows, a core module using a flow, or a flow using
+// another flow fails; a re-export pointing down is read as the module it names (issue 11).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const SCRIPT = fileURLToPath(new URL("../../scripts/module-graph.mjs", import.meta.url));
+
+function graph(src) {
+  const r = spawnSync(process.execPath, [SCRIPT, ...(src ? ["--src", src] : [])], { encoding: "utf8" });
+  return { status: r.status, out: r.stdout + r.stderr };
+}
+
+/** A temporary src/ tree from { "queue/mod.rs": "use crate::...;" }. */
+function tree(files, t) {
+  const root = mkdtempSync(join(tmpdir(), "prflow-graph-"));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  for (const [path, text] of Object.entries({ "lib.rs": "pub mod facts;\n", "facts.rs": "pub struct Facts;\n", ...files })) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+test("the engine's own tree has no broken layer and no circle across flows", () => {
+  const { status, out } = graph();
+  assert.equal(status, 0, out);
+  assert.doesNotMatch(out, /ERROR/);
+});
+
+test("a circle across two flows fails", (t) => {
+  const src = tree({ "queue/mod.rs": "use crate::stations::x;\npub fn q() {}\n", "stations/mod.rs": "use crate::queue::q;\npub fn x() {}\n" }, t);
+  const { status, out } = graph(src);
+  assert.equal(status, 1, out);
+  assert.match(out, /an import circle spans the flows queue, stations|an import circle spans the flows stations, queue/);
+});
+
+test("the core using a flow fails, even without a circle", (t) => {
+  const src = tree({ "config.rs": "pub struct C(crate::queue::Q);\n", "queue/mod.rs": "pub struct Q;\n" }, t);
+  const { status, out } = graph(src);
+  assert.equal(status, 1, out);
+  assert.match(out, /ERROR: core config uses flow queue/);
+});
+
+test("a flow using another flow fails; a composer may join them", (t) => {
+  const sideways = tree({ "stations/mod.rs": "use crate::followup::stop;\n", "followup/mod.rs": "pub fn stop() {}\n" }, t);
+  assert.equal(graph(sideways).status, 1);
+  const composed = tree({ "reconcile.rs": "use crate::followup::stop;\nuse crate::stations::go;\n", "stations/mod.rs": "pub fn go() {}\n", "followup/mod.rs": "pub fn stop() {}\n" }, t);
+  const { status, out } = graph(composed);
+  assert.equal(status, 0, out);
+});
+
+test("a path through a re-export pointing down is an edge to the core module, not to the flow", (t) => {
+  const files = {
+    "config.rs": "pub mod stations;\n",
+    "config/stations.rs": "pub struct Labels;\n",
+    "stations/mod.rs": "pub use crate::config::stations as settings;\n",
+    "followup/mod.rs": "use crate::stations::settings::Labels;\n",
+  };
+  const { status, out } = graph(tree(files, t));
+  assert.equal(status, 0, out);
+  assert.match(out, /^followup \[flow\] -> config::stations$/m);
+});
