@@ -318,7 +318,6 @@ macro_rules! decisions {
         /// Each decision's name, its doc line, whether it exists for the fixtures only, and the JSON
         /// Schemas of its input and output, generated from the Rust types (scripts/gen-types.mjs
         /// turns them into TypeScript).
-        #[cfg(not(target_arch = "wasm32"))]
         pub fn decision_schemas() -> Value {
             let settings = schemars::gen::SchemaSettings::draft07();
             let schema = |s: schemars::schema::RootSchema| serde_json::to_value(s).expect("schema serializes");

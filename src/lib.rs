@@ -43,8 +43,8 @@ pub use reconcile::{reconcile, reconcile_text, reconcile_values};
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The JSON Schemas of the config, the facts and the plan, generated from the Rust types, and under
-/// `decisions` every decision's input and output (api.rs).
-#[cfg(not(target_arch = "wasm32"))]
+/// `decisions` every decision's input and output (api.rs). Native only in use (scripts/build.sh); the
+/// Wasm's link-time optimisation drops it.
 pub fn schemas() -> serde_json::Value {
     let settings = schemars::gen::SchemaSettings::draft07();
     let schema = |s: schemars::schema::RootSchema| serde_json::to_value(s).expect("schema serializes");
