@@ -191,9 +191,11 @@ class Emulator {
   // ---- faults -------------------------------------------------------------------------------------
 
   /**
-   * Arms a fault: `{ kind: '5xx'|'secondary-rate-limit'|'429'|'slow'|'labels-read-fails'|'field-fails', match?: { method,
+   * Arms a fault: `{ kind: '5xx'|'secondary-rate-limit'|'429'|'slow'|'labels-read-fails'|'field-fails'|'meanwhile', match?: { method,
    * path (substring or RegExp of the request path), graphql (top-level field or operation name) }, times = 1,
-   * retryAfter = 1 (s), delayMs = 200, field (for field-fails: a pull request's list, e.g. "files") }`.
+   * retryAfter = 1 (s), delayMs = 200, field (for field-fails: a pull request's list, e.g. "files"),
+   * run (for meanwhile: `run(emulator, { method, path })` happens just before the matched request is served, as a person
+   * acting between a client's read and its write) }`.
    * Returns the fault; `fault.hits` counts what it caught.
    */
   inject(fault) {
@@ -431,6 +433,7 @@ class Emulator {
       if (fault) {
         entry.faulted = fault.kind;
         if (fault.kind === "slow") await new Promise((r) => setTimeout(r, fault.delayMs));
+        else if (fault.kind === "meanwhile") fault.run(this, { method, path });
         else return this.sendFault(res, entry, fault, headers, started);
       }
       if (isGraphql) {

@@ -116,6 +116,12 @@ export const ROUTES = [
   // comments
   ["GET", `${R}/issues/{issue_number}/comments`, ({ st, params, query, url }) => ({ status: 200, ...paginate(st.pull(params.issue_number).comments.map((id) => restComment(st, st.comments.get(id))), query, url) })],
   ["POST", `${R}/issues/{issue_number}/comments`, ({ st, params, body, actor }) => ({ status: 201, body: restComment(st, st.comment(params.issue_number, { author: actor, body: body.body })) })],
+  // One comment, as the writer table reads it to check a comment edit's guard (its marker).
+  ["GET", `${R}/issues/comments/{comment_id}`, ({ st, params }) => {
+    const c = st.comments.get(Number(params.comment_id));
+    if (!c) throw httpError(404, "Not Found");
+    return { status: 200, body: restComment(st, c) };
+  }],
   ["PATCH", `${R}/issues/comments/{comment_id}`, ({ st, params, body, actor }) => ({ status: 200, body: restComment(st, st.editComment(params.comment_id, body, actor)) })],
 
   // pull requests

@@ -1,7 +1,7 @@
 // The follow-up sweep as a run, shared by the Action's `sweep` mode and `prflow sweep`: load the config,
 // read every open pull request and the board issue, ask the engine (`sweep`), apply (or only report) the
 // plan, and say what happened. Nothing here decides who to ping or when: the engine does.
-import { readFacts, applyPlan, WRITERS, APPLIED, WOULD, SKIPPED } from "./github/index.js";
+import { readFacts, applyPlan, APPLIED } from "./github/index.js";
 import { loadConfig } from "./config-file.js";
 import { RunError } from "./run.js";
 
@@ -24,40 +24,6 @@ export async function findBoard(octokit, { owner, repo, label }) {
   return issue ? { number: issue.number, title: issue.title ?? "", body: issue.body ?? "" } : null;
 }
 
-/**
- * Writers for the sweep's ops, added to the shared table without changing it. They need the facts: an
- * upsert edits the comment the engine named (`commentId`), compared with the body that was read.
- */
-export function followupWriters(facts) {
-  const pulls = new Map((facts.pullRequests ?? []).map((p) => [p.number, p]));
-  return {
-    ...WRITERS,
-    async upsertComment(octokit, op, { owner, repo, live }) {
-      // The engine names the comment to edit (its own-account rule); this only looks it up by id.
-      const existing = op.commentId == null ? null : (pulls.get(op.number)?.comments ?? []).find((c) => c.id === op.commentId) ?? null;
-      if (existing && existing.body === op.body) return { status: SKIPPED, detail: "the comment already says this" };
-      if (!live) return { status: WOULD, detail: existing ? `would update comment ${existing.id}` : "would comment" };
-      if (existing) {
-        await octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner, repo, comment_id: existing.id, body: op.body });
-        return { status: APPLIED, detail: `updated comment ${existing.id}` };
-      }
-      const res = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner, repo, issue_number: op.number, body: op.body });
-      return { status: APPLIED, detail: `commented (${res.data.id})` };
-    },
-    async upsertBoard(octokit, op, { owner, repo, live }) {
-      if (op.number == null) {
-        if (!live) return { status: WOULD, detail: `would open the board issue with ${op.label}` };
-        // Creating an issue with a label the repository lacks creates the label too.
-        const res = await octokit.request("POST /repos/{owner}/{repo}/issues", { owner, repo, title: op.title, body: op.body, labels: [op.label] });
-        return { status: APPLIED, detail: `opened the board as #${res.data.number}` };
-      }
-      if (!live) return { status: WOULD, detail: `would rewrite the board #${op.number}` };
-      await octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", { owner, repo, issue_number: op.number, body: op.body });
-      return { status: APPLIED, detail: `rewrote the board #${op.number}` };
-    },
-  };
-}
-
 /** An op in a few words, for the log and the summary. */
 export function describeSweepOp(op) {
   switch (op.op) {
@@ -78,7 +44,7 @@ const cell = (text) => String(text ?? "").replace(/\|/g, "\\|").replace(/\r?\n/g
 
 /** The job summary of a sweep. `results[i]` is what applying `plan.ops[i]` did. */
 export function sweepSummary({ repo, plan, results, live }) {
-  const writes = results.filter((r) => r.status === APPLIED).length;
+  const writes = results.filter((r) => r.outcome === APPLIED).length;
   const out = [`## prflow sweep: ${repo}${live ? "" : " (dry run: nothing was written)"}`, ""];
   out.push(
     `Engine ${plan.engine} · ${plan.pulls.length} open pull request${plan.pulls.length === 1 ? "" : "s"} · ${plan.ops.length} operation${plan.ops.length === 1 ? "" : "s"} · ` +
@@ -91,7 +57,7 @@ export function sweepSummary({ repo, plan, results, live }) {
     plan.ops.forEach((op, i) => {
       const r = results[i];
       const target = op.op === "upsertBoard" ? "board" : `#${op.number}`;
-      out.push(`| ${target} | ${cell(describeSweepOp(op))} | ${cell(r ? `${r.status}${r.detail ? `: ${r.detail}` : ""}` : "not applied")} | ${cell(op.reason)} |`);
+      out.push(`| ${target} | ${cell(describeSweepOp(op))} | ${cell(r ? `${r.outcome}${r.detail ? `: ${r.detail}` : ""}` : "not applied")} | ${cell(op.reason)} |`);
     });
     out.push("");
   }
@@ -126,13 +92,13 @@ export async function sweepRun({ prflow, octokit, owner, repo, configPath, readF
   }
   const plan = engine.sweep({ facts });
   log(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`);
-  const results = await applyPlan(octokit, plan, { owner, repo, live, log, facts, writers: followupWriters(facts) });
-  const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op)} [${results[i]?.status}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
+  const results = await applyPlan(octokit, plan, { owner, repo, live, log });
+  const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
   for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
   for (const line of lines) log(line);
   const counts = {
     ops: plan.ops.length,
-    writes: results.filter((r) => r.status === APPLIED).length,
+    writes: results.filter((r) => r.outcome === APPLIED).length,
     warnings: plan.warnings.length,
   };
   return { facts, plan, results, counts, lines, summary: sweepSummary({ repo: `${owner}/${repo}`, plan, results, live }) };

@@ -40,7 +40,7 @@ export async function reconcileRun({ prflow, octokit, owner, repo, configPath, r
   if (plan.configErrors.length) throw new RunError(plan.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
   log(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings${live ? "" : " (dry run: writing nothing)"}`);
   stopWritesOnRateLimit(octokit, log);
-  const results = await applyPlan(octokit, plan, { owner, repo, live, log, facts });
+  const results = await applyPlan(octokit, plan, { owner, repo, live, log });
   const counts = countResults(plan, results);
   const lines = logLines(plan, results, { live });
   for (const line of lines) log(line);
@@ -57,7 +57,7 @@ export async function labelsRun({ prflow, octokit, owner, repo, configPath, read
   log(`config: ${source === "preset" ? `no ${configPath}: the bot-panel preset` : source}`);
   const catalog = engine.labelCatalog();
   if (catalog.configErrors.length) throw new RunError(catalog.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  const sync = await step(`syncing the labels of ${owner}/${repo}`, () => syncLabels(octokit, { owner, repo, wanted: catalog.labels, live, ownerMark: catalog.ownerMark, log }));
+  const sync = await step(`syncing the labels of ${owner}/${repo}`, () => syncLabels(octokit, { owner, repo, decide: (existing) => engine.labelSync({ catalog, existing }), live, log }));
   const results = sync.results;
   const unused = sync.unused ?? [];
   for (const r of results) log(`label ${r.name}: ${r.status}${r.detail ? ` (${r.detail})` : ""}`);
@@ -84,7 +84,8 @@ export function stopWritesOnRateLimit(octokit, log = () => {}) {
   octokit.prflowWriteGuard = true;
   let until;
   octokit.hook.wrap("request", async (request, options) => {
-    const write = options.method !== "GET" && !(options.url === "/graphql" && !/^\s*mutation\b/.test(options.query ?? ""));
+    // A guard's fresh read belongs to its write: once writes stop, reading for them is spent budget.
+    const write = (options.method !== "GET" || options.request?.prflowGuard === true) && !(options.url === "/graphql" && !/^\s*mutation\b/.test(options.query ?? ""));
     if (until !== undefined && write) throw new Error(`${NOT_ATTEMPTED}${until ? ` until ${until}` : ""}`);
     try {
       return await request(options);

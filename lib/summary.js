@@ -30,9 +30,9 @@ export function logLines(plan, results, { live }) {
   const lines = [];
   plan.ops.forEach((op, i) => {
     const r = results[i];
-    const status = r?.status ?? (live ? "not applied" : "dry run");
-    // A detail that already starts with the status ("would add …") says it once, not "would: would add".
-    const said = r?.detail ? (r.detail.startsWith(status) ? r.detail : `${status}: ${r.detail}`) : status;
+    const outcome = r?.outcome ?? (live ? "not applied" : "dry-run");
+    // A dry run's detail says it already ("would add …"), so it stands alone.
+    const said = r?.detail ? (outcome === "dry-run" ? r.detail : `${outcome}: ${r.detail}`) : outcome;
     lines.push(`#${op.number}: ${describeOp(op)} [${said}] because ${op.reason}`);
   });
   for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
@@ -122,7 +122,7 @@ function reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChan
         continue;
       }
       const changes = ops.length
-        ? ops.map(({ op, result }) => (live ? `${describeOp(op)} (${result?.status ?? "not applied"})` : `would ${describeOp(op)}`)).join("; ")
+        ? ops.map(({ op, result }) => (live ? `${describeOp(op)} (${result?.outcome ?? "not applied"})` : `would ${describeOp(op)}`)).join("; ")
         : "no change";
       const why = whyCell(pull, ops.map(({ op }) => op));
       out.push(
@@ -169,7 +169,7 @@ export function labelsSummary({ repo, results, unused, live }) {
 export function countResults(plan, results) {
   return {
     ops: plan.ops.length,
-    writes: results.filter((r) => r.status === "applied").length,
+    writes: results.filter((r) => r.outcome === "applied").length,
     warnings: plan.warnings.length,
   };
 }
@@ -185,8 +185,8 @@ export function boardText(plan, results = [], { live = false } = {}) {
   out.push("");
   out.push(plan.ops.length ? `${live ? "Changed" : "Would change"} (${plan.ops.length}):` : "Nothing to change: the board is converged.");
   plan.ops.forEach((op, i) => {
-    const status = results[i]?.status;
-    out.push(`  #${op.number} ${describeOp(op)}${status ? ` [${status}]` : ""}`);
+    const outcome = results[i]?.outcome;
+    out.push(`  #${op.number} ${describeOp(op)}${outcome ? ` [${outcome}]` : ""}`);
     for (const reason of opReasons(op)) out.push(`      ${reason}`);
   });
   if (plan.warnings.length) {

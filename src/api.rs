@@ -165,6 +165,27 @@ pub struct ResolveClaimRaceInput {
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LabelSyncInput {
+    /// The labels wanted, as `labelCatalog` answers them.
+    pub catalog: crate::catalog::Catalog,
+    /// The repository's labels as read.
+    pub existing: Vec<crate::catalog::RepoLabel>,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StationReviewInput {
+    pub number: u64,
+    /// The head the review is about.
+    #[serde(default)]
+    pub head: String,
+    /// What the AI command printed.
+    #[serde(default)]
+    pub output: String,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GateClassifyInput {
     pub facts: Facts,
     pub number: u64,
@@ -370,6 +391,8 @@ decisions! {
     });
     /// Every label the config uses, with colour and description.
     "labelCatalog": NoInput => crate::catalog::Catalog = |e, _| Ok(crate::catalog::catalog_of(e.config.clone(), e.has_queue, e.has_followup));
+    /// What `prflow labels` writes: a catalogue (`labelCatalog`'s) compared with the repository's labels as read (create, update, never delete).
+    "labelSync": LabelSyncInput => crate::catalog::LabelSync = |_, i| Ok(crate::catalog::label_sync(&i.catalog, &i.existing));
     /// The config's problems, each with its JSON path; empty when it is valid.
     "validateConfig": NoInput => Vec<ConfigError> = |e, _| Ok(e.config_errors().to_vec());
     /// The JSON Schema of `.github/prflow.json`.
@@ -393,6 +416,8 @@ decisions! {
         };
         with_config(e, |c| Ok(stations::claim::resolve_claim_race_timed(&i.labels, &i.machine, i.number, c, took)))
     };
+    /// The AI first pass's outcome: a COMMENT review, and `/changes` when its first line starts with BLOCKING.
+    "stationReview": StationReviewInput => stations::review::ReviewOutcome = |_, i| Ok(stations::review::review_outcome(i.number, &i.head, &i.output));
     /// The validation gate's classify step for one pull request.
     "gateClassify": GateClassifyInput => OrRefusal<stations::gate::GateDecision> = |e, i| {
         checked(&i.facts)?;
@@ -419,12 +444,22 @@ decisions! {
         checked(&i.facts)?;
         with_config(e, |c| Ok(queue::tip_reads(&i.facts, c)))
     };
-    /// One poll of the watched pull request: `continue` means poll again.
-    "watchStep": WatchStepInput => OrRefusal<watch::Step> = |e, i| with_config(e, |c| Ok(watch::watch_step(&i.poll, &i.state, &c.queue.labels.skip_ci, &c.queue.watch)));
+    /// One poll of the watched pull request (the required contexts: the poll's and the config's): `continue` means poll again.
+    "watchStep": WatchStepInput => OrRefusal<watch::Step> = |e, i| with_config(e, |c| Ok(watch::step(&i.poll, &i.state, c)));
+    /// What the queue's reader must still fetch: issues, what blocks them, CODEOWNERS teams, branches to compare with the tip.
+    "queueReads": FactsInput => OrRefusal<queue::reads::Reads> = |e, i| {
+        checked(&i.facts)?;
+        with_config(e, |c| Ok(queue::reads::reads(&i.facts, c)))
+    };
     /// Whether `by` may claim (or release) a set-aside pull request, and the comment to write.
     "claimPr": ClaimPrInput => OrRefusal<claim::ClaimDecision> = |e, i| {
         checked(&i.facts)?;
         with_config(e, |c| Ok(claim::claim_pr(&queue::Ctx::new(&i.facts, c), i.number, &i.by, i.release)))
+    };
+    /// After `claimPr`'s comment is written and read back: who holds the claim, and what to say.
+    "claimPrReadBack": ClaimPrInput => OrRefusal<claim::ClaimReadBack> = |e, i| {
+        checked(&i.facts)?;
+        with_config(e, |c| Ok(claim::claim_pr_read_back(&queue::Ctx::new(&i.facts, c), i.number, &i.by, i.release)))
     };
     /// The issues `report-unowned` keeps: one per queued pull request whose owner is none.
     "unownedIssues": UnownedIssuesInput => OrRefusal<Vec<claim::UnownedIssue>> = |e, i| {

@@ -10,7 +10,7 @@ use crate::checks::{check_verdict, Rollup};
 use crate::config::Config;
 use crate::facts::{Facts, Mergeable, PullFact, PullRequest};
 use crate::labels::Wants;
-use crate::plan::{Op, PullVerdict};
+use crate::plan::{Guard, Op, PullVerdict};
 use crate::reviews::{round, same_login, standing, Standing};
 use crate::scopes::scope_wants;
 
@@ -144,7 +144,7 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
             wants.present(label, why.clone());
             if *request {
                 let reviewers: Vec<String> = inputs.humans.iter().map(|(h, _)| h.clone()).collect();
-                ops_after.push(Op::RequestReviewers { number: pr.number, reviewers, reason: why.clone() });
+                ops_after.push(Op::RequestReviewers { number: pr.number, reviewers, reason: why.clone(), guard: Guard::head(&pr.head_sha) });
             }
             if label != &l.needs_human {
                 wants.absent(&l.merge_next, format!("no longer mergeable by a human: {why}"));

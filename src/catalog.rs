@@ -4,6 +4,7 @@
 //! renamed label on GitHub. The shells only compare and write; the words live here.
 
 use crate::config::{Config, ConfigError};
+use crate::plan::Op;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -151,6 +152,101 @@ pub fn catalog_of(config: Result<Config, Vec<ConfigError>>, queue: bool, followu
     }
 }
 
+/// A repository label as `GET /repos/{owner}/{repo}/labels` lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RepoLabel {
+    pub name: String,
+    pub color: String,
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+/// One catalogue label against the repository: `create`, `update`, `unchanged`, or `invalid` (GitHub
+/// would refuse it; `detail` says why and no op is made).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LabelRow {
+    pub name: String,
+    pub color: String,
+    pub description: String,
+    pub change: String,
+    pub detail: String,
+}
+
+/// What `prflow labels` writes: create the missing, update colour, words or name case where they
+/// differ, never delete. `unused` are the tool's own labels (the owner mark in their description)
+/// that the catalogue no longer has: reported, kept.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LabelSync {
+    pub rows: Vec<LabelRow>,
+    pub ops: Vec<Op>,
+    pub unused: Vec<String>,
+}
+
+/// Why GitHub would refuse this label, or none.
+fn label_problem(l: &LabelSpec) -> Option<String> {
+    let name = l.name.chars().count();
+    if name == 0 || name > 50 {
+        return Some(format!("name must be 1 to 50 characters, found {:?}", l.name));
+    }
+    if l.color.len() != 6 || !l.color.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Some(format!("color must be six hex digits without #, found {:?}", l.color));
+    }
+    let n = l.description.chars().count();
+    (n > MAX_DESCRIPTION).then(|| format!("description is {n} characters; GitHub allows at most {MAX_DESCRIPTION}"))
+}
+
+/// `mark` as a whole word of `text`, without case (a label the tool made says so in its description).
+fn has_word(text: &str, mark: &str) -> bool {
+    let (text, mark) = (text.to_lowercase(), mark.to_lowercase());
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    !mark.is_empty() && text.match_indices(&mark).any(|(i, _)| !word(text[..i].chars().next_back()) && !word(text[i + mark.len()..].chars().next()))
+}
+
+/// The catalogue set against the labels the repository has.
+pub fn label_sync(catalog: &Catalog, existing: &[RepoLabel]) -> LabelSync {
+    let mut out = LabelSync::default();
+    for want in &catalog.labels {
+        let row = |change: &str, detail: String| LabelRow { name: want.name.clone(), color: want.color.clone(), description: want.description.clone(), change: change.into(), detail };
+        if let Some(problem) = label_problem(want) {
+            out.rows.push(row("invalid", problem));
+            continue;
+        }
+        // GitHub's label names are unique without case: `State:X` is the label `state:x` renames.
+        let Some(have) = existing.iter().find(|l| l.name.to_lowercase() == want.name.to_lowercase()) else {
+            out.ops.push(Op::CreateLabel { name: want.name.clone(), color: want.color.clone(), description: want.description.clone(), reason: "the config uses it".into() });
+            out.rows.push(row("create", String::new()));
+            continue;
+        };
+        let mut diffs = Vec::new();
+        if have.name != want.name {
+            diffs.push(format!("name {} → {}", have.name, want.name));
+        }
+        if !have.color.eq_ignore_ascii_case(&want.color) {
+            diffs.push(format!("colour {} → {}", have.color, want.color));
+        }
+        if have.description.as_deref().unwrap_or_default() != want.description {
+            diffs.push("description".into());
+        }
+        if diffs.is_empty() {
+            out.rows.push(row("unchanged", String::new()));
+            continue;
+        }
+        let detail = diffs.join(", ");
+        out.ops.push(Op::UpdateLabel { name: have.name.clone(), new_name: want.name.clone(), color: want.color.clone(), description: want.description.clone(), reason: detail.clone() });
+        out.rows.push(row("update", detail));
+    }
+    out.unused = existing
+        .iter()
+        .filter(|l| !catalog.labels.iter().any(|w| w.name.to_lowercase() == l.name.to_lowercase()))
+        .filter(|l| has_word(l.description.as_deref().unwrap_or_default(), &catalog.owner_mark))
+        .map(|l| l.name.clone())
+        .collect();
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,5 +318,24 @@ mod tests {
         let catalog = catalog_value(json!({"labels": {"stale": 3}}));
         assert!(catalog.labels.is_empty());
         assert_eq!(catalog.config_errors[0].path, "$.labels.stale");
+    }
+
+    #[test]
+    fn label_sync_creates_updates_and_never_deletes() {
+        let want = |name: &str, color: &str, description: &str| LabelSpec { name: name.into(), color: color.into(), description: description.into() };
+        let have = |name: &str, color: &str, description: &str| RepoLabel { name: name.into(), color: color.into(), description: Some(description.into()) };
+        let catalog = Catalog {
+            config_errors: vec![],
+            labels: vec![want("state:needs-human", "0e8a16", "prflow sets it"), want("blocker:checks", "b60205", "prflow sets it"), want("too:long", "b60205", &"x".repeat(101)), want("same", "ABCDEF", "prflow")],
+            owner_mark: OWNER_MARK.into(),
+        };
+        let existing = [have("State:Needs-Human", "000000", "old"), have("state:retired", "ededed", "prflow: no longer used"), have("bug", "d73a4a", "Something isn't working"), have("notprflowish", "ededed", "notprflow"), have("same", "abcdef", "prflow")];
+        let sync = label_sync(&catalog, &existing);
+        let rows: Vec<(&str, &str)> = sync.rows.iter().map(|r| (r.name.as_str(), r.change.as_str())).collect();
+        assert_eq!(rows, [("state:needs-human", "update"), ("blocker:checks", "create"), ("too:long", "invalid"), ("same", "unchanged")]);
+        assert_eq!(sync.rows[0].detail, "name State:Needs-Human → state:needs-human, colour 000000 → 0e8a16, description");
+        assert!(sync.rows[2].detail.contains("101 characters; GitHub allows at most 100"));
+        assert!(matches!(&sync.ops[..], [Op::UpdateLabel { name, new_name, .. }, Op::CreateLabel { .. }] if name == "State:Needs-Human" && new_name == "state:needs-human"));
+        assert_eq!(sync.unused, ["state:retired"], "the tool's own word, whole; `bug` and `notprflowish` are not ours");
     }
 }

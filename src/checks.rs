@@ -50,6 +50,19 @@ pub const NON_BLOCKING_CONCLUSIONS: [&str; 3] = ["SUCCESS", "NEUTRAL", "SKIPPED"
 /// Statuses (and status-context states) that mean "still running".
 pub const PENDING_STATUSES: [&str; 6] = ["QUEUED", "IN_PROGRESS", "WAITING", "REQUESTED", "PENDING", "EXPECTED"];
 
+/// The contexts a head must pass: what the repository requires (branch protection and rulesets, read
+/// into facts) and the config's `requiredChecks`, each once, the repository's first. One union for
+/// reconcile, the queue's triage and its watch, so no shell computes it.
+pub fn required_contexts(repository: &[String], config: &crate::config::Config) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(repository.len() + config.required_checks.len());
+    for c in repository.iter().chain(&config.required_checks) {
+        if !out.contains(c) {
+            out.push(c.clone());
+        }
+    }
+    out
+}
+
 pub fn check_rollup(checks: &[Check], required: &[String]) -> CheckRollup {
     rollup_of(checks, required, true)
 }

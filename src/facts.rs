@@ -69,9 +69,13 @@ pub struct Issue {
     pub open: bool,
     #[serde(default)]
     pub body: String,
-    /// GitHub's issue dependencies: the issues (or pull requests) this one is blocked by.
+    /// GitHub's issue dependencies: the issues (or pull requests) this one is blocked by; absent
+    /// when they were not read (the engine names the issues whose dependencies it needs).
     #[serde(default)]
-    pub blocked_by: Vec<u64>,
+    pub blocked_by: Option<Vec<u64>>,
+    /// The number is a pull request that is not open (merged or closed), not an issue.
+    #[serde(default)]
+    pub pull_request: bool,
 }
 
 /// An issue a pull request closes, and where that was read from.
@@ -146,6 +150,8 @@ pub enum RepoFact {
     /// The rules GitHub applies to the default branch (rulesets): whether code-owner review and
     /// resolved conversations are required. Unread, `requireCodeOwnerReview: false` is not a fact.
     Rules,
+    /// The members of a team CODEOWNERS names (`teamMembers`): a team missing there was not read.
+    TeamMembers,
 }
 
 /// One open pull request.
@@ -244,6 +250,8 @@ pub enum PullFact {
     /// The draft flag (a single field whose read errored): `isDraft: false` is then no answer.
     /// Mergeability has its own "do not know", `mergeable: UNKNOWN`.
     IsDraft,
+    /// Whether the head is built on the base's tip (`builtOnBaseTip`): the compare failed.
+    BuiltOnBaseTip,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

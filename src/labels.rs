@@ -7,7 +7,7 @@
 //! filters nothing, because a failed read must not silently strip the board.
 
 use crate::facts::{Facts, PullFact, PullRequest, RepoFact};
-use crate::plan::{LabelChange, Op, Warning};
+use crate::plan::{Guard, LabelChange, Op, Warning};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Want {
@@ -68,5 +68,22 @@ pub fn label_edit(facts: &Facts, pr: &PullRequest, wants: &Wants, summary: &str,
     if add.is_empty() && remove.is_empty() {
         return None;
     }
-    Some(Op::EditLabels { number: pr.number, add, remove, reason: summary.to_string() })
+    // Decided from this head's reviews and checks: a push in between makes it a decision about
+    // another commit, so it is not applied, and the next run decides again.
+    Some(Op::EditLabels { number: pr.number, add, remove, reason: summary.to_string(), guard: Guard::head(&pr.head_sha) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_label_edit_expects_the_head_it_was_decided_on() {
+        let facts = Facts { labels: vec!["a".into()], ..Facts::default() };
+        let pr = PullRequest { number: 4, head_sha: "h4".into(), ..PullRequest::default() };
+        let mut wants = Wants::default();
+        wants.present("a", "why");
+        let op = label_edit(&facts, &pr, &wants, "s", &mut vec![]).expect("an edit");
+        assert_eq!(op.guard().and_then(|g| g.head.as_deref()), Some("h4"));
+    }
 }

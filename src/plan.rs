@@ -20,17 +20,38 @@ pub struct Plan {
     pub warnings: Vec<Warning>,
 }
 
-/// One write. `reason` is one line a person can read.
+/// One write. `reason` is one line a person can read; `guard` is what must still hold when it is
+/// applied. Every flow's writes are ops of this one enum, applied by the one writer table
+/// (lib/github/write.js), which checks the guard against a fresh read, applies, and reports.
+///
+/// The git side (`rebaseAndPush`) is in the same vocabulary: a push is a write to GitHub like a label
+/// edit, its lease is the same head guard, and the worker that runs git reports it through the same
+/// table, so a moved branch comes back as `guard-failed` like any other stale op.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "op", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum Op {
-    /// Add and remove labels on one pull request in a single edit, so the board never flickers.
-    EditLabels { number: u64, add: Vec<LabelChange>, remove: Vec<LabelChange>, reason: String },
+    /// Add and remove named labels on one pull request or issue. Never replaces the whole set: a label
+    /// a person adds in between survives.
+    EditLabels {
+        number: u64,
+        add: Vec<LabelChange>,
+        remove: Vec<LabelChange>,
+        reason: String,
+        #[serde(default, skip_serializing_if = "Guard::is_empty")]
+        guard: Guard,
+    },
     /// Request reviews from these logins.
-    RequestReviewers { number: u64, reviewers: Vec<String>, reason: String },
-    /// A comment on a pull request whose first line is `marker`: the shell edits `commentId` (the
-    /// engine's pick: the tool's own comment that starts with that marker line) if its body differs,
-    /// or creates one when there is none.
+    RequestReviewers {
+        number: u64,
+        reviewers: Vec<String>,
+        reason: String,
+        #[serde(default, skip_serializing_if = "Guard::is_empty")]
+        guard: Guard,
+    },
+    /// A comment on a pull request or issue: edit `commentId` (the engine's pick: the tool's own
+    /// comment) if its body differs, or create one when there is none. `marker` is the first line the
+    /// edited comment carries now; the writer edits it only while it still starts with that line (the
+    /// body written may start with another, e.g. a set-aside rewritten as resolved).
     UpsertComment {
         number: u64,
         marker: String,
@@ -38,13 +59,148 @@ pub enum Op {
         reason: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         comment_id: Option<u64>,
+        #[serde(default, skip_serializing_if = "Guard::is_empty")]
+        guard: Guard,
+    },
+    /// A plain comment, never edited later (a command such as `/changes`).
+    Comment {
+        number: u64,
+        body: String,
+        reason: String,
+        #[serde(default, skip_serializing_if = "Guard::is_empty")]
+        guard: Guard,
+    },
+    /// A COMMENT review on the head the guard names. There is no event field: an op cannot approve.
+    PostReview {
+        number: u64,
+        body: String,
+        reason: String,
+        #[serde(default, skip_serializing_if = "Guard::is_empty")]
+        guard: Guard,
     },
     /// The board issue: create it with `label` and `title` when `number` is none, otherwise replace its
     /// body. The engine emits it only when the content changed.
-    UpsertBoard { number: Option<u64>, label: String, title: String, body: String, reason: String },
+    UpsertBoard {
+        number: Option<u64>,
+        label: String,
+        title: String,
+        body: String,
+        reason: String,
+        #[serde(default, skip_serializing_if = "Guard::is_empty")]
+        guard: Guard,
+    },
+    /// Open an issue. `marker` is the hidden first line that finds it again, so a second run files nothing.
+    CreateIssue {
+        title: String,
+        body: String,
+        marker: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        labels: Vec<String>,
+        reason: String,
+    },
+    /// Edit an issue: its body, its title, or close or reopen it (what is none is left as it is).
+    EditIssue {
+        number: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        title: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        body: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        state: Option<IssueState>,
+        reason: String,
+        #[serde(default, skip_serializing_if = "Guard::is_empty")]
+        guard: Guard,
+    },
     /// Write a commit status (the stations flow's validation gate). `number` is the pull request it is
     /// for; the status belongs to `sha`, which may be an older commit than its head.
-    SetStatus { number: u64, sha: String, context: String, state: StatusState, description: String, reason: String },
+    SetStatus {
+        number: u64,
+        sha: String,
+        context: String,
+        state: StatusState,
+        description: String,
+        reason: String,
+        #[serde(default, skip_serializing_if = "Guard::is_empty")]
+        guard: Guard,
+    },
+    /// Arm auto-merge (GraphQL `enablePullRequestAutoMerge` with `expectedHeadOid` = the guard's head,
+    /// which this op requires: GitHub itself refuses it when the head moved).
+    ArmAutoMerge {
+        number: u64,
+        method: MergeMethod,
+        reason: String,
+        guard: Guard,
+    },
+    /// Disarm auto-merge (GraphQL `disablePullRequestAutoMerge`).
+    DisarmAutoMerge {
+        number: u64,
+        reason: String,
+        #[serde(default, skip_serializing_if = "Guard::is_empty")]
+        guard: Guard,
+    },
+    /// Create a repository label (the label catalogue, `prflow labels`).
+    CreateLabel { name: String, color: String, description: String, reason: String },
+    /// Update a repository label in place: `name` is its current name, `newName` the catalogue's (a
+    /// change of case, or the same). Never deletes one.
+    UpdateLabel { name: String, new_name: String, color: String, description: String, reason: String },
+    /// Rebase the pull request's branch onto `onto` (from `upstream` when a layer below moved: `git
+    /// rebase --onto onto upstream`), and push it with `--force-with-lease` against the guard's head,
+    /// which this op requires. Applied by the shell that runs git (the queue worker), not by Octokit.
+    RebaseAndPush {
+        number: u64,
+        branch: String,
+        onto: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        upstream: Option<String>,
+        reason: String,
+        guard: Guard,
+    },
+}
+
+/// What must still hold when an op is applied. The writer checks it against a fresh read just
+/// before the write; when it fails the op is not applied, the result says `guard-failed` with what
+/// differed, and later ops on the same pull request in the same batch are not applied either. The
+/// next run's read sees what moved, and decides again from there: nothing is remembered across.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Guard {
+    /// The head commit the decision was made on: a push since then voids the op.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head: Option<String>,
+    /// Labels that must still be on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels_on: Vec<String>,
+    /// Labels that must still be off.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels_off: Vec<String>,
+}
+
+impl Guard {
+    pub fn is_empty(&self) -> bool {
+        self.head.is_none() && self.labels_on.is_empty() && self.labels_off.is_empty()
+    }
+
+    /// Only the head; an empty sha (a head that was not read) guards nothing.
+    pub fn head(sha: &str) -> Guard {
+        Guard { head: (!sha.is_empty()).then(|| sha.to_string()), ..Guard::default() }
+    }
+}
+
+/// An issue's state, as GitHub's REST API spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum IssueState {
+    Open,
+    Closed,
+}
+
+/// A merge method, as GitHub's GraphQL `PullRequestMergeMethod` spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum MergeMethod {
+    Merge,
+    Squash,
+    Rebase,
 }
 
 /// A commit status's state, as GitHub's REST API spells it.
@@ -88,11 +244,52 @@ pub struct Warning {
 }
 
 impl Op {
-    /// The pull request or issue written to; 0 for a board issue not created yet.
+    /// The pull request or issue written to; 0 for an issue not created yet or a repository label.
     pub fn number(&self) -> u64 {
+        self.parts().0
+    }
+
+    pub fn reason(&self) -> &str {
+        self.parts().1
+    }
+
+    /// What must still hold when it is applied (an issue not created yet has nothing to guard).
+    pub fn guard(&self) -> Option<&Guard> {
+        self.parts().2
+    }
+
+    /// Target, reason and guard: the three things every op has, in one match.
+    fn parts(&self) -> (u64, &str, Option<&Guard>) {
         match self {
-            Op::EditLabels { number, .. } | Op::RequestReviewers { number, .. } | Op::UpsertComment { number, .. } | Op::SetStatus { number, .. } => *number,
-            Op::UpsertBoard { number, .. } => number.unwrap_or(0),
+            Op::EditLabels { number, reason, guard, .. }
+            | Op::RequestReviewers { number, reason, guard, .. }
+            | Op::UpsertComment { number, reason, guard, .. }
+            | Op::Comment { number, reason, guard, .. }
+            | Op::PostReview { number, reason, guard, .. }
+            | Op::EditIssue { number, reason, guard, .. }
+            | Op::SetStatus { number, reason, guard, .. }
+            | Op::ArmAutoMerge { number, reason, guard, .. }
+            | Op::DisarmAutoMerge { number, reason, guard, .. }
+            | Op::RebaseAndPush { number, reason, guard, .. } => (*number, reason, Some(guard)),
+            Op::UpsertBoard { number, reason, guard, .. } => (number.unwrap_or(0), reason, Some(guard)),
+            Op::CreateIssue { reason, .. } | Op::CreateLabel { reason, .. } | Op::UpdateLabel { reason, .. } => (0, reason, None),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_guard_travels_with_its_op_and_an_empty_one_is_left_out() {
+        let guarded = Op::EditLabels { number: 3, add: vec![], remove: vec![], reason: "r".into(), guard: Guard { head: Some("h1".into()), labels_on: vec!["merge-queued".into()], ..Guard::default() } };
+        assert_eq!(serde_json::to_value(&guarded).unwrap()["guard"], json!({"head": "h1", "labelsOn": ["merge-queued"]}));
+        let bare = Op::RequestReviewers { number: 3, reviewers: vec!["a".into()], reason: "r".into(), guard: Guard::head("") };
+        assert!(serde_json::to_value(&bare).unwrap().get("guard").is_none(), "an unread head guards nothing");
+        let back: Op = serde_json::from_value(json!({"op": "armAutoMerge", "number": 3, "method": "SQUASH", "reason": "r", "guard": {"head": "h1"}})).unwrap();
+        assert_eq!(back.guard().and_then(|g| g.head.as_deref()), Some("h1"));
+        assert!(serde_json::from_value::<Op>(json!({"op": "armAutoMerge", "number": 3, "method": "SQUASH", "reason": "r"})).is_err(), "arming needs the head it expects");
     }
 }

@@ -19,12 +19,7 @@ pub fn config_error_plan(errors: Vec<ConfigError>) -> Plan {
 pub fn reconcile(facts: &Facts, config: &Config) -> Plan {
     let now = parse_rfc3339(&facts.now).unwrap_or(0);
     let mut plan = Plan { engine: VERSION.to_string(), ..Plan::default() };
-    let mut required: Vec<String> = facts.required_checks.clone();
-    for extra in &config.required_checks {
-        if !required.contains(extra) {
-            required.push(extra.clone());
-        }
-    }
+    let required = crate::checks::required_contexts(&facts.required_checks, config);
     if facts.repo_unknown(RepoFact::Labels) {
         plan.warnings.push(Warning { number: None, message: "the repository's labels could not be read; additions were not filtered".into() });
     }

@@ -62,7 +62,7 @@ async function main(env = process.env) {
     for (const [k, v] of Object.entries({ run: decision.run, need: decision.need, sha: decision.sha, pr: number })) setOutput(k, String(v), env);
     setOutput("plan", decision, env);
     appendSummary(`## prflow gate ${step} · #${number}\n\n${decision.why}\n`, env);
-    failOnFailedWrites(results.filter((r) => r.status === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
+    failOnFailedWrites(results.filter((r) => r.outcome === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
     return;
   }
 
@@ -76,7 +76,7 @@ async function main(env = process.env) {
   const note = setPlanOutput(run.plan, run.counts, env);
   writeCounts(run.counts, env);
   appendSummary(note ? `${run.summary}\n> **The plan output is cut:** ${note}.\n` : run.summary, env);
-  failOnFailedWrites(run.results.filter((r) => r.status === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
+  failOnFailedWrites(run.results.filter((r) => r.outcome === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
 }
 
 /** One `::warning::` per kind of warning, with its count (a board without its labels gave one per pull request and label). */

@@ -1,11 +1,12 @@
 // `prflow claim-pr <n> --by <name> [--release]`: a fixer's claim on a set-aside pull request, so the
 // worker leaves it alone while the fix is made. The engine decides whether the claim is allowed (the
-// owner must be the fixer; another claimant's claim refuses it) and what the comment says; this writes
-// it, reads it back, and fails when someone writing in the same moment won.
+// owner must be the fixer; another claimant's claim refuses it), the comment op, and after the read-back
+// who won (`claimPrReadBack`); this writes through the writer table, reads back, and reports.
 import { restPages } from "../../lib/github/read-queue.js";
 import { UsageError } from "../usage.js";
 import { DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
+import { applyOps } from "../../lib/github/index.js";
 import { loadConfigOrThrow, queueFacts } from "./report.js";
 
 export const summary = "Claim (or --release) a set-aside pull request for a fixer, so the queue leaves it alone.";
@@ -46,19 +47,13 @@ export async function run(values, positionals) {
     say({ ...decision, message: `${decision.message} (dry run: nothing written)`, written: false });
     return 0;
   }
-  if (decision.commentId) {
-    await octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner, repo, comment_id: decision.commentId, body: decision.body });
-  } else {
-    await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner, repo, issue_number: number, body: decision.body });
-  }
-  // Read back: two claimants writing in the same moment each wrote a comment; the newest one holds.
+  const results = await applyOps(octokit, decision.ops, { owner, repo, live: true, log });
+  const notWritten = results.find((r) => r.outcome === "failed" || r.outcome === "guard-failed");
+  if (notWritten) throw new RunError([`#${number}: the claim comment was not written (${notWritten.outcome}: ${notWritten.detail})`]);
+  // Read back: two claimants writing in the same moment each wrote a comment; the engine says who holds.
   pr.comments = await readComments(octokit, owner, repo, number);
-  const entry = engine.triage({ facts }).entries.find((e) => e.number === number);
-  const holder = entry?.claim?.by ?? null;
-  const won = values.release ? holder !== values.by : holder === values.by;
-  if (!won) {
-    throw new RunError([`#${number}: ${values.release ? "the claim still reads as held after the release" : `someone else won the claim: ${holder ?? "no claim holds"}`}`]);
-  }
+  const back = engine.claimPrReadBack({ facts, number, by: values.by, release: values.release });
+  if (!back.won) throw new RunError([back.message]);
   log(`#${number}: ${decision.code} written and read back`);
   say({ ...decision, written: true });
   return 0;

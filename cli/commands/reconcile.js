@@ -21,5 +21,5 @@ export async function run(values) {
     console.log(`${owner}/${repo}: ${live ? "live" : "dry run: nothing was written (--live writes)"}\n`);
     console.log(boardText(result.plan, result.results, { live }));
   }
-  return result.results.some((r) => r.status === "failed") ? 1 : 0;
+  return result.results.some((r) => r.outcome === "failed") ? 1 : 0;
 }

@@ -17,5 +17,5 @@ export async function run(values) {
       ? JSON.stringify({ stopTheLine: result.plan.stopTheLine, plan: result.plan, results: result.results, counts: result.counts }, null, 2)
       : result.summary,
   );
-  return result.results.some((r) => r.status === "failed") ? 1 : 0;
+  return result.results.some((r) => r.outcome === "failed") ? 1 : 0;
 }

@@ -1,8 +1,9 @@
 // The facts the merge queue needs beyond what readFacts reads: who the tool is, the base's tip and its
-// rules, the issues pull requests close (and what they name in Start-After: or "blocked by"), review
-// conversations, auto-merge, forks, commit counts, team members for CODEOWNERS, and whether a queued
-// branch is built on the tip. It only reads. A read that fails is recorded in `unknown` (never guessed):
-// the engine then holds nothing on it and says so.
+// rules, review conversations, auto-merge, forks, commit counts; then what the engine names
+// (engine.queueReads): the issues pull requests close and what they name in Start-After: or "blocked
+// by", team members for CODEOWNERS, and whether a queued branch is built on the tip. It only reads, and
+// parses no body, comment or CODEOWNERS: the engine does. A read that fails is recorded in `unknown`
+// (never guessed): the engine then holds nothing on it, names it no more, and says so.
 import { readFacts } from "./read.js";
 
 const PAGE = 50;
@@ -32,14 +33,6 @@ export const QUEUE_PULLS_QUERY = `query QueuePulls($owner: String!, $repo: Strin
 export function numbersQuery(numbers) {
   const fields = numbers.map((n) => `n${n}: issueOrPullRequest(number: ${Number(n)}) { __typename ... on Issue { number state body } ... on PullRequest { number prState: state } }`);
   return `query QueueNumbers($owner: String!, $repo: String!) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`;
-}
-
-function teamsIn(codeowners) {
-  const teams = new Set();
-  for (const line of String(codeowners ?? "").split("\n")) {
-    for (const word of line.replace(/(^|[^\\])#.*$/, "$1").split(/\s+/).slice(1)) if (/^@[\w.-]+\/[\w.-]+$/.test(word)) teams.add(word.slice(1).toLowerCase());
-  }
-  return [...teams];
 }
 
 /** Every page of a REST list (Octokit core has no paginate plugin here): `page` until a short page. */
@@ -75,19 +68,22 @@ export async function readBoardFacts(octokit, { owner, repo, engine, config = {}
   return readQueueFacts(octokit, { owner, repo, engine, facts, config, log });
 }
 
+/** More rounds than the engine's answers can take (issues, then what they name): a guard, not a rule. */
+const MAX_ROUNDS = 8;
+
 /**
  * Adds the queue's facts to `facts` (as readFacts returned it) in place, and returns it.
- * `config` is the validated config; `engine` (js/node.js or a loaded js/web.js) says which branches the
- * queue needs compared with the tip.
+ * `config` is the validated config; `engine` (js/node.js or a loaded js/web.js) names what to read.
  */
 export async function readQueueFacts(octokit, { owner, repo, engine, facts, config = {}, log = () => {} }) {
   facts.unknown ??= [];
   facts.pullRequests ??= [];
+  facts.issues ??= [];
+  facts.teamMembers ??= {};
   const byNumber = new Map(facts.pullRequests.map((p) => [p.number, p]));
 
   // 1. Per pull request, in pages of 50. GitHub answers a field it failed on with null and an error
   //    beside the data; what came back is used and what did not is marked unknown, never guessed.
-  const closing = new Map(); // issue number -> { state, body }
   try {
     let after = null;
     for (;;) {
@@ -113,7 +109,8 @@ export async function readQueueFacts(octokit, { owner, repo, engine, facts, conf
           const here = `${owner}/${repo}`.toLowerCase();
           const local = node.closingIssuesReferences.nodes.filter((i) => i && (!i.repository || String(i.repository.nameWithOwner).toLowerCase() === here));
           pr.closingIssues = local.map((i) => ({ number: i.number, source: "link" }));
-          for (const i of local) closing.set(i.number, { state: i.state, body: i.body });
+          // The page carries the linked issues' state and body: kept, so the engine does not name them.
+          for (const i of local) if (!facts.issues.some((x) => x.number === i.number)) facts.issues.push({ number: i.number, open: i.state === "OPEN", body: i.body ?? "" });
         } else addUnknown(pr.unknown, "closingIssues");
         // Past one page of threads the count is a floor: enough to hold on, never a guess that releases.
         if (node.reviewThreads) pr.unresolvedThreads = node.reviewThreads.nodes.filter((t) => !t.isResolved).length;
@@ -131,42 +128,8 @@ export async function readQueueFacts(octokit, { owner, repo, engine, facts, conf
     }
   }
 
-  // 2. The issues: those closed (GitHub's links and keywords in bodies), and what their Start-After: names.
-  try {
-    // The engine reads bodies (closing keywords, trailers on continuation lines, fenced code left out);
-    // this reader only fetches the numbers it names.
-    const wanted = new Set(closing.keys());
-    for (const pr of facts.pullRequests) for (const n of engine.closingKeywords({ body: pr.body ?? "" })) wanted.add(n);
-    const known = new Map([...closing].map(([n, v]) => [n, v]));
-    const ask = async (numbers) => {
-      const missing = numbers.filter((n) => !known.has(n) && !byNumber.has(n));
-      if (!missing.length) return;
-      const { data, errors } = await graphqlPartial(octokit, numbersQuery(missing), { owner, repo });
-      if (!data?.repository) throw new Error(errors[0]?.message ?? "no answer");
-      for (const n of missing) {
-        const node = data.repository[`n${n}`];
-        if (node) known.set(n, { state: node.state ?? node.prState, body: node.body ?? "", pull: node.__typename === "PullRequest" });
-      }
-    };
-    await ask([...wanted]);
-    const named = new Set();
-    for (const n of wanted) for (const m of engine.parseTrailers({ body: known.get(n)?.body ?? "" }).startAfter) named.add(m);
-    await ask([...named]);
-    const issues = [];
-    for (const [number, v] of known) if (!v.pull) issues.push({ number, open: v.state === "OPEN", body: v.body ?? "", blockedBy: [] });
-    // GitHub's issue dependencies, for the issues open pull requests close.
-    for (const issue of issues) {
-      if (!wanted.has(issue.number) || !issue.open) continue;
-      const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by", { owner, repo, issue_number: issue.number });
-      issue.blockedBy = data.filter((d) => d.state === "open").map((d) => d.number);
-    }
-    facts.issues = issues;
-  } catch (e) {
-    log(`queue facts: issues could not be read (${e.message}); no Start-After: is inherited`);
-    addUnknown(facts.unknown, "issues");
-  }
-
-  // 3. The rules GitHub applies to the default branch (the ruleset, not the declared settings).
+  // 2. The rules GitHub applies to the default branch (the ruleset, not the declared settings); before
+  //    what the engine names, which asks for team members only while code-owner review is required.
   try {
     const { data } = await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch: facts.defaultBranch ?? "main" });
     for (const rule of data) {
@@ -185,31 +148,77 @@ export async function readQueueFacts(octokit, { owner, repo, engine, facts, conf
     addUnknown(facts.unknown, "rules");
   }
 
-  // 4. Members of the teams CODEOWNERS names. A team that cannot be read is left out: the engine then
-  //    holds its paths and says membership could not be read.
-  facts.teamMembers ??= {};
-  for (const team of teamsIn(facts.codeowners)) {
+  // 3. What the engine names, until it names nothing more. Each answer leaves out what the facts hold
+  //    or list as unreadable, so a failed read is recorded where the engine looks and not asked again.
+  for (let round = 0; ; round++) {
+    const reads = engine.queueReads({ facts });
+    if (reads.configErrors) break; // a bad config: the engine names nothing to read, and says why where it decides
+    if (!reads.issues.length && !reads.blockedBy.length && !reads.teams.length && !reads.tips.length) break;
+    if (round === MAX_ROUNDS) {
+      log(`queue facts: the engine still names reads after ${MAX_ROUNDS} rounds (${JSON.stringify(reads)}); reading stops here`);
+      break;
+    }
+    await readIssues(octokit, { owner, repo, facts, numbers: reads.issues, blockedBy: reads.blockedBy, log });
+    await readTeams(octokit, { facts, teams: reads.teams, log });
+    await readTips(octokit, { owner, repo, facts, numbers: reads.tips, log });
+  }
+  return facts;
+}
+
+/**
+ * The state and body of each number (an issue, a pull request that is not open, or nothing), and the
+ * dependencies ("blocked by") of the issues named for it. Any failure makes the issues unknown.
+ */
+async function readIssues(octokit, { owner, repo, facts, numbers, blockedBy, log }) {
+  try {
+    if (numbers.length) {
+      const { data, errors } = await graphqlPartial(octokit, numbersQuery(numbers), { owner, repo });
+      if (!data?.repository) throw new Error(errors[0]?.message ?? "no answer");
+      for (const n of numbers) {
+        const node = data.repository[`n${n}`];
+        // A number that names nothing is no open issue: GitHub's answer, kept so it is not asked again.
+        if (!node) facts.issues.push({ number: n, open: false });
+        else if (node.__typename === "PullRequest") facts.issues.push({ number: n, open: node.prState === "OPEN", pullRequest: true });
+        else facts.issues.push({ number: n, open: node.state === "OPEN", body: node.body ?? "" });
+      }
+    }
+    for (const n of blockedBy) {
+      const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by", { owner, repo, issue_number: n });
+      const issue = facts.issues.find((i) => i.number === n);
+      if (issue) issue.blockedBy = data.filter((d) => d.state === "open").map((d) => d.number);
+    }
+  } catch (e) {
+    log(`queue facts: issues could not be read (${e.message}); no Start-After: is inherited`);
+    addUnknown(facts.unknown, "issues");
+  }
+}
+
+/** The members of each team the engine names; a team that cannot be read makes team members unknown. */
+async function readTeams(octokit, { facts, teams, log }) {
+  for (const team of teams) {
     const [org, slug] = team.split("/");
     try {
       const members = await restPages(octokit, "GET /orgs/{org}/teams/{team_slug}/members", { org, team_slug: slug });
       facts.teamMembers[team] = members.map((m) => m.login);
     } catch (e) {
-      log(`queue facts: members of @${team} could not be read (${e.message})`);
+      log(`queue facts: members of @${team} could not be read (${e.message}); the paths it owns stay held`);
+      addUnknown(facts.unknown, "teamMembers");
     }
   }
+}
 
-  // 5. Whether a waiting branch is built on the tip, for those the engine's triage reads it of (tipReads):
-  //    git's answer through the compare API, because skip-ci leaves the merge state at BLOCKED.
-  const reads = facts.baseTipSha ? engine.tipReads({ facts }) : [];
-  const wanted = new Set(Array.isArray(reads) ? reads : []); // under a bad config the engine reads nothing
-  for (const pr of facts.pullRequests) {
-    if (!wanted.has(pr.number) || !pr.headSha) continue;
+/** Whether each named branch is built on the tip: git's answer through the compare API, because
+ *  skip-ci leaves the merge state at BLOCKED. A failed compare is that pull request's unknown fact. */
+async function readTips(octokit, { owner, repo, facts, numbers, log }) {
+  for (const n of numbers) {
+    const pr = facts.pullRequests.find((p) => p.number === n);
     try {
       const { data } = await octokit.request("GET /repos/{owner}/{repo}/compare/{basehead}", { owner, repo, basehead: `${facts.baseTipSha}...${pr.headSha}`, per_page: 1 });
       pr.builtOnBaseTip = data.behind_by === 0;
     } catch (e) {
-      log(`queue facts: #${pr.number}: whether it is built on the tip could not be read (${e.message})`);
+      log(`queue facts: #${n}: whether it is built on the tip could not be read (${e.message})`);
+      pr.unknown ??= [];
+      addUnknown(pr.unknown, "builtOnBaseTip");
     }
   }
-  return facts;
 }

@@ -1,17 +1,13 @@
 // The review station's resident loop (`prflow station <machine>`): claim, fetch the diff, run the AI
-// command with the review prompt as its argument and the diff on standard input, post the output as a
-// COMMENT review, and when its first line starts with BLOCKING, comment `/changes` so the pull request
-// goes back to its author. The AI can bounce a pull request; it can never approve one: the port's
-// review call has the event hard-wired to COMMENT and nothing here names another.
+// command with the review prompt as its argument and the diff on standard input, and write what the
+// engine makes of its output (`stationReview`: a COMMENT review, and `/changes` when the first line
+// starts with BLOCKING). The AI can bounce a pull request; it can never approve one: the review op has
+// no event, and the writer table's is hard-wired to COMMENT.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { claimNext } from "./claim.js";
 
-export const BLOCKING = "BLOCKING";
-export const CHANGES_COMMAND = "/changes";
 export const DEFAULT_PROMPT = new URL("../../prompts/review.md", import.meta.url);
-/** The AI's output is cut here before it is posted (GitHub's body limit is 65,536 characters). */
-export const MAX_REVIEW_CHARS = 60_000;
 
 /** Runs `command` through the shell with the prompt as "$PRFLOW_PROMPT" (its first argument) and the diff on stdin. */
 export function runAi(command, prompt, diff, { env = process.env } = {}) {
@@ -28,11 +24,6 @@ export function runAi(command, prompt, diff, { env = process.env } = {}) {
   });
 }
 
-/** Whether the review bounces the pull request: its first line starts with BLOCKING. */
-export function isBlocking(review) {
-  return review.replace(/^\s+/, "").split("\n", 1)[0].startsWith(BLOCKING);
-}
-
 /**
  * One pass of the loop. Returns { line, number, blocking } — `line` is the claim's line, so a caller
  * can tell "claimed and reviewed" from `wip-full` / `queue-empty`.
@@ -43,13 +34,12 @@ export async function stationPass({ engine, machine, port, ai, prompt, settleMs,
   if (!m) return { line, number: null, blocking: false };
   const number = Number(m[1]);
   const diff = await port.fetchDiff(number);
-  const output = (await runAi(ai, prompt, diff)).slice(0, MAX_REVIEW_CHARS);
-  const body = output.trim() || "(the AI first pass produced no text)";
-  await port.postReview(number, body);
-  const blocking = isBlocking(body);
-  if (blocking) await port.postComment(number, CHANGES_COMMAND);
-  log(blocking ? `#${number}: first pass BLOCKING, sent ${CHANGES_COMMAND}` : `#${number}: first pass done; waits for a person`);
-  return { line, number, blocking, why: result?.why };
+  const output = await runAi(ai, prompt, diff);
+  const review = engine.stationReview({ number, head: result?.head ?? "", output });
+  const results = await port.apply(review.ops);
+  const stale = results.find((r) => r.outcome === "guard-failed");
+  log(stale ? `#${number}: the review was not posted: ${stale.detail}` : review.why);
+  return { line, number, blocking: review.blocking && !stale, why: result?.why };
 }
 
 /** The loop: a pass, then a pause when there was nothing to claim. `once` stops after one pass. */

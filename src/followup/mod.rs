@@ -18,7 +18,7 @@ pub use crate::config::followup as settings;
 use crate::config::{Config, ConfigError};
 use crate::facts::{Facts, PullFact, PullRequest, RepoFact};
 use crate::labels::{label_edit, Wants};
-use crate::plan::{Op, Warning};
+use crate::plan::{Guard, Op, Warning};
 use crate::facts::{parse_facts, parse_facts_str, FactsError};
 use crate::VERSION;
 use crate::time::{format_rfc3339, parse_rfc3339};
@@ -300,7 +300,7 @@ pub fn sweep(facts: &Facts, config: &Config) -> SweepPlan {
         let comment_id = viewer.and_then(|v| {
             pr.comments.iter().find(|c| crate::account::is_own(&c.author, v) && c.body.split('\n').next() == Some(marker.as_str())).and_then(|c| c.id)
         });
-        plan.ops.push(Op::UpsertComment { number: pr.number, marker, body, reason: format!("#{reason}"), comment_id });
+        plan.ops.push(Op::UpsertComment { number: pr.number, marker, body, reason: format!("#{reason}"), comment_id, guard: Guard::default() });
         if level.action == Action::ReleaseClaim {
             let mut wants = Wants::default();
             let why = format!("claimed for {} with no verdict", texts::duration(minutes));
@@ -354,6 +354,8 @@ pub fn sweep(facts: &Facts, config: &Config) -> SweepPlan {
                     title: current.map(|b| b.title.clone()).filter(|t| !t.is_empty()).unwrap_or_else(|| f.board.title.clone()),
                     body,
                     reason: if current.is_some() { "the board's content changed".into() } else { format!("no open issue carries `{}`", f.board.label) },
+                    // The board is the issue that carries the label: one a person took it off is not rewritten.
+                    guard: Guard { labels_on: current.map(|_| vec![f.board.label.clone()]).unwrap_or_default(), ..Guard::default() },
                 });
             }
         }

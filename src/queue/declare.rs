@@ -228,7 +228,7 @@ pub fn declared(ctx: &Ctx, pr: &PullRequest) -> Declared {
     }
     for closed in &d.closes {
         let Some(issue) = ctx.facts.issues.iter().find(|i| i.number == closed.number) else { continue };
-        let named = parse_trailers(&issue.body).start_after.into_iter().map(|n| (n, "start-after")).chain(issue.blocked_by.iter().map(|&n| (n, "blocked-by")));
+        let named = parse_trailers(&issue.body).start_after.into_iter().map(|n| (n, "start-after")).chain(issue.blocked_by.iter().flatten().map(|&n| (n, "blocked-by")));
         for (n, via) in named {
             if n != pr.number && !d.start_after.iter().any(|i| i.number == n && i.issue == issue.number) {
                 d.start_after.push(Inherited { number: n, issue: issue.number, via: via.into(), closes_via: closed.source.clone() });

@@ -11,6 +11,7 @@ pub mod green;
 pub mod markers;
 pub mod order;
 pub mod owner;
+pub mod reads;
 pub mod review_hold;
 pub mod setaside;
 pub mod triage;
@@ -58,7 +59,7 @@ impl<'a> Ctx<'a> {
         ctx.declared = crate::sorting::map(facts.pull_requests.iter().map(|p| (p.number, declare::declared(&ctx, p))));
         let mut index = graph::IssueIndex { open_issues: Default::default(), closers: BTreeMap::new() };
         for issue in &facts.issues {
-            if issue.open {
+            if issue.open && !issue.pull_request {
                 index.open_issues.insert(issue.number);
             }
         }
@@ -97,13 +98,15 @@ pub fn triage(facts: &Facts, config: &Config) -> triage::Report {
 /// The pull requests whose `builtOnBaseTip` triage reads: the version pull request, and what waits in
 /// the queue under `skip-ci`. A reader asks git about these only (one compare call each), so the rule
 /// of which branches matter stays here, beside the triage that reads the answer. Forks are left out:
-/// the queue never rebases them.
+/// the queue never rebases them; so is a branch based elsewhere than the default branch (a stacked
+/// layer, an old release branch): the default branch's tip says nothing about it, and a compare
+/// that cannot answer would only be a failed read.
 pub fn tip_reads(facts: &Facts, config: &Config) -> Vec<u64> {
     let ctx = Ctx::new(facts, config);
     facts
         .pull_requests
         .iter()
-        .filter(|pr| !pr.is_fork)
+        .filter(|pr| !pr.is_fork && pr.base_ref == ctx.default_branch)
         .filter(|pr| ctx.declared.get(&pr.number).is_some_and(|d| d.is_version || d.paused_in_queue()))
         .map(|pr| pr.number)
         .collect()

@@ -7,6 +7,7 @@
 
 use super::markers::{self, Marker, KIND_SET_ASIDE};
 use crate::facts::{Facts, PullFact, SetAsideRecord};
+use crate::plan::{Guard, Op};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -91,15 +92,9 @@ pub fn own_set_aside<'a>(facts: &'a Facts, pr: &'a crate::facts::PullRequest) ->
     markers::own(&pr.comments, facts.viewer.as_deref()).into_iter().filter(|(_, m)| m.kind == KIND_SET_ASIDE || (m.kind == markers::KIND_RESOLVED && m.get("was") == KIND_SET_ASIDE)).last()
 }
 
-/// One write that settling asks for.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "op", rename_all = "camelCase", rename_all_fields = "camelCase")]
-#[schemars(rename = "QueueSettleOp")]
-pub enum SettleOp {
-    /// Rewrite a set-aside comment as one resolved line.
-    ResolveComment { number: u64, comment_id: Option<u64>, body: String, reason: String },
-    /// Write (or rewrite in place) a set-aside comment for a record no comment says.
-    WriteSetAside { number: u64, comment_id: Option<u64>, body: String, reason: String },
+/// The first line of a comment body: the marker an edit checks the comment still carries.
+fn first_line(body: &str) -> String {
+    body.split('\n').next().unwrap_or_default().trim_end_matches('\r').to_string()
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -108,7 +103,9 @@ pub enum SettleOp {
 pub struct Settlement {
     /// The records the worker holds after settling.
     pub records: Vec<SetAsideRecord>,
-    pub ops: Vec<SettleOp>,
+    /// Comment writes: a set-aside rewritten as one resolved line, or written again for a record no
+    /// comment says. Each edits the comment only while it still carries the marker that was read.
+    pub ops: Vec<Op>,
     /// Pull requests whose record was dropped because a person ticked Retry.
     pub retried: Vec<u64>,
     /// Records taken up from an earlier run's comments.
@@ -133,7 +130,14 @@ pub fn settle(facts: &Facts) -> Settlement {
         match standing {
             Some((c, m)) => {
                 let resolve = |why: &str, s: &mut Settlement| {
-                    s.ops.push(SettleOp::ResolveComment { number: pr.number, comment_id: c.id, body: markers::resolved_line(m, why), reason: why.to_string() })
+                    s.ops.push(Op::UpsertComment {
+                        number: pr.number,
+                        marker: first_line(&c.body),
+                        body: markers::resolved_line(m, why),
+                        reason: why.to_string(),
+                        comment_id: c.id,
+                        guard: Guard::head(&pr.head_sha),
+                    })
                 };
                 if markers::retry_ticked(&c.body) {
                     resolve("a retry was asked for.", &mut s);
@@ -159,7 +163,9 @@ pub fn settle(facts: &Facts) -> Settlement {
                         // The comment failed to be written: write it again, or the fixer reads the
                         // owner as the worker while the worker holds it aside.
                         let body = markers::set_aside_body(&r.reason, &r.head, &r.base, "");
-                        s.ops.push(SettleOp::WriteSetAside { number: pr.number, comment_id: comment.as_ref().and_then(|(c, _)| c.id), body, reason: "the comment for this record was never written".into() });
+                        let marker = comment.as_ref().map(|(c, _)| first_line(&c.body)).unwrap_or_else(|| first_line(&body));
+                        let comment_id = comment.as_ref().and_then(|(c, _)| c.id);
+                        s.ops.push(Op::UpsertComment { number: pr.number, marker, body, reason: "the comment for this record was never written".into(), comment_id, guard: Guard::head(&r.head) });
                         s.records.push(r.clone());
                     }
                 }

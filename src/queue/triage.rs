@@ -107,16 +107,6 @@ fn note(code: &'static str, detail: String) -> Verdict {
     Verdict { class: Class::Note, code, detail }
 }
 
-fn required(ctx: &Ctx) -> Vec<String> {
-    let mut r = ctx.facts.required_checks.clone();
-    for c in &ctx.config.required_checks {
-        if !r.contains(c) {
-            r.push(c.clone());
-        }
-    }
-    r
-}
-
 fn decide(ctx: &Ctx, pr: &PullRequest, d: &Declared, owner: &Option<owner::OwnerVerdict>, blockers: &[u64]) -> Verdict {
     // 2. Scope.
     if !d.merge_queued {
@@ -167,7 +157,7 @@ fn decide(ctx: &Ctx, pr: &PullRequest, d: &Declared, owner: &Option<owner::Owner
         }
         return note(why::WAITING_MERGE_AFTER, detail);
     }
-    let req = required(ctx);
+    let req = crate::checks::required_contexts(&ctx.facts.required_checks, ctx.config);
     // 6. The version pull request: judged by its checks, never by mergeStateStatus (GitHub's
     // cached answer), because being wrong here releases a set the branch was built before.
     if d.is_version {
@@ -335,6 +325,12 @@ pub fn triage(ctx: &Ctx) -> Report {
     }
     if ctx.facts.repo_unknown(crate::facts::RepoFact::Rules) {
         warnings.push("the default branch's rules could not be read: whether code-owner review and resolved conversations are required is unknown".into());
+    }
+    if ctx.facts.repo_unknown(crate::facts::RepoFact::TeamMembers) {
+        warnings.push("the members of a team CODEOWNERS names could not be read: the paths it owns stay held".into());
+    }
+    for pr in ctx.facts.pull_requests.iter().filter(|p| p.unknown(crate::facts::PullFact::BuiltOnBaseTip)) {
+        warnings.push(format!("#{}: whether its branch is built on the current tip could not be read", pr.number));
     }
     if !blockers.is_empty() {
         warnings.push(format!("the release is held by {} (`{}`)", numbers(&blockers), l.blocks_release));

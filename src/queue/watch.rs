@@ -4,6 +4,8 @@
 
 use super::config::WatchConfig;
 use super::green::{green, GreenState};
+use crate::checks::required_contexts;
+use crate::config::Config;
 use crate::facts::Check;
 use crate::time::parse_rfc3339;
 use schemars::JsonSchema;
@@ -21,6 +23,8 @@ pub const AWAITING_BYPASS: &str = "awaiting-bypass";
 pub const NOT_MERGING: &str = "not-merging";
 pub const TIMEOUT: &str = "timeout";
 pub const STOPPED: &str = "stopped";
+/// The name in `Poll::unknown` of the rules (the facts' `requiredChecks`).
+pub const RULES_UNKNOWN: &str = "requiredChecks";
 /// Not an outcome: poll again.
 pub const CONTINUE: &str = "continue";
 
@@ -37,7 +41,13 @@ pub struct Poll {
     pub head_sha: String,
     pub merge_state_status: String,
     pub checks: Vec<Check>,
-    pub required_contexts: Vec<String>,
+    /// What the repository requires of the head (branch protection and rulesets), as read, like
+    /// `facts.requiredChecks`; the engine adds the config's `requiredChecks` itself.
+    pub required_checks: Vec<String>,
+    /// Facts this poll could not read. `requiredChecks` there means the rules are unknown: then no
+    /// poll concludes from the checks (a required one may not have reported, a failing one may not
+    /// be required), it waits.
+    pub unknown: Vec<String>,
     pub now: String,
     /// SIGINT or SIGTERM arrived.
     pub stop_requested: bool,
@@ -69,7 +79,20 @@ fn mergeable(state: &str) -> bool {
     matches!(state, "CLEAN" | "UNSTABLE" | "HAS_HOOKS")
 }
 
+/// One poll of the watch: the required contexts are the core's one union of the repository's
+/// (`poll.requiredChecks`) and the config's, as reconcile and triage read them.
+pub fn step(poll: &Poll, state: &WatchState, config: &Config) -> Step {
+    let required = required_contexts(&poll.required_checks, config);
+    decide(poll, state, &config.queue.labels.skip_ci, &config.queue.watch, &required)
+}
+
+/// The entry `queue::call` binds today: it has the watch section only, so it reads the repository's
+/// contexts without the config's. `step` is the decision; this goes when the boundary calls `step`.
 pub fn watch_step(poll: &Poll, state: &WatchState, skip_ci_label: &str, cfg: &WatchConfig) -> Step {
+    decide(poll, state, skip_ci_label, cfg, &poll.required_checks)
+}
+
+fn decide(poll: &Poll, state: &WatchState, skip_ci_label: &str, cfg: &WatchConfig, required: &[String]) -> Step {
     let mut s = state.clone();
     let done = |outcome: &str, s: WatchState, detail: String| Step { outcome: outcome.into(), state: s, detail };
     if poll.read_failed {
@@ -102,11 +125,13 @@ pub fn watch_step(poll: &Poll, state: &WatchState, skip_ci_label: &str, cfg: &Wa
     if matches!(poll.merge_state_status.as_str(), "BEHIND" | "DIRTY") {
         return done(BEHIND_AGAIN, s, poll.merge_state_status.clone());
     }
-    let g = green(&poll.checks, &poll.required_contexts);
-    if g.state == GreenState::Failed {
+    let g = green(&poll.checks, required);
+    if poll.unknown.iter().any(|u| u == RULES_UNKNOWN) {
+        // Unknown never demotes: without the rules no failure sets it aside and no green counts.
+        s.green_polls = 0;
+    } else if g.state == GreenState::Failed {
         return done(CHECKS_FAILED, s, g.failed.join(", "));
-    }
-    if g.state == GreenState::Green {
+    } else if g.state == GreenState::Green {
         if s.bypass_only {
             return done(AWAITING_BYPASS, s, "green; only a bypass merges it".into());
         }
@@ -157,9 +182,43 @@ mod tests {
         let required = vec!["ci".to_string()];
         assert_eq!(check_rollup(&checks, &required).state, Rollup::Pending);
         assert_eq!(green(&checks, &required).state, GreenState::Pending);
-        let poll = Poll { state: "OPEN".into(), auto_merge: true, head_sha: "h".into(), merge_state_status: "BLOCKED".into(), checks, required_contexts: required, now: "2026-01-01T00:06:00Z".into(), ..Poll::default() };
+        let poll = Poll { state: "OPEN".into(), auto_merge: true, head_sha: "h".into(), merge_state_status: "BLOCKED".into(), checks, required_checks: required, now: "2026-01-01T00:06:00Z".into(), ..Poll::default() };
         let state = WatchState { pushed_head: "h".into(), started_at: "2026-01-01T00:00:00Z".into(), ..WatchState::default() };
         let step = watch_step(&poll, &state, "skip-ci", &WatchConfig::default());
         assert_eq!(step.outcome, CONTINUE, "{}", step.detail);
+    }
+
+    fn failing_lint_poll(required: &[&str], unknown: &[&str]) -> Poll {
+        let check = |name: &str, conclusion: &str| Check { name: name.into(), status: "COMPLETED".into(), conclusion: Some(conclusion.into()), ..Check::default() };
+        Poll {
+            state: "OPEN".into(),
+            auto_merge: true,
+            head_sha: "h".into(),
+            merge_state_status: "BLOCKED".into(),
+            checks: vec![check("ci", "SUCCESS"), check("lint", "FAILURE")],
+            required_checks: required.iter().map(|r| r.to_string()).collect(),
+            unknown: unknown.iter().map(|u| u.to_string()).collect(),
+            now: "2026-01-01T00:06:00Z".into(),
+            ..Poll::default()
+        }
+    }
+
+    #[test]
+    fn the_config_required_checks_count_in_the_watch_as_in_reconcile() {
+        // Issue 11: the union of the ruleset's contexts and the config's was left to the shell, which
+        // passed the ruleset's only; a failing `lint` the config requires went unnoticed.
+        let state = WatchState { pushed_head: "h".into(), started_at: "2026-01-01T00:00:00Z".into(), ..WatchState::default() };
+        let config = Config::from_value(serde_json::json!({ "requiredChecks": ["lint"] })).expect("config");
+        let poll = failing_lint_poll(&["ci"], &[]);
+        assert_eq!(required_contexts(&poll.required_checks, &config), ["ci", "lint"]);
+        assert_eq!(step(&poll, &state, &config).outcome, CHECKS_FAILED);
+        assert_eq!(step(&poll, &state, &Config::default()).outcome, CONTINUE, "lint is not required without the config");
+    }
+
+    #[test]
+    fn unknown_rules_set_nothing_aside_and_count_no_green_poll() {
+        let state = WatchState { pushed_head: "h".into(), started_at: "2026-01-01T00:00:00Z".into(), green_polls: 3, ..WatchState::default() };
+        let step = step(&failing_lint_poll(&[], &[RULES_UNKNOWN]), &state, &Config::default());
+        assert_eq!((step.outcome.as_str(), step.state.green_polls), (CONTINUE, 0), "{}", step.detail);
     }
 }

@@ -8,7 +8,7 @@ use super::state::{derive, Derived, Phase};
 use crate::config::Config;
 use crate::facts::{Facts, PullRequest};
 use crate::labels::{label_edit, Wants};
-use crate::plan::{LabelChange, Op, Warning};
+use crate::plan::{Guard, LabelChange, Op, Warning};
 use crate::time::parse_rfc3339;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -32,6 +32,9 @@ pub struct ClaimResult {
     pub role: String,
     /// The pull request the line names, if any.
     pub number: Option<u64>,
+    /// Its head commit as read: what a review of it is about, and what its writes expect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head: Option<String>,
     /// The writes that make the claim (empty unless the line is `claim #N`).
     pub ops: Vec<Op>,
     /// Why this answer, in words.
@@ -106,7 +109,7 @@ fn review(facts: &Facts, config: &Config, board: &Board, machine: &str) -> Claim
     let l = &st.labels;
     let mine = format!("{}{machine}", l.reviewer_prefix);
     let held = board.pulls.iter().filter(|(p, d)| d.phase == Phase::InReview && p.has_label(&mine)).count() as u32;
-    let base = ClaimResult { line: String::new(), role: "review".into(), number: None, ops: vec![], why: String::new(), settle_seconds: st.settle_seconds, warnings: vec![] };
+    let base = ClaimResult { line: String::new(), role: "review".into(), number: None, head: None, ops: vec![], why: String::new(), settle_seconds: st.settle_seconds, warnings: vec![] };
     if held >= st.review_wip {
         return ClaimResult { line: format!("{LINE_WIP_FULL} {held}/{}", st.review_wip), why: format!("{machine} already reviews {held} pull requests (limit {})", st.review_wip), ..base };
     }
@@ -125,7 +128,7 @@ fn review(facts: &Facts, config: &Config, board: &Board, machine: &str) -> Claim
     wants.present(&l.reviewing, format!("claimed by {machine}"));
     let mut warnings = Vec::new();
     let ops: Vec<Op> = label_edit(facts, pr, &wants, &why, &mut warnings).into_iter().collect();
-    ClaimResult { line: format!("{LINE_CLAIM} #{}", pr.number), number: Some(pr.number), ops, why, warnings, ..base }
+    ClaimResult { line: format!("{LINE_CLAIM} #{}", pr.number), number: Some(pr.number), head: Some(pr.head_sha.clone()), ops, why, warnings, ..base }
 }
 
 /// The development side: a bounced pull request of its own first (fixing opens nothing new), then
@@ -135,7 +138,7 @@ fn dev(facts: &Facts, config: &Config, board: &Board, machine: &str) -> ClaimRes
     let st = &config.stations;
     let l = &st.labels;
     let own = format!("{}{machine}", l.from_prefix);
-    let base = ClaimResult { line: String::new(), role: "dev".into(), number: None, ops: vec![], why: String::new(), settle_seconds: st.settle_seconds, warnings: vec![] };
+    let base = ClaimResult { line: String::new(), role: "dev".into(), number: None, head: None, ops: vec![], why: String::new(), settle_seconds: st.settle_seconds, warnings: vec![] };
     let mine: Vec<&(&PullRequest, Derived)> = board.pulls.iter().filter(|(p, _)| p.has_label(&own)).collect();
     if let Some((pr, d)) = mine.iter().find(|(_, d)| d.phase == Phase::ChangesRequested) {
         return ClaimResult { line: format!("{LINE_FIX} #{}", pr.number), number: Some(pr.number), why: format!("#{} came back: {}", pr.number, d.why), ..base };
@@ -213,14 +216,14 @@ pub fn resolve_claim_race_timed(labels: &[String], machine: &str, number: u64, c
     // A settle of 0 is no settle (tests that run one station): nothing to outlast, so no window is too long.
     if let Some(took) = took_ms.filter(|&t| settle_ms > 0 && t >= settle_ms && labels.contains(&mine)) {
         let reason = format!("{machine} withdraws its claim on #{number}: its claim took {took} ms, not less than the {settle_ms} ms settle");
-        let ops = vec![Op::EditLabels { number, add: vec![], remove: vec![LabelChange { label: mine.clone(), reason: reason.clone() }], reason }];
+        let ops = vec![Op::EditLabels { number, add: vec![], remove: vec![LabelChange { label: mine.clone(), reason: reason.clone() }], reason, guard: Guard::default() }];
         return RaceResult { won: false, winner, line: format!("{LINE_LOST} #{number}: slow claim ({took} ms, settle {settle_ms} ms)"), ops };
     }
     if winner.as_deref() == Some(mine.as_str()) {
         let waiting = &config.stations.labels.ready_for_review;
         let ops = if labels.contains(waiting) {
             let reason = format!("{machine} keeps the claim on #{number}");
-            vec![Op::EditLabels { number, add: vec![], remove: vec![LabelChange { label: waiting.clone(), reason: reason.clone() }], reason }]
+            vec![Op::EditLabels { number, add: vec![], remove: vec![LabelChange { label: waiting.clone(), reason: reason.clone() }], reason, guard: Guard::default() }]
         } else {
             vec![]
         };
@@ -228,7 +231,7 @@ pub fn resolve_claim_race_timed(labels: &[String], machine: &str, number: u64, c
     }
     let ops = if labels.contains(&mine) {
         let reason = format!("{machine} lost the claim on #{number} to {}", winner.as_deref().unwrap_or("nobody"));
-        vec![Op::EditLabels { number, add: vec![], remove: vec![LabelChange { label: mine.clone(), reason: reason.clone() }], reason }]
+        vec![Op::EditLabels { number, add: vec![], remove: vec![LabelChange { label: mine.clone(), reason: reason.clone() }], reason, guard: Guard::default() }]
     } else {
         vec![]
     };

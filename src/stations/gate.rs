@@ -9,7 +9,7 @@ use crate::config::Config;
 use crate::facts::{Facts, PullFact, PullRequest};
 use crate::glob::labeler_match;
 use crate::labels::label_edit;
-use crate::plan::{Op, StatusState, Warning};
+use crate::plan::{Guard, Op, StatusState, Warning};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -39,7 +39,7 @@ fn find(facts: &Facts, number: u64) -> Result<&PullRequest, String> {
 }
 
 fn status(config: &Config, pr: &PullRequest, sha: &str, state: StatusState, description: &str, reason: String) -> Op {
-    Op::SetStatus { number: pr.number, sha: sha.to_string(), context: config.stations.gate.context.clone(), state, description: description.to_string(), reason }
+    Op::SetStatus { number: pr.number, sha: sha.to_string(), context: config.stations.gate.context.clone(), state, description: description.to_string(), reason, guard: Guard::default() }
 }
 
 /// The success status for a docs-only change, when every changed path matches a docs-only glob.

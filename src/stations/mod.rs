@@ -8,6 +8,7 @@
 pub mod claim;
 pub mod commands;
 pub mod gate;
+pub mod review;
 pub mod state;
 
 /// The section moved down to the core layer (config types); the old path still names it.
@@ -22,6 +23,7 @@ use state::{derive, head_gate, Derived, GateResult, Phase};
 
 pub use claim::{claim, resolve_claim_race, resolve_claim_race_timed, ClaimResult, RaceResult};
 pub use gate::{gate_classify, gate_report, GateDecision};
+pub use review::{review_outcome, ReviewOutcome};
 
 /// Whether the gate is due on this pull request: after approval, or on every push when configured.
 pub fn gate_due(config: &Config, d: &Derived) -> bool {

@@ -42,7 +42,7 @@ function snapshot(name, actual) {
 test("summary: a dry run's job summary lists every pull request, what would change and why", () => {
   const config = JSON.parse(readFileSync(new URL("../../examples/prflow.json", import.meta.url), "utf8"));
   const plan = prflow.createEngine(config).reconcile({ facts: demoFacts() });
-  const results = plan.ops.map((op) => ({ op: op.op, number: op.number, status: "dry-run" }));
+  const results = plan.ops.map((op) => ({ op: op.op, number: op.number, outcome: "dry-run" }));
   const summary = reconcileSummary({ repo: "acme/widgets", plan, results, live: false, scope: "all open pull requests (schedule)", counts: { ops: plan.ops.length, writes: 0, warnings: plan.warnings.length } });
   for (const pull of plan.pulls) assert.match(summary, new RegExp(`^\\| #${pull.number} \\|`, "m"), `#${pull.number} has a row`);
   assert.match(summary, /dry run: nothing was written/);

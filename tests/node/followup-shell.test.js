@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startEmulator, makeClock } from "../../emulator/index.js";
-import { makeOctokit } from "../../lib/github/index.js";
+import { applyOps, makeOctokit } from "../../lib/github/index.js";
 import { sweepRun } from "../../lib/followup.js";
 import { RunError } from "../../lib/run.js";
 import * as prflow from "../../js/node.js";
@@ -36,12 +36,12 @@ test("dry run by default; live writes the ping and opens the board; the same swe
 
     const dry = await sweep();
     assert.deepEqual(dry.plan.ops.map((o) => o.op), ["upsertComment", "upsertBoard"], "a ping and the board are due");
-    assert.ok(dry.results.every((r) => r.status === "would"), "a dry run only says what it would do");
+    assert.ok(dry.results.every((r) => r.outcome === "dry-run"), "a dry run only says what it would do");
     assert.equal(gh.counts().writes, 0, "and writes nothing");
     assert.match(dry.summary, /dry run: nothing was written/);
 
     const live = await sweep({ live: true });
-    assert.ok(live.results.every((r) => r.status === "applied"), JSON.stringify(live.results));
+    assert.ok(live.results.every((r) => r.outcome === "applied"), JSON.stringify(live.results));
     const [ping] = comments(gh, pr.number);
     assert.match(ping.body, /^<!-- prflow:followup state=state:ready-for-review since=2026-11-30T09:00:00Z level=60 -->\n@alice @bob:/);
     const boards = [...gh.state.pulls.values()].filter((i) => !i.isPull);
@@ -66,7 +66,7 @@ test("a claim with no verdict for 180 minutes is released back to the queue, onc
     gh.addLabels(pr.number, ["from:m1", "state:reviewing", "reviewer:m4"], { by: "station-m4" });
     gh.clock.advance({ minutes: 181 });
     const run = await sweep({ live: true });
-    assert.deepEqual(run.results.map((r) => r.status), ["applied", "applied", "applied"], "comment, labels, board");
+    assert.deepEqual(run.results.map((r) => r.outcome), ["applied", "applied", "applied"], "comment, labels, board");
     assert.deepEqual([...gh.state.pull(pr.number).labels].sort(), ["from:m1", "state:ready-for-review"]);
     assert.match(comments(gh, pr.number)[0].body, /\*\*Claim released\.\*\* @bob: `reviewer:m4`/);
     gh.clock.advance({ minutes: 30 });
@@ -106,7 +106,7 @@ test("prflow sweep: a dry run from the terminal reports the ping it would write 
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.stopTheLine, false, "125 minutes is past escalation, not yet stop-the-line");
-    assert.deepEqual(out.results.map((x) => x.status), ["would", "would"], "escalation comment and board, not written");
+    assert.deepEqual(out.results.map((x) => x.outcome), ["dry-run", "dry-run"], "escalation comment and board, not written");
     assert.match(out.plan.ops[0].marker, /level=120/);
     assert.equal(gh.counts().writes, 0);
   } finally {
@@ -114,25 +114,28 @@ test("prflow sweep: a dry run from the terminal reports the ping it would write 
   }
 });
 
-test("the comment writer edits the comment the engine names (commentId) and judges no author itself", async () => {
-  const { followupWriters } = await import("../../lib/followup.js");
+test("the comment writer edits the comment the engine names (commentId) while it still carries its marker, and judges no author itself", async () => {
   const { gh, stop } = await repository();
   try {
     const pr = gh.createPull({ title: "p", author: "agent-m1" });
     const own = gh.comment(pr.number, { author: "github-actions[bot]", body: "<!-- prflow:followup x -->\nold" });
-    const facts = { viewer: "github-actions[bot]", pullRequests: [{ number: pr.number, comments: [{ id: own.id, author: own.author, body: own.body }] }] };
-    const writers = followupWriters(facts);
     const octokit = makeOctokit({ token: gh.appToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
-    const ctx = { owner: gh.state.owner, repo: gh.state.repo, live: true };
+    const write = async (extra) => (await applyOps(octokit, [{ ...op, ...extra }], { owner: gh.state.owner, repo: gh.state.repo, live: true }))[0];
     const op = { op: "upsertComment", number: pr.number, marker: "<!-- prflow:followup x -->", reason: "test" };
     // Without the engine's pick the writer creates a comment, even though an own comment carries the marker.
-    assert.match((await writers.upsertComment(octokit, { ...op, body: "<!-- prflow:followup x -->\nnew" }, ctx)).detail, /^commented/);
+    assert.match((await write({ body: "<!-- prflow:followup x -->\nnew" })).detail, /^commented/);
     assert.equal(comments(gh, pr.number).length, 2);
-    const same = await writers.upsertComment(octokit, { ...op, body: own.body, commentId: own.id }, ctx);
-    assert.equal(same.detail, "the comment already says this");
-    const edited = await writers.upsertComment(octokit, { ...op, body: "<!-- prflow:followup x -->\nedited", commentId: own.id }, ctx);
-    assert.equal(edited.detail, `updated comment ${own.id}`);
+    const same = await write({ body: own.body, commentId: own.id });
+    assert.deepEqual([same.outcome, same.detail], ["unchanged", "the comment already says this"]);
+    const edited = await write({ body: "<!-- prflow:followup x -->\nedited", commentId: own.id });
+    assert.deepEqual([edited.outcome, edited.detail], ["applied", `updated comment ${own.id}`]);
     assert.equal(gh.state.comments.get(own.id).body, "<!-- prflow:followup x -->\nedited");
+    // A person rewrote the comment's first line: it is no longer the one the engine chose, so it is left alone.
+    gh.state.editComment(own.id, { body: "my own words now" }, "alice");
+    const stale = await write({ body: "<!-- prflow:followup x -->\nagain", commentId: own.id });
+    assert.equal(stale.outcome, "guard-failed");
+    assert.match(stale.detail, /no longer starts with <!-- prflow:followup x -->/);
+    assert.equal(gh.state.comments.get(own.id).body, "my own words now");
     assert.deepEqual(gh.validationFailures, []);
   } finally {
     await stop();

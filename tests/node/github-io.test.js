@@ -1,12 +1,14 @@
 // lib/github against the emulator: readFacts reproduces the seeded repository as a valid Facts document
-// (nested pagination included) in ceil(N/50) GraphQL pages + 1 REST read; applyPlan writes exactly the
-// planned edits, one request per label edit; syncLabels upserts and never deletes; faults are retried.
+// (nested pagination included) in ceil(N/50) GraphQL pages + 1 REST read; the writer table writes exactly
+// the ops, adds and removes named labels only, and checks each op's guard; syncLabels upserts and never
+// deletes; faults are retried.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import Ajv from "ajv";
 import { startEmulator, MERGEABILITY_DELAY_MS } from "../../emulator/index.js";
-import { makeOctokit, readFacts, applyPlan, syncLabels, PULL_PAGE } from "../../lib/github/index.js";
+import { makeOctokit, readFacts, applyOps, applyPlan, syncLabels, PULL_PAGE } from "../../lib/github/index.js";
+import { createEngine } from "../../js/node.js";
 
 const OWNER = "acme";
 const REPO = "widgets";
@@ -251,13 +253,13 @@ describe("request counts per sweep", () => {
   }
 });
 
-describe("applyPlan writes exactly the plan, one request per label edit", () => {
+describe("the writer table writes exactly the ops, adding and removing named labels only", () => {
   let gh;
   let octokit;
   const lines = [];
   before(async () => {
     gh = await startEmulator({ owner: OWNER, repo: REPO });
-    for (const name of ["state:needs-human", "state:addressing", "blocker:checks", "merge-next"]) gh.createLabel({ name });
+    for (const name of ["state:needs-human", "state:addressing", "blocker:checks", "merge-next", "needs-discussion"]) gh.createLabel({ name });
     gh.createPull({ title: "1", labels: ["state:addressing", "merge-next"] });
     gh.createPull({ title: "2", labels: ["state:needs-human"] });
     gh.createPull({ title: "3", labels: ["state:needs-human", "blocker:checks"] });
@@ -273,61 +275,168 @@ describe("applyPlan writes exactly the plan, one request per label edit", () => 
       { op: "editLabels", number: 2, add: [change("blocker:checks")], remove: [], reason: "checks fail" },
       { op: "editLabels", number: 3, add: [], remove: [change("blocker:checks")], reason: "checks pass" },
       { op: "requestReviewers", number: 4, reviewers: ["alice", "acme/core"], reason: "round starts" },
-      { op: "armAutoMerge", number: 4, reason: "a later issue" },
+      { op: "mergeRightNow", number: 4, reason: "no such op" },
     ],
   };
-  // Each op: the one request it makes, and the labels after it.
+  // Each op: the requests it makes, and the labels after it.
   const expected = [
-    { status: "applied", request: "PATCH /repos/{owner}/{repo}/issues/{issue_number}", labels: ["merge-next", "state:needs-human"] },
-    { status: "applied", request: "POST /repos/{owner}/{repo}/issues/{issue_number}/labels", labels: ["state:needs-human", "blocker:checks"] },
-    { status: "applied", request: "DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", labels: ["state:needs-human"] },
-    { status: "applied", request: "POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers", labels: [] },
-    { status: "skipped", request: null, labels: [] },
+    { outcome: "applied", requests: ["POST /repos/{owner}/{repo}/issues/{issue_number}/labels", "DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}"], labels: ["merge-next", "state:needs-human"] },
+    { outcome: "applied", requests: ["POST /repos/{owner}/{repo}/issues/{issue_number}/labels"], labels: ["state:needs-human", "blocker:checks"] },
+    { outcome: "applied", requests: ["DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}"], labels: ["state:needs-human"] },
+    { outcome: "applied", requests: ["POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers"], labels: [] },
+    { outcome: "failed", requests: [], labels: [] },
   ];
 
-  test("a dry run writes nothing and says what it would do", async () => {
+  test("a dry run reads and writes nothing and says what it would do", async () => {
     gh.reset();
-    const facts = await readFacts(octokit, { owner: OWNER, repo: REPO });
-    gh.reset();
-    const results = await applyPlan(octokit, plan, { owner: OWNER, repo: REPO, live: false, facts });
-    assert.deepEqual(results.map((r) => r.status), ["would", "would", "would", "would", "skipped"]);
-    assert.match(results[0].detail, /would set labels in one edit: \+state:needs-human -state:addressing/);
+    const results = await applyPlan(octokit, plan, { owner: OWNER, repo: REPO, live: false });
+    assert.deepEqual(results.map((r) => r.outcome), ["dry-run", "dry-run", "dry-run", "dry-run", "failed"]);
+    assert.equal(results[0].detail, "would +state:needs-human -state:addressing");
+    assert.match(results[4].detail, /no writer for "mergeRightNow"/);
     assert.equal(gh.requests.length, 0);
   });
 
-  test("live: each op is one request, the labels end as planned, nothing else is written", async () => {
-    const facts = await readFacts(octokit, { owner: OWNER, repo: REPO });
+  test("live: each op makes only its own requests, the labels end as planned, nothing else is written", async () => {
     gh.reset();
-    const results = await applyPlan(octokit, plan, { owner: OWNER, repo: REPO, live: true, facts });
-    assert.deepEqual(results.map((r) => r.status), expected.map((e) => e.status));
-    assert.deepEqual(gh.requests.map((r) => `${r.method} ${r.operation}`), expected.filter((e) => e.request).map((e) => e.request));
+    const results = await applyPlan(octokit, plan, { owner: OWNER, repo: REPO, live: true });
+    assert.deepEqual(results.map((r) => r.outcome), expected.map((e) => e.outcome));
+    assert.deepEqual(gh.requests.map((r) => `${r.method} ${r.operation}`), expected.flatMap((e) => e.requests));
     assert.deepEqual([1, 2, 3, 4].map((n) => gh.state.pull(n).labels), expected.slice(0, 4).map((e) => e.labels));
     assert.deepEqual(gh.state.pull(4).reviewRequests, [{ type: "User", login: "alice" }, { type: "Team", slug: "core" }]);
     assert.deepEqual(gh.validationFailures, []);
   });
 
-  test("the PATCH edit records both label events at once, by the token's account", () => {
+  test("the edit records both label events, by the token's account", () => {
     const events = gh.state.pull(1).timeline.filter((e) => /Labeled|Unlabeled/.test(e.type)).slice(-2);
-    assert.deepEqual(events.map((e) => [e.type, e.label, e.actor, e.at]), [
-      ["UnlabeledEvent", "state:addressing", "github-actions[bot]", gh.clock.iso()],
-      ["LabeledEvent", "state:needs-human", "github-actions[bot]", gh.clock.iso()],
+    assert.deepEqual(events.map((e) => [e.type, e.label, e.actor]), [
+      ["LabeledEvent", "state:needs-human", "github-actions[bot]"],
+      ["UnlabeledEvent", "state:addressing", "github-actions[bot]"],
     ]);
   });
 
-  test("without facts, a replacing edit reads the current labels first (one read, one write)", async () => {
+  test("no write replaces the label set: a label a person adds between prflow's read and its write survives", async () => {
+    // #1 carries merge-next and state:needs-human; prflow swaps the state label. Just before its first
+    // label write reaches GitHub, a person adds needs-discussion (a full-set PATCH would erase it).
     gh.reset();
-    const results = await applyPlan(octokit, { ops: [{ op: "editLabels", number: 1, add: [change("state:addressing")], remove: [change("state:needs-human")], reason: "r" }] }, { owner: OWNER, repo: REPO, live: true });
-    assert.equal(results[0].status, "applied");
-    assert.deepEqual(gh.requests.map((r) => r.method), ["GET", "PATCH"]);
-    assert.deepEqual(gh.state.pull(1).labels, ["merge-next", "state:addressing"]);
+    let added = false;
+    const person = async (options) => {
+      if (!added && options.method !== "GET" && /\/labels/.test(options.url)) {
+        added = true;
+        gh.addLabels(1, ["needs-discussion"], { by: "alice" });
+      }
+    };
+    octokit.hook.before("request", person);
+    try {
+      const results = await applyPlan(octokit, { ops: [{ op: "editLabels", number: 1, add: [change("state:addressing")], remove: [change("state:needs-human")], reason: "r", guard: { head: gh.state.pull(1).headSha } }] }, { owner: OWNER, repo: REPO, live: true });
+      assert.equal(results[0].outcome, "applied", results[0].detail);
+    } finally {
+      octokit.hook.remove("request", person);
+    }
+    assert.ok(added, "the person's label went in between");
+    assert.deepEqual(gh.state.pull(1).labels.sort(), ["merge-next", "needs-discussion", "state:addressing"]);
+    assert.deepEqual(gh.requests.map((r) => `${r.method} ${r.operation}`), [
+      "GET /repos/{owner}/{repo}/pulls/{pull_number}",
+      "POST /repos/{owner}/{repo}/issues/{issue_number}/labels",
+      "DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}",
+    ], "the guard's one read, then an addition and a removal: no PUT or PATCH of the set");
+  });
+
+  test("a moved head fails the guard: that op and the later ones on the same pull request are not written, others are", async () => {
+    const before = gh.state.pull(2).labels.slice();
+    const seen = gh.state.pull(2).headSha;
+    gh.push(2, { by: "agent-1" });
+    gh.reset();
+    const results = await applyPlan(
+      octokit,
+      {
+        ops: [
+          { op: "editLabels", number: 2, add: [change("merge-next")], remove: [], reason: "r", guard: { head: seen } },
+          { op: "requestReviewers", number: 2, reviewers: ["alice"], reason: "r" },
+          { op: "editLabels", number: 3, add: [change("merge-next")], remove: [], reason: "r", guard: { head: gh.state.pull(3).headSha } },
+        ],
+      },
+      { owner: OWNER, repo: REPO, live: true },
+    );
+    assert.deepEqual(results.map((r) => r.outcome), ["guard-failed", "guard-failed", "applied"]);
+    assert.match(results[0].detail, new RegExp(`the head moved from ${seen.slice(0, 7)} to ${gh.state.pull(2).headSha.slice(0, 7)}`));
+    assert.match(results[1].detail, /an earlier write to #2 failed its guard/);
+    assert.deepEqual(gh.state.pull(2).labels, before, "nothing written to #2");
+    assert.ok(gh.state.pull(3).labels.includes("merge-next"));
+    assert.deepEqual(gh.requests.filter((r) => r.method !== "GET").map((r) => r.path), [`/repos/${OWNER}/${REPO}/issues/3/labels`]);
+  });
+
+  test("labels that must still be on (or off) guard a write; GitHub's case rule applies", async () => {
+    const results = await applyPlan(
+      octokit,
+      {
+        ops: [
+          { op: "editLabels", number: 3, add: [change("blocker:checks")], remove: [], reason: "r", guard: { labelsOn: ["State:Needs-Human"], labelsOff: ["merge-next"] } },
+          { op: "editLabels", number: 4, add: [change("blocker:checks")], remove: [], reason: "r", guard: { labelsOn: ["merge-next"] } },
+        ],
+      },
+      { owner: OWNER, repo: REPO, live: true },
+    );
+    assert.deepEqual(results.map((r) => [r.outcome, r.detail]), [
+      ["guard-failed", "merge-next was put on"],
+      ["guard-failed", "merge-next was taken off"],
+    ]);
   });
 
   test("a failing op is reported and later ops still run", async () => {
     gh.reset();
     gh.inject({ kind: "5xx", match: { method: "POST", path: "/issues/2/labels" }, times: 10 });
     const results = await applyPlan(octokit, { ops: [plan.ops[1], plan.ops[3]] }, { owner: OWNER, repo: REPO, live: true });
-    assert.deepEqual(results.map((r) => r.status), ["failed", "applied"]);
+    assert.deepEqual(results.map((r) => r.outcome), ["failed", "applied"]);
     assert.match(results[0].detail, /^502 /);
+  });
+});
+
+describe("the writer table carries the merge queue worker's writes", () => {
+  let gh;
+  let octokit;
+  before(async () => {
+    gh = await startEmulator({ owner: OWNER, repo: REPO });
+    gh.setRepoSettings({ allowAutoMerge: true });
+    gh.setRequiredChecks(["ci"]);
+    gh.createPull({ title: "queued" });
+    octokit = octokitFor(gh);
+  });
+  after(() => gh.close());
+  const apply = (ops, options = {}) => applyOps(octokit, ops, { owner: OWNER, repo: REPO, live: true, ...options });
+
+  test("auto-merge is armed at the head it expects, refused once the head moved, and disarmed", async () => {
+    const head = gh.state.pull(1).headSha;
+    const [armed] = await apply([{ op: "armAutoMerge", number: 1, method: "SQUASH", reason: "green", guard: { head } }]);
+    assert.deepEqual([armed.outcome, gh.state.pull(1).autoMerge?.method], ["applied", "squash"], armed.detail);
+    const [off] = await apply([{ op: "disarmAutoMerge", number: 1, reason: "r" }]);
+    assert.deepEqual([off.outcome, gh.state.pull(1).autoMerge], ["applied", null]);
+    gh.push(1, { by: "agent-1" });
+    const [stale] = await apply([{ op: "armAutoMerge", number: 1, method: "SQUASH", reason: "green", guard: { head } }]);
+    assert.equal(stale.outcome, "guard-failed");
+    assert.equal(gh.state.pull(1).autoMerge, null, "not armed on a head nobody checked");
+    assert.deepEqual(gh.validationFailures, []);
+  });
+
+  test("issues are opened, edited and closed, never with a label set", async () => {
+    const [opened] = await apply([{ op: "createIssue", title: "t", body: "<!-- prflow:unowned pr=1 -->\nb", marker: "<!-- prflow:unowned pr=1 -->", reason: "r" }]);
+    assert.equal(opened.outcome, "applied");
+    const n = opened.created;
+    const [closed] = await apply([{ op: "editIssue", number: n, body: "resolved", state: "closed", reason: "r" }]);
+    assert.equal(closed.outcome, "applied");
+    assert.deepEqual([gh.state.pull(n).body, gh.state.pull(n).state], ["resolved", "closed"]);
+  });
+
+  test("a rebase-and-push goes to the git runner the worker gives, whose lease is the guard; without one it fails in words", async () => {
+    const op = { op: "rebaseAndPush", number: 1, branch: "topic", onto: "main", reason: "r", guard: { head: "abc" } };
+    const [none] = await apply([op]);
+    assert.deepEqual([none.outcome, none.detail], ["failed", "no git runner here: only the queue worker applies rebaseAndPush"]);
+    const seen = [];
+    const git = { rebaseAndPush: async (o) => (seen.push(o), { outcome: "guard-failed", detail: "the lease was lost: topic moved" }) };
+    gh.reset();
+    const [lost, after] = await apply([op, { op: "editLabels", number: 1, add: [], remove: [{ label: "skip-ci", reason: "r" }], reason: "r" }], { git });
+    assert.deepEqual([lost.outcome, after.outcome], ["guard-failed", "guard-failed"], "skip-ci stays on when the push did not land");
+    assert.deepEqual(seen, [op]);
+    assert.equal(gh.requests.length, 0, "git's lease is the check: no REST read, no write");
   });
 });
 
@@ -352,7 +461,7 @@ describe("faults during a sweep are retried and the run converges", () => {
         assert.equal(facts.pullRequests.length, 3);
         assert.deepEqual(facts.unknown, []);
         const results = await applyPlan(octokit, { ops: [{ op: "editLabels", number: 2, add: [{ label: "blocker:checks", reason: "r" }], remove: [], reason: "r" }] }, { owner: OWNER, repo: REPO, live: true, facts });
-        assert.equal(results[0].status, "applied");
+        assert.equal(results[0].outcome, "applied");
         assert.deepEqual(gh.state.pull(2).labels, ["blocker:checks"]);
         assert.equal(f.hits, c.fault.times ?? 1, "the fault fired");
         if (c.fault.kind !== "slow") assert.ok(lines.some((l) => l.startsWith("GitHub answered")), "the retry left a log line");
@@ -454,17 +563,18 @@ describe("syncLabels upserts the catalogue and never deletes", () => {
     { name: "blocker:checks", color: "b60205", description: "prflow sets it: a required check fails" },
     { name: "too:long", color: "b60205", description: "x".repeat(101) },
   ];
+  const decide = (labels) => (existing) => createEngine().labelSync({ catalog: { configErrors: [], labels, ownerMark: "prflow" }, existing });
 
   test("dry run: says what it would do, writes nothing", async () => {
     gh.reset();
-    const { results } = await syncLabels(octokit, { owner: OWNER, repo: REPO, wanted, live: false });
+    const { results } = await syncLabels(octokit, { owner: OWNER, repo: REPO, decide: decide(wanted), live: false });
     assert.deepEqual(results.map((r) => r.status), ["would update", "would create", "failed"]);
     assert.equal(gh.counts().writes, 0);
   });
 
   test("live: creates, updates (name case, colour, words), refuses a description over 100 characters, reports unused", async () => {
     gh.reset();
-    const { results, unused } = await syncLabels(octokit, { owner: OWNER, repo: REPO, wanted, live: true });
+    const { results, unused } = await syncLabels(octokit, { owner: OWNER, repo: REPO, decide: decide(wanted), live: true });
     assert.deepEqual(results.map((r) => [r.name, r.status]), [["state:needs-human", "updated"], ["blocker:checks", "created"], ["too:long", "failed"]]);
     assert.match(results[2].detail, /101 characters; GitHub allows at most 100/);
     assert.deepEqual(unused, ["state:retired"], "made by prflow, no longer wanted; `bug` is not ours");
@@ -475,7 +585,7 @@ describe("syncLabels upserts the catalogue and never deletes", () => {
 
   test("a second run changes nothing", async () => {
     gh.reset();
-    const { results } = await syncLabels(octokit, { owner: OWNER, repo: REPO, wanted: wanted.slice(0, 2), live: true });
+    const { results } = await syncLabels(octokit, { owner: OWNER, repo: REPO, decide: decide(wanted.slice(0, 2)), live: true });
     assert.deepEqual(results.map((r) => r.status), ["unchanged", "unchanged"]);
     assert.equal(gh.counts().writes, 0);
   });

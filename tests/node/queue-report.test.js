@@ -63,7 +63,7 @@ const exportCases = [
   { rule: "parseTrailers: never inside a fenced code block", got: () => engine.parseTrailers({ body: "```\nMerge-After: #1\n```" }), want: { mergeAfter: [], startAfter: [] } },
   {
     rule: "watchStep: the eighth green poll while BLOCKED is not-merging",
-    got: () => engine.watchStep({ poll: { state: "OPEN", autoMerge: true, headSha: "h", mergeStateStatus: "BLOCKED", now: "2026-11-30T10:01:00Z", checks: [{ name: "ci", status: "COMPLETED", conclusion: "SUCCESS" }], requiredContexts: ["ci"] }, state: { pushedHead: "h", startedAt: "2026-11-30T10:00:00Z", greenPolls: 7 } }).outcome,
+    got: () => engine.watchStep({ poll: { state: "OPEN", autoMerge: true, headSha: "h", mergeStateStatus: "BLOCKED", now: "2026-11-30T10:01:00Z", checks: [{ name: "ci", status: "COMPLETED", conclusion: "SUCCESS" }], requiredChecks: ["ci"] }, state: { pushedHead: "h", startedAt: "2026-11-30T10:00:00Z", greenPolls: 7 } }).outcome,
     want: "not-merging",
   },
   { rule: "triage takes facts as JSON text too", got: () => engine.triage({ facts: readFileSync(FACTS, "utf8") }).order.length > 0, want: true },

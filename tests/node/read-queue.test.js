@@ -1,5 +1,6 @@
-// The queue's reader fetches what the engine names in bodies and links, and nothing it parses itself:
-// Start-After: on continuation lines, and closing links to other repositories' issues (issue 11).
+// The queue's reader fetches what the engine names (engine.queueReads), and nothing it parses itself:
+// Start-After: on continuation lines, closing links to other repositories' issues, the teams
+// CODEOWNERS names; a read that fails is an unknown fact the triage lists, never a silent false (issue 11).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createEngine } from "../../js/node.js";
@@ -7,11 +8,14 @@ import { createEngine } from "../../js/node.js";
 const engine = createEngine();
 import { readQueueFacts } from "../../lib/github/read-queue.js";
 
-/** An Octokit stand-in: GraphQL answers from `issues` (number -> node), REST answers empty. */
-function fakeOctokit({ closing = [], issues = {} }) {
+/** An Octokit stand-in: GraphQL answers from `issues` (number -> node), REST from `rest` (route ->
+ *  params -> data, throwing to fail) or empty. `asked` lists the numbers read, `routes` the REST calls. */
+function fakeOctokit({ closing = [], issues = {}, rest = {}, nodes = null }) {
   const asked = [];
+  const routes = [];
   return {
     asked,
+    routes,
     graphql: async (query) => {
       if (query.includes("QueuePulls")) {
         return {
@@ -20,7 +24,7 @@ function fakeOctokit({ closing = [], issues = {} }) {
             defaultBranchRef: { name: "main", target: { oid: "tip" } },
             pullRequests: {
               pageInfo: { hasNextPage: false, endCursor: null },
-              nodes: [{ number: 5, isCrossRepository: false, headRefOid: "h5", autoMergeRequest: null, commits: { totalCount: 1 }, files: { totalCount: 0 }, closingIssuesReferences: { nodes: closing }, reviewThreads: { totalCount: 0, nodes: [] } }],
+              nodes: nodes ?? [{ number: 5, isCrossRepository: false, headRefOid: "h5", autoMergeRequest: null, commits: { totalCount: 1 }, files: { totalCount: 0 }, closingIssuesReferences: { nodes: closing }, reviewThreads: { totalCount: 0, nodes: [] } }],
             },
           },
         };
@@ -29,7 +33,10 @@ function fakeOctokit({ closing = [], issues = {} }) {
       asked.push(...numbers);
       return { repository: Object.fromEntries(numbers.map((n) => [`n${n}`, issues[n] ?? null])) };
     },
-    request: async () => ({ data: [] }),
+    request: async (route, params) => {
+      routes.push(route.includes("{team_slug}") ? `${route} ${params.org}/${params.team_slug}` : route);
+      return { data: rest[route] ? rest[route](params) : [] };
+    },
   };
 }
 
@@ -59,4 +66,66 @@ test("a closing link to this repository's issue is still read", async () => {
   await readQueueFacts(fakeOctokit({ closing: [local] }), { owner: "me", repo: "here", engine, facts });
   assert.deepEqual(facts.pullRequests[0].closingIssues, [{ number: 7, source: "link" }]);
   assert.deepEqual(facts.issues.map((i) => i.number), [7]);
+});
+
+const RULES = "GET /repos/{owner}/{repo}/rules/branches/{branch}";
+const MEMBERS = "GET /orgs/{org}/teams/{team_slug}/members";
+const codeOwnerReview = () => [{ type: "pull_request", parameters: { require_code_owner_review: true } }];
+const teamReads = (octokit) => octokit.routes.filter((r) => r.startsWith(MEMBERS)).map((r) => r.slice(MEMBERS.length + 1)).sort();
+
+test("the members read are those of the teams the engine finds in CODEOWNERS, comments left out", async () => {
+  const codeowners = "# @org/commented owns nothing\n*.rs @Org/Core @alice\ndocs/ @org/docs # @org/trailing\n";
+  const octokit = fakeOctokit({ rest: { [RULES]: codeOwnerReview, [MEMBERS]: ({ team_slug }) => [{ login: `${team_slug}-lead` }] } });
+  const facts = { now: "2026-01-01T00:00:00Z", codeowners, pullRequests: [{ number: 5, body: "" }] };
+  await readQueueFacts(octokit, { owner: "me", repo: "here", engine, facts });
+  assert.deepEqual(teamReads(octokit), ["org/core", "org/docs"]);
+  assert.deepEqual(facts.teamMembers, { "org/core": ["core-lead"], "org/docs": ["docs-lead"] });
+});
+
+test("no team is read while the rules do not require a code owner's review", async () => {
+  const octokit = fakeOctokit({});
+  const facts = { now: "2026-01-01T00:00:00Z", codeowners: "* @org/core", pullRequests: [{ number: 5, body: "" }] };
+  await readQueueFacts(octokit, { owner: "me", repo: "here", engine, facts });
+  assert.deepEqual(teamReads(octokit), []);
+});
+
+test("a team whose members cannot be read is unknown, read once, and the triage says so", async () => {
+  const octokit = fakeOctokit({ rest: { [RULES]: codeOwnerReview, [MEMBERS]: () => { throw Object.assign(new Error("Not Found"), { status: 404 }); } } });
+  const facts = { now: "2026-01-01T00:00:00Z", codeowners: "* @org/core", pullRequests: [{ number: 5, body: "" }] };
+  await readQueueFacts(octokit, { owner: "me", repo: "here", engine, facts });
+  assert.deepEqual(teamReads(octokit), ["org/core"]);
+  assert.ok(facts.unknown.includes("teamMembers"), JSON.stringify(facts.unknown));
+  assert.ok(engine.triage({ facts }).warnings.some((w) => w.includes("members of a team CODEOWNERS names could not be read")));
+});
+
+test("a branch the engine names is compared with the tip; a failed compare is that pull request's unknown fact", async () => {
+  const queued = (n) => ({ number: n, body: "", labels: ["merge-queued", "skip-ci"], baseRef: "main", headRef: `b${n}`, headSha: `h${n}` });
+  const node = (n) => ({ number: n, isCrossRepository: false, headRefOid: `h${n}`, autoMergeRequest: null, commits: { totalCount: 1 }, files: { totalCount: 0 }, closingIssuesReferences: { nodes: [] }, reviewThreads: { totalCount: 0, nodes: [] } });
+  const compare = ({ basehead }) => {
+    if (basehead.endsWith("h6")) throw Object.assign(new Error("Server Error"), { status: 502 });
+    return { behind_by: 0 };
+  };
+  const octokit = fakeOctokit({ nodes: [node(5), node(6), node(7)], rest: { "GET /repos/{owner}/{repo}/compare/{basehead}": compare } });
+  const facts = { now: "2026-01-01T00:00:00Z", pullRequests: [queued(5), queued(6), { ...queued(7), labels: [] }] };
+  await readQueueFacts(octokit, { owner: "me", repo: "here", engine, facts });
+  assert.equal(octokit.routes.filter((r) => r.includes("compare")).length, 2, "#5 and #6 once each; #7 is not queued");
+  assert.equal(facts.pullRequests[0].builtOnBaseTip, true);
+  assert.equal(facts.pullRequests[1].builtOnBaseTip, undefined);
+  assert.ok(facts.pullRequests[1].unknown.includes("builtOnBaseTip"));
+  assert.ok(engine.triage({ facts }).warnings.some((w) => w.startsWith("#6: whether its branch is built on the current tip could not be read")));
+});
+
+test("a failed issue read is unknown, not asked again, and no Start-After: is inherited", async () => {
+  const octokit = fakeOctokit({});
+  octokit.graphql = ((inner) => async (query, vars) => {
+    if (query.includes("QueueNumbers")) {
+      octokit.asked.push("numbers");
+      throw new Error("Something went wrong");
+    }
+    return inner(query, vars);
+  })(octokit.graphql);
+  const facts = { now: "2026-01-01T00:00:00Z", pullRequests: [{ number: 5, body: "Fixes #10" }] };
+  await readQueueFacts(octokit, { owner: "me", repo: "here", engine, facts });
+  assert.deepEqual(octokit.asked, ["numbers"]);
+  assert.ok(facts.unknown.includes("issues"));
 });

@@ -29,6 +29,20 @@ test("stations api: the claim edit only adds (a rival's label is never erased)",
   assert.deepEqual(r.ops.map((o) => [o.op, o.add.map((c) => c.label), o.remove]), [["editLabels", ["reviewer:m4", "state:reviewing"], []]]);
 });
 
+test("stations api: the claim names the head it read, and the AI's BLOCKING answer becomes a COMMENT review and /changes on that head", () => {
+  const claimed = engine.claim({ facts: facts([pr(1, { labels: ["from:m1", "state:ready-for-review"] })]), role: "review", machine: "m4" });
+  assert.equal(claimed.head, "sha1");
+  const bounce = engine.stationReview({ number: 1, head: claimed.head, output: "BLOCKING: no test\nadd one" });
+  assert.equal(bounce.blocking, true);
+  assert.deepEqual(bounce.ops.map((o) => [o.op, o.body, o.guard]), [
+    ["postReview", "BLOCKING: no test\nadd one", { head: "sha1" }],
+    ["comment", "/changes", { head: "sha1" }],
+  ]);
+  assert.ok(bounce.ops.every((o) => !("event" in o)), "no op can name a review event: the writer's is COMMENT");
+  const pass = engine.stationReview({ number: 1, head: "sha1", output: "Looks fine.\nBLOCKING is not the first line" });
+  assert.deepEqual([pass.blocking, pass.ops.map((o) => o.op)], [false, ["postReview"]]);
+});
+
 const errors = [
   { rule: "an unknown role names the role", call: () => engine.claim({ facts: facts([]), role: "boss", machine: "m4" }), message: /role: expected review, dev or any, found "boss"/ },
   { rule: "bad facts name the JSON path", call: () => engine.claim({ facts: { now: "2026-01-01T00:00:00Z", pullRequests: [{ number: "x" }] }, role: "review", machine: "m4" }), message: /claim \$\.facts\.pullRequests\[0\]\.number/ },
