@@ -51,14 +51,14 @@ export function pullUrl(api, fullName, number) {
 }
 
 /**
- * Reads the facts, the config, then the merge queue's facts, with the loaded `engine` (js/web.js): it
- * validates the config's text and says which branches the queue needs compared with the tip; the
- * queue's facts are read under the valid config, else the preset. `progress(line)`
- * gets a line per page ("reading pull requests 50/120") and every retry or partial failure the readers
- * report. Returns { facts, config, problems, configSource, requests }: `config` is the preset's `{}`
- * when the repository has none or when it has problems (the page shows them and the preset's reading).
+ * Reads the facts, the config, then the merge queue's facts, with the loaded `prflow` (js/web.js): the
+ * engine is built from the config's text (or from no config when the repository has none) and says
+ * which branches the queue needs compared with the tip. `progress(line)` gets a line per page
+ * ("reading pull requests 50/120") and every retry or partial failure the readers report.
+ * Returns { facts, engine, configSource, requests }: a bad config is the engine's to report (its
+ * answers carry `configErrors`), never replaced here by the preset.
  */
-export async function readAll({ api, token, owner, repo, engine, progress = () => {} }) {
+export async function readAll({ api, token, owner, repo, prflow, progress = () => {} }) {
   const octokit = makeOctokit({ token, baseUrl: api, log: progress, userAgent: "prflow-dashboard" });
   // Requests counted for the status line; readFacts reports each page of pull requests itself.
   const stats = { requests: 0 };
@@ -79,22 +79,22 @@ export async function readAll({ api, token, owner, repo, engine, progress = () =
   }
 
   progress(`reading ${CONFIG_PATH}`);
-  let checked = { config: {}, problems: [] };
+  let engine;
   let configSource = `${CONFIG_PATH} not found: the preset applies`;
   try {
     const res = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { owner, repo, path: CONFIG_PATH });
-    checked = checkConfigText(engine, decodeBase64(res.data.content ?? ""));
+    engine = checkConfigText(prflow, decodeBase64(res.data.content ?? "")).engine;
     configSource = CONFIG_PATH;
   } catch (e) {
     if (e.status !== 404) throw new ReadError(`reading ${CONFIG_PATH}`, explain(e, `${owner}/${repo}`), e);
+    engine = prflow.createEngine();
   }
-  const config = checked.problems.length ? {} : checked.config;
 
   // The queue's facts need the config's label names, so they come last; what cannot be read is marked
   // unknown in the facts (the engine then says so), never a failed page.
   progress("reading the merge queue's facts");
-  await readQueueFacts(octokit, { owner, repo, engine, facts, config, log: progress });
-  return { facts, config, problems: checked.problems, configSource, requests: stats.requests };
+  await readQueueFacts(octokit, { owner, repo, engine, facts, log: progress });
+  return { facts, engine, configSource, requests: stats.requests };
 }
 
 /** UTF-8 text from the contents API's base64 (with its line breaks). */

@@ -17,7 +17,7 @@ const tokenKey = (api) => `prflow.token ${api}`;
 const confirmedKey = (api) => `prflow.confirmed ${api}`;
 
 const $ = (id) => document.getElementById(id);
-let engine;
+let prflow;
 
 function status(line) {
   $("status").textContent = line;
@@ -46,25 +46,26 @@ async function run(event) {
     sessionStorage.setItem(tokenKey(api), token);
     history.replaceState(null, "", `?${new URLSearchParams({ repo: `${owner}/${repo}`, ...(api === DEFAULT_API ? {} : { api }) })}`);
 
-    if (!engine) {
+    if (!prflow) {
       status("loading the engine");
       try {
         const res = await fetch(new URL("prflow_bg.wasm", document.baseURI));
         if (!res.ok) throw new Error(`prflow_bg.wasm: HTTP ${res.status}`);
-        engine = await load(await res.arrayBuffer());
+        prflow = await load(await res.arrayBuffer());
       } catch (e) {
         throw new ReadError("loading the engine", e.message, e);
       }
     }
 
-    const { facts, config, problems: errors, configSource, requests } = await readAll({ api, token, owner, repo, engine, progress: status });
-    // A bad config is shown with its paths and the page falls back to the preset, so the queue is still
-    // drawn; the errors say the Action would write nothing until they are fixed.
+    const { facts, engine, configSource, requests } = await readAll({ api, token, owner, repo, prflow, progress: status });
+    // A bad config is the engine's answer like any other: every problem with its path, and no rows (the
+    // Action too writes nothing until they are fixed).
+    const view = engine.dashboard({ facts });
+    const errors = view.configErrors;
     renderConfigErrors(document, $("config-errors"), configSource, errors);
-    const view = engine.dashboard(facts, config);
     renderView(document, $("view"), { view, api, repository: facts.repository });
     $("snapshot").textContent = JSON.stringify(facts, null, 2);
-    status(`${view.rows.length} open pull request${view.rows.length === 1 ? "" : "s"} as of ${facts.now}; config: ${errors.length ? "preset (the file has errors)" : configSource}; ${requests} API requests; engine ${view.engine}`);
+    status(`${view.rows.length} open pull request${view.rows.length === 1 ? "" : "s"} as of ${facts.now}; config: ${errors.length ? `${configSource} has errors` : configSource}; ${requests} API requests; engine ${view.engine}`);
     document.body.dataset.state = "rendered";
     document.dispatchEvent(new CustomEvent("prflow:rendered", { detail: { rows: view.rows.length } }));
   } catch (e) {

@@ -43,11 +43,11 @@ export function renderView(doc, root, { view, api, repository }) {
   }
 }
 
-/** The config's problems, each with its JSON path, and the fallback taken. */
+/** The config's problems, each with its JSON path (the engine answers nothing else until they are fixed). */
 export function renderConfigErrors(doc, root, source, errors) {
   root.replaceChildren();
   if (!errors.length) return;
-  root.append(el(doc, "p", {}, `${source} has ${errors.length} problem${errors.length === 1 ? "" : "s"}; showing the preset's reading instead:`));
+  root.append(el(doc, "p", {}, `${source} has ${errors.length} problem${errors.length === 1 ? "" : "s"}; prflow decides nothing until they are fixed:`));
   const ul = el(doc, "ul", { id: "config-errors-list" });
   for (const e of errors) ul.append(el(doc, "li", { "data-path": e.path }, `${e.path}: expected ${e.expected}, found ${e.found}`));
   root.append(ul);

@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { JSDOM, VirtualConsole } from "jsdom";
-import * as engine from "../../js/node.js";
+import { createEngine } from "../../js/node.js";
 import { startEmulator } from "../../emulator/index.js";
 import { makeOctokit, PULL_PAGE } from "../../lib/github/index.js";
 import { readBoardFacts } from "../../lib/github/read-queue.js";
@@ -143,11 +143,11 @@ test("the built page shows each pull request's engine state, why, owner, claimer
     // The facts the page read (its snapshot) are what the CLI's board reader reads in Node, but `now`:
     // the Action's facts and the merge queue's.
     const shown = JSON.parse(p.document.getElementById("snapshot").textContent);
-    const node = await readBoardFacts(makeOctokit({ token: TOKEN, baseUrl: gh.url }), { owner: OWNER, repo: REPO, engine, config: CONFIG });
+    const node = await readBoardFacts(makeOctokit({ token: TOKEN, baseUrl: gh.url }), { owner: OWNER, repo: REPO, engine: createEngine(CONFIG) });
     assert.deepEqual({ ...shown, now: null }, { ...node, now: null }, "the page reads the same facts as the CLI");
     assert.equal(shown.viewer, "alice", "the queue's facts were read too (who the token is)");
 
-    const expected = engine.dashboard(shown, CONFIG);
+    const expected = createEngine(CONFIG).dashboard({ facts: shown });
     assert.deepEqual(expected.configErrors, []);
     assert.equal(expected.rows.length, SEEDS.length, "one row per seeded pull request");
     assert.ok(new Set(expected.rows.map((r) => r.state)).size >= 3, `the seeds span several states: ${expected.rows.map((r) => r.state)}`);
@@ -197,7 +197,7 @@ test("a fine-grained token: GitHub refuses it check runs, the page still draws a
     const withRuns = SEEDS.map((seed, i) => (seed.check ? i + 1 : null)).filter(Boolean);
     const unread = shown.pullRequests.filter((pr) => pr.unknown.includes("checks")).map((pr) => pr.number).sort((a, b) => a - b);
     assert.deepEqual(unread, withRuns, "exactly the pull requests with check runs have unreadable checks");
-    const expected = engine.dashboard(shown, CONFIG);
+    const expected = createEngine(CONFIG).dashboard({ facts: shown });
     for (const row of expected.rows) {
       const tr = p.document.querySelector(`#pulls tr[data-number="${row.number}"]`);
       for (const [key, , format] of COLUMNS) assert.equal(tr.querySelector(`td[data-col="${key}"]`).textContent, format(row), `#${row.number}: column ${key}`);
@@ -223,8 +223,8 @@ test("prflow status: the same view in a terminal, read from the repository with 
   assert.equal(json.code, 0, json.stderr);
   const view = JSON.parse(json.stdout);
   assert.match(json.stderr, new RegExp(`^reading pull requests ${SEEDS.length}/${SEEDS.length}$`, "m"), "progress per page on stderr, the JSON alone on stdout");
-  const facts = await readBoardFacts(makeOctokit({ token: TOKEN, baseUrl: gh.url }), { owner: OWNER, repo: REPO, engine, config: CONFIG });
-  const expected = engine.dashboard(facts, CONFIG);
+  const facts = await readBoardFacts(makeOctokit({ token: TOKEN, baseUrl: gh.url }), { owner: OWNER, repo: REPO, engine: createEngine(CONFIG) });
+  const expected = createEngine(CONFIG).dashboard({ facts });
   // Everything but the minutes (the CLI's clock is not this one's) is the engine's, row by row.
   const timeless = (rows) => rows.map(({ minutes, since, ...rest }) => rest);
   assert.deepEqual(timeless(view.rows), timeless(expected.rows), "the CLI shows the engine's rows");
@@ -281,21 +281,18 @@ test("failure modes are one clear line naming what failed", async (t) => {
   }
 });
 
-test("a config with errors is shown with its JSON paths, and the preset's reading is drawn", async () => {
-  gh.setFile(".github/prflow.json", JSON.stringify({ flow: "stations", stations: { machines: { m1: { role: "boss" } } }, colour: "red" }));
+test("a config with three mistakes: the page shows all three with their JSON paths and draws no guess", async () => {
+  gh.setFile(".github/prflow.json", JSON.stringify({ flow: "stations", stations: { machines: { m1: { role: "boss" } } }, colour: "red", stale: { days: -1 } }));
   try {
     const p = await openPage(page.url, gh.url, TOKEN, []);
     try {
       assert.equal(p.outcome, "rendered");
       const bad = JSON.parse(gh.state.files.get(".github/prflow.json"));
-      const problems = engine.validateConfig(bad);
-      assert.ok(problems.length > 0);
+      const problems = createEngine(bad).configErrors();
+      assert.deepEqual(problems.map((e) => e.path).sort(), ["$.colour", "$.stale.days", "$.stations.machines.m1.role"], "the engine finds all three");
       const items = [...p.document.querySelectorAll("#config-errors-list li")];
       assert.deepEqual(items.map((li) => li.dataset.path), problems.map((e) => e.path), "each error with its JSON path");
-      const shown = JSON.parse(p.document.getElementById("snapshot").textContent);
-      const preset = engine.dashboard(shown, {});
-      const states = [...p.document.querySelectorAll("#pulls tbody tr")].map((tr) => tr.querySelector('td[data-col="state"]').textContent);
-      assert.deepEqual(states, preset.rows.map((r) => COLUMNS.find(([k]) => k === "state")[2](r)), "the preset's states");
+      assert.equal(p.document.querySelectorAll("#pulls tbody tr").length, 0, "no rows: the page does not fall back to the preset on its own");
       assert.deepEqual(gh.validationFailures, []);
     } finally {
       p.close();
@@ -320,7 +317,7 @@ test("a repository with more open pull requests than a page: progress counts the
       assert.equal(p.document.querySelectorAll("#pulls tbody tr").length, n);
       const shown = JSON.parse(p.document.getElementById("snapshot").textContent);
       const states = [...p.document.querySelectorAll('#pulls td[data-col="state"]')].map((td) => td.textContent);
-      assert.deepEqual(states, engine.dashboard(shown, {}).rows.map((r) => r.state ?? "(none)"), "the preset's states, no config file");
+      assert.deepEqual(states, createEngine().dashboard({ facts: shown }).rows.map((r) => r.state ?? "(none)"), "the preset's states, no config file");
       assert.match(p.document.getElementById("status").textContent, /config: \.github\/prflow\.json not found: the preset applies/);
       assert.deepEqual(big.validationFailures, []);
     } finally {

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import * as engine from "../../js/node.js";
+import { createEngine } from "../../js/node.js";
 import { COLUMNS } from "../../page/src/render.js";
 import { servePage } from "../../scripts/lib/serve-page.mjs";
 import { stationsConfig } from "./lib/team.js";
@@ -92,7 +92,7 @@ test("in chromium: every cell is the engine's, requests stay on the page and the
     assert.equal(outcome, "rendered");
     assert.deepEqual(errors, [], "no script error in the page");
     const facts = JSON.parse(await tab.textContent("#snapshot"));
-    const expected = engine.dashboard(facts, CONFIG);
+    const expected = createEngine(CONFIG).dashboard({ facts });
     assert.deepEqual(expected.configErrors, []);
     assert.equal(expected.rows.length, SEEDS.length);
 

@@ -2,7 +2,7 @@
 // requests, and the Action's passes over them so state labels exist and time in state starts. The
 // jsdom and the chromium suites seed the same way; each brings its own seeds.
 import assert from "node:assert/strict";
-import * as engine from "../../../js/node.js";
+import { createEngine } from "../../../js/node.js";
 import { startEmulator } from "../../../emulator/index.js";
 import { makeOctokit, readFacts } from "../../../lib/github/index.js";
 import { githubPort } from "../../../lib/stations/github-port.js";
@@ -14,7 +14,7 @@ export async function seedPageBoard({ owner, repo, token, config, seeds }) {
   gh.clock.set(Date.now() - 3 * 3600_000);
   gh.registerToken(token, "alice");
   gh.user("alice", { association: "MEMBER" });
-  for (const l of engine.labelCatalog(config).labels) gh.createLabel(l);
+  for (const l of createEngine(config).labelCatalog().labels) gh.createLabel(l);
   gh.setFile(".github/prflow.json", `${JSON.stringify(config, null, 2)}\n`);
   for (const seed of seeds) {
     const pr = gh.createPull(seed.pull);
@@ -26,7 +26,7 @@ export async function seedPageBoard({ owner, repo, token, config, seeds }) {
   const app = makeOctokit({ token: gh.appToken, baseUrl: gh.url, timeScale: 0.001 });
   for (let i = 0; i < 3; i++) {
     const facts = await readFacts(app, { owner, repo });
-    const plan = engine.reconcile(facts, config);
+    const plan = createEngine(config).reconcile({ facts });
     assert.deepEqual(plan.configErrors, []);
     if (!plan.ops.length) break;
     await githubPort(app, { owner, repo }).apply(plan.ops, facts);
