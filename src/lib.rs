@@ -18,6 +18,7 @@ pub mod queue;
 pub mod reconcile;
 pub mod reviews;
 pub mod scopes;
+pub mod sim;
 pub mod sorting;
 pub mod stations;
 pub mod time;

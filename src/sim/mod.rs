@@ -1,0 +1,80 @@
+//! Simulations behind two claims of the seeds: review stations should pull their work (`review`), and a
+//! merge queue that runs one pull request at a time caps landings at working hours over CI time
+//! (`queue`). Pure and deterministic for a seed: the seed is an input (the shells draw one when none
+//! is given and print it), and every draw comes from the generator in `rng`, never from the platform.
+
+pub mod agenda;
+pub mod queue;
+pub mod review;
+pub mod rng;
+pub mod stats;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::fmt::Display;
+
+pub use queue::{queue, QueueParams, QueueReport};
+pub use review::{review, ReviewParams, ReviewReport};
+
+/// A closed interval; a run draws uniformly inside it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Range {
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Range {
+    fn check(&self, errors: &mut Vec<String>, field: &str, lo: f64, hi: f64) {
+        check(errors, self.min >= lo && self.min <= hi, &format!("{field}.min"), &format!("from {lo} to {hi}"), self.min);
+        check(errors, self.max >= self.min && self.max <= hi, &format!("{field}.max"), &format!("from min ({}) to {hi}", self.min), self.max);
+    }
+}
+
+/// Adds `$.field: expected ..., found ...` unless `ok`.
+fn check(errors: &mut Vec<String>, ok: bool, field: &str, expected: &str, found: impl Display) {
+    if !ok {
+        errors.push(format!("$.{field}: expected {expected}, found {found}"));
+    }
+}
+
+/// The simulations by name, JSON text in and out (the Wasm's `simJson`): `review` or `queue`. A bad
+/// input is an error naming the JSON path of the field.
+pub fn run_json(kind: &str, input: &str) -> Result<String, String> {
+    fn parse<T: serde::de::DeserializeOwned>(input: &str) -> Result<T, String> {
+        let input = if input.trim().is_empty() { "{}" } else { input };
+        crate::json_path::from_str(input).map_err(|e| e.to_string())
+    }
+    let out = match kind {
+        "review" => serde_json::to_string(&review(&parse(input)?).map_err(|e| e.join("; "))?),
+        "queue" => serde_json::to_string(&queue(&parse(input)?).map_err(|e| e.join("; "))?),
+        other => return Err(format!("unknown simulation {other:?}; expected \"review\" or \"queue\"")),
+    };
+    out.map_err(|e| e.to_string())
+}
+
+/// The JSON Schemas of the simulations' parameters and reports, for the request vocabulary.
+pub fn schemas() -> serde_json::Value {
+    let settings = schemars::gen::SchemaSettings::draft07();
+    let schema = |s: schemars::schema::RootSchema| serde_json::to_value(s).expect("schema serializes");
+    serde_json::json!({
+        "reviewParams": schema(settings.clone().into_generator().into_root_schema_for::<ReviewParams>()),
+        "reviewReport": schema(settings.clone().into_generator().into_root_schema_for::<ReviewReport>()),
+        "queueParams": schema(settings.clone().into_generator().into_root_schema_for::<QueueParams>()),
+        "queueReport": schema(settings.into_generator().into_root_schema_for::<QueueReport>()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn json_errors_name_the_field() {
+        let e = super::run_json("review", r#"{"seed": 1, "stations": "two"}"#).unwrap_err();
+        assert!(e.starts_with("$.stations: invalid type: string \"two\""), "{e}");
+        let e = super::run_json("review", r#"{"seed": 1, "stationz": 2}"#).unwrap_err();
+        assert!(e.contains("unknown field `stationz`"), "{e}");
+        let e = super::run_json("queue", r#"{"seed": 1, "ciMinutes": 0}"#).unwrap_err();
+        assert!(e.starts_with("$.ciMinutes: expected"), "{e}");
+        assert!(super::run_json("dice", "{}").unwrap_err().contains("unknown simulation"));
+    }
+}
