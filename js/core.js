@@ -78,6 +78,13 @@ export function bind(wasm) {
      */
     gateReport: (facts, config, number, testedSha, result) =>
       JSON.parse(wasm.gateReportJson(asJson(facts), asJson(config), number, testedSha, result)),
+    /**
+     * A simulation, `review` or `queue` (issue 19): params in (`seed` required), the report out. The
+     * same seed gives the same report on every host.
+     */
+    sim: (kind, params) => JSON.parse(wasm.simJson(kind, asJson(params))),
+    /** A fresh seed from the host's crypto, for a simulation run that was given none. */
+    drawSeed: () => wasm.drawSeed(),
   };
 }
 

@@ -115,6 +115,10 @@ export function resolveClaimRace(labels: string[], machine: string, number?: num
 export function gateClassify(facts: Facts | string, config: Config | string, number: number): GateDecision;
 /** The gate's report step: the machine's result for the commit it tested. */
 export function gateReport(facts: Facts | string, config: Config | string, number: number, testedSha: string, result: "success" | "failure" | "cancelled" | "skipped"): GateDecision;
+/** A simulation (issue 19): its parameters, `seed` required, in; its report out (sim::ReviewReport / QueueReport in Rust). */
+export function sim(kind: "review" | "queue", params: Record<string, unknown> | string): Record<string, unknown>;
+/** A fresh simulation seed from the host's crypto. */
+export function drawSeed(): number;
 
 /** The dashboard: reconcile, the follow-up sweep's rows and the queue's triage, per open pull request. Bad facts throw. */
 export function dashboard(facts: Facts | string, config?: Config | string): DashboardView;

@@ -7,6 +7,6 @@ wasm.initSync({ module: readFileSync(new URL("../pkg/prflow_bg.wasm", import.met
 
 export const {
   version, reconcile, sweep, dashboard, followupSettings, checkRollup, configSchema, validateConfig, labelCatalog,
-  claim, resolveClaimRace, gateClassify, gateReport,
+  claim, resolveClaimRace, gateClassify, gateReport, sim, drawSeed,
   codeOwners, parseTrailers, closingKeywords, triage, tipReads, watchStep, claimPr, unownedIssues, autoFix, yieldsTo,
 } = bind(wasm);

@@ -188,3 +188,16 @@ pub fn dashboard_json(facts: &str, config: &str) -> Result<String, JsValue> {
     let view = crate::dashboard::dashboard_text(facts, json_config(config)?).map_err(|e| error(&e.to_string()));
     serde_json::to_string(&view?).map_err(|e| error(&e.to_string()))
 }
+
+/// The simulations (`review`, `queue`), JSON text in and out; a bad parameter throws, naming its path.
+#[wasm_bindgen(js_name = simJson)]
+pub fn sim_json(kind: &str, input: &str) -> Result<String, JsValue> {
+    crate::sim::run_json(kind, input).map_err(|e| error(&format!("sim {kind}: {e}")))
+}
+
+/// A fresh seed for a simulation run given none, from the host's crypto: the one random thing, kept
+/// out of the engine's decisions, which take the seed as an input.
+#[wasm_bindgen(js_name = drawSeed)]
+pub fn draw_seed() -> Result<u32, JsValue> {
+    getrandom::u32().map_err(|e| error(&format!("drawSeed: no randomness from the host: {e}")))
+}

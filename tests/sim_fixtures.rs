@@ -3,6 +3,7 @@
 //! not move by accident; tests/node/sim.test.js replays the same files through the Wasm, which must
 //! give them too, to the last digit. After a deliberate change to a model, PRFLOW_SIM_FIXTURES=write
 //! rewrites `expect` (then read the diff: it is the change's effect on every pinned figure).
+#![cfg(not(target_arch = "wasm32"))]
 
 use serde_json::Value;
 use std::fs;

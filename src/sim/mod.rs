@@ -38,16 +38,37 @@ fn check(errors: &mut Vec<String>, ok: bool, field: &str, expected: &str, found:
     }
 }
 
-/// The simulations by name, JSON text in and out (the Wasm's `simJson`): `review` or `queue`. A bad
-/// input is an error naming the JSON path of the field.
+/// The seed of each run, drawn from the one seed given.
+pub(crate) fn run_seeds(seed: u32, count: u32) -> Vec<u64> {
+    let mut sm = rng::SplitMix64::new(u64::from(seed));
+    (0..count).map(|_| sm.next_u64()).collect()
+}
+
+/// The seed and each run's seed, or every problem of the parameters (a missing seed first).
+fn seed_and_runs(seed: Option<u32>, runs: u32, mut errors: Vec<String>) -> Result<(u32, Vec<u64>), Vec<String>> {
+    match seed {
+        Some(seed) if errors.is_empty() => Ok((seed, run_seeds(seed, runs))),
+        Some(_) => Err(errors),
+        None => {
+            errors.insert(0, "$.seed: missing; the engine has no randomness of its own (the CLI and the page draw one)".into());
+            Err(errors)
+        }
+    }
+}
+
+/// The simulations by name, JSON text in and out (the Wasm's `simJson`): `review` or `queue`, or
+/// `reviewDefaults` / `queueDefaults` for the parameters' defaults (what the CLI's help prints). A bad
+/// input is an error naming the JSON path of the field, one line per problem.
 pub fn run_json(kind: &str, input: &str) -> Result<String, String> {
     fn parse<T: serde::de::DeserializeOwned>(input: &str) -> Result<T, String> {
         let input = if input.trim().is_empty() { "{}" } else { input };
         crate::json_path::from_str(input).map_err(|e| e.to_string())
     }
     let out = match kind {
-        "review" => serde_json::to_string(&review(&parse(input)?).map_err(|e| e.join("; "))?),
-        "queue" => serde_json::to_string(&queue(&parse(input)?).map_err(|e| e.join("; "))?),
+        "review" => serde_json::to_string(&review(&parse(input)?).map_err(|e| e.join("\n"))?),
+        "queue" => serde_json::to_string(&queue(&parse(input)?).map_err(|e| e.join("\n"))?),
+        "reviewDefaults" => serde_json::to_string(&ReviewParams::default()),
+        "queueDefaults" => serde_json::to_string(&QueueParams::default()),
         other => return Err(format!("unknown simulation {other:?}; expected \"review\" or \"queue\"")),
     };
     out.map_err(|e| e.to_string())
@@ -76,5 +97,7 @@ mod tests {
         let e = super::run_json("queue", r#"{"seed": 1, "ciMinutes": 0}"#).unwrap_err();
         assert!(e.starts_with("$.ciMinutes: expected"), "{e}");
         assert!(super::run_json("dice", "{}").unwrap_err().contains("unknown simulation"));
+        let d: serde_json::Value = serde_json::from_str(&super::run_json("queueDefaults", "").unwrap()).unwrap();
+        assert_eq!((d["ciMinutes"].as_f64(), d["seed"].is_null()), (Some(15.0), true));
     }
 }

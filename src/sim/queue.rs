@@ -18,7 +18,7 @@
 
 use super::rng::Rng;
 use super::stats::{hundredth, spread, tenth, Spread};
-use super::{check, review::run_seeds};
+use super::{check, seed_and_runs};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -171,18 +171,7 @@ impl QueueParams {
 
 /// Runs the queue simulation; the errors name the parameter.
 pub fn queue(params: &QueueParams) -> Result<QueueReport, Vec<String>> {
-    let mut errors = params.validate();
-    let seed = match params.seed {
-        Some(s) => s,
-        None => {
-            errors.insert(0, "$.seed: missing; the engine has no randomness of its own (the CLI and the page draw one)".into());
-            0
-        }
-    };
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    let runs = run_seeds(seed, params.seeds);
+    let (seed, runs) = seed_and_runs(params.seed, params.seeds, params.validate())?;
     let outcomes = |p: &QueueParams| -> Vec<QueueOutcome> { p.policies.iter().map(|&policy| pooled(p, &runs, policy)).collect() };
     let sweep = |values: &[f64], set: &dyn Fn(&mut QueueParams, f64)| -> Vec<QueueSweepPoint> {
         values
@@ -456,6 +445,7 @@ impl Sim<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::run_seeds;
 
     fn params() -> QueueParams {
         QueueParams { seed: Some(3), seeds: 4, days: 10, ..QueueParams::default() }

@@ -12,9 +12,9 @@
 //! its gaps and its reviews from its own stream, so a difference between policies is the policy's.
 
 use super::agenda::Agenda;
-use super::rng::{exp, Rng, SplitMix64};
+use super::rng::{exp, Rng};
 use super::stats::{hundredth, spread, tenth, Spread};
-use super::{check, Range};
+use super::{check, seed_and_runs, Range};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -231,18 +231,7 @@ impl ReviewParams {
 
 /// Runs the review simulation; the errors name the parameter (`$.stations: ...`).
 pub fn review(params: &ReviewParams) -> Result<ReviewReport, Vec<String>> {
-    let mut errors = params.validate();
-    let seed = match params.seed {
-        Some(s) => s,
-        None => {
-            errors.insert(0, "$.seed: missing; the engine has no randomness of its own (the CLI and the page draw one)".into());
-            0
-        }
-    };
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    let runs = run_seeds(seed, params.seeds);
+    let (seed, runs) = seed_and_runs(params.seed, params.seeds, params.validate())?;
     let base_rates: Vec<f64> = runs.iter().map(|&s| Rng::new(s, 1).uniform(params.arrivals_per_hour.min, params.arrivals_per_hour.max)).collect();
     let pool = |rate: &dyn Fn(usize) -> f64, policy: Policy, wip: u32| {
         let outs: Vec<RunOut> = runs.iter().enumerate().map(|(i, &s)| simulate(params, s, rate(i), policy, wip)).collect();
@@ -297,12 +286,6 @@ pub fn review(params: &ReviewParams) -> Result<ReviewReport, Vec<String>> {
             with: arm(params.dev_wip),
         },
     })
-}
-
-/// The seed of each run, drawn from the one seed given.
-pub(super) fn run_seeds(seed: u32, count: u32) -> Vec<u64> {
-    let mut sm = SplitMix64::new(u64::from(seed));
-    (0..count).map(|_| sm.next_u64()).collect()
 }
 
 /// One pull request of one run.
@@ -467,6 +450,7 @@ fn simulate(p: &ReviewParams, run_seed: u64, rate: f64, policy: Policy, dev_wip:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::run_seeds;
 
     fn params() -> ReviewParams {
         ReviewParams { seed: Some(1), seeds: 4, hours: 100.0, ..ReviewParams::default() }
