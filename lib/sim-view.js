@@ -34,7 +34,7 @@ export function articleLine(report) {
   const a = report.article;
   const d = a.difference;
   const rel = d === 0 ? "the same" : `${d > 0 ? "+" : ""}${f1(d)} min`;
-  return `At ${f2(a.utilization)} utilization (${f2(a.arrivalsPerHour)} pull requests an hour), pull's median wait is ${f1(a.pull.p50)} min; the article says ${f1(a.articleMedian)} (ours ${rel}).`;
+  return `At ${f2(a.utilization)} utilization (${f2(a.arrivalsPerHour)} PRs/h) pull's median wait is ${f1(a.pull.p50)} min; the article says ${f1(a.articleMedian)} (ours ${rel}).`;
 }
 
 /** `prflow sim review` as text. */
@@ -44,8 +44,8 @@ export function reviewText(report) {
   const lines = [
     `prflow sim review, seed ${report.seed} (the same seed replays this run: --seed ${report.seed})`,
     `${p.devMachines} dev machines opening ${p.arrivalsPerHour.min}-${p.arrivalsPerHour.max} pull requests an hour in all (Poisson), ${p.stations} review stations;`,
-    `a review is a ${p.aiMinutes}-min AI pass then a person's gate (median ${p.humanMedianMinutes} min; ${pct(p.heavyShare)} heavy at ${p.heavyMinutes.min}-${p.heavyMinutes.max} min): mean ${f1(report.meanReviewMinutes)} min;`,
-    `utilization ${f2(report.utilization.min)}-${f2(report.utilization.max)}; ${p.hours} working hours x ${p.seeds} seeds; the wait is from opening to the start of review.`,
+    `a review: ${p.aiMinutes}-min AI pass, then a person's gate (median ${p.humanMedianMinutes} min; ${pct(p.heavyShare)} heavy, ${p.heavyMinutes.min}-${p.heavyMinutes.max} min); mean ${f1(report.meanReviewMinutes)} min;`,
+    `utilization ${f2(report.utilization.min)}-${f2(report.utilization.max)}; ${p.hours} working hours x ${p.seeds} seeds; wait = opening to start of review.`,
     "",
     `${padEnd("Wait, minutes", 22)}${["p50", "p90", "p95", "max", "mean"].map((h) => pad(h, 8)).join("")}`,
   ];
@@ -70,7 +70,8 @@ export function reviewText(report) {
     lines.push(`${padEnd(label, 18)}${[f1(arm.waits.p50), f1(arm.waits.p95), f1(arm.waits.max), arm.maxOpen, f2(arm.openedPerHour), f1(arm.held.mean)].map((x) => pad(x, 11)).join("")}`);
   }
   lines.push(
-    `With the limit a dev machine stops opening pull requests while it has ${d.with.devWip} unfinished: at most ${d.with.maxOpen} are open, the review wait stays short, and the wait moves upstream (${f1(d.with.held.mean)} min held on average, ${f2(d.with.openedPerHour)} opened an hour instead of ${f2(d.without.openedPerHour)}).`,
+    `With the limit a dev machine opens nothing while ${d.with.devWip} of its own are unfinished: at most ${d.with.maxOpen} open, short waits;`,
+    `the wait moves upstream instead (${f1(d.with.held.mean)} min held on average; ${f2(d.with.openedPerHour)} opened an hour instead of ${f2(d.without.openedPerHour)}).`,
   );
   return `${lines.join("\n")}\n`;
 }
@@ -93,12 +94,14 @@ export function queueText(report) {
     lines.push(`${padEnd(name(o.policy), 28)}${cells.map((c) => pad(c, 9)).join("")}`);
   }
   lines.push("(runs/PR and min/PR are per landed pull request; backlog is what is still queued at the end; p50 land is minutes from joining to landing)");
+  // The sweeps name the policies short, so four columns fit in 90.
+  const short = { serial: "one at a time", updateEveryBranch: "every branch", mergeQueue: `merge queue x${p.concurrency}`, batch: `batches of ${p.batchSize}` };
   const sweep = (title, points, fmt) => {
     if (!points.length) return;
     lines.push("", `${title}: landings a day (CI runs per landing)`);
-    lines.push(`${padEnd("", 8)}${pad("cap", 7)}${points[0].policies.map((o) => pad(name(o.policy), 26)).join("")}`);
+    lines.push(`${padEnd("", 8)}${pad("cap", 6)}${points[0].policies.map((o) => pad(short[o.policy] ?? o.policy, 19)).join("")}`);
     for (const pt of points) {
-      lines.push(`${padEnd(fmt(pt.value), 8)}${pad(f1(pt.serialCapPerDay), 7)}${pt.policies.map((o) => pad(`${f2(o.landingsPerDay)} (${f2(o.runsPerLanding)})`, 26)).join("")}`);
+      lines.push(`${padEnd(fmt(pt.value), 8)}${pad(f1(pt.serialCapPerDay), 6)}${pt.policies.map((o) => pad(`${f2(o.landingsPerDay)} (${f2(o.runsPerLanding)})`, 19)).join("")}`);
     }
   };
   sweep("By CI minutes", report.sweeps.ciMinutes, (v) => `${v} min`);

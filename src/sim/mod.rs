@@ -94,8 +94,8 @@ mod tests {
         assert!(e.starts_with("$.stations: invalid type: string \"two\""), "{e}");
         let e = super::run_json("review", r#"{"seed": 1, "stationz": 2}"#).unwrap_err();
         assert!(e.contains("unknown field `stationz`"), "{e}");
-        let e = super::run_json("queue", r#"{"seed": 1, "ciMinutes": 0}"#).unwrap_err();
-        assert!(e.starts_with("$.ciMinutes: expected"), "{e}");
+        let e = super::run_json("queue", r#"{"seed": 1, "ciMinutes": 0, "flakeRate": 0.95}"#).unwrap_err();
+        assert_eq!(e, "$.ciMinutes: expected minutes from 0.5 to 1440, found 0\n$.flakeRate: expected a share from 0 to 0.9, found 0.95");
         assert!(super::run_json("dice", "{}").unwrap_err().contains("unknown simulation"));
         let d: serde_json::Value = serde_json::from_str(&super::run_json("queueDefaults", "").unwrap()).unwrap();
         assert_eq!((d["ciMinutes"].as_f64(), d["seed"].is_null()), (Some(15.0), true));

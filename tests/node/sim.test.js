@@ -72,7 +72,7 @@ test("cli sim: with no seed one is drawn and printed, and --seed replays the run
 test("cli sim review: the text puts our pull median at 0.85 beside the article's 41 minutes", async () => {
   const f = fixture("review-article.json");
   const text = reviewText(f.expect);
-  assert.match(text, /At 0\.85 utilization \(3\.00 pull requests an hour\), pull's median wait is \d+\.\d min; the article says 41\.0 \(ours [+-]\d+\.\d min\)\./);
+  assert.match(text, /At 0\.85 utilization \(3\.00 PRs\/h\) pull's median wait is \d+\.\d min; the article says 41\.0 \(ours [+-]\d+\.\d min\)\./);
   for (const name of ["round-robin push", "least-loaded push", "pull (WIP 2)"]) assert.match(text, new RegExp(`^${name.replace(/[()]/g, "\\$&")} +\\d`, "m"));
 });
 
