@@ -4,36 +4,24 @@
 // with the browser's crypto and writes it into the form. No request leaves the page's origin.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium } from "playwright-core";
+import { readFileSync } from "node:fs";
 import { servePage } from "../../scripts/lib/serve-page.mjs";
 import { reviewText } from "../../lib/sim-view.js";
+import { launchChromium } from "./lib/chromium.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../fixtures/sim/${name}`, import.meta.url), "utf8"));
 
+let chromium;
 let browser;
-let profile;
 let site;
 before(async () => {
-  profile = mkdtempSync(join(tmpdir(), "prflow-chromium-"));
-  try {
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
-  } catch (e) {
-    throw new Error(`chromium could not start from ${CHROMIUM} (install it with scripts/setup.sh): ${e.message}`);
-  }
+  chromium = await launchChromium();
+  browser = chromium.browser;
   site = await servePage();
 });
 after(async () => {
-  await browser?.close();
+  await chromium?.close();
   await site?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 async function runOnPage({ kind, seed, params }) {
