@@ -222,7 +222,7 @@ export function sweepSvg(report) {
   const a = report.article;
   return linesSvg({
     title: "Median (solid) and p95 (dashed) wait by utilization",
-    subtitle: `${p.stations} stations, mean review ${f1(report.meanReviewMinutes)} min, ${p.hours} h x ${p.seeds} seeds, seed ${report.seed}; the article: pull's median at ${f2(a.utilization)} is ${a.articleMedian} min (ours ${f1(a.pull.p50)})`,
+    subtitle: `${p.stations} stations, mean review ${f1(report.meanReviewMinutes)} min, ${p.hours} h x ${p.seeds} seeds, seed ${report.seed}; pull's median at ${f2(a.utilization)}: ${f1(a.pull.p50)} (article ${a.articleMedian})`,
     xs,
     xLabel: "utilization (arrivals x mean review / stations)",
     yLabel: "wait, minutes",
