@@ -8,6 +8,8 @@ export function bind(wasm) {
   return {
     /** The engine's version. */
     version: () => wasm.version(),
+    /** A fresh simulation seed from the host's crypto (getrandom), for a run given none: the one random thing, outside every decision. */
+    drawSeed: () => wasm.drawSeed(),
     /**
      * The engine under one config: its text (the fast path, and what a file holds), an object, or
      * nothing for the preset. A bad config never throws: `configErrors()` lists every problem and each

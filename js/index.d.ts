@@ -5,5 +5,7 @@ export type * from "./types.js";
 
 /** The engine's version. */
 export function version(): string;
+/** A fresh simulation seed from the host's crypto, for a `simReview` / `simQueue` run given none. */
+export function drawSeed(): number;
 /** The engine under one config: its text, an object, or nothing for the preset. A bad config never throws. */
 export function createEngine(config?: string | Config | null): Engine;

@@ -5,4 +5,4 @@ import { bind } from "./core.js";
 
 wasm.initSync({ module: readFileSync(new URL("../pkg/prflow_bg.wasm", import.meta.url)) });
 
-export const { version, createEngine } = bind(wasm);
+export const { version, drawSeed, createEngine } = bind(wasm);

@@ -470,6 +470,14 @@ decisions! {
     "autoFix": AutoFixInput => OrRefusal<autofix::AutoFix> = |e, i| with_config(e, |c| Ok(autofix::auto_fix(c.queue.auto_fix.as_ref(), &i.failed, i.commit_count)));
     /// The yield rule: the released pull request `mine` gives its turn back to, or null.
     "yieldsTo": YieldsToInput => Option<u64> = |_, i| Ok(order::yields_to(i.mine, &i.others));
+    /// The review-stations simulation for one seed: waits by policy, the utilization sweep, the dev WIP limit.
+    "simReview": crate::sim::review::ReviewParams => crate::sim::review::ReviewReport = |_, i| crate::sim::review::review(&i).map_err(|e| e.join("\n"));
+    /// The merge-queue simulation for one seed: landings, CI runs and minutes per day by queue policy.
+    "simQueue": crate::sim::queue::QueueParams => crate::sim::queue::QueueReport = |_, i| crate::sim::queue::queue(&i).map_err(|e| e.join("\n"));
+    /// The review simulation's parameters with their defaults (what `prflow sim review --help` prints).
+    "simReviewDefaults": NoInput => crate::sim::review::ReviewParams = |_, _| Ok(Default::default());
+    /// The queue simulation's parameters with their defaults.
+    "simQueueDefaults": NoInput => crate::sim::queue::QueueParams = |_, _| Ok(Default::default());
     /// Whether a review holds a pull request out of the queue.
     "reviewHold" (fixture): NumberInput => review_hold::ReviewHold = |_, i| {
         checked(&i.facts)?;

@@ -22,6 +22,7 @@ pub mod queue;
 pub mod reconcile;
 pub mod reviews;
 pub mod scopes;
+pub mod sim;
 pub mod sorting;
 pub mod stay;
 pub mod stations;

@@ -49,3 +49,10 @@ impl Engine {
         self.0.call(name, input).map_err(|e| error(&e))
     }
 }
+
+/// A fresh seed for a simulation run given none, from the host's crypto: the one random thing, kept
+/// out of the engine's decisions, which take the seed as an input.
+#[wasm_bindgen(js_name = drawSeed)]
+pub fn draw_seed() -> Result<u32, JsValue> {
+    getrandom::u32().map_err(|e| error(&format!("drawSeed: no randomness from the host: {e}")))
+}

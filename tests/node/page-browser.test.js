@@ -5,21 +5,19 @@
 // stay text. Screenshots at 1400 and 390 px go to .tmp/screens/ (never committed).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 import { createEngine } from "../../js/node.js";
 import { COLUMNS } from "../../page/src/render.js";
 import { servePage } from "../../scripts/lib/serve-page.mjs";
 import { stationsConfig } from "./lib/team.js";
 import { seedPageBoard } from "./lib/page-board.js";
+import { launchChromium } from "./lib/chromium.js";
 
 const OWNER = "acme";
 const REPO = "widgets";
 const TOKEN = "ghp_pageBrowserReaderToken0000000000000";
 const CONFIG = stationsConfig();
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENS = new URL("../../.tmp/screens/", import.meta.url).pathname;
 
 // Markup where GitHub lets anyone write: titles, bodies, labels, branch names. Each would set
@@ -37,30 +35,19 @@ const SEEDS = [
 let gh;
 let page;
 let browser;
-let profile;
+let chromiumRun;
 
 before(async () => {
-  profile = mkdtempSync(join(tmpdir(), "prflow-chromium-"));
-  try {
-    // A fresh profile each run; no network the test did not start (no updates, no sync, no QUIC).
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
-  } catch (e) {
-    // A missing browser is a failure of the test command, never a skip: run scripts/setup.sh.
-    throw new Error(`chromium could not start from ${CHROMIUM} (install it with scripts/setup.sh, which runs apt-get install chromium): ${e.message}`);
-  }
+  chromiumRun = await launchChromium();
+  browser = chromiumRun.browser;
   gh = await seedPageBoard({ owner: OWNER, repo: REPO, token: TOKEN, config: CONFIG, seeds: SEEDS });
   page = await servePage();
 });
 
 after(async () => {
-  await browser?.close();
+  await chromiumRun?.close();
   await page?.close();
   await gh?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 /** Opens the page at `width` px, sends the form with the token, confirms the emulator's URL, waits for the page's own end signal. */
