@@ -37,6 +37,13 @@ export function apiBase(text) {
   return url.href.replace(/\/+$/, "");
 }
 
+/** Every `owner/repo` in `text` (separated by commas, spaces or lines), or a ReadError naming the first bad one. */
+export function parseRepos(text) {
+  const list = String(text ?? "").split(/[\s,]+/).filter(Boolean);
+  if (!list.length) throw new ReadError("checking the repository", "enter owner/repo (several: separate them with commas)");
+  return [...new Set(list)].map(parseRepo);
+}
+
 /** `owner/repo`, or a ReadError saying what is wrong with it. */
 export function parseRepo(text) {
   const parsed = parseSlug((text ?? "").trim());
@@ -50,25 +57,51 @@ export function pullUrl(api, fullName, number) {
   return `${server}/${fullName}/pull/${number}`;
 }
 
-/**
- * Reads the facts, the config, then the merge queue's facts, with the loaded `engine` (js/web.js): it
- * validates the config's text and says which branches the queue needs compared with the tip; the
- * queue's facts are read under the valid config, else the preset. `progress(line)`
- * gets a line per page ("reading pull requests 50/120") and every retry or partial failure the readers
- * report. Returns { facts, config, problems, configSource, requests }: `config` is the preset's `{}`
- * when the repository has none or when it has problems (the page shows them and the preset's reading).
- */
-export async function readAll({ api, token, owner, repo, engine, progress = () => {} }) {
+/** The clock `facts.now` came from, in words for the "as of" stamp. */
+export const CLOCKS = {
+  github: "GitHub's clock, from its Date header",
+  // api.github.com does not list Date in Access-Control-Expose-Headers, so a page cannot read it.
+  browser: "this browser's clock: GitHub does not let a page read its Date header",
+};
+
+/** The open pull requests' list, asked conditionally: `changed` false on GitHub's 304 (which costs no rate limit). */
+export async function probe(octokit, { owner, repo, etag }) {
+  try {
+    const res = await octokit.request("GET /repos/{owner}/{repo}/issues", { owner, repo, state: "open", sort: "updated", direction: "desc", per_page: 100, headers: etag ? { "if-none-match": etag } : {} });
+    return { changed: true, etag: res.headers.etag ?? null };
+  } catch (e) {
+    if (e.status === 304) return { changed: false, etag };
+    throw new ReadError("checking for changes", explain(e, `${owner}/${repo}`), e);
+  }
+}
+
+/** The client for `api` with `token`, counting its requests in `stats` and noting whether GitHub's Date header was readable. */
+export function client({ api, token, progress = () => {} }) {
   const octokit = makeOctokit({ token, baseUrl: api, log: progress, userAgent: "prflow-dashboard" });
-  // Requests counted for the status line; readFacts reports each page of pull requests itself.
-  const stats = { requests: 0 };
+  const stats = { requests: 0, dated: false };
   octokit.hook.error("request", (error) => {
     stats.requests++;
     throw error;
   });
-  octokit.hook.after("request", () => {
+  octokit.hook.after("request", (res) => {
     stats.requests++;
+    if (res.headers?.date) stats.dated = true;
   });
+  return { octokit, stats };
+}
+
+/**
+ * Reads the facts, the config, then the merge queue's facts, with the loaded `engine` (js/web.js): it
+ * validates the config's text and says which branches the queue needs compared with the tip; the
+ * queue's facts are read under the valid config, else the preset. First it asks for the open list's
+ * ETag, so a later `probe` with it answers 304 while nothing changed. `progress(line)` gets a line per
+ * page ("reading pull requests 50/120") and every retry or partial failure the readers report.
+ * Returns { facts, config, problems, configSource, requests, etag, clock }: `config` is the preset's
+ * `{}` when the repository has none or when it has problems (the page shows them and the preset's reading).
+ */
+export async function readAll({ api, token, owner, repo, engine, progress = () => {} }) {
+  const { octokit, stats } = client({ api, token, progress });
+  const { etag } = await probe(octokit, { owner, repo });
 
   progress(`reading pull requests of ${owner}/${repo}`);
   let facts;
@@ -94,7 +127,7 @@ export async function readAll({ api, token, owner, repo, engine, progress = () =
   // unknown in the facts (the engine then says so), never a failed page.
   progress("reading the merge queue's facts");
   await readQueueFacts(octokit, { owner, repo, engine, facts, config, log: progress });
-  return { facts, config, problems: checked.problems, configSource, requests: stats.requests };
+  return { facts, config, problems: checked.problems, configSource, requests: stats.requests, etag, clock: stats.dated ? CLOCKS.github : CLOCKS.browser };
 }
 
 /** UTF-8 text from the contents API's base64 (with its line breaks). */
