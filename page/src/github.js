@@ -101,7 +101,10 @@ export function client({ api, token, progress = () => {} }) {
  */
 export async function readAll({ api, token, owner, repo, engine, progress = () => {} }) {
   const { octokit, stats } = client({ api, token, progress });
-  const { etag } = await probe(octokit, { owner, repo });
+  // The first answer is also the first place a bad token or a missing repository shows.
+  const { etag } = await probe(octokit, { owner, repo }).catch((e) => {
+    throw new ReadError("reading pull requests", e.line ?? e.message, e.cause ?? e);
+  });
 
   progress(`reading pull requests of ${owner}/${repo}`);
   let facts;
