@@ -166,16 +166,18 @@ export function graph(doc, b, several) {
   const layers = Math.max(...nodes.map((n) => n.layer)) + 1;
   const slots = Math.max(...nodes.map((n) => n.slot)) + 1;
   const svg = doc.createElementNS(SVG, "svg");
-  const width = layers * (W + GAP_X);
+  const width = layers * (W + GAP_X) + GAP_X;
   const height = slots * (H + GAP_Y) + GAP_Y;
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("width", String(width));
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", `dependency graph of ${b.repository}`);
-  const at = new Map(nodes.map((n) => [n.number, { x: GAP_X / 2 + n.layer * (W + GAP_X), y: GAP_Y + n.slot * (H + GAP_Y) }]));
+  const layerOf = new Map(nodes.map((n) => [n.number, n.layer]));
+  const at = new Map(nodes.map((n) => [n.number, { x: GAP_X + n.layer * (W + GAP_X), y: GAP_Y + n.slot * (H + GAP_Y) }]));
   const defs = doc.createElementNS(SVG, "defs");
   const marker = doc.createElementNS(SVG, "marker");
-  for (const [k, v] of Object.entries({ id: "arrow", viewBox: "0 0 10 10", refX: "10", refY: "5", markerWidth: "7", markerHeight: "7", orient: "auto-start-reverse" })) marker.setAttribute(k, v);
+  // In user units: a thick (stack) edge keeps the same arrow head.
+  for (const [k, v] of Object.entries({ id: "arrow", viewBox: "0 0 10 10", refX: "10", refY: "5", markerWidth: "9", markerHeight: "9", markerUnits: "userSpaceOnUse", orient: "auto-start-reverse" })) marker.setAttribute(k, v);
   const tip = doc.createElementNS(SVG, "path");
   tip.setAttribute("d", "M 0 0 L 10 5 L 0 10 z");
   tip.setAttribute("class", "tip");
@@ -186,8 +188,18 @@ export function graph(doc, b, several) {
     const a = at.get(e.from);
     const z = at.get(e.to);
     const path = doc.createElementNS(SVG, "path");
-    const [x1, y1, x2, y2] = [a.x, a.y + H / 2, z.x + W, z.y + H / 2];
-    const d = e.from === e.to ? `M ${x1 + 20} ${a.y} C ${x1 + 20} ${a.y - 14}, ${x1 - 14} ${a.y - 14}, ${x1} ${y1}` : `M ${x1} ${y1} C ${x1 - GAP_X} ${y1}, ${x2 + GAP_X} ${y2}, ${x2} ${y2}`;
+    const [x1, y1] = [a.x, a.y + H / 2];
+    let d;
+    if (layerOf.get(e.from) > layerOf.get(e.to)) {
+      // Leftwards into what it waits for, from one layer to a lower one.
+      const [x2, y2] = [z.x + W, z.y + H / 2];
+      d = `M ${x1} ${y1} C ${x1 - GAP_X / 2} ${y1}, ${x2 + GAP_X / 2} ${y2}, ${x2} ${y2}`;
+    } else {
+      // Within a layer (a cycle, or a pull request naming itself): a loop out on the left.
+      const y2 = z.y + H / 2 + (e.from === e.to ? 8 : 0);
+      const bend = Math.min(GAP_X - 6, 18 + Math.abs(y2 - y1) / 4);
+      d = `M ${x1} ${e.from === e.to ? y1 - 8 : y1} C ${x1 - bend} ${y1}, ${z.x - bend} ${y2}, ${z.x} ${y2}`;
+    }
     path.setAttribute("d", d);
     path.setAttribute("class", `edge ${e.via}${e.inCycle ? " cycle" : ""}`);
     path.setAttribute("marker-end", "url(#arrow)");
@@ -224,7 +236,12 @@ function warnings(doc, list) {
   const kinds = warningKinds(list);
   const box = el(doc, "div", { class: "warnings" }, el(doc, "h3", {}, `Warnings: ${list.length} of ${kinds.length} kind${kinds.length === 1 ? "" : "s"}`));
   // lib/summary.js names each warning's kind; grouping the messages under it is the same reading.
-  const byKind = Map.groupBy(list, (w) => warningKinds([w])[0].kind);
+  // Messages repeat (one per pull request), so each distinct one is read once.
+  const kindOf = new Map();
+  const byKind = Map.groupBy(list, (w) => {
+    if (!kindOf.has(w.message)) kindOf.set(w.message, warningKinds([{ message: w.message }])[0].kind);
+    return kindOf.get(w.message);
+  });
   for (const k of kinds) {
     const members = byKind.get(k.kind) ?? [];
     const ul = el(doc, "ul");
