@@ -8,6 +8,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
@@ -326,5 +327,77 @@ test("in chromium: the visitor's dark scheme is followed (prefers-color-scheme)"
     t.diagnostic(`screenshot ${join(SCREENS, "page-1400-dark.png")}`);
   } finally {
     await tab.close();
+  }
+});
+
+/**
+ * One API in front of several emulators (each emulates one repository), as api.github.com serves every
+ * repository: REST by the `/repos/OWNER/REPO` of its path, GraphQL by the `repo` variable of its query.
+ */
+async function oneApi(byRepo) {
+  const first = Object.values(byRepo)[0];
+  const server = createServer(async (req, res) => {
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const body = Buffer.concat(chunks);
+    let target = first;
+    const m = /^\/repos\/[^/]+\/([^/?]+)/.exec(req.url);
+    if (m) target = byRepo[m[1]] ?? first;
+    else if (req.url.startsWith("/graphql") && body.length) target = byRepo[JSON.parse(body).variables?.repo] ?? first;
+    const headers = { ...req.headers };
+    delete headers.host;
+    const answer = await fetch(`${target.url}${req.url}`, { method: req.method, headers, body: ["GET", "HEAD", "OPTIONS"].includes(req.method) ? undefined : body });
+    const out = Object.fromEntries([...answer.headers].filter(([k]) => !["content-encoding", "content-length", "transfer-encoding", "connection"].includes(k)));
+    res.writeHead(answer.status, out);
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+test("in chromium: several repositories in one view, grouped together, each row its own repository's engine answer", async () => {
+  const other = await seedPageBoard({ owner: OWNER, repo: "gadgets", token: TOKEN, config: CONFIG, seeds: [SEEDS[0], SEEDS[3], SEEDS[5]] });
+  const api = await oneApi({ [REPO]: gh, gadgets: other });
+  const tab = await browser.newPage();
+  try {
+    await tab.setViewportSize({ width: 1400, height: 900 });
+    await tab.addInitScript(() => {
+      window.__ended = new Promise((resolve) => {
+        document.addEventListener("prflow:rendered", () => resolve("rendered"), { once: true });
+        document.addEventListener("prflow:failed", (e) => resolve(`failed: ${e.detail}`), { once: true });
+      });
+      document.addEventListener("prflow:confirm", () => document.getElementById("confirm-api-yes").click());
+    });
+    await tab.goto(`${page.url}/index.html?repo=${OWNER}/${REPO}&repo=${OWNER}/gadgets&api=${encodeURIComponent(api.url)}`);
+    assert.equal(await tab.inputValue("#repo"), `${OWNER}/${REPO}, ${OWNER}/gadgets`, "both repositories from the address");
+    await tab.fill("#token", TOKEN);
+    await tab.click("#form button[type=submit]");
+    assert.equal(await tab.evaluate(() => window.__ended), "rendered");
+
+    const all = await snapshot(tab);
+    assert.deepEqual(all.map((f) => f.repository), [`${OWNER}/${REPO}`, `${OWNER}/gadgets`], "the snapshot holds each repository's facts");
+    const views = all.map((f) => ({ repository: f.repository, view: engine.dashboard(f, CONFIG) }));
+    const headings = new Map(views.flatMap(({ view }) => view.groups.map((g) => [g.actor, g.heading])));
+    // Rows in the engine's order of actors; inside a group, each repository's rows in its engine's order.
+    const order = ["you", "reviewers", "agents", "queue", "person", "nobody"].flatMap((actor) =>
+      views.flatMap(({ repository, view }) => (view.groups.find((g) => g.actor === actor)?.numbers ?? []).map((n) => `pr-${repository}-${n}`)),
+    );
+    const drawn = await tab.$$eval("#view tr.row", (trs) => trs.map((tr) => ({ id: tr.id, repo: tr.dataset.repo, cells: Object.fromEntries([...tr.querySelectorAll("td")].map((td) => [td.dataset.col, td.textContent])) })));
+    assert.deepEqual(drawn.map((d) => d.id), order, "one group per actor across both repositories");
+    for (const { repository, view } of views) {
+      const ctx = { api: api.url, repository, labelColors: view.labelColors, actorHeading: (a) => headings.get(a) ?? a, several: true };
+      for (const row of view.rows) {
+        const d = drawn.find((x) => x.id === `pr-${repository}-${row.number}`);
+        for (const [key, , parts] of COLUMNS) assert.equal(d.cells[key], partsText(parts(row, ctx)), `${repository}#${row.number}: column ${key}`);
+      }
+    }
+    assert.deepEqual(await tab.$$eval("section.repo", (s) => s.map((x) => x.dataset.repo)), [`${OWNER}/${REPO}`, `${OWNER}/gadgets`], "each repository's queue, graph and warnings");
+    const link = `#pr-${OWNER}/gadgets-1`;
+    await tab.evaluate((h) => (location.hash = h), link);
+    assert.equal(await tab.evaluate(() => document.activeElement?.id), link.slice(1), "a row's deep link names its repository");
+  } finally {
+    await tab.close();
+    await api.close();
+    await other.close();
   }
 });
