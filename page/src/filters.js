@@ -67,7 +67,8 @@ export function applyFilters(doc, drawn, f) {
 
 /** The choices each filter offers, from the drawn rows: [value, label] pairs. */
 export function choices(drawn, actorHeadings) {
-  const uniq = (xs) => [...new Set(xs)].sort((a, b) => a.localeCompare(b));
+  // Code-point order: localeCompare is many times slower over a few thousand values.
+  const uniq = (xs) => [...new Set(xs)].sort();
   return {
     state: uniq(drawn.map((d) => d.row.state ?? "(none)")).map((s) => [s, s]),
     actor: [...new Set(drawn.map((d) => d.row.actor))].map((a) => [a, actorHeadings.get(a) ?? a]),

@@ -53,9 +53,12 @@ export function parseRepo(text) {
 
 /** The web address of a pull request, from the API base (api.github.com → github.com, HOST/api/v3 → HOST). */
 export function pullUrl(api, fullName, number) {
-  const server = api === DEFAULT_API ? "https://github.com" : api.replace(/\/api\/v3$/, "");
+  let server = servers.get(api);
+  if (server === undefined) servers.set(api, (server = api === DEFAULT_API ? "https://github.com" : api.replace(/\/api\/v3$/, "")));
   return `${server}/${fullName}/pull/${number}`;
 }
+/** The web server of each API base, worked out once: the page asks for three links per row. */
+const servers = new Map();
 
 /** The clock `facts.now` came from, in words for the "as of" stamp. */
 export const CLOCKS = {

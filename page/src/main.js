@@ -102,6 +102,7 @@ async function run(event) {
     let requests = 0;
     for (const { owner, repo } of repos) {
       const read = await readAll({ api, token, owner, repo, engine, progress: status });
+      performance.mark?.("prflow facts read");
       requests += read.requests;
       boards.push({ repository: `${owner}/${repo}`, api, ...read, view: dashboardView(read.facts, read.config) });
     }

@@ -26,10 +26,16 @@ function ink(hex) {
   return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#1f2328" : "#ffffff";
 }
 
+/** Text colour per label colour, worked out once per colour (a board repeats a few colours hundreds of times). */
+const inks = new Map();
+
 function paint(node, color) {
-  if (!color || !HEX.test(color)) return;
+  if (!color) return;
+  let text = inks.get(color);
+  if (text === undefined) inks.set(color, (text = HEX.test(color) ? ink(color) : null));
+  if (text === null) return;
   node.style.backgroundColor = `#${color}`;
-  node.style.color = ink(color);
+  node.style.color = text;
 }
 
 /** Appends `parts` (cells.js) to `node` as text nodes, links, code and chips. */
@@ -231,23 +237,16 @@ export function graph(doc, b, several) {
   return el(doc, "div", { class: "graph-box" }, svg, legend);
 }
 
-/** Warnings by kind, with their counts, each kind folded over its messages. */
+/** Warnings by kind (lib/summary.js's reading), with their counts, the pull requests each names, and an example. */
 function warnings(doc, list) {
   const kinds = warningKinds(list);
   const box = el(doc, "div", { class: "warnings" }, el(doc, "h3", {}, `Warnings: ${list.length} of ${kinds.length} kind${kinds.length === 1 ? "" : "s"}`));
-  // lib/summary.js names each warning's kind; grouping the messages under it is the same reading.
-  // Messages repeat (one per pull request), so each distinct one is read once.
-  const kindOf = new Map();
-  const byKind = Map.groupBy(list, (w) => {
-    if (!kindOf.has(w.message)) kindOf.set(w.message, warningKinds([{ message: w.message }])[0].kind);
-    return kindOf.get(w.message);
-  });
   for (const k of kinds) {
-    const members = byKind.get(k.kind) ?? [];
-    const ul = el(doc, "ul");
-    for (const w of members.slice(0, 50)) ul.append(appendParts(doc, el(doc, "li"), prose(w.number ? `#${w.number}: ${w.message}` : w.message)));
-    if (members.length > 50) ul.append(el(doc, "li", {}, `and ${members.length - 50} more`));
-    box.append(el(doc, "details", { class: "kind", "data-count": String(k.count) }, appendParts(doc, el(doc, "summary", {}, `${k.count} × `), prose(k.kind)), ul));
+    const body = el(doc, "div", { class: "kind-body" });
+    if (k.numbers.length) body.append(el(doc, "p", {}, `Pull requests: ${k.numbers.map((n) => `#${n}`).join(", ")}`));
+    if (k.names.length) body.append(el(doc, "p", {}, `Names: ${k.names.join(", ")}`));
+    body.append(appendParts(doc, el(doc, "p", {}, "For example: "), prose(k.example)));
+    box.append(el(doc, "details", { class: "kind", "data-count": String(k.count) }, appendParts(doc, el(doc, "summary", {}, `${k.count} × `), prose(k.kind)), body));
   }
   return box;
 }
