@@ -109,6 +109,8 @@ async function open(width, query = "", hash = "") {
 /** The facts the page read: its snapshot box, filled when opened. */
 async function snapshot(tab) {
   await tab.click("#snapshot-box summary");
+  // The box fills on its toggle event, which the browser fires after the click returns.
+  await tab.waitForFunction(() => document.getElementById("snapshot").textContent.length > 0);
   return JSON.parse(await tab.textContent("#snapshot"));
 }
 
