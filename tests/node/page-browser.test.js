@@ -81,6 +81,22 @@ after(async () => {
   if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
+/**
+ * Before the page runs: `window.__ended` settles with the first load's end ("rendered read|unchanged" or
+ * "failed: ..."), `window.__next()` with the next one's, and the emulator's URL is confirmed as a person would.
+ */
+function watchEnds(tab) {
+  return tab.addInitScript(() => {
+    window.__next = () =>
+      new Promise((resolve) => {
+        document.addEventListener("prflow:rendered", (e) => resolve(`rendered ${e.detail.how}`), { once: true });
+        document.addEventListener("prflow:failed", (e) => resolve(`failed: ${e.detail}`), { once: true });
+      });
+    window.__ended = window.__next();
+    document.addEventListener("prflow:confirm", () => document.getElementById("confirm-api-yes").click());
+  });
+}
+
 /** Opens the page at `width` px, sends the form with the token, confirms the emulator's URL, waits for the page's own end signal. */
 async function open(width, query = "", hash = "") {
   // A persistent context (the fresh profile) takes no per-page options: the viewport is set on the tab.
@@ -90,15 +106,7 @@ async function open(width, query = "", hash = "") {
   const errors = [];
   tab.on("request", (r) => requests.push(r.url()));
   tab.on("pageerror", (e) => errors.push(e.message));
-  await tab.addInitScript(() => {
-    window.__next = () =>
-      new Promise((resolve) => {
-        document.addEventListener("prflow:rendered", (e) => resolve(`rendered ${e.detail.how}`), { once: true });
-        document.addEventListener("prflow:failed", (e) => resolve(`failed: ${e.detail}`), { once: true });
-      });
-    window.__ended = window.__next();
-    document.addEventListener("prflow:confirm", () => document.getElementById("confirm-api-yes").click());
-  });
+  await watchEnds(tab);
   await tab.goto(`${page.url}/index.html?repo=${OWNER}/${REPO}&api=${encodeURIComponent(gh.url)}${query}${hash}`);
   await tab.fill("#token", TOKEN);
   await tab.click("#form button[type=submit]");
@@ -267,18 +275,12 @@ test("in chromium: filters and search live in the address, a link restores them,
     // The address is the view: opened in a new tab (which has no token: a tab's own session), it shows the same rows.
     const again = await browser.newPage();
     try {
-      await again.addInitScript(() => {
-        window.__ended = new Promise((resolve) => {
-          document.addEventListener("prflow:rendered", () => resolve("rendered"), { once: true });
-          document.addEventListener("prflow:failed", (e) => resolve(`failed: ${e.detail}`), { once: true });
-        });
-        document.addEventListener("prflow:confirm", () => document.getElementById("confirm-api-yes").click());
-      });
+      await watchEnds(again);
       await again.goto(await tab.evaluate(() => location.href));
       assert.equal(await again.inputValue("#token"), "", "a new tab has no token");
       await again.fill("#token", TOKEN);
       await again.click("#form button[type=submit]");
-      assert.equal(await again.evaluate(() => window.__ended), "rendered");
+      assert.equal(await again.evaluate(() => window.__ended), "rendered read");
       const rows = await again.$$eval("#view tr.row", (trs) => trs.filter((tr) => !tr.hidden && !tr.closest("section").hidden).map((tr) => Number(tr.dataset.number)));
       assert.deepEqual([...rows].sort((a, b) => a - b), gate);
     } finally {
@@ -363,18 +365,12 @@ test("in chromium: several repositories in one view, grouped together, each row 
   const tab = await browser.newPage();
   try {
     await tab.setViewportSize({ width: 1400, height: 900 });
-    await tab.addInitScript(() => {
-      window.__ended = new Promise((resolve) => {
-        document.addEventListener("prflow:rendered", () => resolve("rendered"), { once: true });
-        document.addEventListener("prflow:failed", (e) => resolve(`failed: ${e.detail}`), { once: true });
-      });
-      document.addEventListener("prflow:confirm", () => document.getElementById("confirm-api-yes").click());
-    });
+    await watchEnds(tab);
     await tab.goto(`${page.url}/index.html?repo=${OWNER}/${REPO}&repo=${OWNER}/gadgets&api=${encodeURIComponent(api.url)}`);
     assert.equal(await tab.inputValue("#repo"), `${OWNER}/${REPO}, ${OWNER}/gadgets`, "both repositories from the address");
     await tab.fill("#token", TOKEN);
     await tab.click("#form button[type=submit]");
-    assert.equal(await tab.evaluate(() => window.__ended), "rendered");
+    assert.equal(await tab.evaluate(() => window.__ended), "rendered read");
 
     const all = await snapshot(tab);
     assert.deepEqual(all.map((f) => f.repository), [`${OWNER}/${REPO}`, `${OWNER}/gadgets`], "the snapshot holds each repository's facts");
