@@ -38,6 +38,9 @@ pub struct DashboardView {
     pub viewer: Option<String>,
     /// The rows grouped by who acts next, in the order the page shows them; every row is in one group.
     pub groups: Vec<Group>,
+    /// Every actor in that order, with its heading, empty groups included: how a page showing several
+    /// repositories merges their groups.
+    pub actors: Vec<ActorHeading>,
     /// The queue's dependency graph (Merge-After, stacks, inherited Start-After), laid out in layers.
     pub graph: DepGraph,
     /// Colour (hex, no `#`) of every label the config names, as `prflow labels` creates them.
@@ -77,6 +80,13 @@ impl Actor {
             Actor::Nobody => "Nobody (a bug, or facts that could not be read)",
         }
     }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ActorHeading {
+    pub actor: Actor,
+    pub heading: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -304,6 +314,7 @@ pub fn dashboard(facts: &Facts, config: &Config) -> DashboardView {
         engine: VERSION.to_string(),
         config_errors: Vec::new(),
         groups: groups(&rows),
+        actors: Actor::ALL.into_iter().map(|actor| ActorHeading { actor, heading: actor.heading().into() }).collect(),
         graph: dep_graph(&ctx),
         rows,
         queue: QueueView { order: queue.order, in_flight: queue.in_flight, next: Some(queue.next), cycles: queue.cycles },
@@ -538,6 +549,11 @@ mod tests {
                 assert_eq!(row.queue.as_ref().map(|q| (q.triage, q.reason.clone())), entry, "{rule}: #{} queue triage is the queue's", row.number);
             }
             assert_eq!(view.queue.order, queue.order, "{rule}: the pick order is the queue's");
+            let order: Vec<Actor> = view.actors.iter().map(|a| a.actor).collect();
+            assert_eq!(order, Actor::ALL.to_vec(), "{rule}: every actor is listed, in the page's order");
+            let grouped: Vec<usize> = view.groups.iter().map(|g| order.iter().position(|a| *a == g.actor).unwrap()).collect();
+            assert!(grouped.windows(2).all(|w| w[0] < w[1]), "{rule}: groups follow that order, each once");
+            assert_eq!(view.groups.iter().map(|g| g.numbers.len()).sum::<usize>(), view.rows.len(), "{rule}: every row in one group");
             assert!(view.config_errors.is_empty(), "{rule}: a valid config has no errors");
         }
     }

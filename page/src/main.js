@@ -166,7 +166,7 @@ function draw(line, how = "read") {
   const focused = document.activeElement?.closest?.("tr.row")?.id;
   const drawn = renderBoards(document, $("view"), current.boards);
   current.drawn = drawn;
-  const headings = new Map(current.boards.flatMap((b) => b.view.groups.map((g) => [g.actor, g.heading])));
+  const headings = new Map(current.boards[0].view.actors.map((a) => [a.actor, a.heading]));
   const opts = choices(drawn, headings);
   const f = filters();
   for (const [key, list] of Object.entries(opts)) {

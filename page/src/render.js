@@ -88,10 +88,11 @@ export function renderBoards(doc, root, boards) {
       for (const n of g.numbers) groups.get(g.actor).members.push({ board: b, row: byNumber.get(n) });
     }
   }
-  const headings = new Map([...groups.values()].map((g) => [g.actor, g.heading]));
+  // The engine's list of actors orders the merged groups; every view carries the same list.
+  const actors = boards[0]?.view.actors ?? [];
+  const headings = new Map(actors.map((a) => [a.actor, a.heading]));
   const actorHeading = (a) => headings.get(a) ?? a;
-  const order = ["you", "reviewers", "agents", "queue", "person", "nobody"];
-  const sorted = [...groups.values()].sort((x, y) => order.indexOf(x.actor) - order.indexOf(y.actor));
+  const sorted = actors.map((a) => groups.get(a.actor)).filter(Boolean);
   for (const g of sorted) {
     const body = doc.createElement("tbody");
     const frag = doc.createDocumentFragment();

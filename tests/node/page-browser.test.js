@@ -377,7 +377,7 @@ test("in chromium: several repositories in one view, grouped together, each row 
     const views = all.map((f) => ({ repository: f.repository, view: engine.dashboard(f, CONFIG) }));
     const headings = new Map(views.flatMap(({ view }) => view.groups.map((g) => [g.actor, g.heading])));
     // Rows in the engine's order of actors; inside a group, each repository's rows in its engine's order.
-    const order = ["you", "reviewers", "agents", "queue", "person", "nobody"].flatMap((actor) =>
+    const order = views[0].view.actors.map((a) => a.actor).flatMap((actor) =>
       views.flatMap(({ repository, view }) => (view.groups.find((g) => g.actor === actor)?.numbers ?? []).map((n) => `pr-${repository}-${n}`)),
     );
     const drawn = await tab.$$eval("#view tr.row", (trs) => trs.map((tr) => ({ id: tr.id, repo: tr.dataset.repo, cells: Object.fromEntries([...tr.querySelectorAll("td")].map((td) => [td.dataset.col, td.textContent])) })));
