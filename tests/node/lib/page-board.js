@@ -1,6 +1,7 @@
 // The dashboard tests' repository: a reader's token, the config in the repository, the seeded pull
 // requests, and the Action's passes over them so state labels exist and time in state starts. The
-// jsdom and the chromium suites seed the same way; each brings its own seeds.
+// jsdom and the chromium suites seed the same way; each brings its own seeds. A seed's `then(gh, pr)`
+// adds what needs the pull request's number or head (comments carrying markers, trailers).
 import assert from "node:assert/strict";
 import { createEngine } from "../../../js/node.js";
 import { startEmulator } from "../../../emulator/index.js";
@@ -21,6 +22,7 @@ export async function seedPageBoard({ owner, repo, token, config, seeds }) {
     gh.clock.advance({ minutes: 7 });
     if (seed.check) gh.checkRun({ number: pr.number, name: "test", status: "COMPLETED", conclusion: seed.check });
     if (seed.review) gh.review(pr.number, seed.review);
+    seed.then?.(gh, pr);
     gh.clock.advance({ minutes: 3 });
   }
   const app = makeOctokit({ token: gh.appToken, baseUrl: gh.url, timeScale: 0.001 });
