@@ -45,6 +45,29 @@ pub enum Op {
     /// Write a commit status (the stations flow's validation gate). `number` is the pull request it is
     /// for; the status belongs to `sha`, which may be an older commit than its head.
     SetStatus { number: u64, sha: String, context: String, state: StatusState, description: String, reason: String },
+    // ---- The merge queue worker's ops (issue 13; H-worker). One block, kept last so it merges with
+    // the guarded vocabulary of H-ops; expect renames. The shell applies a step's ops in order and
+    // stops at the first that does not succeed, reporting one `queue::cycle::OpResult` per op applied.
+    /// Rebase `branch` onto the freshly fetched `onto` in a throwaway worktree. Guard: the fetched
+    /// head is `expectedHead` (else `moved`). With `dropping`, a head that still contains that commit
+    /// (the head a merged layer below merged at) is rebased `--onto <onto> <dropping>`; otherwise plainly.
+    Rebase { number: u64, branch: String, onto: String, expected_head: String, dropping: Option<String>, reason: String },
+    /// `git rebase --onto <onto> <upstream>` in a throwaway worktree: a layer's own commits and
+    /// nothing else. Guard: the head is `expectedHead` (else `moved`); a head that does not contain
+    /// `upstream` is `skipped` (GitHub rebased it, or it was restacked already).
+    RebaseOnto { number: u64, branch: String, onto: String, upstream: String, expected_head: String, reason: String },
+    /// Push what the op before produced to `branch` with `--force-with-lease=<branch>:<lease>`.
+    Push { number: u64, branch: String, lease: String, reason: String },
+    /// Run the auto-fix `commands` in a throwaway worktree at `expectedHead`, and amend whatever
+    /// they changed onto the branch's one commit (`unchanged` when nothing changed).
+    AutoFix { number: u64, branch: String, expected_head: String, commands: Vec<String>, reason: String },
+    /// Arm auto-merge (squash). Guard, read again just before: still open, based on `base`, head is
+    /// `expectedHead`, every label in `labelsOn` still on.
+    ArmAutoMerge { number: u64, expected_head: String, base: String, labels_on: Vec<String>, method: String, reason: String },
+    /// Take one label off. Guard: still open, head is `expectedHead`, every label in `labelsOn` on.
+    RemoveLabel { number: u64, label: String, expected_head: String, labels_on: Vec<String>, reason: String },
+    /// Put one label on. Guard: still open, head is `expectedHead`.
+    AddLabel { number: u64, label: String, expected_head: String, reason: String },
 }
 
 /// A commit status's state, as GitHub's REST API spells it.
@@ -93,6 +116,7 @@ impl Op {
         match self {
             Op::EditLabels { number, .. } | Op::RequestReviewers { number, .. } | Op::UpsertComment { number, .. } | Op::SetStatus { number, .. } => *number,
             Op::UpsertBoard { number, .. } => number.unwrap_or(0),
+            Op::Rebase { number, .. } | Op::RebaseOnto { number, .. } | Op::Push { number, .. } | Op::AutoFix { number, .. } | Op::ArmAutoMerge { number, .. } | Op::RemoveLabel { number, .. } | Op::AddLabel { number, .. } => *number,
         }
     }
 }

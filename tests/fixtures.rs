@@ -103,6 +103,7 @@ fn subject(plan: &Plan) -> (Option<&PullVerdict>, Vec<String>, Vec<String>, Vec<
             }
             Op::RequestReviewers { reviewers: r, .. } => reviewers.extend(r.iter().cloned()),
             Op::UpsertComment { .. } | Op::UpsertBoard { .. } | Op::SetStatus { .. } => {}
+            Op::Rebase { .. } | Op::RebaseOnto { .. } | Op::Push { .. } | Op::AutoFix { .. } | Op::ArmAutoMerge { .. } | Op::RemoveLabel { .. } | Op::AddLabel { .. } => {}
         }
     }
     (verdict, add, remove, reviewers)
@@ -200,6 +201,7 @@ fn check(case: &Case, plan: &Plan) -> Vec<String> {
                 reasons.extend(add.iter().chain(remove).map(|c| c.reason.as_str()));
             }
             Op::RequestReviewers { reason, .. } | Op::UpsertComment { reason, .. } | Op::UpsertBoard { reason, .. } | Op::SetStatus { reason, .. } => reasons.push(reason),
+            Op::Rebase { reason, .. } | Op::RebaseOnto { reason, .. } | Op::Push { reason, .. } | Op::AutoFix { reason, .. } | Op::ArmAutoMerge { reason, .. } | Op::RemoveLabel { reason, .. } | Op::AddLabel { reason, .. } => reasons.push(reason),
         }
         if let Some(bad) = reasons.iter().find(|r| r.trim().is_empty() || r.contains('\n')) {
             failures.push(format!("every write carries a one-line reason, got {bad:?} in {op:?}"));

@@ -88,6 +88,8 @@ fn summary(op: &Op) -> Option<String> {
         }
         Op::RequestReviewers { number, reviewers, .. } => Some(format!("request #{number} {}", reviewers.join(","))),
         Op::UpsertBoard { .. } | Op::SetStatus { .. } => None,
+        // The merge queue worker's ops; the sweep writes none.
+        Op::Rebase { .. } | Op::RebaseOnto { .. } | Op::Push { .. } | Op::AutoFix { .. } | Op::ArmAutoMerge { .. } | Op::RemoveLabel { .. } | Op::AddLabel { .. } => None,
     }
 }
 
@@ -145,6 +147,7 @@ fn apply(facts: &mut Facts, plan: &SweepPlan) {
                 facts.board = Some(BoardIssue { number: number.unwrap_or(1000), title: title.clone(), body: body.clone() });
             }
             Op::RequestReviewers { .. } | Op::SetStatus { .. } => {}
+            Op::Rebase { .. } | Op::RebaseOnto { .. } | Op::Push { .. } | Op::AutoFix { .. } | Op::ArmAutoMerge { .. } | Op::RemoveLabel { .. } | Op::AddLabel { .. } => {}
         }
     }
 }

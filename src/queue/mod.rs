@@ -6,12 +6,16 @@ pub mod autofix;
 pub mod claim;
 pub mod codeowners;
 pub mod config;
+pub mod cycle;
 pub mod declare;
 pub mod graph;
 pub mod green;
 pub mod markers;
+pub mod memory;
 pub mod order;
 pub mod owner;
+pub mod quiet;
+pub mod restack;
 pub mod review_hold;
 pub mod setaside;
 pub mod triage;
@@ -156,6 +160,15 @@ pub fn call(name: &str, input: serde_json::Value) -> Result<serde_json::Value, S
             let poll: watch::Poll = field(&input, "poll")?;
             let state: watch::WatchState = field(&input, "state")?;
             to_value(watch::watch_step(&poll, &state, &config.queue.labels.skip_ci, &config.queue.watch))
+        }
+        "cycleStep" => {
+            let (_, config) = facts_config(&json!({ "facts": { "now": "" }, "config": input.get("config").cloned().unwrap_or(Value::Null) }))?;
+            let mut step_input = input.clone();
+            if let Some(o) = step_input.as_object_mut() {
+                o.remove("config");
+            }
+            let step_input: cycle::StepInput = crate::json_path::from_value(&step_input).map_err(|e| format!("{}: {}", e.path, e.message))?;
+            to_value(cycle::step(&step_input, &config))
         }
         "order" => {
             let mut keys: Vec<order::OrderKey> = field(&input, "keys")?;
