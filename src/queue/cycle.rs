@@ -590,11 +590,21 @@ impl Stepper<'_> {
             }
         }
         let new = push.and_then(|p| p.head).or(rebase.and_then(|r| r.head)).unwrap_or_else(|| head.to_string());
-        if new != head {
-            memory::carry(&mut self.state.demoted, number, head, &new);
-            self.state.moved_off.retain(|m| m.number != number);
-        }
+        self.pushed(number, head, &new);
         Ok(new)
+    }
+
+    /// The worker moved `number` from `old` to `new`: its demotion is carried along, it no longer
+    /// carries a merged layer's commits, and the layers on it now sit on `new`.
+    fn pushed(&mut self, number: u64, old: &str, new: &str) {
+        if old == new {
+            return;
+        }
+        memory::carry(&mut self.state.demoted, number, old, new);
+        self.state.moved_off.retain(|m| m.number != number);
+        for l in self.state.layers.iter_mut().filter(|l| l.parent == number) {
+            l.parent_head = new.into();
+        }
     }
 
     fn on_results(&mut self, pending: Pending) -> Wait {
@@ -619,8 +629,8 @@ impl Stepper<'_> {
                         let head = result(&results, 1).and_then(|r| r.head.clone()).or(result(&results, 0).and_then(|r| r.head.clone())).unwrap_or(current.expected_head.clone());
                         if head != current.expected_head {
                             moved = true;
-                            memory::carry(&mut self.state.demoted, n, &current.expected_head, &head);
                         }
+                        self.pushed(n, &current.expected_head, &head);
                         self.state.moved_off.retain(|m| m.number != n);
                         self.log.push(format!("#{n} restacked to {}: {}", super::markers::short(&head), current.why));
                         new_heads.insert(n, head);
@@ -716,7 +726,7 @@ impl Stepper<'_> {
                     (Some(Outcome::Moved), _) | (_, Some(Outcome::LeaseLost)) => self.moved_under(n, "the branch moved before the fix was pushed"),
                     (Some(Outcome::Done), Some(Outcome::Done)) => {
                         let new = result(&results, 1).and_then(|r| r.head.clone()).or(result(&results, 0).and_then(|r| r.head.clone())).unwrap_or(head.clone());
-                        memory::carry(&mut self.state.demoted, n, &head, &new);
+                        self.pushed(n, &head, &new);
                         self.log.push(format!("#{n}: the fix was pushed ({} -> {}); watching the new head, the next pull request is not picked", super::markers::short(&head), super::markers::short(&new)));
                         let watch = WatchState { pushed_head: new, green_polls: 0, read_failures: 0, ..watching.watch.clone() };
                         self.watch(Watching { watch, fixed: true, ..watching })
