@@ -18,7 +18,7 @@ use super::autofix;
 use super::memory;
 use super::order::{self, OrderKey, Released};
 use super::owner::Owner;
-use super::restack::{self, ClosedPull, Job, Layer, MovedOff};
+use super::restack::{self, ClosedPull, Job, Layer, Head};
 use super::quiet::{self, Quiet};
 use super::setaside::{self, Reason};
 use super::triage::{self, Report};
@@ -29,7 +29,6 @@ use crate::plan::Op;
 use crate::Config;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// Re-reads while any pull request's merge state is UNKNOWN, and the wait between them.
 pub const UNKNOWN_REREADS: u32 = 6;
@@ -187,7 +186,7 @@ pub enum Then {
 pub enum Pending {
     #[default]
     None,
-    Restack { current: Job, jobs: Vec<Job>, new_heads: BTreeMap<u64, String>, moved: bool, then: Box<Then> },
+    Restack { current: Job, jobs: Vec<Job>, new_heads: Vec<Head>, moved: bool, then: Box<Then> },
     Pick { pick: Pick },
     Arm { pick: Pick },
     Unlabel { pick: Pick },
@@ -215,7 +214,7 @@ pub struct CycleState {
     /// The last survey's layers (step 1a reads which of them GitHub moved).
     pub layers: Vec<Layer>,
     /// Pull requests moved off a stack: their next rebase drops the merged layer's commits.
-    pub moved_off: Vec<MovedOff>,
+    pub moved_off: Vec<Head>,
     /// Pull requests this run acted on: reported when they leave the open list.
     pub acted_on: Vec<u64>,
     pub quiet: Quiet,
@@ -392,7 +391,7 @@ impl Stepper<'_> {
         let report = self.report();
         self.state.quiet = quiet::observe(&self.state.quiet, quiet::fingerprint(&self.facts, &report));
         if !moved.jobs.is_empty() {
-            return self.restack(moved.jobs, BTreeMap::new(), false, Then::SurveyIfMoved);
+            return self.restack(moved.jobs, Vec::new(), false, Then::SurveyIfMoved);
         }
         self.settle()
     }
@@ -633,7 +632,8 @@ impl Stepper<'_> {
                         self.pushed(n, &current.expected_head, &head);
                         self.state.moved_off.retain(|m| m.number != n);
                         self.log.push(format!("#{n} restacked to {}: {}", super::markers::short(&head), current.why));
-                        new_heads.insert(n, head);
+                        new_heads.retain(|h| h.number != n);
+                        new_heads.push(Head { number: n, head });
                     }
                     (Some(Outcome::Conflict), _) => {
                         let files = result(&results, 0).map(|r| r.files.join(", ")).unwrap_or_default();
@@ -663,8 +663,7 @@ impl Stepper<'_> {
                 if jobs.is_empty() {
                     return self.release(pick);
                 }
-                let mut heads = BTreeMap::new();
-                heads.insert(n, new);
+                let heads = vec![Head { number: n, head: new }];
                 self.restack(jobs, heads, true, Then::Release { pick })
             }
             Pending::Arm { pick } => match outcome(&results, 0) {
@@ -707,8 +706,7 @@ impl Stepper<'_> {
                 }
                 self.log.push(format!("#{number} kept on the tip: {} -> {}", super::markers::short(&head), super::markers::short(&new)));
                 let jobs = restack::above(&self.ctx(), number);
-                let mut heads = BTreeMap::new();
-                heads.insert(number, new);
+                let heads = vec![Head { number, head: new }];
                 self.restack(jobs, heads, true, Then::Survey)
             }
             Pending::WatchArm { watching } => match outcome(&results, 0) {
@@ -761,13 +759,13 @@ impl Stepper<'_> {
     }
 
     /// The next restack job, one layer per step (its `onto` is the new head the job before pushed).
-    fn restack(&mut self, mut jobs: Vec<Job>, new_heads: BTreeMap<u64, String>, moved: bool, then: Then) -> Wait {
+    fn restack(&mut self, mut jobs: Vec<Job>, new_heads: Vec<Head>, moved: bool, then: Then) -> Wait {
         while !jobs.is_empty() {
             let job = jobs.remove(0);
             let onto = match (&job.onto, job.parent) {
                 (Some(o), _) => o.clone(),
-                (None, Some(p)) => match new_heads.get(&p) {
-                    Some(h) if *h != job.upstream => h.clone(),
+                (None, Some(p)) => match new_heads.iter().find(|h| h.number == p) {
+                    Some(h) if h.head != job.upstream => h.head.clone(),
                     _ => {
                         self.log.push(format!("#{}: the layer below (#{p}) did not move; left", job.number));
                         continue;

@@ -19,12 +19,13 @@ pub struct Layer {
     pub parent_head: String,
 }
 
-/// A pull request moved off a stack whose merged layer's commits it may still carry: its next
-/// rebase drops them with `--onto` from `head` (the head that layer merged at).
+/// A pull request and a head of it: in `movedOff`, one moved off a stack whose merged layer's
+/// commits it may still carry (its next rebase drops them with `--onto` from `head`, the head that
+/// layer merged at); in a restack, the head a layer was just pushed at.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[schemars(rename = "QueueMovedOff")]
-pub struct MovedOff {
+#[schemars(rename = "QueueHead")]
+pub struct Head {
     pub number: u64,
     pub head: String,
 }
@@ -98,7 +99,7 @@ pub fn above(ctx: &Ctx, number: u64) -> Vec<Job> {
 pub struct Moved {
     pub jobs: Vec<Job>,
     /// Pull requests whose next rebase drops the merged layer's commits.
-    pub moved_off: Vec<MovedOff>,
+    pub moved_off: Vec<Head>,
     pub log: Vec<String>,
 }
 
@@ -125,7 +126,7 @@ pub fn moved_layers(ctx: &Ctx, last: &[Layer], closed: &[ClosedPull]) -> Moved {
             out.log.push(format!("#{}: #{} was closed without merging; left where it is", l.number, l.parent));
             continue;
         };
-        out.moved_off.push(MovedOff { number: l.number, head: l.parent_head.clone() });
+        out.moved_off.push(Head { number: l.number, head: l.parent_head.clone() });
         if pr.has_label(queued) {
             out.log.push(format!("#{}: #{} merged; `{queued}` is on, so its own rebase drops #{}'s commits when it is picked", l.number, l.parent, l.parent));
             continue;
