@@ -886,8 +886,10 @@ impl Stepper<'_> {
     fn checks_failed(&mut self, watching: Watching, poll: &Poll, failed_labels: &str) -> Wait {
         let n = watching.number;
         let head = watching.watch.pushed_head.clone();
-        let g = super::green::green(&poll.checks, &poll.required_contexts);
-        let mut names: Vec<String> = poll.checks.iter().filter(|c| g.failed.iter().any(|f| *f == c.name || f.ends_with(&format!(" / {}", c.name)))).map(|c| c.name.clone()).collect();
+        // Read down to the matrix jobs under the aggregates: every failed run on the head, required
+        // or not (`autoFix.ignore` names the aggregates).
+        let mut names: Vec<String> = crate::checks::newest_runs(&poll.checks).values().filter(|(_, v)| *v == crate::checks::Rollup::Failing).map(|(c, _)| c.name.clone()).collect();
+        crate::sorting::sort(&mut names);
         names.dedup();
         let fix = if !self.input.options.auto_fix {
             autofix::AutoFix { reason: "auto-fix is off (--no-auto-fix)".into(), ..Default::default() }
