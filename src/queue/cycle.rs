@@ -197,7 +197,19 @@ pub enum Pending {
     WatchArm { watching: Watching },
     Watch { watching: Watching },
     AutoFix { watching: Watching },
-    Comments { then: Box<Then> },
+    Comments { writes: Vec<Written>, then: Box<Then> },
+}
+
+/// A comment the worker wrote this survey. Triage reads owners from the comments, and the survey
+/// the shell passes along predates the write, so the worker reads its own writes over it until the
+/// next survey.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(rename = "QueueWritten")]
+pub struct Written {
+    pub number: u64,
+    pub comment_id: Option<u64>,
+    pub body: String,
 }
 
 /// What the worker carries from step to step.
@@ -222,6 +234,8 @@ pub struct CycleState {
     pub rereads: u32,
     /// Pull requests tried this cycle.
     pub tried: Vec<u64>,
+    /// Comments written since the last survey.
+    pub wrote: Vec<Written>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -269,6 +283,9 @@ struct Stepper<'a> {
 /// One step of the worker's cycle.
 pub fn step(input: &StepInput, config: &Config) -> StepOut {
     let mut s = Stepper { input, config, facts: input.facts.clone(), state: input.state.clone(), ops: Vec::new(), log: Vec::new() };
+    if s.state.awaiting == Awaiting::Survey {
+        s.state.wrote.clear();
+    }
     s.remember();
     let pending = std::mem::take(&mut s.state.pending);
     let mut wait = match s.state.awaiting {
@@ -331,6 +348,28 @@ impl Stepper<'_> {
     fn remember(&mut self) {
         self.facts.queue_memory.records = self.state.records.clone();
         self.facts.queue_memory.demoted = self.state.demoted.clone();
+        let viewer = self.facts.viewer.clone().unwrap_or_default();
+        for w in &self.state.wrote {
+            let Some(pr) = self.facts.pull_requests.iter_mut().find(|p| p.number == w.number) else { continue };
+            match pr.comments.iter_mut().find(|c| c.id.is_some() && c.id == w.comment_id) {
+                Some(c) => c.body = w.body.clone(),
+                None => pr.comments.push(crate::facts::Comment { id: w.comment_id, author: viewer.clone(), body: w.body.clone(), created_at: self.facts.now.clone(), author_can_write: true }),
+            }
+        }
+    }
+
+    /// The comment writes in `ops` go out alone; `then` goes on once they are applied.
+    fn write_comments(&mut self, then: Then) -> Wait {
+        let writes = self
+            .ops
+            .iter()
+            .filter_map(|op| match op {
+                Op::UpsertComment { number, comment_id, body, .. } => Some(Written { number: *number, comment_id: *comment_id, body: body.clone() }),
+                _ => None,
+            })
+            .collect();
+        self.state.pending = Pending::Comments { writes, then: Box::new(then) };
+        Wait::Results
     }
 
     fn ctx(&self) -> Ctx<'_> {
@@ -432,8 +471,7 @@ impl Stepper<'_> {
             self.ops.push(Op::UpsertComment { number, marker: body.lines().next().unwrap_or_default().to_string(), body, reason, comment_id });
         }
         if !self.ops.is_empty() {
-            self.state.pending = Pending::Comments { then: Box::new(Then::Triage) };
-            return Wait::Results;
+            return self.write_comments(Then::Triage);
         }
         self.act()
     }
@@ -556,8 +594,7 @@ impl Stepper<'_> {
         let op = memory::set_aside(&mut self.state.records, &self.facts, number, reason, head, detail);
         self.remember();
         self.ops.push(op);
-        self.state.pending = Pending::Comments { then: Box::new(then) };
-        Wait::Results
+        self.write_comments(then)
     }
 
     fn moved_under(&mut self, number: u64, what: &str) -> Wait {
@@ -610,10 +647,15 @@ impl Stepper<'_> {
         let results = self.input.results.clone();
         match pending {
             Pending::None => self.settle(),
-            Pending::Comments { then } => {
-                if results.iter().any(|r| !matches!(r.outcome, Outcome::Done | Outcome::Unchanged)) {
-                    self.log.push("a comment could not be written; the record stands and 1b writes it again".into());
+            Pending::Comments { writes, then } => {
+                for (i, w) in writes.into_iter().enumerate() {
+                    if matches!(outcome(&results, i), Some(Outcome::Done | Outcome::Unchanged)) {
+                        self.state.wrote.push(w);
+                    } else {
+                        self.log.push(format!("#{}: the comment could not be written; the record stands and 1b writes it again", w.number));
+                    }
                 }
+                self.remember();
                 self.then(*then)
             }
             Pending::Restack { current, jobs, mut new_heads, mut moved, then } => {
