@@ -11,7 +11,7 @@ mkdir -p .tmp
 step() { printf '\n=== %s\n' "$*"; }
 
 step "native engine tests (cargo test)"
-PRFLOW_FIXTURE_DUMP="$PWD/.tmp/fixture-plans.json" PRFLOW_QUEUE_DUMP="$PWD/.tmp/queue-answers.json" \
+PRFLOW_FIXTURE_DUMP="$PWD/.tmp/fixture-plans.json" PRFLOW_QUEUE_DUMP="$PWD/.tmp/queue-answers.json" PRFLOW_QUEUE_CYCLE_DUMP="$PWD/.tmp/queue-cycle-answers.json" \
   PRFLOW_FOLLOWUP_DUMP="$PWD/.tmp/followup-plans.json" PRFLOW_STATIONS_DUMP="$PWD/.tmp/stations-calls.json" cargo test --quiet 2>&1
 
 step "engine tests inside Wasm on Node $(node --version) (wasm-bindgen-test)"

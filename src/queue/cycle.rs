@@ -164,7 +164,7 @@ pub struct Watching {
 
 /// What comes after a restack or a comment write.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "then", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
 #[schemars(rename = "QueueThen")]
 pub enum Then {
     /// 1a: survey again if anything moved, else settle and triage this survey.
@@ -181,7 +181,7 @@ pub enum Then {
 
 /// What the ops of the last step were for, so their results can be read.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
 #[schemars(rename = "QueuePending")]
 pub enum Pending {
     #[default]

@@ -162,12 +162,18 @@ pub fn call(name: &str, input: serde_json::Value) -> Result<serde_json::Value, S
             to_value(watch::watch_step(&poll, &state, &config.queue.labels.skip_ci, &config.queue.watch))
         }
         "cycleStep" => {
-            let (_, config) = facts_config(&json!({ "facts": { "now": "" }, "config": input.get("config").cloned().unwrap_or(Value::Null) }))?;
-            let mut step_input = input.clone();
-            if let Some(o) = step_input.as_object_mut() {
-                o.remove("config");
-            }
-            let step_input: cycle::StepInput = crate::json_path::from_value(&step_input).map_err(|e| format!("{}: {}", e.path, e.message))?;
+            // Field by field, so the facts go through the one Facts reader every queue call shares
+            // (one generic instantiation in the Wasm, not a second one inside StepInput's).
+            let (facts, config) = facts_config(&input)?;
+            let step_input = cycle::StepInput {
+                facts,
+                state: field::<Option<cycle::CycleState>>(&input, "state")?.unwrap_or_default(),
+                results: field::<Option<Vec<cycle::OpResult>>>(&input, "results")?.unwrap_or_default(),
+                poll: field(&input, "poll")?,
+                closed: field::<Option<Vec<restack::ClosedPull>>>(&input, "closed")?.unwrap_or_default(),
+                options: field::<Option<cycle::Options>>(&input, "options")?.unwrap_or_default(),
+                stop: field::<Option<bool>>(&input, "stop")?.unwrap_or(false),
+            };
             to_value(cycle::step(&step_input, &config))
         }
         "order" => {
