@@ -11,34 +11,9 @@ use std::path::Path;
 
 #[path = "fixtures/dump.rs"]
 mod dump;
-
-fn merge(base: &Value, over: &Value) -> Value {
-    match (base, over) {
-        (Value::Object(a), Value::Object(b)) => {
-            let mut out = a.clone();
-            for (k, v) in b {
-                let merged = out.get(k).map_or_else(|| v.clone(), |old| merge(old, v));
-                out.insert(k.clone(), merged);
-            }
-            Value::Object(out)
-        }
-        _ => over.clone(),
-    }
-}
-
-/// Where `actual` differs from the subset `expect`, as a JSON path.
-fn differs(expect: &Value, actual: &Value, path: &str) -> Option<String> {
-    match (expect, actual) {
-        (Value::Object(e), Value::Object(a)) => e.iter().find_map(|(k, v)| match a.get(k) {
-            Some(av) => differs(v, av, &format!("{path}.{k}")),
-            None if v.is_null() => None,
-            None => Some(format!("{path}.{k}: missing, expected {v}")),
-        }),
-        (Value::Array(e), Value::Array(a)) if e.len() == a.len() => e.iter().zip(a).enumerate().find_map(|(i, (x, y))| differs(x, y, &format!("{path}[{i}]"))),
-        _ if expect == actual => None,
-        _ => Some(format!("{path}: expected {expect}, found {actual}")),
-    }
-}
+#[path = "fixtures/subset.rs"]
+mod subset;
+use subset::{merge, mismatch};
 
 /// The board a step sees: the last one with this step's `survey` patch applied (pulls by number).
 fn patch_board(facts: &mut Value, pull_default: &Value, survey: &Value) {
@@ -90,7 +65,7 @@ fn run_file(path: &Path, failures: &mut Vec<String>, dumped: &mut Vec<Value>) ->
             let mut expect = st.get("expect").cloned().unwrap_or(json!({}));
             let log_has: Vec<String> = expect.as_object_mut().and_then(|o| o.remove("logHas")).and_then(|v| serde_json::from_value(v).ok()).unwrap_or_default();
             let log: Vec<String> = serde_json::from_value(out["log"].clone()).unwrap_or_default();
-            let problem = differs(&expect, &out, "$").or_else(|| log_has.iter().find(|w| !log.iter().any(|l| l.contains(w.as_str()))).map(|w| format!("no log line contains {w:?}: {log:#?}")));
+            let problem = mismatch(&expect, &out, "$").or_else(|| log_has.iter().find(|w| !log.iter().any(|l| l.contains(w.as_str()))).map(|w| format!("no log line contains {w:?}: {log:#?}")));
             if let Some(p) = problem {
                 failures.push(format!("{at}: {p}\n  ops: {}\n  wait: {}\n  log: {log:#?}", out["ops"], out["wait"]));
                 break;

@@ -10,43 +10,10 @@ use serde_json::{Map, Value};
 
 #[path = "fixtures/dump.rs"]
 mod dump;
+#[path = "fixtures/subset.rs"]
+mod subset;
+use subset::{merge, mismatch};
 use std::path::Path;
-
-fn merge(base: &Value, over: &Value) -> Value {
-    match (base, over) {
-        (Value::Object(a), Value::Object(b)) => {
-            let mut out = a.clone();
-            for (k, v) in b {
-                let merged = match out.get(k) {
-                    Some(old) => merge(old, v),
-                    None => v.clone(),
-                };
-                out.insert(k.clone(), merged);
-            }
-            Value::Object(out)
-        }
-        _ => over.clone(),
-    }
-}
-
-/// Where `actual` differs from the subset `expect`, as a JSON path, or None.
-fn mismatch(expect: &Value, actual: &Value, path: &str) -> Option<String> {
-    match (expect, actual) {
-        (Value::Object(e), Value::Object(a)) => e.iter().find_map(|(k, v)| match a.get(k) {
-            Some(av) => mismatch(v, av, &format!("{path}.{k}")),
-            None if v.is_null() => None,
-            None => Some(format!("{path}.{k}: missing, expected {v}")),
-        }),
-        (Value::Array(e), Value::Array(a)) => {
-            if e.len() != a.len() {
-                return Some(format!("{path}: expected {} items {expect}, found {} {actual}", e.len(), a.len()));
-            }
-            e.iter().zip(a).enumerate().find_map(|(i, (x, y))| mismatch(x, y, &format!("{path}[{i}]")))
-        }
-        _ if expect == actual => None,
-        _ => Some(format!("{path}: expected {expect}, found {actual}")),
-    }
-}
 
 fn with_pulls(mut actual: Value) -> Value {
     if let Some(entries) = actual.get("entries").and_then(Value::as_array).cloned() {
