@@ -22,16 +22,29 @@ export const summary = "Land the merge queue one pull request at a time: rebase,
 export const usage =
   "prflow queue [--repo owner/name] [--once] [--dry-run] [--active-interval SEC] [--idle-after N] [--idle-interval SEC] [--poll-interval SEC] [--watch-timeout MIN] [--no-auto-fix] [--config FILE]   (token: GH_TOKEN, GITHUB_TOKEN, then `gh auth token`)";
 export const examples = ["prflow queue --repo acme/widgets", "prflow queue --once --dry-run"];
+export const writes =
+  "Writes: pushes rebased branches (leased), arms auto-merge, takes skip-ci off the one it releases, and writes set-aside comments. --dry-run writes nothing.";
+export const help = {
+  repo: "the repository, owner/name (default: origin, else package.json)",
+  once: "run one cycle and exit",
+  "dry-run": "survey and report, change nothing",
+  "active-interval": "seconds between surveys while the list moves",
+  "idle-after": "unchanged surveys before the long wait",
+  "idle-interval": "seconds between surveys once it has sat still",
+  "poll-interval": "seconds between polls of the watched pull request",
+  "watch-timeout": "minutes before giving up on one pull request",
+  "no-auto-fix": "never fix a failure that is only a fixer's diff",
+};
 export const options = {
   repo: { type: "string" },
   config: { type: "string", default: DEFAULT_CONFIG_PATH },
   once: { type: "boolean", default: false },
   "dry-run": { type: "boolean", default: false },
-  "active-interval": { type: "string", default: "30" },
-  "idle-after": { type: "string", default: "10" },
-  "idle-interval": { type: "string", default: "300" },
-  "poll-interval": { type: "string", default: "30" },
-  "watch-timeout": { type: "string", default: "90" },
+  "active-interval": { type: "string", valueName: "SEC", default: "30" },
+  "idle-after": { type: "string", valueName: "N", default: "10" },
+  "idle-interval": { type: "string", valueName: "SEC", default: "300" },
+  "poll-interval": { type: "string", valueName: "SEC", default: "30" },
+  "watch-timeout": { type: "string", valueName: "MIN", default: "90" },
   "no-auto-fix": { type: "boolean", default: false },
 };
 
