@@ -175,7 +175,7 @@ pub enum Then {
     Release { pick: Pick },
     /// Survey again: the heads read are stale.
     Survey,
-    /// The cycle is over.
+    /// The cycle is over (a watch ended): sleep 0, then the next cycle.
     CycleEnd,
 }
 
@@ -391,6 +391,12 @@ impl Stepper<'_> {
     fn sleep(&self) -> Wait {
         let o = &self.input.options;
         Wait::Sleep { seconds: quiet::interval(&self.state.quiet, o.active_interval, o.idle_after, o.idle_interval) }
+    }
+
+    /// The watch is over: the cycle ends, and the next one starts at once (`--once` and the Action
+    /// stop here).
+    fn cycle_end() -> Wait {
+        Wait::Sleep { seconds: 0 }
     }
 
     fn survey_now(&self) -> Wait {
@@ -796,7 +802,7 @@ impl Stepper<'_> {
             Then::Triage => self.act(),
             Then::Release { pick } => self.release(pick),
             Then::Survey => self.survey_now(),
-            Then::CycleEnd => self.survey_now(),
+            Then::CycleEnd => Self::cycle_end(),
         }
     }
 
@@ -916,9 +922,9 @@ impl Stepper<'_> {
                 }
                 None => {
                     if o != watch::MERGED && o != watch::CLOSED {
-                        self.log.push(format!("#{n}: nothing recorded; surveying again"));
+                        self.log.push(format!("#{n}: nothing recorded"));
                     }
-                    self.survey_now()
+                    Self::cycle_end()
                 }
             },
         }
