@@ -137,6 +137,35 @@ onto: string
 op: "rebaseAndPush"
 reason: string
 upstream?: (string | null)
+} | {
+branch: string
+dropping?: (string | null)
+expected_head: string
+number: number
+onto: string
+op: "rebase"
+reason: string
+} | {
+branch: string
+expected_head: string
+number: number
+onto: string
+op: "rebaseOnto"
+reason: string
+upstream: string
+} | {
+branch: string
+lease: string
+number: number
+op: "push"
+reason: string
+} | {
+branch: string
+commands: string[]
+expected_head: string
+number: number
+op: "autoFix"
+reason: string
 })
 /**
  * An issue's state, as GitHub's REST API spells it.
@@ -175,6 +204,10 @@ reason: string
  * What must still hold when an op is applied. The writer checks it against a fresh read just before the write; when it fails the op is not applied, the result says `guard-failed` with what differed, and later ops on the same pull request in the same batch are not applied either. The next run's read sees what moved, and decides again from there: nothing is remembered across.
  */
 export interface Guard {
+/**
+ * The branch it must still be based on (a pull request retargeted since is not armed).
+ */
+base?: (string | null)
 /**
  * The head commit the decision was made on: a push since then voids the op.
  */
@@ -700,261 +733,251 @@ role?: (Role & string)
 }
 
 /**
- * Who moves a pull request next.
+ * What the step is waiting to read, so it knows what the next input means.
  */
-export type Actor = ("you" | "reviewers" | "agents" | "queue" | "person" | "nobody")
-export type QueueClass = ("ignore" | "note" | "candidate" | "inFlight" | "failing" | "held")
+export type QueueAwaiting = ("survey" | "results" | "poll")
+/**
+ * What the ops of the last step were for, so their results can be read.
+ */
+export type QueuePending = ("none" | {
+restack: {
+current: QueueRestackJob
+jobs: QueueRestackJob[]
+moved: boolean
+new_heads: QueueHead[]
+then: QueueThen
+}
+} | {
+pick: {
+pick: QueuePick
+}
+} | {
+arm: {
+pick: QueuePick
+}
+} | {
+unlabel: {
+pick: QueuePick
+}
+} | {
+released: {
+pick: QueuePick
+}
+} | {
+yield: {
+number: number
+}
+} | {
+keepOnTip: {
+head: string
+number: number
+}
+} | {
+watchArm: {
+watching: QueueWatching
+}
+} | {
+watch: {
+watching: QueueWatching
+}
+} | {
+autoFix: {
+watching: QueueWatching
+}
+} | {
+comments: {
+then: QueueThen
+writes: QueueWritten[]
+}
+})
+/**
+ * What comes after a restack or a comment write.
+ */
+export type QueueThen = ("surveyIfMoved" | "triage" | {
+release: {
+pick: QueuePick
+}
+} | "survey" | "cycleEnd")
+export type QueuePriority = ("high" | "normal" | "low")
+/**
+ * What the worker should wait for before the next step.
+ */
+export type QueueWait = ({
+kind: "results"
+} | {
+after_seconds: number
+kind: "survey"
+} | {
+after_seconds: number
+kind: "poll"
+number: number
+} | {
+kind: "sleep"
+seconds: number
+} | {
+kind: "stop"
+})
 
 /**
- * Everything the page shows. With config errors, only `configErrors` is filled (the page then shows them and asks again with the preset).
+ * What the worker carries from step to step.
  */
-export interface DashboardView {
+export interface QueueCycleState {
 /**
- * Every actor in that order, with its heading, empty groups included: how a page showing several repositories merges their groups.
+ * Pull requests this run acted on: reported when they leave the open list.
  */
-actors: ActorHeading[]
-configErrors: ConfigError[]
-engine: string
+actedOn?: number[]
+awaiting?: (QueueAwaiting & string)
 /**
- * The queue's dependency graph (Merge-After, stacks, inherited Start-After), laid out in layers.
+ * `not-merging` pull requests picked last until someone else pushes (memory only).
  */
-graph: DepGraph
+demoted?: Demotion[]
 /**
- * The rows grouped by who acts next, in the order the page shows them; every row is in one group.
+ * The last survey's layers (step 1a reads which of them GitHub moved).
  */
-groups: Group[]
+layers?: QueueLayer[]
 /**
- * Colour (hex, no `#`) of every label the config names, as `prflow labels` creates them.
+ * Pull requests moved off a stack: their next rebase drops the merged layer's commits.
  */
-labelColors: {
-[k: string]: string
+movedOff?: QueueHead[]
+pending?: (QueuePending & string)
+quiet?: QueueQuiet
+/**
+ * Set-aside records (each has its comment, or will have it written again in 1b).
+ */
+records?: SetAsideRecord[]
+/**
+ * UNKNOWN re-reads so far in this survey.
+ */
+rereads?: number
+/**
+ * Pull requests tried this cycle.
+ */
+tried?: number[]
+/**
+ * Comments written since the last survey.
+ */
+wrote?: QueueWritten[]
 }
+export interface Demotion {
 /**
- * The snapshot's time (GitHub's clock as the reader saw it), which every duration is measured to.
+ * The head when it was demoted, carried along by the worker's own pushes.
  */
-now: string
-/**
- * The merge queue: candidates in pick order, what is in flight, and what the worker does next.
- */
-queue: QueueView
-/**
- * One per open pull request, by number.
- */
-rows: DashboardRow[]
-stopReasons: string[]
-/**
- * Development machines should open no new pull request (the sweep's stop-the-line), and why.
- */
-stopTheLine: boolean
-/**
- * The account the facts were read as: who "you" is.
- */
-viewer?: (string | null)
-/**
- * Reconcile's and the sweep's warnings, then the queue's (without a number).
- */
-warnings: Warning[]
-}
-export interface ActorHeading {
-actor: Actor
-heading: string
-}
-/**
- * One problem in the config, located by JSON path.
- */
-export interface ConfigError {
-/**
- * What a valid value looks like.
- */
-expected: string
-/**
- * What was there.
- */
-found: string
-/**
- * Where, as a JSON path from the root (`$.botPanel.bots[0]`).
- */
-path: string
-}
-export interface DepGraph {
-cycles: number[][]
-edges: DepEdge[]
-/**
- * Pull requests with an edge in or out; `layer` 0 waits for nobody, each other layer waits for one below it; `slot` orders a layer. Edges inside a cycle are not followed; its members are marked.
- */
-nodes: DepNode[]
-}
-/**
- * `from` waits for `to`: `via` is `mergeAfter`, `stack` or `startAfter` (with the issue it came through).
- */
-export interface DepEdge {
-from: number
-inCycle: boolean
-issue?: (number | null)
-to: number
-via: string
-}
-export interface DepNode {
-inCycle: boolean
-layer: number
+head: string
 number: number
-slot: number
-title: string
-}
-export interface Group {
-actor: Actor
-heading: string
-/**
- * Longest in its state first, then by number.
- */
-numbers: number[]
-}
-export interface QueueView {
-cycles: number[][]
-inFlight: number[]
-next?: (QueueNext | null)
-order: number[]
 }
 /**
- * What the worker does this cycle: watch the one in flight, or pick the first candidate, or keep waiting ones on the tip, or nothing.
+ * A layer as one survey saw it: the pull request stacked on another open pull request's branch, with the head the layer below had then (the commit it merges at, if it merges next).
  */
-export interface QueueNext {
-/**
- * `watch`, `pick`, `keepOnTip` or `idle`.
- */
-action: string
-/**
- * Arm auto-merge (never for one only a bypass merges).
- */
-arm: boolean
-number?: (number | null)
-}
-/**
- * One open pull request.
- */
-export interface DashboardRow {
-/**
- * Who moves it next, and what they do, in words.
- */
-actor: Actor
-author: string
-blockers: string[]
-/**
- * Failed, pending and passed contexts of the head commit.
- */
-checkRuns: ChecksCell
-/**
- * The head commit's check rollup.
- */
-checks: string
-/**
- * The queue's claim holding at this head.
- */
-claim?: (QueueClaim | null)
-/**
- * `reviewer:<machine>` claims.
- */
-claimers: string[]
-headRef: string
-labels: string[]
-minutes?: (number | null)
-nextAction: string
+export interface QueueLayer {
 number: number
+parent: number
+parentHead: string
+}
 /**
- * `from:<machine>`, else the author (the sweep's owner).
+ * A pull request and a head of it: in `movedOff`, one moved off a stack whose merged layer's commits it may still carry (its next rebase drops them with `--onto` from `head`, the head that layer merged at); in a restack, the head a layer was just pushed at.
  */
-owner: string
+export interface QueueHead {
+head: string
+number: number
+}
 /**
- * Why the sweep could not time it (no single state label, unreadable timeline).
+ * One `rebase --onto` to do. `onto` is none while it is the new head of layer `parent`, which the job before produces.
  */
-problem?: (string | null)
-/**
- * The merge queue's triage of it; absent when the queue ignores it and nobody owns it there (it is not queued), so a board of unqueued work shows no queue noise.
- */
-queue?: (QueueCell | null)
-/**
- * The queue's set-aside record standing at this head.
- */
-setAside?: (SetAsideCell | null)
-/**
- * Start of the current stay in its state label (RFC 3339), and its length in minutes (working minutes when working hours are on), from the sweep.
- */
-since?: (string | null)
-/**
- * The `state:*` label reconcile derives, or none when its facts could not be read.
- */
-state?: (string | null)
-/**
- * Its stays in state labels, oldest first.
- */
-stays: Stay[]
-title: string
-/**
- * Reconcile's reason for that state.
- */
+export interface QueueRestackJob {
+branch: string
+expectedHead: string
+number: number
+onto?: (string | null)
+parent?: (number | null)
+upstream: string
 why: string
 }
 /**
- * The checks on the head, by outcome of each context's newest run.
+ * The pull request being moved this cycle.
  */
-export interface ChecksCell {
-failed: FailedCheck[]
-passed: number
-pending: string[]
-}
+export interface QueuePick {
 /**
- * A failed check's newest run, with the ids a link to it needs.
+ * Arm auto-merge before releasing (none for one only a bypass merges, or already armed).
  */
-export interface FailedCheck {
+arm: boolean
+branch: string
+bypassOnly: boolean
+commitCount?: (number | null)
 /**
- * The check run's id (`/runs/ID` on the web), none for a commit status.
+ * The head the survey saw (the lease).
  */
-id?: (number | null)
-name: string
-runId?: (number | null)
-workflow?: (string | null)
-}
-export interface QueueClaim {
-at: string
-by: string
-commentId?: (number | null)
 head: string
-}
-export interface QueueCell {
-detail: string
-nextAction: string
-nextActor: string
+key?: (OrderKey | null)
 /**
- * 1-based place in the pick order, for candidates.
+ * The head after the push (the survey's when nothing was pushed).
  */
-place?: (number | null)
-reason: string
-triage: QueueClass
-waitingOn: number[]
+newHead: string
+number: number
+/**
+ * Queued pull requests already released when the survey ran (never yielded to).
+ */
+releasedAtSurvey: number[]
+skipCi: boolean
+}
+export interface OrderKey {
+demoted: boolean
+dirty: boolean
+number: number
+priority: QueuePriority
+version: boolean
 }
 /**
- * The queue's set-aside standing at this head, and the comment holding its Retry box.
+ * The pull request being watched.
  */
-export interface SetAsideCell {
+export interface QueueWatching {
+branch: string
+commitCount?: (number | null)
+/**
+ * 4a ran once in this watch: the head it pushed failing again is set aside.
+ */
+fixed: boolean
+number: number
+watch: WatchState
+}
+/**
+ * What the watch carries from poll to poll.
+ */
+export interface WatchState {
+/**
+ * Only a bypass merges it: never armed, so auto-merge is not read.
+ */
+bypassOnly?: boolean
+greenPolls?: number
+/**
+ * The commit the worker pushed (or found up to date).
+ */
+pushedHead?: string
+readFailures?: number
+startedAt?: string
+}
+/**
+ * A comment the worker wrote this survey. Triage reads owners from the comments, and the survey the shell passes along predates the write, so the worker reads its own writes over it until the next survey.
+ */
+export interface QueueWritten {
+body: string
 commentId?: (number | null)
+number: number
+}
+export interface QueueQuiet {
+/**
+ * A digest of what the last survey saw (FNV-1a, hex): only equality is read.
+ */
+fingerprint?: string
+/**
+ * Surveys in a row that saw the same, this one included (1 after a change).
+ */
+streak?: number
+}
+export interface SetAsideRecord {
+base?: string
 head: string
+number: number
 reason: string
-sentence: string
-}
-/**
- * One stay in a state label, replayed from the timeline; `to` none while it lasts.
- */
-export interface Stay {
-from: string
-label: string
-to?: (string | null)
-}
-export interface Warning {
-message: string
-/**
- * The pull request concerned, if any.
- */
-number?: (number | null)
 }
 
 export type Mergeable = (("MERGEABLE" | "CONFLICTING") | "UNKNOWN")
@@ -966,7 +989,21 @@ export type PullFact = (("labels" | "reviews" | "reviewRequests" | "checks" | "f
  * Repository-level facts a read can fail on.
  */
 export type RepoFact = ("labels" | "requiredChecks" | "codeowners" | "issues" | "board" | "rules" | "teamMembers")
-
+/**
+ * How one op went, as the shell reports it (one per op applied, in order; it stops at the first that is not `done`/`unchanged`/`skipped`).
+ */
+export type QueueOpOutcome = (("done" | "conflict" | "failed") | "unchanged" | "empty" | "skipped" | "moved" | "leaseLost" | "refused" | "guardFailed")
+/**
+ * A pull request that left the open list, read by number because the worker asked (`reads`).
+ */
+export interface QueueClosedPull {
+/**
+ * The squash commit on the base, when it merged.
+ */
+mergeCommit?: (string | null)
+merged: boolean
+number: number
+}
 /**
  * A repository snapshot: everything the engine needs, including the clock.
  */
@@ -1253,18 +1290,329 @@ demoted?: Demotion[]
  */
 records?: SetAsideRecord[]
 }
-export interface Demotion {
 /**
- * The head when it was demoted, carried along by the worker's own pushes.
+ * The command line's options (the spec's defaults).
  */
-head: string
-number: number
+export interface QueueCycleOptions {
+activeInterval?: number
+/**
+ * Step 4a; `--no-auto-fix` turns it off.
+ */
+autoFix?: boolean
+/**
+ * Survey and report, change nothing: the ops are logged, not returned.
+ */
+dryRun?: boolean
+idleAfter?: number
+idleInterval?: number
+pollInterval?: number
+/**
+ * Overrides `queue.watch.timeoutMinutes`.
+ */
+watchTimeoutMinutes?: (number | null)
 }
-export interface SetAsideRecord {
-base?: string
-head: string
+/**
+ * What one poll saw.
+ */
+export interface Poll {
+autoMerge?: boolean
+checks?: Check[]
+headSha?: string
+labels?: string[]
+mergeStateStatus?: string
+now?: string
+/**
+ * Re-reading the pull request failed.
+ */
+readFailed?: boolean
+/**
+ * What the repository requires of the head (branch protection and rulesets), as read, like `facts.requiredChecks`; the engine adds the config's `requiredChecks` itself.
+ */
+requiredChecks?: string[]
+/**
+ * OPEN, MERGED or CLOSED.
+ */
+state?: string
+/**
+ * SIGINT or SIGTERM arrived.
+ */
+stopRequested?: boolean
+/**
+ * Facts this poll could not read. `requiredChecks` there means the rules are unknown: then no poll concludes from the checks (a required one may not have reported, a failing one may not be required), it waits.
+ */
+unknown?: string[]
+}
+export interface QueueOpResult {
+/**
+ * Conflicting files.
+ */
+files?: string[]
+/**
+ * The head after the op (a rebase's or push's new head; the head found when moved).
+ */
+head?: (string | null)
+/**
+ * What the command printed (the engine keeps its last lines).
+ */
+log?: string
+outcome: QueueOpOutcome
+}
+/**
+ * Who moves a pull request next.
+ */
+export type Actor = ("you" | "reviewers" | "agents" | "queue" | "person" | "nobody")
+export type QueueClass = ("ignore" | "note" | "candidate" | "inFlight" | "failing" | "held")
+
+/**
+ * Everything the page shows. With config errors, only `configErrors` is filled (the page then shows them and asks again with the preset).
+ */
+export interface DashboardView {
+/**
+ * Every actor in that order, with its heading, empty groups included: how a page showing several repositories merges their groups.
+ */
+actors: ActorHeading[]
+configErrors: ConfigError[]
+engine: string
+/**
+ * The queue's dependency graph (Merge-After, stacks, inherited Start-After), laid out in layers.
+ */
+graph: DepGraph
+/**
+ * The rows grouped by who acts next, in the order the page shows them; every row is in one group.
+ */
+groups: Group[]
+/**
+ * Colour (hex, no `#`) of every label the config names, as `prflow labels` creates them.
+ */
+labelColors: {
+[k: string]: string
+}
+/**
+ * The snapshot's time (GitHub's clock as the reader saw it), which every duration is measured to.
+ */
+now: string
+/**
+ * The merge queue: candidates in pick order, what is in flight, and what the worker does next.
+ */
+queue: QueueView
+/**
+ * One per open pull request, by number.
+ */
+rows: DashboardRow[]
+stopReasons: string[]
+/**
+ * Development machines should open no new pull request (the sweep's stop-the-line), and why.
+ */
+stopTheLine: boolean
+/**
+ * The account the facts were read as: who "you" is.
+ */
+viewer?: (string | null)
+/**
+ * Reconcile's and the sweep's warnings, then the queue's (without a number).
+ */
+warnings: Warning[]
+}
+export interface ActorHeading {
+actor: Actor
+heading: string
+}
+/**
+ * One problem in the config, located by JSON path.
+ */
+export interface ConfigError {
+/**
+ * What a valid value looks like.
+ */
+expected: string
+/**
+ * What was there.
+ */
+found: string
+/**
+ * Where, as a JSON path from the root (`$.botPanel.bots[0]`).
+ */
+path: string
+}
+export interface DepGraph {
+cycles: number[][]
+edges: DepEdge[]
+/**
+ * Pull requests with an edge in or out; `layer` 0 waits for nobody, each other layer waits for one below it; `slot` orders a layer. Edges inside a cycle are not followed; its members are marked.
+ */
+nodes: DepNode[]
+}
+/**
+ * `from` waits for `to`: `via` is `mergeAfter`, `stack` or `startAfter` (with the issue it came through).
+ */
+export interface DepEdge {
+from: number
+inCycle: boolean
+issue?: (number | null)
+to: number
+via: string
+}
+export interface DepNode {
+inCycle: boolean
+layer: number
 number: number
+slot: number
+title: string
+}
+export interface Group {
+actor: Actor
+heading: string
+/**
+ * Longest in its state first, then by number.
+ */
+numbers: number[]
+}
+export interface QueueView {
+cycles: number[][]
+inFlight: number[]
+next?: (QueueNext | null)
+order: number[]
+}
+/**
+ * What the worker does this cycle: watch the one in flight, or pick the first candidate, or keep waiting ones on the tip, or nothing.
+ */
+export interface QueueNext {
+/**
+ * `watch`, `pick`, `keepOnTip` or `idle`.
+ */
+action: string
+/**
+ * Arm auto-merge (never for one only a bypass merges).
+ */
+arm: boolean
+number?: (number | null)
+}
+/**
+ * One open pull request.
+ */
+export interface DashboardRow {
+/**
+ * Who moves it next, and what they do, in words.
+ */
+actor: Actor
+author: string
+blockers: string[]
+/**
+ * Failed, pending and passed contexts of the head commit.
+ */
+checkRuns: ChecksCell
+/**
+ * The head commit's check rollup.
+ */
+checks: string
+/**
+ * The queue's claim holding at this head.
+ */
+claim?: (QueueClaim | null)
+/**
+ * `reviewer:<machine>` claims.
+ */
+claimers: string[]
+headRef: string
+labels: string[]
+minutes?: (number | null)
+nextAction: string
+number: number
+/**
+ * `from:<machine>`, else the author (the sweep's owner).
+ */
+owner: string
+/**
+ * Why the sweep could not time it (no single state label, unreadable timeline).
+ */
+problem?: (string | null)
+/**
+ * The merge queue's triage of it; absent when the queue ignores it and nobody owns it there (it is not queued), so a board of unqueued work shows no queue noise.
+ */
+queue?: (QueueCell | null)
+/**
+ * The queue's set-aside record standing at this head.
+ */
+setAside?: (SetAsideCell | null)
+/**
+ * Start of the current stay in its state label (RFC 3339), and its length in minutes (working minutes when working hours are on), from the sweep.
+ */
+since?: (string | null)
+/**
+ * The `state:*` label reconcile derives, or none when its facts could not be read.
+ */
+state?: (string | null)
+/**
+ * Its stays in state labels, oldest first.
+ */
+stays: Stay[]
+title: string
+/**
+ * Reconcile's reason for that state.
+ */
+why: string
+}
+/**
+ * The checks on the head, by outcome of each context's newest run.
+ */
+export interface ChecksCell {
+failed: FailedCheck[]
+passed: number
+pending: string[]
+}
+/**
+ * A failed check's newest run, with the ids a link to it needs.
+ */
+export interface FailedCheck {
+/**
+ * The check run's id (`/runs/ID` on the web), none for a commit status.
+ */
+id?: (number | null)
+name: string
+runId?: (number | null)
+workflow?: (string | null)
+}
+export interface QueueClaim {
+at: string
+by: string
+commentId?: (number | null)
+head: string
+}
+export interface QueueCell {
+detail: string
+nextAction: string
+nextActor: string
+/**
+ * 1-based place in the pick order, for candidates.
+ */
+place?: (number | null)
 reason: string
+triage: QueueClass
+waitingOn: number[]
+}
+/**
+ * The queue's set-aside standing at this head, and the comment holding its Retry box.
+ */
+export interface SetAsideCell {
+commentId?: (number | null)
+head: string
+reason: string
+sentence: string
+}
+/**
+ * One stay in a state label, replayed from the timeline; `to` none while it lasts.
+ */
+export interface Stay {
+from: string
+label: string
+to?: (string | null)
+}
+export interface Warning {
+message: string
+/**
+ * The pull request concerned, if any.
+ */
+number?: (number | null)
 }
 
 /**
@@ -1349,7 +1697,6 @@ teams: string[]
 tips: number[]
 }
 
-export type QueuePriority = ("high" | "normal" | "low")
 export type QueueOwner = ("worker" | "fixer" | "human" | "none")
 export interface QueueReport {
 /**
@@ -1659,23 +2006,6 @@ stopRequested?: boolean
  */
 unknown?: string[]
 }
-/**
- * What the watch carries from poll to poll.
- */
-export interface WatchState {
-/**
- * Only a bypass merges it: never armed, so auto-merge is not read.
- */
-bypassOnly?: boolean
-greenPolls?: number
-/**
- * The commit the worker pushed (or found up to date).
- */
-pushedHead?: string
-readFailures?: number
-startedAt?: string
-}
-
 export interface WatchStep {
 detail: string
 /**
@@ -1829,6 +2159,50 @@ export interface ConfigSchemaOutput {
 [k: string]: unknown
 }
 
+export interface CycleStepInput {
+/**
+ * The pull requests the last step named in `reads` that are no longer open.
+ */
+closed?: QueueClosedPull[]
+/**
+ * The last survey (the shell passes the same one again until a step asks for a new one).
+ */
+facts?: Facts
+options?: QueueCycleOptions
+/**
+ * The watched pull request, when the last step asked for a poll.
+ */
+poll?: (Poll | null)
+/**
+ * One result per op the shell applied from the last step's ops.
+ */
+results?: QueueOpResult[]
+state?: QueueCycleState
+/**
+ * A stop signal arrived: finish this step and stop.
+ */
+stop?: boolean
+}
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type CycleStepOutput = (QueueStepOut | ConfigRefusal)
+export interface QueueStepOut {
+/**
+ * What was done and why, one line each.
+ */
+log: string[]
+/**
+ * Apply in order; stop at the first that does not succeed.
+ */
+ops: Op[]
+/**
+ * Pull requests to read by number with the next survey (report those no longer open in `closed`).
+ */
+reads: number[]
+state: QueueCycleState
+wait: QueueWait
+}
 /**
  * A repository snapshot to decide.
  */
@@ -2010,14 +2384,6 @@ retryTicked: boolean
 export interface OrderInput {
 keys: OrderKey[]
 }
-export interface OrderKey {
-demoted: boolean
-dirty: boolean
-number: number
-priority: QueuePriority
-version: boolean
-}
-
 export type OrderOutput = number[]
 
 /**
@@ -2705,37 +3071,6 @@ poll: Poll
 state: WatchState
 }
 /**
- * What one poll saw.
- */
-export interface Poll {
-autoMerge?: boolean
-checks?: Check[]
-headSha?: string
-labels?: string[]
-mergeStateStatus?: string
-now?: string
-/**
- * Re-reading the pull request failed.
- */
-readFailed?: boolean
-/**
- * What the repository requires of the head (branch protection and rulesets), as read, like `facts.requiredChecks`; the engine adds the config's `requiredChecks` itself.
- */
-requiredChecks?: string[]
-/**
- * OPEN, MERGED or CLOSED.
- */
-state?: string
-/**
- * SIGINT or SIGTERM arrived.
- */
-stopRequested?: boolean
-/**
- * Facts this poll could not read. `requiredChecks` there means the rules are unknown: then no poll concludes from the checks (a required one may not have reported, a failing one may not be required), it waits.
- */
-unknown?: string[]
-}
-/**
  * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
  */
 export type WatchStepOutput = (Step | ConfigRefusal)
@@ -2780,6 +3115,7 @@ export interface Decisions {
   closingKeywords: { input: ClosingKeywordsInput; output: ClosingKeywordsOutput };
   codeOwners: { input: CodeOwnersInput; output: CodeOwnersOutput };
   configSchema: { input: ConfigSchemaInput; output: ConfigSchemaOutput };
+  cycleStep: { input: CycleStepInput; output: CycleStepOutput };
   dashboard: { input: DashboardInput; output: DashboardOutput };
   followupSettings: { input: FollowupSettingsInput; output: FollowupSettingsOutput };
   gateClassify: { input: GateClassifyInput; output: GateClassifyOutput };
@@ -2839,6 +3175,8 @@ export interface Engine {
   codeOwners(input: EngineRequest<CodeOwnersInput>): CodeOwnersOutput;
   /** The JSON Schema of `.github/prflow.json`. */
   configSchema(input?: EngineRequest<ConfigSchemaInput>): ConfigSchemaOutput;
+  /** One step of the merge queue's cycle: the survey, the remembered state and the results of the ops the shell applied in; the next ops, the new state and what to wait for out. */
+  cycleStep(input?: EngineRequest<CycleStepInput>): CycleStepOutput;
   /** What the dashboard draws: one row per open pull request, the pick order and the warnings. */
   dashboard(input: EngineRequest<DashboardInput>): DashboardOutput;
   /** The board settings a shell reads before the sweep, defaults filled in. */

@@ -3771,17 +3771,18 @@ async function applyOne(octokit, op, { params, live, git, stopped }) {
     return { outcome: FAILED, detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}` };
   }
 }
-var hasGuard = (g) => Boolean(g && (g.head || g.labelsOn?.length || g.labelsOff?.length));
+var hasGuard = (g) => Boolean(g && (g.head || g.base || g.labelsOn?.length || g.labelsOff?.length));
 async function freshRead(octokit, op, params) {
-  if (op.guard?.head || NEEDS_PULL.has(op.op)) {
+  if (op.guard?.head || op.guard?.base || NEEDS_PULL.has(op.op)) {
     const { data: data2 } = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...params, pull_number: op.number, request: { ...GUARD_READ } });
-    return { head: data2.head?.sha ?? null, labels: (data2.labels ?? []).map((l) => l.name), nodeId: data2.node_id };
+    return { head: data2.head?.sha ?? null, base: data2.base?.ref ?? null, labels: (data2.labels ?? []).map((l) => l.name), nodeId: data2.node_id };
   }
   const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}", { ...params, issue_number: op.number, request: { ...GUARD_READ } });
   return { head: null, labels: (data.labels ?? []).map((l) => typeof l === "string" ? l : l.name), nodeId: data.node_id };
 }
 function guardBroken(guard, fresh) {
   if (guard.head && fresh.head !== guard.head) return `the head moved from ${short(guard.head)} to ${short(fresh.head)}`;
+  if (guard.base && fresh.base !== guard.base) return `it was retargeted from ${guard.base} to ${fresh.base}`;
   const on = new Set(fresh.labels.map((l) => l.toLowerCase()));
   const off = (guard.labelsOn ?? []).filter((l) => !on.has(l.toLowerCase()));
   if (off.length) return `${off.join(", ")} ${off.length === 1 ? "was" : "were"} taken off`;
@@ -3792,6 +3793,7 @@ function guardBroken(guard, fresh) {
 function guardWords(guard) {
   const parts = [];
   if (guard?.head) parts.push(`the head is still ${short(guard.head)}`);
+  if (guard?.base) parts.push(`it is still based on ${guard.base}`);
   if (guard?.labelsOn?.length) parts.push(`${guard.labelsOn.join(", ")} still on`);
   if (guard?.labelsOff?.length) parts.push(`${guard.labelsOff.join(", ")} still off`);
   return parts.length ? ` (if ${parts.join(" and ")})` : "";

@@ -5,13 +5,17 @@
 pub mod autofix;
 pub mod claim;
 pub mod codeowners;
+pub mod cycle;
 pub mod declare;
 pub mod graph;
 pub mod green;
 pub mod markers;
+pub mod memory;
 pub mod order;
 pub mod owner;
+pub mod quiet;
 pub mod reads;
+pub mod restack;
 pub mod review_hold;
 pub mod setaside;
 pub mod triage;
