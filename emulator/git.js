@@ -34,6 +34,24 @@ function treeHash(node) {
   return node.sha;
 }
 
+/** The paths whose blobs differ between two trees (git diff --name-only), in path order. */
+function diffTrees(a, b, prefix = "") {
+  const out = [];
+  const sha = (e) => e && (e.node ? treeHash(e.node) : e.sha);
+  for (const name of new Set([...(a?.entries.keys() ?? []), ...(b?.entries.keys() ?? [])])) {
+    const x = a?.entries.get(name);
+    const y = b?.entries.get(name);
+    if (sha(x) === sha(y)) continue;
+    const path = prefix + name;
+    if (x?.node || y?.node) {
+      out.push(...diffTrees(x?.node, y?.node, `${path}/`));
+      if (x && !x.node) out.push(path);
+      if (y && !y.node) out.push(path);
+    } else out.push(path);
+  }
+  return prefix ? out : out.sort(byPath);
+}
+
 /** Repositories not yet closed: removed when the process exits (a test that never closes its emulator leaves nothing). */
 const OPEN = new Set();
 process.once("exit", () => {
@@ -305,13 +323,40 @@ export class GitRepo {
     return chain;
   }
 
+  /** Whether `b`'s first-parent line, all commits written here, ends at a root without passing `a`: then `a` is not its ancestor. */
+  rootedWithout(a, b) {
+    for (let at = b; at; at = this.made.get(at).parent) if (at === a || !this.made.has(at)) return false;
+    return true;
+  }
+  /** A commit's whole history, newest first, when every commit in it was written here (single parents), else null. */
+  line(c) {
+    const out = [];
+    for (let at = c; at; at = this.made.get(at).parent) {
+      if (!this.made.has(at)) return null;
+      out.push(at);
+    }
+    return out;
+  }
+  /** Merge base, commits and changed paths between two commits written here, without asking git (null when either left this object). */
+  knownBetween(base, head) {
+    const a = base && this.line(base);
+    const b = head && this.line(head);
+    if (!a || !b) return null;
+    const behind = new Set(a);
+    const i = b.findIndex((c) => behind.has(c));
+    if (i < 0) return null;
+    return { mergeBase: b[i], commits: b.slice(0, i).reverse().map((c) => this.made.get(c).commit), files: () => diffTrees(this.made.get(b[i]).tree, this.made.get(head).tree) };
+  }
   isAncestor(a, b) {
     if (a === b || this.walk(a, b)) return true;
+    if (a && this.rootedWithout(a, b)) return false;
     const ask = () => this.git(["merge-base", "--is-ancestor", a, b], { allowFail: true }) !== null;
     return SHA.test(a) && SHA.test(b) ? this.remember(`ancestor ${a} ${b}`, ask) : ask();
   }
   mergeBase(a, b) {
     if (a === b || this.walk(a, b)) return a;
+    const known = this.knownBetween(a, b);
+    if (known) return known.mergeBase;
     const ask = () => this.git(["merge-base", a, b], { allowFail: true }) || null;
     return SHA.test(a) && SHA.test(b) ? this.remember(`base ${a} ${b}`, ask) : ask();
   }
@@ -319,6 +364,8 @@ export class GitRepo {
   commitsBetween(base, head) {
     const chain = base && this.walk(base, head);
     if (chain) return chain.map((c) => c.commit).reverse();
+    const known = this.knownBetween(base, head);
+    if (known) return known.commits;
     const ask = () => {
       const out = this.git(["log", "--reverse", "--format=%H%x00%an%x00%ct%x00%s", base ? `${base}..${head}` : head]);
       return out ? out.split("\n").map((l) => {
@@ -332,11 +379,36 @@ export class GitRepo {
   changedFiles(base, head) {
     const chain = this.walk(base, head);
     if (chain?.length === 1 && chain[0].changed) return [...chain[0].changed];
+    const known = this.knownBetween(base, head);
+    if (known) return known.files();
     const ask = () => {
       const out = this.git(["diff", "--name-only", `${base}...${head}`], { allowFail: true });
       return out ? out.split("\n") : [];
     };
     return SHA.test(base) && SHA.test(head) ? [...this.remember(`diff ${base} ${head}`, ask)] : ask();
+  }
+  /**
+   * Many `merge-tree`s in one process (`git merge-tree --stdin`): [{ clean, tree, conflicts }] per
+   * [base, head] pair, each remembered, so a board's mergeability is one git process, not one per pull request.
+   */
+  mergeTrees(pairs) {
+    const ask = pairs.filter(([a, b]) => !this.memo.has(`merge ${a} ${b}`));
+    if (ask.length) {
+      this.flush();
+      const r = spawnSync("git", ["merge-tree", "--stdin", "--name-only", "--no-messages"], { cwd: this.path, input: ask.map((p) => p.join(" ")).join("\n") + "\n", encoding: "utf8", env: { ...process.env, GIT_DIR: this.path }, maxBuffer: 1 << 28 });
+      if (r.status !== 0) throw new Error(`git merge-tree --stdin: ${r.stderr}`);
+      const fields = r.stdout.split("\0");
+      let at = 0;
+      for (const [a, b] of ask) {
+        const clean = fields[at++] === "1";
+        const tree = fields[at++];
+        const conflicts = [];
+        while (fields[at] !== "") conflicts.push(fields[at++]);
+        at++;
+        this.memo.set(`merge ${a} ${b}`, { clean, tree, conflicts });
+      }
+    }
+    return pairs.map(([a, b]) => this.memo.get(`merge ${a} ${b}`));
   }
   /** `git merge-tree --write-tree`: { clean, tree, conflicts: [path] } (exit 1 is a conflict, not an error). */
   mergeTree(base, head, { mergeBase } = {}) {

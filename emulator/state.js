@@ -675,8 +675,19 @@ export class RepoState {
     const base = this.git.tip(pr.baseRef);
     const key = `${base}:${pr.headSha}`;
     this.mergeCache ??= new Map();
-    // A head built on the base's tip merges cleanly without asking: git would fast-forward.
-    if (!this.mergeCache.has(key)) this.mergeCache.set(key, this.git.walk(base, pr.headSha) || this.git.mergeTree(base, pr.headSha).clean ? "MERGEABLE" : "CONFLICTING");
+    if (this.mergeCache.has(key)) return this.mergeCache.get(key);
+    // A head built on the base's tip merges cleanly without asking: git would fast-forward. The others
+    // are asked together: a board read asks every open pull request next.
+    const ask = [];
+    for (const p of this.pulls.values()) {
+      if (!p.isPull || p.state !== "open" || !p.headSha) continue;
+      const tip = this.git.tip(p.baseRef);
+      if (!tip || this.mergeCache.has(`${tip}:${p.headSha}`)) continue;
+      if (this.git.walk(tip, p.headSha)) this.mergeCache.set(`${tip}:${p.headSha}`, "MERGEABLE");
+      else ask.push([tip, p.headSha]);
+    }
+    if (!this.mergeCache.has(key) && !ask.some(([a, b]) => a === base && b === pr.headSha)) ask.push([base, pr.headSha]);
+    this.git.mergeTrees(ask).forEach(({ clean }, i) => this.mergeCache.set(`${ask[i][0]}:${ask[i][1]}`, clean ? "MERGEABLE" : "CONFLICTING"));
     return this.mergeCache.get(key);
   }
 
