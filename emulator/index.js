@@ -53,7 +53,7 @@ const HOUR = 3600_000;
 /**
  * Starts an emulator for `owner/repo` on 127.0.0.1. Resolves to the emulator object (see README.md).
  */
-export async function startEmulator({ owner = "acme", repo = "widgets", seed = "prflow", port = 0, clock = makeClock(), git = process.env.PRFLOW_EMULATOR_GIT === "1" } = {}) {
+export async function startEmulator({ owner = "acme", repo = "widgets", seed = "prflow", port = 0, clock = makeClock(), git = process.env.PRFLOW_EMULATOR_GIT !== "0" } = {}) {
   const emulator = new Emulator({ owner, repo, seed, clock, git });
   await emulator.listen(port);
   return emulator;

@@ -266,8 +266,10 @@ export class RepoState {
       baseSha: this.branch(base).sha,
     });
     this.pulls.set(number, pr);
-    if (this.git) this.git.setRef(pr.headRef, this.git.tip(base) ?? this.branch(base).sha);
-    for (let i = 0; i < commits; i++) this.addCommit(pr, author);
+    // With git the head branch starts at the base's tip: its first commit's parent (written with the ref), or the ref itself.
+    const start = this.git && (this.git.tip(base) ?? this.branch(base).sha);
+    if (this.git && !commits) this.git.setRef(pr.headRef, start);
+    for (let i = 0; i < commits; i++) this.addCommit(pr, author, undefined, i === 0 && start ? start : undefined);
     // With git a conflict is real: the base gets a commit changing the same files differently.
     if (this.git && conflicting) {
       const had = this.git.readFiles(this.git.tip(base), pr.files);
@@ -327,8 +329,8 @@ export class RepoState {
     return { status, aheadBy, behindBy, mergeBase, baseSha: a.commits ? a.commits.at(-1).oid : a.branch.history[a.at], commits: headCommits };
   }
 
-  addCommit(pr, author, dropped) {
-    const oid = this.git ? this.gitCommitOnHead(pr, author, this.git.tip(pr.headRef), dropped) : this.sha(`commit-${pr.number}`);
+  addCommit(pr, author, dropped, parent = this.git?.tip(pr.headRef)) {
+    const oid = this.git ? this.gitCommitOnHead(pr, author, parent, dropped) : this.sha(`commit-${pr.number}`);
     const commit = { oid, committedDate: this.now(), author };
     pr.commits.push(commit);
     pr.headSha = oid;
@@ -373,8 +375,7 @@ export class RepoState {
     const before = b.sha;
     if (this.git) {
       const n = b.history.length;
-      b.sha = this.git.commit({ parent: this.git.tip(name), files: files ?? { [`history/${name}-${n}.txt`]: `${name} moved (${n})\n` }, message: `Move ${name} (${n})`, author: this.owner });
-      this.git.setRef(name, b.sha);
+      b.sha = this.git.commit({ parent: this.git.tip(name), files: files ?? { [`history/${name}-${n}.txt`]: `${name} moved (${n})\n` }, message: `Move ${name} (${n})`, author: this.owner, ref: name });
       this.mergeCache?.clear();
     } else b.sha = this.sha(`branch-${name}`);
     b.history.push(b.sha);
@@ -639,9 +640,7 @@ export class RepoState {
     const files = Object.fromEntries(pr.files.map((f) => [f, editLine(had.get(f) ?? fileSkeleton(f), pr.number, `// #${pr.number}: ${pr.headRef} by ${author} (${k})`)]));
     const gone = dropped.filter((f) => !pr.files.includes(f));
     if (gone.length) for (const [f, text] of this.git.readFiles(this.git.mergeBase(this.git.tip(pr.baseRef), parent), gone)) files[f] = text;
-    const oid = this.git.commit({ parent, files, message: `${pr.title} (${k})`, author });
-    this.git.setRef(pr.headRef, oid);
-    return oid;
+    return this.git.commit({ parent, files, message: `${pr.title} (${k})`, author, ref: pr.headRef, before: gone.length ? undefined : Object.fromEntries(had) });
   }
 
   /** A pull request's head, commits, changed files and merge base, as git has them now. */
@@ -676,7 +675,19 @@ export class RepoState {
     const base = this.git.tip(pr.baseRef);
     const key = `${base}:${pr.headSha}`;
     this.mergeCache ??= new Map();
-    if (!this.mergeCache.has(key)) this.mergeCache.set(key, this.git.mergeTree(base, pr.headSha).clean ? "MERGEABLE" : "CONFLICTING");
+    if (this.mergeCache.has(key)) return this.mergeCache.get(key);
+    // A head built on the base's tip merges cleanly without asking: git would fast-forward. The others
+    // are asked together: a board read asks every open pull request next.
+    const ask = [];
+    for (const p of this.pulls.values()) {
+      if (!p.isPull || p.state !== "open" || !p.headSha) continue;
+      const tip = this.git.tip(p.baseRef);
+      if (!tip || this.mergeCache.has(`${tip}:${p.headSha}`)) continue;
+      if (this.git.walk(tip, p.headSha)) this.mergeCache.set(`${tip}:${p.headSha}`, "MERGEABLE");
+      else ask.push([tip, p.headSha]);
+    }
+    if (!this.mergeCache.has(key) && !ask.some(([a, b]) => a === base && b === pr.headSha)) ask.push([base, pr.headSha]);
+    this.git.mergeTrees(ask).forEach(({ clean }, i) => this.mergeCache.set(`${ask[i][0]}:${ask[i][1]}`, clean ? "MERGEABLE" : "CONFLICTING"));
     return this.mergeCache.get(key);
   }
 

@@ -60,7 +60,7 @@ describe("auto-merge waits for the pull_request rule", () => {
     };
     const { gh, pr } = await armed(t, { require_code_owner_review: true }, { files: ["src/a.rs", "docs/x.md"], prepare });
     assert.equal(pr.merged, false);
-    assert.deepEqual(gh.state.reviewRequirements(pr), ["Waiting on code owner review from @acme/core, @bob."]);
+    assert.deepEqual(gh.state.reviewRequirements(pr), ["Waiting on code owner review from @bob, @acme/core."], "owners in the order of the changed files, by path (docs/ before src/)");
     gh.review(pr.number, { author: "bob" });
     assert.equal(pr.merged, false, "docs/x.md is owned; src/ still waits on core");
     gh.review(pr.number, { author: "alice" });

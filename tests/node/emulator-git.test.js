@@ -240,7 +240,7 @@ describe("merging", () => {
 describe("seeding on git", () => {
   test("the seeded board is real commits: heads are branch tips, changed files are git's, and every pull request reads as on the model", async (t) => {
     const { seedBoard } = await import("../../scripts/lib/seed-emulator.mjs");
-    const model = await startEmulator();
+    const model = await startEmulator({ git: false });
     t.after(() => model.close());
     const { gh } = await setup(t);
     const board = seedBoard(gh, 20);
@@ -255,6 +255,33 @@ describe("seeding on git", () => {
     const dirty = board.filter(({ number }) => gh.state.mergeable(gh.state.pull(number)) === "CONFLICTING");
     assert.ok(dirty.length >= 2);
     for (const { number } of dirty) assert.equal(gh.git.mergeTree(gh.git.tip("main"), gh.state.pull(number).headSha).clean, false, "git says so");
+    assert.deepEqual(gh.validationFailures, []);
+  });
+});
+
+describe("answers the emulator gives without asking git", () => {
+  // Seeding hashes commits in JS and answers merge bases, commits, files and ancestry from the trees it
+  // kept; this holds those answers to git's own, on a board whose base moved under its pull requests.
+  test("merge base, commits, changed files, ancestry and mergeability equal git's on a seeded board", async (t) => {
+    const { seedBoard } = await import("../../scripts/lib/seed-emulator.mjs");
+    const { gh } = await setup(t);
+    seedBoard(gh, 40);
+    gh.createPull({ title: "nested", files: ["a/b/c.txt", "a/b.txt", "a.txt", "z/y"], commits: 3 });
+    gh.moveBranch("main", { files: { "a.txt": "main's own a.txt\n" } });
+    gh.clock.advance({ minutes: 5 }); // past GitHub's UNKNOWN after the base moved
+    assert.ok(gh.git.pending.length > 40, "seeding ran no git: its commits wait for one fast-import");
+    const raw = (args) => gh.git.git(args, { allowFail: true }) ?? "";
+    const lines = (text) => text.split("\n").filter(Boolean);
+    const main = gh.git.tip("main");
+    let moved = 0;
+    for (const pr of [...gh.state.pulls.values()].filter((p) => p.isPull)) {
+      const head = pr.headSha;
+      const ours = { base: gh.git.mergeBase(main, head), log: gh.git.commitsBetween(main, head).map((c) => c.oid), files: gh.git.changedFiles(main, head), ancestor: gh.git.isAncestor(main, head), mergeable: gh.state.mergeable(pr) };
+      const gits = { base: raw(["merge-base", main, head]), log: lines(raw(["log", "--reverse", "--format=%H", `${main}..${head}`])), files: lines(raw(["diff", "--name-only", `${main}...${head}`])), ancestor: gh.git.git(["merge-base", "--is-ancestor", main, head], { allowFail: true }) !== null, mergeable: gh.git.mergeTree(main, head).clean ? "MERGEABLE" : "CONFLICTING" };
+      assert.deepEqual(ours, gits, `#${pr.number}`);
+      if (ours.base !== main) moved++;
+    }
+    assert.ok(moved > 10, "most pull requests are behind main: the answers are not all the trivial ones");
     assert.deepEqual(gh.validationFailures, []);
   });
 });
