@@ -117,8 +117,8 @@ pub fn tip_reads(facts: &Facts, config: &Config) -> Vec<u64> {
 pub fn call(name: &str, input: serde_json::Value) -> Result<serde_json::Value, String> {
     use serde_json::{json, to_value, Value};
     fn field<T: serde::de::DeserializeOwned>(input: &Value, key: &str) -> Result<T, String> {
-        let v = input.get(key).cloned().unwrap_or(Value::Null);
-        crate::json_path::from_value(&v).map_err(|e| format!("{key} {}: {}", e.path, e.message))
+        // By reference: cloning the facts' value copied the whole board on every call.
+        crate::json_path::from_value(input.get(key).unwrap_or(&Value::Null)).map_err(|e| format!("{key} {}: {}", e.path, e.message))
     }
     fn facts_config(input: &Value) -> Result<(Facts, Config), String> {
         let facts: Facts = field(input, "facts")?;
