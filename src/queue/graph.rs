@@ -31,7 +31,9 @@ pub struct Graph {
     pub edges: BTreeMap<u64, Vec<Edge>>,
     /// Each cycle's members, ascending; cycles sorted by their smallest member.
     pub cycles: Vec<Vec<u64>>,
-    in_cycle: BTreeSet<u64>,
+    /// Each member's cycle, by its index in `cycles`: finding a member's cycle is a lookup, not a
+    /// scan of every cycle, so naming each member of a ring stays linear in the ring.
+    cycle_index: BTreeMap<u64, usize>,
 }
 
 /// Issue facts the graph needs: which open issue is closed by which open pull requests.
@@ -72,16 +74,16 @@ impl Graph {
             edges.insert(n, out);
         }
         let cycles = cycles(&edges);
-        let in_cycle = cycles.iter().flatten().copied().collect();
-        Graph { edges, cycles, in_cycle }
+        let cycle_index = cycles.iter().enumerate().flat_map(|(i, c)| c.iter().map(move |&n| (n, i))).collect();
+        Graph { edges, cycles, cycle_index }
     }
 
     pub fn in_cycle(&self, n: u64) -> bool {
-        self.in_cycle.contains(&n)
+        self.cycle_index.contains_key(&n)
     }
 
     pub fn cycle_of(&self, n: u64) -> Option<&Vec<u64>> {
-        self.cycles.iter().find(|c| c.contains(&n))
+        self.cycle_index.get(&n).map(|&i| &self.cycles[i])
     }
 
     /// The open pull requests `n` waits for, excluding the stack (reported on its own).

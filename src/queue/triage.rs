@@ -123,7 +123,7 @@ fn decide(ctx: &Ctx, pr: &PullRequest, d: &Declared, owner: &Option<owner::Owner
         return note(why::BASE_NOT_ACTIONABLE, format!("queued, but based on `{}`: neither `{}` nor an open pull request's branch", pr.base_ref, ctx.default_branch));
     }
     if let Some(cycle) = ctx.graph.cycle_of(pr.number) {
-        return note(why::CYCLE, format!("caught in the cycle {}: left alone", numbers(cycle)));
+        return note(why::CYCLE, format!("caught in the cycle {}: left alone", why::cycle_numbers(cycle, pr.number)));
     }
     // 3. Owner.
     if let Some(o) = owner {
@@ -357,6 +357,28 @@ mod tests {
         let facts = json!({ "repository": "me/here", "now": "2026-01-01T00:00:00Z", "unknown": unknown });
         let report = crate::Engine::preset().call_value("triage", &json!({ "facts": facts })).expect("triage");
         serde_json::from_value(report["warnings"].clone()).expect("warnings")
+    }
+
+    /// A Merge-After ring of `n`: each pull request waits for the next, the last for the first.
+    fn ring(n: u64) -> serde_json::Value {
+        let pulls: Vec<_> = (1..=n)
+            .map(|i| json!({ "number": i, "title": "t", "author": "dev", "baseRef": "main", "headRef": format!("b{i}"), "headSha": "h", "labels": ["merge-queued"], "body": format!("Merge-After: #{}", i % n + 1) }))
+            .collect();
+        json!({ "repository": "me/here", "now": "2026-01-01T00:00:00Z", "defaultBranch": "main", "pullRequests": pulls })
+    }
+
+    #[test]
+    fn a_ring_of_two_thousand_is_named_once_and_each_reason_stays_short() {
+        let report = crate::Engine::preset().call_value("triage", &json!({ "facts": ring(2_000) })).expect("triage");
+        let cycles: Vec<Vec<u64>> = serde_json::from_value(report["cycles"].clone()).expect("cycles");
+        assert_eq!(cycles, vec![(1..=2_000).collect::<Vec<u64>>()]);
+        let entries = report["entries"].as_array().expect("entries");
+        let detail = |n: u64| entries.iter().find(|e| e["number"] == n).and_then(|e| e["detail"].as_str()).expect("detail").to_string();
+        assert_eq!(detail(1), "caught in the cycle #1, #2, #3 and 1,997 more: left alone");
+        assert_eq!(detail(1_500), "caught in the cycle #1, #2, #3, #1500 and 1,996 more: left alone");
+        // Linear: the whole ring in every reason (detail and ownerWhy) was 2,000 × ~28,000 bytes.
+        let text: usize = entries.iter().map(|e| e.to_string().len()).sum();
+        assert!(text < 2_000 * 2_000, "reasons of a ring of 2,000 take {text} bytes");
     }
 
     #[test]

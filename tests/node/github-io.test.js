@@ -1,5 +1,5 @@
 // lib/github against the emulator: readFacts reproduces the seeded repository as a valid Facts document
-// (nested pagination included) in ceil(N/50) GraphQL pages + 1 REST read; the writer table writes exactly
+// (nested pagination included) in ceil(N/PULL_PAGE) (100) GraphQL pages + 1 REST read; the writer table writes exactly
 // the ops, adds and removes named labels only, and checks each op's guard; syncLabels upserts and never
 // deletes; faults are retried.
 import { test, describe, before, after } from "node:test";
@@ -209,15 +209,15 @@ describe("nested pagination of the other lists", () => {
   });
 });
 
-describe("numbers: named pull requests in chunks of 50", () => {
-  test("120 named pull requests are 3 GraphQL queries; unknown numbers and issues are left out", async () => {
+describe("numbers: named pull requests in chunks of PULL_PAGE", () => {
+  test("220 named pull requests are 3 GraphQL queries of PULL_PAGE; unknown numbers and issues are left out", async () => {
     const gh = await startEmulator({ owner: OWNER, repo: REPO });
     try {
-      for (let i = 0; i < 120; i++) gh.createPull({ title: `p${i}` });
+      for (let i = 0; i < 220; i++) gh.createPull({ title: `p${i}` });
       const issue = gh.createIssue({ title: "board" });
-      const numbers = [...Array.from({ length: 120 }, (_, i) => i + 1), issue.number, 999];
+      const numbers = [...Array.from({ length: 220 }, (_, i) => i + 1), issue.number, 999];
       const facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO, numbers });
-      assert.equal(facts.pullRequests.length, 120);
+      assert.equal(facts.pullRequests.length, 220);
       assert.deepEqual(facts.stats, { graphql: 3, rest: 1, followUps: 0 });
       assert.deepEqual(facts.unknown, []);
       assert.deepEqual(gh.validationFailures, []);
@@ -474,17 +474,22 @@ describe("faults during a sweep are retried and the run converges", () => {
   test("a page that keeps failing on GitHub's side is asked again at half the size", async () => {
     const gh = await startEmulator({ owner: OWNER, repo: REPO });
     try {
-      for (let i = 0; i < 60; i++) gh.createPull({ title: `p${i}` });
+      // A board of one full page and a bit: PULL_PAGE + 10.
+      const n = PULL_PAGE + 10;
+      for (let i = 0; i < n; i++) gh.createPull({ title: `p${i}` });
       const lines = [];
       // 4 failures outlast the client's 3 retries of the first page.
       gh.inject({ kind: "5xx", match: { graphql: "prflowSweep" }, times: 4 });
       const log = (l) => lines.push(l);
       const facts = await readFacts(octokitFor(gh, log), { owner: OWNER, repo: REPO, log });
-      assert.equal(facts.pullRequests.length, 60);
-      assert.deepEqual(facts.pullRequests.map((p) => p.number), Array.from({ length: 60 }, (_, i) => i + 1));
-      assert.ok(lines.some((l) => l.endsWith("asking again 25 at a time")));
-      // 4 failed attempts, then pages of 25: 25 + 25 + 10.
+      assert.equal(PULL_PAGE, 100);
+      assert.equal(facts.pullRequests.length, n);
+      assert.deepEqual(facts.pullRequests.map((p) => p.number), Array.from({ length: n }, (_, i) => i + 1));
+      assert.ok(lines.some((l) => l.endsWith("asking again 50 at a time")));
+      // 4 failed attempts, then pages of 50: 50 + 50 + 10.
       assert.equal(gh.counts().graphql, 4 + 3);
+      const sizes = gh.requests.filter((r) => r.path === "/graphql" && !r.faulted).map((r) => r.nodes);
+      assert.ok(sizes.every((nodes) => nodes < 47_800 / 2 + 1_000), `the pages after the failures are half size: ${sizes}`);
     } finally {
       await gh.close();
     }
