@@ -149,9 +149,9 @@ export function paramsOf(kind, values) {
   return { params, from };
 }
 
-/** The engine's error (`sim review: $.stations: ...`) said against what set the field: a flag or the file. */
+/** The engine's error (`simReview $.stations: ...`) said against what set the field: a flag or the file. */
 export function explain(message, from) {
-  const text = String(message).replace(/^sim \w+: /, "");
+  const text = String(message).replace(/^sim\w+ /, "");
   return text.split("\n").map((part) => {
     const key = /^\$\.([A-Za-z]+)/.exec(part)?.[1];
     const source = key && from[key];

@@ -73,6 +73,6 @@ test("sim page: no seed draws one with the browser's crypto and writes it into t
 test("sim page: a bad parameter is shown with its JSON path, and nothing is drawn", async () => {
   const r = await runOnPage({ kind: "review", seed: 1, params: { stations: 0 } });
   assert.equal(r.state, "error");
-  assert.equal(r.error, "sim review: $.stations: expected from 1 to 50, found 0");
+  assert.equal(r.error, "simReview $.stations: expected from 1 to 50, found 0");
   assert.equal(r.svgs, 0);
 });
