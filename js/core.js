@@ -51,6 +51,16 @@ export function bind(wasm) {
     claimPr: (facts, config, { number, by, release = false }) => queueCall(wasm, "claimPr", { facts, config, number, by, release }),
     /** After the claim comment is written and read back: did `by` win (or is the release done)? { won, holder, message } */
     claimPrReadBack: (facts, config, { number, by, release = false }) => queueCall(wasm, "claimPrReadBack", { facts, config, number, by, release }),
+    /** `open-pr`: the body with its trailer, the labels, and the ops (the pull request, auto-rebase on the layer below). */
+    openPr: (facts, config, request) => queueCall(wasm, "openPr", { facts, config, request }),
+    /** `push-fixed-pr`: the ops before the push (skip-ci on), the leased push, the ops after (the claim resolved). */
+    pushFixedPr: (facts, config, request) => queueCall(wasm, "pushFixedPr", { facts, config, request }),
+    /** The fixer station's next pull request, how its worktree starts, and the claim to write. */
+    fixerPick: (facts, config, name) => queueCall(wasm, "fixerPick", { facts, config, name }),
+    /** The text the fixer's AI command reads on stdin. */
+    fixerBrief: (pick, found) => queueCall(wasm, "fixerBrief", { pick, found }),
+    /** A fixer giving up: the claim released and a comment saying why. */
+    fixerGiveUp: (facts, config, { number, name, why }) => queueCall(wasm, "fixerGiveUp", { facts, config, number, name, why }),
     /** The issues `report-unowned` keeps: one per pull request whose owner is none. */
     unownedIssues: (facts, config = {}, issues = []) => queueCall(wasm, "unownedIssues", { facts, config, issues }),
     /** The yield rule: the pull request `mine` (an order key) gives its release back to, or null. */

@@ -1,6 +1,6 @@
 // The public API of the `prflow` package. Data types are generated from the engine (types.d.ts).
 import type {
-  AutoFix, CheckRollup, ClaimDecision, ClaimReadBack, Config, DashboardView, Facts, LabelSync, Plan, QueueReads, QueueReport, ReviewOutcome, SweepPlan, Trailers, UnownedIssue, WatchPoll, WatchState, WatchStep,
+  AutoFix, CheckRollup, FixerPick, OpenPrDecision, PushFixedDecision, ClaimDecision, ClaimReadBack, Config, DashboardView, Facts, LabelSync, Plan, QueueReads, QueueReport, ReviewOutcome, SweepPlan, Trailers, UnownedIssue, WatchPoll, WatchState, WatchStep,
 } from "./types.js";
 export type * from "./types.js";
 
@@ -59,6 +59,16 @@ export function watchStep(poll: WatchPoll, state: WatchState, config?: Config | 
 export function claimPr(facts: Facts | string, config: Config | string, request: { number: number; by: string; release?: boolean }): ClaimDecision;
 /** After the claim comment is written and the comments read again: did `by` win (or is the release done)? */
 export function claimPrReadBack(facts: Facts | string, config: Config | string, request: { number: number; by: string; release?: boolean }): ClaimReadBack;
+/** `open-pr`: the body with its Merge-After: trailer, the labels (skip-ci, auto-rebase on a layer, merge-queued with --queue, from:<machine>) and the ops. */
+export function openPr(facts: Facts | string, config: Config | string, request: { title: string; body?: string; head: string; base?: string | null; queue?: boolean; draft?: boolean; machine?: string | null }): OpenPrDecision;
+/** `push-fixed-pr`: skip-ci on before the push, the push leased at the claimed head, the claim resolved after. */
+export function pushFixedPr(facts: Facts | string, config: Config | string, request: { number: number; by: string; commit: string }): PushFixedDecision;
+/** The fixer station's next set-aside pull request (its owner the fixer), how its worktree starts, and the claim to write. */
+export function fixerPick(facts: Facts | string, config: Config | string, name: string): FixerPick;
+/** The text the fixer's AI command reads on stdin. */
+export function fixerBrief(pick: FixerPick, found: { worktree: string; conflictingFiles?: string[]; logs?: { name: string; tail: string }[] }): string;
+/** A fixer giving up: the claim released and a comment saying why. */
+export function fixerGiveUp(facts: Facts | string, config: Config | string, request: { number: number; name: string; why: string }): Plan["ops"];
 /** The AI first pass's outcome on pull request `number` at `head`: a COMMENT review, and `/changes` when the output's first line starts with BLOCKING. */
 export function stationReview(number: number, head: string, output: string): ReviewOutcome;
 /** The issues `report-unowned` keeps, one per pull request whose owner is none, found again by a hidden line. */

@@ -62,6 +62,9 @@ pub fn schemas() -> serde_json::Value {
         "reviewOutcome": schema(settings.clone().into_generator().into_root_schema_for::<stations::ReviewOutcome>()),
         "unownedIssue": schema(settings.clone().into_generator().into_root_schema_for::<queue::claim::UnownedIssue>()),
         "autoFix": schema(settings.clone().into_generator().into_root_schema_for::<queue::autofix::AutoFix>()),
+        "openPrDecision": schema(settings.clone().into_generator().into_root_schema_for::<queue::open::OpenPrDecision>()),
+        "pushFixedDecision": schema(settings.clone().into_generator().into_root_schema_for::<queue::open::PushFixedDecision>()),
+        "fixerPick": schema(settings.clone().into_generator().into_root_schema_for::<queue::fixer::FixerPick>()),
         "dashboard": schema(settings.into_generator().into_root_schema_for::<dashboard::DashboardView>()),
     })
 }

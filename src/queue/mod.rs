@@ -6,9 +6,11 @@ pub mod autofix;
 pub mod claim;
 pub mod codeowners;
 pub mod declare;
+pub mod fixer;
 pub mod graph;
 pub mod green;
 pub mod markers;
+pub mod open;
 pub mod order;
 pub mod owner;
 pub mod reads;
@@ -198,6 +200,23 @@ pub fn call(name: &str, input: serde_json::Value) -> Result<serde_json::Value, S
             let (facts, config) = facts_config(&input)?;
             let ctx = Ctx::new(&facts, &config);
             to_value(claim::claim_pr_read_back(&ctx, field(&input, "number")?, &field::<String>(&input, "by")?, field::<Option<bool>>(&input, "release")?.unwrap_or(false)))
+        }
+        "openPr" => {
+            let (facts, config) = facts_config(&input)?;
+            to_value(open::open_pr(&Ctx::new(&facts, &config), &field(&input, "request")?))
+        }
+        "pushFixedPr" => {
+            let (facts, config) = facts_config(&input)?;
+            to_value(open::push_fixed_pr(&Ctx::new(&facts, &config), &field(&input, "request")?))
+        }
+        "fixerPick" => {
+            let (facts, config) = facts_config(&input)?;
+            to_value(fixer::fixer_pick(&Ctx::new(&facts, &config), &field::<String>(&input, "name")?))
+        }
+        "fixerBrief" => to_value(fixer::fixer_brief(&field(&input, "pick")?, &field(&input, "found")?)),
+        "fixerGiveUp" => {
+            let (facts, config) = facts_config(&input)?;
+            to_value(fixer::fixer_give_up(&Ctx::new(&facts, &config), field(&input, "number")?, &field::<String>(&input, "name")?, &field::<String>(&input, "why")?))
         }
         "unownedIssues" => {
             let (facts, config) = facts_config(&input)?;
