@@ -9,4 +9,5 @@ export const {
   version, reconcile, sweep, dashboard, followupSettings, checkRollup, configSchema, validateConfig, labelCatalog, labelSync,
   claim, resolveClaimRace, gateClassify, gateReport, stationReview,
   codeOwners, parseTrailers, closingKeywords, triage, tipReads, queueReads, watchStep, claimPr, claimPrReadBack, unownedIssues, autoFix, yieldsTo,
+  openPr, pushFixedPr, fixerPick, fixerBrief, fixerGiveUp,
 } = bind(wasm);
