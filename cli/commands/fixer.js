@@ -47,5 +47,5 @@ export async function run(values, positionals) {
     throw Object.assign(e, { step: e.step ?? `fixer ${name}` });
   }
   if (pass) console.log(values.json ? JSON.stringify(pass) : pass.line);
-  return pass?.outcome === "gave-up" ? 1 : 0;
+  return 0;
 }

@@ -5,15 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { git, gitRepo, labels, ownComments } from "./lib/agents.js";
-
-/** A real conflict set aside `rebase-failed` by the worker's marker, as the tool's own account (acme) writes it. */
-async function setAsideConflict(gh, { labelsOn = ["merge-queued"] } = {}) {
-  gh.ci.register({ name: "CI", jobs: [{ name: "test", minutes: 10 }], aggregate: "ci-ok", guard: "no-skip-ci-label" });
-  const pr = gh.createPull({ title: "conflicting", head: "agent/c", files: ["src/a.rs"], conflicting: true, labels: labelsOn });
-  gh.comment(pr.number, { author: "acme", body: `<!-- prflow:set-aside reason=rebase-failed head=${pr.headSha} base=${gh.git.tip("main")} -->\nThe rebase onto main conflicted in src/a.rs.\n\n- [ ] Retry` });
-  return pr.number;
-}
+import { git, gitRepo, labels, ownComments, setAsideConflict } from "./lib/agents.js";
 
 /** In the clone: the branch rebased onto main with the conflict resolved by taking both sides' intent. */
 async function resolveInClone(dir, branch) {
@@ -29,7 +21,7 @@ async function resolveInClone(dir, branch) {
 
 test("push-fixed-pr: skip-ci on before the push, the fix pushed with its lease, no matrix run for it, the claim resolved and the worker owns it again", async (t) => {
   const { gh, dir, prflow } = await gitRepo(t);
-  const n = await setAsideConflict(gh);
+  const n = setAsideConflict(gh);
   const claimed = await prflow(["claim-pr", String(n), "--by", "fixer-1"]);
   assert.equal(claimed.code, 0, claimed.stdout + claimed.stderr);
   const fixed = await resolveInClone(dir, "agent/c");
@@ -56,7 +48,7 @@ test("push-fixed-pr: skip-ci on before the push, the fix pushed with its lease, 
 
 test("push-fixed-pr: a lost lease is one line naming the push, and nothing after it is written (the claim stays as it was)", async (t) => {
   const { gh, dir, prflow } = await gitRepo(t);
-  const n = await setAsideConflict(gh);
+  const n = setAsideConflict(gh);
   assert.equal((await prflow(["claim-pr", String(n), "--by", "fixer-1"])).code, 0);
   await resolveInClone(dir, "agent/c");
   // Someone pushes to the branch between the fixer's read and its push (as skip-ci goes on).

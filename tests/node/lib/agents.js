@@ -33,7 +33,7 @@ export async function gitRepo(t, { at = "2026-11-30T09:00:00Z" } = {}) {
   await git(work, ["clone", "--quiet", gh.cloneUrl(gh.personalToken), "clone"]);
   const dir = join(work, "clone");
   const env = { ...gh.env(gh.personalToken), PRFLOW_STATE_DIR: join(work, "state") };
-  const prflow = (args, { cwd = dir } = {}) => runCli([...args, "--repo", "acme/widgets", "--config", PRESET_CONFIG], { env, cwd });
+  const prflow = (args, { cwd = dir, extraEnv = {}, config = PRESET_CONFIG } = {}) => runCli([...args, "--repo", "acme/widgets", "--config", config], { env: { ...env, ...extraEnv }, cwd });
   return { gh, work, dir, env, prflow };
 }
 
@@ -56,3 +56,11 @@ export async function pushBranch(dir, branch, from, path, text) {
 
 export const labels = (gh, n) => [...gh.state.pull(n).labels].sort();
 export const ownComments = (gh, n, prefix) => gh.state.pull(n).comments.map((id) => gh.state.comments.get(id).body).filter((b) => b.startsWith(prefix));
+
+/** A real conflict set aside `rebase-failed` with the worker's marker, as the tool's own account (acme) writes it. */
+export function setAsideConflict(gh, { head = "agent/c", labelsOn = ["merge-queued"], reason = "rebase-failed" } = {}) {
+  if (!gh.ci.workflows?.length) gh.ci.register({ name: "CI", jobs: [{ name: "test", minutes: 10 }], aggregate: "ci-ok", guard: "no-skip-ci-label" });
+  const pr = gh.createPull({ title: "conflicting", head, files: ["src/a.rs"], conflicting: true, labels: labelsOn });
+  gh.comment(pr.number, { author: "acme", body: `<!-- prflow:set-aside reason=${reason} head=${pr.headSha} base=${gh.git.tip("main")} -->\nThe rebase onto main conflicted in src/a.rs.\n\n- [ ] Retry` });
+  return pr.number;
+}
