@@ -1,4 +1,5 @@
-// The engine for the CLI: the package's Node adapter (pkg/ loaded at import), the same binding the Action uses.
-import * as engine from "../js/node.js";
+// The engine for the CLI: the package's Node adapter (pkg/ loaded at import), the same binding the
+// Action uses. `prflow.createEngine(configText)` builds the engine a command asks.
+import * as prflow from "../js/node.js";
 
-export { engine };
+export { prflow };

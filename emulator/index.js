@@ -3,7 +3,7 @@
 // counts every request, injects faults on demand and fires the webhook events a repository would,
 // starting registered workflows unless the write was made with the workflow's GITHUB_TOKEN.
 import { createServer } from "node:http";
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { makeClock, RepoState, httpError, ACTIONS_BOT, MERGEABILITY_DELAY_MS } from "./state.js";
 import { runGraphql, POINTS_PER_HOUR } from "./graphql.js";
 import { matchRoute } from "./rest.js";
@@ -485,6 +485,18 @@ class Emulator {
         Object.assign(headers, out.headers ?? {});
         const responseProblems = validateResponse(method, template, status, body);
         if (responseProblems.length) this.validationFailures.push({ where: "rest response", method, path, operation: template, problems: responseProblems });
+        // Conditional requests, as GitHub answers them: a GET carries the ETag of its body; sending it
+        // back in If-None-Match gets 304 with no body, and a 304 costs no rate limit.
+        if (method === "GET" && status === 200 && body !== undefined) {
+          headers.etag = `W/"${createHash("sha1").update(JSON.stringify(body)).digest("hex")}"`;
+          if (req.headers["if-none-match"] === headers.etag) {
+            status = 304;
+            body = undefined;
+            if (template !== "/rate_limit") b.used--;
+            b.remaining = b.limit - b.used;
+            Object.assign(headers, rateHeaders(b, "core", this.clock));
+          }
+        }
       }
     } catch (e) {
       if (!e.httpStatus) {
@@ -499,7 +511,7 @@ class Emulator {
     entry.status = status;
     entry.ms = Math.round(performance.now() - started);
     res.writeHead(status, headers);
-    res.end(body === undefined || status === 204 ? undefined : JSON.stringify(body));
+    res.end(body === undefined || status === 204 || status === 304 ? undefined : JSON.stringify(body));
   }
 
   /**

@@ -10,6 +10,8 @@ export const MERGEABILITY_DELAY_MS = 60_000;
 export const ACTIONS_BOT = "github-actions[bot]";
 /** The null sha git and GitHub use for a ref that does not exist (a created or deleted branch). */
 export const ZERO_SHA = "0".repeat(40);
+/** The file a pull request edits when a test names none. */
+const DEFAULT_FILE = "src/lib.rs";
 /** Associations that mean "can write" (GitHub's authorAssociation). */
 const WRITE_ASSOC = new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
 
@@ -119,8 +121,10 @@ export class RepoState {
     this.repoId = 1000;
     this.defaultBranch = "main";
     this.branches = new Map();
-    // With git, main starts as one real commit (a README), as a repository created on GitHub with one.
-    if (git) git.setRef("main", git.commit({ files: { "README.md": `# ${repo}\n` }, message: "Initial commit", author: owner }));
+    // With git, main starts as one real commit: a README, as a repository created on GitHub with one, and
+    // the file a pull request edits unless told otherwise, so two pull requests editing it share its text
+    // (two that each added it would be an add/add conflict, which no test means).
+    if (git) git.setRef("main", git.commit({ files: { "README.md": `# ${repo}\n`, [DEFAULT_FILE]: fileSkeleton(DEFAULT_FILE) }, message: "Initial commit", author: owner }));
     this.branch("main");
     this.mergeMethods = { merge: true, squash: true, rebase: true }; // allow_merge_commit / allow_squash_merge / allow_rebase_merge
     this.deleteBranchOnMerge = false; // the repository's delete_branch_on_merge
@@ -252,7 +256,7 @@ export class RepoState {
    * Opens a pull request. `commits` (default 1) become `committed` timeline events; `labels` are applied
    * by the author right after opening (labeled events). `conflicting` marks it as conflicting with its base.
    */
-  createPull({ title = "A change", body = "", author = "agent-1", base = this.defaultBranch, head, draft = false, labels = [], files = ["src/lib.rs"], commits = 1, conflicting = false }) {
+  createPull({ title = "A change", body = "", author = "agent-1", base = this.defaultBranch, head, draft = false, labels = [], files = [DEFAULT_FILE], commits = 1, conflicting = false }) {
     const number = this.nextNumber++;
     const id = this.id();
     const pr = this.baseIssue({ number, id, title, body, author, isPull: true });
@@ -1024,7 +1028,7 @@ export class RepoState {
  * only its own line (4n mod SKELETON_LINES), so pull requests touching the same file merge cleanly, as
  * edits to different parts of a file do, unless a test makes them collide (`conflicting`).
  */
-export const SKELETON_LINES = 100;
+export const SKELETON_LINES = 1000;
 export function fileSkeleton(path) {
   return Array.from({ length: SKELETON_LINES }, (_, i) => `// ${path} line ${i}`).join("\n") + "\n";
 }

@@ -35,22 +35,170 @@ pending: string[]
 state: Rollup
 }
 
-export interface ClaimDecision {
+/**
+ * One write. `reason` is one line a person can read; `guard` is what must still hold when it is applied. Every flow's writes are ops of this one enum, applied by the one writer table (lib/github/write.js), which checks the guard against a fresh read, applies, and reports.
+ * 
+ * The git side (`rebaseAndPush`) is in the same vocabulary: a push is a write to GitHub like a label edit, its lease is the same head guard, and the worker that runs git reports it through the same table, so a moved branch comes back as `guard-failed` like any other stale op.
+ */
+export type Op = ({
+add: LabelChange[]
+guard?: Guard
+number: number
+op: "editLabels"
+reason: string
+remove: LabelChange[]
+} | {
+guard?: Guard
+number: number
+op: "requestReviewers"
+reason: string
+reviewers: string[]
+} | {
+body: string
+comment_id?: (number | null)
+guard?: Guard
+marker: string
+number: number
+op: "upsertComment"
+reason: string
+} | {
+body: string
+guard?: Guard
+number: number
+op: "comment"
+reason: string
+} | {
+body: string
+guard?: Guard
+number: number
+op: "postReview"
+reason: string
+} | {
+body: string
+guard?: Guard
+label: string
+number?: (number | null)
+op: "upsertBoard"
+reason: string
+title: string
+} | {
+body: string
+labels?: string[]
+marker: string
+op: "createIssue"
+reason: string
+title: string
+} | {
 body?: (string | null)
+guard?: Guard
+number: number
+op: "editIssue"
+reason: string
+state?: (IssueState | null)
+title?: (string | null)
+} | {
+context: string
+description: string
+guard?: Guard
+number: number
+op: "setStatus"
+reason: string
+sha: string
+state: StatusState
+} | {
+guard: Guard
+method: MergeMethod
+number: number
+op: "armAutoMerge"
+reason: string
+} | {
+guard?: Guard
+number: number
+op: "disarmAutoMerge"
+reason: string
+} | {
+color: string
+description: string
+name: string
+op: "createLabel"
+reason: string
+} | {
+color: string
+description: string
+name: string
+new_name: string
+op: "updateLabel"
+reason: string
+} | {
+branch: string
+guard: Guard
+number: number
+onto: string
+op: "rebaseAndPush"
+reason: string
+upstream?: (string | null)
+})
+/**
+ * An issue's state, as GitHub's REST API spells it.
+ */
+export type IssueState = ("open" | "closed")
+/**
+ * A commit status's state, as GitHub's REST API spells it.
+ */
+export type StatusState = ("pending" | "success" | "failure" | "error")
+/**
+ * A merge method, as GitHub's GraphQL `PullRequestMergeMethod` spells it.
+ */
+export type MergeMethod = ("MERGE" | "SQUASH" | "REBASE")
+
+export interface ClaimDecision {
 /**
  * `claim`, `renew`, `release`, or why not: `not-open`, `bad-name`, `not-queued`, `owner-worker`, `owner-human`, `owner-none`, `claimed-by-other`, `no-claim`.
  */
 code: string
-/**
- * The comment to edit in place (none: create one).
- */
-commentId?: (number | null)
 /**
  * The head the claim is for.
  */
 head?: (string | null)
 message: string
 ok: boolean
+/**
+ * The comment write (the claim, or its release as a resolved line), guarded by that head; empty when refused.
+ */
+ops: Op[]
+}
+export interface LabelChange {
+label: string
+reason: string
+}
+/**
+ * What must still hold when an op is applied. The writer checks it against a fresh read just before the write; when it fails the op is not applied, the result says `guard-failed` with what differed, and later ops on the same pull request in the same batch are not applied either. The next run's read sees what moved, and decides again from there: nothing is remembered across.
+ */
+export interface Guard {
+/**
+ * The head commit the decision was made on: a push since then voids the op.
+ */
+head?: (string | null)
+/**
+ * Labels that must still be off.
+ */
+labelsOff?: string[]
+/**
+ * Labels that must still be on.
+ */
+labelsOn?: string[]
+}
+
+/**
+ * After the claim comment is written and the comments read again: did `by` win? Two claimants writing in the same moment each wrote a comment; the newest one holds (owner::newest_claim). A release is done when no claim by `by` holds any more.
+ */
+export interface ClaimReadBack {
+/**
+ * Who holds the claim now, if anyone.
+ */
+holder?: (string | null)
+message: string
+won: boolean
 }
 
 /**
@@ -679,11 +827,11 @@ export type Mergeable = (("MERGEABLE" | "CONFLICTING") | "UNKNOWN")
 /**
  * Per-pull-request facts a read can fail on.
  */
-export type PullFact = (("labels" | "reviews" | "reviewRequests" | "checks" | "files" | "comments" | "timeline" | "closingIssues" | "reviewThreads") | "isDraft")
+export type PullFact = (("labels" | "reviews" | "reviewRequests" | "checks" | "files" | "comments" | "timeline" | "closingIssues" | "reviewThreads") | "isDraft" | "builtOnBaseTip")
 /**
  * Repository-level facts a read can fail on.
  */
-export type RepoFact = ("labels" | "requiredChecks" | "codeowners" | "issues" | "board" | "rules")
+export type RepoFact = ("labels" | "requiredChecks" | "codeowners" | "issues" | "board" | "rules" | "teamMembers")
 
 /**
  * A repository snapshot: everything the engine needs, including the clock.
@@ -769,12 +917,16 @@ title?: string
  */
 export interface Issue {
 /**
- * GitHub's issue dependencies: the issues (or pull requests) this one is blocked by.
+ * GitHub's issue dependencies: the issues (or pull requests) this one is blocked by; absent when they were not read (the engine names the issues whose dependencies it needs).
  */
-blockedBy?: number[]
+blockedBy?: (number[] | null)
 body?: string
 number: number
 open?: boolean
+/**
+ * The number is a pull request that is not open (merged or closed), not an issue.
+ */
+pullRequest?: boolean
 }
 /**
  * One open pull request.
@@ -982,46 +1134,23 @@ reason: string
 }
 
 /**
- * One write. `reason` is one line a person can read.
+ * What `prflow labels` writes: create the missing, update colour, words or name case where they differ, never delete. `unused` are the tool's own labels (the owner mark in their description) that the catalogue no longer has: reported, kept.
  */
-export type Op = ({
-add: LabelChange[]
-number: number
-op: "editLabels"
-reason: string
-remove: LabelChange[]
-} | {
-number: number
-op: "requestReviewers"
-reason: string
-reviewers: string[]
-} | {
-body: string
-comment_id?: (number | null)
-marker: string
-number: number
-op: "upsertComment"
-reason: string
-} | {
-body: string
-label: string
-number?: (number | null)
-op: "upsertBoard"
-reason: string
-title: string
-} | {
-context: string
-description: string
-number: number
-op: "setStatus"
-reason: string
-sha: string
-state: StatusState
-})
+export interface LabelSync {
+ops: Op[]
+rows: LabelRow[]
+unused: string[]
+}
 /**
- * A commit status's state, as GitHub's REST API spells it.
+ * One catalogue label against the repository: `create`, `update`, `unchanged`, or `invalid` (GitHub would refuse it; `detail` says why and no op is made).
  */
-export type StatusState = ("pending" | "success" | "failure" | "error")
+export interface LabelRow {
+change: string
+color: string
+description: string
+detail: string
+name: string
+}
 
 export interface Plan {
 /**
@@ -1045,10 +1174,6 @@ pulls: PullVerdict[]
  */
 warnings: Warning[]
 }
-export interface LabelChange {
-label: string
-reason: string
-}
 /**
  * The engine's reading of one pull request.
  */
@@ -1071,25 +1196,27 @@ state?: (string | null)
  */
 why: string
 }
+export interface QueueReads {
+/**
+ * Open issues that open pull requests close, whose GitHub dependencies ("blocked by") to read.
+ */
+blockedBy: number[]
+/**
+ * Numbers whose state and body to read into `issues` (an issue, a pull request that is not open, or nothing): those open pull requests close, and those a read issue's `Start-After:` or dependencies name, when they are neither an open pull request nor read already.
+ */
+issues: number[]
+/**
+ * Teams (`org/team`) CODEOWNERS names, whose members to read into `teamMembers`: only while the rules require a code owner's review.
+ */
+teams: string[]
+/**
+ * Open pull requests to compare with the base's tip (`builtOnBaseTip`): the version pull request and what waits in the queue under `skip-ci`.
+ */
+tips: number[]
+}
+
 export type QueuePriority = ("high" | "normal" | "low")
 export type QueueOwner = ("worker" | "fixer" | "human" | "none")
-/**
- * One write that settling asks for.
- */
-export type QueueSettleOp = ({
-body: string
-comment_id?: (number | null)
-number: number
-op: "resolveComment"
-reason: string
-} | {
-body: string
-comment_id?: (number | null)
-number: number
-op: "writeSetAside"
-reason: string
-})
-
 export interface QueueReport {
 /**
  * Every cycle in the dependency graph, by its numbers.
@@ -1245,7 +1372,10 @@ export interface QueueSettlement {
  * Demotions still standing (the head is the one recorded).
  */
 demoted: Demotion[]
-ops: QueueSettleOp[]
+/**
+ * Comment writes: a set-aside rewritten as one resolved line, or written again for a record no comment says. Each edits the comment only while it still carries the marker that was read.
+ */
+ops: Op[]
 /**
  * The records the worker holds after settling.
  */
@@ -1258,6 +1388,14 @@ retried: number[]
  * Records taken up from an earlier run's comments.
  */
 takenUp: number[]
+}
+export interface ReviewOutcome {
+blocking: boolean
+/**
+ * The review, then `/changes` when blocking; both only while the head is the one reviewed.
+ */
+ops: Op[]
+why: string
 }
 /**
  * What a sweep wants written, and what it concluded.
@@ -1355,10 +1493,13 @@ body: string
  * The open issue already filed for it (nothing to create), if any.
  */
 existing?: (number | null)
+/**
+ * The issue to open (none when `existing` is).
+ */
+op?: (Op | null)
 pull: number
 title: string
 }
-
 /**
  * What one poll saw.
  */
@@ -1373,7 +1514,10 @@ now?: string
  * Re-reading the pull request failed.
  */
 readFailed?: boolean
-requiredContexts?: string[]
+/**
+ * What the repository requires of the head (branch protection and rulesets), as read, like `facts.requiredChecks`; the engine adds the config's `requiredChecks` itself.
+ */
+requiredChecks?: string[]
 /**
  * OPEN, MERGED or CLOSED.
  */
@@ -1382,6 +1526,10 @@ state?: string
  * SIGINT or SIGTERM arrived.
  */
 stopRequested?: boolean
+/**
+ * Facts this poll could not read. `requiredChecks` there means the rules are unknown: then no poll concludes from the checks (a required one may not have reported, a failing one may not be required), it waits.
+ */
+unknown?: string[]
 }
 /**
  * What the watch carries from poll to poll.

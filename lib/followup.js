@@ -73,10 +73,11 @@ export function sweepSummary({ repo, plan, results, live }) {
  * One sweep. Returns { facts, plan, results, counts, summary, lines }. `counts.requests` is how many API
  * requests the sweep made when `octokit.prflowRequests` counts them (the emulator's client does).
  */
-export async function sweepRun({ engine, octokit, owner, repo, configPath, readFile, live, log = () => {} }) {
-  const loaded = loadConfig(engine, configPath, readFile ? { readFile } : undefined);
+export async function sweepRun({ prflow, octokit, owner, repo, configPath, readFile, live, log = () => {} }) {
+  const loaded = loadConfig(prflow, configPath, readFile ? { readFile } : undefined);
   if (loaded.errors.length) throw new RunError(loaded.errors);
-  const settings = engine.followupSettings(loaded.config);
+  const { engine } = loaded;
+  const settings = engine.followupSettings();
   if (settings.configErrors.length) throw new RunError(settings.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
   log(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
   const facts = await readFacts(octokit, { owner, repo });
@@ -89,7 +90,7 @@ export async function sweepRun({ engine, octokit, owner, repo, configPath, readF
       facts.unknown = [...(facts.unknown ?? []), "board"];
     }
   }
-  const plan = engine.sweep(facts, loaded.config);
+  const plan = engine.sweep({ facts });
   log(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`);
   const results = await applyPlan(octokit, plan, { owner, repo, live, log });
   const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);

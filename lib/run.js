@@ -13,9 +13,9 @@ export class RunError extends Error {
   }
 }
 
-/** The config, or a RunError naming the file and JSON path of every problem. Reads nothing from GitHub. */
-function configOrThrow(engine, configPath, readFile) {
-  const loaded = loadConfig(engine, configPath, readFile ? { readFile } : undefined);
+/** The engine built from the config, or a RunError naming the file and JSON path of every problem. Reads nothing from GitHub. */
+function configOrThrow(prflow, configPath, readFile) {
+  const loaded = loadConfig(prflow, configPath, readFile ? { readFile } : undefined);
   if (loaded.errors.length) throw new RunError(loaded.errors);
   return loaded;
 }
@@ -24,8 +24,8 @@ function configOrThrow(engine, configPath, readFile) {
  * Reconciles the pull requests `scope` names. `scope` is parseEvent's answer ({scope, numbers, why}).
  * Returns { plan, results, counts, summary, lines, skipped }.
  */
-export async function reconcileRun({ engine, octokit, owner, repo, configPath, readFile, scope, live, log = () => {} }) {
-  const { config, source } = configOrThrow(engine, configPath, readFile);
+export async function reconcileRun({ prflow, octokit, owner, repo, configPath, readFile, scope, live, log = () => {} }) {
+  const { engine, config, source } = configOrThrow(prflow, configPath, readFile);
   log(`config: ${source === "preset" ? `no ${configPath}: the ${config.flow ?? "bot-panel"} preset` : source}`);
   const scopeText = describeScope(scope);
   if (scope.scope === "none") {
@@ -36,7 +36,7 @@ export async function reconcileRun({ engine, octokit, owner, repo, configPath, r
   }
   log(`reading ${scopeText}`);
   const facts = await step(`reading the pull requests of ${owner}/${repo}`, () => readFacts(octokit, { owner, repo, numbers: scope.scope === "pulls" ? scope.numbers : undefined }));
-  const plan = engine.reconcile(facts, config);
+  const plan = engine.reconcile({ facts });
   if (plan.configErrors.length) throw new RunError(plan.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
   log(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings${live ? "" : " (dry run: writing nothing)"}`);
   stopWritesOnRateLimit(octokit, log);
@@ -52,12 +52,12 @@ export async function reconcileRun({ engine, octokit, owner, repo, configPath, r
  * Upserts every label the config uses (the engine's catalogue). Never deletes: labels the tool made that
  * the config no longer uses are reported. Returns { catalog, results, unused, counts, summary }.
  */
-export async function labelsRun({ engine, octokit, owner, repo, configPath, readFile, live, log = () => {} }) {
-  const { config, source } = configOrThrow(engine, configPath, readFile);
+export async function labelsRun({ prflow, octokit, owner, repo, configPath, readFile, live, log = () => {} }) {
+  const { engine, source } = configOrThrow(prflow, configPath, readFile);
   log(`config: ${source === "preset" ? `no ${configPath}: the bot-panel preset` : source}`);
-  const catalog = engine.labelCatalog(config);
+  const catalog = engine.labelCatalog();
   if (catalog.configErrors.length) throw new RunError(catalog.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  const sync = await step(`syncing the labels of ${owner}/${repo}`, () => syncLabels(octokit, { owner, repo, decide: (existing) => engine.labelSync(catalog, existing), live, log }));
+  const sync = await step(`syncing the labels of ${owner}/${repo}`, () => syncLabels(octokit, { owner, repo, decide: (existing) => engine.labelSync({ catalog, existing }), live, log }));
   const results = sync.results;
   const unused = sync.unused ?? [];
   for (const r of results) log(`label ${r.name}: ${r.status}${r.detail ? ` (${r.detail})` : ""}`);

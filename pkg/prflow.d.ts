@@ -49,6 +49,12 @@ export function gateReportJson(facts: string, config: string, number: number, te
 export function labelCatalog(config: any): any;
 
 /**
+ * What `prflow labels` writes: `labelSyncJson(catalog, existing)` with the catalogue `labelCatalog`
+ * answered and the repository's labels as read: `{ rows, ops, unused }`.
+ */
+export function labelSyncJson(catalog: string, existing: string): string;
+
+/**
  * `parseTrailers(body)`: `{ mergeAfter, startAfter }`, the numbers each trailer names outside fenced code.
  */
 export function parseTrailers(body: string): any;
@@ -58,6 +64,13 @@ export function parseTrailers(body: string): any;
  * ...), JSON text in and out; js/core.js gives each its own JS name. Bad input throws, naming the path.
  */
 export function queueCallJson(name: string, input: string): string;
+
+/**
+ * `queueReads(facts, config)`: what the queue's reader must still fetch ({ issues, blockedBy, teams,
+ * tips }), JSON text in and out. Temporary beside `queueCallJson` until the one request vocabulary
+ * carries it (H-core, issue 11).
+ */
+export function queueReadsJson(facts: string, config: string): string;
 
 /**
  * The plan for a facts snapshot under a config. A bad config yields a plan with `configErrors` and no
@@ -80,6 +93,12 @@ export function resolveClaimRaceJson(labels: string, machine: string, number: nu
  * acknowledged): a window not shorter than the settle withdraws the claim.
  */
 export function resolveClaimRaceTimedJson(labels: string, machine: string, number: number, config: string, took_ms: number): string;
+
+/**
+ * The AI first pass's outcome for pull request `number` at `head`: `{ blocking, ops, why }` (the
+ * COMMENT review, and `/changes` when the output's first line starts with BLOCKING).
+ */
+export function stationReviewJson(number: number, head: string, output: string): string;
 
 /**
  * The follow-up sweep, JSON text in and out: comments, claim releases, the board, and `stopTheLine`.
@@ -109,12 +128,15 @@ export interface InitOutput {
     readonly gateClassifyJson: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
     readonly gateReportJson: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number) => [number, number, number, number];
     readonly labelCatalog: (a: any) => [number, number, number];
+    readonly labelSyncJson: (a: number, b: number, c: number, d: number) => [number, number, number, number];
     readonly parseTrailers: (a: number, b: number) => [number, number, number];
     readonly queueCallJson: (a: number, b: number, c: number, d: number) => [number, number, number, number];
+    readonly queueReadsJson: (a: number, b: number, c: number, d: number) => [number, number, number, number];
     readonly reconcile: (a: any, b: any) => [number, number, number];
     readonly reconcileJson: (a: number, b: number, c: number, d: number) => [number, number, number, number];
     readonly resolveClaimRaceJson: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number, number];
     readonly resolveClaimRaceTimedJson: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number, number];
+    readonly stationReviewJson: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
     readonly sweepJson: (a: number, b: number, c: number, d: number) => [number, number, number, number];
     readonly validateConfig: (a: any) => [number, number, number];
     readonly version: () => [number, number];

@@ -4,8 +4,8 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-import { reconcile } from "../js/node.js";
-import * as raw from "../pkg/prflow.js"; // initialised by js/node.js; the text-to-text export, like native
+import { createEngine } from "../js/node.js";
+import { Engine } from "../pkg/prflow.js"; // initialised by js/node.js; the text-to-text entry, like native
 import { config, median, snapshot } from "./lib/bench-snapshot.mjs";
 
 const RUNS = Number(process.env.RUNS ?? 7);
@@ -23,16 +23,19 @@ for (const n of sizes) {
   writeFileSync(factsPath, facts);
   const native = JSON.parse(execFileSync(`${root}target/release/prflow-native`, ["bench", factsPath, configPath, String(RUNS)], { encoding: "utf8" }));
   const configText = JSON.stringify(config);
-  reconcile(facts, config); // warm-up: the first call compiles the Wasm tiers
+  const raw = new Engine(configText);
+  const request = `{"facts":${facts}}`;
+  const engine = createEngine(configText);
+  engine.reconcile({ facts }); // warm-up: the first call compiles the Wasm tiers
   const times = [];
   const apiTimes = [];
   let ops = 0;
   for (let r = 0; r < RUNS; r++) {
     const t0 = performance.now();
-    const text = raw.reconcileJson(facts, configText);
+    const text = raw.call("reconcile", request);
     times.push(performance.now() - t0);
     const t1 = performance.now();
-    ops = reconcile(facts, config).ops.length;
+    ops = engine.reconcile({ facts }).ops.length;
     apiTimes.push(performance.now() - t1);
     if (r === 0 && text.length === 0) throw new Error("empty plan text");
   }
@@ -41,7 +44,7 @@ for (const n of sizes) {
 }
 const wasmPath = `${root}pkg/prflow_bg.wasm`;
 console.log(`engine benchmark: median of ${RUNS} runs, JSON text in -> plan out, Node ${process.version}`);
-console.log("native and wasm: facts JSON text in -> plan JSON text out; js api: reconcile() from js/node.js incl. JSON.parse of the plan");
+console.log("native and wasm: facts JSON text in -> plan JSON text out; js api: engine.reconcile() from js/node.js incl. JSON.parse of the plan");
 console.log("pull requests | JSON in MB | native ms | wasm ms | wasm/native | js api ms | native parse / decide / serialize ms | ops");
 for (const r of rows) {
   const split = [r.native.parseMs, r.native.decideMs, r.native.serializeMs].map((x) => x.toFixed(1)).join(" / ");

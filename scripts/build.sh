@@ -27,10 +27,13 @@ mkdir -p "$out/docs"
 node scripts/gen-reference.mjs "$out/schema/config.schema.json" target/debug/prflow-native "$out/docs/reference.md"
 
 # The wasm32 std is built from Debian's rust-web-src by Debian's cargo/rustc pair (TOOLCHAIN.md).
-wasm_env=(env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm)
+wasm_env=(env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm RUSTFLAGS='--cfg getrandom_backend="wasm_js"')
 "${wasm_env[@]}" /usr/bin/cargo build --quiet --release --lib --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort
 wasm-bindgen --target web --out-dir "$out/pkg" --out-name prflow target/wasm/wasm32-unknown-unknown/release/prflow.wasm
 wasm-opt -Os --strip-debug --strip-producers "$out/pkg/prflow_bg.wasm" -o "$out/pkg/prflow_bg.wasm"
+
+# The simulations' plots (issue 19), from the Wasm just built: deterministic, a fixed seed.
+node scripts/gen-sim-plots.mjs "$out/docs" "$out/pkg"
 
 if [[ -f action/build.mjs ]]; then
   mkdir -p "$out/action/dist"
@@ -44,7 +47,7 @@ fi
 
 if ((check)); then
   status=0
-  for dir in pkg schema js/types.d.ts docs/reference.md action/dist page/dist; do
+  for dir in pkg schema js/types.d.ts docs/reference.md docs/sim-review-waits.svg docs/sim-review-sweep.svg docs/sim-queue-landings.svg action/dist page/dist; do
     [[ -e $out/$dir ]] || continue
     if ! diff -r "$out/$dir" "$dir" >/dev/null 2>&1; then
       echo "build check: committed $dir differs from a fresh build of the source; run scripts/build.sh and commit" >&2

@@ -11,10 +11,11 @@ const config = JSON.parse(readFileSync(`${root}examples/prflow.json`, "utf8"));
 const snapshotPath = `${root}examples/snapshot.json`;
 
 async function offline() {
-  const engine = await import("../js/node.js");
+  const prflow = await import("../js/node.js");
+  const engine = prflow.createEngine(config);
   const facts = existsSync(snapshotPath) ? JSON.parse(readFileSync(snapshotPath, "utf8")) : demoFacts();
   const source = existsSync(snapshotPath) ? "examples/snapshot.json" : "scripts/lib/demo-board.mjs";
-  const plan = engine.reconcile(facts, config);
+  const plan = engine.reconcile({ facts });
   console.log(`prflow ${engine.version()} on ${facts.repository} (${source}, offline: the engine only, nothing written)\n`);
   console.log(boardText(plan, [], { live: false }));
 }

@@ -11,7 +11,7 @@
 import { startEmulator, makeClock } from "../emulator/index.js";
 import { makeOctokit } from "../lib/github/index.js";
 import { sweepRun } from "../lib/followup.js";
-import * as engine from "../js/node.js";
+import * as prflow from "../js/node.js";
 
 export const STATES = {
   queue: "state:ready-for-review",
@@ -65,7 +65,7 @@ export async function simulateWeek({ seed = 7, days = 7, start = "2026-01-05T00:
     }
     const octokit = makeOctokit({ token: gh.appToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
     const readFile = () => JSON.stringify(CONFIG);
-    const sweep = () => sweepRun({ engine, octokit, owner: gh.state.owner, repo: gh.state.repo, configPath: ".github/prflow.json", readFile, live: true });
+    const sweep = () => sweepRun({ prflow, octokit, owner: gh.state.owner, repo: gh.state.repo, configPath: ".github/prflow.json", readFile, live: true });
 
     const working = (ms) => {
       const d = new Date(ms);

@@ -14,11 +14,10 @@ step "engine layers (scripts/module-graph.mjs: no flow uses another, no circle a
 node scripts/module-graph.mjs --quiet
 
 step "native engine tests (cargo test)"
-PRFLOW_FIXTURE_DUMP="$PWD/.tmp/fixture-plans.json" PRFLOW_QUEUE_DUMP="$PWD/.tmp/queue-answers.json" \
-  PRFLOW_FOLLOWUP_DUMP="$PWD/.tmp/followup-plans.json" PRFLOW_STATIONS_DUMP="$PWD/.tmp/stations-calls.json" cargo test --quiet 2>&1
+PRFLOW_FIXTURE_DUMP="$PWD/.tmp/fixture-calls.json" cargo test --quiet 2>&1
 
 step "engine tests inside Wasm on Node $(node --version) (wasm-bindgen-test)"
-env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm \
+env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm RUSTFLAGS='--cfg getrandom_backend="wasm_js"' \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   /usr/bin/cargo test --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort --tests 2>&1
 

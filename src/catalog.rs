@@ -133,7 +133,12 @@ pub fn queue_labels(config: &Config) -> Vec<LabelSpec> {
 pub fn catalog_value(config: serde_json::Value) -> Catalog {
     let has = |key: &str| config.get(key).is_some();
     let (queue, followup) = (has("queue"), has("followup"));
-    match Config::from_value(config) {
+    catalog_of(Config::from_value(config), queue, followup)
+}
+
+/// The catalogue of a config already validated, told which optional sections the file named.
+pub fn catalog_of(config: Result<Config, Vec<ConfigError>>, queue: bool, followup: bool) -> Catalog {
+    match config {
         Ok(config) => {
             let mut labels = label_catalog(&config);
             if queue {

@@ -2,6 +2,7 @@
 //! every rule of the flow lives here once, and the Action, the CLI and the dashboard only read and write.
 
 pub mod account;
+pub mod api;
 pub mod activity;
 pub mod bot_panel;
 pub mod catalog;
@@ -21,6 +22,7 @@ pub mod queue;
 pub mod reconcile;
 pub mod reviews;
 pub mod scopes;
+pub mod sim;
 pub mod sorting;
 pub mod stay;
 pub mod stations;
@@ -30,6 +32,7 @@ pub mod zones;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
+pub use api::Engine;
 pub use checks::{check_rollup, CheckRollup, Rollup};
 pub use config::{Config, ConfigError};
 pub use facts::Facts;
@@ -40,7 +43,9 @@ pub use reconcile::{reconcile, reconcile_text, reconcile_values};
 /// The engine's version, carried by every answer so a report says which rules made it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// The JSON Schemas of the config, the facts and the plan, generated from the Rust types.
+/// The JSON Schemas of the config, the facts and the plan, generated from the Rust types, and under
+/// `decisions` every decision's input and output (api.rs). Native only in use (scripts/build.sh); the
+/// Wasm's link-time optimisation drops it.
 pub fn schemas() -> serde_json::Value {
     let settings = schemars::gen::SchemaSettings::draft07();
     let schema = |s: schemars::schema::RootSchema| serde_json::to_value(s).expect("schema serializes");
@@ -62,9 +67,7 @@ pub fn schemas() -> serde_json::Value {
         "reviewOutcome": schema(settings.clone().into_generator().into_root_schema_for::<stations::ReviewOutcome>()),
         "unownedIssue": schema(settings.clone().into_generator().into_root_schema_for::<queue::claim::UnownedIssue>()),
         "autoFix": schema(settings.clone().into_generator().into_root_schema_for::<queue::autofix::AutoFix>()),
-        "openPrDecision": schema(settings.clone().into_generator().into_root_schema_for::<queue::open::OpenPrDecision>()),
-        "pushFixedDecision": schema(settings.clone().into_generator().into_root_schema_for::<queue::open::PushFixedDecision>()),
-        "fixerPick": schema(settings.clone().into_generator().into_root_schema_for::<queue::fixer::FixerPick>()),
         "dashboard": schema(settings.into_generator().into_root_schema_for::<dashboard::DashboardView>()),
+        "decisions": api::decision_schemas(),
     })
 }

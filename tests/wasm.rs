@@ -1,113 +1,217 @@
-//! The Wasm boundary tested inside Wasm (wasm-bindgen-test on Node 24): values as JS passes them,
-//! errors as thrown JS `Error`s that name the field, never a panic.
+//! The Wasm boundary tested inside Wasm (wasm-bindgen-test on Node 24), as js/core.js calls it: one
+//! `Engine` built from the config text, one `call(name, inputJson)`. A bad config is an answer, never
+//! a throw; bad input is a thrown JS `Error` that names the decision and the JSON path, never a panic.
+//! Each decision family has its rule here once: the corpora replay every case through Wasm as well.
 #![cfg(target_arch = "wasm32")]
 
-use prflow::wasm;
+use prflow::wasm::{version, Engine};
+use serde_json::{json, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
-fn js(json: &str) -> JsValue {
-    js_sys::JSON::parse(json).expect("test JSON parses")
+const BOT_PANEL: &str = r#"{"botPanel": {"bots": ["bot-a", "bot-b"], "humans": ["maintainer"]}}"#;
+const STATIONS: &str = r#"{"flow": "stations", "stations": {"machines": {
+    "m1": {"role": "dev", "logins": ["bot-m1"]},
+    "m4": {"role": "review", "logins": ["bot-m4"]},
+    "m5": {"role": "review", "logins": ["bot-m5"]}}}}"#;
+
+fn engine(config: &str) -> Engine {
+    Engine::new(Some(config.to_string()))
 }
 
-fn get(value: &JsValue, path: &[&str]) -> JsValue {
-    path.iter().fold(value.clone(), |v, key| js_sys::Reflect::get(&v, &JsValue::from_str(key)).expect("property"))
+fn ask(config: &str, name: &str, input: Value) -> Value {
+    let out = engine(config).call(name, &input.to_string()).unwrap_or_else(|e| panic!("{name} threw: {:?}", message(e)));
+    serde_json::from_str(&out).expect("the answer is JSON")
 }
 
-fn at(value: &JsValue, index: u32) -> JsValue {
-    js_sys::Reflect::get_u32(value, index).expect("index")
-}
-
-fn len(value: &JsValue) -> u32 {
-    value.clone().dyn_into::<js_sys::Array>().expect("an array").length()
-}
-
-fn text(value: &JsValue) -> Option<String> {
-    value.as_string()
-}
-
-fn error_message(err: JsValue) -> String {
+fn message(err: JsValue) -> String {
     let err: js_sys::Error = err.dyn_into().expect("a JS Error, not a panic or a string");
     err.message().into()
 }
 
-const FACTS: &str = r#"{
-  "now": "2026-11-30T12:00:00Z",
-  "labels": ["state:draft", "state:bots-reviewing", "state:addressing", "state:needs-human",
-             "blocker:conflict", "blocker:checks", "blocker:unrequested", "merge-next", "stale"],
-  "pullRequests": [{
-    "number": 7, "author": "agent", "headSha": "c0ffee1234", "mergeable": "MERGEABLE",
-    "createdAt": "2026-11-30T10:00:00Z", "labels": ["state:addressing"],
-    "reviews": [
-      {"author": "bot-a", "state": "APPROVED", "commit": "c0ffee1234", "submittedAt": "2026-11-30T11:00:00Z"},
-      {"author": "bot-b", "state": "APPROVED", "commit": "c0ffee1234", "submittedAt": "2026-11-30T11:01:00Z"}
-    ],
-    "checks": [{"name": "test", "workflow": "ci", "status": "COMPLETED", "conclusion": "SUCCESS"}]
-  }]
-}"#;
-const CONFIG: &str = r#"{"botPanel": {"bots": ["bot-a", "bot-b"], "humans": ["maintainer"]}}"#;
+fn thrown(config: &str, name: &str, input: &str) -> String {
+    message(engine(config).call(name, input).expect_err("a thrown Error"))
+}
+
+fn bot_panel_facts() -> Value {
+    json!({
+      "now": "2026-11-30T12:00:00Z",
+      "labels": ["state:draft", "state:bots-reviewing", "state:addressing", "state:needs-human", "blocker:conflict", "blocker:checks", "blocker:unrequested", "merge-next", "stale"],
+      "pullRequests": [{
+        "number": 7, "author": "agent", "headSha": "c0ffee1234", "mergeable": "MERGEABLE", "createdAt": "2026-11-30T10:00:00Z", "labels": ["state:addressing"],
+        "reviews": [
+          {"author": "bot-a", "state": "APPROVED", "commit": "c0ffee1234", "submittedAt": "2026-11-30T11:00:00Z"},
+          {"author": "bot-b", "state": "APPROVED", "commit": "c0ffee1234", "submittedAt": "2026-11-30T11:01:00Z"}],
+        "checks": [{"name": "test", "workflow": "ci", "status": "COMPLETED", "conclusion": "SUCCESS"}]
+      }]
+    })
+}
+
+/// A stations pull request opened ready for review by machine `from`, `minutes` after 10:00.
+fn pull(number: u64, from: &str, minutes: u32, extra: Value) -> Value {
+    let mut pr = json!({ "number": number, "author": format!("bot-{from}"), "createdAt": format!("2026-01-01T10:{minutes:02}:00Z"), "headSha": "sha0", "labels": [format!("from:{from}")], "files": ["src/main.rs"] });
+    for (k, v) in extra.as_object().unwrap() {
+        pr[k] = v.clone();
+    }
+    pr
+}
+
+fn stations_facts(pulls: Vec<Value>) -> Value {
+    let labels = ["state:dev", "state:ready-for-review", "state:reviewing", "state:changes-requested", "state:win-verify", "state:ready-to-merge", "reviewer:m4", "reviewer:m5", "prio:high", "from:m1", "from:m4"];
+    json!({ "now": "2026-01-02T10:00:00Z", "labels": labels, "pullRequests": pulls })
+}
+
+/// The label names an answer's ops add (or remove) on pull request `number`.
+fn labels(out: &Value, number: u64, key: &str) -> Vec<String> {
+    out["ops"].as_array().unwrap().iter().filter(|o| o["op"] == "editLabels" && o["number"] == number).flat_map(|o| o[key].as_array().unwrap().iter().map(|c| c["label"].as_str().unwrap().to_string())).collect()
+}
+
+fn statuses(out: &Value) -> Vec<(String, String)> {
+    out["ops"].as_array().unwrap().iter().filter(|o| o["op"] == "setStatus").map(|o| (o["sha"].as_str().unwrap().to_string(), o["state"].as_str().unwrap().to_string())).collect()
+}
 
 #[wasm_bindgen_test]
 fn version_is_the_crate_version() {
-    assert_eq!(wasm::version(), env!("CARGO_PKG_VERSION"));
+    assert_eq!(version(), env!("CARGO_PKG_VERSION"));
 }
 
 #[wasm_bindgen_test]
-fn reconcile_takes_objects_and_returns_a_plain_plan() {
-    let plan = wasm::reconcile(js(FACTS), js(CONFIG)).expect("plan");
-    assert_eq!(len(&get(&plan, &["pulls"])), 1);
-    let ops = get(&plan, &["ops"]);
-    assert_eq!(len(&ops), 2, "one label edit and one review request");
-    assert_eq!(text(&get(&at(&ops, 0), &["op"])).as_deref(), Some("editLabels"));
-    assert_eq!(text(&get(&at(&get(&at(&ops, 0), &["add"]), 0), &["label"])).as_deref(), Some("state:needs-human"));
-    assert_eq!(text(&get(&at(&ops, 1), &["op"])).as_deref(), Some("requestReviewers"));
-    assert_eq!(text(&at(&get(&at(&ops, 1), &["reviewers"]), 0)).as_deref(), Some("maintainer"));
+fn every_decision_of_the_table_is_callable_by_name() {
+    let names = Engine::names();
+    assert_eq!(names.len(), prflow::api::NAMES.len());
+    for name in ["reconcile", "sweep", "dashboard", "triage", "claim", "watchStep", "settle"] {
+        assert!(names.iter().any(|n| n == name), "{name} is missing from {names:?}");
+    }
+    assert!(thrown("{}", "reconcil", "{}").contains("unknown decision \"reconcil\""));
 }
 
 #[wasm_bindgen_test]
-fn json_text_path_gives_the_same_plan_as_objects() {
-    let from_objects = js_sys::JSON::stringify(&wasm::reconcile(js(FACTS), js(CONFIG)).unwrap()).unwrap();
-    let from_text = wasm::reconcile_json(FACTS, CONFIG).unwrap();
-    assert_eq!(String::from(from_objects), from_text);
+fn reconcile_answers_a_plain_plan() {
+    let plan = ask(BOT_PANEL, "reconcile", json!({ "facts": bot_panel_facts() }));
+    assert_eq!(plan["pulls"].as_array().unwrap().len(), 1);
+    let ops = plan["ops"].as_array().unwrap();
+    assert_eq!(ops.len(), 2, "one label edit and one review request: {plan}");
+    assert_eq!(ops[0]["op"], "editLabels");
+    assert_eq!(ops[0]["add"][0]["label"], "state:needs-human");
+    assert_eq!(ops[1]["op"], "requestReviewers");
+    assert_eq!(ops[1]["reviewers"][0], "maintainer");
 }
 
 #[wasm_bindgen_test]
-fn bad_config_is_a_plan_with_errors_and_no_ops() {
-    let plan = wasm::reconcile(js(FACTS), js(r#"{"botPanel": {"bots": "bot-a"}}"#)).expect("a plan, not an error");
-    assert_eq!(len(&get(&plan, &["ops"])), 0);
-    let err = at(&get(&plan, &["configErrors"]), 0);
-    assert_eq!(text(&get(&err, &["path"])).as_deref(), Some("$.botPanel.bots"));
-    assert_eq!(text(&get(&err, &["expected"])).as_deref(), Some("a sequence"));
+fn a_bad_config_is_kept_whole_and_answered_never_thrown() {
+    // Three mistakes: all three are kept, with their JSON paths, and every config decision answers with them.
+    let bad = r#"{"botPanel": {"bots": "bot-a"}, "colour": "red", "stale": {"days": -1}}"#;
+    let errors: Value = serde_json::from_str(&engine(bad).config_errors_json().unwrap()).unwrap();
+    let mut paths: Vec<&str> = errors.as_array().unwrap().iter().map(|e| e["path"].as_str().unwrap()).collect();
+    paths.sort();
+    assert_eq!(paths, ["$.botPanel.bots", "$.colour", "$.stale.days"]);
+    let plan = ask(bad, "reconcile", json!({ "facts": bot_panel_facts() }));
+    assert_eq!(plan["ops"], json!([]), "no writes under a bad config");
+    assert_eq!(plan["configErrors"], errors);
+    assert_eq!(ask(bad, "triage", json!({ "facts": bot_panel_facts() })), json!({ "configErrors": errors }));
+    assert_eq!(ask(bad, "claim", json!({ "facts": stations_facts(vec![]), "role": "review", "machine": "m4" })), json!({ "configErrors": errors }));
+    // Not JSON at all, or not an object: one error at the root.
+    assert_eq!(serde_json::from_str::<Value>(&engine("{not json").config_errors_json().unwrap()).unwrap()[0]["path"], "$");
+    assert_eq!(serde_json::from_str::<Value>(&engine("null").config_errors_json().unwrap()).unwrap()[0]["expected"], "a JSON object");
+    assert_eq!(Engine::new(None).config_errors_json().unwrap(), "[]", "no config file is the preset");
 }
 
 #[wasm_bindgen_test]
-fn bad_facts_throw_an_error_naming_the_path() {
-    let message = error_message(wasm::reconcile(js(r#"{"now": "2026-11-30T12:00:00Z", "pullRequests": [{"number": "seven"}]}"#), js("{}")).unwrap_err());
-    assert!(message.contains("$.pullRequests[0].number"), "{message}");
-    let message = error_message(wasm::reconcile(js(r#"{"now": "yesterday"}"#), js("{}")).unwrap_err());
-    assert!(message.contains("$.now"), "{message}");
-    let message = error_message(wasm::reconcile_json("{not json", "{}").unwrap_err());
-    assert!(message.starts_with("facts: not valid JSON"), "{message}");
+fn bad_input_throws_an_error_naming_the_decision_and_the_path() {
+    let cases = [
+        ("reconcile", r#"{"facts": {"now": "2026-11-30T12:00:00Z", "pullRequests": [{"number": "seven"}]}}"#, "reconcile $.facts.pullRequests[0].number"),
+        ("reconcile", r#"{"facts": {"now": "yesterday"}}"#, "reconcile $.facts.now"),
+        ("reconcile", "{not json", "reconcile: the input is not valid JSON"),
+        ("dashboard", r#"{"facts": {"now": "2026-11-30T12:00:00Z", "pullRequests": [{"number": "one"}]}}"#, "dashboard $.facts.pullRequests[0].number"),
+        ("triage", r#"{"facts": {"now": "x", "pullRequests": [{"number": "one"}]}}"#, "triage $.facts.pullRequests[0].number"),
+        ("checkRollup", r#"{"checks": [{"name": 3}]}"#, "checkRollup $.checks[0].name"),
+        ("resolveClaimRace", r#"{"labels": {"a": 1}, "machine": "m4"}"#, "resolveClaimRace $.labels"),
+        ("claim", r#"{"facts": {"now": "2026-01-02T10:00:00Z"}, "role": "review", "machine": "m4", "extra": 1}"#, "claim $.extra"),
+    ];
+    for (name, input, want) in cases {
+        let got = thrown(STATIONS, name, input);
+        assert!(got.starts_with(want), "{name}: {got:?} should start with {want:?}");
+    }
 }
 
 #[wasm_bindgen_test]
-fn check_rollup_collapses_reruns_at_the_boundary() {
-    let checks = js(r#"[
+fn dashboard_is_the_native_answer() {
+    let facts = json!({"repository": "o/r", "now": "2026-11-30T12:00:00Z", "viewer": "prflow", "defaultBranch": "main", "pullRequests": [
+        {"number": 2, "title": "b", "author": "dev", "baseRef": "main", "headRef": "b", "labels": ["merge-queued"]},
+        {"number": 1, "title": "a", "author": "dev", "baseRef": "main", "headRef": "a", "isDraft": true}]});
+    for config in [r#"{}"#, r#"{"flow": "stations"}"#, r#"{"nope": true}"#] {
+        let input = json!({ "facts": facts });
+        let native: Value = serde_json::from_str(&prflow::Engine::new(config).call("dashboard", &input.to_string()).unwrap()).unwrap();
+        assert_eq!(ask(config, "dashboard", input), native, "{config}");
+    }
+}
+
+#[wasm_bindgen_test]
+fn check_rollup_collapses_reruns() {
+    let checks = json!([
       {"name": "scope", "workflow": "labels", "status": "COMPLETED", "conclusion": "CANCELLED", "startedAt": "2026-11-30T10:00:00Z"},
-      {"name": "scope", "workflow": "labels", "status": "COMPLETED", "conclusion": "SUCCESS", "startedAt": "2026-11-30T10:05:00Z"}
-    ]"#);
-    let rollup = wasm::check_rollup(checks, js(r#"["test"]"#)).unwrap();
-    assert_eq!(text(&get(&rollup, &["state"])).as_deref(), Some("pending"), "required `test` has no run yet");
-    assert_eq!(len(&get(&rollup, &["failing"])), 0, "the superseded CANCELLED run must not block");
-    let message = error_message(wasm::check_rollup(js(r#"[{"name": 3}]"#), JsValue::UNDEFINED).unwrap_err());
-    assert!(message.contains("$[0].name"), "{message}");
+      {"name": "scope", "workflow": "labels", "status": "COMPLETED", "conclusion": "SUCCESS", "startedAt": "2026-11-30T10:05:00Z"}]);
+    let rollup = ask("{}", "checkRollup", json!({ "checks": checks, "requiredContexts": ["test"] }));
+    assert_eq!(rollup["state"], "pending", "required `test` has no run yet");
+    assert_eq!(rollup["failing"], json!([]), "the superseded CANCELLED run must not block");
 }
 
 #[wasm_bindgen_test]
 fn config_schema_and_validation() {
-    let schema = wasm::config_schema().unwrap();
-    assert_eq!(text(&get(&schema, &["title"])).as_deref(), Some("Config"));
-    let errors = wasm::validate_config(js(r#"{"stale": {"days": -1}}"#)).unwrap();
-    assert_eq!(text(&get(&at(&errors, 0), &["path"])).as_deref(), Some("$.stale.days"));
-    assert_eq!(len(&wasm::validate_config(js("{}")).unwrap()), 0);
+    assert_eq!(ask("{}", "configSchema", json!({}))["title"], "Config");
+    assert_eq!(ask(r#"{"stale": {"days": -1}}"#, "validateConfig", json!({}))[0]["path"], "$.stale.days");
+    assert_eq!(ask("{}", "validateConfig", json!({})), json!([]));
+}
+
+#[wasm_bindgen_test]
+fn claim_takes_the_oldest_waiting_pull_request_not_its_own_machines() {
+    let facts = stations_facts(vec![pull(1, "m4", 0, json!({})), pull(2, "m1", 5, json!({})), pull(3, "m1", 9, json!({}))]);
+    let out = ask(STATIONS, "claim", json!({ "facts": facts, "role": "review", "machine": "m4" }));
+    assert_eq!(out["line"], "claim #2");
+    assert!(labels(&out, 2, "add").contains(&"reviewer:m4".to_string()), "{out}");
+}
+
+#[wasm_bindgen_test]
+fn claim_race_keeps_the_smallest_reviewer_label_and_the_loser_withdraws() {
+    let read_back = json!(["from:m1", "state:reviewing", "reviewer:m4", "reviewer:m5"]);
+    let loser = ask(STATIONS, "resolveClaimRace", json!({ "labels": read_back, "machine": "m5", "number": 7 }));
+    assert_eq!((loser["won"].clone(), loser["winner"].clone()), (json!(false), json!("reviewer:m4")));
+    assert_eq!(labels(&loser, 7, "remove"), vec!["reviewer:m5".to_string()]);
+    let winner = ask(STATIONS, "resolveClaimRace", json!({ "labels": read_back, "machine": "m4", "number": 7 }));
+    assert_eq!((winner["won"].clone(), winner["line"].clone()), (json!(true), json!("claim #7")));
+}
+
+#[wasm_bindgen_test]
+fn the_gate_passes_docs_at_once_and_records_a_moved_head_on_the_tested_commit() {
+    let approval = json!([{ "author": "alice", "state": "APPROVED", "commit": "sha0", "submittedAt": "2026-01-01T11:00:00Z", "authorCanWrite": true }]);
+    let docs = pull(1, "m1", 0, json!({ "files": ["docs/guide.md", "README.md"], "labels": ["from:m1", "state:win-verify"], "reviews": approval }));
+    let out = ask(STATIONS, "gateClassify", json!({ "facts": stations_facts(vec![docs]), "number": 1 }));
+    assert_eq!((out["run"].clone(), out["need"].clone()), (json!(true), json!(false)));
+    assert_eq!(statuses(&out), vec![("sha0".to_string(), "success".to_string())]);
+    let moved = pull(1, "m1", 0, json!({ "headSha": "sha1", "labels": ["from:m1", "state:reviewing", "reviewer:m4"], "reviews": approval }));
+    let out = ask(STATIONS, "gateReport", json!({ "facts": stations_facts(vec![moved]), "number": 1, "testedSha": "sha0", "result": "success" }));
+    assert_eq!(statuses(&out), vec![("sha0".to_string(), "success".to_string())]);
+    assert!(out["ops"].as_array().unwrap().iter().all(|o| o["op"] == "setStatus"), "no label edit: {out}");
+}
+
+#[wasm_bindgen_test]
+fn the_queue_reads_bodies_and_codeowners_and_triages() {
+    assert_eq!(ask("{}", "codeOwners", json!({ "codeowners": "* @a\n*.rs @b\n", "path": "src/x.rs" })), json!(["@b"]));
+    assert_eq!(ask("{}", "parseTrailers", json!({ "body": "Merge-After: #1901, #1903\n```\nMerge-After: #5\n```" }))["mergeAfter"], json!([1901, 1903]));
+    let facts = json!({"now": "2026-11-30T12:00:00Z", "pullRequests": [
+        {"number": 1, "labels": ["merge-queued", "skip-ci"], "baseRef": "main", "headRef": "a", "mergeStateStatus": "BLOCKED"},
+        {"number": 2, "labels": ["merge-queued"], "baseRef": "main", "headRef": "b", "body": "Merge-After: #1", "mergeStateStatus": "BEHIND"}]});
+    let out = ask("{}", "triage", json!({ "facts": facts }));
+    assert_eq!(out["order"], json!([1]));
+    assert_eq!(out["entries"][1]["reason"], "waiting-merge-after");
+}
+
+#[wasm_bindgen_test]
+fn the_ai_first_pass_answers_a_comment_review_and_changes_only_when_blocking() {
+    let bounce = ask(STATIONS, "stationReview", json!({"number": 7, "head": "sha7", "output": "BLOCKING: no test\nadd one"}));
+    assert_eq!(bounce["blocking"], json!(true));
+    let ops: Vec<(Value, Value)> = bounce["ops"].as_array().unwrap().iter().map(|o| (o["op"].clone(), o["guard"]["head"].clone())).collect();
+    assert_eq!(ops, [(json!("postReview"), json!("sha7")), (json!("comment"), json!("sha7"))]);
+    let pass = ask(STATIONS, "stationReview", json!({"number": 7, "head": "sha7", "output": "fine\nBLOCKING later"}));
+    assert_eq!((pass["blocking"].clone(), pass["ops"].as_array().unwrap().len()), (json!(false), 1));
 }

@@ -3394,18 +3394,19 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2
   else facts.codeowners = CODEOWNERS_PATHS.map((_, i) => repository[`codeowners${i}`]?.text).find((t) => typeof t === "string") ?? null;
   const protectionFailed = errorsUnder(head.errors, ["repository", "defaultBranchRef"]).length > 0;
   const protection = repository.defaultBranchRef?.refUpdateRule?.requiredStatusCheckContexts ?? [];
-  if (facts.defaultBranch && !protectionFailed) {
+  let rules = null;
+  if (facts.defaultBranch) {
     try {
       stats.rest++;
-      const res = await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch: facts.defaultBranch, per_page: 100 });
-      facts.requiredChecks = [.../* @__PURE__ */ new Set([...protection.filter(Boolean), ...requiredContexts(res.data)])];
+      rules = (await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch: facts.defaultBranch, per_page: 100 })).data;
     } catch (e) {
-      log2(`required checks: could not read the rules of ${facts.defaultBranch} (${e.status ?? ""} ${e.message}); treating them as unknown`);
-      facts.unknown.push("requiredChecks");
+      log2(`rules: could not read the rules of ${facts.defaultBranch} (${e.status ?? ""} ${e.message}); treating them as unknown`);
     }
-  } else {
-    facts.unknown.push("requiredChecks");
   }
+  if (rules && !protectionFailed) facts.requiredChecks = [.../* @__PURE__ */ new Set([...protection.filter(Boolean), ...requiredContexts(rules)])];
+  else facts.unknown.push("requiredChecks");
+  if (rules) Object.assign(facts, reviewRules(rules));
+  else facts.unknown.push("rules");
   const pulls2 = raw.filter(({ pr }) => !pr.state || pr.state === "OPEN").map(({ pr, errors }) => firstPage(pr, errors));
   await followUp(pulls2, { owner, repo, run, stats, log: log2 });
   facts.pullRequests.push(...pulls2.map(toPull));
@@ -3416,6 +3417,10 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2
 }
 function serverSide(e) {
   return e.status >= 500 || /Something went wrong while executing your query/.test(e.message ?? "");
+}
+function reviewRules(rules) {
+  const pr = (rules ?? []).find((rule) => rule.type === "pull_request");
+  return { requireCodeOwnerReview: Boolean(pr?.parameters?.require_code_owner_review), requireConversationResolution: Boolean(pr?.parameters?.required_review_thread_resolution) };
 }
 function requiredContexts(rules) {
   const out = [];
@@ -3574,94 +3579,234 @@ function toEvent(item) {
 }
 
 // lib/github/write.js
-var WRITERS = {
-  editLabels,
-  requestReviewers,
-  setStatus
-};
+var REVIEW_EVENT = Object.freeze("COMMENT");
 var APPLIED = "applied";
-var WOULD = "would";
-var SKIPPED = "skipped";
+var UNCHANGED = "unchanged";
+var DRY_RUN = "dry-run";
+var GUARD_FAILED = "guard-failed";
 var FAILED = "failed";
-async function applyPlan(octokit, plan, { owner, repo, live = false, log: log2 = () => {
-}, facts, writers = WRITERS } = {}) {
-  const current = new Map((facts?.pullRequests ?? []).map((p) => [p.number, p.labels]));
+var WRITERS = {
+  editLabels: {
+    describe: (op) => `would ${labelWords(op)}`,
+    async apply(octokit, op, { params }) {
+      const add = op.add.map((c) => c.label);
+      const remove = op.remove.map((c) => c.label);
+      if (!add.length && !remove.length) return { outcome: UNCHANGED, detail: "no label to change" };
+      if (add.length) await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: op.number, labels: add });
+      const gone = [];
+      for (const name of remove) {
+        try {
+          await octokit.request("DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", { ...params, issue_number: op.number, name });
+        } catch (e) {
+          if (e.status !== 404) throw e;
+          gone.push(name);
+        }
+      }
+      if (!add.length && gone.length === remove.length) return { outcome: UNCHANGED, detail: `${gone.join(", ")} already removed` };
+      return { outcome: APPLIED, detail: labelWords(op) + (gone.length ? ` (${gone.join(", ")} already removed)` : "") };
+    }
+  },
+  requestReviewers: {
+    describe: (op) => `would request ${op.reviewers.join(", ")}`,
+    async apply(octokit, op, { params }) {
+      const teams = op.reviewers.filter((r) => r.includes("/")).map((r) => r.split("/").pop());
+      const users = op.reviewers.filter((r) => !r.includes("/"));
+      if (!teams.length && !users.length) return { outcome: UNCHANGED, detail: "nobody to request" };
+      const body = { ...params, pull_number: op.number };
+      if (users.length) body.reviewers = users;
+      if (teams.length) body.team_reviewers = teams;
+      await octokit.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers", body);
+      return { outcome: APPLIED, detail: `requested ${op.reviewers.join(", ")}` };
+    }
+  },
+  upsertComment: {
+    describe: (op) => op.commentId == null ? "would comment" : `would update comment ${op.commentId}`,
+    async apply(octokit, op, { params }) {
+      if (op.commentId == null) {
+        const res = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...params, issue_number: op.number, body: op.body });
+        return { outcome: APPLIED, detail: `commented (${res.data.id})` };
+      }
+      let current;
+      try {
+        current = (await octokit.request("GET /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...params, comment_id: op.commentId, request: { ...GUARD_READ } })).data;
+      } catch (e) {
+        if (e.status === 404) return { outcome: GUARD_FAILED, detail: `comment ${op.commentId} is gone` };
+        throw e;
+      }
+      const body = current.body ?? "";
+      if (!body.startsWith(op.marker)) return { outcome: GUARD_FAILED, detail: `comment ${op.commentId} no longer starts with ${op.marker}` };
+      if (body === op.body) return { outcome: UNCHANGED, detail: "the comment already says this" };
+      await octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...params, comment_id: op.commentId, body: op.body });
+      return { outcome: APPLIED, detail: `updated comment ${op.commentId}` };
+    }
+  },
+  comment: {
+    describe: (op) => `would comment ${JSON.stringify(op.body.slice(0, 60))}`,
+    async apply(octokit, op, { params }) {
+      const res = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...params, issue_number: op.number, body: op.body });
+      return { outcome: APPLIED, detail: `commented (${res.data.id})` };
+    }
+  },
+  postReview: {
+    describe: () => `would post a ${REVIEW_EVENT} review`,
+    async apply(octokit, op, { params }) {
+      const body = { ...params, pull_number: op.number, event: REVIEW_EVENT, body: op.body };
+      if (op.guard?.head) body.commit_id = op.guard.head;
+      await octokit.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews", body);
+      return { outcome: APPLIED, detail: `posted a ${REVIEW_EVENT} review` };
+    }
+  },
+  upsertBoard: {
+    describe: (op) => op.number == null ? `would open the board issue with ${op.label}` : `would rewrite the board #${op.number}`,
+    async apply(octokit, op, { params }) {
+      if (op.number == null) {
+        const res = await octokit.request("POST /repos/{owner}/{repo}/issues", { ...params, title: op.title, body: op.body, labels: [op.label] });
+        return { outcome: APPLIED, detail: `opened the board as #${res.data.number}` };
+      }
+      await octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", { ...params, issue_number: op.number, body: op.body });
+      return { outcome: APPLIED, detail: `rewrote the board #${op.number}` };
+    }
+  },
+  createIssue: {
+    describe: (op) => `would open an issue: ${op.title}`,
+    async apply(octokit, op, { params }) {
+      const body = { ...params, title: op.title, body: op.body };
+      if (op.labels?.length) body.labels = op.labels;
+      const res = await octokit.request("POST /repos/{owner}/{repo}/issues", body);
+      return { outcome: APPLIED, detail: `opened #${res.data.number}`, created: res.data.number };
+    }
+  },
+  editIssue: {
+    describe: (op) => `would edit #${op.number}${op.state ? ` (${op.state})` : ""}`,
+    async apply(octokit, op, { params }) {
+      const body = { ...params, issue_number: op.number };
+      for (const k of ["title", "body", "state"]) if (op[k] != null) body[k] = op[k];
+      await octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", body);
+      return { outcome: APPLIED, detail: `edited #${op.number}${op.state ? ` (${op.state})` : ""}` };
+    }
+  },
+  setStatus: {
+    describe: (op) => `would set ${statusWords(op)}`,
+    // A commit status (the stations flow's gate). It belongs to `op.sha`, which may be older than the head.
+    async apply(octokit, op, { params }) {
+      await octokit.request("POST /repos/{owner}/{repo}/statuses/{sha}", { ...params, sha: op.sha, state: op.state, context: op.context, description: op.description.slice(0, 140) });
+      return { outcome: APPLIED, detail: statusWords(op) };
+    }
+  },
+  armAutoMerge: {
+    describe: (op) => `would arm auto-merge (${op.method.toLowerCase()}) at ${short(op.guard?.head)}`,
+    async apply(octokit, op, { fresh }) {
+      await octokit.graphql(
+        "mutation($id: ID!, $mergeMethod: PullRequestMergeMethod!, $head: GitObjectID!) { enablePullRequestAutoMerge(input: { pullRequestId: $id, mergeMethod: $mergeMethod, expectedHeadOid: $head }) { clientMutationId } }",
+        { id: fresh.nodeId, mergeMethod: op.method, head: op.guard.head }
+      );
+      return { outcome: APPLIED, detail: `armed auto-merge (${op.method.toLowerCase()}) at ${short(op.guard.head)}` };
+    }
+  },
+  disarmAutoMerge: {
+    describe: () => "would disarm auto-merge",
+    async apply(octokit, op, { fresh }) {
+      await octokit.graphql("mutation($id: ID!) { disablePullRequestAutoMerge(input: { pullRequestId: $id }) { clientMutationId } }", { id: fresh.nodeId });
+      return { outcome: APPLIED, detail: "disarmed auto-merge" };
+    }
+  },
+  createLabel: {
+    describe: (op) => `would create the label ${op.name}`,
+    async apply(octokit, op, { params }) {
+      await octokit.request("POST /repos/{owner}/{repo}/labels", { ...params, name: op.name, color: op.color, description: op.description });
+      return { outcome: APPLIED, detail: `created ${op.name}` };
+    }
+  },
+  updateLabel: {
+    describe: (op) => `would update the label ${op.name}`,
+    async apply(octokit, op, { params }) {
+      await octokit.request("PATCH /repos/{owner}/{repo}/labels/{name}", { ...params, name: op.name, new_name: op.newName, color: op.color, description: op.description });
+      return { outcome: APPLIED, detail: `updated ${op.name}` };
+    }
+  },
+  rebaseAndPush: {
+    describe: (op) => `would rebase ${op.branch} onto ${op.onto} and push with lease ${short(op.guard?.head)}`,
+    // Git's own --force-with-lease is this op's head guard, so no REST read: the shell that runs git
+    // passes `git` ({ rebaseAndPush(op) → { outcome, detail } }) and says guard-failed when the lease is lost.
+    ownGuard: true,
+    async apply(_octokit, op, { git }) {
+      if (!git) return { outcome: FAILED, detail: "no git runner here: only the queue worker applies rebaseAndPush" };
+      return git.rebaseAndPush(op);
+    }
+  }
+};
+var GUARD_READ = Object.freeze({ prflowGuard: true });
+var NEEDS_PULL = /* @__PURE__ */ new Set(["armAutoMerge", "disarmAutoMerge"]);
+async function applyOps(octokit, ops, { owner, repo, live = false, log: log2 = () => {
+}, git } = {}) {
+  const params = { owner, repo };
+  const stopped = /* @__PURE__ */ new Map();
   const results = [];
-  for (const op of plan.ops ?? []) {
-    const writer = writers[op.op];
+  for (const op of ops ?? []) {
     const base = { op: op.op, number: op.number ?? null };
-    if (!writer) {
-      results.push({ ...base, status: SKIPPED, detail: `prflow has no writer for "${op.op}" yet` });
-      continue;
-    }
-    try {
-      const r = await writer(octokit, op, { owner, repo, live, log: log2, currentLabels: current.get(op.number) });
-      results.push({ ...base, ...r });
-    } catch (e) {
-      const detail = `${e.status ? `${e.status} ` : ""}${e.message}`;
-      log2(`#${op.number}: ${op.op} failed: ${detail}`);
-      results.push({ ...base, status: FAILED, detail });
-    }
+    const r = await applyOne(octokit, op, { params, live, git, stopped });
+    if (r.outcome === GUARD_FAILED && op.number) stopped.set(op.number, stopped.get(op.number) ?? r.detail);
+    if (r.outcome === GUARD_FAILED || r.outcome === FAILED) log2(`#${op.number}: ${op.op} ${r.outcome}: ${r.detail}`);
+    results.push({ ...base, ...r });
   }
   return results;
 }
-function labelsAfter(currentLabels, op) {
-  const remove = new Set(op.remove.map((c) => c.label.toLowerCase()));
-  const next = currentLabels.filter((l) => !remove.has(l.toLowerCase()));
-  for (const { label } of op.add) if (!next.some((l) => l.toLowerCase() === label.toLowerCase())) next.push(label);
-  return next;
+function applyPlan(octokit, plan, options) {
+  return applyOps(octokit, plan.ops, options);
 }
-async function editLabels(octokit, op, { owner, repo, live, currentLabels }) {
-  const add = op.add.map((c) => c.label);
-  const remove = op.remove.map((c) => c.label);
-  const words = [...add.map((l) => `+${l}`), ...remove.map((l) => `-${l}`)].join(" ");
-  if (!add.length && !remove.length) return { status: SKIPPED, detail: "no label to change" };
-  const params = { owner, repo, issue_number: op.number };
-  if (!remove.length) {
-    if (!live) return { status: WOULD, detail: `would add ${add.join(", ")} (POST labels)` };
-    await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, labels: add });
-    return { status: APPLIED, detail: words };
-  }
-  if (!add.length && remove.length === 1) {
-    if (!live) return { status: WOULD, detail: `would remove ${remove[0]} (DELETE label)` };
-    try {
-      await octokit.request("DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", { ...params, name: remove[0] });
-    } catch (e) {
-      if (e.status === 404) return { status: SKIPPED, detail: `${remove[0]} was already removed` };
-      throw e;
+async function applyOne(octokit, op, { params, live, git, stopped }) {
+  const writer = Object.hasOwn(WRITERS, op.op) ? WRITERS[op.op] : null;
+  if (!writer) return { outcome: FAILED, detail: `prflow has no writer for "${op.op}"` };
+  if (!live) return { outcome: DRY_RUN, detail: writer.describe(op) + guardWords(op.guard) };
+  if (op.number && stopped.has(op.number)) return { outcome: GUARD_FAILED, detail: `not applied: an earlier write to #${op.number} failed its guard (${stopped.get(op.number)})` };
+  try {
+    let fresh = null;
+    if (!writer.ownGuard && (hasGuard(op.guard) || NEEDS_PULL.has(op.op))) {
+      fresh = await freshRead(octokit, op, params);
+      const broken = guardBroken(op.guard ?? {}, fresh);
+      if (broken) return { outcome: GUARD_FAILED, detail: broken };
     }
-    return { status: APPLIED, detail: words };
+    return await writer.apply(octokit, op, { params, fresh, git });
+  } catch (e) {
+    return { outcome: FAILED, detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}` };
   }
-  if (!live) return { status: WOULD, detail: `would set labels in one edit: ${words}` };
-  let labels = currentLabels;
-  if (!labels) {
-    const res = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, per_page: 100 });
-    labels = res.data.map((l) => l.name);
+}
+var hasGuard = (g) => Boolean(g && (g.head || g.labelsOn?.length || g.labelsOff?.length));
+async function freshRead(octokit, op, params) {
+  if (op.guard?.head || NEEDS_PULL.has(op.op)) {
+    const { data: data2 } = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...params, pull_number: op.number, request: { ...GUARD_READ } });
+    return { head: data2.head?.sha ?? null, labels: (data2.labels ?? []).map((l) => l.name), nodeId: data2.node_id };
   }
-  await octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", { ...params, labels: labelsAfter(labels, op) });
-  return { status: APPLIED, detail: words };
+  const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}", { ...params, issue_number: op.number, request: { ...GUARD_READ } });
+  return { head: null, labels: (data.labels ?? []).map((l) => typeof l === "string" ? l : l.name), nodeId: data.node_id };
 }
-async function requestReviewers(octokit, op, { owner, repo, live }) {
-  const teams = op.reviewers.filter((r) => r.includes("/")).map((r) => r.split("/").pop());
-  const users = op.reviewers.filter((r) => !r.includes("/"));
-  if (!teams.length && !users.length) return { status: SKIPPED, detail: "nobody to request" };
-  if (!live) return { status: WOULD, detail: `would request ${op.reviewers.join(", ")}` };
-  const body = { owner, repo, pull_number: op.number };
-  if (users.length) body.reviewers = users;
-  if (teams.length) body.team_reviewers = teams;
-  await octokit.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers", body);
-  return { status: APPLIED, detail: `requested ${op.reviewers.join(", ")}` };
+function guardBroken(guard, fresh) {
+  if (guard.head && fresh.head !== guard.head) return `the head moved from ${short(guard.head)} to ${short(fresh.head)}`;
+  const on = new Set(fresh.labels.map((l) => l.toLowerCase()));
+  const off = (guard.labelsOn ?? []).filter((l) => !on.has(l.toLowerCase()));
+  if (off.length) return `${off.join(", ")} ${off.length === 1 ? "was" : "were"} taken off`;
+  const put = (guard.labelsOff ?? []).filter((l) => on.has(l.toLowerCase()));
+  if (put.length) return `${put.join(", ")} ${put.length === 1 ? "was" : "were"} put on`;
+  return null;
 }
-async function setStatus(octokit, op, { owner, repo, live }) {
-  const words = `${op.context}=${op.state} on ${op.sha.slice(0, 7)}`;
-  if (!live) return { status: WOULD, detail: `would set ${words}` };
-  await octokit.request("POST /repos/{owner}/{repo}/statuses/{sha}", { owner, repo, sha: op.sha, state: op.state, context: op.context, description: op.description.slice(0, 140) });
-  return { status: APPLIED, detail: words };
+function guardWords(guard) {
+  const parts = [];
+  if (guard?.head) parts.push(`the head is still ${short(guard.head)}`);
+  if (guard?.labelsOn?.length) parts.push(`${guard.labelsOn.join(", ")} still on`);
+  if (guard?.labelsOff?.length) parts.push(`${guard.labelsOff.join(", ")} still off`);
+  return parts.length ? ` (if ${parts.join(" and ")})` : "";
+}
+function labelWords(op) {
+  return [...op.add.map((c) => `+${c.label}`), ...op.remove.map((c) => `-${c.label}`)].join(" ");
+}
+function statusWords(op) {
+  return `${op.context}=${op.state} on ${op.sha.slice(0, 7)}`;
+}
+function short(sha) {
+  return sha ? String(sha).slice(0, 7) : "nothing";
 }
 
 // lib/github/labels.js
-var MAX_LABEL_DESCRIPTION = 100;
-var COLOR = /^[0-9a-fA-F]{6}$/;
 async function listLabels(octokit, { owner, repo }) {
   const out = [];
   for (let page = 1; ; page++) {
@@ -3670,61 +3815,23 @@ async function listLabels(octokit, { owner, repo }) {
     if (res.data.length < 100) return out;
   }
 }
-async function syncLabels(octokit, { owner, repo, wanted, live = false, ownerMark = "prflow", log: log2 = () => {
+async function syncLabels(octokit, { owner, repo, decide, live = false, log: log2 = () => {
 } }) {
-  const existing = await listLabels(octokit, { owner, repo });
-  const byName = new Map(existing.map((l) => [l.name.toLowerCase(), l]));
-  const results = [];
-  for (const want of wanted) {
-    const row = { name: want.name, color: want.color, description: want.description ?? "" };
-    const problem = labelProblem(want);
-    if (problem) {
-      results.push({ ...row, status: "failed", detail: problem });
-      continue;
-    }
-    const have = byName.get(want.name.toLowerCase());
-    try {
-      if (!have) {
-        if (live) await octokit.request("POST /repos/{owner}/{repo}/labels", { owner, repo, name: want.name, color: want.color, description: row.description });
-        results.push({ ...row, status: live ? "created" : "would create", detail: "" });
-        continue;
-      }
-      const diffs = [];
-      if (have.name !== want.name) diffs.push(`name ${have.name} → ${want.name}`);
-      if (have.color.toLowerCase() !== want.color.toLowerCase()) diffs.push(`colour ${have.color} → ${want.color}`);
-      if ((have.description ?? "") !== row.description) diffs.push("description");
-      if (!diffs.length) {
-        results.push({ ...row, status: "unchanged", detail: "" });
-        continue;
-      }
-      if (live) {
-        await octokit.request("PATCH /repos/{owner}/{repo}/labels/{name}", {
-          owner,
-          repo,
-          name: have.name,
-          new_name: want.name,
-          color: want.color,
-          description: row.description
-        });
-      }
-      results.push({ ...row, status: live ? "updated" : "would update", detail: diffs.join(", ") });
-    } catch (e) {
-      const detail = `${e.status ? `${e.status} ` : ""}${e.message}`;
-      log2(`label ${want.name}: ${detail}`);
-      results.push({ ...row, status: "failed", detail });
-    }
-  }
-  const wantedNames = new Set(wanted.map((w) => w.name.toLowerCase()));
-  const mark = new RegExp(`\\b${ownerMark.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`, "i");
-  const unused = existing.filter((l) => !wantedNames.has(l.name.toLowerCase()) && mark.test(l.description ?? "")).map((l) => l.name);
-  return { results, unused };
-}
-function labelProblem({ name, color, description }) {
-  if (!name || name.length > 50) return `name must be 1 to 50 characters, found ${JSON.stringify(name ?? "")}`;
-  if (!COLOR.test(color ?? "")) return `color must be six hex digits without #, found ${JSON.stringify(color ?? "")}`;
-  const n = [...description ?? ""].length;
-  if (n > MAX_LABEL_DESCRIPTION) return `description is ${n} characters; GitHub allows at most ${MAX_LABEL_DESCRIPTION}`;
-  return null;
+  const existing = (await listLabels(octokit, { owner, repo })).map((l) => ({ name: l.name, color: l.color, description: l.description ?? null }));
+  const sync = decide(existing);
+  const written = await applyOps(octokit, sync.ops, { owner, repo, live, log: log2 });
+  let next = 0;
+  const results = sync.rows.map(({ name, color, description, change, detail }) => {
+    const row = { name, color, description };
+    if (change === "invalid") return { ...row, status: "failed", detail };
+    if (change === "unchanged") return { ...row, status: "unchanged", detail: "" };
+    const r = written[next++];
+    const word = change === "create" ? "create" : "update";
+    if (r.outcome === "dry-run") return { ...row, status: `would ${word}`, detail: change === "update" ? detail : "" };
+    if (r.outcome === "applied") return { ...row, status: `${word}d`, detail: change === "update" ? detail : "" };
+    return { ...row, status: "failed", detail: r.detail };
+  });
+  return { results, unused: sync.unused };
 }
 
 // lib/github/events.js
@@ -3828,8 +3935,8 @@ function logLines(plan, results, { live }) {
   const lines = [];
   plan.ops.forEach((op, i) => {
     const r = results[i];
-    const status = r?.status ?? (live ? "not applied" : "dry run");
-    const said = r?.detail ? r.detail.startsWith(status) ? r.detail : `${status}: ${r.detail}` : status;
+    const outcome = r?.outcome ?? (live ? "not applied" : "dry-run");
+    const said = r?.detail ? outcome === "dry-run" ? r.detail : `${outcome}: ${r.detail}` : outcome;
     lines.push(`#${op.number}: ${describeOp(op)} [${said}] because ${op.reason}`);
   });
   for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
@@ -3899,7 +4006,7 @@ function reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChan
         omitted++;
         continue;
       }
-      const changes = ops.length ? ops.map(({ op, result }) => live ? `${describeOp(op)} (${result?.status ?? "not applied"})` : `would ${describeOp(op)}`).join("; ") : "no change";
+      const changes = ops.length ? ops.map(({ op, result }) => live ? `${describeOp(op)} (${result?.outcome ?? "not applied"})` : `would ${describeOp(op)}`).join("; ") : "no change";
       const why = whyCell(pull, ops.map(({ op }) => op));
       out.push(
         `| #${pull.number} | ${cell(pull.state ?? "unknown")} | ${cell(pull.blockers.join(", "))} | ${cell(pull.checks)} | ${cell(changes)} | ${cell(why)} |`
@@ -3940,7 +4047,7 @@ function labelsSummary({ repo, results, unused, live }) {
 function countResults(plan, results) {
   return {
     ops: plan.ops.length,
-    writes: results.filter((r) => r.status === "applied").length,
+    writes: results.filter((r) => r.outcome === "applied").length,
     warnings: plan.warnings.length
   };
 }
@@ -3974,7 +4081,7 @@ async function reconcileRun({ engine: engine2, octokit, owner, repo, configPath,
   if (plan.configErrors.length) throw new RunError(plan.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
   log2(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings${live ? "" : " (dry run: writing nothing)"}`);
   stopWritesOnRateLimit(octokit, log2);
-  const results = await applyPlan(octokit, plan, { owner, repo, live, log: log2, facts });
+  const results = await applyPlan(octokit, plan, { owner, repo, live, log: log2 });
   const counts = countResults(plan, results);
   const lines = logLines(plan, results, { live });
   for (const line of lines) log2(line);
@@ -3987,7 +4094,7 @@ async function labelsRun({ engine: engine2, octokit, owner, repo, configPath, re
   log2(`config: ${source === "preset" ? `no ${configPath}: the bot-panel preset` : source}`);
   const catalog = engine2.labelCatalog(config);
   if (catalog.configErrors.length) throw new RunError(catalog.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  const sync = await step(`syncing the labels of ${owner}/${repo}`, () => syncLabels(octokit, { owner, repo, wanted: catalog.labels, live, ownerMark: catalog.ownerMark, log: log2 }));
+  const sync = await step(`syncing the labels of ${owner}/${repo}`, () => syncLabels(octokit, { owner, repo, decide: (existing) => engine2.labelSync(catalog, existing), live, log: log2 }));
   const results = sync.results;
   const unused = sync.unused ?? [];
   for (const r of results) log2(`label ${r.name}: ${r.status}${r.detail ? ` (${r.detail})` : ""}`);
@@ -4007,7 +4114,7 @@ function stopWritesOnRateLimit(octokit, log2 = () => {
   octokit.prflowWriteGuard = true;
   let until;
   octokit.hook.wrap("request", async (request2, options) => {
-    const write = options.method !== "GET" && !(options.url === "/graphql" && !/^\s*mutation\b/.test(options.query ?? ""));
+    const write = (options.method !== "GET" || options.request?.prflowGuard === true) && !(options.url === "/graphql" && !/^\s*mutation\b/.test(options.query ?? ""));
     if (until !== void 0 && write) throw new Error(`${NOT_ATTEMPTED}${until ? ` until ${until}` : ""}`);
     try {
       return await request2(options);
@@ -4091,33 +4198,6 @@ async function findBoard(octokit, { owner, repo, label }) {
   const issue = res.data.filter((i) => !i.pull_request).sort((a, b) => a.number - b.number)[0];
   return issue ? { number: issue.number, title: issue.title ?? "", body: issue.body ?? "" } : null;
 }
-function followupWriters(facts) {
-  const pulls2 = new Map((facts.pullRequests ?? []).map((p) => [p.number, p]));
-  return {
-    ...WRITERS,
-    async upsertComment(octokit, op, { owner, repo, live }) {
-      const existing = op.commentId == null ? null : (pulls2.get(op.number)?.comments ?? []).find((c) => c.id === op.commentId) ?? null;
-      if (existing && existing.body === op.body) return { status: SKIPPED, detail: "the comment already says this" };
-      if (!live) return { status: WOULD, detail: existing ? `would update comment ${existing.id}` : "would comment" };
-      if (existing) {
-        await octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner, repo, comment_id: existing.id, body: op.body });
-        return { status: APPLIED, detail: `updated comment ${existing.id}` };
-      }
-      const res = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner, repo, issue_number: op.number, body: op.body });
-      return { status: APPLIED, detail: `commented (${res.data.id})` };
-    },
-    async upsertBoard(octokit, op, { owner, repo, live }) {
-      if (op.number == null) {
-        if (!live) return { status: WOULD, detail: `would open the board issue with ${op.label}` };
-        const res = await octokit.request("POST /repos/{owner}/{repo}/issues", { owner, repo, title: op.title, body: op.body, labels: [op.label] });
-        return { status: APPLIED, detail: `opened the board as #${res.data.number}` };
-      }
-      if (!live) return { status: WOULD, detail: `would rewrite the board #${op.number}` };
-      await octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", { owner, repo, issue_number: op.number, body: op.body });
-      return { status: APPLIED, detail: `rewrote the board #${op.number}` };
-    }
-  };
-}
 function describeSweepOp(op) {
   switch (op.op) {
     case "upsertComment": {
@@ -4134,7 +4214,7 @@ function describeSweepOp(op) {
 }
 var cell2 = (text) => String(text ?? "").replace(/\|/g, "\\|").replace(/\r?\n/g, " ") || "—";
 function sweepSummary({ repo, plan, results, live }) {
-  const writes = results.filter((r) => r.status === APPLIED).length;
+  const writes = results.filter((r) => r.outcome === APPLIED).length;
   const out = [`## prflow sweep: ${repo}${live ? "" : " (dry run: nothing was written)"}`, ""];
   out.push(
     `Engine ${plan.engine} · ${plan.pulls.length} open pull request${plan.pulls.length === 1 ? "" : "s"} · ${plan.ops.length} operation${plan.ops.length === 1 ? "" : "s"} · ${writes} write${writes === 1 ? "" : "s"} · ${plan.warnings.length} warning${plan.warnings.length === 1 ? "" : "s"}`,
@@ -4146,7 +4226,7 @@ function sweepSummary({ repo, plan, results, live }) {
     plan.ops.forEach((op, i) => {
       const r = results[i];
       const target = op.op === "upsertBoard" ? "board" : `#${op.number}`;
-      out.push(`| ${target} | ${cell2(describeSweepOp(op))} | ${cell2(r ? `${r.status}${r.detail ? `: ${r.detail}` : ""}` : "not applied")} | ${cell2(op.reason)} |`);
+      out.push(`| ${target} | ${cell2(describeSweepOp(op))} | ${cell2(r ? `${r.outcome}${r.detail ? `: ${r.detail}` : ""}` : "not applied")} | ${cell2(op.reason)} |`);
     });
     out.push("");
   }
@@ -4176,13 +4256,13 @@ async function sweepRun({ engine: engine2, octokit, owner, repo, configPath, rea
   }
   const plan = engine2.sweep(facts, loaded.config);
   log2(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`);
-  const results = await applyPlan(octokit, plan, { owner, repo, live, log: log2, facts, writers: followupWriters(facts) });
-  const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op)} [${results[i]?.status}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
+  const results = await applyPlan(octokit, plan, { owner, repo, live, log: log2 });
+  const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
   for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
   for (const line of lines) log2(line);
   const counts = {
     ops: plan.ops.length,
-    writes: results.filter((r) => r.status === APPLIED).length,
+    writes: results.filter((r) => r.outcome === APPLIED).length,
     warnings: plan.warnings.length
   };
   return { facts, plan, results, counts, lines, summary: sweepSummary({ repo: `${owner}/${repo}`, plan, results, live }) };
@@ -4205,12 +4285,15 @@ __export(prflow_exports, {
   gateReportJson: () => gateReportJson,
   initSync: () => initSync,
   labelCatalog: () => labelCatalog,
+  labelSyncJson: () => labelSyncJson,
   parseTrailers: () => parseTrailers,
   queueCallJson: () => queueCallJson,
+  queueReadsJson: () => queueReadsJson,
   reconcile: () => reconcile,
   reconcileJson: () => reconcileJson,
   resolveClaimRaceJson: () => resolveClaimRaceJson,
   resolveClaimRaceTimedJson: () => resolveClaimRaceTimedJson,
+  stationReviewJson: () => stationReviewJson,
   sweepJson: () => sweepJson,
   validateConfig: () => validateConfig,
   version: () => version
@@ -4436,6 +4519,40 @@ function labelCatalog(config) {
   }
   return takeFromExternrefTable0(ret[0]);
 }
+function labelSyncJson(catalog, existing) {
+  let deferred4_0;
+  let deferred4_1;
+  try {
+    let ptr0, len0, ptr1, len1;
+    try {
+      ptr0 = passStringToWasm0(catalog, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len0 = WASM_VECTOR_LEN;
+      ptr1 = passStringToWasm0(existing, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len1 = WASM_VECTOR_LEN;
+    } catch (e) {
+      if (ptr1) {
+        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
+      }
+      if (ptr0) {
+        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
+      }
+      throw e;
+    }
+    const ret = wasm.labelSyncJson(ptr0, len0, ptr1, len1);
+    var ptr3 = ret[0];
+    var len3 = ret[1];
+    if (ret[3]) {
+      ptr3 = 0;
+      len3 = 0;
+      throw takeFromExternrefTable0(ret[2]);
+    }
+    deferred4_0 = ptr3;
+    deferred4_1 = len3;
+    return getStringFromWasm0(ptr3, len3);
+  } finally {
+    wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+  }
+}
 function parseTrailers(body) {
   const ptr0 = passStringToWasm0(body, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
   const len0 = WASM_VECTOR_LEN;
@@ -4465,6 +4582,40 @@ function queueCallJson(name, input) {
       throw e;
     }
     const ret = wasm.queueCallJson(ptr0, len0, ptr1, len1);
+    var ptr3 = ret[0];
+    var len3 = ret[1];
+    if (ret[3]) {
+      ptr3 = 0;
+      len3 = 0;
+      throw takeFromExternrefTable0(ret[2]);
+    }
+    deferred4_0 = ptr3;
+    deferred4_1 = len3;
+    return getStringFromWasm0(ptr3, len3);
+  } finally {
+    wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+  }
+}
+function queueReadsJson(facts, config) {
+  let deferred4_0;
+  let deferred4_1;
+  try {
+    let ptr0, len0, ptr1, len1;
+    try {
+      ptr0 = passStringToWasm0(facts, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len0 = WASM_VECTOR_LEN;
+      ptr1 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len1 = WASM_VECTOR_LEN;
+    } catch (e) {
+      if (ptr1) {
+        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
+      }
+      if (ptr0) {
+        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
+      }
+      throw e;
+    }
+    const ret = wasm.queueReadsJson(ptr0, len0, ptr1, len1);
     var ptr3 = ret[0];
     var len3 = ret[1];
     if (ret[3]) {
@@ -4599,6 +4750,41 @@ function resolveClaimRaceTimedJson(labels, machine, number, config, took_ms) {
     return getStringFromWasm0(ptr6, len6);
   } finally {
     wasm.__wbindgen_free(deferred7_0, deferred7_1, 1);
+  }
+}
+function stationReviewJson(number, head, output) {
+  let deferred5_0;
+  let deferred5_1;
+  try {
+    const val3 = +number;
+    let ptr0, len0, ptr1, len1;
+    try {
+      ptr0 = passStringToWasm0(head, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len0 = WASM_VECTOR_LEN;
+      ptr1 = passStringToWasm0(output, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      len1 = WASM_VECTOR_LEN;
+    } catch (e) {
+      if (ptr1) {
+        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
+      }
+      if (ptr0) {
+        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
+      }
+      throw e;
+    }
+    const ret = wasm.stationReviewJson(val3, ptr0, len0, ptr1, len1);
+    var ptr4 = ret[0];
+    var len4 = ret[1];
+    if (ret[3]) {
+      ptr4 = 0;
+      len4 = 0;
+      throw takeFromExternrefTable0(ret[2]);
+    }
+    deferred5_0 = ptr4;
+    deferred5_1 = len4;
+    return getStringFromWasm0(ptr4, len4);
+  } finally {
+    wasm.__wbindgen_free(deferred5_0, deferred5_1, 1);
   }
 }
 function sweepJson(facts, config) {
@@ -5184,10 +5370,17 @@ function bind2(wasm2) {
     triage: (facts, config = {}) => queueCall(wasm2, "triage", { facts, config }),
     /** The pull requests whose `builtOnBaseTip` triage reads: a reader asks git about these only. */
     tipReads: (facts, config = {}) => queueCall(wasm2, "tipReads", { facts, config }),
+    /**
+     * What the queue's reader must still fetch, given the facts read so far: { issues, blockedBy, teams,
+     * tips }. Read them, add them to the facts, ask again until every list is empty.
+     */
+    queueReads: (facts, config = {}) => JSON.parse(wasm2.queueReadsJson(asJson(facts), asJson(config))),
     /** One poll of the watched pull request: { outcome, state, detail }; `continue` means poll again. */
     watchStep: (poll, state, config = {}) => queueCall(wasm2, "watchStep", { poll, state, config }),
     /** Whether `by` may claim (or release) pull request `number`, and the comment to write. */
     claimPr: (facts, config, { number, by, release = false }) => queueCall(wasm2, "claimPr", { facts, config, number, by, release }),
+    /** After the claim comment is written and read back: did `by` win (or is the release done)? { won, holder, message } */
+    claimPrReadBack: (facts, config, { number, by, release = false }) => queueCall(wasm2, "claimPrReadBack", { facts, config, number, by, release }),
     /** The issues `report-unowned` keeps: one per pull request whose owner is none. */
     unownedIssues: (facts, config = {}, issues = []) => queueCall(wasm2, "unownedIssues", { facts, config, issues }),
     /** The yield rule: the pull request `mine` (an order key) gives its release back to, or null. */
@@ -5196,6 +5389,8 @@ function bind2(wasm2) {
     autoFix: (config, failed, commitCount) => queueCall(wasm2, "autoFix", { config, failed, commitCount }),
     /** Every label the config uses, with colour and description: { configErrors, labels, ownerMark }. */
     labelCatalog: (config = {}) => wasm2.labelCatalog(config),
+    /** The catalogue against the repository's labels as read: { rows, ops (createLabel/updateLabel), unused }. Never deletes. */
+    labelSync: (catalog, existing) => JSON.parse(wasm2.labelSyncJson(JSON.stringify(catalog), JSON.stringify(existing))),
     /**
      * The stations flow's `prflow claim <role> <machine>` (role: review, dev or any):
      * { line, role, number, ops, why, settleSeconds, warnings }. `line` is one of `claim #N`,
@@ -5211,6 +5406,8 @@ function bind2(wasm2) {
     resolveClaimRace: (labels, machine, number = 0, config = {}, tookMs = void 0) => JSON.parse(
       tookMs === void 0 ? wasm2.resolveClaimRaceJson(JSON.stringify(labels), machine, number, asJson(config)) : wasm2.resolveClaimRaceTimedJson(JSON.stringify(labels), machine, number, asJson(config), tookMs)
     ),
+    /** The AI first pass's outcome on pull request `number` at `head`: { blocking, ops, why } (a COMMENT review; `/changes` when BLOCKING). */
+    stationReview: (number, head, output) => JSON.parse(wasm2.stationReviewJson(number, head ?? "", output ?? "")),
     /** The gate's classify step: { run, need, sha, ops, why, warnings } (docs-only passes in `ops`). */
     gateClassify: (facts, config, number) => JSON.parse(wasm2.gateClassifyJson(asJson(facts), asJson(config), number)),
     /**
@@ -5235,8 +5432,6 @@ initSync({ module: readFileSync2(path) });
 var engine = bind2(prflow_exports);
 
 // lib/stations/github-port.js
-var REVIEW_EVENT = Object.freeze("COMMENT");
-var STATION_WRITERS = WRITERS;
 function githubPort(octokit, { owner, repo, live = true, log: log2 = () => {
 } }) {
   const params = { owner, repo };
@@ -5246,9 +5441,10 @@ function githubPort(octokit, { owner, repo, live = true, log: log2 = () => {
       const res = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: number, per_page: 100 });
       return res.data.map((l) => l.name);
     },
-    apply: async (ops, facts) => {
-      const results = await applyPlan(octokit, { ops }, { owner, repo, live, log: log2, facts, writers: STATION_WRITERS });
-      for (const r of results) if (r.status === "failed") throw new Error(`#${r.number}: ${r.op} failed: ${r.detail}`);
+    // A guard that failed is an answer, not an error: the read-back or the next pass sees what moved.
+    apply: async (ops) => {
+      const results = await applyOps(octokit, ops, { owner, repo, live, log: log2 });
+      for (const r of results) if (r.outcome === "failed") throw new Error(`#${r.number}: ${r.op} failed: ${r.detail}`);
       return results;
     },
     fetchDiff: async (number) => {
@@ -5269,14 +5465,6 @@ function githubPort(octokit, { owner, repo, live = true, log: log2 = () => {
 +++ b/${f.filename}
 ${f.patch ?? ""}
 `).join("");
-    },
-    postReview: async (number, body) => {
-      if (!live) return log2(`would post a ${REVIEW_EVENT} review on #${number}`);
-      await octokit.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews", { ...params, pull_number: number, event: REVIEW_EVENT, body });
-    },
-    postComment: async (number, body) => {
-      if (!live) return log2(`would comment ${JSON.stringify(body)} on #${number}`);
-      await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...params, issue_number: number, body });
     }
   };
 }
@@ -5426,7 +5614,7 @@ async function main(env = process.env) {
 
 ${decision.why}
 `, env);
-    failOnFailedWrites(results.filter((r) => r.status === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
+    failOnFailedWrites(results.filter((r) => r.outcome === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
     return;
   }
   const numbersInput = getInput("numbers", env);
@@ -5439,7 +5627,7 @@ ${decision.why}
   appendSummary(note ? `${run.summary}
 > **The plan output is cut:** ${note}.
 ` : run.summary, env);
-  failOnFailedWrites(run.results.filter((r) => r.status === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
+  failOnFailedWrites(run.results.filter((r) => r.outcome === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
 }
 function annotate(warnings) {
   for (const line of warningAnnotations(warnings)) console.log(line);
@@ -5489,19 +5677,26 @@ try {
 //!
 //! A sweep of N open pull requests costs ceil(N/50) GraphQL requests (at least 1) + 1 REST request,
 //! plus, when nested lists overflow, one query per round per 20 such pull requests.
-//! Applies a plan (src/plan.rs) to GitHub, op by op, and reports each: `{ op, number, status, detail }`
-//! with status "applied", "would" (dry run), "skipped" (nothing to write) or "failed" (the error in
-//! words; later ops still run). Without `live` nothing is written.
-//! A label edit is ONE request per pull request, so the board never shows a half-applied edit and a
-//! webhook consumer never sees a removal without its addition:
-//! - only additions: `POST /issues/{n}/labels` (adds; a label someone set meanwhile survives),
-//! - only one removal: `DELETE /issues/{n}/labels/{name}` (removes just that one),
-//! - anything else: `PATCH /issues/{n}` with the full new list (current labels from the facts, or read
-//!   just before when no facts are given). It replaces the set, so a label a person added between our
-//!   read and this write would be lost; the two forms above avoid that whenever one request can.
-//! Upserts the repository labels a config uses (the engine's catalogue): creates the missing, updates
-//! colour and description where they differ, never deletes. Labels prflow made (their description
-//! carries the owner mark) that the config no longer uses are reported as `unused`.
+//! The one writer table: every write prflow makes to GitHub goes through `applyOps`, one entry per op
+//! kind of the engine's vocabulary (src/plan.rs `Op`). For each op it checks the op's guard against a
+//! fresh read (the head it expects, the labels that must still be on or off, the comment it edits and
+//! the marker that comment must still carry), applies it, and reports
+//! `{ op, number, outcome, detail }` with outcome:
+//!   "applied"       written,
+//!   "unchanged"     nothing to write (the comment already says it, the label is already gone),
+//!   "dry-run"       not live: `detail` says what it would do, and nothing is read or written,
+//!   "guard-failed"  what the op expects no longer holds: not written; later ops on the same pull
+//!                   request in this batch are not written either (they were decided on the same read),
+//!   "failed"        GitHub refused or failed (the error in words); later ops still run.
+//! A guard-failed op is not retried here: the next run reads the pull request as it now is and decides
+//! again, so what moved is what the next decision sees. Nothing is remembered in between.
+//! Label edits add (`POST /issues/{n}/labels`) and remove (`DELETE /issues/{n}/labels/{name}`) named
+//! labels only. Nothing here replaces a whole label set, so a label a person adds while prflow edits
+//! the same pull request survives.
+//! Upserts the repository labels a config uses (the engine's catalogue). The engine compares the
+//! catalogue with the labels read (`labelSync`: create the missing, update colour and description where
+//! they differ, never delete, report the tool's own labels the config no longer uses); the writer table
+//! writes its ops.
 //! Which pull requests an event asks to reconcile. Events only say *which* pull requests to recompute
 //! (state is derived, never remembered), so this is a tiny pure mapping from a webhook payload to a
 //! scope, with no rule of the flow in it:

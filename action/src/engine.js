@@ -1,4 +1,4 @@
-// The engine for the bundled Action: the same JS core as every host, with the Wasm read from the file
+// The engine for the bundled Action (`prflow.createEngine(configText)`): the same JS core as every host, with the Wasm read from the file
 // action/build.mjs copies next to the bundle (dist/prflow_bg.wasm), so the Action needs no install step.
 import { existsSync, readFileSync } from "node:fs";
 import * as wasm from "../../pkg/prflow.js";
@@ -9,4 +9,4 @@ const beside = new URL("./prflow_bg.wasm", import.meta.url);
 const path = existsSync(beside) ? beside : new URL("../../pkg/prflow_bg.wasm", import.meta.url);
 wasm.initSync({ module: readFileSync(path) });
 
-export const engine = bind(wasm);
+export const prflow = bind(wasm);

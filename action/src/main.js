@@ -7,7 +7,7 @@ import { makeOctokit, parseEvent } from "../../lib/github/index.js";
 import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
 import { NOT_ATTEMPTED, RunError, describeFailure, labelsRun, parseNumbers, reconcileRun, rateLimitReset } from "../../lib/run.js";
 import { sweepRun } from "../../lib/followup.js";
-import { engine } from "./engine.js";
+import { prflow } from "./engine.js";
 import { gateRun } from "../../lib/stations/gate-run.js";
 import { appendSummary, boundedPlan, errorCommand, getBooleanInput, getInput, groupedLog, readEvent, setOutput, warningAnnotations } from "./runner.js";
 
@@ -27,10 +27,10 @@ async function main(env = process.env) {
   const token = getInput("token", env);
   if (!token) throw new RunError(["input token: expected a token (the default is the workflow's GITHUB_TOKEN), found nothing"]);
   const octokit = makeOctokit({ token, baseUrl: env.GITHUB_API_URL, graphqlUrl: env.GITHUB_GRAPHQL_URL, log });
-  log(`prflow ${engine.version()} · ${mode} · ${owner}/${repo} · ${live ? "live" : "dry run (set live: true to write)"}`);
+  log(`prflow ${prflow.version()} · ${mode} · ${owner}/${repo} · ${live ? "live" : "dry run (set live: true to write)"}`);
 
   if (mode === "labels") {
-    const run = await labelsRun({ engine, octokit, owner, repo, configPath, readFile, live, log });
+    const run = await labelsRun({ prflow, octokit, owner, repo, configPath, readFile, live, log });
     log.end();
     setOutput("plan", run.results, env);
     writeCounts(run.counts, env);
@@ -40,7 +40,7 @@ async function main(env = process.env) {
   }
 
   if (mode === "sweep") {
-    const run = await sweepRun({ engine, octokit, owner, repo, configPath, readFile, live, log });
+    const run = await sweepRun({ prflow, octokit, owner, repo, configPath, readFile, live, log });
     log.end();
     annotate(run.plan.warnings ?? []);
     setPlanOutput(run.plan, run.counts, env);
@@ -54,10 +54,10 @@ async function main(env = process.env) {
     // The stations flow's validation gate: one pull request (the numbers input), its status and labels.
     const number = parseNumbers(getInput("numbers", env))[0];
     if (!number) throw new RunError([`input numbers: expected the pull request the gate is for, found nothing`]);
-    const { config, errors } = loadConfig(engine, configPath, { readFile });
+    const { engine, errors } = loadConfig(prflow, configPath, { readFile });
     if (errors.length) throw new RunError(errors);
     const step = mode === "gate-classify" ? "classify" : "report";
-    const { decision, results } = await gateRun({ engine, octokit, owner, repo, config, step, number, sha: getInput("sha", env), result: getInput("result", env), live, log });
+    const { decision, results } = await gateRun({ engine, octokit, owner, repo, step, number, sha: getInput("sha", env), result: getInput("result", env), live, log });
     log.end();
     for (const [k, v] of Object.entries({ run: decision.run, need: decision.need, sha: decision.sha, pr: number })) setOutput(k, String(v), env);
     setOutput("plan", decision, env);
@@ -70,7 +70,7 @@ async function main(env = process.env) {
   const scope = numbersInput
     ? { scope: "pulls", numbers: parseNumbers(numbersInput), why: "the numbers input" }
     : parseEvent(env.GITHUB_EVENT_NAME ?? "", readEvent(env));
-  const run = await reconcileRun({ engine, octokit, owner, repo, configPath, readFile, scope, live, log });
+  const run = await reconcileRun({ prflow, octokit, owner, repo, configPath, readFile, scope, live, log });
   log.end();
   annotate(run.plan.warnings);
   const note = setPlanOutput(run.plan, run.counts, env);

@@ -2,7 +2,6 @@
 // worker leaves it alone while the fix is made. The engine decides whether the claim is allowed (the
 // owner must be the fixer; another claimant's claim refuses it), the comment op, and after the read-back
 // who won (`claimPrReadBack`); this writes through the writer table, reads back, and reports.
-import { engine } from "../engine.js";
 import { restPages } from "../../lib/github/read-queue.js";
 import { UsageError } from "../usage.js";
 import { DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
@@ -34,11 +33,11 @@ export async function run(values, positionals) {
   if (positionals.length !== 1 || !/^\d+$/.test(positionals[0])) throw new UsageError(`expected one pull request number\nusage: ${usage}`);
   if (!values.by) throw new UsageError(`--by: the claimant's name is required\nusage: ${usage}`);
   const number = Number(positionals[0]);
-  const config = loadConfigOrThrow(values.config);
-  const { facts, octokit, owner, repo, log } = await queueFacts(values, config);
+  const engine = loadConfigOrThrow(values.config);
+  const { facts, octokit, owner, repo, log } = await queueFacts(values, engine);
   const pr = facts.pullRequests.find((p) => p.number === number);
   if (pr) pr.comments = await readComments(octokit, owner, repo, number);
-  const decision = engine.claimPr(facts, config, { number, by: values.by, release: values.release });
+  const decision = engine.claimPr({ facts, number, by: values.by, release: values.release });
   const say = (result) => console.log(values.json ? JSON.stringify(result, null, 2) : result.message);
   if (!decision.ok) {
     say({ ...decision, written: false });
@@ -53,7 +52,7 @@ export async function run(values, positionals) {
   if (notWritten) throw new RunError([`#${number}: the claim comment was not written (${notWritten.outcome}: ${notWritten.detail})`]);
   // Read back: two claimants writing in the same moment each wrote a comment; the engine says who holds.
   pr.comments = await readComments(octokit, owner, repo, number);
-  const back = engine.claimPrReadBack(facts, config, { number, by: values.by, release: values.release });
+  const back = engine.claimPrReadBack({ facts, number, by: values.by, release: values.release });
   if (!back.won) throw new RunError([back.message]);
   log(`#${number}: ${decision.code} written and read back`);
   say({ ...decision, written: true });

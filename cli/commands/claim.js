@@ -3,7 +3,7 @@
 // `new-work`.
 // Unlike the sweeping commands this one writes by default (a station runs it in a loop); --dry-run
 // only prints the answer. Claims are written, left to settle, read back, and a lost race moves on.
-import { engine } from "../engine.js";
+import { prflow } from "../engine.js";
 import { connect, UsageError } from "../common.js";
 import { loadConfig, DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
@@ -30,13 +30,13 @@ export async function run(values, positionals) {
   if (!machine || extra.length) throw new UsageError(`expected one machine id after the role\nusage: ${usage}`);
   const dryRun = values["dry-run"];
   const { owner, repo, octokit, log } = connect({ repo: values.repo, live: !dryRun, "dry-run": false });
-  const { config, errors } = loadConfig(engine, values.config);
+  const { engine, errors } = loadConfig(prflow, values.config);
   if (errors.length) throw new RunError(errors);
-  await labelsOrThrow(octokit, { owner, repo, config });
+  await labelsOrThrow(octokit, { owner, repo, engine });
   const port = githubPort(octokit, { owner, repo, live: !dryRun, log });
   let out;
   try {
-    out = await claimNext({ engine, config, role, machine, port, dryRun, log });
+    out = await claimNext({ engine, role, machine, port, dryRun, log });
   } catch (e) {
     if (e?.status !== undefined || e?.unreachable) throw Object.assign(e, { step: e.step ?? `claim ${role} ${machine}` });
     throw new RunError([e.message]);
@@ -53,8 +53,8 @@ export async function run(values, positionals) {
  * Stops before any claim when labels the config uses are missing: a claim label that cannot be written
  * reads back as a lost race, the loop walks every candidate, and "queue-empty" would be false.
  */
-async function labelsOrThrow(octokit, { owner, repo, config }) {
-  const catalog = engine.labelCatalog(config);
+async function labelsOrThrow(octokit, { owner, repo, engine }) {
+  const catalog = engine.labelCatalog();
   if (catalog.configErrors?.length) return; // the engine's claim reports them
   let have;
   try {

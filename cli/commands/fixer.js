@@ -2,7 +2,6 @@
 // whose owner is the fixer (rebase-failed, checks-failed), claims it, gives the AI command the brief on
 // stdin in a throwaway worktree (a generated branch's rebuild command instead, from queue.generated),
 // pushes the commit it leaves with push-fixed-pr, or gives up with a comment. The engine decides.
-import { engine } from "../engine.js";
 import { connect, UsageError } from "../common.js";
 import { DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
@@ -36,12 +35,12 @@ export async function run(values, positionals) {
   const ai = values.ai ?? process.env.PRFLOW_AI;
   const dryRun = values["dry-run"];
   if (!ai && !dryRun) throw new UsageError('no AI command: pass --ai "claude -p" (or set PRFLOW_AI); it runs in the worktree with the brief on stdin');
-  const config = loadConfigOrThrow(values.config);
+  const engine = loadConfigOrThrow(values.config);
   const { owner, repo, octokit, log } = connect({ repo: values.repo, live: !dryRun });
   const url = remoteUrl({ owner, repo, token: process.env.GITHUB_TOKEN ?? process.env.GH_TOKEN, serverUrl: process.env.GITHUB_SERVER_URL });
   let pass;
   try {
-    pass = await fixerLoop({ engine, config, octokit, owner, repo, log }, { name, ai, url, dryRun, once: values.once, intervalMs: interval * 1000 });
+    pass = await fixerLoop({ engine, octokit, owner, repo, log }, { name, ai, url, dryRun, once: values.once, intervalMs: interval * 1000 });
   } catch (e) {
     if (e.step || /^git /.test(e.message)) throw new RunError([`fixer ${name}: ${e.message}`]);
     throw Object.assign(e, { step: e.step ?? `fixer ${name}` });

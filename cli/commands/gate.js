@@ -2,7 +2,7 @@
 // classify writes the docs-only success status (or a pending one) and prints `need=true|false`,
 // `run=...` and `sha=...` lines for $GITHUB_OUTPUT; report writes the validation machine's result
 // on the commit it tested, and moves the labels only when that commit is still the head.
-import { engine } from "../engine.js";
+import { prflow } from "../engine.js";
 import { connect, UsageError } from "../common.js";
 import { loadConfig, DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
@@ -27,10 +27,10 @@ export async function run(values, positionals) {
   if (step === "report" && (!values.sha || !values.result)) throw new UsageError(`report needs --sha and --result\nusage: ${usage}`);
   const live = !values["dry-run"];
   const { owner, repo, octokit, log } = connect({ repo: values.repo, live, "dry-run": false });
-  const { config, errors } = loadConfig(engine, values.config);
+  const { engine, errors } = loadConfig(prflow, values.config);
   if (errors.length) throw new RunError(errors);
   try {
-    const { decision: d } = await gateRun({ engine, octokit, owner, repo, config, step, number, sha: values.sha, result: values.result, live, log });
+    const { decision: d } = await gateRun({ engine, octokit, owner, repo, step, number, sha: values.sha, result: values.result, live, log });
     console.log(values.json ? JSON.stringify({ run: d.run, need: d.need, sha: d.sha, pr: number }) : `run=${d.run}\nneed=${d.need}\nsha=${d.sha}\npr=${number}`);
   } catch (e) {
     // GitHub's answers keep their status, so the failure line says what to do (bad token, not found, ...).

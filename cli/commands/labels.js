@@ -1,5 +1,5 @@
 // `prflow labels`: create or update every label the config uses; reports, never deletes, unused ones.
-import { engine } from "../engine.js";
+import { prflow } from "../engine.js";
 import { REPO_USAGE, connect, repoOptions } from "../common.js";
 import { labelsRun } from "../../lib/run.js";
 
@@ -12,7 +12,7 @@ export const options = repoOptions;
 
 export async function run(values) {
   const { owner, repo, live, octokit, log } = connect(values);
-  const result = await labelsRun({ engine, octokit, owner, repo, configPath: values.config, live, log });
+  const result = await labelsRun({ prflow, octokit, owner, repo, configPath: values.config, live, log });
   console.log(values.json ? JSON.stringify({ results: result.results, unused: result.unused, counts: result.counts }, null, 2) : result.summary);
   return result.results.some((r) => r.status === "failed") ? 1 : 0;
 }

@@ -3,7 +3,6 @@
 // on every layer, `merge-queued` with `--queue`, `from:<machine>` in the stations flow. It arms nothing:
 // only the worker arms auto-merge. The engine's `openPr` decides all of it; this reads and writes.
 import { readFileSync } from "node:fs";
-import { engine } from "../engine.js";
 import { connect, UsageError } from "../common.js";
 import { DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
@@ -60,13 +59,13 @@ export async function run(values, positionals) {
     if (r.code !== 0 || !r.stdout) throw new UsageError("--head: no branch is checked out here; name the pushed branch with --head");
     head = r.stdout;
   }
-  const config = loadConfigOrThrow(values.config);
+  const engine = loadConfigOrThrow(values.config);
   const dryRun = values["dry-run"];
   const { owner, repo, octokit, log } = connect({ repo: values.repo, live: !dryRun });
   const request = { title: values.title, body, head, base: values.base ?? null, queue: values.queue, draft: values.draft, machine: values.machine ?? null };
   let out;
   try {
-    out = await openPullRequest({ engine, config, octokit, owner, repo, log }, request, { dryRun });
+    out = await openPullRequest({ engine, octokit, owner, repo, log }, request, { dryRun });
   } catch (e) {
     if (e.step) throw new RunError([e.message]);
     throw Object.assign(e, { step: e.step ?? "open-pr" });

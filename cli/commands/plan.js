@@ -1,6 +1,6 @@
 // `prflow plan FACTS.json`: the engine on a facts file, offline; nothing is read from or written to GitHub.
 import { readFileSync } from "node:fs";
-import { engine } from "../engine.js";
+import { prflow } from "../engine.js";
 import { UsageError } from "../usage.js";
 import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
@@ -24,11 +24,11 @@ export async function run(values, positionals) {
   } catch (e) {
     throw new RunError([`${file}: $: expected a JSON facts file, found ${e.code === "ENOENT" ? "no such file" : e.message}`]);
   }
-  const { config, errors } = loadConfig(engine, values.config);
+  const { engine, errors } = loadConfig(prflow, values.config);
   if (errors.length) throw new RunError(errors);
   let plan;
   try {
-    plan = engine.reconcile(facts, config);
+    plan = engine.reconcile({ facts });
   } catch (e) {
     throw new RunError([`${file}: ${e.message}`]);
   }

@@ -2,7 +2,6 @@
 // only the worker decides when the matrix runs), the push is leased against the head the claim was made
 // at (a lost lease is one line and nothing else is written), then the claim is resolved, handing the
 // pull request back to the worker. The engine's `pushFixedPr` decides the sequence; this runs git.
-import { engine } from "../engine.js";
 import { connect, UsageError } from "../common.js";
 import { DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
@@ -35,12 +34,12 @@ export async function run(values, positionals) {
   const cwd = process.cwd();
   const rev = await git(cwd, ["rev-parse", "--verify", "--quiet", `${values.commit ?? "HEAD"}^{commit}`], { allowFail: true });
   if (rev.code !== 0) throw new RunError([`push-fixed-pr #${number}: commit: ${values.commit ?? "HEAD"} is not a commit here; run it in the fix's checkout or name one with --commit`]);
-  const config = loadConfigOrThrow(values.config);
+  const engine = loadConfigOrThrow(values.config);
   const dryRun = values["dry-run"];
   const { owner, repo, octokit, log } = connect({ repo: values.repo, live: !dryRun });
   let out;
   try {
-    out = await pushFixed({ engine, config, octokit, owner, repo, log }, { number, by: values.by, commit: rev.stdout, cwd, remote: values.remote, dryRun });
+    out = await pushFixed({ engine, octokit, owner, repo, log }, { number, by: values.by, commit: rev.stdout, cwd, remote: values.remote, dryRun });
   } catch (e) {
     if (e.step) throw new RunError([e.message]);
     throw Object.assign(e, { step: e.step ?? `push-fixed-pr #${number}` });

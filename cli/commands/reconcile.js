@@ -1,5 +1,5 @@
 // `prflow reconcile`: the Action's reconcile mode from a terminal, on every open pull request or some.
-import { engine } from "../engine.js";
+import { prflow } from "../engine.js";
 import { REPO_USAGE, connect, repoOptions } from "../common.js";
 import { parseNumbers, reconcileRun } from "../../lib/run.js";
 import { boardText } from "../../lib/summary.js";
@@ -14,7 +14,7 @@ export const options = { ...repoOptions, numbers: { type: "string" }, markdown: 
 export async function run(values) {
   const { owner, repo, live, octokit, log } = connect(values);
   const scope = values.numbers ? { scope: "pulls", numbers: parseNumbers(values.numbers), why: "--numbers" } : { scope: "all", why: "the command line" };
-  const result = await reconcileRun({ engine, octokit, owner, repo, configPath: values.config, scope, live, log });
+  const result = await reconcileRun({ prflow, octokit, owner, repo, configPath: values.config, scope, live, log });
   if (values.json) console.log(JSON.stringify({ plan: result.plan, results: result.results, counts: result.counts }, null, 2));
   else if (values.markdown) console.log(result.summary);
   else {

@@ -2,7 +2,6 @@
 // queue's rules do not cover, which is a bug in prflow), found again by a hidden line in its body so a
 // second run files nothing new. The engine decides which and what the issue says (a createIssue op);
 // the writer table writes it.
-import { engine } from "../engine.js";
 import { restPages } from "../../lib/github/read-queue.js";
 import { DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
 import { loadConfigOrThrow, queueFacts } from "./report.js";
@@ -19,11 +18,11 @@ export const options = {
 };
 
 export async function run(values) {
-  const config = loadConfigOrThrow(values.config);
-  const { facts, octokit, owner, repo, log } = await queueFacts(values, config);
+  const engine = loadConfigOrThrow(values.config);
+  const { facts, octokit, owner, repo, log } = await queueFacts(values, engine);
   const open = await restPages(octokit, "GET /repos/{owner}/{repo}/issues", { owner, repo, state: "open" });
   const issues = open.filter((i) => !i.pull_request).map((i) => ({ number: i.number, open: true, body: i.body ?? "" }));
-  const wanted = engine.unownedIssues(facts, config, issues);
+  const wanted = engine.unownedIssues({ facts, issues });
   const toFile = wanted.filter((w) => w.op);
   const written = await applyOps(octokit, toFile.map((w) => w.op), { owner, repo, live: values.live, log });
   const said = { applied: "filed", "dry-run": "would file (dry run)" };

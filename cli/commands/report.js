@@ -2,7 +2,7 @@
 // order, from a repository (read-only) or offline from a facts file. `owner` in `--format json` is what a
 // fixer session reads to choose what to repair: the same owner function the worker uses.
 import { readFileSync } from "node:fs";
-import { engine } from "../engine.js";
+import { prflow } from "../engine.js";
 import { UsageError } from "../usage.js";
 import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
@@ -19,7 +19,7 @@ export const options = {
 };
 
 /** The queue's facts: a file, or read from the repository (the shared reader plus the queue's extra facts). */
-export async function queueFacts(values, config) {
+export async function queueFacts(values, engine) {
   if (values.facts) {
     try {
       return { facts: JSON.parse(readFileSync(values.facts, "utf8")), repository: null };
@@ -31,14 +31,14 @@ export async function queueFacts(values, config) {
   const { connect } = await import("../common.js");
   const { readBoardFacts } = await import("../../lib/github/read-queue.js");
   const { owner, repo, octokit, log } = connect({ ...values, live: false });
-  const facts = await readBoardFacts(octokit, { owner, repo, engine, config, log });
+  const facts = await readBoardFacts(octokit, { owner, repo, engine, log });
   return { facts, repository: `${owner}/${repo}`, octokit, owner, repo, log };
 }
 
 export function loadConfigOrThrow(path) {
-  const { config, errors } = loadConfig(engine, path);
+  const { engine, errors } = loadConfig(prflow, path);
   if (errors.length) throw new RunError(errors);
-  return config;
+  return engine;
 }
 
 /**
@@ -49,16 +49,16 @@ export async function readInput(values, usage) {
   if (!values.facts === !values.repo && !process.env.GITHUB_REPOSITORY) throw new UsageError(`give --repo or --facts\nusage: ${usage}`);
   if (values.facts && values.repo) throw new UsageError(`--repo and --facts contradict each other; pick one\nusage: ${usage}`);
   if (!["text", "json"].includes(values.format)) throw new UsageError(`--format: expected text or json, found ${JSON.stringify(values.format)}`);
-  const config = loadConfigOrThrow(values.config);
-  const { facts, repository } = await queueFacts(values, config);
-  return { config, facts, repository };
+  const engine = loadConfigOrThrow(values.config);
+  const { facts, repository } = await queueFacts(values, engine);
+  return { engine, facts, repository };
 }
 
 export async function run(values) {
-  const { config, facts, repository } = await readInput(values, usage);
+  const { engine, facts, repository } = await readInput(values, usage);
   let report;
   try {
-    report = engine.triage(facts, config);
+    report = engine.triage({ facts });
   } catch (e) {
     throw new RunError([`${values.facts ?? repository}: ${e.message}`]);
   }

@@ -1,7 +1,7 @@
 // `prflow station <machine>`: the review station's resident loop. Claim a pull request, give its diff
 // and the review prompt to the AI command, post the answer as a COMMENT review (never an approval),
 // and send `/changes` when the answer's first line starts with BLOCKING.
-import { engine } from "../engine.js";
+import { prflow } from "../engine.js";
 import { connect, UsageError } from "../common.js";
 import { loadConfig, DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
@@ -27,7 +27,7 @@ export async function run(values, positionals) {
   const interval = Number(values.interval);
   if (!Number.isFinite(interval) || interval < 1) throw new UsageError(`--interval: expected seconds (at least 1), found ${JSON.stringify(values.interval)}`);
   const { owner, repo, octokit, log } = connect({ repo: values.repo, live: true, "dry-run": false });
-  const { config, errors } = loadConfig(engine, values.config);
+  const { engine, config, errors } = loadConfig(prflow, values.config);
   if (errors.length) throw new RunError(errors);
   const ai = values.ai ?? process.env.PRFLOW_AI ?? config.stations?.aiCommand;
   if (!ai) throw new UsageError('no AI command: pass --ai "claude -p" (or set PRFLOW_AI, or stations.aiCommand in the config); it gets the prompt as its argument and the diff on stdin');
@@ -39,7 +39,7 @@ export async function run(values, positionals) {
   }
   const port = githubPort(octokit, { owner, repo, live: true, log });
   try {
-    const pass = await stationLoop({ engine, config, machine, port, ai, prompt, once: values.once, intervalMs: interval * 1000, log });
+    const pass = await stationLoop({ engine, machine, port, ai, prompt, once: values.once, intervalMs: interval * 1000, log });
     if (pass) console.log(values.json ? JSON.stringify({ line: pass.line }) : pass.line);
   } catch (e) {
     if (e?.status !== undefined || e?.unreachable) throw Object.assign(e, { step: e.step ?? `station ${machine}` });

@@ -1,7 +1,6 @@
 // `prflow status`: the dashboard in a terminal. Every open pull request with its state and why, its
 // blockers, owner, claimers, time in state and place in the merge queue: the engine's dashboard view
 // (the page draws the same view), from a repository (read-only) or offline from a facts file.
-import { engine } from "../engine.js";
 import { DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
 import { dashboardText } from "../../lib/dashboard-text.js";
@@ -22,12 +21,12 @@ export const options = {
 export const help = { width: "cut each cell to N characters (0 cuts nothing); without it, the widest cut (at most 48) whose table fits the terminal (COLUMNS, or 100 when not a terminal)" };
 
 export async function run(values) {
-  const { config, facts, repository } = await readInput(values, usage);
+  const { engine, facts, repository } = await readInput(values, usage);
   const width = values.width === undefined ? null : Number(values.width);
   if (width !== null && (!Number.isInteger(width) || width < 0)) throw new UsageError(`--width: expected a whole number (0 cuts nothing), found ${JSON.stringify(values.width)}`);
   let view;
   try {
-    view = engine.dashboard(facts, config);
+    view = engine.dashboard({ facts });
   } catch (e) {
     throw new RunError([`${values.facts ?? repository}: ${e.message}`]);
   }

@@ -1,6 +1,6 @@
 // `prflow sweep`: the scheduled follow-up from a terminal: ping by time in state, release stale claims,
 // rewrite the board, and say whether the line is stopped. A dry run unless --live.
-import { engine } from "../engine.js";
+import { prflow } from "../engine.js";
 import { REPO_USAGE, connect, repoOptions } from "../common.js";
 import { sweepRun } from "../../lib/followup.js";
 
@@ -11,7 +11,7 @@ export const options = { ...repoOptions };
 
 export async function run(values) {
   const { owner, repo, live, octokit, log } = connect(values);
-  const result = await sweepRun({ engine, octokit, owner, repo, configPath: values.config, live, log });
+  const result = await sweepRun({ prflow, octokit, owner, repo, configPath: values.config, live, log });
   console.log(
     values.json
       ? JSON.stringify({ stopTheLine: result.plan.stopTheLine, plan: result.plan, results: result.results, counts: result.counts }, null, 2)

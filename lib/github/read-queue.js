@@ -132,7 +132,8 @@ export async function readQueueFacts(octokit, { owner, repo, engine, facts, conf
   // 2. What the engine names, until it names nothing more. Each answer leaves out what the facts hold
   //    or list as unreadable, so a failed read is recorded where the engine looks and not asked again.
   for (let round = 0; ; round++) {
-    const reads = engine.queueReads(facts, config);
+    const reads = engine.queueReads({ facts });
+    if (reads.configErrors) break; // a bad config: the engine names nothing to read, and says why where it decides
     if (!reads.issues.length && !reads.blockedBy.length && !reads.teams.length && !reads.tips.length) break;
     if (round === MAX_ROUNDS) {
       log(`queue facts: the engine still names reads after ${MAX_ROUNDS} rounds (${JSON.stringify(reads)}); reading stops here`);

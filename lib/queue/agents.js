@@ -20,7 +20,7 @@ const notWritten = (results) => results.find((r) => r.outcome === "failed" || r.
 
 /** The repository's facts as the queue reads them, with `number`'s comments read again by REST (ids, every author, fresh). */
 export async function readFactsFor(ctx, number) {
-  const facts = await readBoardFacts(ctx.octokit, { owner: ctx.owner, repo: ctx.repo, engine: ctx.engine, config: ctx.config, log: ctx.log });
+  const facts = await readBoardFacts(ctx.octokit, { owner: ctx.owner, repo: ctx.repo, engine: ctx.engine, log: ctx.log });
   if (number != null) await refreshComments(ctx, facts, number);
   return facts;
 }
@@ -35,7 +35,7 @@ async function refreshComments({ octokit, owner, repo }, facts, number) {
 /** `prflow open-pr`: the engine's decision, applied unless `dryRun`. Returns { decision, results, number }. */
 export async function openPullRequest(ctx, request, { dryRun = false } = {}) {
   const facts = await readFactsFor(ctx, null);
-  const decision = ctx.engine.openPr(facts, ctx.config, request);
+  const decision = ctx.engine.openPr({ facts, request });
   if (!decision.ok) throw new StepError("open-pr", decision.message);
   const results = await applyOps(ctx.octokit, decision.ops, { owner: ctx.owner, repo: ctx.repo, live: !dryRun, log: ctx.log });
   const failed = notWritten(results);
@@ -52,7 +52,7 @@ export async function writeClaim(ctx, facts, number, by, ops, { release = false 
   const failed = notWritten(results);
   if (failed) return { won: false, holder: null, message: `#${number}: the claim comment was not written (${failed.outcome}: ${failed.detail})` };
   await refreshComments(ctx, facts, number);
-  return ctx.engine.claimPrReadBack(facts, ctx.config, { number, by, release });
+  return ctx.engine.claimPrReadBack({ facts, number, by, release });
 }
 
 /**
@@ -61,7 +61,7 @@ export async function writeClaim(ctx, facts, number, by, ops, { release = false 
  */
 export async function pushFixed(ctx, { number, by, commit, cwd, remote = "origin", dryRun = false }) {
   const facts = await readFactsFor(ctx, number);
-  const decision = ctx.engine.pushFixedPr(facts, ctx.config, { number, by, commit });
+  const decision = ctx.engine.pushFixedPr({ facts, request: { number, by, commit } });
   if (!decision.ok) throw new StepError(`push-fixed-pr #${number}`, decision.message);
   if (dryRun) {
     const results = await applyOps(ctx.octokit, [...decision.before, ...decision.after], { owner: ctx.owner, repo: ctx.repo, live: false });
@@ -123,9 +123,9 @@ export async function fixerPass(ctx, { name, ai, url, dryRun = false, renewMs, e
       if (r.code !== 0) found.conflictingFiles = (await git(tree.path, ["diff", "--name-only", "--diff-filter=U"])).stdout.split("\n").filter(Boolean);
     }
     const baseTip = (await git(clone, ["rev-parse", `origin/${pick.base}`])).stdout;
-    const brief = ctx.engine.fixerBrief(pick, found);
+    const brief = ctx.engine.fixerBrief({ pick, found });
     const command = pick.rebuild ?? ai;
-    const renewal = renewEvery(ctx, { number, name, ms: renewMs ?? (ctx.config.queue?.claimMinutes ?? 120) * 30_000 });
+    const renewal = renewEvery(ctx, { number, name, ms: renewMs ?? pick.claimMinutes * 30_000 });
     let ran;
     try {
       const who = { GIT_AUTHOR_NAME: env.GIT_AUTHOR_NAME ?? name, GIT_AUTHOR_EMAIL: env.GIT_AUTHOR_EMAIL ?? `${name}@prflow.invalid`, GIT_COMMITTER_NAME: env.GIT_COMMITTER_NAME ?? name, GIT_COMMITTER_EMAIL: env.GIT_COMMITTER_EMAIL ?? `${name}@prflow.invalid`, GIT_EDITOR: "true" };
@@ -143,7 +143,7 @@ export async function fixerPass(ctx, { name, ai, url, dryRun = false, renewMs, e
     const now = await readFactsFor(ctx, number);
     const moved = now.pullRequests.find((p) => p.number === number);
     if (moved && moved.headSha !== pick.head) return { line: `#${number}: the branch moved to ${moved.headSha.slice(0, 7)} while the command ran; the claim ends with it`, number, outcome: "moved" };
-    const ops = ctx.engine.fixerGiveUp(now, ctx.config, { number, name, why });
+    const ops = ctx.engine.fixerGiveUp({ facts: now, number, name, why });
     const results = await applyOps(ctx.octokit, ops, { owner: ctx.owner, repo: ctx.repo, live: true, log: ctx.log });
     const failed = notWritten(results);
     if (failed) ctx.log(`#${number}: giving up was not all written (${failed.op} ${failed.outcome}: ${failed.detail})`);
@@ -159,7 +159,7 @@ export async function fixerPass(ctx, { name, ai, url, dryRun = false, renewMs, e
  */
 export async function claimNextFix(ctx, name, { dryRun = false } = {}) {
   const facts = await readFactsFor(ctx, null);
-  const pick = ctx.engine.fixerPick(facts, ctx.config, name);
+  const pick = ctx.engine.fixerPick({ facts, name });
   if (pick.number == null || dryRun) return { pick, claimed: null };
   // The claim decision was made on the board's comments; read-back needs this pull request's, by REST.
   await refreshComments(ctx, facts, pick.number);
@@ -174,7 +174,7 @@ function renewEvery(ctx, { number, name, ms }) {
     busy = true;
     try {
       const facts = await readFactsFor(ctx, number);
-      const renew = ctx.engine.claimPr(facts, ctx.config, { number, by: name });
+      const renew = ctx.engine.claimPr({ facts, number, by: name });
       if (renew.ok) await applyOps(ctx.octokit, renew.ops, { owner: ctx.owner, repo: ctx.repo, live: true, log: ctx.log });
       else ctx.log(`#${number}: the claim could not be renewed: ${renew.message}`);
     } catch (e) {

@@ -17,21 +17,21 @@ const sleepMs = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * One `prflow claim <role> <machine>`. Returns `{ line, result, races }`: `line` is what the command
  * prints; `races` the lost races on the way. With `dryRun`, nothing is written and the first answer is final.
  */
-export async function claimNext({ engine, config, role, machine, port, dryRun = false, sleep = sleepMs, settleMs, now = () => performance.now(), log = () => {} }) {
+export async function claimNext({ engine, role, machine, port, dryRun = false, sleep = sleepMs, settleMs, now = () => performance.now(), log = () => {} }) {
   const races = [];
   for (let attempt = 0; attempt <= MAX_RACES; attempt++) {
     // The claim's window, from before the facts read to the write acknowledged: the engine withdraws a
     // claim whose window reached the settle (a rate limit's retry-after can stretch it past it).
     const opened = now();
     const facts = await port.readFacts();
-    const result = engine.claim(facts, config, role, machine);
+    const result = engine.claim({ facts, role, machine });
     for (const w of result.warnings) log(`warning: ${w.message}`);
     if (result.line.startsWith("claim #") === false || dryRun) return { line: result.line, result, races };
     await port.apply(result.ops);
     const tookMs = now() - opened;
     await sleep(settleMs ?? result.settleSeconds * 1000);
     const labels = await port.readLabels(result.number);
-    const race = engine.resolveClaimRace(labels, machine, result.number, config, tookMs);
+    const race = engine.resolveClaimRace({ labels, machine, number: result.number, tookMs });
     await port.apply(race.ops);
     if (race.won) return { line: race.line, result, races };
     races.push(race.line);

@@ -28,14 +28,14 @@ export function runAi(command, prompt, diff, { env = process.env } = {}) {
  * One pass of the loop. Returns { line, number, blocking } — `line` is the claim's line, so a caller
  * can tell "claimed and reviewed" from `wip-full` / `queue-empty`.
  */
-export async function stationPass({ engine, config, machine, port, ai, prompt, settleMs, log = () => {}, sleep }) {
-  const { line, result } = await claimNext({ engine, config, role: "review", machine, port, settleMs, log, sleep });
+export async function stationPass({ engine, machine, port, ai, prompt, settleMs, log = () => {}, sleep }) {
+  const { line, result } = await claimNext({ engine, role: "review", machine, port, settleMs, log, sleep });
   const m = /^claim #(\d+)$/.exec(line);
   if (!m) return { line, number: null, blocking: false };
   const number = Number(m[1]);
   const diff = await port.fetchDiff(number);
   const output = await runAi(ai, prompt, diff);
-  const review = engine.stationReview(number, result?.head ?? "", output);
+  const review = engine.stationReview({ number, head: result?.head ?? "", output });
   const results = await port.apply(review.ops);
   const stale = results.find((r) => r.outcome === "guard-failed");
   log(stale ? `#${number}: the review was not posted: ${stale.detail}` : review.why);

@@ -1367,12 +1367,15 @@
     gateReportJson: () => gateReportJson,
     initSync: () => initSync,
     labelCatalog: () => labelCatalog,
+    labelSyncJson: () => labelSyncJson,
     parseTrailers: () => parseTrailers,
     queueCallJson: () => queueCallJson,
+    queueReadsJson: () => queueReadsJson,
     reconcile: () => reconcile,
     reconcileJson: () => reconcileJson,
     resolveClaimRaceJson: () => resolveClaimRaceJson,
     resolveClaimRaceTimedJson: () => resolveClaimRaceTimedJson,
+    stationReviewJson: () => stationReviewJson,
     sweepJson: () => sweepJson,
     validateConfig: () => validateConfig,
     version: () => version
@@ -1598,6 +1601,40 @@
     }
     return takeFromExternrefTable0(ret[0]);
   }
+  function labelSyncJson(catalog, existing) {
+    let deferred4_0;
+    let deferred4_1;
+    try {
+      let ptr0, len0, ptr1, len1;
+      try {
+        ptr0 = passStringToWasm0(catalog, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passStringToWasm0(existing, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len1 = WASM_VECTOR_LEN;
+      } catch (e) {
+        if (ptr1) {
+          wasm.__wbindgen_free(ptr1, len1 * 1, 1);
+        }
+        if (ptr0) {
+          wasm.__wbindgen_free(ptr0, len0 * 1, 1);
+        }
+        throw e;
+      }
+      const ret = wasm.labelSyncJson(ptr0, len0, ptr1, len1);
+      var ptr3 = ret[0];
+      var len3 = ret[1];
+      if (ret[3]) {
+        ptr3 = 0;
+        len3 = 0;
+        throw takeFromExternrefTable0(ret[2]);
+      }
+      deferred4_0 = ptr3;
+      deferred4_1 = len3;
+      return getStringFromWasm0(ptr3, len3);
+    } finally {
+      wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+    }
+  }
   function parseTrailers(body) {
     const ptr0 = passStringToWasm0(body, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
     const len0 = WASM_VECTOR_LEN;
@@ -1627,6 +1664,40 @@
         throw e;
       }
       const ret = wasm.queueCallJson(ptr0, len0, ptr1, len1);
+      var ptr3 = ret[0];
+      var len3 = ret[1];
+      if (ret[3]) {
+        ptr3 = 0;
+        len3 = 0;
+        throw takeFromExternrefTable0(ret[2]);
+      }
+      deferred4_0 = ptr3;
+      deferred4_1 = len3;
+      return getStringFromWasm0(ptr3, len3);
+    } finally {
+      wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+    }
+  }
+  function queueReadsJson(facts, config) {
+    let deferred4_0;
+    let deferred4_1;
+    try {
+      let ptr0, len0, ptr1, len1;
+      try {
+        ptr0 = passStringToWasm0(facts, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len1 = WASM_VECTOR_LEN;
+      } catch (e) {
+        if (ptr1) {
+          wasm.__wbindgen_free(ptr1, len1 * 1, 1);
+        }
+        if (ptr0) {
+          wasm.__wbindgen_free(ptr0, len0 * 1, 1);
+        }
+        throw e;
+      }
+      const ret = wasm.queueReadsJson(ptr0, len0, ptr1, len1);
       var ptr3 = ret[0];
       var len3 = ret[1];
       if (ret[3]) {
@@ -1761,6 +1832,41 @@
       return getStringFromWasm0(ptr6, len6);
     } finally {
       wasm.__wbindgen_free(deferred7_0, deferred7_1, 1);
+    }
+  }
+  function stationReviewJson(number, head, output) {
+    let deferred5_0;
+    let deferred5_1;
+    try {
+      const val3 = +number;
+      let ptr0, len0, ptr1, len1;
+      try {
+        ptr0 = passStringToWasm0(head, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passStringToWasm0(output, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len1 = WASM_VECTOR_LEN;
+      } catch (e) {
+        if (ptr1) {
+          wasm.__wbindgen_free(ptr1, len1 * 1, 1);
+        }
+        if (ptr0) {
+          wasm.__wbindgen_free(ptr0, len0 * 1, 1);
+        }
+        throw e;
+      }
+      const ret = wasm.stationReviewJson(val3, ptr0, len0, ptr1, len1);
+      var ptr4 = ret[0];
+      var len4 = ret[1];
+      if (ret[3]) {
+        ptr4 = 0;
+        len4 = 0;
+        throw takeFromExternrefTable0(ret[2]);
+      }
+      deferred5_0 = ptr4;
+      deferred5_1 = len4;
+      return getStringFromWasm0(ptr4, len4);
+    } finally {
+      wasm.__wbindgen_free(deferred5_0, deferred5_1, 1);
     }
   }
   function sweepJson(facts, config) {
@@ -2346,10 +2452,17 @@ ${val.stack}`;
       triage: (facts, config = {}) => queueCall(wasm2, "triage", { facts, config }),
       /** The pull requests whose `builtOnBaseTip` triage reads: a reader asks git about these only. */
       tipReads: (facts, config = {}) => queueCall(wasm2, "tipReads", { facts, config }),
+      /**
+       * What the queue's reader must still fetch, given the facts read so far: { issues, blockedBy, teams,
+       * tips }. Read them, add them to the facts, ask again until every list is empty.
+       */
+      queueReads: (facts, config = {}) => JSON.parse(wasm2.queueReadsJson(asJson(facts), asJson(config))),
       /** One poll of the watched pull request: { outcome, state, detail }; `continue` means poll again. */
       watchStep: (poll, state, config = {}) => queueCall(wasm2, "watchStep", { poll, state, config }),
       /** Whether `by` may claim (or release) pull request `number`, and the comment to write. */
       claimPr: (facts, config, { number, by, release = false }) => queueCall(wasm2, "claimPr", { facts, config, number, by, release }),
+      /** After the claim comment is written and read back: did `by` win (or is the release done)? { won, holder, message } */
+      claimPrReadBack: (facts, config, { number, by, release = false }) => queueCall(wasm2, "claimPrReadBack", { facts, config, number, by, release }),
       /** The issues `report-unowned` keeps: one per pull request whose owner is none. */
       unownedIssues: (facts, config = {}, issues = []) => queueCall(wasm2, "unownedIssues", { facts, config, issues }),
       /** The yield rule: the pull request `mine` (an order key) gives its release back to, or null. */
@@ -2358,6 +2471,8 @@ ${val.stack}`;
       autoFix: (config, failed, commitCount) => queueCall(wasm2, "autoFix", { config, failed, commitCount }),
       /** Every label the config uses, with colour and description: { configErrors, labels, ownerMark }. */
       labelCatalog: (config = {}) => wasm2.labelCatalog(config),
+      /** The catalogue against the repository's labels as read: { rows, ops (createLabel/updateLabel), unused }. Never deletes. */
+      labelSync: (catalog, existing) => JSON.parse(wasm2.labelSyncJson(JSON.stringify(catalog), JSON.stringify(existing))),
       /**
        * The stations flow's `prflow claim <role> <machine>` (role: review, dev or any):
        * { line, role, number, ops, why, settleSeconds, warnings }. `line` is one of `claim #N`,
@@ -2373,6 +2488,8 @@ ${val.stack}`;
       resolveClaimRace: (labels, machine, number = 0, config = {}, tookMs = void 0) => JSON.parse(
         tookMs === void 0 ? wasm2.resolveClaimRaceJson(JSON.stringify(labels), machine, number, asJson(config)) : wasm2.resolveClaimRaceTimedJson(JSON.stringify(labels), machine, number, asJson(config), tookMs)
       ),
+      /** The AI first pass's outcome on pull request `number` at `head`: { blocking, ops, why } (a COMMENT review; `/changes` when BLOCKING). */
+      stationReview: (number, head, output) => JSON.parse(wasm2.stationReviewJson(number, head ?? "", output ?? "")),
       /** The gate's classify step: { run, need, sha, ops, why, warnings } (docs-only passes in `ops`). */
       gateClassify: (facts, config, number) => JSON.parse(wasm2.gateClassifyJson(asJson(facts), asJson(config), number)),
       /**
@@ -4438,18 +4555,19 @@ ${val.stack}`;
     else facts.codeowners = CODEOWNERS_PATHS.map((_, i) => repository[`codeowners${i}`]?.text).find((t) => typeof t === "string") ?? null;
     const protectionFailed = errorsUnder(head.errors, ["repository", "defaultBranchRef"]).length > 0;
     const protection = repository.defaultBranchRef?.refUpdateRule?.requiredStatusCheckContexts ?? [];
-    if (facts.defaultBranch && !protectionFailed) {
+    let rules = null;
+    if (facts.defaultBranch) {
       try {
         stats.rest++;
-        const res = await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch: facts.defaultBranch, per_page: 100 });
-        facts.requiredChecks = [.../* @__PURE__ */ new Set([...protection.filter(Boolean), ...requiredContexts(res.data)])];
+        rules = (await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch: facts.defaultBranch, per_page: 100 })).data;
       } catch (e) {
-        log(`required checks: could not read the rules of ${facts.defaultBranch} (${e.status ?? ""} ${e.message}); treating them as unknown`);
-        facts.unknown.push("requiredChecks");
+        log(`rules: could not read the rules of ${facts.defaultBranch} (${e.status ?? ""} ${e.message}); treating them as unknown`);
       }
-    } else {
-      facts.unknown.push("requiredChecks");
     }
+    if (rules && !protectionFailed) facts.requiredChecks = [.../* @__PURE__ */ new Set([...protection.filter(Boolean), ...requiredContexts(rules)])];
+    else facts.unknown.push("requiredChecks");
+    if (rules) Object.assign(facts, reviewRules(rules));
+    else facts.unknown.push("rules");
     const pulls = raw.filter(({ pr }) => !pr.state || pr.state === "OPEN").map(({ pr, errors }) => firstPage(pr, errors));
     await followUp(pulls, { owner, repo, run: run2, stats, log });
     facts.pullRequests.push(...pulls.map(toPull));
@@ -4460,6 +4578,10 @@ ${val.stack}`;
   }
   function serverSide(e) {
     return e.status >= 500 || /Something went wrong while executing your query/.test(e.message ?? "");
+  }
+  function reviewRules(rules) {
+    const pr = (rules ?? []).find((rule) => rule.type === "pull_request");
+    return { requireCodeOwnerReview: Boolean(pr?.parameters?.require_code_owner_review), requireConversationResolution: Boolean(pr?.parameters?.required_review_thread_resolution) };
   }
   function requiredContexts(rules) {
     const out = [];
@@ -4642,13 +4764,6 @@ ${val.stack}`;
     const fields = numbers.map((n) => `n${n}: issueOrPullRequest(number: ${Number(n)}) { __typename ... on Issue { number state body } ... on PullRequest { number prState: state } }`);
     return `query QueueNumbers($owner: String!, $repo: String!) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`;
   }
-  function teamsIn(codeowners) {
-    const teams = /* @__PURE__ */ new Set();
-    for (const line of String(codeowners ?? "").split("\n")) {
-      for (const word of line.replace(/(^|[^\\])#.*$/, "$1").split(/\s+/).slice(1)) if (/^@[\w.-]+\/[\w.-]+$/.test(word)) teams.add(word.slice(1).toLowerCase());
-    }
-    return [...teams];
-  }
   async function restPages(octokit, route, params) {
     const out = [];
     for (let page = 1; ; page++) {
@@ -4668,12 +4783,14 @@ ${val.stack}`;
   function addUnknown(list, what) {
     if (!list.includes(what)) list.push(what);
   }
+  var MAX_ROUNDS = 8;
   async function readQueueFacts(octokit, { owner, repo, engine: engine2, facts, config = {}, log = () => {
   } }) {
     facts.unknown ??= [];
     facts.pullRequests ??= [];
+    facts.issues ??= [];
+    facts.teamMembers ??= {};
     const byNumber = new Map(facts.pullRequests.map((p) => [p.number, p]));
-    const closing = /* @__PURE__ */ new Map();
     try {
       let after = null;
       for (; ; ) {
@@ -4698,7 +4815,7 @@ ${val.stack}`;
             const here = `${owner}/${repo}`.toLowerCase();
             const local = node.closingIssuesReferences.nodes.filter((i) => i && (!i.repository || String(i.repository.nameWithOwner).toLowerCase() === here));
             pr.closingIssues = local.map((i) => ({ number: i.number, source: "link" }));
-            for (const i of local) closing.set(i.number, { state: i.state, body: i.body });
+            for (const i of local) if (!facts.issues.some((x) => x.number === i.number)) facts.issues.push({ number: i.number, open: i.state === "OPEN", body: i.body ?? "" });
           } else addUnknown(pr.unknown, "closingIssues");
           if (node.reviewThreads) pr.unresolvedThreads = node.reviewThreads.nodes.filter((t) => !t.isResolved).length;
           else addUnknown(pr.unknown, "reviewThreads");
@@ -4714,73 +4831,65 @@ ${val.stack}`;
         addUnknown(pr.unknown, "reviewThreads");
       }
     }
-    try {
-      const wanted2 = new Set(closing.keys());
-      for (const pr of facts.pullRequests) for (const n of engine2.closingKeywords(pr.body)) wanted2.add(n);
-      const known = new Map([...closing].map(([n, v]) => [n, v]));
-      const ask2 = async (numbers) => {
-        const missing = numbers.filter((n) => !known.has(n) && !byNumber.has(n));
-        if (!missing.length) return;
-        const { data, errors } = await graphqlPartial(octokit, numbersQuery(missing), { owner, repo });
-        if (!data?.repository) throw new Error(errors[0]?.message ?? "no answer");
-        for (const n of missing) {
-          const node = data.repository[`n${n}`];
-          if (node) known.set(n, { state: node.state ?? node.prState, body: node.body ?? "", pull: node.__typename === "PullRequest" });
-        }
-      };
-      await ask2([...wanted2]);
-      const named = /* @__PURE__ */ new Set();
-      for (const n of wanted2) for (const m of engine2.parseTrailers(known.get(n)?.body).startAfter) named.add(m);
-      await ask2([...named]);
-      const issues = [];
-      for (const [number, v] of known) if (!v.pull) issues.push({ number, open: v.state === "OPEN", body: v.body ?? "", blockedBy: [] });
-      for (const issue of issues) {
-        if (!wanted2.has(issue.number) || !issue.open) continue;
-        const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by", { owner, repo, issue_number: issue.number });
-        issue.blockedBy = data.filter((d) => d.state === "open").map((d) => d.number);
+    for (let round = 0; ; round++) {
+      const reads = engine2.queueReads(facts, config);
+      if (!reads.issues.length && !reads.blockedBy.length && !reads.teams.length && !reads.tips.length) break;
+      if (round === MAX_ROUNDS) {
+        log(`queue facts: the engine still names reads after ${MAX_ROUNDS} rounds (${JSON.stringify(reads)}); reading stops here`);
+        break;
       }
-      facts.issues = issues;
+      await readIssues(octokit, { owner, repo, facts, numbers: reads.issues, blockedBy: reads.blockedBy, log });
+      await readTeams(octokit, { facts, teams: reads.teams, log });
+      await readTips(octokit, { owner, repo, facts, numbers: reads.tips, log });
+    }
+    return facts;
+  }
+  async function readIssues(octokit, { owner, repo, facts, numbers, blockedBy, log }) {
+    try {
+      if (numbers.length) {
+        const { data, errors } = await graphqlPartial(octokit, numbersQuery(numbers), { owner, repo });
+        if (!data?.repository) throw new Error(errors[0]?.message ?? "no answer");
+        for (const n of numbers) {
+          const node = data.repository[`n${n}`];
+          if (!node) facts.issues.push({ number: n, open: false });
+          else if (node.__typename === "PullRequest") facts.issues.push({ number: n, open: node.prState === "OPEN", pullRequest: true });
+          else facts.issues.push({ number: n, open: node.state === "OPEN", body: node.body ?? "" });
+        }
+      }
+      for (const n of blockedBy) {
+        const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by", { owner, repo, issue_number: n });
+        const issue = facts.issues.find((i) => i.number === n);
+        if (issue) issue.blockedBy = data.filter((d) => d.state === "open").map((d) => d.number);
+      }
     } catch (e) {
       log(`queue facts: issues could not be read (${e.message}); no Start-After: is inherited`);
       addUnknown(facts.unknown, "issues");
     }
-    try {
-      const { data } = await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch: facts.defaultBranch ?? "main" });
-      for (const rule of data) {
-        if (rule.type === "pull_request") {
-          facts.requireCodeOwnerReview = Boolean(rule.parameters?.require_code_owner_review);
-          facts.requireConversationResolution = Boolean(rule.parameters?.required_review_thread_resolution);
-        }
-        if (rule.type === "required_status_checks") {
-          facts.requiredChecks ??= [];
-          for (const c of rule.parameters?.required_status_checks ?? []) if (!facts.requiredChecks.includes(c.context)) facts.requiredChecks.push(c.context);
-        }
-      }
-    } catch (e) {
-      log(`queue facts: the branch rules could not be read (${e.message})`);
-      addUnknown(facts.unknown, "rules");
-    }
-    facts.teamMembers ??= {};
-    for (const team of teamsIn(facts.codeowners)) {
+  }
+  async function readTeams(octokit, { facts, teams, log }) {
+    for (const team of teams) {
       const [org, slug] = team.split("/");
       try {
         const members = await restPages(octokit, "GET /orgs/{org}/teams/{team_slug}/members", { org, team_slug: slug });
         facts.teamMembers[team] = members.map((m) => m.login);
       } catch (e) {
-        log(`queue facts: members of @${team} could not be read (${e.message})`);
+        log(`queue facts: members of @${team} could not be read (${e.message}); the paths it owns stay held`);
+        addUnknown(facts.unknown, "teamMembers");
       }
     }
-    const wanted = new Set(facts.baseTipSha ? engine2.tipReads(facts, config) : []);
-    for (const pr of facts.pullRequests) {
-      if (!wanted.has(pr.number) || !pr.headSha) continue;
+  }
+  async function readTips(octokit, { owner, repo, facts, numbers, log }) {
+    for (const n of numbers) {
+      const pr = facts.pullRequests.find((p) => p.number === n);
       try {
         const { data } = await octokit.request("GET /repos/{owner}/{repo}/compare/{basehead}", { owner, repo, basehead: `${facts.baseTipSha}...${pr.headSha}`, per_page: 1 });
         pr.builtOnBaseTip = data.behind_by === 0;
       } catch (e) {
-        log(`queue facts: #${pr.number}: whether it is built on the tip could not be read (${e.message})`);
+        log(`queue facts: #${n}: whether it is built on the tip could not be read (${e.message})`);
+        pr.unknown ??= [];
+        addUnknown(pr.unknown, "builtOnBaseTip");
       }
     }
-    return facts;
   }
 
   // lib/config-text.js

@@ -37,6 +37,13 @@ export function apiBase(text) {
   return url.href.replace(/\/+$/, "");
 }
 
+/** Every `owner/repo` in `text` (separated by commas, spaces or lines), or a ReadError naming the first bad one. */
+export function parseRepos(text) {
+  const list = String(text ?? "").split(/[\s,]+/).filter(Boolean);
+  if (!list.length) throw new ReadError("checking the repository", "enter owner/repo (several: separate them with commas)");
+  return [...new Set(list)].map(parseRepo);
+}
+
 /** `owner/repo`, or a ReadError saying what is wrong with it. */
 export function parseRepo(text) {
   const parsed = parseSlug((text ?? "").trim());
@@ -46,28 +53,60 @@ export function parseRepo(text) {
 
 /** The web address of a pull request, from the API base (api.github.com → github.com, HOST/api/v3 → HOST). */
 export function pullUrl(api, fullName, number) {
-  const server = api === DEFAULT_API ? "https://github.com" : api.replace(/\/api\/v3$/, "");
+  let server = servers.get(api);
+  if (server === undefined) servers.set(api, (server = api === DEFAULT_API ? "https://github.com" : api.replace(/\/api\/v3$/, "")));
   return `${server}/${fullName}/pull/${number}`;
 }
+/** The web server of each API base, worked out once: the page asks for three links per row. */
+const servers = new Map();
 
-/**
- * Reads the facts, the config, then the merge queue's facts, with the loaded `engine` (js/web.js): it
- * validates the config's text and says which branches the queue needs compared with the tip; the
- * queue's facts are read under the valid config, else the preset. `progress(line)`
- * gets a line per page ("reading pull requests 50/120") and every retry or partial failure the readers
- * report. Returns { facts, config, problems, configSource, requests }: `config` is the preset's `{}`
- * when the repository has none or when it has problems (the page shows them and the preset's reading).
- */
-export async function readAll({ api, token, owner, repo, engine, progress = () => {} }) {
+/** The clock `facts.now` came from, in words for the "as of" stamp. */
+export const CLOCKS = {
+  github: "GitHub's clock, from its Date header",
+  // api.github.com does not list Date in Access-Control-Expose-Headers, so a page cannot read it.
+  browser: "this browser's clock: GitHub does not let a page read its Date header",
+};
+
+/** The open pull requests' list, asked conditionally: `changed` false on GitHub's 304 (which costs no rate limit). */
+export async function probe(octokit, { owner, repo, etag }) {
+  try {
+    const res = await octokit.request("GET /repos/{owner}/{repo}/issues", { owner, repo, state: "open", sort: "updated", direction: "desc", per_page: 100, headers: etag ? { "if-none-match": etag } : {} });
+    return { changed: true, etag: res.headers.etag ?? null };
+  } catch (e) {
+    if (e.status === 304) return { changed: false, etag };
+    throw new ReadError("checking for changes", explain(e, `${owner}/${repo}`), e);
+  }
+}
+
+/** The client for `api` with `token`, counting its requests in `stats` and noting whether GitHub's Date header was readable. */
+export function client({ api, token, progress = () => {} }) {
   const octokit = makeOctokit({ token, baseUrl: api, log: progress, userAgent: "prflow-dashboard" });
-  // Requests counted for the status line; readFacts reports each page of pull requests itself.
-  const stats = { requests: 0 };
+  const stats = { requests: 0, dated: false };
   octokit.hook.error("request", (error) => {
     stats.requests++;
     throw error;
   });
-  octokit.hook.after("request", () => {
+  octokit.hook.after("request", (res) => {
     stats.requests++;
+    if (res.headers?.date) stats.dated = true;
+  });
+  return { octokit, stats };
+}
+
+/**
+ * Reads the facts, the config, then the merge queue's facts, with the loaded `prflow` (js/web.js): the
+ * engine is built from the config's text (or from no config when the repository has none) and says
+ * which branches the queue needs compared with the tip. First it asks for the open list's ETag, so a
+ * later `probe` with it answers 304 while nothing changed. `progress(line)` gets a line per page
+ * ("reading pull requests 50/120") and every retry or partial failure the readers report.
+ * Returns { facts, engine, configSource, requests, etag, clock }: a bad config is the engine's to
+ * report (its answers carry `configErrors`), never replaced here by the preset.
+ */
+export async function readAll({ api, token, owner, repo, prflow, progress = () => {} }) {
+  const { octokit, stats } = client({ api, token, progress });
+  // The first answer is also the first place a bad token or a missing repository shows.
+  const { etag } = await probe(octokit, { owner, repo }).catch((e) => {
+    throw new ReadError("reading pull requests", e.line ?? e.message, e.cause ?? e);
   });
 
   progress(`reading pull requests of ${owner}/${repo}`);
@@ -79,22 +118,22 @@ export async function readAll({ api, token, owner, repo, engine, progress = () =
   }
 
   progress(`reading ${CONFIG_PATH}`);
-  let checked = { config: {}, problems: [] };
+  let engine;
   let configSource = `${CONFIG_PATH} not found: the preset applies`;
   try {
     const res = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { owner, repo, path: CONFIG_PATH });
-    checked = checkConfigText(engine, decodeBase64(res.data.content ?? ""));
+    engine = checkConfigText(prflow, decodeBase64(res.data.content ?? "")).engine;
     configSource = CONFIG_PATH;
   } catch (e) {
     if (e.status !== 404) throw new ReadError(`reading ${CONFIG_PATH}`, explain(e, `${owner}/${repo}`), e);
+    engine = prflow.createEngine();
   }
-  const config = checked.problems.length ? {} : checked.config;
 
   // The queue's facts need the config's label names, so they come last; what cannot be read is marked
   // unknown in the facts (the engine then says so), never a failed page.
   progress("reading the merge queue's facts");
-  await readQueueFacts(octokit, { owner, repo, engine, facts, config, log: progress });
-  return { facts, config, problems: checked.problems, configSource, requests: stats.requests };
+  await readQueueFacts(octokit, { owner, repo, engine, facts, log: progress });
+  return { facts, engine, configSource, requests: stats.requests, etag, clock: stats.dated ? CLOCKS.github : CLOCKS.browser };
 }
 
 /** UTF-8 text from the contents API's base64 (with its line breaks). */

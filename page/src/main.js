@@ -1,11 +1,14 @@
-// The dashboard page: reads the form (prefilled from ?repo= and ?api=, the token from sessionStorage),
-// reads facts from GitHub with the Action's own reader, asks the engine (the same Wasm) for the
-// dashboard view, and draws it. It announces the end of each load with a `prflow:rendered` or
-// `prflow:failed` event on the document (tests and embedding pages wait for it), and a `prflow:confirm`
-// event when it waits for the person to confirm an API URL that is not GitHub's.
+// The dashboard page: reads the form (prefilled from the address: ?repo= (one or several), ?api=, the
+// filters, ?every=; the token from sessionStorage), reads facts from GitHub with the Action's own reader,
+// asks the engine (the same Wasm) for each repository's dashboard view, and draws them. Refresh asks
+// GitHub first whether anything changed (a conditional request; 304 costs no rate limit) and reads
+// again only then. It announces the end of each load with a `prflow:rendered` or `prflow:failed` event
+// on the document (tests and embedding pages wait for it), and a `prflow:confirm` event when it waits
+// for the person to confirm an API URL that is not GitHub's.
 import { load } from "../../js/web.js";
-import { apiBase, parseRepo, readAll, ReadError, DEFAULT_API } from "./github.js";
-import { renderConfigErrors, renderView } from "./render.js";
+import { apiBase, client, parseRepos, probe, readAll, ReadError, DEFAULT_API, CLOCKS } from "./github.js";
+import { renderBoards } from "./render.js";
+import { applyFilters, choices, FILTER_KEYS, readFilters, SORTS } from "./filters.js";
 import { installKeys } from "./keys.js";
 
 /** sessionStorage key of the token, per API base: a token is never offered to another host. */
@@ -15,9 +18,37 @@ const tokenKey = (api) => `prflow.token ${api}`;
  * `?api=`, so the token goes there only once the person has read the host and said yes, in this tab.
  */
 const confirmedKey = (api) => `prflow.confirmed ${api}`;
+/** An interval refresh reads everything at least this often: a finished check changes no list's ETag. */
+const FULL_READ_EVERY = 5;
 
 const $ = (id) => document.getElementById(id);
-let engine;
+let prflow;
+/** What is drawn: { api, token, boards: [{ repository, api, facts, engine, view, problems, configSource, etag, clock }], drawn }. */
+let current = null;
+let timer = null;
+let ticks = 0;
+let busy = false;
+
+// The engine, in one place: the Wasm loaded once, then one view per repository's facts.
+async function loadEngine() {
+  if (prflow) return;
+  const res = await fetch(new URL("prflow_bg.wasm", document.baseURI));
+  if (!res.ok) throw new Error(`prflow_bg.wasm: HTTP ${res.status}`);
+  prflow = await load(await res.arrayBuffer());
+  // The browser compiles Wasm functions on their first call: a first answer on a tiny board, while
+  // the network is still busy, keeps that compiling out of the time after the facts arrive.
+  prflow.createEngine().dashboard({ facts: { repository: "o/r", now: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"), pullRequests: [WARM_PULL] } });
+}
+const WARM_PULL = { number: 1, title: "", author: "a", baseRef: "main", headRef: "b", labels: ["merge-queued"], checks: [{ name: "t", status: "COMPLETED", conclusion: "FAILURE" }], timeline: [{ kind: "labeled", label: "state:draft", at: "2026-01-01T00:00:00Z" }] };
+// A bad config is the engine's answer like any other: every problem with its path, and no rows (the
+// Action too writes nothing until they are fixed); the page never substitutes the preset.
+function dashboardView(engine, facts) {
+  const start = performance.now();
+  const view = engine.dashboard({ facts });
+  // Named measures, so the benchmark can say where the script time goes (engine or drawing).
+  performance.measure?.("prflow engine", { start, end: performance.now() });
+  return view;
+}
 
 function status(line) {
   $("status").textContent = line;
@@ -31,49 +62,144 @@ function fail(line) {
   document.dispatchEvent(new CustomEvent("prflow:failed", { detail: line }));
 }
 
+/** The address: repositories, API, filters, interval, and the row's deep link. */
+function writeAddress() {
+  const p = new URLSearchParams();
+  for (const r of $("repo").value.split(/[\s,]+/).filter(Boolean)) p.append("repo", r);
+  const api = $("api").value.trim();
+  if (api && api !== DEFAULT_API) p.set("api", api);
+  const f = filters();
+  for (const k of FILTER_KEYS) if (f[k] && !(k === "sort" && f[k] === "engine")) p.set(k, f[k]);
+  if (Number($("every").value) > 0) p.set("every", $("every").value);
+  history.replaceState(null, "", `?${p}${location.hash}`);
+}
+
+const filters = () => Object.fromEntries(FILTER_KEYS.map((k) => [k, $(`f-${k}`).value.trim()]));
+
+/** Reads every repository and draws them. */
 async function run(event) {
   event?.preventDefault();
+  if (busy) return;
   $("error").hidden = true;
   $("error").textContent = "";
   document.body.dataset.state = "loading";
-  let api;
   try {
-    api = apiBase($("api").value);
-    const { owner, repo } = parseRepo($("repo").value);
+    const api = apiBase($("api").value);
+    const repos = parseRepos($("repo").value);
     const token = $("token").value.trim();
     if (!token) throw new ReadError("checking the token", "enter a token (fine-grained, read-only)");
-    if (api !== DEFAULT_API && sessionStorage.getItem(confirmedKey(api)) !== "yes") return ask(api);
+    // Asked before the page counts as busy: the person's yes starts this again.
+    if (api !== DEFAULT_API && sessionStorage.getItem(confirmedKey(api)) !== "yes") return confirmApi(api);
+    busy = true;
     sessionStorage.setItem(tokenKey(api), token);
-    history.replaceState(null, "", `?${new URLSearchParams({ repo: `${owner}/${repo}`, ...(api === DEFAULT_API ? {} : { api }) })}`);
+    writeAddress();
 
-    if (!engine) {
-      status("loading the engine");
-      try {
-        const res = await fetch(new URL("prflow_bg.wasm", document.baseURI));
-        if (!res.ok) throw new Error(`prflow_bg.wasm: HTTP ${res.status}`);
-        engine = await load(await res.arrayBuffer());
-      } catch (e) {
-        throw new ReadError("loading the engine", e.message, e);
-      }
+    status("loading the engine");
+    try {
+      await loadEngine();
+    } catch (e) {
+      throw new ReadError("loading the engine", e.message, e);
     }
-
-    const { facts, config, problems: errors, configSource, requests } = await readAll({ api, token, owner, repo, engine, progress: status });
-    // A bad config is shown with its paths and the page falls back to the preset, so the queue is still
-    // drawn; the errors say the Action would write nothing until they are fixed.
-    renderConfigErrors(document, $("config-errors"), configSource, errors);
-    const view = engine.dashboard(facts, config);
-    renderView(document, $("view"), { view, api, repository: facts.repository });
-    $("snapshot").textContent = JSON.stringify(facts, null, 2);
-    status(`${view.rows.length} open pull request${view.rows.length === 1 ? "" : "s"} as of ${facts.now}; config: ${errors.length ? "preset (the file has errors)" : configSource}; ${requests} API requests; engine ${view.engine}`);
-    document.body.dataset.state = "rendered";
-    document.dispatchEvent(new CustomEvent("prflow:rendered", { detail: { rows: view.rows.length } }));
+    const boards = [];
+    let requests = 0;
+    for (const { owner, repo } of repos) {
+      const read = await readAll({ api, token, owner, repo, prflow, progress: status });
+      performance.mark?.("prflow facts read");
+      requests += read.requests;
+      const view = dashboardView(read.engine, read.facts);
+      boards.push({ repository: `${owner}/${repo}`, api, ...read, view, problems: view.configErrors });
+    }
+    current = { api, token, boards };
+    draw(`${requests} API requests`);
+    schedule();
   } catch (e) {
+    fail(e instanceof ReadError ? `${e.step} failed: ${e.line}` : `failed: ${e.message}`);
+  } finally {
+    busy = false;
+  }
+}
+
+/**
+ * Refresh: asks GitHub whether each repository's open list changed (If-None-Match). Unchanged: the
+ * engine is asked again with the same facts at the new time (durations move on); changed, or every
+ * FULL_READ_EVERY-th interval tick, or asked for with `full`: everything is read again.
+ */
+async function refresh({ full = false } = {}) {
+  if (!current || busy) return;
+  if (full) return run();
+  busy = true;
+  try {
+    let changed = false;
+    const { api, token } = current;
+    const { octokit, stats } = client({ api, token, progress: status });
+    for (const b of current.boards) {
+      const [owner, repo] = b.repository.split("/");
+      const p = await probe(octokit, { owner, repo, etag: b.etag });
+      if (p.changed) changed = true;
+    }
+    busy = false;
+    if (changed) return run();
+    const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+    for (const b of current.boards) {
+      b.facts = { ...b.facts, now };
+      b.clock = CLOCKS.browser;
+      b.view = dashboardView(b.engine, b.facts);
+      b.problems = b.view.configErrors;
+    }
+    draw(`unchanged since the last read (GitHub answered 304 to ${stats.requests} conditional request${stats.requests === 1 ? "" : "s"}, which cost no rate limit)`, "unchanged");
+  } catch (e) {
+    busy = false;
     fail(e instanceof ReadError ? `${e.step} failed: ${e.line}` : `failed: ${e.message}`);
   }
 }
 
+function schedule() {
+  clearInterval(timer);
+  const minutes = Number($("every").value);
+  if (minutes > 0) {
+    timer = setInterval(() => {
+      ticks++;
+      refresh({ full: ticks % FULL_READ_EVERY === 0 });
+    }, minutes * 60_000);
+  }
+}
+
+/** Draws the current boards, keeps the focused row, fills the filters' choices, applies them. */
+function draw(line, how = "read") {
+  const start = performance.now();
+  const focused = document.activeElement?.closest?.("tr.row")?.id;
+  const drawn = renderBoards(document, $("view"), current.boards);
+  current.drawn = drawn;
+  const headings = new Map(current.boards[0].view.actors.map((a) => [a.actor, a.heading]));
+  const opts = choices(drawn, headings);
+  const f = filters();
+  for (const [key, list] of Object.entries(opts)) {
+    const select = $(`f-${key}`);
+    const keep = f[key];
+    const values = new Set(list.map(([v]) => v));
+    select.replaceChildren(new Option("all", ""), ...list.map(([v, label]) => new Option(label, v)));
+    // A filter from the address that matches nothing now is still the person's choice: kept, shown.
+    if (keep && !values.has(keep)) select.append(new Option(`${keep} (none now)`, keep));
+    select.value = keep;
+  }
+  const shown = applyFilters(document, drawn, f);
+  if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
+  $("toolbar").hidden = false;
+  const rows = drawn.length;
+  const names = current.boards.map((b) => b.repository).join(", ");
+  const engines = [...new Set(current.boards.map((b) => b.view.engine))].join(", ");
+  const configs = current.boards.map((b) => `${current.boards.length > 1 ? `${b.repository} ` : ""}config: ${b.problems.length ? `${b.configSource} has errors` : b.configSource}`);
+  status(`${rows} open pull request${rows === 1 ? "" : "s"} in ${names}${shown === rows ? "" : `, ${shown} shown`}; ${configs.join("; ")}; checked ${new Date().toLocaleTimeString()}: ${line}; engine ${engines}`);
+  // The facts snapshot is written when asked for: 500 pull requests' facts are megabytes of text.
+  $("snapshot-box").open = false;
+  $("snapshot").textContent = "";
+  document.body.dataset.state = "rendered";
+  performance.measure?.("prflow draw", { start, end: performance.now() });
+  document.dispatchEvent(new CustomEvent("prflow:rendered", { detail: { rows, shown, how } }));
+}
+
 /** Shows which host the token would go to and waits for the person's answer; nothing is sent meanwhile. */
-function ask(api) {
+function confirmApi(api) {
   $("confirm-api-host").textContent = api;
   $("confirm-api").hidden = false;
   $("confirm-api").dataset.api = api;
@@ -84,14 +210,45 @@ function ask(api) {
 
 function start() {
   const params = new URLSearchParams(location.search);
-  $("repo").value = params.get("repo") ?? "";
+  $("repo").value = params.getAll("repo").join(", ");
   $("api").value = params.get("api") ?? DEFAULT_API;
   try {
     $("token").value = sessionStorage.getItem(tokenKey(apiBase($("api").value))) ?? "";
   } catch {
     // a bad ?api= is reported when the form is sent
   }
+  const f = readFilters(params);
+  for (const k of FILTER_KEYS) {
+    const field = $(`f-${k}`);
+    if (field.tagName === "SELECT" && f[k] && ![...field.options].some((o) => o.value === f[k])) field.append(new Option(f[k], f[k]));
+    field.value = f[k] || (k === "sort" ? "engine" : "");
+  }
+  $("f-sort").replaceChildren(...Object.keys(SORTS).map((k) => new Option(k === "engine" ? "longest in state first" : `by ${k}`, k)));
+  $("f-sort").value = SORTS[f.sort] !== undefined ? f.sort || "engine" : "engine";
+  $("every").value = ["0", "1", "5", "15"].includes(params.get("every")) ? params.get("every") : "0";
+
   $("form").addEventListener("submit", run);
+  $("filters").addEventListener("submit", (e) => e.preventDefault());
+  const onFilter = () => {
+    writeAddress();
+    if (current?.drawn) {
+      const shown = applyFilters(document, current.drawn, filters());
+      $("status").dataset.shown = String(shown);
+    }
+  };
+  $("filters").addEventListener("input", onFilter);
+  $("filters").addEventListener("change", onFilter);
+  $("refresh").addEventListener("click", () => refresh());
+  $("every").addEventListener("change", () => {
+    writeAddress();
+    schedule();
+  });
+  $("snapshot-box").addEventListener("toggle", () => {
+    if ($("snapshot-box").open && current) {
+      const facts = current.boards.map((b) => b.facts);
+      $("snapshot").textContent = JSON.stringify(facts.length === 1 ? facts[0] : facts, null, 2);
+    }
+  });
   $("confirm-api-yes").addEventListener("click", () => {
     sessionStorage.setItem(confirmedKey($("confirm-api").dataset.api), "yes");
     $("confirm-api").hidden = true;

@@ -1,9 +1,17 @@
-// Draws the engine's DashboardView into the page. Text only (textContent, never innerHTML), so a
-// title or a label cannot inject markup; every value shown is the engine's, unchanged.
-import { COLUMNS, queueLine, warningLine } from "../../lib/dashboard-text.js";
-import { pullUrl } from "./github.js";
+// Draws the engine's DashboardViews (one per repository) into the page: rows grouped by who acts next
+// (the engine's groups), each repository's stop-the-line, config problems, merge queue and its
+// dependency graph, and its warnings grouped by kind. Text only (text nodes, never innerHTML), so a
+// title, a label or a branch name cannot inject markup; every value shown is the engine's, unchanged.
+// Rows are cloned from one template and appended through one DocumentFragment per group, and nothing
+// reads layout while drawing, so 500 rows cost one layout.
+import { warningKinds } from "../../lib/summary.js";
+import { queueLine } from "../../lib/dashboard-text.js";
+import { COLUMNS, duration, partsText, prose } from "./cells.js";
 
-export { COLUMNS };
+export { COLUMNS, partsText };
+
+const SVG = "http://www.w3.org/2000/svg";
+const HEX = /^[0-9a-f]{6}$/i;
 
 function el(doc, tag, attrs = {}, ...children) {
   const node = doc.createElement(tag);
@@ -12,43 +20,244 @@ function el(doc, tag, attrs = {}, ...children) {
   return node;
 }
 
-/** Replaces the contents of `root` with the view: stop-the-line, queue summary, table, warnings. */
-export function renderView(doc, root, { view, api, repository }) {
-  root.replaceChildren();
-  if (view.stopTheLine) {
-    root.append(el(doc, "p", { id: "stop", class: "stop" }, `Stop the line: ${view.stopReasons.join("; ")}`));
-  }
-  root.append(el(doc, "p", { id: "queue" }, queueLine(view.queue)));
-
-  const head = el(doc, "tr", {}, ...COLUMNS.map(([key, heading]) => el(doc, "th", { scope: "col", "data-col": key }, heading)));
-  const body = el(doc, "tbody");
-  for (const row of view.rows) {
-    // id: the row's deep link (#pr-N); tabindex: keyboard navigation (keys.js) can focus it.
-    const tr = el(doc, "tr", { id: `pr-${row.number}`, tabindex: "-1", "data-number": String(row.number), "data-state": row.state ?? "" });
-    for (const [key, , cell] of COLUMNS) {
-      const td = el(doc, "td", { "data-col": key });
-      if (key === "number") td.append(el(doc, "a", { href: pullUrl(api, repository, row.number), rel: "noopener" }, cell(row)));
-      else td.textContent = cell(row);
-      tr.append(td);
-    }
-    body.append(tr);
-  }
-  root.append(el(doc, "table", { id: "pulls" }, el(doc, "thead", {}, head), body));
-  if (!view.rows.length) root.append(el(doc, "p", {}, "No open pull request."));
-
-  if (view.warnings.length) {
-    const ul = el(doc, "ul", { id: "warnings" });
-    for (const w of view.warnings) ul.append(el(doc, "li", {}, warningLine(w)));
-    root.append(el(doc, "h2", {}, "Warnings"), ul);
-  }
+/** Black or white text, whichever reads on `hex`. */
+function ink(hex) {
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#1f2328" : "#ffffff";
 }
 
-/** The config's problems, each with its JSON path, and the fallback taken. */
-export function renderConfigErrors(doc, root, source, errors) {
+/** Text colour per label colour, worked out once per colour (a board repeats a few colours hundreds of times). */
+const inks = new Map();
+
+function paint(node, color) {
+  if (!color) return;
+  let text = inks.get(color);
+  if (text === undefined) inks.set(color, (text = HEX.test(color) ? ink(color) : null));
+  if (text === null) return;
+  node.style.backgroundColor = `#${color}`;
+  node.style.color = text;
+}
+
+/** Appends `parts` (cells.js) to `node` as text nodes, links, code and chips. */
+export function appendParts(doc, node, parts) {
+  for (const p of parts) {
+    if (typeof p === "string") {
+      node.append(p);
+      continue;
+    }
+    const tag = p.href ? "a" : p.code ? "code" : "span";
+    const child = doc.createElement(tag);
+    if (p.href) {
+      child.href = p.href;
+      child.rel = "noopener";
+    }
+    if (p.cls) child.className = p.cls;
+    if (p.title) child.title = p.title;
+    if (p.href && p.code) child.append(el(doc, "code", {}, p.text));
+    else child.textContent = p.text;
+    paint(child, p.color);
+    node.append(child);
+  }
+  return node;
+}
+
+/** The row's deep-link id: `pr-N`, or `pr-owner/repo-N` when several repositories share the view. */
+export const rowId = (repository, number, several) => (several ? `pr-${repository}-${number}` : `pr-${number}`);
+
+/**
+ * Draws `boards` ([{ repository, api, view, problems, configSource, clock }]) into `root`; returns the
+ * drawn rows ([{ id, row, board, tr }]) for filters, sorting and keys.
+ */
+export function renderBoards(doc, root, boards) {
   root.replaceChildren();
-  if (!errors.length) return;
-  root.append(el(doc, "p", {}, `${source} has ${errors.length} problem${errors.length === 1 ? "" : "s"}; showing the preset's reading instead:`));
-  const ul = el(doc, "ul", { id: "config-errors-list" });
-  for (const e of errors) ul.append(el(doc, "li", { "data-path": e.path }, `${e.path}: expected ${e.expected}, found ${e.found}`));
-  root.append(ul);
+  const several = boards.length > 1;
+  const drawn = [];
+  const maxMinutes = Math.max(1, ...boards.flatMap((b) => b.view.rows.map((r) => r.minutes ?? 0)));
+
+  for (const b of boards) root.append(repoSection(doc, b, several));
+
+  // One template per row: cloning it is cheaper than building six cells' elements one by one.
+  const template = el(doc, "tr", { class: "row", tabindex: "-1" }, ...COLUMNS.map(([key]) => el(doc, "td", { "data-col": key })));
+  const head = el(doc, "tr", {}, ...COLUMNS.map(([key, heading]) => el(doc, "th", { scope: "col", "data-col": key }, heading)));
+  // The engine's groups, merged across repositories in the engine's order of actors.
+  const groups = new Map();
+  for (const b of boards) {
+    for (const g of b.view.groups) {
+      if (!groups.has(g.actor)) groups.set(g.actor, { actor: g.actor, heading: g.heading, members: [] });
+      const byNumber = new Map(b.view.rows.map((r) => [r.number, r]));
+      for (const n of g.numbers) groups.get(g.actor).members.push({ board: b, row: byNumber.get(n) });
+    }
+  }
+  // The engine's list of actors orders the merged groups; every view carries the same list.
+  const actors = boards[0]?.view.actors ?? [];
+  const headings = new Map(actors.map((a) => [a.actor, a.heading]));
+  const actorHeading = (a) => headings.get(a) ?? a;
+  const sorted = actors.map((a) => groups.get(a.actor)).filter(Boolean);
+  for (const g of sorted) {
+    const body = doc.createElement("tbody");
+    const frag = doc.createDocumentFragment();
+    for (const { board, row } of g.members) {
+      const ctx = { api: board.api, repository: board.repository, labelColors: board.view.labelColors, actorHeading, several };
+      const tr = template.cloneNode(true);
+      const id = rowId(board.repository, row.number, several);
+      tr.id = id;
+      tr.dataset.number = String(row.number);
+      tr.dataset.repo = board.repository;
+      tr.dataset.actor = row.actor;
+      tr.dataset.state = row.state ?? "";
+      const cells = tr.children;
+      for (let i = 0; i < COLUMNS.length; i++) appendParts(doc, cells[i], COLUMNS[i][2](row, ctx));
+      cells[2].append(bar(doc, row, maxMinutes), strip(doc, row, board.view));
+      frag.append(tr);
+      drawn.push({ id, row, board, tr });
+    }
+    body.append(frag);
+    const count = el(doc, "span", { class: "count" }, ` (${g.members.length})`);
+    root.append(
+      el(doc, "section", { class: "group", "data-actor": g.actor }, el(doc, "h2", {}, g.heading, count), el(doc, "table", { class: "pulls" }, el(doc, "thead", {}, head.cloneNode(true)), body)),
+    );
+  }
+  if (!drawn.length) root.append(el(doc, "p", {}, "No open pull request."));
+  return drawn;
+}
+
+/** Time in state as a bar, on a log scale against the longest on the board (minutes span five orders). */
+function bar(doc, row, maxMinutes) {
+  const outer = el(doc, "div", { class: "bar", title: `in this state ${duration(row.minutes)} (log scale against the longest on the board)` });
+  const inner = doc.createElement("span");
+  inner.style.width = `${row.minutes ? Math.max(2, (100 * Math.log1p(row.minutes)) / Math.log1p(maxMinutes)) : 0}%`;
+  outer.append(inner);
+  return outer;
+}
+
+/** The state's stays replayed from the timeline, each as wide as it lasted, in its label's colour. */
+function strip(doc, row, view) {
+  const outer = el(doc, "div", { class: "stays" });
+  const now = Date.parse(view.now);
+  for (const s of row.stays) {
+    const from = Date.parse(s.from);
+    const to = s.to ? Date.parse(s.to) : now;
+    const span = doc.createElement("span");
+    span.style.flexGrow = String(Math.max(1, (to - from) / 60000));
+    span.title = `${s.label}: ${s.from} → ${s.to ?? "now"} (${duration((to - from) / 60000)})`;
+    paint(span, view.labelColors[s.label]);
+    if (!view.labelColors[s.label]) span.className = "other";
+    outer.append(span);
+  }
+  return outer;
+}
+
+/** One repository's header: its clock, stop-the-line, config problems, queue, graph and warnings. */
+function repoSection(doc, b, several) {
+  const { view } = b;
+  const sec = el(doc, "section", { class: "repo", "data-repo": b.repository });
+  sec.append(el(doc, "h2", {}, several ? b.repository : `${b.repository}`, el(doc, "span", { class: "asof" }, ` as of ${view.now.replace("T", " ").replace("Z", " UTC")} (${b.clock})`)));
+  if (view.stopTheLine) sec.append(el(doc, "p", { class: "stop" }, "Stop the line: ", appendParts(doc, el(doc, "span"), prose(view.stopReasons.join("; ")))));
+  if (b.problems.length) sec.append(configErrors(doc, b.configSource, b.problems));
+  sec.append(appendParts(doc, el(doc, "p", { class: "queue" }), prose(queueLine(view.queue))));
+  if (view.graph.nodes.length) {
+    sec.append(el(doc, "details", { class: "graph", open: "" }, el(doc, "summary", {}, `Dependency graph: ${view.graph.nodes.length} pull requests, ${view.graph.edges.length} edges${view.graph.cycles.length ? `, ${view.graph.cycles.length} cycle${view.graph.cycles.length === 1 ? "" : "s"}` : ""}`), graph(doc, b, several)));
+  }
+  if (view.warnings.length) sec.append(warnings(doc, view.warnings));
+  return sec;
+}
+
+const W = 170;
+const H = 30;
+const GAP_X = 60;
+const GAP_Y = 14;
+
+/** The engine's graph in its layers: layer 0 (waits for nobody) on the left, an arrow from each pull request to what it waits for. */
+export function graph(doc, b, several) {
+  const { nodes, edges } = b.view.graph;
+  const layers = Math.max(...nodes.map((n) => n.layer)) + 1;
+  const slots = Math.max(...nodes.map((n) => n.slot)) + 1;
+  const svg = doc.createElementNS(SVG, "svg");
+  const width = layers * (W + GAP_X) + GAP_X;
+  const height = slots * (H + GAP_Y) + GAP_Y;
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("width", String(width));
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", `dependency graph of ${b.repository}`);
+  const layerOf = new Map(nodes.map((n) => [n.number, n.layer]));
+  const at = new Map(nodes.map((n) => [n.number, { x: GAP_X + n.layer * (W + GAP_X), y: GAP_Y + n.slot * (H + GAP_Y) }]));
+  const defs = doc.createElementNS(SVG, "defs");
+  const marker = doc.createElementNS(SVG, "marker");
+  // In user units: a thick (stack) edge keeps the same arrow head.
+  for (const [k, v] of Object.entries({ id: "arrow", viewBox: "0 0 10 10", refX: "10", refY: "5", markerWidth: "9", markerHeight: "9", markerUnits: "userSpaceOnUse", orient: "auto-start-reverse" })) marker.setAttribute(k, v);
+  const tip = doc.createElementNS(SVG, "path");
+  tip.setAttribute("d", "M 0 0 L 10 5 L 0 10 z");
+  tip.setAttribute("class", "tip");
+  marker.append(tip);
+  defs.append(marker);
+  svg.append(defs);
+  for (const e of edges) {
+    const a = at.get(e.from);
+    const z = at.get(e.to);
+    const path = doc.createElementNS(SVG, "path");
+    const [x1, y1] = [a.x, a.y + H / 2];
+    let d;
+    if (layerOf.get(e.from) > layerOf.get(e.to)) {
+      // Leftwards into what it waits for, from one layer to a lower one.
+      const [x2, y2] = [z.x + W, z.y + H / 2];
+      d = `M ${x1} ${y1} C ${x1 - GAP_X / 2} ${y1}, ${x2 + GAP_X / 2} ${y2}, ${x2} ${y2}`;
+    } else {
+      // Within a layer (a cycle, or a pull request naming itself): a loop out on the left.
+      const y2 = z.y + H / 2 + (e.from === e.to ? 8 : 0);
+      const bend = Math.min(GAP_X - 6, 18 + Math.abs(y2 - y1) / 4);
+      d = `M ${x1} ${e.from === e.to ? y1 - 8 : y1} C ${x1 - bend} ${y1}, ${z.x - bend} ${y2}, ${z.x} ${y2}`;
+    }
+    path.setAttribute("d", d);
+    path.setAttribute("class", `edge ${e.via}${e.inCycle ? " cycle" : ""}`);
+    path.setAttribute("marker-end", "url(#arrow)");
+    path.dataset.from = String(e.from);
+    path.dataset.to = String(e.to);
+    const title = doc.createElementNS(SVG, "title");
+    title.textContent = `#${e.from} waits for #${e.to}: ${e.via === "mergeAfter" ? "Merge-After" : e.via === "stack" ? "stacked on its branch" : `Start-After inherited from issue #${e.issue}`}${e.inCycle ? " (in a cycle)" : ""}`;
+    path.append(title);
+    svg.append(path);
+  }
+  for (const n of nodes) {
+    const { x, y } = at.get(n.number);
+    const link = doc.createElementNS(SVG, "a");
+    link.setAttribute("href", `#${rowId(b.repository, n.number, several)}`);
+    link.setAttribute("class", `node${n.inCycle ? " cycle" : ""}`);
+    link.dataset.number = String(n.number);
+    const rect = doc.createElementNS(SVG, "rect");
+    for (const [k, v] of Object.entries({ x, y, width: W, height: H, rx: 5 })) rect.setAttribute(k, String(v));
+    const text = doc.createElementNS(SVG, "text");
+    text.setAttribute("x", String(x + 8));
+    text.setAttribute("y", String(y + H / 2 + 4));
+    text.textContent = `#${n.number} ${n.title.length > 20 ? `${n.title.slice(0, 19)}…` : n.title}`;
+    const title = doc.createElementNS(SVG, "title");
+    title.textContent = `#${n.number} ${n.title}${n.inCycle ? " (in a cycle: nothing moves it until a person breaks it)" : ""}`;
+    link.append(title, rect, text);
+    svg.append(link);
+  }
+  const legend = el(doc, "p", { class: "legend" }, "An arrow points at what a pull request waits for: solid, Merge-After; thick, stacked on its branch; dashed, Start-After inherited from an issue; red, a cycle.");
+  return el(doc, "div", { class: "graph-box" }, svg, legend);
+}
+
+/** Warnings by kind (lib/summary.js's reading), with their counts, the pull requests each names, and an example. */
+function warnings(doc, list) {
+  const kinds = warningKinds(list);
+  const box = el(doc, "div", { class: "warnings" }, el(doc, "h3", {}, `Warnings: ${list.length} of ${kinds.length} kind${kinds.length === 1 ? "" : "s"}`));
+  for (const k of kinds) {
+    const body = el(doc, "div", { class: "kind-body" });
+    if (k.numbers.length) body.append(el(doc, "p", {}, `Pull requests: ${k.numbers.map((n) => `#${n}`).join(", ")}`));
+    if (k.names.length) body.append(el(doc, "p", {}, `Names: ${k.names.join(", ")}`));
+    body.append(appendParts(doc, el(doc, "p", {}, "For example: "), prose(k.example)));
+    box.append(el(doc, "details", { class: "kind", "data-count": String(k.count) }, appendParts(doc, el(doc, "summary", {}, `${k.count} × `), prose(k.kind)), body));
+  }
+  return box;
+}
+
+/** The config's problems, each with its JSON path (the engine answers nothing else until they are fixed). */
+export function configErrors(doc, source, errors) {
+  const box = el(doc, "div", { class: "config-errors" });
+  box.append(el(doc, "p", {}, `${source} has ${errors.length} problem${errors.length === 1 ? "" : "s"}; prflow decides nothing until they are fixed:`));
+  const ul = el(doc, "ul", { class: "config-errors-list" });
+  for (const e of errors) ul.append(appendParts(doc, el(doc, "li", { "data-path": e.path }, el(doc, "code", {}, e.path), ": "), prose(`expected ${e.expected}, found ${e.found}`)));
+  box.append(ul);
+  return box;
 }

@@ -1,13 +1,16 @@
 // The demo on the GitHub emulator: a bot-panel team's repository, the bundled Action run against it the way a
 // workflow runs it (labels mode, then a live scheduled reconcile, then the same sweep again), and in the
-// terminal the board, what changed and why, and what each run cost in API requests.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+// terminal the board, what changed and why, and what each run cost in API requests. Beside the review
+// situations (seed-emulator.mjs) the board has a merge queue (seedQueue): a Merge-After chain, a stack,
+// a set-aside conflict, a claimed pull request, and one a human has left for weeks, which stops the line.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator/index.js";
 import { makeClock } from "../../emulator/state.js";
 import { boardText } from "../../lib/summary.js";
 import { seedBoard } from "./seed-emulator.mjs";
+import { BOTS, HUMAN } from "./demo-board.mjs";
 import { servePage } from "./serve-page.mjs";
 
 const requestsLine = (c) => `${c.total} API requests (${c.reads} reads: ${c.graphql} GraphQL, ${c.rest - c.writes} REST; ${c.writes} writes)`;
@@ -19,15 +22,16 @@ export async function runDemo({ root, count = 20, dashboard = false }) {
   const em = await startEmulator({ clock: makeClock(Date.now() - span) });
   const ws = mkdtempSync(join(tmpdir(), "prflow-demo-"));
   try {
-    const board = seedBoard(em, count);
+    const board = seedDemo(em, count);
     mkdirSync(join(ws, ".github"));
-    copyFileSync(join(root, "examples/prflow.json"), join(ws, ".github/prflow.json"));
+    const config = `${JSON.stringify(demoConfig(root), null, 2)}\n`;
+    writeFileSync(join(ws, ".github/prflow.json"), config);
     // The repository holds the config too, as a real one does: the dashboard reads it from there.
-    em.setFile(".github/prflow.json", readFileSync(join(root, "examples/prflow.json"), "utf8"));
+    em.setFile(".github/prflow.json", config);
     const run = (mode, event = "schedule") =>
       em.runAction({ actionPath: root, event, payload: event === "schedule" ? { schedule: "17,47 * * * *" } : {}, inputs: { mode, live: "true" }, workspace: ws });
     console.log(`prflow demo: acme/widgets, a bot-panel team (bots: claude-bot, codex-bot, gemini-bot; human: maintainer)`);
-    console.log(`with ${board.length} open pull requests, on the GitHub emulator at ${em.url}; config examples/prflow.json\n`);
+    console.log(`with ${board.length} open pull requests, on the GitHub emulator at ${em.url}; config examples/prflow.json and a stop-the-line level\n`);
 
     em.reset();
     const labels = await run("labels", "workflow_dispatch");
@@ -78,9 +82,72 @@ async function seedingSpan(count) {
   const probe = await startEmulator();
   try {
     const start = probe.clock.now();
-    seedBoard(probe, count);
+    seedDemo(probe, count);
     return probe.clock.now() - start;
   } finally {
     await probe.close();
   }
+}
+
+/** examples/prflow.json, plus a follow-up level: a pull request waiting two days for a human stops the line. */
+export function demoConfig(root) {
+  const config = JSON.parse(readFileSync(join(root, "examples/prflow.json"), "utf8"));
+  const level = { after: 2880, action: "stop-the-line", message: "A human has not looked at it for two days: agents open no new pull request until one does." };
+  return { ...config, followup: { ...config.followup, levels: { ...config.followup?.levels, "state:needs-human": [level] } } };
+}
+
+/** The review situations (seedBoard) and the merge queue's (seedQueue), the oldest first. Returns [{ number, situation }]. */
+export function seedDemo(em, count) {
+  const waiting = seedWaitingHuman(em);
+  const board = seedBoard(em, count);
+  const queue = seedQueue(em);
+  // Past GitHub's mergeability recomputation, so the queue reads each merge state (seedBoard does the same).
+  em.clock.advance({ minutes: 5 });
+  return [...board, waiting, ...queue];
+}
+
+const green = (em, n) => ["test", "lint"].forEach((name) => em.checkRun({ number: n, name, workflow: "ci" }));
+const approved = (em, n) => [...BOTS, HUMAN].forEach((author) => em.review(n, { author, state: "APPROVED" }));
+
+/** Approved by the panel, the maintainer asked, and left there: opened before the rest, so it has waited weeks. */
+function seedWaitingHuman(em) {
+  const n = em.createPull({ title: "waiting for the maintainer since the last release", author: "agent-rig", files: ["docs/release.md"] }).number;
+  green(em, n);
+  BOTS.forEach((author) => em.review(n, { author, state: "APPROVED" }));
+  em.requestReviewers(n, { reviewers: [HUMAN] });
+  em.addLabels(n, ["state:needs-human"]);
+  return { number: n, situation: "waiting for a human for weeks: stops the line" };
+}
+
+/**
+ * The merge queue, as its worker leaves it: the worker and the page read as the repository owner's
+ * account (the seed's `viewerDidAuthor` rule: only that account's markers count), so its set-aside and
+ * claim comments are written as that account.
+ */
+export function seedQueue(em) {
+  const worker = em.state.owner;
+  const open = (title, extra = {}) => {
+    const pr = em.createPull({ title, author: "agent-cast", labels: ["merge-queued"], ...extra });
+    green(em, pr.number);
+    approved(em, pr.number);
+    return pr;
+  };
+  const base = open("queue: the parser rewrite", { head: "agent/parser" });
+  const after = open("queue: the parser's docs", { body: `Updates the docs for the new parser.\n\nMerge-After: #${base.number}` });
+  const stacked = open("queue: the parser's fast path, stacked on it", { base: "agent/parser" });
+  const conflict = open("queue: rename the config keys", { conflicting: true });
+  em.comment(conflict.number, {
+    author: worker,
+    body: `<!-- prflow:set-aside reason=rebase-failed head=${conflict.headSha} base=${em.state.branch(em.state.defaultBranch).sha} -->\n**The merge queue set this pull request aside** (\`rebase-failed\`): rebasing it onto the base conflicted.\n\nA push to this branch, or \`main\` moving, clears it.\n\n- [ ] Retry: tick this box to have the queue try this pull request again.\n`,
+  });
+  const claimed = open("queue: flaky retry test", {});
+  em.checkRun({ number: claimed.number, name: "test", workflow: "ci", conclusion: "FAILURE" });
+  em.comment(claimed.number, { author: worker, body: `<!-- prflow:claim head=${claimed.headSha} by=fixer-box at=${new Date(em.clock.now()).toISOString().replace(/\.\d{3}Z$/, "Z")} -->\n**fixer-box** is fixing this pull request.\n` });
+  return [
+    { number: base.number, situation: "queued: the base of a Merge-After chain and a stack" },
+    { number: after.number, situation: `queued: Merge-After: #${base.number}` },
+    { number: stacked.number, situation: `queued: stacked on #${base.number}'s branch` },
+    { number: conflict.number, situation: "queued, set aside: the rebase conflicted" },
+    { number: claimed.number, situation: "queued, a failed check, claimed by a fixer" },
+  ];
 }

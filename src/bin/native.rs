@@ -70,11 +70,16 @@ fn run(args: &[String]) -> Result<(), String> {
             );
             Ok(())
         }
-        // The merge queue's decisions by name, input as one JSON file: `queue triage INPUT.json`.
-        Some("queue") => {
-            let name = args.get(1).ok_or("usage: prflow-native queue NAME INPUT.json")?;
-            let input = read_json(args.get(2).ok_or("usage: prflow-native queue NAME INPUT.json")?)?;
-            let out = prflow::queue::call(name, input)?;
+        // Any decision by name, the request as one JSON file: `call triage INPUT.json [CONFIG]`.
+        Some("call") => {
+            let usage = "usage: prflow-native call NAME INPUT.json [CONFIG]";
+            let name = args.get(1).ok_or(usage)?;
+            let input = read_json(args.get(2).ok_or(usage)?)?;
+            let engine = match args.get(3) {
+                Some(p) => prflow::Engine::new(&std::fs::read_to_string(p).map_err(|e| format!("{p}: {e}"))?),
+                None => prflow::Engine::preset(),
+            };
+            let out = engine.call_value(name, &input)?;
             println!("{}", serde_json::to_string_pretty(&out).unwrap());
             Ok(())
         }
@@ -87,7 +92,7 @@ fn run(args: &[String]) -> Result<(), String> {
             println!("{}", serde_json::to_string_pretty(&prflow::schemas()).unwrap());
             Ok(())
         }
-        _ => Err("usage: prflow-native plan FACTS [CONFIG] | sweep FACTS [CONFIG] | schemas | catalog CONFIG | bench FACTS CONFIG RUNS | queue NAME INPUT".into()),
+        _ => Err("usage: prflow-native plan FACTS [CONFIG] | sweep FACTS [CONFIG] | schemas | catalog CONFIG | bench FACTS CONFIG RUNS | call NAME INPUT [CONFIG]".into()),
     }
 }
 

@@ -56,10 +56,13 @@ pub struct FixerPick {
     pub failed_checks: Vec<FailedCheck>,
     /// The claim comment to write (claim-pr's decision), then read back.
     pub claim_ops: Vec<Op>,
+    /// How long a claim holds (`queue.claimMinutes`): the station renews it well before.
+    #[serde(default)]
+    pub claim_minutes: u32,
 }
 
 fn nothing(message: String) -> FixerPick {
-    FixerPick { number: None, code: "nothing".into(), message, head: String::new(), branch: String::new(), base: String::new(), reason: String::new(), start: FixerStart::Head, rebuild: None, set_aside: String::new(), failed_checks: vec![], claim_ops: vec![] }
+    FixerPick { number: None, code: "nothing".into(), message, head: String::new(), branch: String::new(), base: String::new(), reason: String::new(), start: FixerStart::Head, rebuild: None, set_aside: String::new(), failed_checks: vec![], claim_ops: vec![], claim_minutes: 0 }
 }
 
 /// The next pull request for fixer `name`: its own claim first (a restarted fixer resumes), then
@@ -124,6 +127,7 @@ pub fn fixer_pick(ctx: &Ctx, name: &str) -> FixerPick {
         set_aside,
         failed_checks,
         claim_ops: claim.ops,
+        claim_minutes: ctx.config.queue.claim_minutes,
     }
 }
 

@@ -355,7 +355,7 @@ mod tests {
 
     fn warnings(unknown: serde_json::Value) -> Vec<String> {
         let facts = json!({ "repository": "me/here", "now": "2026-01-01T00:00:00Z", "unknown": unknown });
-        let report = crate::queue::call("triage", json!({ "facts": facts, "config": {} })).expect("triage");
+        let report = crate::Engine::preset().call_value("triage", &json!({ "facts": facts })).expect("triage");
         serde_json::from_value(report["warnings"].clone()).expect("warnings")
     }
 

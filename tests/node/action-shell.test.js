@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import * as engine from "../../js/node.js";
+import * as prflow from "../../js/node.js";
 import { loadConfig } from "../../lib/config-file.js";
 import { boardText, reconcileSummary } from "../../lib/summary.js";
 import { demoFacts } from "../../scripts/lib/demo-board.mjs";
@@ -24,7 +24,7 @@ const configCases = [
 
 for (const c of configCases) {
   test(`config: ${c.rule}`, () => {
-    const loaded = loadConfig(engine, FILE, { readFile: reader(c.text) });
+    const loaded = loadConfig(prflow, FILE, { readFile: reader(c.text) });
     assert.equal(loaded.source, c.source);
     assert.equal(loaded.errors.length, c.errors.length, loaded.errors.join("\n"));
     c.errors.forEach((re, i) => assert.match(loaded.errors[i], re));
@@ -41,7 +41,7 @@ function snapshot(name, actual) {
 
 test("summary: a dry run's job summary lists every pull request, what would change and why", () => {
   const config = JSON.parse(readFileSync(new URL("../../examples/prflow.json", import.meta.url), "utf8"));
-  const plan = engine.reconcile(demoFacts(), config);
+  const plan = prflow.createEngine(config).reconcile({ facts: demoFacts() });
   const results = plan.ops.map((op) => ({ op: op.op, number: op.number, outcome: "dry-run" }));
   const summary = reconcileSummary({ repo: "acme/widgets", plan, results, live: false, scope: "all open pull requests (schedule)", counts: { ops: plan.ops.length, writes: 0, warnings: plan.warnings.length } });
   for (const pull of plan.pulls) assert.match(summary, new RegExp(`^\\| #${pull.number} \\|`, "m"), `#${pull.number} has a row`);
@@ -52,7 +52,7 @@ test("summary: a dry run's job summary lists every pull request, what would chan
 
 test("summary: past GitHub's 1 MiB limit, the rows without a change are left out and counted", () => {
   const config = JSON.parse(readFileSync(new URL("../../examples/prflow.json", import.meta.url), "utf8"));
-  const plan = engine.reconcile(demoFacts(), config);
+  const plan = prflow.createEngine(config).reconcile({ facts: demoFacts() });
   const changed = new Set(plan.ops.map((op) => op.number));
   const unchanged = plan.pulls.filter((p) => !changed.has(p.number)).length;
   const args = { repo: "acme/widgets", plan, results: [], live: false, scope: "all", counts: { ops: plan.ops.length, writes: 0, warnings: 0 } };

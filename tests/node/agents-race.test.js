@@ -4,7 +4,7 @@
 // holding claim wins, and a claim is always a new comment.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as engine from "../../js/node.js";
+import * as prflow from "../../js/node.js";
 import { startEmulator, PERSONAL_TOKEN } from "../../emulator/index.js";
 import { makeOctokit } from "../../lib/github/index.js";
 import { loadConfig } from "../../lib/config-file.js";
@@ -18,8 +18,8 @@ test(`two fixers race for one set-aside pull request: exactly one holds it, ${RO
   const gh = await startEmulator({ owner: "acme", repo: "widgets", seed: "agents-race" });
   try {
     gh.clock.set("2026-11-30T09:00:00Z");
-    const { config } = loadConfig(engine, PRESET_CONFIG);
-    const ctx = () => ({ engine, config, octokit: makeOctokit({ token: PERSONAL_TOKEN, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 }), owner: "acme", repo: "widgets", log: () => {} });
+    const { engine } = loadConfig(prflow, PRESET_CONFIG);
+    const ctx = () => ({ engine, octokit: makeOctokit({ token: PERSONAL_TOKEN, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 }), owner: "acme", repo: "widgets", log: () => {} });
     const fixers = { "fixer-a": ctx(), "fixer-b": ctx() };
     // A deterministic jitter, so rounds interleave differently but a failure reproduces.
     let seed = 7;
@@ -39,7 +39,7 @@ test(`two fixers race for one set-aside pull request: exactly one holds it, ${RO
       const winners = results.filter((r) => r.won && r.number === pr.number);
       assert.equal(winners.length, 1, `round ${round}: ${JSON.stringify(results)}`);
       const facts = await readFactsFor(fixers["fixer-a"], pr.number);
-      const holder = engine.triage(facts, config).entries.find((e) => e.number === pr.number).claim?.by;
+      const holder = engine.triage({ facts }).entries.find((e) => e.number === pr.number).claim?.by;
       assert.equal(holder, winners[0].name, `round ${round}: the one that read itself back as holder is the holder`);
       wins[holder]++;
       const claims = gh.state.pull(pr.number).comments.filter((id) => gh.state.comments.get(id).body.startsWith("<!-- prflow:claim"));

@@ -3,7 +3,7 @@
 // an error naming the file, and there is no config to run with.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as engine from "../../js/node.js";
+import * as prflow from "../../js/node.js";
 import { loadConfig } from "../../lib/config-file.js";
 
 const FILE = ".github/prflow.json";
@@ -16,12 +16,12 @@ for (const [text, found] of [
   ["true", "a boolean"],
 ]) {
   test(`config: ${text} is not a config`, () => {
-    const loaded = loadConfig(engine, FILE, { readFile: () => text });
+    const loaded = loadConfig(prflow, FILE, { readFile: () => text });
     assert.equal(loaded.config, null, "no config to run with");
     assert.deepEqual(loaded.errors, [`${FILE}: $: expected a JSON object, found ${found}`]);
   });
 }
 
 test("config: an object is still a config", () => {
-  assert.deepEqual(loadConfig(engine, FILE, { readFile: () => "{}" }).errors, []);
+  assert.deepEqual(loadConfig(prflow, FILE, { readFile: () => "{}" }).errors, []);
 });

@@ -5,11 +5,11 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { JSDOM, VirtualConsole } from "jsdom";
-import * as engine from "../../js/node.js";
+import { createEngine } from "../../js/node.js";
 import { startEmulator } from "../../emulator/index.js";
 import { makeOctokit, PULL_PAGE } from "../../lib/github/index.js";
 import { readBoardFacts } from "../../lib/github/read-queue.js";
-import { COLUMNS } from "../../page/src/render.js";
+import { COLUMNS, partsText } from "../../page/src/render.js";
 import { dashboardText } from "../../lib/dashboard-text.js";
 import { runCli } from "./lib/cli.js";
 import { stationsConfig } from "./lib/team.js";
@@ -35,6 +35,24 @@ const SEEDS = [
   { rule: "a failing check", pull: { title: "Speed up the sweep", author: "win-box", labels: ["from:m6"] }, check: "FAILURE" },
   { rule: "approved and queued for merge", pull: { title: "Land the gate", author: "win-box", labels: ["from:m6", "merge-queued"] }, review: { author: "alice", state: "APPROVED" }, check: "SUCCESS" },
 ];
+
+/** What a cell of `row` must read, by the page's own formatter over the engine's row. */
+const cellText = (key, row, view, repository = `${OWNER}/${REPO}`, api) => {
+  const headings = new Map(view.groups.map((g) => [g.actor, g.heading]));
+  const ctx = { api, repository, labelColors: view.labelColors, actorHeading: (a) => headings.get(a) ?? a, several: false };
+  return partsText(COLUMNS.find(([k]) => k === key)[2](row, ctx));
+};
+/** The engine's rows in the order the page draws them: by group, in each group the engine's order. */
+const drawOrder = (view) => view.groups.flatMap((g) => g.numbers);
+
+/** The facts the page read (its snapshot box, filled when opened). */
+async function snapshot(document) {
+  const box = document.getElementById("snapshot-box");
+  const toggled = new Promise((r) => box.addEventListener("toggle", r, { once: true }));
+  box.open = true;
+  await toggled;
+  return JSON.parse(document.getElementById("snapshot").textContent);
+}
 
 // Response headers a page may read without their being exposed (the Fetch standard's safelist).
 const SAFELISTED = ["cache-control", "content-language", "content-length", "content-type", "expires", "last-modified", "pragma"];
@@ -142,36 +160,37 @@ test("the built page shows each pull request's engine state, why, owner, claimer
 
     // The facts the page read (its snapshot) are what the CLI's board reader reads in Node, but `now`:
     // the Action's facts and the merge queue's.
-    const shown = JSON.parse(p.document.getElementById("snapshot").textContent);
-    const node = await readBoardFacts(makeOctokit({ token: TOKEN, baseUrl: gh.url }), { owner: OWNER, repo: REPO, engine, config: CONFIG });
+    const shown = await snapshot(p.document);
+    const node = await readBoardFacts(makeOctokit({ token: TOKEN, baseUrl: gh.url }), { owner: OWNER, repo: REPO, engine: createEngine(CONFIG) });
     assert.deepEqual({ ...shown, now: null }, { ...node, now: null }, "the page reads the same facts as the CLI");
     assert.equal(shown.viewer, "alice", "the queue's facts were read too (who the token is)");
 
-    const expected = engine.dashboard(shown, CONFIG);
+    const expected = createEngine(CONFIG).dashboard({ facts: shown });
     assert.deepEqual(expected.configErrors, []);
     assert.equal(expected.rows.length, SEEDS.length, "one row per seeded pull request");
     assert.ok(new Set(expected.rows.map((r) => r.state)).size >= 3, `the seeds span several states: ${expected.rows.map((r) => r.state)}`);
 
-    const trs = [...p.document.querySelectorAll("#pulls tbody tr")];
-    assert.deepEqual(trs.map((tr) => Number(tr.dataset.number)), expected.rows.map((r) => r.number), "rows in the engine's order");
+    const trs = [...p.document.querySelectorAll("#view tr.row")];
+    assert.deepEqual(trs.map((tr) => Number(tr.dataset.number)), drawOrder(expected), "rows grouped by who acts next, in the engine's order");
     for (const row of expected.rows) {
-      const tr = p.document.querySelector(`#pulls tr[data-number="${row.number}"]`);
+      const tr = p.document.querySelector(`#view tr.row[data-number="${row.number}"]`);
       const cell = (key) => tr.querySelector(`td[data-col="${key}"]`).textContent;
-      assert.equal(cell("state"), row.state, `#${row.number}: the engine's state`);
-      assert.equal(cell("why"), row.why, `#${row.number}: the engine's why`);
-      assert.equal(cell("title"), row.title, `#${row.number}: the title as text, markup and pipes untouched`);
-      for (const [key, , format] of COLUMNS) assert.equal(cell(key), format(row), `#${row.number}: column ${key}`);
+      assert.equal(tr.querySelector('td[data-col="state"] .chip').textContent, row.state, `#${row.number}: the engine's state`);
+      assert.ok(cell("why").startsWith(row.why.replaceAll("`", "")), `#${row.number}: the engine's why`);
+      assert.equal(tr.querySelector('td[data-col="title"] .t').textContent, row.title, `#${row.number}: the title as text, markup and pipes untouched`);
+      assert.equal(tr.dataset.actor, row.actor, `#${row.number}: in its actor's group`);
+      for (const [key] of COLUMNS) assert.equal(cell(key), cellText(key, row, expected, undefined, gh.url), `#${row.number}: column ${key}`);
     }
     for (const tr of trs) t.diagnostic([...tr.querySelectorAll("td")].map((td) => td.textContent).join(" | "));
-    t.diagnostic(p.document.getElementById("queue").textContent);
+    t.diagnostic(p.document.querySelector(".queue").textContent);
     t.diagnostic(p.document.getElementById("status").textContent);
     assert.ok(expected.rows.some((r) => r.claimers.length), "a claimer is shown");
     // The queue column speaks only of queued work: the queued seed has a cell, the others none.
     const queued = expected.rows.filter((r) => r.queue).map((r) => r.title);
     assert.deepEqual(queued, ["Land the gate"], "only the merge-queued pull request has a queue cell");
-    assert.notEqual(p.document.querySelector('#pulls tr td[data-col="queue"]:not(:empty)'), null, "its queue cell is drawn");
+    assert.notEqual(p.document.querySelector('#view tr.row td[data-col="queue"]:not(:empty)'), null, "its queue cell is drawn");
     assert.ok(expected.rows.every((r) => r.minutes !== null), "every pull request is timed by the sweep");
-    assert.match(p.document.getElementById("queue").textContent, /^Merge queue: next /);
+    assert.match(p.document.querySelector(".queue").textContent, /^Merge queue: next /);
     assert.ok(p.statuses.includes(`reading pull requests ${SEEDS.length}/${SEEDS.length}`), `progress while reading: ${JSON.stringify(p.statuses)}`);
     assert.match(p.document.getElementById("status").textContent, /config: \.github\/prflow\.json/);
 
@@ -193,14 +212,14 @@ test("a fine-grained token: GitHub refuses it check runs, the page still draws a
   const p = await openPage(page.url, gh.url, fine, []);
   try {
     assert.equal(p.outcome, "rendered", `the page failed: ${p.document.getElementById("error").textContent} ${p.errors.join("; ")}`);
-    const shown = JSON.parse(p.document.getElementById("snapshot").textContent);
+    const shown = await snapshot(p.document);
     const withRuns = SEEDS.map((seed, i) => (seed.check ? i + 1 : null)).filter(Boolean);
     const unread = shown.pullRequests.filter((pr) => pr.unknown.includes("checks")).map((pr) => pr.number).sort((a, b) => a - b);
     assert.deepEqual(unread, withRuns, "exactly the pull requests with check runs have unreadable checks");
-    const expected = engine.dashboard(shown, CONFIG);
+    const expected = createEngine(CONFIG).dashboard({ facts: shown });
     for (const row of expected.rows) {
-      const tr = p.document.querySelector(`#pulls tr[data-number="${row.number}"]`);
-      for (const [key, , format] of COLUMNS) assert.equal(tr.querySelector(`td[data-col="${key}"]`).textContent, format(row), `#${row.number}: column ${key}`);
+      const tr = p.document.querySelector(`#view tr.row[data-number="${row.number}"]`);
+      for (const [key] of COLUMNS) assert.equal(tr.querySelector(`td[data-col="${key}"]`).textContent, cellText(key, row, expected, undefined, gh.url), `#${row.number}: column ${key}`);
       t.diagnostic(`#${row.number} ${row.state ?? "(none)"}: ${row.why}`);
     }
     // Where the checks decide (the gate after an approval) the engine says it could not read them.
@@ -223,8 +242,8 @@ test("prflow status: the same view in a terminal, read from the repository with 
   assert.equal(json.code, 0, json.stderr);
   const view = JSON.parse(json.stdout);
   assert.match(json.stderr, new RegExp(`^reading pull requests ${SEEDS.length}/${SEEDS.length}$`, "m"), "progress per page on stderr, the JSON alone on stdout");
-  const facts = await readBoardFacts(makeOctokit({ token: TOKEN, baseUrl: gh.url }), { owner: OWNER, repo: REPO, engine, config: CONFIG });
-  const expected = engine.dashboard(facts, CONFIG);
+  const facts = await readBoardFacts(makeOctokit({ token: TOKEN, baseUrl: gh.url }), { owner: OWNER, repo: REPO, engine: createEngine(CONFIG) });
+  const expected = createEngine(CONFIG).dashboard({ facts });
   // Everything but the minutes (the CLI's clock is not this one's) is the engine's, row by row.
   const timeless = (rows) => rows.map(({ minutes, since, ...rest }) => rest);
   assert.deepEqual(timeless(view.rows), timeless(expected.rows), "the CLI shows the engine's rows");
@@ -271,7 +290,7 @@ test("failure modes are one clear line naming what failed", async (t) => {
         const error = p.document.getElementById("error");
         assert.equal(error.hidden, false);
         assert.match(error.textContent, c.says);
-        assert.equal(p.document.querySelectorAll("#pulls tbody tr").length, 0, "no table from a failed read");
+        assert.equal(p.document.querySelectorAll("#view tr.row").length, 0, "no table from a failed read");
         assert.ok(log.every((r) => !r.token || new URL(r.url).origin === gh.url), "a token goes nowhere else");
         assert.deepEqual(gh.validationFailures, []);
       } finally {
@@ -281,21 +300,18 @@ test("failure modes are one clear line naming what failed", async (t) => {
   }
 });
 
-test("a config with errors is shown with its JSON paths, and the preset's reading is drawn", async () => {
-  gh.setFile(".github/prflow.json", JSON.stringify({ flow: "stations", stations: { machines: { m1: { role: "boss" } } }, colour: "red" }));
+test("a config with three mistakes: the page shows all three with their JSON paths and draws no guess", async () => {
+  gh.setFile(".github/prflow.json", JSON.stringify({ flow: "stations", stations: { machines: { m1: { role: "boss" } } }, colour: "red", stale: { days: -1 } }));
   try {
     const p = await openPage(page.url, gh.url, TOKEN, []);
     try {
       assert.equal(p.outcome, "rendered");
       const bad = JSON.parse(gh.state.files.get(".github/prflow.json"));
-      const problems = engine.validateConfig(bad);
-      assert.ok(problems.length > 0);
-      const items = [...p.document.querySelectorAll("#config-errors-list li")];
+      const problems = createEngine(bad).configErrors();
+      assert.deepEqual(problems.map((e) => e.path).sort(), ["$.colour", "$.stale.days", "$.stations.machines.m1.role"], "the engine finds all three");
+      const items = [...p.document.querySelectorAll(".config-errors-list li")];
       assert.deepEqual(items.map((li) => li.dataset.path), problems.map((e) => e.path), "each error with its JSON path");
-      const shown = JSON.parse(p.document.getElementById("snapshot").textContent);
-      const preset = engine.dashboard(shown, {});
-      const states = [...p.document.querySelectorAll("#pulls tbody tr")].map((tr) => tr.querySelector('td[data-col="state"]').textContent);
-      assert.deepEqual(states, preset.rows.map((r) => COLUMNS.find(([k]) => k === "state")[2](r)), "the preset's states");
+      assert.equal(p.document.querySelectorAll("#view tr.row").length, 0, "no rows: the page does not fall back to the preset on its own");
       assert.deepEqual(gh.validationFailures, []);
     } finally {
       p.close();
@@ -317,10 +333,12 @@ test("a repository with more open pull requests than a page: progress counts the
       assert.equal(p.outcome, "rendered", p.document.getElementById("error").textContent);
       const progress = p.statuses.filter((s) => /^reading pull requests \d+\/\d+$/.test(s));
       assert.deepEqual(progress, [`reading pull requests ${PULL_PAGE}/${n}`, `reading pull requests ${n}/${n}`], "one line per page");
-      assert.equal(p.document.querySelectorAll("#pulls tbody tr").length, n);
-      const shown = JSON.parse(p.document.getElementById("snapshot").textContent);
-      const states = [...p.document.querySelectorAll('#pulls td[data-col="state"]')].map((td) => td.textContent);
-      assert.deepEqual(states, engine.dashboard(shown, {}).rows.map((r) => r.state ?? "(none)"), "the preset's states, no config file");
+      assert.equal(p.document.querySelectorAll("#view tr.row").length, n);
+      const shown = await snapshot(p.document);
+      const view = createEngine().dashboard({ facts: shown });
+      const byNumber = new Map(view.rows.map((r) => [r.number, r.state ?? "(none)"]));
+      const states = [...p.document.querySelectorAll('#view tr.row td[data-col="state"] .chip')].map((td) => td.textContent);
+      assert.deepEqual(states, drawOrder(view).map((n) => byNumber.get(n)), "the preset's states, no config file");
       assert.match(p.document.getElementById("status").textContent, /config: \.github\/prflow\.json not found: the preset applies/);
       assert.deepEqual(big.validationFailures, []);
     } finally {

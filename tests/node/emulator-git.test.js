@@ -259,6 +259,20 @@ describe("seeding on git", () => {
   });
 });
 
+describe("seeding a queue on git, as the queue's report test does", () => {
+  test("only the pull request seeded conflicting is DIRTY: the default file is on main (no add/add), and #1 and #26 edit different lines", async (t) => {
+    const { gh } = await setup(t);
+    const prs = Array.from({ length: 25 }, (_, i) => gh.createPull({ title: `p${i + 1}` }));
+    const conflict = gh.createPull({ title: "conflicts per GitHub", conflicting: true });
+    assert.equal(conflict.number, 26);
+    gh.advance(MERGEABILITY_DELAY_MS);
+    assert.equal(gh.state.mergeStateStatus(conflict), "DIRTY");
+    const dirty = prs.filter((p) => gh.state.mergeable(p) !== "MERGEABLE").map((p) => p.number);
+    assert.deepEqual(dirty, [], "each earlier pull request still merges with the moved main");
+    assert.deepEqual(gh.validationFailures, []);
+  });
+});
+
 describe("helpers on git", () => {
   test("push({ files }) is a commit after which the pull request's diff is those files (a dropped file goes back to the base's text)", async (t) => {
     const { gh } = await setup(t);

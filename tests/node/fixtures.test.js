@@ -1,14 +1,43 @@
-// The whole fixture corpus through the Wasm module on Node: every case of tests/fixtures/reconcile/, as
-// expanded and planned natively by tests/fixtures.rs (PRFLOW_FIXTURE_DUMP), must give the identical plan
-// through `reconcile` from js/node.js. One engine, two builds, one answer.
-import { reconcile } from "../../js/node.js";
-import { replay } from "./lib/replay.js";
+// Every fixture corpus through the Wasm engine on Node: each engine call the one native runner
+// (tests/fixtures.rs) made, with its config, input and whole answer (PRFLOW_FIXTURE_DUMP, written under
+// .tmp/ by scripts/test.sh), is asked again of `createEngine(config).call(name, input)` from js/node.js
+// and must get the identical answer, or the identical error. One engine, two builds, one answer.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { createEngine } from "../../js/node.js";
 
-replay({
-  envVar: "PRFLOW_FIXTURE_DUMP",
-  file: "fixture-plans.json",
-  min: 150,
-  what: "reconcile plans",
-  answerKey: "plan",
-  ask: ({ facts, config }) => reconcile(facts, config),
-});
+// The sizes the issues promised, per corpus (cases, not calls: a story makes several calls).
+const PROMISED = { reconcile: 150, queue: 200, stations: 90, followup: 20 };
+
+const dumpPath = process.env.PRFLOW_FIXTURE_DUMP || fileURLToPath(new URL("../../.tmp/fixture-calls.json", import.meta.url));
+if (!existsSync(dumpPath)) {
+  test("the native fixture calls exist", () => assert.fail(`${dumpPath} is missing: run cargo test first (scripts/test.sh sets PRFLOW_FIXTURE_DUMP=.tmp/fixture-calls.json)`));
+} else {
+  const calls = JSON.parse(readFileSync(dumpPath, "utf8"));
+  const engines = new Map();
+  // One engine per config, built once, as a shell builds it.
+  const engineFor = (config) => {
+    const key = JSON.stringify(config);
+    if (!engines.has(key)) engines.set(key, createEngine(config));
+    return engines.get(key);
+  };
+
+  test("the dump holds every corpus, each at least as large as promised", () => {
+    assert.ok(Array.isArray(calls), `${dumpPath}: expected an array of calls`);
+    for (const [corpus, min] of Object.entries(PROMISED)) {
+      const n = calls.filter((c) => c.corpus === corpus).length;
+      assert.ok(n >= min, `${corpus}: ${n} calls, at least ${min} promised`);
+    }
+    assert.equal(new Set(calls.map((c) => `${c.corpus}: ${c.name}`)).size, calls.length, "call names are unique");
+  });
+
+  for (const c of calls) {
+    test(`Wasm equals native: ${c.corpus}: ${c.name}`, () => {
+      const ask = () => engineFor(c.config).call(c.call, c.input);
+      if (c.error !== undefined) assert.throws(ask, (e) => e instanceof Error && e.message === c.error);
+      else assert.deepStrictEqual(ask(), c.output);
+    });
+  }
+}

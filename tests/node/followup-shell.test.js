@@ -7,7 +7,7 @@ import { startEmulator, makeClock } from "../../emulator/index.js";
 import { applyOps, makeOctokit } from "../../lib/github/index.js";
 import { sweepRun } from "../../lib/followup.js";
 import { RunError } from "../../lib/run.js";
-import * as engine from "../../js/node.js";
+import * as prflow from "../../js/node.js";
 import { runCli } from "./lib/cli.js";
 
 const CONFIG = { followup: { people: { onDuty: "alice", reviewers: ["alice", "bob"], machineOwners: { m1: "carol", m4: "bob" } } } };
@@ -17,7 +17,7 @@ async function repository() {
   for (const name of ["state:ready-for-review", "state:reviewing", "from:m1", "reviewer:m4"]) gh.createLabel({ name });
   const octokit = makeOctokit({ token: gh.appToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
   const sweep = ({ live = false, config = CONFIG } = {}) =>
-    sweepRun({ engine, octokit, owner: gh.state.owner, repo: gh.state.repo, configPath: ".github/prflow.json", readFile: () => JSON.stringify(config), live });
+    sweepRun({ prflow, octokit, owner: gh.state.owner, repo: gh.state.repo, configPath: ".github/prflow.json", readFile: () => JSON.stringify(config), live });
   const stop = async () => {
     gh.server.closeAllConnections?.();
     await new Promise((resolve) => gh.server.close(resolve));

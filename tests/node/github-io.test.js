@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import Ajv from "ajv";
 import { startEmulator, MERGEABILITY_DELAY_MS } from "../../emulator/index.js";
 import { makeOctokit, readFacts, applyOps, applyPlan, syncLabels, PULL_PAGE } from "../../lib/github/index.js";
-import * as engine from "../../js/node.js";
+import { createEngine } from "../../js/node.js";
 
 const OWNER = "acme";
 const REPO = "widgets";
@@ -564,7 +564,7 @@ describe("syncLabels upserts the catalogue and never deletes", () => {
     { name: "blocker:checks", color: "b60205", description: "prflow sets it: a required check fails" },
     { name: "too:long", color: "b60205", description: "x".repeat(101) },
   ];
-  const decide = (labels) => (existing) => engine.labelSync({ labels, ownerMark: "prflow" }, existing);
+  const decide = (labels) => (existing) => createEngine().labelSync({ catalog: { configErrors: [], labels, ownerMark: "prflow" }, existing });
 
   test("dry run: says what it would do, writes nothing", async () => {
     gh.reset();

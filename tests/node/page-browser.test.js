@@ -1,25 +1,27 @@
 // The dashboard page in a real browser: Debian's chromium (installed by scripts/setup.sh) driven by
 // playwright-core opens the BUILT page (page/dist) from a loopback server and reads the emulator on
 // another origin, with the browser's own CORS, CSP and layout. Every cell must be the engine's answer on
-// the facts the page read, no request may leave for another host, and markup in GitHub's strings must
-// stay text. Screenshots at 1400 and 390 px go to .tmp/screens/ (never committed).
+// the facts the page read, grouped as the engine groups them; no request may leave for another host;
+// markup in GitHub's strings must stay text; filters live in the address; a refresh asks GitHub
+// conditionally and reads again only on a change. Screenshots at 1400 and 390 px go to .tmp/screens/
+// (never committed).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
+import { createServer } from "node:http";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
-import * as engine from "../../js/node.js";
-import { COLUMNS } from "../../page/src/render.js";
+import { createEngine } from "../../js/node.js";
+import { COLUMNS, partsText } from "../../page/src/render.js";
+import { runUrl } from "../../page/src/cells.js";
 import { servePage } from "../../scripts/lib/serve-page.mjs";
 import { stationsConfig } from "./lib/team.js";
 import { seedPageBoard } from "./lib/page-board.js";
+import { launchChromium } from "./lib/chromium.js";
 
 const OWNER = "acme";
 const REPO = "widgets";
 const TOKEN = "ghp_pageBrowserReaderToken0000000000000";
 const CONFIG = stationsConfig();
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENS = new URL("../../.tmp/screens/", import.meta.url).pathname;
 
 // Markup where GitHub lets anyone write: titles, bodies, labels, branch names. Each would set
@@ -31,40 +33,59 @@ const SEEDS = [
   { pull: { title: "Fix <script>window.__pwned=3</script> escaping", author: "agent-m1", labels: ["from:m1", "reviewer:m4"] }, review: { author: "review-bot", state: "CHANGES_REQUESTED" } },
   { pull: { title: "Docs for the CLI", author: "win-box", labels: ["from:m6"] }, review: { author: "alice", state: "APPROVED" }, check: "SUCCESS" },
   { pull: { title: "Speed up the sweep with a title long enough to wrap on a phone screen of 390 pixels", author: "win-box", labels: ["from:m6"] }, check: "FAILURE" },
-  { pull: { title: "Land the gate", author: "win-box", labels: ["from:m6", "merge-queued"] }, review: { author: "alice", state: "APPROVED" }, check: "SUCCESS" },
+  { pull: { title: "Land the gate", author: "win-box", labels: ["from:m6", "merge-queued"], head: "agent/gate" }, review: { author: "alice", state: "APPROVED" }, check: "SUCCESS" },
+  // The queue's pictures: a Merge-After on #6, a layer stacked on #6's branch, a cycle of two.
+  { pull: { title: "After the gate", body: "Merge-After: #6", author: "win-box", labels: ["from:m6", "merge-queued"] } },
+  { pull: { title: "Stacked on the gate", author: "agent-m1", labels: ["from:m1", "merge-queued"], base: "agent/gate" } },
+  { pull: { title: "Cycle one", body: "Merge-After: #10", author: "agent-m1", labels: ["from:m1", "merge-queued"] } },
+  { pull: { title: "Cycle two", body: "Merge-After: #9", author: "agent-m1", labels: ["from:m1", "merge-queued"] } },
+  // Set aside by the queue (its marker written by the account the page reads as), and one claimed.
+  {
+    pull: { title: "Rebase conflicted", author: "win-box", labels: ["from:m6", "merge-queued"] },
+    then: (gh, pr) => gh.comment(pr.number, { author: "alice", body: `<!-- prflow:set-aside reason=rebase-failed head=${pr.headSha} base=0000000000000000000000000000000000000000 -->\n**The merge queue set this pull request aside** (\`rebase-failed\`): rebasing it onto the base conflicted.\n\n- [ ] Retry: tick this box to have the queue try this pull request again.\n` }),
+  },
+  {
+    pull: { title: "Being fixed", author: "win-box", labels: ["from:m6", "merge-queued"] },
+    then: (gh, pr) => gh.comment(pr.number, { author: "alice", body: `<!-- prflow:claim head=${pr.headSha} by=fixer-7 at=${new Date(gh.clock.now()).toISOString().replace(/\.\d{3}Z$/, "Z")} -->\n**fixer-7** is fixing this pull request.\n` }),
+  },
 ];
 
 let gh;
 let page;
 let browser;
-let profile;
+let chromiumRun;
 
 before(async () => {
-  profile = mkdtempSync(join(tmpdir(), "prflow-chromium-"));
-  try {
-    // A fresh profile each run; no network the test did not start (no updates, no sync, no QUIC).
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
-  } catch (e) {
-    // A missing browser is a failure of the test command, never a skip: run scripts/setup.sh.
-    throw new Error(`chromium could not start from ${CHROMIUM} (install it with scripts/setup.sh, which runs apt-get install chromium): ${e.message}`);
-  }
+  chromiumRun = await launchChromium();
+  browser = chromiumRun.browser;
   gh = await seedPageBoard({ owner: OWNER, repo: REPO, token: TOKEN, config: CONFIG, seeds: SEEDS });
   page = await servePage();
 });
 
 after(async () => {
-  await browser?.close();
+  await chromiumRun?.close();
   await page?.close();
   await gh?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
+/**
+ * Before the page runs: `window.__ended` settles with the first load's end ("rendered read|unchanged" or
+ * "failed: ..."), `window.__next()` with the next one's, and the emulator's URL is confirmed as a person would.
+ */
+function watchEnds(tab) {
+  return tab.addInitScript(() => {
+    window.__next = () =>
+      new Promise((resolve) => {
+        document.addEventListener("prflow:rendered", (e) => resolve(`rendered ${e.detail.how}`), { once: true });
+        document.addEventListener("prflow:failed", (e) => resolve(`failed: ${e.detail}`), { once: true });
+      });
+    window.__ended = window.__next();
+    document.addEventListener("prflow:confirm", () => document.getElementById("confirm-api-yes").click());
+  });
+}
+
 /** Opens the page at `width` px, sends the form with the token, confirms the emulator's URL, waits for the page's own end signal. */
-async function open(width, hash = "") {
+async function open(width, query = "", hash = "") {
   // A persistent context (the fresh profile) takes no per-page options: the viewport is set on the tab.
   const tab = await browser.newPage();
   await tab.setViewportSize({ width, height: 900 });
@@ -72,50 +93,92 @@ async function open(width, hash = "") {
   const errors = [];
   tab.on("request", (r) => requests.push(r.url()));
   tab.on("pageerror", (e) => errors.push(e.message));
-  await tab.addInitScript(() => {
-    window.__ended = new Promise((resolve) => {
-      document.addEventListener("prflow:confirm", () => document.getElementById("confirm-api-yes").click());
-      document.addEventListener("prflow:rendered", () => resolve("rendered"));
-      document.addEventListener("prflow:failed", (e) => resolve(`failed: ${e.detail}`));
-    });
-  });
-  await tab.goto(`${page.url}/index.html?repo=${OWNER}/${REPO}&api=${encodeURIComponent(gh.url)}${hash}`);
+  await watchEnds(tab);
+  await tab.goto(`${page.url}/index.html?repo=${OWNER}/${REPO}&api=${encodeURIComponent(gh.url)}${query}${hash}`);
   await tab.fill("#token", TOKEN);
-  await tab.click("button[type=submit]");
+  await tab.click("#form button[type=submit]");
   const outcome = await tab.evaluate(() => window.__ended);
   return { tab, requests, errors, outcome };
 }
 
-test("in chromium: every cell is the engine's, requests stay on the page and the API, markup stays text", async (t) => {
+/** The facts the page read: its snapshot box, filled when opened. */
+async function snapshot(tab) {
+  await tab.click("#snapshot-box summary");
+  // The box fills on its toggle event, which the browser fires after the click returns.
+  await tab.waitForFunction(() => document.getElementById("snapshot").textContent.length > 0);
+  return JSON.parse(await tab.textContent("#snapshot"));
+}
+
+/** What each drawn row shows: its number, group, cells' text, state chip colour, links. */
+const drawnRows = (tab) =>
+  tab.$$eval("#view tr.row", (trs) =>
+    trs.map((tr) => ({
+      number: Number(tr.dataset.number),
+      group: tr.closest("section").dataset.actor,
+      hidden: tr.hidden || tr.closest("section").hidden,
+      cells: Object.fromEntries([...tr.querySelectorAll("td")].map((td) => [td.dataset.col, td.textContent])),
+      chip: getComputedStyle(tr.querySelector('td[data-col="state"] .chip')).backgroundColor,
+      links: [...tr.querySelectorAll("a")].map((a) => a.href),
+    })),
+  );
+
+const rgb = (hex) => `rgb(${[0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(", ")})`;
+
+test("in chromium: rows grouped by who acts next, every cell the engine's, links to runs and Retry boxes, the graph, requests only to the page and the API, markup as text", async (t) => {
   const { tab, requests, errors, outcome } = await open(1400);
   try {
-    assert.equal(outcome, "rendered");
+    assert.equal(outcome, "rendered read");
     assert.deepEqual(errors, [], "no script error in the page");
-    const facts = JSON.parse(await tab.textContent("#snapshot"));
-    const expected = engine.dashboard(facts, CONFIG);
-    assert.deepEqual(expected.configErrors, []);
-    assert.equal(expected.rows.length, SEEDS.length);
+    const facts = await snapshot(tab);
+    const view = createEngine(CONFIG).dashboard({ facts });
+    assert.deepEqual(view.configErrors, []);
+    assert.equal(view.rows.length, SEEDS.length);
 
-    const shown = await tab.$$eval("#pulls tbody tr", (trs) =>
-      trs.map((tr) => ({ number: Number(tr.dataset.number), cells: Object.fromEntries([...tr.querySelectorAll("td")].map((td) => [td.dataset.col, td.textContent])) })),
-    );
-    assert.deepEqual(shown.map((r) => r.number), expected.rows.map((r) => r.number), "one row per engine row, in its order");
-    for (const row of expected.rows) {
-      const cells = shown.find((r) => r.number === row.number).cells;
-      for (const [key, , format] of COLUMNS) assert.equal(cells[key], format(row), `#${row.number}: column ${key}`);
+    const shown = await drawnRows(tab);
+    const order = view.groups.flatMap((g) => g.numbers.map((n) => [g.actor, n]));
+    assert.deepEqual(shown.map((r) => [r.group, r.number]), order, "the engine's groups, in its order");
+    const headings = new Map(view.groups.map((g) => [g.actor, g.heading]));
+    const ctx = { api: gh.url, repository: `${OWNER}/${REPO}`, labelColors: view.labelColors, actorHeading: (a) => headings.get(a) ?? a, several: false };
+    for (const row of view.rows) {
+      const drawn = shown.find((r) => r.number === row.number);
+      for (const [key, , parts] of COLUMNS) assert.equal(drawn.cells[key], partsText(parts(row, ctx)), `#${row.number}: column ${key}`);
+      if (row.state && view.labelColors[row.state]) assert.equal(drawn.chip, rgb(view.labelColors[row.state]), `#${row.number}: its state in the label's colour`);
+      for (const f of row.checkRuns.failed) assert.ok(drawn.links.includes(runUrl(ctx, row, f)), `#${row.number}: a link to the failed run of ${f.name}`);
+      if (row.setAside?.commentId) assert.ok(drawn.links.some((h) => h.endsWith(`/pull/${row.number}#issuecomment-${row.setAside.commentId}`)), `#${row.number}: a link to its Retry box`);
     }
-    const titles = expected.rows.map((r) => r.title);
+    t.diagnostic(`groups: ${view.groups.map((g) => `${g.actor} ${g.numbers.join(",")}`).join("; ")}`);
+    // The seeds were built to fill these: the test fails if the engine stops reading them so.
+    const actors = new Set(view.rows.map((r) => r.actor));
+    for (const a of ["agents", "reviewers", "queue", "person"]) assert.ok(actors.has(a), `someone in the ${a} group: ${[...actors]}`);
+    assert.ok(view.rows.some((r) => r.setAside?.reason === "rebase-failed" && r.setAside.commentId), "the set-aside is read, with its comment");
+    assert.ok(view.rows.some((r) => r.claim?.by === "fixer-7"), "the claim is read");
+    assert.ok(view.rows.some((r) => r.checkRuns.failed.length), "a failed check is read");
+
+    // The graph: a node per engine node, an edge per engine edge, the cycle marked.
+    assert.ok(view.graph.nodes.length >= 5 && view.graph.cycles.length === 1, `the seeds make a graph with one cycle: ${JSON.stringify(view.graph.cycles)}`);
+    const g = await tab.$eval(".graph-box svg", (svg) => ({
+      nodes: [...svg.querySelectorAll("a.node")].map((a) => [Number(a.dataset.number), a.classList.contains("cycle")]),
+      edges: [...svg.querySelectorAll("path.edge")].map((p) => [Number(p.dataset.from), Number(p.dataset.to), p.classList.contains("cycle")]),
+    }));
+    assert.deepEqual(g.nodes, view.graph.nodes.map((n) => [n.number, n.inCycle]));
+    assert.deepEqual(g.edges, view.graph.edges.map((e) => [e.from, e.to, e.inCycle]));
+    const titles = view.rows.map((r) => r.title);
     assert.ok(titles.includes(SEEDS[1].pull.title), "the markup title reached the engine unchanged");
 
     // Markup rendered as text: no element came from GitHub's strings, no handler ran.
     assert.equal(await tab.evaluate(() => window.__pwned), undefined, "no onerror/onload/script from GitHub's strings ran");
-    assert.equal(await tab.$$eval("#view img, #view svg, #view script, #view b", (n) => n.length), 0, "no element parsed from a title, label or branch");
+    assert.equal(await tab.$$eval("#view img, #view script, #view b, #view tr svg", (n) => n.length), 0, "no element parsed from a title, label or branch");
+    // Inline code in the engine's words is drawn as <code>, its text unchanged.
+    assert.ok(await tab.$$eval("#view td code", (n) => n.length > 0), "inline code is drawn as code");
 
     // Only the page's origin and the configured API were asked for anything.
     const origins = [...new Set(requests.map((u) => new URL(u).origin))].sort();
     assert.deepEqual(origins, [gh.url, page.url].sort(), `requests went only to the page and the API: ${origins}`);
     assert.ok(requests.some((u) => u.startsWith(gh.url)), "the API was read");
+    assert.match(await tab.textContent(".asof"), /this browser's clock/, "the stamp says whose clock it is");
+    assert.deepEqual(gh.validationFailures, []);
 
+    await tab.click("#snapshot-box summary");
     mkdirSync(SCREENS, { recursive: true });
     await tab.screenshot({ path: join(SCREENS, "page-1400.png"), fullPage: true });
     t.diagnostic(`screenshot ${join(SCREENS, "page-1400.png")}`);
@@ -127,14 +190,14 @@ test("in chromium: every cell is the engine's, requests stay on the page and the
 test("in chromium at 390 px: cards, nothing wider than the screen", async (t) => {
   const { tab, outcome } = await open(390);
   try {
-    assert.equal(outcome, "rendered");
+    assert.equal(outcome, "rendered read");
     const width = await tab.evaluate(() => document.documentElement.scrollWidth);
     mkdirSync(SCREENS, { recursive: true });
     await tab.screenshot({ path: join(SCREENS, "page-390.png"), fullPage: true });
     t.diagnostic(`scrollWidth ${width}; screenshot ${join(SCREENS, "page-390.png")}`);
     assert.ok(width <= 390, `no horizontal overflow at 390 px: the document is ${width} px wide`);
     // Each row is a card: its cells stack, so a cell starts at the row's left edge.
-    const stacked = await tab.$eval("#pulls tbody tr", (tr) => {
+    const stacked = await tab.$eval("#view tr.row", (tr) => {
       const cells = [...tr.querySelectorAll("td")].map((td) => td.getBoundingClientRect()).filter((r) => r.width > 0);
       return cells.length > 1 && cells.every((r) => Math.abs(r.left - cells[0].left) < 1);
     });
@@ -144,21 +207,98 @@ test("in chromium at 390 px: cards, nothing wider than the screen", async (t) =>
   }
 });
 
-test("in chromium: a deep link opens at its row, j and k move between rows and keep the address a deep link", async () => {
-  const { tab, outcome } = await open(1400, "#pr-3");
+test("in chromium: a deep link opens at its row, j and k move between rows shown and keep the address a deep link", async () => {
+  const { tab, outcome } = await open(1400, "", "#pr-3");
   try {
-    assert.equal(outcome, "rendered");
+    assert.equal(outcome, "rendered read");
+    const ids = await tab.$$eval("#view tr.row", (trs) => trs.map((tr) => tr.id));
+    const i = ids.indexOf("pr-3");
+    assert.ok(i > 0 && i < ids.length - 1, `#3 has rows above and below: ${ids}`);
     const at = () => tab.evaluate(() => ({ focused: document.activeElement?.id, hash: location.hash, repo: new URLSearchParams(location.search).get("repo") }));
     assert.deepEqual(await at(), { focused: "pr-3", hash: "#pr-3", repo: `${OWNER}/${REPO}` }, "the linked row is focused and the link kept");
     await tab.keyboard.press("j");
-    assert.deepEqual(await at(), { focused: "pr-4", hash: "#pr-4", repo: `${OWNER}/${REPO}` }, "j: the next row");
+    assert.deepEqual(await at(), { focused: ids[i + 1], hash: `#${ids[i + 1]}`, repo: `${OWNER}/${REPO}` }, "j: the next row drawn");
     await tab.keyboard.press("k");
     await tab.keyboard.press("k");
-    assert.deepEqual(await at(), { focused: "pr-2", hash: "#pr-2", repo: `${OWNER}/${REPO}` }, "k twice: two rows up");
+    assert.deepEqual(await at(), { focused: ids[i - 1], hash: `#${ids[i - 1]}`, repo: `${OWNER}/${REPO}` }, "k twice: two rows up");
     await tab.focus("#repo");
     await tab.keyboard.press("j");
     assert.equal(await tab.inputValue("#repo"), `${OWNER}/${REPO}j`, "a j typed in a field is the field's");
-    assert.equal(await tab.evaluate(() => location.hash), "#pr-2");
+    assert.equal(await tab.evaluate(() => location.hash), `#${ids[i - 1]}`);
+  } finally {
+    await tab.close();
+  }
+});
+
+test("in chromium: filters and search live in the address, a link restores them, j skips what they hide", async () => {
+  const { tab, outcome } = await open(1400, "&actor=queue");
+  try {
+    assert.equal(outcome, "rendered read");
+    const view = createEngine(CONFIG).dashboard({ facts: await snapshot(tab) });
+    const visible = async () => (await drawnRows(tab)).filter((r) => !r.hidden).map((r) => r.number).sort((a, b) => a - b);
+    const want = (pred) => view.rows.filter(pred).map((r) => r.number).sort((a, b) => a - b);
+    assert.deepEqual(await visible(), want((r) => r.actor === "queue"), "?actor=queue: the queue's rows only");
+    assert.ok((await visible()).length > 0);
+    assert.equal(await tab.$eval("#f-actor", (s) => s.value), "queue", "the filter shows what the address says");
+
+    await tab.selectOption("#f-actor", "");
+    await tab.fill("#f-q", "gate");
+    const search = await tab.evaluate(() => location.search);
+    assert.equal(new URLSearchParams(search).get("q"), "gate", "the search is in the address");
+    assert.equal(new URLSearchParams(search).get("actor"), null, "a cleared filter leaves the address");
+    const gate = want((r) => `${r.title}\n${r.headRef}\n${r.why}\n${r.nextAction}`.toLowerCase().includes("gate"));
+    assert.deepEqual(await visible(), gate, "text search over what the row shows");
+
+    await tab.selectOption("#f-sort", "number");
+    assert.equal(new URLSearchParams(await tab.evaluate(() => location.search)).get("sort"), "number");
+    const rows = await drawnRows(tab);
+    const first = rows.find((r) => !r.hidden);
+    assert.ok(first, `a row is shown: ${JSON.stringify(rows.map((r) => [r.number, r.hidden]))}`);
+    await tab.evaluate(() => document.activeElement?.blur());
+    await tab.keyboard.press("j");
+    const focused = await tab.evaluate(() => document.activeElement?.id);
+    assert.equal(focused, `pr-${first.number}`, "j goes to the first row shown");
+
+    // The address is the view: opened in a new tab (which has no token: a tab's own session), it shows the same rows.
+    const again = await browser.newPage();
+    try {
+      await watchEnds(again);
+      await again.goto(await tab.evaluate(() => location.href));
+      assert.equal(await again.inputValue("#token"), "", "a new tab has no token");
+      await again.fill("#token", TOKEN);
+      await again.click("#form button[type=submit]");
+      assert.equal(await again.evaluate(() => window.__ended), "rendered read");
+      const rows = await again.$$eval("#view tr.row", (trs) => trs.filter((tr) => !tr.hidden && !tr.closest("section").hidden).map((tr) => Number(tr.dataset.number)));
+      assert.deepEqual([...rows].sort((a, b) => a - b), gate);
+    } finally {
+      await again.close();
+    }
+  } finally {
+    await tab.close();
+  }
+});
+
+test("in chromium: Refresh asks GitHub conditionally; a 304 reads nothing more, a change reads again", async () => {
+  const { tab, outcome } = await open(1400);
+  try {
+    assert.equal(outcome, "rendered read");
+    let since = gh.requests.length;
+    const after = () => gh.requests.slice(since).map((r) => `${r.method} ${r.operation ?? r.path} ${r.status}`);
+    const refreshed = async () => {
+      const next = tab.evaluate(() => window.__next());
+      await tab.click("#refresh");
+      return next;
+    };
+    assert.equal(await refreshed(), "rendered unchanged");
+    assert.deepEqual(after(), ["GET /repos/{owner}/{repo}/issues 304"], "one conditional request, answered 304, nothing else");
+
+    since = gh.requests.length;
+    gh.addLabels(2, ["prio:high"], { by: "alice" });
+    assert.equal(await refreshed(), "rendered read");
+    assert.ok(after()[0] === "GET /repos/{owner}/{repo}/issues 200", `the change is seen: ${after()[0]}`);
+    assert.ok(after().some((r) => r.startsWith("POST")), "and everything is read again");
+    assert.match(await tab.textContent("#pr-2"), /prio:high/, "the new label is drawn");
+    assert.deepEqual(gh.validationFailures, []);
   } finally {
     await tab.close();
   }
@@ -167,7 +307,7 @@ test("in chromium: a deep link opens at its row, j and k move between rows and k
 test("in chromium: the visitor's dark scheme is followed (prefers-color-scheme)", async (t) => {
   const { tab, outcome } = await open(1400);
   try {
-    assert.equal(outcome, "rendered");
+    assert.equal(outcome, "rendered read");
     const colours = () => tab.evaluate(() => { const s = getComputedStyle(document.body); return { bg: s.backgroundColor, fg: s.color }; });
     await tab.emulateMedia({ colorScheme: "light" });
     assert.deepEqual(await colours(), { bg: "rgb(255, 255, 255)", fg: "rgb(31, 35, 40)" }, "light: dark text on white");
@@ -178,5 +318,71 @@ test("in chromium: the visitor's dark scheme is followed (prefers-color-scheme)"
     t.diagnostic(`screenshot ${join(SCREENS, "page-1400-dark.png")}`);
   } finally {
     await tab.close();
+  }
+});
+
+/**
+ * One API in front of several emulators (each emulates one repository), as api.github.com serves every
+ * repository: REST by the `/repos/OWNER/REPO` of its path, GraphQL by the `repo` variable of its query.
+ */
+async function oneApi(byRepo) {
+  const first = Object.values(byRepo)[0];
+  const server = createServer(async (req, res) => {
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const body = Buffer.concat(chunks);
+    let target = first;
+    const m = /^\/repos\/[^/]+\/([^/?]+)/.exec(req.url);
+    if (m) target = byRepo[m[1]] ?? first;
+    else if (req.url.startsWith("/graphql") && body.length) target = byRepo[JSON.parse(body).variables?.repo] ?? first;
+    const headers = { ...req.headers };
+    delete headers.host;
+    const answer = await fetch(`${target.url}${req.url}`, { method: req.method, headers, body: ["GET", "HEAD", "OPTIONS"].includes(req.method) ? undefined : body });
+    const out = Object.fromEntries([...answer.headers].filter(([k]) => !["content-encoding", "content-length", "transfer-encoding", "connection"].includes(k)));
+    res.writeHead(answer.status, out);
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+test("in chromium: several repositories in one view, grouped together, each row its own repository's engine answer", async () => {
+  const other = await seedPageBoard({ owner: OWNER, repo: "gadgets", token: TOKEN, config: CONFIG, seeds: [SEEDS[0], SEEDS[3], SEEDS[5]] });
+  const api = await oneApi({ [REPO]: gh, gadgets: other });
+  const tab = await browser.newPage();
+  try {
+    await tab.setViewportSize({ width: 1400, height: 900 });
+    await watchEnds(tab);
+    await tab.goto(`${page.url}/index.html?repo=${OWNER}/${REPO}&repo=${OWNER}/gadgets&api=${encodeURIComponent(api.url)}`);
+    assert.equal(await tab.inputValue("#repo"), `${OWNER}/${REPO}, ${OWNER}/gadgets`, "both repositories from the address");
+    await tab.fill("#token", TOKEN);
+    await tab.click("#form button[type=submit]");
+    assert.equal(await tab.evaluate(() => window.__ended), "rendered read");
+
+    const all = await snapshot(tab);
+    assert.deepEqual(all.map((f) => f.repository), [`${OWNER}/${REPO}`, `${OWNER}/gadgets`], "the snapshot holds each repository's facts");
+    const views = all.map((f) => ({ repository: f.repository, view: createEngine(CONFIG).dashboard({ facts: f }) }));
+    const headings = new Map(views.flatMap(({ view }) => view.groups.map((g) => [g.actor, g.heading])));
+    // Rows in the engine's order of actors; inside a group, each repository's rows in its engine's order.
+    const order = views[0].view.actors.map((a) => a.actor).flatMap((actor) =>
+      views.flatMap(({ repository, view }) => (view.groups.find((g) => g.actor === actor)?.numbers ?? []).map((n) => `pr-${repository}-${n}`)),
+    );
+    const drawn = await tab.$$eval("#view tr.row", (trs) => trs.map((tr) => ({ id: tr.id, repo: tr.dataset.repo, cells: Object.fromEntries([...tr.querySelectorAll("td")].map((td) => [td.dataset.col, td.textContent])) })));
+    assert.deepEqual(drawn.map((d) => d.id), order, "one group per actor across both repositories");
+    for (const { repository, view } of views) {
+      const ctx = { api: api.url, repository, labelColors: view.labelColors, actorHeading: (a) => headings.get(a) ?? a, several: true };
+      for (const row of view.rows) {
+        const d = drawn.find((x) => x.id === `pr-${repository}-${row.number}`);
+        for (const [key, , parts] of COLUMNS) assert.equal(d.cells[key], partsText(parts(row, ctx)), `${repository}#${row.number}: column ${key}`);
+      }
+    }
+    assert.deepEqual(await tab.$$eval("section.repo", (s) => s.map((x) => x.dataset.repo)), [`${OWNER}/${REPO}`, `${OWNER}/gadgets`], "each repository's queue, graph and warnings");
+    const link = `#pr-${OWNER}/gadgets-1`;
+    await tab.evaluate((h) => (location.hash = h), link);
+    assert.equal(await tab.evaluate(() => document.activeElement?.id), link.slice(1), "a row's deep link names its repository");
+  } finally {
+    await tab.close();
+    await api.close();
+    await other.close();
   }
 });

@@ -6,7 +6,9 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { buildSchema, parse, validate } from "graphql";
-import * as engine from "../../js/node.js";
+import { createEngine } from "../../js/node.js";
+
+const engine = createEngine();
 import { QUEUE_PULLS_QUERY, numbersQuery } from "../../lib/github/read-queue.js";
 import { PRESET_CONFIG } from "./lib/cli.js";
 
@@ -55,21 +57,21 @@ test("report: bad input names the file and what was wrong", () => {
 });
 
 const exportCases = [
-  { rule: "codeOwners: the last matching pattern wins", got: () => engine.codeOwners("* @a\n*.rs @b\n", "src/x.rs"), want: ["@b"] },
-  { rule: "codeOwners: a pattern with no owners leaves the path unowned", got: () => engine.codeOwners("* @a\n/gen/\n", "gen/x.rs"), want: [] },
-  { rule: "parseTrailers: numbers, several lines, an AND", got: () => engine.parseTrailers("Merge-After: #1901, #1903\nMerge-After: #7\nStart-After: #5"), want: { mergeAfter: [1901, 1903, 7], startAfter: [5] } },
-  { rule: "parseTrailers: never inside a fenced code block", got: () => engine.parseTrailers("```\nMerge-After: #1\n```"), want: { mergeAfter: [], startAfter: [] } },
+  { rule: "codeOwners: the last matching pattern wins", got: () => engine.codeOwners({ codeowners: "* @a\n*.rs @b\n", path: "src/x.rs" }), want: ["@b"] },
+  { rule: "codeOwners: a pattern with no owners leaves the path unowned", got: () => engine.codeOwners({ codeowners: "* @a\n/gen/\n", path: "gen/x.rs" }), want: [] },
+  { rule: "parseTrailers: numbers, several lines, an AND", got: () => engine.parseTrailers({ body: "Merge-After: #1901, #1903\nMerge-After: #7\nStart-After: #5" }), want: { mergeAfter: [1901, 1903, 7], startAfter: [5] } },
+  { rule: "parseTrailers: never inside a fenced code block", got: () => engine.parseTrailers({ body: "```\nMerge-After: #1\n```" }), want: { mergeAfter: [], startAfter: [] } },
   {
     rule: "watchStep: the eighth green poll while BLOCKED is not-merging",
-    got: () => engine.watchStep({ state: "OPEN", autoMerge: true, headSha: "h", mergeStateStatus: "BLOCKED", now: "2026-11-30T10:01:00Z", checks: [{ name: "ci", status: "COMPLETED", conclusion: "SUCCESS" }], requiredChecks: ["ci"] }, { pushedHead: "h", startedAt: "2026-11-30T10:00:00Z", greenPolls: 7 }).outcome,
+    got: () => engine.watchStep({ poll: { state: "OPEN", autoMerge: true, headSha: "h", mergeStateStatus: "BLOCKED", now: "2026-11-30T10:01:00Z", checks: [{ name: "ci", status: "COMPLETED", conclusion: "SUCCESS" }], requiredChecks: ["ci"] }, state: { pushedHead: "h", startedAt: "2026-11-30T10:00:00Z", greenPolls: 7 } }).outcome,
     want: "not-merging",
   },
-  { rule: "triage takes facts as JSON text too", got: () => engine.triage(readFileSync(FACTS, "utf8")).order.length > 0, want: true },
+  { rule: "triage takes facts as JSON text too", got: () => engine.triage({ facts: readFileSync(FACTS, "utf8") }).order.length > 0, want: true },
 ];
 for (const c of exportCases) test(`export ${c.rule}`, () => assert.deepEqual(c.got(), c.want));
 
 test("export: bad facts throw an Error naming the JSON path", () => {
-  assert.throws(() => engine.triage({ now: "x", pullRequests: [{ number: "one" }] }), /facts \$\.pullRequests\[0\]\.number/);
+  assert.throws(() => engine.triage({ facts: { now: "x", pullRequests: [{ number: "one" }] } }), /triage \$\.facts\.pullRequests\[0\]\.number/);
 });
 
 test("the queue reader's GraphQL queries are valid against GitHub's schema", () => {

@@ -3,10 +3,12 @@
 // CODEOWNERS names; a read that fails is an unknown fact the triage lists, never a silent false (issue 11).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as engine from "../../js/node.js";
+import { createEngine } from "../../js/node.js";
 import { readBoardFacts, readQueueFacts } from "../../lib/github/read-queue.js";
 import { makeOctokit } from "../../lib/github/index.js";
 import { startEmulator } from "../../emulator/index.js";
+
+const engine = createEngine();
 
 /** An Octokit stand-in: GraphQL answers from `issues` (number -> node), REST from `rest` (route ->
  *  params -> data, throwing to fail) or empty. `asked` lists the numbers read, `routes` the REST calls. */
@@ -93,7 +95,7 @@ test("a team whose members cannot be read is unknown, read once, and the triage 
   await readQueueFacts(octokit, { owner: "me", repo: "here", engine, facts });
   assert.deepEqual(teamReads(octokit), ["org/core"]);
   assert.ok(facts.unknown.includes("teamMembers"), JSON.stringify(facts.unknown));
-  assert.ok(engine.triage(facts).warnings.some((w) => w.includes("members of a team CODEOWNERS names could not be read")));
+  assert.ok(engine.triage({ facts }).warnings.some((w) => w.includes("members of a team CODEOWNERS names could not be read")));
 });
 
 test("a branch the engine names is compared with the tip; a failed compare is that pull request's unknown fact", async () => {
@@ -110,7 +112,7 @@ test("a branch the engine names is compared with the tip; a failed compare is th
   assert.equal(facts.pullRequests[0].builtOnBaseTip, true);
   assert.equal(facts.pullRequests[1].builtOnBaseTip, undefined);
   assert.ok(facts.pullRequests[1].unknown.includes("builtOnBaseTip"));
-  assert.ok(engine.triage(facts).warnings.some((w) => w.startsWith("#6: whether its branch is built on the current tip could not be read")));
+  assert.ok(engine.triage({ facts }).warnings.some((w) => w.startsWith("#6: whether its branch is built on the current tip could not be read")));
 });
 
 test("a failed issue read is unknown, not asked again, and no Start-After: is inherited", async () => {
@@ -153,5 +155,5 @@ test("rules that cannot be read are unknown for both readings, and the triage sa
   const { facts } = await boardRead(t, [{ kind: "5xx", status: 503, match: { path: "/rules/branches/" }, times: 20 }]);
   assert.ok(facts.unknown.includes("rules") && facts.unknown.includes("requiredChecks"), JSON.stringify(facts.unknown));
   assert.equal(facts.requireCodeOwnerReview, undefined, "not read as 'not required'");
-  assert.ok(engine.triage(facts).warnings.some((w) => w.startsWith("the default branch's rules could not be read")));
+  assert.ok(engine.triage({ facts }).warnings.some((w) => w.startsWith("the default branch's rules could not be read")));
 });

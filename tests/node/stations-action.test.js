@@ -7,14 +7,14 @@ import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import * as engine from "../../js/node.js";
+import { createEngine } from "../../js/node.js";
 import { startEmulator } from "../../emulator/index.js";
 
 const config = { flow: "stations", stations: { machines: { m1: { role: "dev", logins: ["agent-m1"] } } } };
 
 async function setup() {
   const gh = await startEmulator({ owner: "acme", repo: "widgets", seed: "stations-action" });
-  for (const l of engine.labelCatalog(config).labels) gh.createLabel(l);
+  for (const l of createEngine(config).labelCatalog().labels) gh.createLabel(l);
   gh.user("alice", { association: "MEMBER" });
   const workspace = mkdtempSync(join(tmpdir(), "prflow-gate-"));
   mkdirSync(join(workspace, ".github"));

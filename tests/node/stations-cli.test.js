@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import * as engine from "../../js/node.js";
+import { createEngine } from "../../js/node.js";
 import { startEmulator } from "../../emulator/index.js";
 import { runCli } from "./lib/cli.js";
 
@@ -25,7 +25,7 @@ function prflow(args, env = {}) {
 async function setup() {
   const gh = await startEmulator({ owner: "acme", repo: "widgets", seed: "stations-cli" });
   gh.registerToken(STATION_TOKEN, "review-bot");
-  for (const l of engine.labelCatalog(config).labels) gh.createLabel(l);
+  for (const l of createEngine(config).labelCatalog().labels) gh.createLabel(l);
   const dir = mkdtempSync(join(tmpdir(), "prflow-stations-"));
   const configPath = join(dir, "prflow.json");
   writeFileSync(configPath, JSON.stringify(config));

@@ -5,7 +5,7 @@
 // workflow is played by `settle()`: read facts, reconcile, apply (what the Action does on each event).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as engine from "../../js/node.js";
+import { createEngine } from "../../js/node.js";
 import { startEmulator } from "../../emulator/index.js";
 import { makeOctokit, readFacts } from "../../lib/github/index.js";
 import { githubPort, REVIEW_EVENT } from "../../lib/stations/github-port.js";
@@ -14,6 +14,7 @@ import { stationPass } from "../../lib/stations/station.js";
 import { stationsConfig } from "./lib/team.js";
 
 const config = stationsConfig({ settleSeconds: 0 });
+const engine = createEngine(config);
 const OWNER = "acme";
 const REPO = "widgets";
 const TOKENS = { "agent-m1": "ghp_agentM1token000000000000000000000000", "review-bot": "ghp_reviewBotToken00000000000000000000000" };
@@ -24,7 +25,7 @@ async function setup() {
   const gh = await startEmulator({ owner: OWNER, repo: REPO, seed: "stations" });
   for (const [login, token] of Object.entries(TOKENS)) gh.registerToken(token, login);
   gh.user("alice", { association: "MEMBER" });
-  for (const l of engine.labelCatalog(config).labels) gh.createLabel(l);
+  for (const l of createEngine(config).labelCatalog().labels) gh.createLabel(l);
   const octokit = (token) => makeOctokit({ token, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
   const app = octokit(gh.appToken);
   const port = (login) => githubPort(octokit(TOKENS[login] ?? gh.appToken), { owner: OWNER, repo: REPO, live: true });
@@ -32,7 +33,7 @@ async function setup() {
   const settle = async () => {
     for (let i = 0; i < 3; i++) {
       const facts = await readFacts(app, { owner: OWNER, repo: REPO });
-      const plan = engine.reconcile(facts, config);
+      const plan = engine.reconcile({ facts });
       assert.deepEqual(plan.configErrors, []);
       if (!plan.ops.length) return plan;
       await githubPort(app, { owner: OWNER, repo: REPO }).apply(plan.ops, facts);
@@ -51,7 +52,7 @@ test("e2e: one pull request's whole life, and the station never approves", async
   try {
     const dev = port("agent-m1");
     // The dev machine asks what to do, and opens a pull request.
-    assert.equal((await claimNext({ engine, config, role: "dev", machine: "m1", port: dev })).line, "new-work");
+    assert.equal((await claimNext({ engine, role: "dev", machine: "m1", port: dev })).line, "new-work");
     const pr = gh.createPull({ author: "agent-m1", labels: ["from:m1"], files: ["src/parse.rs"] });
     tick();
     await settle();
@@ -59,7 +60,7 @@ test("e2e: one pull request's whole life, and the station never approves", async
 
     // The station claims it and the AI first pass bounces it.
     tick();
-    const pass = await stationPass({ engine, config, machine: "m4", port: port("review-bot"), ai: BOUNCING_AI, prompt: "review", settleMs: 0 });
+    const pass = await stationPass({ engine, machine: "m4", port: port("review-bot"), ai: BOUNCING_AI, prompt: "review", settleMs: 0 });
     assert.equal(pass.line, `claim #${pr.number}`);
     assert.equal(pass.blocking, true);
     tick();
@@ -68,7 +69,7 @@ test("e2e: one pull request's whole life, and the station never approves", async
     assert.ok(labels(pr.number).includes("reviewer:m4"), "the claim stays for the next round");
 
     // The dev machine is told to fix it, pushes twice (no re-queue), then says /ready.
-    assert.equal((await claimNext({ engine, config, role: "dev", machine: "m1", port: dev })).line, `fix #${pr.number}`);
+    assert.equal((await claimNext({ engine, role: "dev", machine: "m1", port: dev })).line, `fix #${pr.number}`);
     tick();
     gh.push(pr.number, { by: "agent-m1" });
     tick();
@@ -88,12 +89,12 @@ test("e2e: one pull request's whole life, and the station never approves", async
     assert.deepEqual(stateOf(pr.number), ["state:win-verify"], "a person's approval -> the gate");
     const gate = port("win-box");
     let facts = await gate.readFacts([pr.number]);
-    const classify = engine.gateClassify(facts, config, pr.number);
+    const classify = engine.gateClassify({ facts, number: pr.number });
     assert.equal(classify.need, true, classify.why);
     await gate.apply(classify.ops, facts);
     tick();
     facts = await gate.readFacts([pr.number]);
-    const report = engine.gateReport(facts, config, pr.number, classify.sha, "success");
+    const report = engine.gateReport({ facts, number: pr.number, testedSha: classify.sha, result: "success" });
     await gate.apply(report.ops, facts);
     tick();
     const final = await settle();
@@ -124,7 +125,7 @@ test("e2e: a docs-only pull request passes the gate without the validation machi
     tick();
     const gate = port("win-box");
     const facts = await gate.readFacts([pr.number]);
-    const classify = engine.gateClassify(facts, config, pr.number);
+    const classify = engine.gateClassify({ facts, number: pr.number });
     assert.equal(classify.run, true);
     assert.equal(classify.need, false, "docs-only: the validation machine is not needed");
     await gate.apply(classify.ops, facts);
@@ -150,7 +151,7 @@ test("e2e: a push during validation leaves the new head's gate pending", async (
     await settle();
     const gate = port("win-box");
     let facts = await gate.readFacts([pr.number]);
-    const classify = engine.gateClassify(facts, config, pr.number);
+    const classify = engine.gateClassify({ facts, number: pr.number });
     assert.equal(classify.need, true);
     await gate.apply(classify.ops, facts);
     const tested = classify.sha;
@@ -159,7 +160,7 @@ test("e2e: a push during validation leaves the new head's gate pending", async (
     gh.push(pr.number, { by: "agent-m1" });
     tick();
     facts = await gate.readFacts([pr.number]);
-    const report = engine.gateReport(facts, config, pr.number, tested, "success");
+    const report = engine.gateReport({ facts, number: pr.number, testedSha: tested, result: "success" });
     assert.ok(report.ops.every((o) => o.op === "setStatus" && o.sha === tested), "only a status, on the tested commit");
     await gate.apply(report.ops, facts);
     tick();

@@ -4,7 +4,7 @@
 // double claim, no station over its WIP limit, nothing lost from the queue): tests/node/lib/race.js.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as engine from "../../js/node.js";
+import { createEngine } from "../../js/node.js";
 import { startEmulator } from "../../emulator/index.js";
 import { makeOctokit } from "../../lib/github/index.js";
 import { githubPort } from "../../lib/stations/github-port.js";
@@ -46,7 +46,7 @@ test(`claim race on the emulator: ${STATIONS.length} stations, a queue of ${QUEU
 async function raceLane(roundNumbers, counts, requests, validationFailures) {
   const gh = await startEmulator({ owner: "acme", repo: "widgets", seed: "race" });
   try {
-    for (const l of engine.labelCatalog(config).labels) gh.createLabel(l);
+    for (const l of createEngine(config).labelCatalog().labels) gh.createLabel(l);
     const portOf = Object.fromEntries(
       STATIONS.map((m, i) => {
         const token = `ghp_station${m}token${"0".repeat(24 + i)}`.slice(0, 40);

@@ -5,7 +5,7 @@
 // rivals here: each station sleeps exactly the settle the engine names.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import * as engine from "../../js/node.js";
+import { createEngine } from "../../js/node.js";
 import { claimNext } from "../../lib/stations/claim.js";
 import { rng } from "./lib/race.js";
 
@@ -16,6 +16,7 @@ const config = {
   flow: "stations",
   stations: { machines: { m1: { role: "dev" }, m4: { role: "review" }, m5: { role: "review" }, m7: { role: "review" } }, reviewWip: 1 },
 };
+const engine = createEngine(config);
 const LABELS = ["state:dev", "state:ready-for-review", "state:reviewing", "state:changes-requested", "state:win-verify", "state:ready-to-merge", "from:m1", ...STATIONS.map((m) => `reviewer:${m}`)];
 
 /** Time that passes only when every task waits on it: timers fire in order, each after the microtasks settle. */
@@ -95,7 +96,7 @@ async function race({ timed }) {
       Promise.all(
         STATIONS.map(async (m) => {
           await clock.sleep(Math.floor(random() * 1000));
-          const out = await claimNext({ engine: timed ? engine : untimed, config, role: "review", machine: m, port, sleep: clock.sleep, now: () => clock.now });
+          const out = await claimNext({ engine: timed ? engine : untimed, role: "review", machine: m, port, sleep: clock.sleep, now: () => clock.now });
           return { m, ...out };
         }),
       ),
@@ -115,7 +116,7 @@ async function race({ timed }) {
 }
 
 // The engine as it was: the window is not told, so only the smallest label decides.
-const untimed = { ...engine, resolveClaimRace: (labels, machine, number, cfg) => engine.resolveClaimRace(labels, machine, number, cfg) };
+const untimed = { ...engine, resolveClaimRace: ({ tookMs, ...request }) => engine.resolveClaimRace(request) };
 
 test(`claim race at the real settle with latency and retry-after: ${ROUNDS} rounds, no double claim`, async (t) => {
   const counts = await race({ timed: true });

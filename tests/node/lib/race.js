@@ -2,7 +2,7 @@
 // (stations-race-emulator.test.js): stations that claim at once through their GitHub ports, the settle
 // time the protocol assumes, and the counts both tests print and pin.
 import assert from "node:assert/strict";
-import * as engine from "../../../js/node.js";
+import { createEngine } from "../../../js/node.js";
 import { claimNext } from "../../../lib/stations/claim.js";
 
 /** A seeded generator, so a failing round can be replayed. */
@@ -77,7 +77,7 @@ export async function raceRound({ config, portOf, random, maxDelayMs, numbers, l
       const held = [];
       let lost = 0;
       for (;;) {
-        const { line, races } = await claimNext({ engine, config, role: "review", machine: m, port, sleep: () => windows.settle(m) });
+        const { line, races } = await claimNext({ engine: createEngine(config), role: "review", machine: m, port, sleep: () => windows.settle(m) });
         lost += races.length;
         const hit = /^claim #(\d+)$/.exec(line);
         // An answer without a claim wrote nothing: its window closes without a write.
