@@ -137,6 +137,35 @@ onto: string
 op: "rebaseAndPush"
 reason: string
 upstream?: (string | null)
+} | {
+branch: string
+dropping?: (string | null)
+expected_head: string
+number: number
+onto: string
+op: "rebase"
+reason: string
+} | {
+branch: string
+expected_head: string
+number: number
+onto: string
+op: "rebaseOnto"
+reason: string
+upstream: string
+} | {
+branch: string
+lease: string
+number: number
+op: "push"
+reason: string
+} | {
+branch: string
+commands: string[]
+expected_head: string
+number: number
+op: "autoFix"
+reason: string
 })
 /**
  * An issue's state, as GitHub's REST API spells it.
@@ -175,6 +204,10 @@ reason: string
  * What must still hold when an op is applied. The writer checks it against a fresh read just before the write; when it fails the op is not applied, the result says `guard-failed` with what differed, and later ops on the same pull request in the same batch are not applied either. The next run's read sees what moved, and decides again from there: nothing is remembered across.
  */
 export interface Guard {
+/**
+ * The branch it must still be based on (a pull request retargeted since is not armed).
+ */
+base?: (string | null)
 /**
  * The head commit the decision was made on: a push since then voids the op.
  */
@@ -699,128 +732,252 @@ owner?: (string | null)
 role?: (Role & string)
 }
 
-export type QueueClass = ("ignore" | "note" | "candidate" | "inFlight" | "failing" | "held")
+/**
+ * What the step is waiting to read, so it knows what the next input means.
+ */
+export type QueueAwaiting = ("survey" | "results" | "poll")
+/**
+ * What the ops of the last step were for, so their results can be read.
+ */
+export type QueuePending = ("none" | {
+restack: {
+current: QueueRestackJob
+jobs: QueueRestackJob[]
+moved: boolean
+new_heads: QueueHead[]
+then: QueueThen
+}
+} | {
+pick: {
+pick: QueuePick
+}
+} | {
+arm: {
+pick: QueuePick
+}
+} | {
+unlabel: {
+pick: QueuePick
+}
+} | {
+released: {
+pick: QueuePick
+}
+} | {
+yield: {
+number: number
+}
+} | {
+keepOnTip: {
+head: string
+number: number
+}
+} | {
+watchArm: {
+watching: QueueWatching
+}
+} | {
+watch: {
+watching: QueueWatching
+}
+} | {
+autoFix: {
+watching: QueueWatching
+}
+} | {
+comments: {
+then: QueueThen
+writes: QueueWritten[]
+}
+})
+/**
+ * What comes after a restack or a comment write.
+ */
+export type QueueThen = ("surveyIfMoved" | "triage" | {
+release: {
+pick: QueuePick
+}
+} | "survey" | "cycleEnd")
+export type QueuePriority = ("high" | "normal" | "low")
+/**
+ * What the worker should wait for before the next step.
+ */
+export type QueueWait = ({
+kind: "results"
+} | {
+after_seconds: number
+kind: "survey"
+} | {
+after_seconds: number
+kind: "poll"
+number: number
+} | {
+kind: "sleep"
+seconds: number
+} | {
+kind: "stop"
+})
 
 /**
- * Everything the page shows. With config errors, only `configErrors` is filled (the page then shows them and asks again with the preset).
+ * What the worker carries from step to step.
  */
-export interface DashboardView {
-configErrors: ConfigError[]
-engine: string
+export interface QueueCycleState {
 /**
- * The merge queue: candidates in pick order, what is in flight, and what the worker does next.
+ * Pull requests this run acted on: reported when they leave the open list.
  */
-queue: QueueView
+actedOn?: number[]
+awaiting?: (QueueAwaiting & string)
 /**
- * One per open pull request, by number.
+ * `not-merging` pull requests picked last until someone else pushes (memory only).
  */
-rows: DashboardRow[]
-stopReasons: string[]
+demoted?: Demotion[]
 /**
- * Development machines should open no new pull request (the sweep's stop-the-line), and why.
+ * The last survey's layers (step 1a reads which of them GitHub moved).
  */
-stopTheLine: boolean
+layers?: QueueLayer[]
 /**
- * Reconcile's and the sweep's warnings, then the queue's (without a number).
+ * Pull requests moved off a stack: their next rebase drops the merged layer's commits.
  */
-warnings: Warning[]
+movedOff?: QueueHead[]
+pending?: (QueuePending & string)
+quiet?: QueueQuiet
+/**
+ * Set-aside records (each has its comment, or will have it written again in 1b).
+ */
+records?: SetAsideRecord[]
+/**
+ * UNKNOWN re-reads so far in this survey.
+ */
+rereads?: number
+/**
+ * Pull requests tried this cycle.
+ */
+tried?: number[]
+/**
+ * Comments written since the last survey.
+ */
+wrote?: QueueWritten[]
 }
+export interface Demotion {
 /**
- * One problem in the config, located by JSON path.
+ * The head when it was demoted, carried along by the worker's own pushes.
  */
-export interface ConfigError {
-/**
- * What a valid value looks like.
- */
-expected: string
-/**
- * What was there.
- */
-found: string
-/**
- * Where, as a JSON path from the root (`$.botPanel.bots[0]`).
- */
-path: string
-}
-export interface QueueView {
-cycles: number[][]
-inFlight: number[]
-next?: (QueueNext | null)
-order: number[]
-}
-/**
- * What the worker does this cycle: watch the one in flight, or pick the first candidate, or keep waiting ones on the tip, or nothing.
- */
-export interface QueueNext {
-/**
- * `watch`, `pick`, `keepOnTip` or `idle`.
- */
-action: string
-/**
- * Arm auto-merge (never for one only a bypass merges).
- */
-arm: boolean
-number?: (number | null)
-}
-/**
- * One open pull request.
- */
-export interface DashboardRow {
-blockers: string[]
-/**
- * The head commit's check rollup.
- */
-checks: string
-/**
- * `reviewer:<machine>` claims.
- */
-claimers: string[]
-minutes?: (number | null)
+head: string
 number: number
+}
 /**
- * `from:<machine>`, else the author (the sweep's owner).
+ * A layer as one survey saw it: the pull request stacked on another open pull request's branch, with the head the layer below had then (the commit it merges at, if it merges next).
  */
-owner: string
+export interface QueueLayer {
+number: number
+parent: number
+parentHead: string
+}
 /**
- * Why the sweep could not time it (no single state label, unreadable timeline).
+ * A pull request and a head of it: in `movedOff`, one moved off a stack whose merged layer's commits it may still carry (its next rebase drops them with `--onto` from `head`, the head that layer merged at); in a restack, the head a layer was just pushed at.
  */
-problem?: (string | null)
+export interface QueueHead {
+head: string
+number: number
+}
 /**
- * The merge queue's triage of it; absent when the queue ignores it and nobody owns it there (it is not queued), so a board of unqueued work shows no queue noise.
+ * One `rebase --onto` to do. `onto` is none while it is the new head of layer `parent`, which the job before produces.
  */
-queue?: (QueueCell | null)
-/**
- * Start of the current stay in its state label (RFC 3339), and its length in minutes (working minutes when working hours are on), from the sweep.
- */
-since?: (string | null)
-/**
- * The `state:*` label reconcile derives, or none when its facts could not be read.
- */
-state?: (string | null)
-title: string
-/**
- * Reconcile's reason for that state.
- */
+export interface QueueRestackJob {
+branch: string
+expectedHead: string
+number: number
+onto?: (string | null)
+parent?: (number | null)
+upstream: string
 why: string
 }
-export interface QueueCell {
-detail: string
-nextAction: string
-nextActor: string
 /**
- * 1-based place in the pick order, for candidates.
+ * The pull request being moved this cycle.
  */
-place?: (number | null)
-reason: string
-triage: QueueClass
-waitingOn: number[]
+export interface QueuePick {
+/**
+ * Arm auto-merge before releasing (none for one only a bypass merges, or already armed).
+ */
+arm: boolean
+branch: string
+bypassOnly: boolean
+commitCount?: (number | null)
+/**
+ * The head the survey saw (the lease).
+ */
+head: string
+key?: (OrderKey | null)
+/**
+ * The head after the push (the survey's when nothing was pushed).
+ */
+newHead: string
+number: number
+/**
+ * Queued pull requests already released when the survey ran (never yielded to).
+ */
+releasedAtSurvey: number[]
+skipCi: boolean
 }
-export interface Warning {
-message: string
+export interface OrderKey {
+demoted: boolean
+dirty: boolean
+number: number
+priority: QueuePriority
+version: boolean
+}
 /**
- * The pull request concerned, if any.
+ * The pull request being watched.
  */
-number?: (number | null)
+export interface QueueWatching {
+branch: string
+commitCount?: (number | null)
+/**
+ * 4a ran once in this watch: the head it pushed failing again is set aside.
+ */
+fixed: boolean
+number: number
+watch: WatchState
+}
+/**
+ * What the watch carries from poll to poll.
+ */
+export interface WatchState {
+/**
+ * Only a bypass merges it: never armed, so auto-merge is not read.
+ */
+bypassOnly?: boolean
+greenPolls?: number
+/**
+ * The commit the worker pushed (or found up to date).
+ */
+pushedHead?: string
+readFailures?: number
+startedAt?: string
+}
+/**
+ * A comment the worker wrote this survey. Triage reads owners from the comments, and the survey the shell passes along predates the write, so the worker reads its own writes over it until the next survey.
+ */
+export interface QueueWritten {
+body: string
+commentId?: (number | null)
+number: number
+}
+export interface QueueQuiet {
+/**
+ * A digest of what the last survey saw (FNV-1a, hex): only equality is read.
+ */
+fingerprint?: string
+/**
+ * Surveys in a row that saw the same, this one included (1 after a change).
+ */
+streak?: number
+}
+export interface SetAsideRecord {
+base?: string
+head: string
+number: number
+reason: string
 }
 
 export type Mergeable = (("MERGEABLE" | "CONFLICTING") | "UNKNOWN")
@@ -832,7 +989,21 @@ export type PullFact = (("labels" | "reviews" | "reviewRequests" | "checks" | "f
  * Repository-level facts a read can fail on.
  */
 export type RepoFact = ("labels" | "requiredChecks" | "codeowners" | "issues" | "board" | "rules" | "teamMembers")
-
+/**
+ * How one op went, as the shell reports it (one per op applied, in order; it stops at the first that is not `done`/`unchanged`/`skipped`).
+ */
+export type QueueOpOutcome = (("done" | "conflict" | "failed") | "unchanged" | "empty" | "skipped" | "moved" | "leaseLost" | "refused" | "guardFailed")
+/**
+ * A pull request that left the open list, read by number because the worker asked (`reads`).
+ */
+export interface QueueClosedPull {
+/**
+ * The squash commit on the base, when it merged.
+ */
+mergeCommit?: (string | null)
+merged: boolean
+number: number
+}
 /**
  * A repository snapshot: everything the engine needs, including the clock.
  */
@@ -1119,18 +1290,329 @@ demoted?: Demotion[]
  */
 records?: SetAsideRecord[]
 }
-export interface Demotion {
 /**
- * The head when it was demoted, carried along by the worker's own pushes.
+ * The command line's options (the spec's defaults).
  */
-head: string
-number: number
+export interface QueueCycleOptions {
+activeInterval?: number
+/**
+ * Step 4a; `--no-auto-fix` turns it off.
+ */
+autoFix?: boolean
+/**
+ * Survey and report, change nothing: the ops are logged, not returned.
+ */
+dryRun?: boolean
+idleAfter?: number
+idleInterval?: number
+pollInterval?: number
+/**
+ * Overrides `queue.watch.timeoutMinutes`.
+ */
+watchTimeoutMinutes?: (number | null)
 }
-export interface SetAsideRecord {
-base?: string
-head: string
+/**
+ * What one poll saw.
+ */
+export interface Poll {
+autoMerge?: boolean
+checks?: Check[]
+headSha?: string
+labels?: string[]
+mergeStateStatus?: string
+now?: string
+/**
+ * Re-reading the pull request failed.
+ */
+readFailed?: boolean
+/**
+ * What the repository requires of the head (branch protection and rulesets), as read, like `facts.requiredChecks`; the engine adds the config's `requiredChecks` itself.
+ */
+requiredChecks?: string[]
+/**
+ * OPEN, MERGED or CLOSED.
+ */
+state?: string
+/**
+ * SIGINT or SIGTERM arrived.
+ */
+stopRequested?: boolean
+/**
+ * Facts this poll could not read. `requiredChecks` there means the rules are unknown: then no poll concludes from the checks (a required one may not have reported, a failing one may not be required), it waits.
+ */
+unknown?: string[]
+}
+export interface QueueOpResult {
+/**
+ * Conflicting files.
+ */
+files?: string[]
+/**
+ * The head after the op (a rebase's or push's new head; the head found when moved).
+ */
+head?: (string | null)
+/**
+ * What the command printed (the engine keeps its last lines).
+ */
+log?: string
+outcome: QueueOpOutcome
+}
+/**
+ * Who moves a pull request next.
+ */
+export type Actor = ("you" | "reviewers" | "agents" | "queue" | "person" | "nobody")
+export type QueueClass = ("ignore" | "note" | "candidate" | "inFlight" | "failing" | "held")
+
+/**
+ * Everything the page shows. With config errors, only `configErrors` is filled (the page then shows them and asks again with the preset).
+ */
+export interface DashboardView {
+/**
+ * Every actor in that order, with its heading, empty groups included: how a page showing several repositories merges their groups.
+ */
+actors: ActorHeading[]
+configErrors: ConfigError[]
+engine: string
+/**
+ * The queue's dependency graph (Merge-After, stacks, inherited Start-After), laid out in layers.
+ */
+graph: DepGraph
+/**
+ * The rows grouped by who acts next, in the order the page shows them; every row is in one group.
+ */
+groups: Group[]
+/**
+ * Colour (hex, no `#`) of every label the config names, as `prflow labels` creates them.
+ */
+labelColors: {
+[k: string]: string
+}
+/**
+ * The snapshot's time (GitHub's clock as the reader saw it), which every duration is measured to.
+ */
+now: string
+/**
+ * The merge queue: candidates in pick order, what is in flight, and what the worker does next.
+ */
+queue: QueueView
+/**
+ * One per open pull request, by number.
+ */
+rows: DashboardRow[]
+stopReasons: string[]
+/**
+ * Development machines should open no new pull request (the sweep's stop-the-line), and why.
+ */
+stopTheLine: boolean
+/**
+ * The account the facts were read as: who "you" is.
+ */
+viewer?: (string | null)
+/**
+ * Reconcile's and the sweep's warnings, then the queue's (without a number).
+ */
+warnings: Warning[]
+}
+export interface ActorHeading {
+actor: Actor
+heading: string
+}
+/**
+ * One problem in the config, located by JSON path.
+ */
+export interface ConfigError {
+/**
+ * What a valid value looks like.
+ */
+expected: string
+/**
+ * What was there.
+ */
+found: string
+/**
+ * Where, as a JSON path from the root (`$.botPanel.bots[0]`).
+ */
+path: string
+}
+export interface DepGraph {
+cycles: number[][]
+edges: DepEdge[]
+/**
+ * Pull requests with an edge in or out; `layer` 0 waits for nobody, each other layer waits for one below it; `slot` orders a layer. Edges inside a cycle are not followed; its members are marked.
+ */
+nodes: DepNode[]
+}
+/**
+ * `from` waits for `to`: `via` is `mergeAfter`, `stack` or `startAfter` (with the issue it came through).
+ */
+export interface DepEdge {
+from: number
+inCycle: boolean
+issue?: (number | null)
+to: number
+via: string
+}
+export interface DepNode {
+inCycle: boolean
+layer: number
 number: number
+slot: number
+title: string
+}
+export interface Group {
+actor: Actor
+heading: string
+/**
+ * Longest in its state first, then by number.
+ */
+numbers: number[]
+}
+export interface QueueView {
+cycles: number[][]
+inFlight: number[]
+next?: (QueueNext | null)
+order: number[]
+}
+/**
+ * What the worker does this cycle: watch the one in flight, or pick the first candidate, or keep waiting ones on the tip, or nothing.
+ */
+export interface QueueNext {
+/**
+ * `watch`, `pick`, `keepOnTip` or `idle`.
+ */
+action: string
+/**
+ * Arm auto-merge (never for one only a bypass merges).
+ */
+arm: boolean
+number?: (number | null)
+}
+/**
+ * One open pull request.
+ */
+export interface DashboardRow {
+/**
+ * Who moves it next, and what they do, in words.
+ */
+actor: Actor
+author: string
+blockers: string[]
+/**
+ * Failed, pending and passed contexts of the head commit.
+ */
+checkRuns: ChecksCell
+/**
+ * The head commit's check rollup.
+ */
+checks: string
+/**
+ * The queue's claim holding at this head.
+ */
+claim?: (QueueClaim | null)
+/**
+ * `reviewer:<machine>` claims.
+ */
+claimers: string[]
+headRef: string
+labels: string[]
+minutes?: (number | null)
+nextAction: string
+number: number
+/**
+ * `from:<machine>`, else the author (the sweep's owner).
+ */
+owner: string
+/**
+ * Why the sweep could not time it (no single state label, unreadable timeline).
+ */
+problem?: (string | null)
+/**
+ * The merge queue's triage of it; absent when the queue ignores it and nobody owns it there (it is not queued), so a board of unqueued work shows no queue noise.
+ */
+queue?: (QueueCell | null)
+/**
+ * The queue's set-aside record standing at this head.
+ */
+setAside?: (SetAsideCell | null)
+/**
+ * Start of the current stay in its state label (RFC 3339), and its length in minutes (working minutes when working hours are on), from the sweep.
+ */
+since?: (string | null)
+/**
+ * The `state:*` label reconcile derives, or none when its facts could not be read.
+ */
+state?: (string | null)
+/**
+ * Its stays in state labels, oldest first.
+ */
+stays: Stay[]
+title: string
+/**
+ * Reconcile's reason for that state.
+ */
+why: string
+}
+/**
+ * The checks on the head, by outcome of each context's newest run.
+ */
+export interface ChecksCell {
+failed: FailedCheck[]
+passed: number
+pending: string[]
+}
+/**
+ * A failed check's newest run, with the ids a link to it needs.
+ */
+export interface FailedCheck {
+/**
+ * The check run's id (`/runs/ID` on the web), none for a commit status.
+ */
+id?: (number | null)
+name: string
+runId?: (number | null)
+workflow?: (string | null)
+}
+export interface QueueClaim {
+at: string
+by: string
+commentId?: (number | null)
+head: string
+}
+export interface QueueCell {
+detail: string
+nextAction: string
+nextActor: string
+/**
+ * 1-based place in the pick order, for candidates.
+ */
+place?: (number | null)
 reason: string
+triage: QueueClass
+waitingOn: number[]
+}
+/**
+ * The queue's set-aside standing at this head, and the comment holding its Retry box.
+ */
+export interface SetAsideCell {
+commentId?: (number | null)
+head: string
+reason: string
+sentence: string
+}
+/**
+ * One stay in a state label, replayed from the timeline; `to` none while it lasts.
+ */
+export interface Stay {
+from: string
+label: string
+to?: (string | null)
+}
+export interface Warning {
+message: string
+/**
+ * The pull request concerned, if any.
+ */
+number?: (number | null)
 }
 
 /**
@@ -1215,7 +1697,6 @@ teams: string[]
 tips: number[]
 }
 
-export type QueuePriority = ("high" | "normal" | "low")
 export type QueueOwner = ("worker" | "fixer" | "human" | "none")
 export interface QueueReport {
 /**
@@ -1286,12 +1767,6 @@ waitingHours?: (number | null)
  * The open pull requests it waits for (Merge-After, inherited Start-After, the stack).
  */
 waitingOn: number[]
-}
-export interface QueueClaim {
-at: string
-by: string
-commentId?: (number | null)
-head: string
 }
 /**
  * Everything one pull request declares.
@@ -1531,23 +2006,6 @@ stopRequested?: boolean
  */
 unknown?: string[]
 }
-/**
- * What the watch carries from poll to poll.
- */
-export interface WatchState {
-/**
- * Only a bypass merges it: never armed, so auto-merge is not read.
- */
-bypassOnly?: boolean
-greenPolls?: number
-/**
- * The commit the worker pushed (or found up to date).
- */
-pushedHead?: string
-readFailures?: number
-startedAt?: string
-}
-
 export interface WatchStep {
 detail: string
 /**
@@ -1555,4 +2013,1228 @@ detail: string
  */
 outcome: string
 state: WatchState
+}
+export interface AutoFixInput {
+/**
+ * The branch's commits over its base; null when it could not be read.
+ */
+commitCount?: (number | null)
+/**
+ * The failed contexts.
+ */
+failed: string[]
+}
+
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type AutoFixOutput = (AutoFix | ConfigRefusal)
+
+/**
+ * The answer of a decision that needs the config, when the config has errors.
+ */
+export interface ConfigRefusal {
+configErrors: ConfigError[]
+}
+export interface CheckRollupInput {
+/**
+ * The head commit's check runs and statuses.
+ */
+checks: Check[]
+/**
+ * The contexts that must pass (absent: none).
+ */
+requiredContexts?: string[]
+}
+export type CheckRollupOutput = CheckRollup;
+export interface ClaimInput {
+facts: Facts
+/**
+ * The machine asking, as the config names it.
+ */
+machine: string
+/**
+ * `review`, `dev` or `any`.
+ */
+role: string
+}
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type ClaimOutput = (ClaimResult | ConfigRefusal)
+/**
+ * The answer to `prflow claim`.
+ */
+export interface ClaimResult {
+/**
+ * Its head commit as read: what a review of it is about, and what its writes expect.
+ */
+head?: (string | null)
+/**
+ * `claim #N`, `wip-full n/w`, `queue-empty`, `fix #N`, `stop-the-line` or `new-work`.
+ */
+line: string
+/**
+ * The pull request the line names, if any.
+ */
+number?: (number | null)
+/**
+ * The writes that make the claim (empty unless the line is `claim #N`).
+ */
+ops: Op[]
+/**
+ * The side the answer is for: `review` or `dev` (a machine of role `any` gets one of them).
+ */
+role: string
+/**
+ * Seconds to wait before reading the claim back.
+ */
+settleSeconds: number
+warnings: Warning[]
+/**
+ * Why this answer, in words.
+ */
+why: string
+}
+export interface ClaimPrInput {
+/**
+ * Who claims (a login, or the worker's name).
+ */
+by: string
+facts: Facts
+number: number
+/**
+ * Give the claim back instead.
+ */
+release?: boolean
+}
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type ClaimPrOutput = (ClaimDecision | ConfigRefusal)
+export interface ClaimPrReadBackInput {
+/**
+ * Who claims (a login, or the worker's name).
+ */
+by: string
+facts: Facts
+number: number
+/**
+ * Give the claim back instead.
+ */
+release?: boolean
+}
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type ClaimPrReadBackOutput = (ClaimReadBack | ConfigRefusal)
+
+export interface ClosingKeywordsInput {
+/**
+ * A pull request's (or comment's) body.
+ */
+body?: string
+}
+
+export type ClosingKeywordsOutput = number[]
+
+export interface CodeOwnersInput {
+/**
+ * The text of CODEOWNERS.
+ */
+codeowners?: string
+path: string
+}
+
+export type CodeOwnersOutput = string[]
+
+/**
+ * A request with nothing in it but the engine's config.
+ */
+export interface ConfigSchemaInput {
+
+}
+
+export interface ConfigSchemaOutput {
+[k: string]: unknown
+}
+
+export interface CycleStepInput {
+/**
+ * The pull requests the last step named in `reads` that are no longer open.
+ */
+closed?: QueueClosedPull[]
+/**
+ * The last survey (the shell passes the same one again until a step asks for a new one).
+ */
+facts?: Facts
+options?: QueueCycleOptions
+/**
+ * The watched pull request, when the last step asked for a poll.
+ */
+poll?: (Poll | null)
+/**
+ * One result per op the shell applied from the last step's ops.
+ */
+results?: QueueOpResult[]
+state?: QueueCycleState
+/**
+ * A stop signal arrived: finish this step and stop.
+ */
+stop?: boolean
+}
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type CycleStepOutput = (QueueStepOut | ConfigRefusal)
+export interface QueueStepOut {
+/**
+ * What was done and why, one line each.
+ */
+log: string[]
+/**
+ * Apply in order; stop at the first that does not succeed.
+ */
+ops: Op[]
+/**
+ * Pull requests to read by number with the next survey (report those no longer open in `closed`).
+ */
+reads: number[]
+state: QueueCycleState
+wait: QueueWait
+}
+/**
+ * A repository snapshot to decide.
+ */
+export interface DashboardInput {
+facts: Facts
+}
+export type DashboardOutput = DashboardView;
+/**
+ * A request with nothing in it but the engine's config.
+ */
+export interface FollowupSettingsInput {
+
+}
+
+/**
+ * What a shell must know before it reads: whether there is a board and the label that finds it, with the defaults filled in by the engine rather than by each shell. (Kept to that: serializing the whole section would put its serializers in the Wasm for no reader.)
+ */
+export interface FollowupSettingsOutput {
+board?: (Board | null)
+configErrors: ConfigError[]
+}
+export interface GateClassifyInput {
+facts: Facts
+number: number
+}
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type GateClassifyOutput = (GateDecision | ConfigRefusal)
+/**
+ * What the gate workflow should do.
+ */
+export interface GateDecision {
+/**
+ * Whether the validation machine must run (false for docs-only changes and when not due).
+ */
+need: boolean
+/**
+ * Status and label writes, in order.
+ */
+ops: Op[]
+/**
+ * Whether the gate is due at all (approved, or every push when `gate.onEveryPush`).
+ */
+run: boolean
+/**
+ * The commit the gate is about.
+ */
+sha: string
+warnings: Warning[]
+why: string
+}
+export interface GateReportInput {
+facts: Facts
+number: number
+/**
+ * `success`, `failure`, `cancelled` or `skipped`.
+ */
+result: string
+/**
+ * The commit the validation machine tested.
+ */
+testedSha: string
+}
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type GateReportOutput = (GateDecision | ConfigRefusal)
+export interface GreenInput {
+checks: Check[]
+required?: string[]
+}
+export type GreenState = ("green" | "pending" | "failed")
+
+export interface GreenOutput {
+/**
+ * Failures of this round that count (required ones, or any when nothing is required).
+ */
+failed: string[]
+/**
+ * Required contexts with no run on the head yet (pending, not missing).
+ */
+notReported: string[]
+/**
+ * Failures left by the round before, waiting for the running round to end.
+ */
+roundBefore: string[]
+/**
+ * Checks still running on the head.
+ */
+running: string[]
+state: GreenState
+}
+
+/**
+ * A request with nothing in it but the engine's config.
+ */
+export interface LabelCatalogInput {
+
+}
+
+/**
+ * The catalogue of a config, or the config's problems (and then no labels: a bad config writes nothing).
+ */
+export interface LabelCatalogOutput {
+configErrors?: ConfigError[]
+labels: LabelSpec[]
+/**
+ * The word every description carries; a repository label with it that the catalogue lacks is unused.
+ */
+ownerMark: string
+}
+/**
+ * One label as GitHub stores it.
+ */
+export interface LabelSpec {
+/**
+ * Six hex digits, no `#` (GitHub's REST form).
+ */
+color: string
+/**
+ * At most 100 characters: who sets it, and what it means.
+ */
+description: string
+name: string
+}
+
+export interface LabelSyncInput {
+/**
+ * The labels wanted, as `labelCatalog` answers them.
+ */
+catalog: Catalog
+/**
+ * The repository's labels as read.
+ */
+existing: RepoLabel[]
+}
+/**
+ * The catalogue of a config, or the config's problems (and then no labels: a bad config writes nothing).
+ */
+export interface Catalog {
+configErrors?: ConfigError[]
+labels: LabelSpec[]
+/**
+ * The word every description carries; a repository label with it that the catalogue lacks is unused.
+ */
+ownerMark: string
+}
+/**
+ * A repository label as `GET /repos/{owner}/{repo}/labels` lists it.
+ */
+export interface RepoLabel {
+color: string
+description?: (string | null)
+name: string
+}
+
+export type LabelSyncOutput = LabelSync;
+export interface MarkerInput {
+/**
+ * A pull request's (or comment's) body.
+ */
+body?: string
+}
+
+export type MarkerOutput = (MarkerView | null)
+
+/**
+ * A marker comment as the queue reads it.
+ */
+export interface MarkerView {
+fields: {
+[k: string]: string
+}
+kind: string
+retryTicked: boolean
+}
+
+export interface OrderInput {
+keys: OrderKey[]
+}
+export type OrderOutput = number[]
+
+/**
+ * A repository snapshot to decide.
+ */
+export interface OwnerInput {
+facts: Facts
+}
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type OwnerOutput = ({
+[k: string]: QueueOwnerVerdict | null
+} | ConfigRefusal)
+export interface QueueOwnerVerdict {
+/**
+ * A stable code for why (`claimed`, `set-aside:checks-failed`, `draft`, `fork`, `cycle`, ...).
+ */
+code: string
+owner: QueueOwner
+why: string
+}
+export interface ParseTrailersInput {
+/**
+ * A pull request's (or comment's) body.
+ */
+body?: string
+}
+
+export type ParseTrailersOutput = Trailers;
+/**
+ * A repository snapshot to decide.
+ */
+export interface QueueReadsInput {
+facts: Facts
+}
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type QueueReadsOutput = (QueueReads | ConfigRefusal)
+
+/**
+ * A repository snapshot to decide.
+ */
+export interface ReconcileInput {
+facts: Facts
+}
+export type ReconcileOutput = Plan;
+export interface ResolveClaimRaceInput {
+/**
+ * The labels read back from the pull request after the settle time.
+ */
+labels: string[]
+machine: string
+number?: number
+/**
+ * The claimer's own window in milliseconds, from its facts read to its claim write acknowledged: a window not shorter than the settle withdraws the claim (a rival may hold it unseen).
+ */
+tookMs?: (number | null)
+}
+
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type ResolveClaimRaceOutput = (RaceResult | ConfigRefusal)
+/**
+ * The answer to "after the settle time, do I still hold it?".
+ */
+export interface RaceResult {
+/**
+ * `claim #N` when won, `lost #N to reviewer:x` when not.
+ */
+line: string
+/**
+ * The loser's withdrawal (its own claim label removed; the winner's state label stays), or the winner's last step (the ready-for-review label removed, one label at a time).
+ */
+ops: Op[]
+/**
+ * The claim label that keeps it: the lexicographically smallest `reviewer:*`.
+ */
+winner?: (string | null)
+won: boolean
+}
+export interface ReviewHoldInput {
+facts: Facts
+number: number
+}
+export interface ReviewHoldOutput {
+/**
+ * Only its author owns the paths still waiting: released and watched, never armed, and set aside `awaiting-bypass` once green.
+ */
+bypassOnly: boolean
+/**
+ * The review holds the merge: not rebased, released or watched.
+ */
+held: boolean
+/**
+ * What could not be read, so was not held on.
+ */
+notRead: string[]
+/**
+ * Why it is held, one line each.
+ */
+reasons: string[]
+}
+
+export interface SetAsideAppliesInput {
+atBase: string
+atHead: string
+baseTip?: (string | null)
+head: string
+reason: string
+}
+
+export type SetAsideAppliesOutput = boolean
+
+export interface SetAsideCommentInput {
+base?: string
+detail?: string
+head?: string
+reason?: string
+}
+
+export type SetAsideCommentOutput = string
+
+/**
+ * A repository snapshot to decide.
+ */
+export interface SettleInput {
+facts: Facts
+}
+export interface SettleOutput {
+/**
+ * Demotions still standing (the head is the one recorded).
+ */
+demoted: Demotion[]
+/**
+ * Comment writes: a set-aside rewritten as one resolved line, or written again for a record no comment says. Each edits the comment only while it still carries the marker that was read.
+ */
+ops: Op[]
+/**
+ * The records the worker holds after settling.
+ */
+records: SetAsideRecord[]
+/**
+ * Pull requests whose record was dropped because a person ticked Retry.
+ */
+retried: number[]
+/**
+ * Records taken up from an earlier run's comments.
+ */
+takenUp: number[]
+}
+export type QueuePolicy = ("serial" | "updateEveryBranch" | "mergeQueue" | "batch")
+
+/**
+ * The queue simulation's parameters; the defaults are a busy team on 15-minute CI.
+ */
+export interface SimQueueInput {
+/**
+ * Pull requests joining the queue per working day.
+ */
+arrivalsPerDay?: number
+/**
+ * The most pull requests in one batch.
+ */
+batchSize?: number
+/**
+ * Minutes of one CI run (one build of one branch or one batch).
+ */
+ciMinutes?: number
+/**
+ * The merge queue's builds at once.
+ */
+concurrency?: number
+dayHours?: number
+/**
+ * Working days per run, of `dayHours` each; the queue carries over from one day to the next.
+ */
+days?: number
+/**
+ * The share of pull requests that are broken: every build containing one fails.
+ */
+failureRate?: number
+/**
+ * The chance that a build fails although nothing in it is broken.
+ */
+flakeRate?: number
+/**
+ * The policies compared, in the order reported.
+ */
+policies?: QueuePolicy[]
+/**
+ * The seed every draw comes from (required by the engine; the shells draw one when none is given).
+ */
+seed?: (number | null)
+/**
+ * Independent runs pooled into each figure.
+ */
+seeds?: number
+/**
+ * The sweeps: each varies one parameter over these values, the rest as above.
+ */
+sweepCiMinutes?: number[]
+sweepFailureRate?: number[]
+sweepFlakeRate?: number[]
+}
+
+export type SimQueueOutput = QueueReport;
+/**
+ * A request with nothing in it but the engine's config.
+ */
+export interface SimQueueDefaultsInput {
+
+}
+
+/**
+ * The queue simulation's parameters; the defaults are a busy team on 15-minute CI.
+ */
+export interface SimQueueDefaultsOutput {
+/**
+ * Pull requests joining the queue per working day.
+ */
+arrivalsPerDay?: number
+/**
+ * The most pull requests in one batch.
+ */
+batchSize?: number
+/**
+ * Minutes of one CI run (one build of one branch or one batch).
+ */
+ciMinutes?: number
+/**
+ * The merge queue's builds at once.
+ */
+concurrency?: number
+dayHours?: number
+/**
+ * Working days per run, of `dayHours` each; the queue carries over from one day to the next.
+ */
+days?: number
+/**
+ * The share of pull requests that are broken: every build containing one fails.
+ */
+failureRate?: number
+/**
+ * The chance that a build fails although nothing in it is broken.
+ */
+flakeRate?: number
+/**
+ * The policies compared, in the order reported.
+ */
+policies?: QueuePolicy[]
+/**
+ * The seed every draw comes from (required by the engine; the shells draw one when none is given).
+ */
+seed?: (number | null)
+/**
+ * Independent runs pooled into each figure.
+ */
+seeds?: number
+/**
+ * The sweeps: each varies one parameter over these values, the rest as above.
+ */
+sweepCiMinutes?: number[]
+sweepFailureRate?: number[]
+sweepFlakeRate?: number[]
+}
+
+/**
+ * Which open pull request a station takes next.
+ */
+export type ClaimOrder = ("priorityThenOldest" | "oldest")
+/**
+ * How a pull request finds its station.
+ */
+export type Policy = ("roundRobin" | "leastLoaded" | "pull")
+
+/**
+ * The review simulation's parameters; every field has the article's value as its default.
+ */
+export interface SimReviewInput {
+/**
+ * The AI first pass, minutes.
+ */
+aiMinutes?: number
+/**
+ * Pull requests an hour from all dev machines together; each run draws its rate uniformly here.
+ */
+arrivalsPerHour?: Range
+articleMedianMinutes?: number
+/**
+ * The utilization the article quotes a pull median for, and that median in minutes.
+ */
+articleUtilization?: number
+claimOrder?: (ClaimOrder & string)
+/**
+ * Dev machines; the arrivals are split evenly between them.
+ */
+devMachines?: number
+/**
+ * Open (unfinished) pull requests a dev machine may have before it stops opening new ones; shown at `devWipUtilization` against no limit. 0 means no limit.
+ */
+devWip?: number
+devWipUtilization?: number
+heavyMinutes?: Range
+/**
+ * The share of heavy pull requests, whose gate takes instead a uniform time in `heavyMinutes`.
+ */
+heavyShare?: number
+/**
+ * The share of pull requests labelled `prio:high`.
+ */
+highPriorityShare?: number
+/**
+ * Working hours of arrivals per run (every pull request opened in them is reviewed to the end).
+ */
+hours?: number
+/**
+ * The person's gate on an ordinary pull request: log-normal with this median, minutes.
+ */
+humanMedianMinutes?: number
+/**
+ * The spread of that log-normal (sigma of its logarithm): 0.5 makes the mean gate 17 minutes and, with the defaults, the mean review the article's 34 minutes.
+ */
+humanSigma?: number
+/**
+ * The policies compared, in the order reported.
+ */
+policies?: Policy[]
+/**
+ * Pull requests a station may hold (claimed or under review) under the pull policy.
+ */
+reviewWip?: number
+/**
+ * The seed every draw comes from. Required by the engine; the CLI and the page draw one when none is given, and print it, so every run can be replayed.
+ */
+seed?: (number | null)
+/**
+ * Independent runs pooled into each figure.
+ */
+seeds?: number
+/**
+ * Review stations.
+ */
+stations?: number
+/**
+ * The utilizations of the sweep (arrivals times mean review over stations).
+ */
+utilizations?: number[]
+}
+/**
+ * A closed interval; a run draws uniformly inside it.
+ */
+export interface Range {
+max: number
+min: number
+}
+
+/**
+ * The review simulation's answer.
+ */
+export interface SimReviewOutput {
+article: ArticleCheck
+devWip: DevWipEffect
+/**
+ * The model's mean review (AI pass and gate), minutes.
+ */
+meanReviewMinutes: number
+/**
+ * The parameters the run used, defaults filled in: give them back with the seed to replay it.
+ */
+params: ReviewParams
+policies: PolicyWaits[]
+seed: number
+sweep: SweepPoint[]
+/**
+ * The utilization at the lowest and the highest arrival rate of `arrivalsPerHour`.
+ */
+utilization: Range
+}
+/**
+ * Our pull median at the article's utilization, beside the article's.
+ */
+export interface ArticleCheck {
+arrivalsPerHour: number
+articleMedian: number
+/**
+ * Ours minus the article's, minutes.
+ */
+difference: number
+pull: Spread
+utilization: number
+}
+/**
+ * A distribution of minutes: how many, and where its middle, its tail and its worst lie.
+ */
+export interface Spread {
+count: number
+max: number
+mean: number
+p50: number
+p90: number
+p95: number
+}
+/**
+ * What a dev machine's WIP limit does to the queue when arrivals run close to capacity.
+ */
+export interface DevWipEffect {
+arrivalsPerHour: number
+utilization: number
+with: DevWipArm
+without: DevWipArm
+}
+/**
+ * One side of the dev WIP comparison.
+ */
+export interface DevWipArm {
+/**
+ * The limit, 0 for none.
+ */
+devWip: number
+/**
+ * How long finished work waited on its dev machine before it could be opened.
+ */
+held: Spread
+/**
+ * The most pull requests open at once in any run.
+ */
+maxOpen: number
+/**
+ * The mean of each run's largest number open at once.
+ */
+meanMaxOpen: number
+/**
+ * Pull requests opened per working hour.
+ */
+openedPerHour: number
+/**
+ * Waits from opening to the start of review (pull policy).
+ */
+waits: Spread
+}
+/**
+ * The review simulation's parameters; every field has the article's value as its default.
+ */
+export interface ReviewParams {
+/**
+ * The AI first pass, minutes.
+ */
+aiMinutes?: number
+/**
+ * Pull requests an hour from all dev machines together; each run draws its rate uniformly here.
+ */
+arrivalsPerHour?: Range
+articleMedianMinutes?: number
+/**
+ * The utilization the article quotes a pull median for, and that median in minutes.
+ */
+articleUtilization?: number
+claimOrder?: (ClaimOrder & string)
+/**
+ * Dev machines; the arrivals are split evenly between them.
+ */
+devMachines?: number
+/**
+ * Open (unfinished) pull requests a dev machine may have before it stops opening new ones; shown at `devWipUtilization` against no limit. 0 means no limit.
+ */
+devWip?: number
+devWipUtilization?: number
+heavyMinutes?: Range
+/**
+ * The share of heavy pull requests, whose gate takes instead a uniform time in `heavyMinutes`.
+ */
+heavyShare?: number
+/**
+ * The share of pull requests labelled `prio:high`.
+ */
+highPriorityShare?: number
+/**
+ * Working hours of arrivals per run (every pull request opened in them is reviewed to the end).
+ */
+hours?: number
+/**
+ * The person's gate on an ordinary pull request: log-normal with this median, minutes.
+ */
+humanMedianMinutes?: number
+/**
+ * The spread of that log-normal (sigma of its logarithm): 0.5 makes the mean gate 17 minutes and, with the defaults, the mean review the article's 34 minutes.
+ */
+humanSigma?: number
+/**
+ * The policies compared, in the order reported.
+ */
+policies?: Policy[]
+/**
+ * Pull requests a station may hold (claimed or under review) under the pull policy.
+ */
+reviewWip?: number
+/**
+ * The seed every draw comes from. Required by the engine; the CLI and the page draw one when none is given, and print it, so every run can be replayed.
+ */
+seed?: (number | null)
+/**
+ * Independent runs pooled into each figure.
+ */
+seeds?: number
+/**
+ * Review stations.
+ */
+stations?: number
+/**
+ * The utilizations of the sweep (arrivals times mean review over stations).
+ */
+utilizations?: number[]
+}
+/**
+ * One policy's waits from opening to the start of review, pooled over every seed.
+ */
+export interface PolicyWaits {
+policy: Policy
+waits: Spread
+}
+/**
+ * The waits at one utilization of the sweep.
+ */
+export interface SweepPoint {
+arrivalsPerHour: number
+policies: PolicyWaits[]
+utilization: number
+}
+
+/**
+ * A request with nothing in it but the engine's config.
+ */
+export interface SimReviewDefaultsInput {
+
+}
+
+/**
+ * The review simulation's parameters; every field has the article's value as its default.
+ */
+export interface SimReviewDefaultsOutput {
+/**
+ * The AI first pass, minutes.
+ */
+aiMinutes?: number
+/**
+ * Pull requests an hour from all dev machines together; each run draws its rate uniformly here.
+ */
+arrivalsPerHour?: Range
+articleMedianMinutes?: number
+/**
+ * The utilization the article quotes a pull median for, and that median in minutes.
+ */
+articleUtilization?: number
+claimOrder?: (ClaimOrder & string)
+/**
+ * Dev machines; the arrivals are split evenly between them.
+ */
+devMachines?: number
+/**
+ * Open (unfinished) pull requests a dev machine may have before it stops opening new ones; shown at `devWipUtilization` against no limit. 0 means no limit.
+ */
+devWip?: number
+devWipUtilization?: number
+heavyMinutes?: Range
+/**
+ * The share of heavy pull requests, whose gate takes instead a uniform time in `heavyMinutes`.
+ */
+heavyShare?: number
+/**
+ * The share of pull requests labelled `prio:high`.
+ */
+highPriorityShare?: number
+/**
+ * Working hours of arrivals per run (every pull request opened in them is reviewed to the end).
+ */
+hours?: number
+/**
+ * The person's gate on an ordinary pull request: log-normal with this median, minutes.
+ */
+humanMedianMinutes?: number
+/**
+ * The spread of that log-normal (sigma of its logarithm): 0.5 makes the mean gate 17 minutes and, with the defaults, the mean review the article's 34 minutes.
+ */
+humanSigma?: number
+/**
+ * The policies compared, in the order reported.
+ */
+policies?: Policy[]
+/**
+ * Pull requests a station may hold (claimed or under review) under the pull policy.
+ */
+reviewWip?: number
+/**
+ * The seed every draw comes from. Required by the engine; the CLI and the page draw one when none is given, and print it, so every run can be replayed.
+ */
+seed?: (number | null)
+/**
+ * Independent runs pooled into each figure.
+ */
+seeds?: number
+/**
+ * Review stations.
+ */
+stations?: number
+/**
+ * The utilizations of the sweep (arrivals times mean review over stations).
+ */
+utilizations?: number[]
+}
+export interface StationReviewInput {
+/**
+ * The head the review is about.
+ */
+head?: string
+number: number
+/**
+ * What the AI command printed.
+ */
+output?: string
+}
+
+export type StationReviewOutput = ReviewOutcome;
+/**
+ * A repository snapshot to decide.
+ */
+export interface SweepInput {
+facts: Facts
+}
+export type SweepOutput = SweepPlan;
+/**
+ * A repository snapshot to decide.
+ */
+export interface TipReadsInput {
+facts: Facts
+}
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type TipReadsOutput = (number[] | ConfigRefusal)
+
+/**
+ * A repository snapshot to decide.
+ */
+export interface TriageInput {
+facts: Facts
+}
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type TriageOutput = (QueueReport | ConfigRefusal)
+export interface UnownedIssuesInput {
+facts: Facts
+/**
+ * The issues `report-unowned` opened before (found again by their hidden line).
+ */
+issues?: KnownIssue[]
+}
+/**
+ * An issue `report-unowned` keeps about one pull request, found again by its hidden line.
+ */
+export interface KnownIssue {
+body?: string
+number: number
+open?: boolean
+}
+
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type UnownedIssuesOutput = (UnownedIssue[] | ConfigRefusal)
+/**
+ * A request with nothing in it but the engine's config.
+ */
+export interface ValidateConfigInput {
+
+}
+
+export type ValidateConfigOutput = ConfigError[]
+
+export interface WatchStepInput {
+poll: Poll
+state: WatchState
+}
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type WatchStepOutput = (Step | ConfigRefusal)
+
+export interface Step {
+detail: string
+/**
+ * An outcome, or `continue`.
+ */
+outcome: string
+state: WatchState
+}
+export interface YieldsToInput {
+mine: OrderKey
+others: Released[]
+}
+/**
+ * A pull request released in the same moment as the worker's own.
+ */
+export interface Released {
+key: OrderKey
+/**
+ * It was already released when the survey ran: not in flight, it is still released on the next survey, and yielding to it would pick and pause the same pull request forever.
+ */
+releasedAtSurvey: boolean
+/**
+ * The worker owns it (a set-aside or claimed one runs nothing until its fix is pushed).
+ */
+workerOwned: boolean
+}
+
+export type YieldsToOutput = (number | null)
+
+
+/** Every decision of the engine by name: what it takes and what it answers (src/api.rs). */
+export interface Decisions {
+  autoFix: { input: AutoFixInput; output: AutoFixOutput };
+  checkRollup: { input: CheckRollupInput; output: CheckRollupOutput };
+  claim: { input: ClaimInput; output: ClaimOutput };
+  claimPr: { input: ClaimPrInput; output: ClaimPrOutput };
+  claimPrReadBack: { input: ClaimPrReadBackInput; output: ClaimPrReadBackOutput };
+  closingKeywords: { input: ClosingKeywordsInput; output: ClosingKeywordsOutput };
+  codeOwners: { input: CodeOwnersInput; output: CodeOwnersOutput };
+  configSchema: { input: ConfigSchemaInput; output: ConfigSchemaOutput };
+  cycleStep: { input: CycleStepInput; output: CycleStepOutput };
+  dashboard: { input: DashboardInput; output: DashboardOutput };
+  followupSettings: { input: FollowupSettingsInput; output: FollowupSettingsOutput };
+  gateClassify: { input: GateClassifyInput; output: GateClassifyOutput };
+  gateReport: { input: GateReportInput; output: GateReportOutput };
+  green: { input: GreenInput; output: GreenOutput };
+  labelCatalog: { input: LabelCatalogInput; output: LabelCatalogOutput };
+  labelSync: { input: LabelSyncInput; output: LabelSyncOutput };
+  marker: { input: MarkerInput; output: MarkerOutput };
+  order: { input: OrderInput; output: OrderOutput };
+  owner: { input: OwnerInput; output: OwnerOutput };
+  parseTrailers: { input: ParseTrailersInput; output: ParseTrailersOutput };
+  queueReads: { input: QueueReadsInput; output: QueueReadsOutput };
+  reconcile: { input: ReconcileInput; output: ReconcileOutput };
+  resolveClaimRace: { input: ResolveClaimRaceInput; output: ResolveClaimRaceOutput };
+  reviewHold: { input: ReviewHoldInput; output: ReviewHoldOutput };
+  setAsideApplies: { input: SetAsideAppliesInput; output: SetAsideAppliesOutput };
+  setAsideComment: { input: SetAsideCommentInput; output: SetAsideCommentOutput };
+  settle: { input: SettleInput; output: SettleOutput };
+  simQueue: { input: SimQueueInput; output: SimQueueOutput };
+  simQueueDefaults: { input: SimQueueDefaultsInput; output: SimQueueDefaultsOutput };
+  simReview: { input: SimReviewInput; output: SimReviewOutput };
+  simReviewDefaults: { input: SimReviewDefaultsInput; output: SimReviewDefaultsOutput };
+  stationReview: { input: StationReviewInput; output: StationReviewOutput };
+  sweep: { input: SweepInput; output: SweepOutput };
+  tipReads: { input: TipReadsInput; output: TipReadsOutput };
+  triage: { input: TriageInput; output: TriageOutput };
+  unownedIssues: { input: UnownedIssuesInput; output: UnownedIssuesOutput };
+  validateConfig: { input: ValidateConfigInput; output: ValidateConfigOutput };
+  watchStep: { input: WatchStepInput; output: WatchStepOutput };
+  yieldsTo: { input: YieldsToInput; output: YieldsToOutput };
+}
+
+/** A request: `facts` may also be given as JSON text, which crosses into the Wasm without a copy as an object. */
+export type EngineRequest<T> = { [K in keyof T]: K extends "facts" ? T[K] | string : T[K] };
+
+/** The engine under one config, validated once when it was built (`createEngine`). */
+export interface Engine {
+  /** The engine's version. */
+  version(): string;
+  /** The config's problems, each with its JSON path; empty when it is valid. Every decision that needs the config answers with them. */
+  configErrors(): ConfigError[];
+  /** Any decision by name. */
+  call<K extends keyof Decisions>(name: K, input?: EngineRequest<Decisions[K]["input"]>): Decisions[K]["output"];
+  /** Whether failed contexts are only a fixer's diff under `queue.autoFix`, and the commands that fix them. */
+  autoFix(input: EngineRequest<AutoFixInput>): AutoFixOutput;
+  /** The rollup of a head commit's checks against the required contexts. */
+  checkRollup(input: EngineRequest<CheckRollupInput>): CheckRollupOutput;
+  /** The stations flow's next job for a machine: `claim #N`, `wip-full n/w`, `queue-empty`, `fix #N` or `new-work`. */
+  claim(input: EngineRequest<ClaimInput>): ClaimOutput;
+  /** Whether `by` may claim (or release) a set-aside pull request, and the comment to write. */
+  claimPr(input: EngineRequest<ClaimPrInput>): ClaimPrOutput;
+  /** After `claimPr`'s comment is written and read back: who holds the claim, and what to say. */
+  claimPrReadBack(input: EngineRequest<ClaimPrReadBackInput>): ClaimPrReadBackOutput;
+  /** The issues a body closes with a closing keyword (`Fixes #12`), outside fenced code; never another repository's. */
+  closingKeywords(input?: EngineRequest<ClosingKeywordsInput>): ClosingKeywordsOutput;
+  /** The owners CODEOWNERS gives a path (the last matching rule's); empty when unowned. */
+  codeOwners(input: EngineRequest<CodeOwnersInput>): CodeOwnersOutput;
+  /** The JSON Schema of `.github/prflow.json`. */
+  configSchema(input?: EngineRequest<ConfigSchemaInput>): ConfigSchemaOutput;
+  /** One step of the merge queue's cycle: the survey, the remembered state and the results of the ops the shell applied in; the next ops, the new state and what to wait for out. */
+  cycleStep(input?: EngineRequest<CycleStepInput>): CycleStepOutput;
+  /** What the dashboard draws: one row per open pull request, the pick order and the warnings. */
+  dashboard(input: EngineRequest<DashboardInput>): DashboardOutput;
+  /** The board settings a shell reads before the sweep, defaults filled in. */
+  followupSettings(input?: EngineRequest<FollowupSettingsInput>): FollowupSettingsOutput;
+  /** The validation gate's classify step for one pull request. */
+  gateClassify(input: EngineRequest<GateClassifyInput>): GateClassifyOutput;
+  /** The validation gate's report step: the machine's result for the commit it tested. */
+  gateReport(input: EngineRequest<GateReportInput>): GateReportOutput;
+  /** The queue's reading of a head commit's checks. (A single rule exposed for the fixture corpora.) */
+  green(input: EngineRequest<GreenInput>): GreenOutput;
+  /** Every label the config uses, with colour and description. */
+  labelCatalog(input?: EngineRequest<LabelCatalogInput>): LabelCatalogOutput;
+  /** What `prflow labels` writes: a catalogue (`labelCatalog`'s) compared with the repository's labels as read (create, update, never delete). */
+  labelSync(input: EngineRequest<LabelSyncInput>): LabelSyncOutput;
+  /** A comment's queue marker, read. (A single rule exposed for the fixture corpora.) */
+  marker(input?: EngineRequest<MarkerInput>): MarkerOutput;
+  /** The pick order of candidates' keys. (A single rule exposed for the fixture corpora.) */
+  order(input: EngineRequest<OrderInput>): OrderOutput;
+  /** Every open pull request's queue owner, by number. (A single rule exposed for the fixture corpora.) */
+  owner(input: EngineRequest<OwnerInput>): OwnerOutput;
+  /** The numbers a body's `Merge-After:` / `Start-After:` trailers name, outside fenced code. */
+  parseTrailers(input?: EngineRequest<ParseTrailersInput>): ParseTrailersOutput;
+  /** What the queue's reader must still fetch: issues, what blocks them, CODEOWNERS teams, branches to compare with the tip. */
+  queueReads(input: EngineRequest<QueueReadsInput>): QueueReadsOutput;
+  /** The plan for a snapshot: every open pull request's labels and statuses, and why. */
+  reconcile(input: EngineRequest<ReconcileInput>): ReconcileOutput;
+  /** After the settle time, with the labels read back: does the machine keep its claim? */
+  resolveClaimRace(input: EngineRequest<ResolveClaimRaceInput>): ResolveClaimRaceOutput;
+  /** Whether a review holds a pull request out of the queue. (A single rule exposed for the fixture corpora.) */
+  reviewHold(input: EngineRequest<ReviewHoldInput>): ReviewHoldOutput;
+  /** Whether a set-aside still applies to a head and base. (A single rule exposed for the fixture corpora.) */
+  setAsideApplies(input: EngineRequest<SetAsideAppliesInput>): SetAsideAppliesOutput;
+  /** The set-aside comment's body. (A single rule exposed for the fixture corpora.) */
+  setAsideComment(input?: EngineRequest<SetAsideCommentInput>): SetAsideCommentOutput;
+  /** The set-aside comments' records, settled against the facts. (A single rule exposed for the fixture corpora.) */
+  settle(input: EngineRequest<SettleInput>): SettleOutput;
+  /** The merge-queue simulation for one seed: landings, CI runs and minutes per day by queue policy. */
+  simQueue(input?: EngineRequest<SimQueueInput>): SimQueueOutput;
+  /** The queue simulation's parameters with their defaults. */
+  simQueueDefaults(input?: EngineRequest<SimQueueDefaultsInput>): SimQueueDefaultsOutput;
+  /** The review-stations simulation for one seed: waits by policy, the utilization sweep, the dev WIP limit. */
+  simReview(input?: EngineRequest<SimReviewInput>): SimReviewOutput;
+  /** The review simulation's parameters with their defaults (what `prflow sim review --help` prints). */
+  simReviewDefaults(input?: EngineRequest<SimReviewDefaultsInput>): SimReviewDefaultsOutput;
+  /** The AI first pass's outcome: a COMMENT review, and `/changes` when its first line starts with BLOCKING. */
+  stationReview(input: EngineRequest<StationReviewInput>): StationReviewOutput;
+  /** The follow-up sweep: comments for the levels due, claim releases, the board, and `stopTheLine`. */
+  sweep(input: EngineRequest<SweepInput>): SweepOutput;
+  /** The pull requests whose `builtOnBaseTip` triage reads: a reader asks git about these only. */
+  tipReads(input: EngineRequest<TipReadsInput>): TipReadsOutput;
+  /** The merge queue's triage of every open pull request, the pick order and the cycles. */
+  triage(input: EngineRequest<TriageInput>): TriageOutput;
+  /** The issues `report-unowned` keeps: one per queued pull request whose owner is none. */
+  unownedIssues(input: EngineRequest<UnownedIssuesInput>): UnownedIssuesOutput;
+  /** The config's problems, each with its JSON path; empty when it is valid. */
+  validateConfig(input?: EngineRequest<ValidateConfigInput>): ValidateConfigOutput;
+  /** One poll of the watched pull request (the required contexts: the poll's and the config's): `continue` means poll again. */
+  watchStep(input: EngineRequest<WatchStepInput>): WatchStepOutput;
+  /** The yield rule: the released pull request `mine` gives its turn back to, or null. */
+  yieldsTo(input: EngineRequest<YieldsToInput>): YieldsToOutput;
 }

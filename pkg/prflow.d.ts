@@ -2,113 +2,35 @@
 /* eslint-disable */
 
 /**
- * The rollup of a head commit's checks against the required contexts.
+ * The decision engine under one config, validated once when it is built.
  */
-export function checkRollup(checks: any, required_contexts: any): any;
+export class Engine {
+    free(): void;
+    [Symbol.dispose](): void;
+    /**
+     * One decision by name, JSON text in and out.
+     */
+    call(name: string, input: string): string;
+    /**
+     * The config's problems as JSON text (`[{ path, expected, found }]`), empty when it is valid.
+     */
+    configErrorsJson(): string;
+    /**
+     * Every decision's name, so the JS core binds one method per decision without a list of its own.
+     */
+    static names(): string[];
+    /**
+     * `new Engine(configText)`; `new Engine()` (no config file) is the preset. A bad config never
+     * throws: every decision that needs it answers with its errors.
+     */
+    constructor(config_text?: string | null);
+}
 
 /**
- * The stations flow's `prflow claim <role> <machine>`: `{ line, role, number, ops, why, settleSeconds, warnings }`.
+ * A fresh seed for a simulation run given none, from the host's crypto: the one random thing, kept
+ * out of the engine's decisions, which take the seed as an input.
  */
-export function claimJson(facts: string, config: string, role: string, machine: string): string;
-
-/**
- * `codeOwners(codeownersText, path)`: the owners of that path (the last matching rule's), empty when unowned.
- */
-export function codeOwners(codeowners: string, path: string): string[];
-
-/**
- * The JSON Schema of `.github/prflow.json`.
- */
-export function configSchema(): any;
-
-/**
- * What the dashboard page draws: one row per open pull request (reconcile's state and why, the
- * sweep's time in state, owner and claimers, the queue's triage), JSON text in and out.
- */
-export function dashboardJson(facts: string, config: string): string;
-
-/**
- * The follow-up section with its defaults filled in (the board label to read, the effective levels),
- * or the config's errors. JSON text in and out, like the sweep: one serializer for all these types.
- */
-export function followupSettingsJson(config: string): string;
-
-/**
- * The gate's classify step for one pull request: `{ run, need, sha, ops, why, warnings }`.
- */
-export function gateClassifyJson(facts: string, config: string, number: number): string;
-
-/**
- * The gate's report step: the validation machine's `result` for `testedSha`.
- */
-export function gateReportJson(facts: string, config: string, number: number, tested_sha: string, result: string): string;
-
-/**
- * The labels a config uses, with colour and description, for `prflow labels`: `{ configErrors, labels, ownerMark }`.
- */
-export function labelCatalog(config: any): any;
-
-/**
- * What `prflow labels` writes: `labelSyncJson(catalog, existing)` with the catalogue `labelCatalog`
- * answered and the repository's labels as read: `{ rows, ops, unused }`.
- */
-export function labelSyncJson(catalog: string, existing: string): string;
-
-/**
- * `parseTrailers(body)`: `{ mergeAfter, startAfter }`, the numbers each trailer names outside fenced code.
- */
-export function parseTrailers(body: string): any;
-
-/**
- * The merge queue's decisions by name (`triage`, `watchStep`, `claimPr`, `unownedIssues`, `autoFix`,
- * ...), JSON text in and out; js/core.js gives each its own JS name. Bad input throws, naming the path.
- */
-export function queueCallJson(name: string, input: string): string;
-
-/**
- * `queueReads(facts, config)`: what the queue's reader must still fetch ({ issues, blockedBy, teams,
- * tips }), JSON text in and out. Temporary beside `queueCallJson` until the one request vocabulary
- * carries it (H-core, issue 11).
- */
-export function queueReadsJson(facts: string, config: string): string;
-
-/**
- * The plan for a facts snapshot under a config. A bad config yields a plan with `configErrors` and no
- * operations; bad facts throw an `Error` naming the JSON path.
- */
-export function reconcile(facts: any, config: any): any;
-
-/**
- * The same, JSON text in and out: no object conversion on either side of the boundary.
- */
-export function reconcileJson(facts: string, config: string): string;
-
-/**
- * After the settle time: does `machine` keep pull request `number`, given the labels read back (JSON text).
- */
-export function resolveClaimRaceJson(labels: string, machine: string, number: number, config: string): string;
-
-/**
- * `resolveClaimRaceJson`, told the claimer's window in milliseconds (its facts read to its claim write
- * acknowledged): a window not shorter than the settle withdraws the claim.
- */
-export function resolveClaimRaceTimedJson(labels: string, machine: string, number: number, config: string, took_ms: number): string;
-
-/**
- * The AI first pass's outcome for pull request `number` at `head`: `{ blocking, ops, why }` (the
- * COMMENT review, and `/changes` when the output's first line starts with BLOCKING).
- */
-export function stationReviewJson(number: number, head: string, output: string): string;
-
-/**
- * The follow-up sweep, JSON text in and out: comments, claim releases, the board, and `stopTheLine`.
- */
-export function sweepJson(facts: string, config: string): string;
-
-/**
- * Validates a config: the list of problems, empty when it is good.
- */
-export function validateConfig(config: any): any;
+export function drawSeed(): number;
 
 /**
  * The engine's version (the crate version).
@@ -119,34 +41,20 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
-    readonly checkRollup: (a: any, b: any) => [number, number, number];
-    readonly claimJson: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number, number];
-    readonly codeOwners: (a: number, b: number, c: number, d: number) => [number, number];
-    readonly configSchema: () => [number, number, number];
-    readonly dashboardJson: (a: number, b: number, c: number, d: number) => [number, number, number, number];
-    readonly followupSettingsJson: (a: number, b: number) => [number, number, number, number];
-    readonly gateClassifyJson: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
-    readonly gateReportJson: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number) => [number, number, number, number];
-    readonly labelCatalog: (a: any) => [number, number, number];
-    readonly labelSyncJson: (a: number, b: number, c: number, d: number) => [number, number, number, number];
-    readonly parseTrailers: (a: number, b: number) => [number, number, number];
-    readonly queueCallJson: (a: number, b: number, c: number, d: number) => [number, number, number, number];
-    readonly queueReadsJson: (a: number, b: number, c: number, d: number) => [number, number, number, number];
-    readonly reconcile: (a: any, b: any) => [number, number, number];
-    readonly reconcileJson: (a: number, b: number, c: number, d: number) => [number, number, number, number];
-    readonly resolveClaimRaceJson: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number, number];
-    readonly resolveClaimRaceTimedJson: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number, number];
-    readonly stationReviewJson: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
-    readonly sweepJson: (a: number, b: number, c: number, d: number) => [number, number, number, number];
-    readonly validateConfig: (a: any) => [number, number, number];
+    readonly __wbg_engine_free: (a: number, b: number) => void;
+    readonly drawSeed: () => [number, number, number];
+    readonly engine_call: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
+    readonly engine_configErrorsJson: (a: number) => [number, number, number, number];
+    readonly engine_names: () => [number, number];
+    readonly engine_new: (a: number, b: number) => number;
     readonly version: () => [number, number];
-    readonly __wbindgen_malloc: (a: number, b: number) => number;
-    readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
-    readonly __wbindgen_free: (a: number, b: number, c: number) => void;
     readonly __wbindgen_exn_store: (a: number) => void;
     readonly __externref_table_alloc: () => number;
     readonly __wbindgen_externrefs: WebAssembly.Table;
     readonly __externref_table_dealloc: (a: number) => void;
+    readonly __wbindgen_malloc: (a: number, b: number) => number;
+    readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
+    readonly __wbindgen_free: (a: number, b: number, c: number) => void;
     readonly __externref_drop_slice: (a: number, b: number) => void;
     readonly __wbindgen_start: () => void;
 }

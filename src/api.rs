@@ -531,6 +531,12 @@ decisions! {
     "autoFix": AutoFixInput => OrRefusal<autofix::AutoFix> = |e, i| with_config(e, |c| Ok(autofix::auto_fix(c.queue.auto_fix.as_ref(), &i.failed, i.commit_count)));
     /// The yield rule: the released pull request `mine` gives its turn back to, or null.
     "yieldsTo": YieldsToInput => Option<u64> = |_, i| Ok(order::yields_to(i.mine, &i.others));
+    /// One step of the merge queue's cycle: the survey, the remembered state and the results of the
+    /// ops the shell applied in; the next ops, the new state and what to wait for out.
+    "cycleStep": queue::cycle::StepInput => OrRefusal<queue::cycle::StepOut> = |e, i| {
+        checked(&i.facts)?;
+        with_config(e, |c| Ok(queue::cycle::step(&i, c)))
+    };
     /// The review-stations simulation for one seed: waits by policy, the utilization sweep, the dev WIP limit.
     "simReview": crate::sim::review::ReviewParams => crate::sim::review::ReviewReport = |_, i| crate::sim::review::review(&i).map_err(|e| e.join("\n"));
     /// The merge-queue simulation for one seed: landings, CI runs and minutes per day by queue policy.

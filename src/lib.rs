@@ -67,6 +67,8 @@ pub fn schemas() -> serde_json::Value {
         "reviewOutcome": schema(settings.clone().into_generator().into_root_schema_for::<stations::ReviewOutcome>()),
         "unownedIssue": schema(settings.clone().into_generator().into_root_schema_for::<queue::claim::UnownedIssue>()),
         "autoFix": schema(settings.clone().into_generator().into_root_schema_for::<queue::autofix::AutoFix>()),
+        "cycleStepInput": schema(settings.clone().into_generator().into_root_schema_for::<queue::cycle::StepInput>()),
+        "cycleStep": schema(settings.clone().into_generator().into_root_schema_for::<queue::cycle::StepOut>()),
         "dashboard": schema(settings.into_generator().into_root_schema_for::<dashboard::DashboardView>()),
         "decisions": api::decision_schemas(),
     })

@@ -169,6 +169,24 @@ pub enum Op {
         reason: String,
         guard: Guard,
     },
+    // ---- The merge queue worker's git side (issue 13). A cycle step's ops are applied in order and the
+    // shell stops at the first that does not succeed, reporting one `queue::cycle::OpResult` per op
+    // applied, so a rebase and its push are two ops whose results the next step reads apart. Each carries
+    // its guard in its own field: the head it expects (`expectedHead`) or the push's lease.
+    /// Rebase `branch` onto the freshly fetched `onto` in a throwaway worktree. Guard: the fetched
+    /// head is `expectedHead` (else `moved`). With `dropping`, a head that still contains that commit
+    /// (the head a merged layer below merged at) is rebased `--onto <onto> <dropping>`; otherwise plainly.
+    Rebase { number: u64, branch: String, onto: String, expected_head: String, dropping: Option<String>, reason: String },
+    /// `git rebase --onto <onto> <upstream>` in a throwaway worktree: a layer's own commits and
+    /// nothing else. Guard: the head is `expectedHead` (else `moved`); a head that does not contain
+    /// `upstream` is `skipped` (GitHub rebased it, or it was restacked already).
+    RebaseOnto { number: u64, branch: String, onto: String, upstream: String, expected_head: String, reason: String },
+    /// Push what the op before produced to `branch` with `--force-with-lease=<branch>:<lease>`.
+    Push { number: u64, branch: String, lease: String, reason: String },
+    /// Run the auto-fix `commands` in a throwaway worktree at `expectedHead`, and amend whatever
+    /// they changed onto the branch's one commit (`unchanged` when nothing changed).
+    AutoFix { number: u64, branch: String, expected_head: String, commands: Vec<String>, reason: String },
+
 }
 
 /// What must still hold when an op is applied. The writer checks it against a fresh read just
@@ -187,11 +205,14 @@ pub struct Guard {
     /// Labels that must still be off.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub labels_off: Vec<String>,
+    /// The branch it must still be based on (a pull request retargeted since is not armed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
 }
 
 impl Guard {
     pub fn is_empty(&self) -> bool {
-        self.head.is_none() && self.labels_on.is_empty() && self.labels_off.is_empty()
+        self.head.is_none() && self.labels_on.is_empty() && self.labels_off.is_empty() && self.base.is_none()
     }
 
     /// Only the head; an empty sha (a head that was not read) guards nothing.
@@ -287,6 +308,8 @@ impl Op {
             | Op::RebaseAndPush { number, reason, guard, .. } => (*number, reason, Some(guard)),
             Op::UpsertBoard { number, reason, guard, .. } => (number.unwrap_or(0), reason, Some(guard)),
             Op::CreateIssue { reason, .. } | Op::CreatePullRequest { reason, .. } | Op::CreateLabel { reason, .. } | Op::UpdateLabel { reason, .. } => (0, reason, None),
+            // The git side's guard is in its own fields (expectedHead, the lease), checked by git itself.
+            Op::Rebase { number, reason, .. } | Op::RebaseOnto { number, reason, .. } | Op::Push { number, reason, .. } | Op::AutoFix { number, reason, .. } => (*number, reason, None),
         }
     }
 }

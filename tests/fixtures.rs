@@ -14,12 +14,16 @@ mod dump;
 mod followup;
 #[path = "fixtures/queue.rs"]
 mod queue;
+#[path = "fixtures/queue_cycle.rs"]
+mod queue_cycle;
 #[path = "fixtures/reconcile.rs"]
 mod reconcile;
 #[path = "fixtures/stations.rs"]
 mod stations;
 #[path = "fixtures/stations_story.rs"]
 mod story;
+#[path = "fixtures/subset.rs"]
+mod subset;
 
 use serde_json::{json, Value};
 
@@ -50,7 +54,7 @@ pub fn entry(corpus: &str, name: &str, config: &Value, call: &str, input: &Value
 #[test]
 fn every_corpus() {
     // (corpus, at least this many cases): the sizes the issues promised.
-    let runs = [(reconcile::run(), 150), (queue::run(), 200), (stations::run(), 90), (followup::run(), 20)];
+    let runs = [(reconcile::run(), 150), (queue::run(), 200), (stations::run(), 90), (followup::run(), 20), (queue_cycle::run(), 80)];
     let mut dumped = Vec::new();
     let mut problems = Vec::new();
     let mut lines = vec!["fixture corpora (cases, engine calls):".to_string()];

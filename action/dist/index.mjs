@@ -2508,16 +2508,16 @@ function withDefaults2(oldEndpoint, newDefaults) {
     if (!endpointOptions.request || !endpointOptions.request.hook) {
       return fetchWrapper(endpoint2.parse(endpointOptions));
     }
-    const request2 = (route2, parameters2) => {
+    const request22 = (route2, parameters2) => {
       return fetchWrapper(
         endpoint2.parse(endpoint2.merge(route2, parameters2))
       );
     };
-    Object.assign(request2, {
+    Object.assign(request22, {
       endpoint: endpoint2,
       defaults: withDefaults2.bind(null, endpoint2)
     });
-    return endpointOptions.request.hook(request2, endpointOptions);
+    return endpointOptions.request.hook(request22, endpointOptions);
   };
   return Object.assign(newApi, {
     endpoint: endpoint2,
@@ -2533,9 +2533,9 @@ function _buildMessageForResponseErrors(data) {
 ` + data.errors.map((e) => ` - ${e.message}`).join("\n");
 }
 var GraphqlResponseError = class extends Error {
-  constructor(request2, headers, response) {
+  constructor(request22, headers, response) {
     super(_buildMessageForResponseErrors(response));
-    this.request = request2;
+    this.request = request22;
     this.headers = headers;
     this.response = response;
     this.errors = response.errors;
@@ -2563,7 +2563,7 @@ var NON_VARIABLE_OPTIONS = [
 ];
 var FORBIDDEN_VARIABLE_OPTIONS = ["query", "method", "url"];
 var GHES_V3_SUFFIX_REGEX = /\/api\/v3\/?$/;
-function graphql(request2, query, options) {
+function graphql(request22, query, options) {
   if (options) {
     if (typeof query === "string" && "query" in options) {
       return Promise.reject(
@@ -2593,11 +2593,11 @@ function graphql(request2, query, options) {
     result.variables[key] = parsedOptions[key];
     return result;
   }, {});
-  const baseUrl = parsedOptions.baseUrl || request2.endpoint.DEFAULTS.baseUrl;
+  const baseUrl = parsedOptions.baseUrl || request22.endpoint.DEFAULTS.baseUrl;
   if (GHES_V3_SUFFIX_REGEX.test(baseUrl)) {
     requestOptions.url = baseUrl.replace(GHES_V3_SUFFIX_REGEX, "/api/graphql");
   }
-  return request2(requestOptions).then((response) => {
+  return request22(requestOptions).then((response) => {
     if (response.data.errors) {
       const headers = {};
       for (const key of Object.keys(response.headers)) {
@@ -2612,8 +2612,8 @@ function graphql(request2, query, options) {
     return response.data.data;
   });
 }
-function withDefaults3(request2, newDefaults) {
-  const newRequest = request2.defaults(newDefaults);
+function withDefaults3(request22, newDefaults) {
+  const newRequest = request22.defaults(newDefaults);
   const newApi = (query, options) => {
     return graphql(newRequest, query, options);
   };
@@ -2658,13 +2658,13 @@ function withAuthorizationPrefix(token) {
   }
   return `token ${token}`;
 }
-async function hook(token, request2, route, parameters) {
-  const endpoint2 = request2.endpoint.merge(
+async function hook(token, request3, route, parameters) {
+  const endpoint2 = request3.endpoint.merge(
     route,
     parameters
   );
   endpoint2.headers.authorization = withAuthorizationPrefix(token);
-  return request2(endpoint2);
+  return request3(endpoint2);
 }
 var createTokenAuth = function createTokenAuth2(token) {
   if (!token) {
@@ -2835,7 +2835,7 @@ async function errorRequest(state, octokit, error, options) {
   }
   throw error;
 }
-async function wrapRequest(state, octokit, request2, options) {
+async function wrapRequest(state, octokit, request3, options) {
   const limiter = new import_light.default();
   limiter.on("failed", function(error, info) {
     const maxRetries = ~~error.request.request?.retries;
@@ -2846,12 +2846,12 @@ async function wrapRequest(state, octokit, request2, options) {
     }
   });
   return limiter.schedule(
-    requestWithGraphqlErrorHandling.bind(null, state, octokit, request2),
+    requestWithGraphqlErrorHandling.bind(null, state, octokit, request3),
     options
   );
 }
-async function requestWithGraphqlErrorHandling(state, octokit, request2, options) {
-  const response = await request2(options);
+async function requestWithGraphqlErrorHandling(state, octokit, request3, options) {
+  const response = await request3(options);
   if (response.data && response.data.errors && response.data.errors.length > 0 && /Something went wrong while executing your query/.test(
     response.data.errors[0].message
   )) {
@@ -2896,16 +2896,16 @@ retry.VERSION = VERSION5;
 var import_light2 = __toESM(require_light(), 1);
 var VERSION6 = "0.0.0-development";
 var noop3 = () => Promise.resolve();
-function wrapRequest2(state, request2, options) {
-  return state.retryLimiter.schedule(doRequest, state, request2, options);
+function wrapRequest2(state, request3, options) {
+  return state.retryLimiter.schedule(doRequest, state, request3, options);
 }
-async function doRequest(state, request2, options) {
+async function doRequest(state, request3, options) {
   const { pathname } = new URL(options.url, "http://github.test");
   const isAuth = isAuthRequest(options.method, pathname);
   const isWrite = !isAuth && options.method !== "GET" && options.method !== "HEAD";
   const isSearch = options.method === "GET" && pathname.startsWith("/search/");
   const isGraphQL = pathname.startsWith("/graphql");
-  const retryCount = ~~request2.retryCount;
+  const retryCount = ~~request3.retryCount;
   const jobOptions = retryCount > 0 ? { priority: 0, weight: 0 } : {};
   if (state.clustering) {
     jobOptions.expiration = 1e3 * 60;
@@ -2919,7 +2919,7 @@ async function doRequest(state, request2, options) {
   if (isSearch) {
     await state.search.key(state.id).schedule(jobOptions, noop3);
   }
-  const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request2, options);
+  const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request3, options);
   if (isGraphQL) {
     const res = await req;
     if (res.data.errors != null && res.data.errors.some((error) => error.type === "RATE_LIMITED")) {
@@ -3063,14 +3063,14 @@ function throttling(octokit, octokitOptions) {
       (e) => octokit.log.warn("Error in throttling-plugin limit handler", e)
     );
     state.retryLimiter.on("failed", async function(error, info) {
-      const [state2, request2, options] = info.args;
+      const [state2, request3, options] = info.args;
       const { pathname } = new URL(options.url, "http://github.test");
       const shouldRetryGraphQL = pathname.startsWith("/graphql") && error.status !== 401;
       if (!(shouldRetryGraphQL || error.status === 403 || error.status === 429)) {
         return;
       }
-      const retryCount = ~~request2.retryCount;
-      request2.retryCount = retryCount;
+      const retryCount = ~~request3.retryCount;
+      request3.retryCount = retryCount;
       options.request.retryCount = retryCount;
       const { wantRetry, retryAfter = 0 } = await (async function() {
         if (/\bsecondary rate\b/i.test(error.message)) {
@@ -3108,14 +3108,14 @@ function throttling(octokit, octokitOptions) {
         return {};
       })();
       if (wantRetry) {
-        request2.retryCount++;
+        request3.retryCount++;
         return retryAfter * state2.retryAfterBaseValue;
       }
     });
   };
-  octokit.hook.wrap("request", (request2, options) => {
+  octokit.hook.wrap("request", (request3, options) => {
     initializeBottleneck();
-    return wrapRequest2(state, request2, options);
+    return wrapRequest2(state, request3, options);
   });
   return {};
 }
@@ -3129,9 +3129,9 @@ var MAX_SERVER_ERROR_RETRIES = 3;
 var MAX_RATE_LIMIT_WAIT_S = 60;
 var WRITE_SPACING_MS = 1e3;
 function unreachable(octokit) {
-  octokit.hook.wrap("request", async (request2, options) => {
+  octokit.hook.wrap("request", async (request3, options) => {
     try {
-      return await request2(options);
+      return await request3(options);
     } catch (e) {
       if (e?.status !== 500 || e.response || !e.cause) throw e;
       const code = e.cause?.cause?.code ?? e.cause?.code ?? e.cause?.cause?.message ?? e.message;
@@ -3771,17 +3771,18 @@ async function applyOne(octokit, op, { params, live, git, stopped }) {
     return { outcome: FAILED, detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}` };
   }
 }
-var hasGuard = (g) => Boolean(g && (g.head || g.labelsOn?.length || g.labelsOff?.length));
+var hasGuard = (g) => Boolean(g && (g.head || g.base || g.labelsOn?.length || g.labelsOff?.length));
 async function freshRead(octokit, op, params) {
-  if (op.guard?.head || NEEDS_PULL.has(op.op)) {
+  if (op.guard?.head || op.guard?.base || NEEDS_PULL.has(op.op)) {
     const { data: data2 } = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...params, pull_number: op.number, request: { ...GUARD_READ } });
-    return { head: data2.head?.sha ?? null, labels: (data2.labels ?? []).map((l) => l.name), nodeId: data2.node_id };
+    return { head: data2.head?.sha ?? null, base: data2.base?.ref ?? null, labels: (data2.labels ?? []).map((l) => l.name), nodeId: data2.node_id };
   }
   const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}", { ...params, issue_number: op.number, request: { ...GUARD_READ } });
   return { head: null, labels: (data.labels ?? []).map((l) => typeof l === "string" ? l : l.name), nodeId: data.node_id };
 }
 function guardBroken(guard, fresh) {
   if (guard.head && fresh.head !== guard.head) return `the head moved from ${short(guard.head)} to ${short(fresh.head)}`;
+  if (guard.base && fresh.base !== guard.base) return `it was retargeted from ${guard.base} to ${fresh.base}`;
   const on = new Set(fresh.labels.map((l) => l.toLowerCase()));
   const off = (guard.labelsOn ?? []).filter((l) => !on.has(l.toLowerCase()));
   if (off.length) return `${off.join(", ")} ${off.length === 1 ? "was" : "were"} taken off`;
@@ -3792,6 +3793,7 @@ function guardBroken(guard, fresh) {
 function guardWords(guard) {
   const parts = [];
   if (guard?.head) parts.push(`the head is still ${short(guard.head)}`);
+  if (guard?.base) parts.push(`it is still based on ${guard.base}`);
   if (guard?.labelsOn?.length) parts.push(`${guard.labelsOn.join(", ")} still on`);
   if (guard?.labelsOff?.length) parts.push(`${guard.labelsOff.join(", ")} still off`);
   return parts.length ? ` (if ${parts.join(" and ")})` : "";
@@ -3883,39 +3885,26 @@ import { readFileSync } from "node:fs";
 
 // lib/config-text.js
 var DEFAULT_CONFIG_PATH = ".github/prflow.json";
-function checkConfigText(engine2, text) {
-  let config;
-  try {
-    config = JSON.parse(text);
-  } catch (e) {
-    return { config: null, problems: [{ path: "$", expected: "JSON", found: `a syntax error (${e.message})` }] };
-  }
-  if (config === null || typeof config !== "object" || Array.isArray(config)) {
-    return { config: null, problems: [{ path: "$", expected: "a JSON object", found: kindOf(config) }] };
-  }
-  const problems = engine2.validateConfig(config);
-  return { config: problems.length ? null : config, problems };
-}
-function kindOf(value) {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return { string: "a string", number: "a number", boolean: "a boolean" }[typeof value] ?? typeof value;
+function checkConfigText(prflow2, text) {
+  const engine = prflow2.createEngine(text);
+  const problems = engine.configErrors();
+  return { engine, config: problems.length ? null : JSON.parse(text), problems };
 }
 function formatProblem(file, { path: path2, expected, found }) {
   return `${file}: ${path2}: expected ${expected}, found ${found}`;
 }
 
 // lib/config-file.js
-function loadConfig(engine2, path2, { readFile = (p) => readFileSync(p, "utf8") } = {}) {
+function loadConfig(prflow2, path2, { readFile = (p) => readFileSync(p, "utf8") } = {}) {
   let text;
   try {
     text = readFile(path2);
   } catch (e) {
-    if (e.code === "ENOENT") return { config: {}, source: "preset", errors: [] };
-    return { config: null, source: path2, errors: [`${path2}: $: expected a readable file, found ${e.code ?? e.message}`] };
+    if (e.code === "ENOENT") return { engine: prflow2.createEngine(), config: {}, source: "preset", errors: [] };
+    return { engine: null, config: null, source: path2, errors: [`${path2}: $: expected a readable file, found ${e.code ?? e.message}`] };
   }
-  const { config, problems } = checkConfigText(engine2, text);
-  return { config, source: path2, errors: problems.map((p) => formatProblem(path2, p)) };
+  const { engine, config, problems } = checkConfigText(prflow2, text);
+  return { engine, config, source: path2, errors: problems.map((p) => formatProblem(path2, p)) };
 }
 
 // lib/summary.js
@@ -4059,25 +4048,25 @@ var RunError = class extends Error {
     this.lines = lines;
   }
 };
-function configOrThrow(engine2, configPath, readFile) {
-  const loaded = loadConfig(engine2, configPath, readFile ? { readFile } : void 0);
+function configOrThrow(prflow2, configPath, readFile) {
+  const loaded = loadConfig(prflow2, configPath, readFile ? { readFile } : void 0);
   if (loaded.errors.length) throw new RunError(loaded.errors);
   return loaded;
 }
-async function reconcileRun({ engine: engine2, octokit, owner, repo, configPath, readFile, scope, live, log: log2 = () => {
+async function reconcileRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, scope, live, log: log2 = () => {
 } }) {
-  const { config, source } = configOrThrow(engine2, configPath, readFile);
+  const { engine, config, source } = configOrThrow(prflow2, configPath, readFile);
   log2(`config: ${source === "preset" ? `no ${configPath}: the ${config.flow ?? "bot-panel"} preset` : source}`);
   const scopeText = describeScope(scope);
   if (scope.scope === "none") {
     log2(`nothing to reconcile: ${scope.why ?? "the event names no pull request"}`);
-    const plan2 = { engine: engine2.version(), configErrors: [], ops: [], pulls: [], warnings: [] };
+    const plan2 = { engine: engine.version(), configErrors: [], ops: [], pulls: [], warnings: [] };
     const counts2 = countResults(plan2, []);
     return { plan: plan2, results: [], counts: counts2, skipped: true, summary: reconcileSummary({ repo: `${owner}/${repo}`, plan: plan2, results: [], live, scope: scopeText, counts: counts2 }), lines: [] };
   }
   log2(`reading ${scopeText}`);
   const facts = await step(`reading the pull requests of ${owner}/${repo}`, () => readFacts(octokit, { owner, repo, numbers: scope.scope === "pulls" ? scope.numbers : void 0 }));
-  const plan = engine2.reconcile(facts, config);
+  const plan = engine.reconcile({ facts });
   if (plan.configErrors.length) throw new RunError(plan.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
   log2(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings${live ? "" : " (dry run: writing nothing)"}`);
   stopWritesOnRateLimit(octokit, log2);
@@ -4088,13 +4077,13 @@ async function reconcileRun({ engine: engine2, octokit, owner, repo, configPath,
   const summary = reconcileSummary({ repo: `${owner}/${repo}`, plan, results, live, scope: scopeText, counts });
   return { facts, plan, results, counts, summary, lines, skipped: false };
 }
-async function labelsRun({ engine: engine2, octokit, owner, repo, configPath, readFile, live, log: log2 = () => {
+async function labelsRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, live, log: log2 = () => {
 } }) {
-  const { config, source } = configOrThrow(engine2, configPath, readFile);
+  const { engine, source } = configOrThrow(prflow2, configPath, readFile);
   log2(`config: ${source === "preset" ? `no ${configPath}: the bot-panel preset` : source}`);
-  const catalog = engine2.labelCatalog(config);
+  const catalog = engine.labelCatalog();
   if (catalog.configErrors.length) throw new RunError(catalog.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  const sync = await step(`syncing the labels of ${owner}/${repo}`, () => syncLabels(octokit, { owner, repo, decide: (existing) => engine2.labelSync(catalog, existing), live, log: log2 }));
+  const sync = await step(`syncing the labels of ${owner}/${repo}`, () => syncLabels(octokit, { owner, repo, decide: (existing) => engine.labelSync({ catalog, existing }), live, log: log2 }));
   const results = sync.results;
   const unused = sync.unused ?? [];
   for (const r of results) log2(`label ${r.name}: ${r.status}${r.detail ? ` (${r.detail})` : ""}`);
@@ -4113,11 +4102,11 @@ function stopWritesOnRateLimit(octokit, log2 = () => {
   if (octokit.prflowWriteGuard) return;
   octokit.prflowWriteGuard = true;
   let until;
-  octokit.hook.wrap("request", async (request2, options) => {
+  octokit.hook.wrap("request", async (request3, options) => {
     const write = (options.method !== "GET" || options.request?.prflowGuard === true) && !(options.url === "/graphql" && !/^\s*mutation\b/.test(options.query ?? ""));
     if (until !== void 0 && write) throw new Error(`${NOT_ATTEMPTED}${until ? ` until ${until}` : ""}`);
     try {
-      return await request2(options);
+      return await request3(options);
     } catch (e) {
       const reset = rateLimitReset(e);
       if (reset !== void 0 && until === void 0) {
@@ -4237,11 +4226,12 @@ function sweepSummary({ repo, plan, results, live }) {
   }
   return out.join("\n");
 }
-async function sweepRun({ engine: engine2, octokit, owner, repo, configPath, readFile, live, log: log2 = () => {
+async function sweepRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, live, log: log2 = () => {
 } }) {
-  const loaded = loadConfig(engine2, configPath, readFile ? { readFile } : void 0);
+  const loaded = loadConfig(prflow2, configPath, readFile ? { readFile } : void 0);
   if (loaded.errors.length) throw new RunError(loaded.errors);
-  const settings = engine2.followupSettings(loaded.config);
+  const { engine } = loaded;
+  const settings = engine.followupSettings();
   if (settings.configErrors.length) throw new RunError(settings.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
   log2(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
   const facts = await readFacts(octokit, { owner, repo });
@@ -4254,7 +4244,7 @@ async function sweepRun({ engine: engine2, octokit, owner, repo, configPath, rea
       facts.unknown = [...facts.unknown ?? [], "board"];
     }
   }
-  const plan = engine2.sweep(facts, loaded.config);
+  const plan = engine.sweep({ facts });
   log2(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`);
   const results = await applyPlan(octokit, plan, { owner, repo, live, log: log2 });
   const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
@@ -4274,559 +4264,117 @@ import { existsSync, readFileSync as readFileSync2 } from "node:fs";
 // pkg/prflow.js
 var prflow_exports = {};
 __export(prflow_exports, {
-  checkRollup: () => checkRollup,
-  claimJson: () => claimJson,
-  codeOwners: () => codeOwners,
-  configSchema: () => configSchema,
-  dashboardJson: () => dashboardJson,
+  Engine: () => Engine,
   default: () => __wbg_init,
-  followupSettingsJson: () => followupSettingsJson,
-  gateClassifyJson: () => gateClassifyJson,
-  gateReportJson: () => gateReportJson,
+  drawSeed: () => drawSeed,
   initSync: () => initSync,
-  labelCatalog: () => labelCatalog,
-  labelSyncJson: () => labelSyncJson,
-  parseTrailers: () => parseTrailers,
-  queueCallJson: () => queueCallJson,
-  queueReadsJson: () => queueReadsJson,
-  reconcile: () => reconcile,
-  reconcileJson: () => reconcileJson,
-  resolveClaimRaceJson: () => resolveClaimRaceJson,
-  resolveClaimRaceTimedJson: () => resolveClaimRaceTimedJson,
-  stationReviewJson: () => stationReviewJson,
-  sweepJson: () => sweepJson,
-  validateConfig: () => validateConfig,
   version: () => version
 });
-function checkRollup(checks, required_contexts) {
-  const ret = wasm.checkRollup(checks, required_contexts);
+var Engine = class {
+  __destroy_into_raw() {
+    const ptr = this.__wbg_ptr;
+    this.__wbg_ptr = 0;
+    EngineFinalization.unregister(this);
+    return ptr;
+  }
+  free() {
+    const ptr = this.__destroy_into_raw();
+    wasm.__wbg_engine_free(ptr, 0);
+  }
+  /**
+   * One decision by name, JSON text in and out.
+   * @param {string} name
+   * @param {string} input
+   * @returns {string}
+   */
+  call(name, input) {
+    let deferred4_0;
+    let deferred4_1;
+    try {
+      let ptr0, len0, ptr1, len1;
+      try {
+        ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passStringToWasm0(input, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len1 = WASM_VECTOR_LEN;
+      } catch (e) {
+        if (ptr1) {
+          wasm.__wbindgen_free(ptr1, len1 * 1, 1);
+        }
+        if (ptr0) {
+          wasm.__wbindgen_free(ptr0, len0 * 1, 1);
+        }
+        throw e;
+      }
+      const ret = wasm.engine_call(this.__wbg_ptr, ptr0, len0, ptr1, len1);
+      var ptr3 = ret[0];
+      var len3 = ret[1];
+      if (ret[3]) {
+        ptr3 = 0;
+        len3 = 0;
+        throw takeFromExternrefTable0(ret[2]);
+      }
+      deferred4_0 = ptr3;
+      deferred4_1 = len3;
+      return getStringFromWasm0(ptr3, len3);
+    } finally {
+      wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+    }
+  }
+  /**
+   * The config's problems as JSON text (`[{ path, expected, found }]`), empty when it is valid.
+   * @returns {string}
+   */
+  configErrorsJson() {
+    let deferred2_0;
+    let deferred2_1;
+    try {
+      const ret = wasm.engine_configErrorsJson(this.__wbg_ptr);
+      var ptr1 = ret[0];
+      var len1 = ret[1];
+      if (ret[3]) {
+        ptr1 = 0;
+        len1 = 0;
+        throw takeFromExternrefTable0(ret[2]);
+      }
+      deferred2_0 = ptr1;
+      deferred2_1 = len1;
+      return getStringFromWasm0(ptr1, len1);
+    } finally {
+      wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+    }
+  }
+  /**
+   * Every decision's name, so the JS core binds one method per decision without a list of its own.
+   * @returns {string[]}
+   */
+  static names() {
+    const ret = wasm.engine_names();
+    var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+    wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+    return v1;
+  }
+  /**
+   * `new Engine(configText)`; `new Engine()` (no config file) is the preset. A bad config never
+   * throws: every decision that needs it answers with its errors.
+   * @param {string | null} [config_text]
+   */
+  constructor(config_text) {
+    var ptr0 = isLikeNone(config_text) ? 0 : passStringToWasm0(config_text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+    var len0 = WASM_VECTOR_LEN;
+    const ret = wasm.engine_new(ptr0, len0);
+    this.__wbg_ptr = ret;
+    EngineFinalization.register(this, this.__wbg_ptr, this);
+    return this;
+  }
+};
+if (Symbol.dispose) Engine.prototype[Symbol.dispose] = Engine.prototype.free;
+function drawSeed() {
+  const ret = wasm.drawSeed();
   if (ret[2]) {
     throw takeFromExternrefTable0(ret[1]);
   }
-  return takeFromExternrefTable0(ret[0]);
-}
-function claimJson(facts, config, role, machine) {
-  let deferred6_0;
-  let deferred6_1;
-  try {
-    let ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3;
-    try {
-      ptr0 = passStringToWasm0(facts, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len0 = WASM_VECTOR_LEN;
-      ptr1 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len1 = WASM_VECTOR_LEN;
-      ptr2 = passStringToWasm0(role, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len2 = WASM_VECTOR_LEN;
-      ptr3 = passStringToWasm0(machine, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len3 = WASM_VECTOR_LEN;
-    } catch (e) {
-      if (ptr3) {
-        wasm.__wbindgen_free(ptr3, len3 * 1, 1);
-      }
-      if (ptr2) {
-        wasm.__wbindgen_free(ptr2, len2 * 1, 1);
-      }
-      if (ptr1) {
-        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-      }
-      if (ptr0) {
-        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-      }
-      throw e;
-    }
-    const ret = wasm.claimJson(ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3);
-    var ptr5 = ret[0];
-    var len5 = ret[1];
-    if (ret[3]) {
-      ptr5 = 0;
-      len5 = 0;
-      throw takeFromExternrefTable0(ret[2]);
-    }
-    deferred6_0 = ptr5;
-    deferred6_1 = len5;
-    return getStringFromWasm0(ptr5, len5);
-  } finally {
-    wasm.__wbindgen_free(deferred6_0, deferred6_1, 1);
-  }
-}
-function codeOwners(codeowners, path2) {
-  let ptr0, len0, ptr1, len1;
-  try {
-    ptr0 = passStringToWasm0(codeowners, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-    len0 = WASM_VECTOR_LEN;
-    ptr1 = passStringToWasm0(path2, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-    len1 = WASM_VECTOR_LEN;
-  } catch (e) {
-    if (ptr1) {
-      wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-    }
-    if (ptr0) {
-      wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-    }
-    throw e;
-  }
-  const ret = wasm.codeOwners(ptr0, len0, ptr1, len1);
-  var v3 = getArrayJsValueFromWasm0(ret[0], ret[1]);
-  wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
-  return v3;
-}
-function configSchema() {
-  const ret = wasm.configSchema();
-  if (ret[2]) {
-    throw takeFromExternrefTable0(ret[1]);
-  }
-  return takeFromExternrefTable0(ret[0]);
-}
-function dashboardJson(facts, config) {
-  let deferred4_0;
-  let deferred4_1;
-  try {
-    let ptr0, len0, ptr1, len1;
-    try {
-      ptr0 = passStringToWasm0(facts, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len0 = WASM_VECTOR_LEN;
-      ptr1 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len1 = WASM_VECTOR_LEN;
-    } catch (e) {
-      if (ptr1) {
-        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-      }
-      if (ptr0) {
-        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-      }
-      throw e;
-    }
-    const ret = wasm.dashboardJson(ptr0, len0, ptr1, len1);
-    var ptr3 = ret[0];
-    var len3 = ret[1];
-    if (ret[3]) {
-      ptr3 = 0;
-      len3 = 0;
-      throw takeFromExternrefTable0(ret[2]);
-    }
-    deferred4_0 = ptr3;
-    deferred4_1 = len3;
-    return getStringFromWasm0(ptr3, len3);
-  } finally {
-    wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
-  }
-}
-function followupSettingsJson(config) {
-  let deferred3_0;
-  let deferred3_1;
-  try {
-    const ptr0 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-    const len0 = WASM_VECTOR_LEN;
-    const ret = wasm.followupSettingsJson(ptr0, len0);
-    var ptr2 = ret[0];
-    var len2 = ret[1];
-    if (ret[3]) {
-      ptr2 = 0;
-      len2 = 0;
-      throw takeFromExternrefTable0(ret[2]);
-    }
-    deferred3_0 = ptr2;
-    deferred3_1 = len2;
-    return getStringFromWasm0(ptr2, len2);
-  } finally {
-    wasm.__wbindgen_free(deferred3_0, deferred3_1, 1);
-  }
-}
-function gateClassifyJson(facts, config, number) {
-  let deferred5_0;
-  let deferred5_1;
-  try {
-    const val3 = +number;
-    let ptr0, len0, ptr1, len1;
-    try {
-      ptr0 = passStringToWasm0(facts, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len0 = WASM_VECTOR_LEN;
-      ptr1 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len1 = WASM_VECTOR_LEN;
-    } catch (e) {
-      if (ptr1) {
-        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-      }
-      if (ptr0) {
-        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-      }
-      throw e;
-    }
-    const ret = wasm.gateClassifyJson(ptr0, len0, ptr1, len1, val3);
-    var ptr4 = ret[0];
-    var len4 = ret[1];
-    if (ret[3]) {
-      ptr4 = 0;
-      len4 = 0;
-      throw takeFromExternrefTable0(ret[2]);
-    }
-    deferred5_0 = ptr4;
-    deferred5_1 = len4;
-    return getStringFromWasm0(ptr4, len4);
-  } finally {
-    wasm.__wbindgen_free(deferred5_0, deferred5_1, 1);
-  }
-}
-function gateReportJson(facts, config, number, tested_sha, result) {
-  let deferred7_0;
-  let deferred7_1;
-  try {
-    const val5 = +number;
-    let ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3;
-    try {
-      ptr0 = passStringToWasm0(facts, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len0 = WASM_VECTOR_LEN;
-      ptr1 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len1 = WASM_VECTOR_LEN;
-      ptr2 = passStringToWasm0(tested_sha, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len2 = WASM_VECTOR_LEN;
-      ptr3 = passStringToWasm0(result, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len3 = WASM_VECTOR_LEN;
-    } catch (e) {
-      if (ptr3) {
-        wasm.__wbindgen_free(ptr3, len3 * 1, 1);
-      }
-      if (ptr2) {
-        wasm.__wbindgen_free(ptr2, len2 * 1, 1);
-      }
-      if (ptr1) {
-        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-      }
-      if (ptr0) {
-        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-      }
-      throw e;
-    }
-    const ret = wasm.gateReportJson(ptr0, len0, ptr1, len1, val5, ptr2, len2, ptr3, len3);
-    var ptr6 = ret[0];
-    var len6 = ret[1];
-    if (ret[3]) {
-      ptr6 = 0;
-      len6 = 0;
-      throw takeFromExternrefTable0(ret[2]);
-    }
-    deferred7_0 = ptr6;
-    deferred7_1 = len6;
-    return getStringFromWasm0(ptr6, len6);
-  } finally {
-    wasm.__wbindgen_free(deferred7_0, deferred7_1, 1);
-  }
-}
-function labelCatalog(config) {
-  const ret = wasm.labelCatalog(config);
-  if (ret[2]) {
-    throw takeFromExternrefTable0(ret[1]);
-  }
-  return takeFromExternrefTable0(ret[0]);
-}
-function labelSyncJson(catalog, existing) {
-  let deferred4_0;
-  let deferred4_1;
-  try {
-    let ptr0, len0, ptr1, len1;
-    try {
-      ptr0 = passStringToWasm0(catalog, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len0 = WASM_VECTOR_LEN;
-      ptr1 = passStringToWasm0(existing, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len1 = WASM_VECTOR_LEN;
-    } catch (e) {
-      if (ptr1) {
-        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-      }
-      if (ptr0) {
-        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-      }
-      throw e;
-    }
-    const ret = wasm.labelSyncJson(ptr0, len0, ptr1, len1);
-    var ptr3 = ret[0];
-    var len3 = ret[1];
-    if (ret[3]) {
-      ptr3 = 0;
-      len3 = 0;
-      throw takeFromExternrefTable0(ret[2]);
-    }
-    deferred4_0 = ptr3;
-    deferred4_1 = len3;
-    return getStringFromWasm0(ptr3, len3);
-  } finally {
-    wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
-  }
-}
-function parseTrailers(body) {
-  const ptr0 = passStringToWasm0(body, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-  const len0 = WASM_VECTOR_LEN;
-  const ret = wasm.parseTrailers(ptr0, len0);
-  if (ret[2]) {
-    throw takeFromExternrefTable0(ret[1]);
-  }
-  return takeFromExternrefTable0(ret[0]);
-}
-function queueCallJson(name, input) {
-  let deferred4_0;
-  let deferred4_1;
-  try {
-    let ptr0, len0, ptr1, len1;
-    try {
-      ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len0 = WASM_VECTOR_LEN;
-      ptr1 = passStringToWasm0(input, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len1 = WASM_VECTOR_LEN;
-    } catch (e) {
-      if (ptr1) {
-        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-      }
-      if (ptr0) {
-        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-      }
-      throw e;
-    }
-    const ret = wasm.queueCallJson(ptr0, len0, ptr1, len1);
-    var ptr3 = ret[0];
-    var len3 = ret[1];
-    if (ret[3]) {
-      ptr3 = 0;
-      len3 = 0;
-      throw takeFromExternrefTable0(ret[2]);
-    }
-    deferred4_0 = ptr3;
-    deferred4_1 = len3;
-    return getStringFromWasm0(ptr3, len3);
-  } finally {
-    wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
-  }
-}
-function queueReadsJson(facts, config) {
-  let deferred4_0;
-  let deferred4_1;
-  try {
-    let ptr0, len0, ptr1, len1;
-    try {
-      ptr0 = passStringToWasm0(facts, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len0 = WASM_VECTOR_LEN;
-      ptr1 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len1 = WASM_VECTOR_LEN;
-    } catch (e) {
-      if (ptr1) {
-        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-      }
-      if (ptr0) {
-        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-      }
-      throw e;
-    }
-    const ret = wasm.queueReadsJson(ptr0, len0, ptr1, len1);
-    var ptr3 = ret[0];
-    var len3 = ret[1];
-    if (ret[3]) {
-      ptr3 = 0;
-      len3 = 0;
-      throw takeFromExternrefTable0(ret[2]);
-    }
-    deferred4_0 = ptr3;
-    deferred4_1 = len3;
-    return getStringFromWasm0(ptr3, len3);
-  } finally {
-    wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
-  }
-}
-function reconcile(facts, config) {
-  const ret = wasm.reconcile(facts, config);
-  if (ret[2]) {
-    throw takeFromExternrefTable0(ret[1]);
-  }
-  return takeFromExternrefTable0(ret[0]);
-}
-function reconcileJson(facts, config) {
-  let deferred4_0;
-  let deferred4_1;
-  try {
-    let ptr0, len0, ptr1, len1;
-    try {
-      ptr0 = passStringToWasm0(facts, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len0 = WASM_VECTOR_LEN;
-      ptr1 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len1 = WASM_VECTOR_LEN;
-    } catch (e) {
-      if (ptr1) {
-        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-      }
-      if (ptr0) {
-        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-      }
-      throw e;
-    }
-    const ret = wasm.reconcileJson(ptr0, len0, ptr1, len1);
-    var ptr3 = ret[0];
-    var len3 = ret[1];
-    if (ret[3]) {
-      ptr3 = 0;
-      len3 = 0;
-      throw takeFromExternrefTable0(ret[2]);
-    }
-    deferred4_0 = ptr3;
-    deferred4_1 = len3;
-    return getStringFromWasm0(ptr3, len3);
-  } finally {
-    wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
-  }
-}
-function resolveClaimRaceJson(labels, machine, number, config) {
-  let deferred6_0;
-  let deferred6_1;
-  try {
-    const val4 = +number;
-    let ptr0, len0, ptr1, len1, ptr2, len2;
-    try {
-      ptr0 = passStringToWasm0(labels, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len0 = WASM_VECTOR_LEN;
-      ptr1 = passStringToWasm0(machine, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len1 = WASM_VECTOR_LEN;
-      ptr2 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len2 = WASM_VECTOR_LEN;
-    } catch (e) {
-      if (ptr2) {
-        wasm.__wbindgen_free(ptr2, len2 * 1, 1);
-      }
-      if (ptr1) {
-        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-      }
-      if (ptr0) {
-        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-      }
-      throw e;
-    }
-    const ret = wasm.resolveClaimRaceJson(ptr0, len0, ptr1, len1, val4, ptr2, len2);
-    var ptr5 = ret[0];
-    var len5 = ret[1];
-    if (ret[3]) {
-      ptr5 = 0;
-      len5 = 0;
-      throw takeFromExternrefTable0(ret[2]);
-    }
-    deferred6_0 = ptr5;
-    deferred6_1 = len5;
-    return getStringFromWasm0(ptr5, len5);
-  } finally {
-    wasm.__wbindgen_free(deferred6_0, deferred6_1, 1);
-  }
-}
-function resolveClaimRaceTimedJson(labels, machine, number, config, took_ms) {
-  let deferred7_0;
-  let deferred7_1;
-  try {
-    const val4 = +number;
-    const val5 = +took_ms;
-    let ptr0, len0, ptr1, len1, ptr2, len2;
-    try {
-      ptr0 = passStringToWasm0(labels, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len0 = WASM_VECTOR_LEN;
-      ptr1 = passStringToWasm0(machine, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len1 = WASM_VECTOR_LEN;
-      ptr2 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len2 = WASM_VECTOR_LEN;
-    } catch (e) {
-      if (ptr2) {
-        wasm.__wbindgen_free(ptr2, len2 * 1, 1);
-      }
-      if (ptr1) {
-        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-      }
-      if (ptr0) {
-        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-      }
-      throw e;
-    }
-    const ret = wasm.resolveClaimRaceTimedJson(ptr0, len0, ptr1, len1, val4, ptr2, len2, val5);
-    var ptr6 = ret[0];
-    var len6 = ret[1];
-    if (ret[3]) {
-      ptr6 = 0;
-      len6 = 0;
-      throw takeFromExternrefTable0(ret[2]);
-    }
-    deferred7_0 = ptr6;
-    deferred7_1 = len6;
-    return getStringFromWasm0(ptr6, len6);
-  } finally {
-    wasm.__wbindgen_free(deferred7_0, deferred7_1, 1);
-  }
-}
-function stationReviewJson(number, head, output) {
-  let deferred5_0;
-  let deferred5_1;
-  try {
-    const val3 = +number;
-    let ptr0, len0, ptr1, len1;
-    try {
-      ptr0 = passStringToWasm0(head, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len0 = WASM_VECTOR_LEN;
-      ptr1 = passStringToWasm0(output, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len1 = WASM_VECTOR_LEN;
-    } catch (e) {
-      if (ptr1) {
-        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-      }
-      if (ptr0) {
-        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-      }
-      throw e;
-    }
-    const ret = wasm.stationReviewJson(val3, ptr0, len0, ptr1, len1);
-    var ptr4 = ret[0];
-    var len4 = ret[1];
-    if (ret[3]) {
-      ptr4 = 0;
-      len4 = 0;
-      throw takeFromExternrefTable0(ret[2]);
-    }
-    deferred5_0 = ptr4;
-    deferred5_1 = len4;
-    return getStringFromWasm0(ptr4, len4);
-  } finally {
-    wasm.__wbindgen_free(deferred5_0, deferred5_1, 1);
-  }
-}
-function sweepJson(facts, config) {
-  let deferred4_0;
-  let deferred4_1;
-  try {
-    let ptr0, len0, ptr1, len1;
-    try {
-      ptr0 = passStringToWasm0(facts, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len0 = WASM_VECTOR_LEN;
-      ptr1 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len1 = WASM_VECTOR_LEN;
-    } catch (e) {
-      if (ptr1) {
-        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-      }
-      if (ptr0) {
-        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-      }
-      throw e;
-    }
-    const ret = wasm.sweepJson(ptr0, len0, ptr1, len1);
-    var ptr3 = ret[0];
-    var len3 = ret[1];
-    if (ret[3]) {
-      ptr3 = 0;
-      len3 = 0;
-      throw takeFromExternrefTable0(ret[2]);
-    }
-    deferred4_0 = ptr3;
-    deferred4_1 = len3;
-    return getStringFromWasm0(ptr3, len3);
-  } finally {
-    wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
-  }
-}
-function validateConfig(config) {
-  const ret = wasm.validateConfig(config);
-  if (ret[2]) {
-    throw takeFromExternrefTable0(ret[1]);
-  }
-  return takeFromExternrefTable0(ret[0]);
+  return ret[0] >>> 0;
 }
 function version() {
   let deferred1_0;
@@ -4843,234 +4391,20 @@ function version() {
 function __wbg_get_imports() {
   const import0 = {
     __proto__: null,
-    __wbg_Error_208446807d0d1e30: function(arg0, arg1) {
-      const ret = Error(getStringFromWasm0(arg0, arg1));
-      return ret;
-    },
-    __wbg_String_8564e559799eccda: function(arg0, arg1) {
-      const ret = String(arg1);
-      const ptr1 = passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      const len1 = WASM_VECTOR_LEN;
-      getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-      getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
-    },
-    __wbg___wbindgen_bigint_get_as_i64_11da4b52cd0aedef: function(arg0, arg1) {
-      const v = arg1;
-      const ret = typeof v === "bigint" ? v : void 0;
-      getDataViewMemory0().setBigInt64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? BigInt(0) : ret, true);
-      getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
-    },
-    __wbg___wbindgen_boolean_get_4f1baf9a00be3c74: function(arg0) {
-      const v = arg0;
-      const ret = typeof v === "boolean" ? v : void 0;
-      return isLikeNone(ret) ? 16777215 : ret ? 1 : 0;
-    },
-    __wbg___wbindgen_debug_string_f249a2a76caa9a55: function(arg0, arg1) {
-      const ret = debugString(arg1);
-      const ptr1 = passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      const len1 = WASM_VECTOR_LEN;
-      getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-      getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
-    },
-    __wbg___wbindgen_in_3f58a9d3b3a7eed2: function(arg0, arg1) {
-      const ret = arg0 in arg1;
-      return ret;
-    },
-    __wbg___wbindgen_is_bigint_5fa10641e039d3ef: function(arg0) {
-      const ret = typeof arg0 === "bigint";
-      return ret;
-    },
-    __wbg___wbindgen_is_function_741ff2bb612836f5: function(arg0) {
-      const ret = typeof arg0 === "function";
-      return ret;
-    },
-    __wbg___wbindgen_is_null_c22311b1cc228e3a: function(arg0) {
-      const ret = arg0 === null;
-      return ret;
-    },
-    __wbg___wbindgen_is_object_8b968c3ab8e96595: function(arg0) {
-      const val = arg0;
-      const ret = typeof val === "object" && val !== null;
-      return ret;
-    },
-    __wbg___wbindgen_is_string_fc456fee5d3317de: function(arg0) {
-      const ret = typeof arg0 === "string";
-      return ret;
-    },
-    __wbg___wbindgen_is_undefined_be5b34249ff1fc15: function(arg0) {
-      const ret = arg0 === void 0;
-      return ret;
-    },
-    __wbg___wbindgen_jsval_eq_38d7bfbe4cc84039: function(arg0, arg1) {
-      const ret = arg0 === arg1;
-      return ret;
-    },
-    __wbg___wbindgen_jsval_loose_eq_b2f214e2e4b30e36: function(arg0, arg1) {
-      const ret = arg0 == arg1;
-      return ret;
-    },
-    __wbg___wbindgen_number_get_934b640d0889af78: function(arg0, arg1) {
-      const obj = arg1;
-      const ret = typeof obj === "number" ? obj : void 0;
-      getDataViewMemory0().setFloat64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? 0 : ret, true);
-      getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
-    },
-    __wbg___wbindgen_string_get_7ce8eee7fd327545: function(arg0, arg1) {
-      const obj = arg1;
-      const ret = typeof obj === "string" ? obj : void 0;
-      var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      var len1 = WASM_VECTOR_LEN;
-      getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-      getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
-    },
     __wbg___wbindgen_throw_4c88d8bf264fd984: function(arg0, arg1) {
       throw new Error(getStringFromWasm0(arg0, arg1));
     },
-    __wbg_call_40b008ba32f73991: function() {
+    __wbg_getRandomValues_5d8c030b527203a6: function() {
       return handleError(function(arg0, arg1) {
-        const ret = arg0.call(arg1);
-        return ret;
+        globalThis.crypto.getRandomValues(getArrayU8FromWasm0(arg0, arg1));
       }, arguments);
-    },
-    __wbg_done_57e08d0be6e30c02: function(arg0) {
-      const ret = arg0.done;
-      return ret;
-    },
-    __wbg_entries_7bb1459bd9b5c2b9: function(arg0) {
-      const ret = Object.entries(arg0);
-      return ret;
-    },
-    __wbg_get_635eea311fa1a291: function() {
-      return handleError(function(arg0, arg1) {
-        const ret = Reflect.get(arg0, arg1);
-        return ret;
-      }, arguments);
-    },
-    __wbg_get_d7176cfb76d71114: function(arg0, arg1) {
-      const ret = arg0[arg1 >>> 0];
-      return ret;
-    },
-    __wbg_get_unchecked_e6325ad374eff861: function(arg0, arg1) {
-      const ret = arg0[arg1 >>> 0];
-      return ret;
-    },
-    __wbg_instanceof_ArrayBuffer_12cdaa4161423e6b: function(arg0) {
-      let result;
-      try {
-        result = arg0 instanceof ArrayBuffer;
-      } catch (_) {
-        result = false;
-      }
-      const ret = result;
-      return ret;
-    },
-    __wbg_instanceof_Map_0b4fc8b62e73f163: function(arg0) {
-      let result;
-      try {
-        result = arg0 instanceof Map;
-      } catch (_) {
-        result = false;
-      }
-      const ret = result;
-      return ret;
-    },
-    __wbg_instanceof_Uint8Array_d7aeb0dcb3108fea: function(arg0) {
-      let result;
-      try {
-        result = arg0 instanceof Uint8Array;
-      } catch (_) {
-        result = false;
-      }
-      const ret = result;
-      return ret;
-    },
-    __wbg_isArray_bcf1376d0d732d08: function(arg0) {
-      const ret = Array.isArray(arg0);
-      return ret;
-    },
-    __wbg_isSafeInteger_1a35ba4d31e71d38: function(arg0) {
-      const ret = Number.isSafeInteger(arg0);
-      return ret;
-    },
-    __wbg_iterator_e4c5e8f68ada7b58: function() {
-      const ret = Symbol.iterator;
-      return ret;
-    },
-    __wbg_length_186163212ffe79c3: function(arg0) {
-      const ret = arg0.length;
-      return ret;
-    },
-    __wbg_length_b03a0fabb109b1e9: function(arg0) {
-      const ret = arg0.length;
-      return ret;
-    },
-    __wbg_new_13de428334042d26: function(arg0) {
-      const ret = new Uint8Array(arg0);
-      return ret;
-    },
-    __wbg_new_37eb45aaf5eeb820: function() {
-      const ret = new Array();
-      return ret;
-    },
-    __wbg_new_7075786089b89c5e: function() {
-      const ret = /* @__PURE__ */ new Map();
-      return ret;
     },
     __wbg_new_787b9fb330d55d78: function(arg0, arg1) {
       const ret = new Error(getStringFromWasm0(arg0, arg1));
       return ret;
     },
-    __wbg_new_cd4348290afae586: function() {
-      const ret = new Object();
-      return ret;
-    },
-    __wbg_next_178c1651c11432b3: function(arg0) {
-      const ret = arg0.next;
-      return ret;
-    },
-    __wbg_next_af5ac6a08bb0a717: function() {
-      return handleError(function(arg0) {
-        const ret = arg0.next();
-        return ret;
-      }, arguments);
-    },
-    __wbg_prototypesetcall_13162965d1fe7aa3: function(arg0, arg1, arg2) {
-      Uint8Array.prototype.set.call(getArrayU8FromWasm0(arg0, arg1), arg2);
-    },
-    __wbg_set_8282f7e0d2d01336: function(arg0, arg1, arg2) {
-      const ret = arg0.set(arg1, arg2);
-      return ret;
-    },
-    __wbg_set_d2d33b52458e984a: function(arg0, arg1, arg2) {
-      arg0[arg1 >>> 0] = arg2;
-    },
-    __wbg_set_e4b9a833d288759a: function(arg0, arg1, arg2) {
-      arg0[arg1] = arg2;
-    },
-    __wbg_stringify_0a0fbf2ef722380a: function() {
-      return handleError(function(arg0) {
-        const ret = JSON.stringify(arg0);
-        return ret;
-      }, arguments);
-    },
-    __wbg_value_e0f328965e184931: function(arg0) {
-      const ret = arg0.value;
-      return ret;
-    },
-    __wbindgen_generic_0000000000000001: function(arg0) {
-      const ret = arg0;
-      return ret;
-    },
-    __wbindgen_generic_0000000000000002: function(arg0) {
-      const ret = arg0;
-      return ret;
-    },
-    __wbindgen_generic_0000000000000003: function(arg0, arg1) {
+    __wbindgen_generic_0000000000000001: function(arg0, arg1) {
       const ret = getStringFromWasm0(arg0, arg1);
-      return ret;
-    },
-    __wbindgen_generic_0000000000000004: function(arg0) {
-      const ret = BigInt.asUintN(64, arg0);
       return ret;
     },
     __wbindgen_init_externref_table: function() {
@@ -5087,52 +4421,13 @@ function __wbg_get_imports() {
     "./prflow_bg.js": import0
   };
 }
+var EngineFinalization = typeof FinalizationRegistry === "undefined" ? { register: () => {
+}, unregister: () => {
+} } : new FinalizationRegistry((ptr) => wasm.__wbg_engine_free(ptr, 1));
 function addToExternrefTable0(obj) {
   const idx = wasm.__externref_table_alloc();
   wasm.__wbindgen_externrefs.set(idx, obj);
   return idx;
-}
-function debugString(val) {
-  switch (typeof val) {
-    // primitive types
-    case "number":
-    case "boolean":
-    case "undefined":
-      return `${val}`;
-    case "string":
-      return JSON.stringify(val);
-    case "bigint":
-      return `${val}n`;
-    case "symbol":
-      return val.description !== void 0 ? `Symbol(${val.description})` : "Symbol";
-    case "function":
-      return typeof val.name === "string" && val.name !== "" ? `Function(${val.name})` : "Function";
-    case "object": {
-      if (val === null) {
-        return "null";
-      }
-      if (Array.isArray(val)) {
-        return "[" + Array.from(val, debugString).join(", ") + "]";
-      }
-      if (val instanceof Error) {
-        return `${val.name}: ${val.message}
-${val.stack}`;
-      }
-      const toStringOutput = toString.call(val);
-      const className = /\[object ([^\]]+)\]/.exec(toStringOutput)?.[1];
-      if (className === void 0) {
-        return toStringOutput;
-      }
-      if (className === "Object") {
-        try {
-          return "Object(" + JSON.stringify(val) + ")";
-        } catch (_) {
-          return "Object";
-        }
-      }
-      return className;
-    }
-  }
 }
 function getArrayJsValueFromWasm0(ptr, len) {
   ptr = ptr >>> 0;
@@ -5334,102 +4629,43 @@ async function __wbg_init_once(module_or_path) {
 
 // js/core.js
 function bind2(wasm2) {
+  const names = wasm2.Engine.names();
   return {
     /** The engine's version. */
     version: () => wasm2.version(),
+    /** A fresh simulation seed from the host's crypto (getrandom), for a run given none: the one random thing, outside every decision. */
+    drawSeed: () => wasm2.drawSeed(),
     /**
-     * The plan for a facts snapshot under a config. Facts and config may be objects or JSON text;
-     * objects cross the boundary as JSON text, which is several times faster for large snapshots.
+     * The engine under one config: its text (the fast path, and what a file holds), an object, or
+     * nothing for the preset. A bad config never throws: `configErrors()` lists every problem and each
+     * decision that needs the config answers with them.
      */
-    reconcile: (facts, config = {}) => JSON.parse(wasm2.reconcileJson(asJson(facts), asJson(config))),
-    /**
-     * The follow-up sweep: who to ping for how long each pull request has sat in its state, claims to
-     * release, the board issue, and `stopTheLine` (dev machines open no new pull request while true).
-     */
-    sweep: (facts, config = {}) => JSON.parse(wasm2.sweepJson(asJson(facts), asJson(config))),
-    /**
-     * What the dashboard draws, one row per open pull request: reconcile's state, why and blockers, the
-     * sweep's owner, claimers and minutes in state, the queue's triage; plus the pick order and warnings.
-     */
-    dashboard: (facts, config = {}) => JSON.parse(wasm2.dashboardJson(asJson(facts), asJson(config))),
-    /** The board settings the sweep reads with, defaults filled in ({ configErrors, board }). */
-    followupSettings: (config = {}) => JSON.parse(wasm2.followupSettingsJson(asJson(config))),
-    /** The rollup of a head commit's checks: { state, failing, pending, passing }. */
-    checkRollup: (checks, requiredContexts2 = []) => wasm2.checkRollup(checks, requiredContexts2),
-    /** The JSON Schema of `.github/prflow.json`. */
-    configSchema: () => wasm2.configSchema(),
-    /** The problems in a config, each { path, expected, found }; empty when it is valid. */
-    validateConfig: (config) => wasm2.validateConfig(config),
-    /** The owners CODEOWNERS gives a path (the last matching rule's); empty when unowned. */
-    codeOwners: (codeownersText, path2) => wasm2.codeOwners(codeownersText ?? "", path2),
-    /** The numbers a body's `Merge-After:` / `Start-After:` trailers name: { mergeAfter, startAfter }. */
-    parseTrailers: (body) => wasm2.parseTrailers(body ?? ""),
-    /** The issues a body closes with a closing keyword (`Fixes #12`), outside fenced code; never another repository's. */
-    closingKeywords: (body) => queueCall(wasm2, "closingKeywords", { body: body ?? "" }),
-    /** The merge queue's triage of every open pull request: triage, owner, reason, next actor/action, order, cycles. */
-    triage: (facts, config = {}) => queueCall(wasm2, "triage", { facts, config }),
-    /** The pull requests whose `builtOnBaseTip` triage reads: a reader asks git about these only. */
-    tipReads: (facts, config = {}) => queueCall(wasm2, "tipReads", { facts, config }),
-    /**
-     * What the queue's reader must still fetch, given the facts read so far: { issues, blockedBy, teams,
-     * tips }. Read them, add them to the facts, ask again until every list is empty.
-     */
-    queueReads: (facts, config = {}) => JSON.parse(wasm2.queueReadsJson(asJson(facts), asJson(config))),
-    /** One poll of the watched pull request: { outcome, state, detail }; `continue` means poll again. */
-    watchStep: (poll, state, config = {}) => queueCall(wasm2, "watchStep", { poll, state, config }),
-    /** Whether `by` may claim (or release) pull request `number`, and the comment to write. */
-    claimPr: (facts, config, { number, by, release = false }) => queueCall(wasm2, "claimPr", { facts, config, number, by, release }),
-    /** After the claim comment is written and read back: did `by` win (or is the release done)? { won, holder, message } */
-    claimPrReadBack: (facts, config, { number, by, release = false }) => queueCall(wasm2, "claimPrReadBack", { facts, config, number, by, release }),
-    /** The issues `report-unowned` keeps: one per pull request whose owner is none. */
-    unownedIssues: (facts, config = {}, issues = []) => queueCall(wasm2, "unownedIssues", { facts, config, issues }),
-    /** The yield rule: the pull request `mine` (an order key) gives its release back to, or null. */
-    yieldsTo: (mine, others) => queueCall(wasm2, "yieldsTo", { mine, others }),
-    /** Whether a failure is only a fixer's diff, and the commands that fix it. */
-    autoFix: (config, failed, commitCount) => queueCall(wasm2, "autoFix", { config, failed, commitCount }),
-    /** Every label the config uses, with colour and description: { configErrors, labels, ownerMark }. */
-    labelCatalog: (config = {}) => wasm2.labelCatalog(config),
-    /** The catalogue against the repository's labels as read: { rows, ops (createLabel/updateLabel), unused }. Never deletes. */
-    labelSync: (catalog, existing) => JSON.parse(wasm2.labelSyncJson(JSON.stringify(catalog), JSON.stringify(existing))),
-    /**
-     * The stations flow's `prflow claim <role> <machine>` (role: review, dev or any):
-     * { line, role, number, ops, why, settleSeconds, warnings }. `line` is one of `claim #N`,
-     * `wip-full n/w`, `queue-empty`, `fix #N`, `new-work`. A bad config or bad facts throw.
-     */
-    claim: (facts, config, role, machine) => JSON.parse(wasm2.claimJson(asJson(facts), asJson(config), role, machine)),
-    /**
-     * After the settle time, with the labels read back from pull request `number`: does `machine`
-     * keep its claim? { won, winner, line, ops } — the loser's ops remove its own label. `tookMs`, the
-     * claimer's own time from its facts read to its claim write acknowledged, withdraws a claim whose
-     * window reached the settle (a rival may hold it unseen).
-     */
-    resolveClaimRace: (labels, machine, number = 0, config = {}, tookMs = void 0) => JSON.parse(
-      tookMs === void 0 ? wasm2.resolveClaimRaceJson(JSON.stringify(labels), machine, number, asJson(config)) : wasm2.resolveClaimRaceTimedJson(JSON.stringify(labels), machine, number, asJson(config), tookMs)
-    ),
-    /** The AI first pass's outcome on pull request `number` at `head`: { blocking, ops, why } (a COMMENT review; `/changes` when BLOCKING). */
-    stationReview: (number, head, output) => JSON.parse(wasm2.stationReviewJson(number, head ?? "", output ?? "")),
-    /** The gate's classify step: { run, need, sha, ops, why, warnings } (docs-only passes in `ops`). */
-    gateClassify: (facts, config, number) => JSON.parse(wasm2.gateClassifyJson(asJson(facts), asJson(config), number)),
-    /**
-     * The gate's report step for the commit the validation machine tested (`result`: success, failure,
-     * cancelled or skipped). When the head moved, the status goes on `testedSha` only and no label changes.
-     */
-    gateReport: (facts, config, number, testedSha, result) => JSON.parse(wasm2.gateReportJson(asJson(facts), asJson(config), number, testedSha, result))
+    createEngine(config) {
+      const inner = new wasm2.Engine(configText(config));
+      const call = (name, input) => JSON.parse(inner.call(name, request2(input)));
+      const engine = { version: () => wasm2.version(), configErrors: () => JSON.parse(inner.configErrorsJson()), call };
+      for (const name of names) engine[name] = (input) => call(name, input);
+      return engine;
+    }
   };
 }
-function queueCall(wasm2, name, input) {
-  const parts = Object.entries(input).map(([k, v]) => `${JSON.stringify(k)}:${typeof v === "string" && (k === "facts" || k === "config") ? v : JSON.stringify(v ?? null)}`);
-  return JSON.parse(wasm2.queueCallJson(name, `{${parts.join(",")}}`));
+function configText(config) {
+  if (config === void 0 || config === null) return void 0;
+  return typeof config === "string" ? config : JSON.stringify(config);
 }
-function asJson(value) {
-  return typeof value === "string" ? value : JSON.stringify(value ?? {});
+function request2(input) {
+  if (input === void 0 || input === null) return "{}";
+  if (typeof input.facts !== "string") return JSON.stringify(input);
+  const { facts, ...rest } = input;
+  const others = JSON.stringify(rest);
+  return `{"facts":${facts}${others === "{}" ? "" : `,${others.slice(1, -1)}`}}`;
 }
 
 // action/src/engine.js
 var beside = new URL("./prflow_bg.wasm", import.meta.url);
 var path = existsSync(beside) ? beside : new URL("../../pkg/prflow_bg.wasm", import.meta.url);
 initSync({ module: readFileSync2(path) });
-var engine = bind2(prflow_exports);
+var prflow = bind2(prflow_exports);
 
 // lib/stations/github-port.js
 function githubPort(octokit, { owner, repo, live = true, log: log2 = () => {
@@ -5471,12 +4707,12 @@ ${f.patch ?? ""}
 
 // lib/stations/gate-run.js
 var GATE_STEPS = ["classify", "report"];
-async function gateRun({ engine: engine2, octokit, owner, repo, config, step: step2, number, sha, result, live, log: log2 = () => {
+async function gateRun({ engine, octokit, owner, repo, step: step2, number, sha, result, live, log: log2 = () => {
 } }) {
   if (!GATE_STEPS.includes(step2)) throw new Error(`gate step: expected ${GATE_STEPS.join(" or ")}, found ${JSON.stringify(step2)}`);
   const port = githubPort(octokit, { owner, repo, live, log: log2 });
   const facts = await port.readFacts([number]);
-  const decision = step2 === "classify" ? engine2.gateClassify(facts, config, number) : engine2.gateReport(facts, config, number, sha, result);
+  const decision = step2 === "classify" ? engine.gateClassify({ facts, number }) : engine.gateReport({ facts, number, testedSha: sha, result });
   log2(decision.why);
   for (const w of decision.warnings) log2(`warning: ${w.message}`);
   const results = await port.apply(decision.ops, facts);
@@ -5539,10 +4775,10 @@ function boundedPlan(plan, counts, max = MAX_OUTPUT_BYTES) {
 }
 function groupedLog(print = (line) => console.log(line)) {
   let current = null;
-  const kindOf2 = (line) => /^warning\b/.test(line) ? "warnings" : /^#\d+: /.test(line) ? "changes" : /^(retry|waiting|giving up|GitHub answered|octokit)/.test(line) ? current ?? "reading" : "reading";
+  const kindOf = (line) => /^warning\b/.test(line) ? "warnings" : /^#\d+: /.test(line) ? "changes" : /^(retry|waiting|giving up|GitHub answered|octokit)/.test(line) ? current ?? "reading" : "reading";
   const titles = { reading: "prflow: config and reading from GitHub", changes: "prflow: the changes, one line each", warnings: "prflow: every warning (the annotations group them)" };
   const log2 = (line) => {
-    const kind = kindOf2(line);
+    const kind = kindOf(line);
     if (kind !== current) {
       if (current) print("::endgroup::");
       print(`::group::${titles[kind]}`);
@@ -5580,9 +4816,9 @@ async function main(env = process.env) {
   const token = getInput("token", env);
   if (!token) throw new RunError(["input token: expected a token (the default is the workflow's GITHUB_TOKEN), found nothing"]);
   const octokit = makeOctokit({ token, baseUrl: env.GITHUB_API_URL, graphqlUrl: env.GITHUB_GRAPHQL_URL, log });
-  log(`prflow ${engine.version()} · ${mode} · ${owner}/${repo} · ${live ? "live" : "dry run (set live: true to write)"}`);
+  log(`prflow ${prflow.version()} · ${mode} · ${owner}/${repo} · ${live ? "live" : "dry run (set live: true to write)"}`);
   if (mode === "labels") {
-    const run2 = await labelsRun({ engine, octokit, owner, repo, configPath, readFile, live, log });
+    const run2 = await labelsRun({ prflow, octokit, owner, repo, configPath, readFile, live, log });
     log.end();
     setOutput("plan", run2.results, env);
     writeCounts(run2.counts, env);
@@ -5591,7 +4827,7 @@ async function main(env = process.env) {
     return;
   }
   if (mode === "sweep") {
-    const run2 = await sweepRun({ engine, octokit, owner, repo, configPath, readFile, live, log });
+    const run2 = await sweepRun({ prflow, octokit, owner, repo, configPath, readFile, live, log });
     log.end();
     annotate(run2.plan.warnings ?? []);
     setPlanOutput(run2.plan, run2.counts, env);
@@ -5603,10 +4839,10 @@ async function main(env = process.env) {
   if (mode === "gate-classify" || mode === "gate-report") {
     const number = parseNumbers(getInput("numbers", env))[0];
     if (!number) throw new RunError([`input numbers: expected the pull request the gate is for, found nothing`]);
-    const { config, errors } = loadConfig(engine, configPath, { readFile });
+    const { engine, errors } = loadConfig(prflow, configPath, { readFile });
     if (errors.length) throw new RunError(errors);
     const step2 = mode === "gate-classify" ? "classify" : "report";
-    const { decision, results } = await gateRun({ engine, octokit, owner, repo, config, step: step2, number, sha: getInput("sha", env), result: getInput("result", env), live, log });
+    const { decision, results } = await gateRun({ engine, octokit, owner, repo, step: step2, number, sha: getInput("sha", env), result: getInput("result", env), live, log });
     log.end();
     for (const [k, v] of Object.entries({ run: decision.run, need: decision.need, sha: decision.sha, pr: number })) setOutput(k, String(v), env);
     setOutput("plan", decision, env);
@@ -5619,7 +4855,7 @@ ${decision.why}
   }
   const numbersInput = getInput("numbers", env);
   const scope = numbersInput ? { scope: "pulls", numbers: parseNumbers(numbersInput), why: "the numbers input" } : parseEvent(env.GITHUB_EVENT_NAME ?? "", readEvent(env));
-  const run = await reconcileRun({ engine, octokit, owner, repo, configPath, readFile, scope, live, log });
+  const run = await reconcileRun({ prflow, octokit, owner, repo, configPath, readFile, scope, live, log });
   log.end();
   annotate(run.plan.warnings);
   const note = setPlanOutput(run.plan, run.counts, env);

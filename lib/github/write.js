@@ -252,13 +252,13 @@ async function applyOne(octokit, op, { params, live, git, stopped }) {
   }
 }
 
-const hasGuard = (g) => Boolean(g && (g.head || g.labelsOn?.length || g.labelsOff?.length));
+const hasGuard = (g) => Boolean(g && (g.head || g.base || g.labelsOn?.length || g.labelsOff?.length));
 
 /** One cheap read of what the guard names: the pull request (head, labels, id) or, without a head, the issue's labels. */
 async function freshRead(octokit, op, params) {
-  if (op.guard?.head || NEEDS_PULL.has(op.op)) {
+  if (op.guard?.head || op.guard?.base || NEEDS_PULL.has(op.op)) {
     const { data } = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...params, pull_number: op.number, request: { ...GUARD_READ } });
-    return { head: data.head?.sha ?? null, labels: (data.labels ?? []).map((l) => l.name), nodeId: data.node_id };
+    return { head: data.head?.sha ?? null, base: data.base?.ref ?? null, labels: (data.labels ?? []).map((l) => l.name), nodeId: data.node_id };
   }
   const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}", { ...params, issue_number: op.number, request: { ...GUARD_READ } });
   return { head: null, labels: (data.labels ?? []).map((l) => (typeof l === "string" ? l : l.name)), nodeId: data.node_id };
@@ -267,6 +267,7 @@ async function freshRead(octokit, op, params) {
 /** What no longer holds, in words, or null. Label names compare as GitHub compares them: without case. */
 export function guardBroken(guard, fresh) {
   if (guard.head && fresh.head !== guard.head) return `the head moved from ${short(guard.head)} to ${short(fresh.head)}`;
+  if (guard.base && fresh.base !== guard.base) return `it was retargeted from ${guard.base} to ${fresh.base}`;
   const on = new Set(fresh.labels.map((l) => l.toLowerCase()));
   const off = (guard.labelsOn ?? []).filter((l) => !on.has(l.toLowerCase()));
   if (off.length) return `${off.join(", ")} ${off.length === 1 ? "was" : "were"} taken off`;
@@ -278,6 +279,7 @@ export function guardBroken(guard, fresh) {
 function guardWords(guard) {
   const parts = [];
   if (guard?.head) parts.push(`the head is still ${short(guard.head)}`);
+  if (guard?.base) parts.push(`it is still based on ${guard.base}`);
   if (guard?.labelsOn?.length) parts.push(`${guard.labelsOn.join(", ")} still on`);
   if (guard?.labelsOff?.length) parts.push(`${guard.labelsOff.join(", ")} still off`);
   return parts.length ? ` (if ${parts.join(" and ")})` : "";

@@ -626,15 +626,15 @@
             });
           }
           next(id) {
-            var current, next;
-            current = this._jobs[id];
-            next = current + 1;
-            if (current != null && next < this.status.length) {
-              this.counts[current]--;
+            var current2, next;
+            current2 = this._jobs[id];
+            next = current2 + 1;
+            if (current2 != null && next < this.status.length) {
+              this.counts[current2]--;
               this.counts[next]++;
               return this._jobs[id]++;
-            } else if (current != null) {
-              this.counts[current]--;
+            } else if (current2 != null) {
+              this.counts[current2]--;
               return delete this._jobs[id];
             }
           }
@@ -645,13 +645,13 @@
             return this.counts[initial]++;
           }
           remove(id) {
-            var current;
-            current = this._jobs[id];
-            if (current != null) {
-              this.counts[current]--;
+            var current2;
+            current2 = this._jobs[id];
+            if (current2 != null) {
+              this.counts[current2]--;
               delete this._jobs[id];
             }
-            return current != null;
+            return current2 != null;
           }
           jobStatus(id) {
             var ref;
@@ -1260,13 +1260,13 @@
               return job.promise;
             }
             wrap(fn) {
-              var schedule, wrapped;
-              schedule = this.schedule.bind(this);
+              var schedule2, wrapped;
+              schedule2 = this.schedule.bind(this);
               wrapped = function(...args) {
-                return schedule(fn.bind(this), ...args);
+                return schedule2(fn.bind(this), ...args);
               };
               wrapped.withOptions = function(options, ...args) {
-                return schedule(options, fn, ...args);
+                return schedule2(options, fn, ...args);
               };
               return wrapped;
             }
@@ -1356,559 +1356,117 @@
   // pkg/prflow.js
   var prflow_exports = {};
   __export(prflow_exports, {
-    checkRollup: () => checkRollup,
-    claimJson: () => claimJson,
-    codeOwners: () => codeOwners,
-    configSchema: () => configSchema,
-    dashboardJson: () => dashboardJson,
+    Engine: () => Engine,
     default: () => __wbg_init,
-    followupSettingsJson: () => followupSettingsJson,
-    gateClassifyJson: () => gateClassifyJson,
-    gateReportJson: () => gateReportJson,
+    drawSeed: () => drawSeed,
     initSync: () => initSync,
-    labelCatalog: () => labelCatalog,
-    labelSyncJson: () => labelSyncJson,
-    parseTrailers: () => parseTrailers,
-    queueCallJson: () => queueCallJson,
-    queueReadsJson: () => queueReadsJson,
-    reconcile: () => reconcile,
-    reconcileJson: () => reconcileJson,
-    resolveClaimRaceJson: () => resolveClaimRaceJson,
-    resolveClaimRaceTimedJson: () => resolveClaimRaceTimedJson,
-    stationReviewJson: () => stationReviewJson,
-    sweepJson: () => sweepJson,
-    validateConfig: () => validateConfig,
     version: () => version
   });
-  function checkRollup(checks, required_contexts) {
-    const ret = wasm.checkRollup(checks, required_contexts);
+  var Engine = class {
+    __destroy_into_raw() {
+      const ptr = this.__wbg_ptr;
+      this.__wbg_ptr = 0;
+      EngineFinalization.unregister(this);
+      return ptr;
+    }
+    free() {
+      const ptr = this.__destroy_into_raw();
+      wasm.__wbg_engine_free(ptr, 0);
+    }
+    /**
+     * One decision by name, JSON text in and out.
+     * @param {string} name
+     * @param {string} input
+     * @returns {string}
+     */
+    call(name, input) {
+      let deferred4_0;
+      let deferred4_1;
+      try {
+        let ptr0, len0, ptr1, len1;
+        try {
+          ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+          len0 = WASM_VECTOR_LEN;
+          ptr1 = passStringToWasm0(input, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+          len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+          if (ptr1) {
+            wasm.__wbindgen_free(ptr1, len1 * 1, 1);
+          }
+          if (ptr0) {
+            wasm.__wbindgen_free(ptr0, len0 * 1, 1);
+          }
+          throw e;
+        }
+        const ret = wasm.engine_call(this.__wbg_ptr, ptr0, len0, ptr1, len1);
+        var ptr3 = ret[0];
+        var len3 = ret[1];
+        if (ret[3]) {
+          ptr3 = 0;
+          len3 = 0;
+          throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred4_0 = ptr3;
+        deferred4_1 = len3;
+        return getStringFromWasm0(ptr3, len3);
+      } finally {
+        wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+      }
+    }
+    /**
+     * The config's problems as JSON text (`[{ path, expected, found }]`), empty when it is valid.
+     * @returns {string}
+     */
+    configErrorsJson() {
+      let deferred2_0;
+      let deferred2_1;
+      try {
+        const ret = wasm.engine_configErrorsJson(this.__wbg_ptr);
+        var ptr1 = ret[0];
+        var len1 = ret[1];
+        if (ret[3]) {
+          ptr1 = 0;
+          len1 = 0;
+          throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred2_0 = ptr1;
+        deferred2_1 = len1;
+        return getStringFromWasm0(ptr1, len1);
+      } finally {
+        wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+      }
+    }
+    /**
+     * Every decision's name, so the JS core binds one method per decision without a list of its own.
+     * @returns {string[]}
+     */
+    static names() {
+      const ret = wasm.engine_names();
+      var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+      wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+      return v1;
+    }
+    /**
+     * `new Engine(configText)`; `new Engine()` (no config file) is the preset. A bad config never
+     * throws: every decision that needs it answers with its errors.
+     * @param {string | null} [config_text]
+     */
+    constructor(config_text) {
+      var ptr0 = isLikeNone(config_text) ? 0 : passStringToWasm0(config_text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      var len0 = WASM_VECTOR_LEN;
+      const ret = wasm.engine_new(ptr0, len0);
+      this.__wbg_ptr = ret;
+      EngineFinalization.register(this, this.__wbg_ptr, this);
+      return this;
+    }
+  };
+  if (Symbol.dispose) Engine.prototype[Symbol.dispose] = Engine.prototype.free;
+  function drawSeed() {
+    const ret = wasm.drawSeed();
     if (ret[2]) {
       throw takeFromExternrefTable0(ret[1]);
     }
-    return takeFromExternrefTable0(ret[0]);
-  }
-  function claimJson(facts, config, role, machine) {
-    let deferred6_0;
-    let deferred6_1;
-    try {
-      let ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3;
-      try {
-        ptr0 = passStringToWasm0(facts, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len0 = WASM_VECTOR_LEN;
-        ptr1 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len1 = WASM_VECTOR_LEN;
-        ptr2 = passStringToWasm0(role, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len2 = WASM_VECTOR_LEN;
-        ptr3 = passStringToWasm0(machine, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len3 = WASM_VECTOR_LEN;
-      } catch (e) {
-        if (ptr3) {
-          wasm.__wbindgen_free(ptr3, len3 * 1, 1);
-        }
-        if (ptr2) {
-          wasm.__wbindgen_free(ptr2, len2 * 1, 1);
-        }
-        if (ptr1) {
-          wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-        }
-        if (ptr0) {
-          wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-        }
-        throw e;
-      }
-      const ret = wasm.claimJson(ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3);
-      var ptr5 = ret[0];
-      var len5 = ret[1];
-      if (ret[3]) {
-        ptr5 = 0;
-        len5 = 0;
-        throw takeFromExternrefTable0(ret[2]);
-      }
-      deferred6_0 = ptr5;
-      deferred6_1 = len5;
-      return getStringFromWasm0(ptr5, len5);
-    } finally {
-      wasm.__wbindgen_free(deferred6_0, deferred6_1, 1);
-    }
-  }
-  function codeOwners(codeowners, path) {
-    let ptr0, len0, ptr1, len1;
-    try {
-      ptr0 = passStringToWasm0(codeowners, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len0 = WASM_VECTOR_LEN;
-      ptr1 = passStringToWasm0(path, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      len1 = WASM_VECTOR_LEN;
-    } catch (e) {
-      if (ptr1) {
-        wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-      }
-      if (ptr0) {
-        wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-      }
-      throw e;
-    }
-    const ret = wasm.codeOwners(ptr0, len0, ptr1, len1);
-    var v3 = getArrayJsValueFromWasm0(ret[0], ret[1]);
-    wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
-    return v3;
-  }
-  function configSchema() {
-    const ret = wasm.configSchema();
-    if (ret[2]) {
-      throw takeFromExternrefTable0(ret[1]);
-    }
-    return takeFromExternrefTable0(ret[0]);
-  }
-  function dashboardJson(facts, config) {
-    let deferred4_0;
-    let deferred4_1;
-    try {
-      let ptr0, len0, ptr1, len1;
-      try {
-        ptr0 = passStringToWasm0(facts, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len0 = WASM_VECTOR_LEN;
-        ptr1 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len1 = WASM_VECTOR_LEN;
-      } catch (e) {
-        if (ptr1) {
-          wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-        }
-        if (ptr0) {
-          wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-        }
-        throw e;
-      }
-      const ret = wasm.dashboardJson(ptr0, len0, ptr1, len1);
-      var ptr3 = ret[0];
-      var len3 = ret[1];
-      if (ret[3]) {
-        ptr3 = 0;
-        len3 = 0;
-        throw takeFromExternrefTable0(ret[2]);
-      }
-      deferred4_0 = ptr3;
-      deferred4_1 = len3;
-      return getStringFromWasm0(ptr3, len3);
-    } finally {
-      wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
-    }
-  }
-  function followupSettingsJson(config) {
-    let deferred3_0;
-    let deferred3_1;
-    try {
-      const ptr0 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      const len0 = WASM_VECTOR_LEN;
-      const ret = wasm.followupSettingsJson(ptr0, len0);
-      var ptr2 = ret[0];
-      var len2 = ret[1];
-      if (ret[3]) {
-        ptr2 = 0;
-        len2 = 0;
-        throw takeFromExternrefTable0(ret[2]);
-      }
-      deferred3_0 = ptr2;
-      deferred3_1 = len2;
-      return getStringFromWasm0(ptr2, len2);
-    } finally {
-      wasm.__wbindgen_free(deferred3_0, deferred3_1, 1);
-    }
-  }
-  function gateClassifyJson(facts, config, number) {
-    let deferred5_0;
-    let deferred5_1;
-    try {
-      const val3 = +number;
-      let ptr0, len0, ptr1, len1;
-      try {
-        ptr0 = passStringToWasm0(facts, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len0 = WASM_VECTOR_LEN;
-        ptr1 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len1 = WASM_VECTOR_LEN;
-      } catch (e) {
-        if (ptr1) {
-          wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-        }
-        if (ptr0) {
-          wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-        }
-        throw e;
-      }
-      const ret = wasm.gateClassifyJson(ptr0, len0, ptr1, len1, val3);
-      var ptr4 = ret[0];
-      var len4 = ret[1];
-      if (ret[3]) {
-        ptr4 = 0;
-        len4 = 0;
-        throw takeFromExternrefTable0(ret[2]);
-      }
-      deferred5_0 = ptr4;
-      deferred5_1 = len4;
-      return getStringFromWasm0(ptr4, len4);
-    } finally {
-      wasm.__wbindgen_free(deferred5_0, deferred5_1, 1);
-    }
-  }
-  function gateReportJson(facts, config, number, tested_sha, result) {
-    let deferred7_0;
-    let deferred7_1;
-    try {
-      const val5 = +number;
-      let ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3;
-      try {
-        ptr0 = passStringToWasm0(facts, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len0 = WASM_VECTOR_LEN;
-        ptr1 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len1 = WASM_VECTOR_LEN;
-        ptr2 = passStringToWasm0(tested_sha, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len2 = WASM_VECTOR_LEN;
-        ptr3 = passStringToWasm0(result, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len3 = WASM_VECTOR_LEN;
-      } catch (e) {
-        if (ptr3) {
-          wasm.__wbindgen_free(ptr3, len3 * 1, 1);
-        }
-        if (ptr2) {
-          wasm.__wbindgen_free(ptr2, len2 * 1, 1);
-        }
-        if (ptr1) {
-          wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-        }
-        if (ptr0) {
-          wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-        }
-        throw e;
-      }
-      const ret = wasm.gateReportJson(ptr0, len0, ptr1, len1, val5, ptr2, len2, ptr3, len3);
-      var ptr6 = ret[0];
-      var len6 = ret[1];
-      if (ret[3]) {
-        ptr6 = 0;
-        len6 = 0;
-        throw takeFromExternrefTable0(ret[2]);
-      }
-      deferred7_0 = ptr6;
-      deferred7_1 = len6;
-      return getStringFromWasm0(ptr6, len6);
-    } finally {
-      wasm.__wbindgen_free(deferred7_0, deferred7_1, 1);
-    }
-  }
-  function labelCatalog(config) {
-    const ret = wasm.labelCatalog(config);
-    if (ret[2]) {
-      throw takeFromExternrefTable0(ret[1]);
-    }
-    return takeFromExternrefTable0(ret[0]);
-  }
-  function labelSyncJson(catalog, existing) {
-    let deferred4_0;
-    let deferred4_1;
-    try {
-      let ptr0, len0, ptr1, len1;
-      try {
-        ptr0 = passStringToWasm0(catalog, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len0 = WASM_VECTOR_LEN;
-        ptr1 = passStringToWasm0(existing, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len1 = WASM_VECTOR_LEN;
-      } catch (e) {
-        if (ptr1) {
-          wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-        }
-        if (ptr0) {
-          wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-        }
-        throw e;
-      }
-      const ret = wasm.labelSyncJson(ptr0, len0, ptr1, len1);
-      var ptr3 = ret[0];
-      var len3 = ret[1];
-      if (ret[3]) {
-        ptr3 = 0;
-        len3 = 0;
-        throw takeFromExternrefTable0(ret[2]);
-      }
-      deferred4_0 = ptr3;
-      deferred4_1 = len3;
-      return getStringFromWasm0(ptr3, len3);
-    } finally {
-      wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
-    }
-  }
-  function parseTrailers(body) {
-    const ptr0 = passStringToWasm0(body, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-    const len0 = WASM_VECTOR_LEN;
-    const ret = wasm.parseTrailers(ptr0, len0);
-    if (ret[2]) {
-      throw takeFromExternrefTable0(ret[1]);
-    }
-    return takeFromExternrefTable0(ret[0]);
-  }
-  function queueCallJson(name, input) {
-    let deferred4_0;
-    let deferred4_1;
-    try {
-      let ptr0, len0, ptr1, len1;
-      try {
-        ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len0 = WASM_VECTOR_LEN;
-        ptr1 = passStringToWasm0(input, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len1 = WASM_VECTOR_LEN;
-      } catch (e) {
-        if (ptr1) {
-          wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-        }
-        if (ptr0) {
-          wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-        }
-        throw e;
-      }
-      const ret = wasm.queueCallJson(ptr0, len0, ptr1, len1);
-      var ptr3 = ret[0];
-      var len3 = ret[1];
-      if (ret[3]) {
-        ptr3 = 0;
-        len3 = 0;
-        throw takeFromExternrefTable0(ret[2]);
-      }
-      deferred4_0 = ptr3;
-      deferred4_1 = len3;
-      return getStringFromWasm0(ptr3, len3);
-    } finally {
-      wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
-    }
-  }
-  function queueReadsJson(facts, config) {
-    let deferred4_0;
-    let deferred4_1;
-    try {
-      let ptr0, len0, ptr1, len1;
-      try {
-        ptr0 = passStringToWasm0(facts, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len0 = WASM_VECTOR_LEN;
-        ptr1 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len1 = WASM_VECTOR_LEN;
-      } catch (e) {
-        if (ptr1) {
-          wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-        }
-        if (ptr0) {
-          wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-        }
-        throw e;
-      }
-      const ret = wasm.queueReadsJson(ptr0, len0, ptr1, len1);
-      var ptr3 = ret[0];
-      var len3 = ret[1];
-      if (ret[3]) {
-        ptr3 = 0;
-        len3 = 0;
-        throw takeFromExternrefTable0(ret[2]);
-      }
-      deferred4_0 = ptr3;
-      deferred4_1 = len3;
-      return getStringFromWasm0(ptr3, len3);
-    } finally {
-      wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
-    }
-  }
-  function reconcile(facts, config) {
-    const ret = wasm.reconcile(facts, config);
-    if (ret[2]) {
-      throw takeFromExternrefTable0(ret[1]);
-    }
-    return takeFromExternrefTable0(ret[0]);
-  }
-  function reconcileJson(facts, config) {
-    let deferred4_0;
-    let deferred4_1;
-    try {
-      let ptr0, len0, ptr1, len1;
-      try {
-        ptr0 = passStringToWasm0(facts, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len0 = WASM_VECTOR_LEN;
-        ptr1 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len1 = WASM_VECTOR_LEN;
-      } catch (e) {
-        if (ptr1) {
-          wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-        }
-        if (ptr0) {
-          wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-        }
-        throw e;
-      }
-      const ret = wasm.reconcileJson(ptr0, len0, ptr1, len1);
-      var ptr3 = ret[0];
-      var len3 = ret[1];
-      if (ret[3]) {
-        ptr3 = 0;
-        len3 = 0;
-        throw takeFromExternrefTable0(ret[2]);
-      }
-      deferred4_0 = ptr3;
-      deferred4_1 = len3;
-      return getStringFromWasm0(ptr3, len3);
-    } finally {
-      wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
-    }
-  }
-  function resolveClaimRaceJson(labels, machine, number, config) {
-    let deferred6_0;
-    let deferred6_1;
-    try {
-      const val4 = +number;
-      let ptr0, len0, ptr1, len1, ptr2, len2;
-      try {
-        ptr0 = passStringToWasm0(labels, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len0 = WASM_VECTOR_LEN;
-        ptr1 = passStringToWasm0(machine, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len1 = WASM_VECTOR_LEN;
-        ptr2 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len2 = WASM_VECTOR_LEN;
-      } catch (e) {
-        if (ptr2) {
-          wasm.__wbindgen_free(ptr2, len2 * 1, 1);
-        }
-        if (ptr1) {
-          wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-        }
-        if (ptr0) {
-          wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-        }
-        throw e;
-      }
-      const ret = wasm.resolveClaimRaceJson(ptr0, len0, ptr1, len1, val4, ptr2, len2);
-      var ptr5 = ret[0];
-      var len5 = ret[1];
-      if (ret[3]) {
-        ptr5 = 0;
-        len5 = 0;
-        throw takeFromExternrefTable0(ret[2]);
-      }
-      deferred6_0 = ptr5;
-      deferred6_1 = len5;
-      return getStringFromWasm0(ptr5, len5);
-    } finally {
-      wasm.__wbindgen_free(deferred6_0, deferred6_1, 1);
-    }
-  }
-  function resolveClaimRaceTimedJson(labels, machine, number, config, took_ms) {
-    let deferred7_0;
-    let deferred7_1;
-    try {
-      const val4 = +number;
-      const val5 = +took_ms;
-      let ptr0, len0, ptr1, len1, ptr2, len2;
-      try {
-        ptr0 = passStringToWasm0(labels, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len0 = WASM_VECTOR_LEN;
-        ptr1 = passStringToWasm0(machine, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len1 = WASM_VECTOR_LEN;
-        ptr2 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len2 = WASM_VECTOR_LEN;
-      } catch (e) {
-        if (ptr2) {
-          wasm.__wbindgen_free(ptr2, len2 * 1, 1);
-        }
-        if (ptr1) {
-          wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-        }
-        if (ptr0) {
-          wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-        }
-        throw e;
-      }
-      const ret = wasm.resolveClaimRaceTimedJson(ptr0, len0, ptr1, len1, val4, ptr2, len2, val5);
-      var ptr6 = ret[0];
-      var len6 = ret[1];
-      if (ret[3]) {
-        ptr6 = 0;
-        len6 = 0;
-        throw takeFromExternrefTable0(ret[2]);
-      }
-      deferred7_0 = ptr6;
-      deferred7_1 = len6;
-      return getStringFromWasm0(ptr6, len6);
-    } finally {
-      wasm.__wbindgen_free(deferred7_0, deferred7_1, 1);
-    }
-  }
-  function stationReviewJson(number, head, output) {
-    let deferred5_0;
-    let deferred5_1;
-    try {
-      const val3 = +number;
-      let ptr0, len0, ptr1, len1;
-      try {
-        ptr0 = passStringToWasm0(head, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len0 = WASM_VECTOR_LEN;
-        ptr1 = passStringToWasm0(output, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len1 = WASM_VECTOR_LEN;
-      } catch (e) {
-        if (ptr1) {
-          wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-        }
-        if (ptr0) {
-          wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-        }
-        throw e;
-      }
-      const ret = wasm.stationReviewJson(val3, ptr0, len0, ptr1, len1);
-      var ptr4 = ret[0];
-      var len4 = ret[1];
-      if (ret[3]) {
-        ptr4 = 0;
-        len4 = 0;
-        throw takeFromExternrefTable0(ret[2]);
-      }
-      deferred5_0 = ptr4;
-      deferred5_1 = len4;
-      return getStringFromWasm0(ptr4, len4);
-    } finally {
-      wasm.__wbindgen_free(deferred5_0, deferred5_1, 1);
-    }
-  }
-  function sweepJson(facts, config) {
-    let deferred4_0;
-    let deferred4_1;
-    try {
-      let ptr0, len0, ptr1, len1;
-      try {
-        ptr0 = passStringToWasm0(facts, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len0 = WASM_VECTOR_LEN;
-        ptr1 = passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len1 = WASM_VECTOR_LEN;
-      } catch (e) {
-        if (ptr1) {
-          wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-        }
-        if (ptr0) {
-          wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-        }
-        throw e;
-      }
-      const ret = wasm.sweepJson(ptr0, len0, ptr1, len1);
-      var ptr3 = ret[0];
-      var len3 = ret[1];
-      if (ret[3]) {
-        ptr3 = 0;
-        len3 = 0;
-        throw takeFromExternrefTable0(ret[2]);
-      }
-      deferred4_0 = ptr3;
-      deferred4_1 = len3;
-      return getStringFromWasm0(ptr3, len3);
-    } finally {
-      wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
-    }
-  }
-  function validateConfig(config) {
-    const ret = wasm.validateConfig(config);
-    if (ret[2]) {
-      throw takeFromExternrefTable0(ret[1]);
-    }
-    return takeFromExternrefTable0(ret[0]);
+    return ret[0] >>> 0;
   }
   function version() {
     let deferred1_0;
@@ -1925,234 +1483,20 @@
   function __wbg_get_imports() {
     const import0 = {
       __proto__: null,
-      __wbg_Error_208446807d0d1e30: function(arg0, arg1) {
-        const ret = Error(getStringFromWasm0(arg0, arg1));
-        return ret;
-      },
-      __wbg_String_8564e559799eccda: function(arg0, arg1) {
-        const ret = String(arg1);
-        const ptr1 = passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        const len1 = WASM_VECTOR_LEN;
-        getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-        getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
-      },
-      __wbg___wbindgen_bigint_get_as_i64_11da4b52cd0aedef: function(arg0, arg1) {
-        const v = arg1;
-        const ret = typeof v === "bigint" ? v : void 0;
-        getDataViewMemory0().setBigInt64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? BigInt(0) : ret, true);
-        getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
-      },
-      __wbg___wbindgen_boolean_get_4f1baf9a00be3c74: function(arg0) {
-        const v = arg0;
-        const ret = typeof v === "boolean" ? v : void 0;
-        return isLikeNone(ret) ? 16777215 : ret ? 1 : 0;
-      },
-      __wbg___wbindgen_debug_string_f249a2a76caa9a55: function(arg0, arg1) {
-        const ret = debugString(arg1);
-        const ptr1 = passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        const len1 = WASM_VECTOR_LEN;
-        getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-        getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
-      },
-      __wbg___wbindgen_in_3f58a9d3b3a7eed2: function(arg0, arg1) {
-        const ret = arg0 in arg1;
-        return ret;
-      },
-      __wbg___wbindgen_is_bigint_5fa10641e039d3ef: function(arg0) {
-        const ret = typeof arg0 === "bigint";
-        return ret;
-      },
-      __wbg___wbindgen_is_function_741ff2bb612836f5: function(arg0) {
-        const ret = typeof arg0 === "function";
-        return ret;
-      },
-      __wbg___wbindgen_is_null_c22311b1cc228e3a: function(arg0) {
-        const ret = arg0 === null;
-        return ret;
-      },
-      __wbg___wbindgen_is_object_8b968c3ab8e96595: function(arg0) {
-        const val = arg0;
-        const ret = typeof val === "object" && val !== null;
-        return ret;
-      },
-      __wbg___wbindgen_is_string_fc456fee5d3317de: function(arg0) {
-        const ret = typeof arg0 === "string";
-        return ret;
-      },
-      __wbg___wbindgen_is_undefined_be5b34249ff1fc15: function(arg0) {
-        const ret = arg0 === void 0;
-        return ret;
-      },
-      __wbg___wbindgen_jsval_eq_38d7bfbe4cc84039: function(arg0, arg1) {
-        const ret = arg0 === arg1;
-        return ret;
-      },
-      __wbg___wbindgen_jsval_loose_eq_b2f214e2e4b30e36: function(arg0, arg1) {
-        const ret = arg0 == arg1;
-        return ret;
-      },
-      __wbg___wbindgen_number_get_934b640d0889af78: function(arg0, arg1) {
-        const obj = arg1;
-        const ret = typeof obj === "number" ? obj : void 0;
-        getDataViewMemory0().setFloat64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? 0 : ret, true);
-        getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
-      },
-      __wbg___wbindgen_string_get_7ce8eee7fd327545: function(arg0, arg1) {
-        const obj = arg1;
-        const ret = typeof obj === "string" ? obj : void 0;
-        var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        var len1 = WASM_VECTOR_LEN;
-        getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-        getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
-      },
       __wbg___wbindgen_throw_4c88d8bf264fd984: function(arg0, arg1) {
         throw new Error(getStringFromWasm0(arg0, arg1));
       },
-      __wbg_call_40b008ba32f73991: function() {
+      __wbg_getRandomValues_5d8c030b527203a6: function() {
         return handleError(function(arg0, arg1) {
-          const ret = arg0.call(arg1);
-          return ret;
+          globalThis.crypto.getRandomValues(getArrayU8FromWasm0(arg0, arg1));
         }, arguments);
-      },
-      __wbg_done_57e08d0be6e30c02: function(arg0) {
-        const ret = arg0.done;
-        return ret;
-      },
-      __wbg_entries_7bb1459bd9b5c2b9: function(arg0) {
-        const ret = Object.entries(arg0);
-        return ret;
-      },
-      __wbg_get_635eea311fa1a291: function() {
-        return handleError(function(arg0, arg1) {
-          const ret = Reflect.get(arg0, arg1);
-          return ret;
-        }, arguments);
-      },
-      __wbg_get_d7176cfb76d71114: function(arg0, arg1) {
-        const ret = arg0[arg1 >>> 0];
-        return ret;
-      },
-      __wbg_get_unchecked_e6325ad374eff861: function(arg0, arg1) {
-        const ret = arg0[arg1 >>> 0];
-        return ret;
-      },
-      __wbg_instanceof_ArrayBuffer_12cdaa4161423e6b: function(arg0) {
-        let result;
-        try {
-          result = arg0 instanceof ArrayBuffer;
-        } catch (_) {
-          result = false;
-        }
-        const ret = result;
-        return ret;
-      },
-      __wbg_instanceof_Map_0b4fc8b62e73f163: function(arg0) {
-        let result;
-        try {
-          result = arg0 instanceof Map;
-        } catch (_) {
-          result = false;
-        }
-        const ret = result;
-        return ret;
-      },
-      __wbg_instanceof_Uint8Array_d7aeb0dcb3108fea: function(arg0) {
-        let result;
-        try {
-          result = arg0 instanceof Uint8Array;
-        } catch (_) {
-          result = false;
-        }
-        const ret = result;
-        return ret;
-      },
-      __wbg_isArray_bcf1376d0d732d08: function(arg0) {
-        const ret = Array.isArray(arg0);
-        return ret;
-      },
-      __wbg_isSafeInteger_1a35ba4d31e71d38: function(arg0) {
-        const ret = Number.isSafeInteger(arg0);
-        return ret;
-      },
-      __wbg_iterator_e4c5e8f68ada7b58: function() {
-        const ret = Symbol.iterator;
-        return ret;
-      },
-      __wbg_length_186163212ffe79c3: function(arg0) {
-        const ret = arg0.length;
-        return ret;
-      },
-      __wbg_length_b03a0fabb109b1e9: function(arg0) {
-        const ret = arg0.length;
-        return ret;
-      },
-      __wbg_new_13de428334042d26: function(arg0) {
-        const ret = new Uint8Array(arg0);
-        return ret;
-      },
-      __wbg_new_37eb45aaf5eeb820: function() {
-        const ret = new Array();
-        return ret;
-      },
-      __wbg_new_7075786089b89c5e: function() {
-        const ret = /* @__PURE__ */ new Map();
-        return ret;
       },
       __wbg_new_787b9fb330d55d78: function(arg0, arg1) {
         const ret = new Error(getStringFromWasm0(arg0, arg1));
         return ret;
       },
-      __wbg_new_cd4348290afae586: function() {
-        const ret = new Object();
-        return ret;
-      },
-      __wbg_next_178c1651c11432b3: function(arg0) {
-        const ret = arg0.next;
-        return ret;
-      },
-      __wbg_next_af5ac6a08bb0a717: function() {
-        return handleError(function(arg0) {
-          const ret = arg0.next();
-          return ret;
-        }, arguments);
-      },
-      __wbg_prototypesetcall_13162965d1fe7aa3: function(arg0, arg1, arg2) {
-        Uint8Array.prototype.set.call(getArrayU8FromWasm0(arg0, arg1), arg2);
-      },
-      __wbg_set_8282f7e0d2d01336: function(arg0, arg1, arg2) {
-        const ret = arg0.set(arg1, arg2);
-        return ret;
-      },
-      __wbg_set_d2d33b52458e984a: function(arg0, arg1, arg2) {
-        arg0[arg1 >>> 0] = arg2;
-      },
-      __wbg_set_e4b9a833d288759a: function(arg0, arg1, arg2) {
-        arg0[arg1] = arg2;
-      },
-      __wbg_stringify_0a0fbf2ef722380a: function() {
-        return handleError(function(arg0) {
-          const ret = JSON.stringify(arg0);
-          return ret;
-        }, arguments);
-      },
-      __wbg_value_e0f328965e184931: function(arg0) {
-        const ret = arg0.value;
-        return ret;
-      },
-      __wbindgen_generic_0000000000000001: function(arg0) {
-        const ret = arg0;
-        return ret;
-      },
-      __wbindgen_generic_0000000000000002: function(arg0) {
-        const ret = arg0;
-        return ret;
-      },
-      __wbindgen_generic_0000000000000003: function(arg0, arg1) {
+      __wbindgen_generic_0000000000000001: function(arg0, arg1) {
         const ret = getStringFromWasm0(arg0, arg1);
-        return ret;
-      },
-      __wbindgen_generic_0000000000000004: function(arg0) {
-        const ret = BigInt.asUintN(64, arg0);
         return ret;
       },
       __wbindgen_init_externref_table: function() {
@@ -2169,52 +1513,13 @@
       "./prflow_bg.js": import0
     };
   }
+  var EngineFinalization = typeof FinalizationRegistry === "undefined" ? { register: () => {
+  }, unregister: () => {
+  } } : new FinalizationRegistry((ptr) => wasm.__wbg_engine_free(ptr, 1));
   function addToExternrefTable0(obj) {
     const idx = wasm.__externref_table_alloc();
     wasm.__wbindgen_externrefs.set(idx, obj);
     return idx;
-  }
-  function debugString(val) {
-    switch (typeof val) {
-      // primitive types
-      case "number":
-      case "boolean":
-      case "undefined":
-        return `${val}`;
-      case "string":
-        return JSON.stringify(val);
-      case "bigint":
-        return `${val}n`;
-      case "symbol":
-        return val.description !== void 0 ? `Symbol(${val.description})` : "Symbol";
-      case "function":
-        return typeof val.name === "string" && val.name !== "" ? `Function(${val.name})` : "Function";
-      case "object": {
-        if (val === null) {
-          return "null";
-        }
-        if (Array.isArray(val)) {
-          return "[" + Array.from(val, debugString).join(", ") + "]";
-        }
-        if (val instanceof Error) {
-          return `${val.name}: ${val.message}
-${val.stack}`;
-        }
-        const toStringOutput = toString.call(val);
-        const className = /\[object ([^\]]+)\]/.exec(toStringOutput)?.[1];
-        if (className === void 0) {
-          return toStringOutput;
-        }
-        if (className === "Object") {
-          try {
-            return "Object(" + JSON.stringify(val) + ")";
-          } catch (_) {
-            return "Object";
-          }
-        }
-        return className;
-      }
-    }
   }
   function getArrayJsValueFromWasm0(ptr, len) {
     ptr = ptr >>> 0;
@@ -2416,95 +1721,36 @@ ${val.stack}`;
 
   // js/core.js
   function bind(wasm2) {
+    const names = wasm2.Engine.names();
     return {
       /** The engine's version. */
       version: () => wasm2.version(),
+      /** A fresh simulation seed from the host's crypto (getrandom), for a run given none: the one random thing, outside every decision. */
+      drawSeed: () => wasm2.drawSeed(),
       /**
-       * The plan for a facts snapshot under a config. Facts and config may be objects or JSON text;
-       * objects cross the boundary as JSON text, which is several times faster for large snapshots.
+       * The engine under one config: its text (the fast path, and what a file holds), an object, or
+       * nothing for the preset. A bad config never throws: `configErrors()` lists every problem and each
+       * decision that needs the config answers with them.
        */
-      reconcile: (facts, config = {}) => JSON.parse(wasm2.reconcileJson(asJson(facts), asJson(config))),
-      /**
-       * The follow-up sweep: who to ping for how long each pull request has sat in its state, claims to
-       * release, the board issue, and `stopTheLine` (dev machines open no new pull request while true).
-       */
-      sweep: (facts, config = {}) => JSON.parse(wasm2.sweepJson(asJson(facts), asJson(config))),
-      /**
-       * What the dashboard draws, one row per open pull request: reconcile's state, why and blockers, the
-       * sweep's owner, claimers and minutes in state, the queue's triage; plus the pick order and warnings.
-       */
-      dashboard: (facts, config = {}) => JSON.parse(wasm2.dashboardJson(asJson(facts), asJson(config))),
-      /** The board settings the sweep reads with, defaults filled in ({ configErrors, board }). */
-      followupSettings: (config = {}) => JSON.parse(wasm2.followupSettingsJson(asJson(config))),
-      /** The rollup of a head commit's checks: { state, failing, pending, passing }. */
-      checkRollup: (checks, requiredContexts2 = []) => wasm2.checkRollup(checks, requiredContexts2),
-      /** The JSON Schema of `.github/prflow.json`. */
-      configSchema: () => wasm2.configSchema(),
-      /** The problems in a config, each { path, expected, found }; empty when it is valid. */
-      validateConfig: (config) => wasm2.validateConfig(config),
-      /** The owners CODEOWNERS gives a path (the last matching rule's); empty when unowned. */
-      codeOwners: (codeownersText, path) => wasm2.codeOwners(codeownersText ?? "", path),
-      /** The numbers a body's `Merge-After:` / `Start-After:` trailers name: { mergeAfter, startAfter }. */
-      parseTrailers: (body) => wasm2.parseTrailers(body ?? ""),
-      /** The issues a body closes with a closing keyword (`Fixes #12`), outside fenced code; never another repository's. */
-      closingKeywords: (body) => queueCall(wasm2, "closingKeywords", { body: body ?? "" }),
-      /** The merge queue's triage of every open pull request: triage, owner, reason, next actor/action, order, cycles. */
-      triage: (facts, config = {}) => queueCall(wasm2, "triage", { facts, config }),
-      /** The pull requests whose `builtOnBaseTip` triage reads: a reader asks git about these only. */
-      tipReads: (facts, config = {}) => queueCall(wasm2, "tipReads", { facts, config }),
-      /**
-       * What the queue's reader must still fetch, given the facts read so far: { issues, blockedBy, teams,
-       * tips }. Read them, add them to the facts, ask again until every list is empty.
-       */
-      queueReads: (facts, config = {}) => JSON.parse(wasm2.queueReadsJson(asJson(facts), asJson(config))),
-      /** One poll of the watched pull request: { outcome, state, detail }; `continue` means poll again. */
-      watchStep: (poll, state, config = {}) => queueCall(wasm2, "watchStep", { poll, state, config }),
-      /** Whether `by` may claim (or release) pull request `number`, and the comment to write. */
-      claimPr: (facts, config, { number, by, release = false }) => queueCall(wasm2, "claimPr", { facts, config, number, by, release }),
-      /** After the claim comment is written and read back: did `by` win (or is the release done)? { won, holder, message } */
-      claimPrReadBack: (facts, config, { number, by, release = false }) => queueCall(wasm2, "claimPrReadBack", { facts, config, number, by, release }),
-      /** The issues `report-unowned` keeps: one per pull request whose owner is none. */
-      unownedIssues: (facts, config = {}, issues = []) => queueCall(wasm2, "unownedIssues", { facts, config, issues }),
-      /** The yield rule: the pull request `mine` (an order key) gives its release back to, or null. */
-      yieldsTo: (mine, others) => queueCall(wasm2, "yieldsTo", { mine, others }),
-      /** Whether a failure is only a fixer's diff, and the commands that fix it. */
-      autoFix: (config, failed, commitCount) => queueCall(wasm2, "autoFix", { config, failed, commitCount }),
-      /** Every label the config uses, with colour and description: { configErrors, labels, ownerMark }. */
-      labelCatalog: (config = {}) => wasm2.labelCatalog(config),
-      /** The catalogue against the repository's labels as read: { rows, ops (createLabel/updateLabel), unused }. Never deletes. */
-      labelSync: (catalog, existing) => JSON.parse(wasm2.labelSyncJson(JSON.stringify(catalog), JSON.stringify(existing))),
-      /**
-       * The stations flow's `prflow claim <role> <machine>` (role: review, dev or any):
-       * { line, role, number, ops, why, settleSeconds, warnings }. `line` is one of `claim #N`,
-       * `wip-full n/w`, `queue-empty`, `fix #N`, `new-work`. A bad config or bad facts throw.
-       */
-      claim: (facts, config, role, machine) => JSON.parse(wasm2.claimJson(asJson(facts), asJson(config), role, machine)),
-      /**
-       * After the settle time, with the labels read back from pull request `number`: does `machine`
-       * keep its claim? { won, winner, line, ops } — the loser's ops remove its own label. `tookMs`, the
-       * claimer's own time from its facts read to its claim write acknowledged, withdraws a claim whose
-       * window reached the settle (a rival may hold it unseen).
-       */
-      resolveClaimRace: (labels, machine, number = 0, config = {}, tookMs = void 0) => JSON.parse(
-        tookMs === void 0 ? wasm2.resolveClaimRaceJson(JSON.stringify(labels), machine, number, asJson(config)) : wasm2.resolveClaimRaceTimedJson(JSON.stringify(labels), machine, number, asJson(config), tookMs)
-      ),
-      /** The AI first pass's outcome on pull request `number` at `head`: { blocking, ops, why } (a COMMENT review; `/changes` when BLOCKING). */
-      stationReview: (number, head, output) => JSON.parse(wasm2.stationReviewJson(number, head ?? "", output ?? "")),
-      /** The gate's classify step: { run, need, sha, ops, why, warnings } (docs-only passes in `ops`). */
-      gateClassify: (facts, config, number) => JSON.parse(wasm2.gateClassifyJson(asJson(facts), asJson(config), number)),
-      /**
-       * The gate's report step for the commit the validation machine tested (`result`: success, failure,
-       * cancelled or skipped). When the head moved, the status goes on `testedSha` only and no label changes.
-       */
-      gateReport: (facts, config, number, testedSha, result) => JSON.parse(wasm2.gateReportJson(asJson(facts), asJson(config), number, testedSha, result))
+      createEngine(config) {
+        const inner = new wasm2.Engine(configText(config));
+        const call = (name, input) => JSON.parse(inner.call(name, request(input)));
+        const engine = { version: () => wasm2.version(), configErrors: () => JSON.parse(inner.configErrorsJson()), call };
+        for (const name of names) engine[name] = (input) => call(name, input);
+        return engine;
+      }
     };
   }
-  function queueCall(wasm2, name, input) {
-    const parts = Object.entries(input).map(([k, v]) => `${JSON.stringify(k)}:${typeof v === "string" && (k === "facts" || k === "config") ? v : JSON.stringify(v ?? null)}`);
-    return JSON.parse(wasm2.queueCallJson(name, `{${parts.join(",")}}`));
+  function configText(config) {
+    if (config === void 0 || config === null) return void 0;
+    return typeof config === "string" ? config : JSON.stringify(config);
   }
-  function asJson(value) {
-    return typeof value === "string" ? value : JSON.stringify(value ?? {});
+  function request(input) {
+    if (input === void 0 || input === null) return "{}";
+    if (typeof input.facts !== "string") return JSON.stringify(input);
+    const { facts, ...rest } = input;
+    const others = JSON.stringify(rest);
+    return `{"facts":${facts}${others === "{}" ? "" : `,${others.slice(1, -1)}`}}`;
   }
 
   // js/web.js
@@ -2720,11 +1966,11 @@ ${val.stack}`;
     return variableName.replace(/(?:^\W+)|(?:(?<!\W)\W+$)/g, "").split(/,/);
   }
   function extractUrlVariableNames(url) {
-    const matches = url.match(urlVariableRegex);
-    if (!matches) {
+    const matches2 = url.match(urlVariableRegex);
+    if (!matches2) {
       return [];
     }
-    return matches.map(removeNonChars).reduce((a, b) => a.concat(b), []);
+    return matches2.map(removeNonChars).reduce((a, b) => a.concat(b), []);
   }
   function omit(object, keysToOmit) {
     const result = { __proto__: null };
@@ -3580,8 +2826,8 @@ ${val.stack}`;
       data: ""
     };
     if ("deprecation" in responseHeaders) {
-      const matches = responseHeaders.link && responseHeaders.link.match(/<([^<>]+)>; rel="deprecation"/);
-      const deprecationLink = matches && matches.pop();
+      const matches2 = responseHeaders.link && responseHeaders.link.match(/<([^<>]+)>; rel="deprecation"/);
+      const deprecationLink = matches2 && matches2.pop();
       log.warn(
         `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
       );
@@ -3665,23 +2911,23 @@ ${val.stack}`;
       if (!endpointOptions.request || !endpointOptions.request.hook) {
         return fetchWrapper(endpoint2.parse(endpointOptions));
       }
-      const request2 = (route2, parameters2) => {
+      const request22 = (route2, parameters2) => {
         return fetchWrapper(
           endpoint2.parse(endpoint2.merge(route2, parameters2))
         );
       };
-      Object.assign(request2, {
+      Object.assign(request22, {
         endpoint: endpoint2,
         defaults: withDefaults2.bind(null, endpoint2)
       });
-      return endpointOptions.request.hook(request2, endpointOptions);
+      return endpointOptions.request.hook(request22, endpointOptions);
     };
     return Object.assign(newApi, {
       endpoint: endpoint2,
       defaults: withDefaults2.bind(null, endpoint2)
     });
   }
-  var request = withDefaults2(endpoint, defaults_default);
+  var request2 = withDefaults2(endpoint, defaults_default);
 
   // node_modules/@octokit/graphql/dist-bundle/index.js
   var VERSION3 = "0.0.0-development";
@@ -3690,9 +2936,9 @@ ${val.stack}`;
 ` + data.errors.map((e) => ` - ${e.message}`).join("\n");
   }
   var GraphqlResponseError = class extends Error {
-    constructor(request2, headers, response) {
+    constructor(request22, headers, response) {
       super(_buildMessageForResponseErrors(response));
-      this.request = request2;
+      this.request = request22;
       this.headers = headers;
       this.response = response;
       this.errors = response.errors;
@@ -3720,7 +2966,7 @@ ${val.stack}`;
   ];
   var FORBIDDEN_VARIABLE_OPTIONS = ["query", "method", "url"];
   var GHES_V3_SUFFIX_REGEX = /\/api\/v3\/?$/;
-  function graphql(request2, query, options) {
+  function graphql(request22, query, options) {
     if (options) {
       if (typeof query === "string" && "query" in options) {
         return Promise.reject(
@@ -3750,11 +2996,11 @@ ${val.stack}`;
       result.variables[key] = parsedOptions[key];
       return result;
     }, {});
-    const baseUrl = parsedOptions.baseUrl || request2.endpoint.DEFAULTS.baseUrl;
+    const baseUrl = parsedOptions.baseUrl || request22.endpoint.DEFAULTS.baseUrl;
     if (GHES_V3_SUFFIX_REGEX.test(baseUrl)) {
       requestOptions.url = baseUrl.replace(GHES_V3_SUFFIX_REGEX, "/api/graphql");
     }
-    return request2(requestOptions).then((response) => {
+    return request22(requestOptions).then((response) => {
       if (response.data.errors) {
         const headers = {};
         for (const key of Object.keys(response.headers)) {
@@ -3769,8 +3015,8 @@ ${val.stack}`;
       return response.data.data;
     });
   }
-  function withDefaults3(request2, newDefaults) {
-    const newRequest = request2.defaults(newDefaults);
+  function withDefaults3(request22, newDefaults) {
+    const newRequest = request22.defaults(newDefaults);
     const newApi = (query, options) => {
       return graphql(newRequest, query, options);
     };
@@ -3779,7 +3025,7 @@ ${val.stack}`;
       endpoint: newRequest.endpoint
     });
   }
-  var graphql2 = withDefaults3(request, {
+  var graphql2 = withDefaults3(request2, {
     headers: {
       "user-agent": `octokit-graphql.js/${VERSION3} ${getUserAgent()}`
     },
@@ -3815,13 +3061,13 @@ ${val.stack}`;
     }
     return `token ${token}`;
   }
-  async function hook(token, request2, route, parameters) {
-    const endpoint2 = request2.endpoint.merge(
+  async function hook(token, request3, route, parameters) {
+    const endpoint2 = request3.endpoint.merge(
       route,
       parameters
     );
     endpoint2.headers.authorization = withAuthorizationPrefix(token);
-    return request2(endpoint2);
+    return request3(endpoint2);
   }
   var createTokenAuth = function createTokenAuth2(token) {
     if (!token) {
@@ -3905,7 +3151,7 @@ ${val.stack}`;
     constructor(options = {}) {
       const hook2 = new before_after_hook_default.Collection();
       const requestDefaults = {
-        baseUrl: request.endpoint.DEFAULTS.baseUrl,
+        baseUrl: request2.endpoint.DEFAULTS.baseUrl,
         headers: {},
         request: Object.assign({}, options.request, {
           // @ts-ignore internal usage only, no need to type
@@ -3926,7 +3172,7 @@ ${val.stack}`;
       if (options.timeZone) {
         requestDefaults.headers["time-zone"] = options.timeZone;
       }
-      this.request = request.defaults(requestDefaults);
+      this.request = request2.defaults(requestDefaults);
       this.graphql = withCustomRequest(this.request).defaults(requestDefaults);
       this.log = createLogger(options.log);
       this.hook = hook2;
@@ -3992,7 +3238,7 @@ ${val.stack}`;
     }
     throw error;
   }
-  async function wrapRequest(state, octokit, request2, options) {
+  async function wrapRequest(state, octokit, request3, options) {
     const limiter = new import_light.default();
     limiter.on("failed", function(error, info) {
       const maxRetries = ~~error.request.request?.retries;
@@ -4003,12 +3249,12 @@ ${val.stack}`;
       }
     });
     return limiter.schedule(
-      requestWithGraphqlErrorHandling.bind(null, state, octokit, request2),
+      requestWithGraphqlErrorHandling.bind(null, state, octokit, request3),
       options
     );
   }
-  async function requestWithGraphqlErrorHandling(state, octokit, request2, options) {
-    const response = await request2(options);
+  async function requestWithGraphqlErrorHandling(state, octokit, request3, options) {
+    const response = await request3(options);
     if (response.data && response.data.errors && response.data.errors.length > 0 && /Something went wrong while executing your query/.test(
       response.data.errors[0].message
     )) {
@@ -4053,16 +3299,16 @@ ${val.stack}`;
   var import_light2 = __toESM(require_light(), 1);
   var VERSION6 = "0.0.0-development";
   var noop3 = () => Promise.resolve();
-  function wrapRequest2(state, request2, options) {
-    return state.retryLimiter.schedule(doRequest, state, request2, options);
+  function wrapRequest2(state, request3, options) {
+    return state.retryLimiter.schedule(doRequest, state, request3, options);
   }
-  async function doRequest(state, request2, options) {
+  async function doRequest(state, request3, options) {
     const { pathname } = new URL(options.url, "http://github.test");
     const isAuth = isAuthRequest(options.method, pathname);
     const isWrite = !isAuth && options.method !== "GET" && options.method !== "HEAD";
     const isSearch = options.method === "GET" && pathname.startsWith("/search/");
     const isGraphQL = pathname.startsWith("/graphql");
-    const retryCount = ~~request2.retryCount;
+    const retryCount = ~~request3.retryCount;
     const jobOptions = retryCount > 0 ? { priority: 0, weight: 0 } : {};
     if (state.clustering) {
       jobOptions.expiration = 1e3 * 60;
@@ -4076,7 +3322,7 @@ ${val.stack}`;
     if (isSearch) {
       await state.search.key(state.id).schedule(jobOptions, noop3);
     }
-    const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request2, options);
+    const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request3, options);
     if (isGraphQL) {
       const res = await req;
       if (res.data.errors != null && res.data.errors.some((error) => error.type === "RATE_LIMITED")) {
@@ -4220,14 +3466,14 @@ ${val.stack}`;
         (e) => octokit.log.warn("Error in throttling-plugin limit handler", e)
       );
       state.retryLimiter.on("failed", async function(error, info) {
-        const [state2, request2, options] = info.args;
+        const [state2, request3, options] = info.args;
         const { pathname } = new URL(options.url, "http://github.test");
         const shouldRetryGraphQL = pathname.startsWith("/graphql") && error.status !== 401;
         if (!(shouldRetryGraphQL || error.status === 403 || error.status === 429)) {
           return;
         }
-        const retryCount = ~~request2.retryCount;
-        request2.retryCount = retryCount;
+        const retryCount = ~~request3.retryCount;
+        request3.retryCount = retryCount;
         options.request.retryCount = retryCount;
         const { wantRetry, retryAfter = 0 } = await (async function() {
           if (/\bsecondary rate\b/i.test(error.message)) {
@@ -4265,14 +3511,14 @@ ${val.stack}`;
           return {};
         })();
         if (wantRetry) {
-          request2.retryCount++;
+          request3.retryCount++;
           return retryAfter * state2.retryAfterBaseValue;
         }
       });
     };
-    octokit.hook.wrap("request", (request2, options) => {
+    octokit.hook.wrap("request", (request3, options) => {
       initializeBottleneck();
-      return wrapRequest2(state, request2, options);
+      return wrapRequest2(state, request3, options);
     });
     return {};
   }
@@ -4286,9 +3532,9 @@ ${val.stack}`;
   var MAX_RATE_LIMIT_WAIT_S = 60;
   var WRITE_SPACING_MS = 1e3;
   function unreachable(octokit) {
-    octokit.hook.wrap("request", async (request2, options) => {
+    octokit.hook.wrap("request", async (request3, options) => {
       try {
-        return await request2(options);
+        return await request3(options);
       } catch (e) {
         if (e?.status !== 500 || e.response || !e.cause) throw e;
         const code = e.cause?.cause?.code ?? e.cause?.code ?? e.cause?.cause?.message ?? e.message;
@@ -4784,7 +4030,7 @@ ${val.stack}`;
     if (!list.includes(what)) list.push(what);
   }
   var MAX_ROUNDS = 8;
-  async function readQueueFacts(octokit, { owner, repo, engine: engine2, facts, config = {}, log = () => {
+  async function readQueueFacts(octokit, { owner, repo, engine, facts, config = {}, log = () => {
   } }) {
     facts.unknown ??= [];
     facts.pullRequests ??= [];
@@ -4832,7 +4078,8 @@ ${val.stack}`;
       }
     }
     for (let round = 0; ; round++) {
-      const reads = engine2.queueReads(facts, config);
+      const reads = engine.queueReads({ facts });
+      if (reads.configErrors) break;
       if (!reads.issues.length && !reads.blockedBy.length && !reads.teams.length && !reads.tips.length) break;
       if (round === MAX_ROUNDS) {
         log(`queue facts: the engine still names reads after ${MAX_ROUNDS} rounds (${JSON.stringify(reads)}); reading stops here`);
@@ -4894,23 +4141,10 @@ ${val.stack}`;
 
   // lib/config-text.js
   var DEFAULT_CONFIG_PATH = ".github/prflow.json";
-  function checkConfigText(engine2, text) {
-    let config;
-    try {
-      config = JSON.parse(text);
-    } catch (e) {
-      return { config: null, problems: [{ path: "$", expected: "JSON", found: `a syntax error (${e.message})` }] };
-    }
-    if (config === null || typeof config !== "object" || Array.isArray(config)) {
-      return { config: null, problems: [{ path: "$", expected: "a JSON object", found: kindOf(config) }] };
-    }
-    const problems = engine2.validateConfig(config);
-    return { config: problems.length ? null : config, problems };
-  }
-  function kindOf(value) {
-    if (value === null) return "null";
-    if (Array.isArray(value)) return "an array";
-    return { string: "a string", number: "a number", boolean: "a boolean" }[typeof value] ?? typeof value;
+  function checkConfigText(prflow2, text) {
+    const engine = prflow2.createEngine(text);
+    const problems = engine.configErrors();
+    return { engine, config: problems.length ? null : JSON.parse(text), problems };
   }
 
   // page/src/github.js
@@ -4936,25 +4170,55 @@ ${val.stack}`;
     }
     return url.href.replace(/\/+$/, "");
   }
+  function parseRepos(text) {
+    const list = String(text ?? "").split(/[\s,]+/).filter(Boolean);
+    if (!list.length) throw new ReadError("checking the repository", "enter owner/repo (several: separate them with commas)");
+    return [...new Set(list)].map(parseRepo);
+  }
   function parseRepo(text) {
     const parsed = parseSlug((text ?? "").trim());
     if (!parsed) throw new ReadError("checking the repository", `expected owner/repo, found ${JSON.stringify(text ?? "")}`);
     return parsed;
   }
   function pullUrl(api, fullName, number) {
-    const server = api === DEFAULT_API ? "https://github.com" : api.replace(/\/api\/v3$/, "");
+    let server = servers.get(api);
+    if (server === void 0) servers.set(api, server = api === DEFAULT_API ? "https://github.com" : api.replace(/\/api\/v3$/, ""));
     return `${server}/${fullName}/pull/${number}`;
   }
-  async function readAll({ api, token, owner, repo, engine: engine2, progress = () => {
+  var servers = /* @__PURE__ */ new Map();
+  var CLOCKS = {
+    github: "GitHub's clock, from its Date header",
+    // api.github.com does not list Date in Access-Control-Expose-Headers, so a page cannot read it.
+    browser: "this browser's clock: GitHub does not let a page read its Date header"
+  };
+  async function probe(octokit, { owner, repo, etag }) {
+    try {
+      const res = await octokit.request("GET /repos/{owner}/{repo}/issues", { owner, repo, state: "open", sort: "updated", direction: "desc", per_page: 100, headers: etag ? { "if-none-match": etag } : {} });
+      return { changed: true, etag: res.headers.etag ?? null };
+    } catch (e) {
+      if (e.status === 304) return { changed: false, etag };
+      throw new ReadError("checking for changes", explain(e, `${owner}/${repo}`), e);
+    }
+  }
+  function client({ api, token, progress = () => {
   } }) {
     const octokit = makeOctokit({ token, baseUrl: api, log: progress, userAgent: "prflow-dashboard" });
-    const stats = { requests: 0 };
+    const stats = { requests: 0, dated: false };
     octokit.hook.error("request", (error) => {
       stats.requests++;
       throw error;
     });
-    octokit.hook.after("request", () => {
+    octokit.hook.after("request", (res) => {
       stats.requests++;
+      if (res.headers?.date) stats.dated = true;
+    });
+    return { octokit, stats };
+  }
+  async function readAll({ api, token, owner, repo, prflow: prflow2, progress = () => {
+  } }) {
+    const { octokit, stats } = client({ api, token, progress });
+    const { etag } = await probe(octokit, { owner, repo }).catch((e) => {
+      throw new ReadError("reading pull requests", e.line ?? e.message, e.cause ?? e);
     });
     progress(`reading pull requests of ${owner}/${repo}`);
     let facts;
@@ -4964,19 +4228,19 @@ ${val.stack}`;
       throw new ReadError("reading pull requests", explain(e, `${owner}/${repo}`), e);
     }
     progress(`reading ${DEFAULT_CONFIG_PATH}`);
-    let checked = { config: {}, problems: [] };
+    let engine;
     let configSource = `${DEFAULT_CONFIG_PATH} not found: the preset applies`;
     try {
       const res = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { owner, repo, path: DEFAULT_CONFIG_PATH });
-      checked = checkConfigText(engine2, decodeBase64(res.data.content ?? ""));
+      engine = checkConfigText(prflow2, decodeBase64(res.data.content ?? "")).engine;
       configSource = DEFAULT_CONFIG_PATH;
     } catch (e) {
       if (e.status !== 404) throw new ReadError(`reading ${DEFAULT_CONFIG_PATH}`, explain(e, `${owner}/${repo}`), e);
+      engine = prflow2.createEngine();
     }
-    const config = checked.problems.length ? {} : checked.config;
     progress("reading the merge queue's facts");
-    await readQueueFacts(octokit, { owner, repo, engine: engine2, facts, config, log: progress });
-    return { facts, config, problems: checked.problems, configSource, requests: stats.requests };
+    await readQueueFacts(octokit, { owner, repo, engine, facts, log: progress });
+    return { facts, engine, configSource, requests: stats.requests, etag, clock: stats.dated ? CLOCKS.github : CLOCKS.browser };
   }
   function decodeBase64(b64) {
     const bin = atob(b64.replace(/\s+/g, ""));
@@ -5001,91 +4265,441 @@ ${val.stack}`;
     return message;
   }
 
-  // lib/dashboard-text.js
-  var COLUMNS = [
-    ["number", "#", (r) => `#${r.number}`],
-    ["title", "Title", (r) => r.title],
-    ["state", "State", (r) => r.state ?? "(none)"],
-    ["why", "Why", (r) => r.why],
-    ["blockers", "Blockers", (r) => r.blockers.join(", ")],
-    ["owner", "Owner", (r) => r.owner],
-    ["claimers", "Claimed by", (r) => r.claimers.join(", ")],
-    ["minutes", "In state", (r) => r.minutes === null ? r.problem ?? "?" : `${r.minutes} min`],
-    ["queue", "Queue", (r) => queueText(r.queue)]
-  ];
-  var nums = (ns) => ns.length ? ns.map((n) => `#${n}`).join(", ") : "none";
-  function queueText(q) {
-    if (!q) return "";
-    const place = q.place ? ` #${q.place} in line` : "";
-    const waits = q.waitingOn.length ? ` (waits for ${nums(q.waitingOn)})` : "";
-    return `${q.triage}${place}${q.detail ? `: ${q.detail}` : ` (${q.reason})`}${waits}; next: ${q.nextActor}, ${q.nextAction}`;
+  // lib/summary.js
+  function warningKinds(warnings2) {
+    const groups2 = /* @__PURE__ */ new Map();
+    for (const w of warnings2) {
+      const kind = withoutParentheses(w.message).replace(/"[^"]*"/g, "…").replace(/\s+/g, " ").trim();
+      const g = groups2.get(kind) ?? { kind, count: 0, numbers: /* @__PURE__ */ new Set(), names: /* @__PURE__ */ new Set(), example: w.message };
+      g.count++;
+      if (w.number) g.numbers.add(w.number);
+      for (const m of w.message.matchAll(/"([^"]*)"/g)) g.names.add(m[1]);
+      groups2.set(kind, g);
+    }
+    return [...groups2.values()].map((g) => ({ ...g, numbers: [...g.numbers], names: [...g.names] })).sort((a, b) => b.count - a.count);
   }
+  function withoutParentheses(text) {
+    let depth = 0;
+    let out = "";
+    for (const ch of text) {
+      if (ch === "(") depth++;
+      else if (ch === ")" && depth > 0) depth--;
+      else if (depth === 0) out += ch;
+    }
+    return out.replace(/\s+([;,.])/g, "$1");
+  }
+
+  // lib/dashboard-text.js
+  var nums = (ns) => ns.length ? ns.map((n) => `#${n}`).join(", ") : "none";
   function queueLine(q) {
     const next = q.next && q.next.action !== "idle" ? `${q.next.action}${q.next.number ? ` #${q.next.number}` : ""}` : "idle";
     const cycles = q.cycles.length ? `; cycles: ${q.cycles.map((c) => c.map((n) => `#${n}`).join(" → ")).join("; ")}` : "";
     return `Merge queue: next ${next}; order ${nums(q.order)}; in flight ${nums(q.inFlight)}${cycles}`;
   }
-  var warningLine = (w) => w.number ? `#${w.number}: ${w.message}` : w.message;
+
+  // page/src/cells.js
+  function duration(minutes) {
+    if (minutes === null || minutes === void 0) return "";
+    const m = Math.max(0, Math.round(minutes));
+    if (m < 60) return `${m} min`;
+    if (m < 48 * 60) return `${Math.floor(m / 60)} h${m % 60 ? ` ${m % 60} min` : ""}`;
+    const h = Math.floor(m % 1440 / 60);
+    return `${Math.floor(m / 1440)} d${h ? ` ${h} h` : ""}`;
+  }
+  function prose(text) {
+    const parts = [];
+    const bits = String(text ?? "").split("`");
+    const closed = bits.length % 2 === 1 ? bits.length : bits.length - 1;
+    for (let i = 0; i < bits.length; i++) {
+      if (i >= closed) parts.push(`\`${bits[i]}`);
+      else if (i % 2 === 1) parts.push({ text: bits[i], code: true });
+      else if (bits[i]) parts.push(bits[i]);
+    }
+    return parts;
+  }
+  function runUrl(ctx, row, check) {
+    const pull = pullUrl(ctx.api, ctx.repository, row.number);
+    const server = pull.slice(0, pull.indexOf(`/${ctx.repository}/pull/`));
+    if (check.runId && check.id) return `${server}/${ctx.repository}/actions/runs/${check.runId}/job/${check.id}`;
+    if (check.id) return `${server}/${ctx.repository}/runs/${check.id}`;
+    return `${pull}/checks`;
+  }
+  var chip = (name, ctx, cls = "chip") => ({ text: name, cls, color: ctx.labelColors?.[name] });
+  var join = (items, sep2 = " ") => items.flatMap((x, i) => i ? [sep2, x] : [x]);
+  var COLUMNS = [
+    ["number", "#", (r, ctx) => [{ text: `#${r.number}`, href: pullUrl(ctx.api, ctx.repository, r.number) }]],
+    [
+      "title",
+      "Pull request",
+      (r, ctx) => [
+        { text: r.title, cls: "t" },
+        " ",
+        { text: `${ctx.several ? `${ctx.repository} · ` : ""}${r.author} · `, cls: "meta" },
+        { text: r.headRef, code: true, cls: "meta" },
+        ...r.labels.length ? [" ", ...join(r.labels.map((l) => chip(l, ctx, "label")))] : []
+      ]
+    ],
+    [
+      "state",
+      "State",
+      (r, ctx) => [
+        chip(r.state ?? "(none)", ctx),
+        " ",
+        { text: r.minutes === null ? r.problem ?? "?" : duration(r.minutes), cls: "dur" }
+      ]
+    ],
+    [
+      "why",
+      "Why, and what happens next",
+      (r, ctx) => [
+        ...prose(r.why),
+        ...r.blockers.length ? [" ", ...join(r.blockers.map((b) => chip(b, ctx, "label")))] : [],
+        " ",
+        { text: `Next: ${ctx.actorHeading(r.actor)}: `, cls: "next" },
+        ...prose(r.nextAction)
+      ]
+    ],
+    [
+      "checks",
+      "Checks",
+      (r, ctx) => {
+        const c = r.checkRuns;
+        const parts = c.failed.map((f) => ({ text: `✗ ${f.workflow ? `${f.workflow} / ` : ""}${f.name}`, href: runUrl(ctx, r, f), cls: "fail" }));
+        if (c.pending.length) parts.push({ text: `● ${c.pending.length} running`, cls: "pending", title: c.pending.join(", ") });
+        if (c.passed) parts.push({ text: `✓ ${c.passed}`, cls: "pass" });
+        return join(parts);
+      }
+    ],
+    [
+      "queue",
+      "Queue, claims",
+      (r, ctx) => {
+        const parts = [];
+        const q = r.queue;
+        if (q) {
+          if (q.place) parts.push({ text: `#${q.place} in line`, cls: "place" }, " ");
+          parts.push(...prose(q.detail || q.reason));
+          if (q.waitingOn.length) parts.push(` (waits for ${q.waitingOn.map((n) => `#${n}`).join(", ")})`);
+        }
+        const s = r.setAside;
+        if (s) {
+          const pull = pullUrl(ctx.api, ctx.repository, r.number);
+          parts.push(
+            " ",
+            { text: `set aside: ${s.reason}`, cls: "setaside", title: s.sentence },
+            " ",
+            s.commentId ? { text: "Retry box", href: `${pull}#issuecomment-${s.commentId}` } : { text: "(its comment is not written yet)" }
+          );
+        }
+        if (r.claim) parts.push(" ", { text: `claimed by ${r.claim.by} at ${r.claim.at}`, cls: "claim" });
+        if (r.claimers.length) parts.push(" ", { text: `reviewing: ${r.claimers.join(", ")}`, cls: "claim" });
+        return parts[0] === " " ? parts.slice(1) : parts;
+      }
+    ]
+  ];
 
   // page/src/render.js
+  var SVG = "http://www.w3.org/2000/svg";
+  var HEX = /^[0-9a-f]{6}$/i;
   function el(doc, tag, attrs = {}, ...children) {
     const node = doc.createElement(tag);
     for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
     for (const c of children) node.append(c);
     return node;
   }
-  function renderView(doc, root, { view, api, repository }) {
-    root.replaceChildren();
-    if (view.stopTheLine) {
-      root.append(el(doc, "p", { id: "stop", class: "stop" }, `Stop the line: ${view.stopReasons.join("; ")}`));
-    }
-    root.append(el(doc, "p", { id: "queue" }, queueLine(view.queue)));
-    const head = el(doc, "tr", {}, ...COLUMNS.map(([key, heading]) => el(doc, "th", { scope: "col", "data-col": key }, heading)));
-    const body = el(doc, "tbody");
-    for (const row of view.rows) {
-      const tr = el(doc, "tr", { id: `pr-${row.number}`, tabindex: "-1", "data-number": String(row.number), "data-state": row.state ?? "" });
-      for (const [key, , cell] of COLUMNS) {
-        const td = el(doc, "td", { "data-col": key });
-        if (key === "number") td.append(el(doc, "a", { href: pullUrl(api, repository, row.number), rel: "noopener" }, cell(row)));
-        else td.textContent = cell(row);
-        tr.append(td);
-      }
-      body.append(tr);
-    }
-    root.append(el(doc, "table", { id: "pulls" }, el(doc, "thead", {}, head), body));
-    if (!view.rows.length) root.append(el(doc, "p", {}, "No open pull request."));
-    if (view.warnings.length) {
-      const ul = el(doc, "ul", { id: "warnings" });
-      for (const w of view.warnings) ul.append(el(doc, "li", {}, warningLine(w)));
-      root.append(el(doc, "h2", {}, "Warnings"), ul);
-    }
+  function ink(hex) {
+    const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
+    return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#1f2328" : "#ffffff";
   }
-  function renderConfigErrors(doc, root, source, errors) {
+  var inks = /* @__PURE__ */ new Map();
+  function paint(node, color) {
+    if (!color) return;
+    let text = inks.get(color);
+    if (text === void 0) inks.set(color, text = HEX.test(color) ? ink(color) : null);
+    if (text === null) return;
+    node.style.backgroundColor = `#${color}`;
+    node.style.color = text;
+  }
+  function appendParts(doc, node, parts) {
+    for (const p of parts) {
+      if (typeof p === "string") {
+        node.append(p);
+        continue;
+      }
+      const tag = p.href ? "a" : p.code ? "code" : "span";
+      const child = doc.createElement(tag);
+      if (p.href) {
+        child.href = p.href;
+        child.rel = "noopener";
+      }
+      if (p.cls) child.className = p.cls;
+      if (p.title) child.title = p.title;
+      if (p.href && p.code) child.append(el(doc, "code", {}, p.text));
+      else child.textContent = p.text;
+      paint(child, p.color);
+      node.append(child);
+    }
+    return node;
+  }
+  var rowId = (repository, number, several) => several ? `pr-${repository}-${number}` : `pr-${number}`;
+  function renderBoards(doc, root, boards) {
     root.replaceChildren();
-    if (!errors.length) return;
-    root.append(el(doc, "p", {}, `${source} has ${errors.length} problem${errors.length === 1 ? "" : "s"}; showing the preset's reading instead:`));
-    const ul = el(doc, "ul", { id: "config-errors-list" });
-    for (const e of errors) ul.append(el(doc, "li", { "data-path": e.path }, `${e.path}: expected ${e.expected}, found ${e.found}`));
-    root.append(ul);
+    const several = boards.length > 1;
+    const drawn = [];
+    const maxMinutes = Math.max(1, ...boards.flatMap((b) => b.view.rows.map((r) => r.minutes ?? 0)));
+    for (const b of boards) root.append(repoSection(doc, b, several));
+    const template = el(doc, "tr", { class: "row", tabindex: "-1" }, ...COLUMNS.map(([key]) => el(doc, "td", { "data-col": key })));
+    const head = el(doc, "tr", {}, ...COLUMNS.map(([key, heading]) => el(doc, "th", { scope: "col", "data-col": key }, heading)));
+    const groups2 = /* @__PURE__ */ new Map();
+    for (const b of boards) {
+      for (const g of b.view.groups) {
+        if (!groups2.has(g.actor)) groups2.set(g.actor, { actor: g.actor, heading: g.heading, members: [] });
+        const byNumber = new Map(b.view.rows.map((r) => [r.number, r]));
+        for (const n of g.numbers) groups2.get(g.actor).members.push({ board: b, row: byNumber.get(n) });
+      }
+    }
+    const actors = boards[0]?.view.actors ?? [];
+    const headings = new Map(actors.map((a) => [a.actor, a.heading]));
+    const actorHeading = (a) => headings.get(a) ?? a;
+    const sorted = actors.map((a) => groups2.get(a.actor)).filter(Boolean);
+    for (const g of sorted) {
+      const body = doc.createElement("tbody");
+      const frag = doc.createDocumentFragment();
+      for (const { board, row } of g.members) {
+        const ctx = { api: board.api, repository: board.repository, labelColors: board.view.labelColors, actorHeading, several };
+        const tr = template.cloneNode(true);
+        const id = rowId(board.repository, row.number, several);
+        tr.id = id;
+        tr.dataset.number = String(row.number);
+        tr.dataset.repo = board.repository;
+        tr.dataset.actor = row.actor;
+        tr.dataset.state = row.state ?? "";
+        const cells = tr.children;
+        for (let i = 0; i < COLUMNS.length; i++) appendParts(doc, cells[i], COLUMNS[i][2](row, ctx));
+        cells[2].append(bar(doc, row, maxMinutes), strip(doc, row, board.view));
+        frag.append(tr);
+        drawn.push({ id, row, board, tr });
+      }
+      body.append(frag);
+      const count = el(doc, "span", { class: "count" }, ` (${g.members.length})`);
+      root.append(
+        el(doc, "section", { class: "group", "data-actor": g.actor }, el(doc, "h2", {}, g.heading, count), el(doc, "table", { class: "pulls" }, el(doc, "thead", {}, head.cloneNode(true)), body))
+      );
+    }
+    if (!drawn.length) root.append(el(doc, "p", {}, "No open pull request."));
+    return drawn;
+  }
+  function bar(doc, row, maxMinutes) {
+    const outer = el(doc, "div", { class: "bar", title: `in this state ${duration(row.minutes)} (log scale against the longest on the board)` });
+    const inner = doc.createElement("span");
+    inner.style.width = `${row.minutes ? Math.max(2, 100 * Math.log1p(row.minutes) / Math.log1p(maxMinutes)) : 0}%`;
+    outer.append(inner);
+    return outer;
+  }
+  function strip(doc, row, view) {
+    const outer = el(doc, "div", { class: "stays" });
+    const now = Date.parse(view.now);
+    for (const s of row.stays) {
+      const from = Date.parse(s.from);
+      const to = s.to ? Date.parse(s.to) : now;
+      const span = doc.createElement("span");
+      span.style.flexGrow = String(Math.max(1, (to - from) / 6e4));
+      span.title = `${s.label}: ${s.from} → ${s.to ?? "now"} (${duration((to - from) / 6e4)})`;
+      paint(span, view.labelColors[s.label]);
+      if (!view.labelColors[s.label]) span.className = "other";
+      outer.append(span);
+    }
+    return outer;
+  }
+  function repoSection(doc, b, several) {
+    const { view } = b;
+    const sec = el(doc, "section", { class: "repo", "data-repo": b.repository });
+    sec.append(el(doc, "h2", {}, several ? b.repository : `${b.repository}`, el(doc, "span", { class: "asof" }, ` as of ${view.now.replace("T", " ").replace("Z", " UTC")} (${b.clock})`)));
+    if (view.stopTheLine) sec.append(el(doc, "p", { class: "stop" }, "Stop the line: ", appendParts(doc, el(doc, "span"), prose(view.stopReasons.join("; ")))));
+    if (b.problems.length) sec.append(configErrors(doc, b.configSource, b.problems));
+    sec.append(appendParts(doc, el(doc, "p", { class: "queue" }), prose(queueLine(view.queue))));
+    if (view.graph.nodes.length) {
+      sec.append(el(doc, "details", { class: "graph", open: "" }, el(doc, "summary", {}, `Dependency graph: ${view.graph.nodes.length} pull requests, ${view.graph.edges.length} edges${view.graph.cycles.length ? `, ${view.graph.cycles.length} cycle${view.graph.cycles.length === 1 ? "" : "s"}` : ""}`), graph(doc, b, several)));
+    }
+    if (view.warnings.length) sec.append(warnings(doc, view.warnings));
+    return sec;
+  }
+  var W = 170;
+  var H = 30;
+  var GAP_X = 60;
+  var GAP_Y = 14;
+  function graph(doc, b, several) {
+    const { nodes, edges } = b.view.graph;
+    const layers = Math.max(...nodes.map((n) => n.layer)) + 1;
+    const slots = Math.max(...nodes.map((n) => n.slot)) + 1;
+    const svg = doc.createElementNS(SVG, "svg");
+    const width = layers * (W + GAP_X) + GAP_X;
+    const height = slots * (H + GAP_Y) + GAP_Y;
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    svg.setAttribute("width", String(width));
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", `dependency graph of ${b.repository}`);
+    const layerOf = new Map(nodes.map((n) => [n.number, n.layer]));
+    const at = new Map(nodes.map((n) => [n.number, { x: GAP_X + n.layer * (W + GAP_X), y: GAP_Y + n.slot * (H + GAP_Y) }]));
+    const defs = doc.createElementNS(SVG, "defs");
+    const marker = doc.createElementNS(SVG, "marker");
+    for (const [k, v] of Object.entries({ id: "arrow", viewBox: "0 0 10 10", refX: "10", refY: "5", markerWidth: "9", markerHeight: "9", markerUnits: "userSpaceOnUse", orient: "auto-start-reverse" })) marker.setAttribute(k, v);
+    const tip = doc.createElementNS(SVG, "path");
+    tip.setAttribute("d", "M 0 0 L 10 5 L 0 10 z");
+    tip.setAttribute("class", "tip");
+    marker.append(tip);
+    defs.append(marker);
+    svg.append(defs);
+    for (const e of edges) {
+      const a = at.get(e.from);
+      const z = at.get(e.to);
+      const path = doc.createElementNS(SVG, "path");
+      const [x1, y1] = [a.x, a.y + H / 2];
+      let d;
+      if (layerOf.get(e.from) > layerOf.get(e.to)) {
+        const [x2, y2] = [z.x + W, z.y + H / 2];
+        d = `M ${x1} ${y1} C ${x1 - GAP_X / 2} ${y1}, ${x2 + GAP_X / 2} ${y2}, ${x2} ${y2}`;
+      } else {
+        const y2 = z.y + H / 2 + (e.from === e.to ? 8 : 0);
+        const bend = Math.min(GAP_X - 6, 18 + Math.abs(y2 - y1) / 4);
+        d = `M ${x1} ${e.from === e.to ? y1 - 8 : y1} C ${x1 - bend} ${y1}, ${z.x - bend} ${y2}, ${z.x} ${y2}`;
+      }
+      path.setAttribute("d", d);
+      path.setAttribute("class", `edge ${e.via}${e.inCycle ? " cycle" : ""}`);
+      path.setAttribute("marker-end", "url(#arrow)");
+      path.dataset.from = String(e.from);
+      path.dataset.to = String(e.to);
+      const title = doc.createElementNS(SVG, "title");
+      title.textContent = `#${e.from} waits for #${e.to}: ${e.via === "mergeAfter" ? "Merge-After" : e.via === "stack" ? "stacked on its branch" : `Start-After inherited from issue #${e.issue}`}${e.inCycle ? " (in a cycle)" : ""}`;
+      path.append(title);
+      svg.append(path);
+    }
+    for (const n of nodes) {
+      const { x, y } = at.get(n.number);
+      const link = doc.createElementNS(SVG, "a");
+      link.setAttribute("href", `#${rowId(b.repository, n.number, several)}`);
+      link.setAttribute("class", `node${n.inCycle ? " cycle" : ""}`);
+      link.dataset.number = String(n.number);
+      const rect = doc.createElementNS(SVG, "rect");
+      for (const [k, v] of Object.entries({ x, y, width: W, height: H, rx: 5 })) rect.setAttribute(k, String(v));
+      const text = doc.createElementNS(SVG, "text");
+      text.setAttribute("x", String(x + 8));
+      text.setAttribute("y", String(y + H / 2 + 4));
+      text.textContent = `#${n.number} ${n.title.length > 20 ? `${n.title.slice(0, 19)}…` : n.title}`;
+      const title = doc.createElementNS(SVG, "title");
+      title.textContent = `#${n.number} ${n.title}${n.inCycle ? " (in a cycle: nothing moves it until a person breaks it)" : ""}`;
+      link.append(title, rect, text);
+      svg.append(link);
+    }
+    const legend = el(doc, "p", { class: "legend" }, "An arrow points at what a pull request waits for: solid, Merge-After; thick, stacked on its branch; dashed, Start-After inherited from an issue; red, a cycle.");
+    return el(doc, "div", { class: "graph-box" }, svg, legend);
+  }
+  function warnings(doc, list) {
+    const kinds = warningKinds(list);
+    const box = el(doc, "div", { class: "warnings" }, el(doc, "h3", {}, `Warnings: ${list.length} of ${kinds.length} kind${kinds.length === 1 ? "" : "s"}`));
+    for (const k of kinds) {
+      const body = el(doc, "div", { class: "kind-body" });
+      if (k.numbers.length) body.append(el(doc, "p", {}, `Pull requests: ${k.numbers.map((n) => `#${n}`).join(", ")}`));
+      if (k.names.length) body.append(el(doc, "p", {}, `Names: ${k.names.join(", ")}`));
+      body.append(appendParts(doc, el(doc, "p", {}, "For example: "), prose(k.example)));
+      box.append(el(doc, "details", { class: "kind", "data-count": String(k.count) }, appendParts(doc, el(doc, "summary", {}, `${k.count} × `), prose(k.kind)), body));
+    }
+    return box;
+  }
+  function configErrors(doc, source, errors) {
+    const box = el(doc, "div", { class: "config-errors" });
+    box.append(el(doc, "p", {}, `${source} has ${errors.length} problem${errors.length === 1 ? "" : "s"}; prflow decides nothing until they are fixed:`));
+    const ul = el(doc, "ul", { class: "config-errors-list" });
+    for (const e of errors) ul.append(appendParts(doc, el(doc, "li", { "data-path": e.path }, el(doc, "code", {}, e.path), ": "), prose(`expected ${e.expected}, found ${e.found}`)));
+    box.append(ul);
+    return box;
+  }
+
+  // page/src/filters.js
+  var FILTER_KEYS = ["state", "actor", "author", "label", "q", "sort"];
+  var SORTS = {
+    engine: null,
+    number: (a, b) => a.row.number - b.row.number,
+    title: (a, b) => a.row.title.localeCompare(b.row.title),
+    state: (a, b) => (a.row.state ?? "").localeCompare(b.row.state ?? "") || (b.row.minutes ?? -1) - (a.row.minutes ?? -1),
+    author: (a, b) => a.row.author.localeCompare(b.row.author) || a.row.number - b.row.number
+  };
+  function readFilters(search) {
+    return Object.fromEntries(FILTER_KEYS.map((k) => [k, search.get(k) ?? ""]));
+  }
+  function matches(d, f) {
+    const r = d.row;
+    if (f.state && (r.state ?? "(none)") !== f.state) return false;
+    if (f.actor && r.actor !== f.actor) return false;
+    if (f.author && r.author !== f.author) return false;
+    if (f.label && !r.labels.includes(f.label)) return false;
+    if (f.q) {
+      const hay = d.hay ??= [`#${r.number}`, r.title, r.author, r.headRef, r.state ?? "", r.why, r.nextAction, ...r.labels, d.board.repository].join("\n").toLowerCase();
+      if (!f.q.toLowerCase().split(/\s+/).filter(Boolean).every((w) => hay.includes(w))) return false;
+    }
+    return true;
+  }
+  function applyFilters(doc, drawn, f) {
+    let shown = 0;
+    const bodies = /* @__PURE__ */ new Map();
+    for (const d of drawn) {
+      const ok = matches(d, f);
+      if (d.tr.hidden === ok) d.tr.hidden = !ok;
+      if (ok) shown++;
+      const body = d.tr.parentNode;
+      if (!bodies.has(body)) bodies.set(body, []);
+      bodies.get(body).push(d);
+    }
+    const cmp = SORTS[f.sort] ?? null;
+    for (const [body, list] of bodies) {
+      const ordered = cmp ? [...list].sort(cmp) : list;
+      if (ordered.some((d, i) => body.children[i] !== d.tr)) {
+        const frag = doc.createDocumentFragment();
+        for (const d of ordered) frag.append(d.tr);
+        body.append(frag);
+      }
+      const section = body.closest("section");
+      const visible = list.filter((d) => !d.tr.hidden).length;
+      section.hidden = visible === 0;
+      section.querySelector(".count").textContent = ` (${visible}${visible === list.length ? "" : ` of ${list.length}`})`;
+    }
+    return shown;
+  }
+  function choices(drawn, actorHeadings) {
+    const uniq = (xs) => [...new Set(xs)].sort();
+    return {
+      state: uniq(drawn.map((d) => d.row.state ?? "(none)")).map((s) => [s, s]),
+      actor: [...new Set(drawn.map((d) => d.row.actor))].map((a) => [a, actorHeadings.get(a) ?? a]),
+      author: uniq(drawn.map((d) => d.row.author)).map((a) => [a, a]),
+      label: uniq(drawn.flatMap((d) => d.row.labels)).map((l) => [l, l])
+    };
   }
 
   // page/src/keys.js
-  var rows = (doc) => [...doc.querySelectorAll("#pulls tbody tr[id]")];
+  var rows = (doc) => [...doc.querySelectorAll("#view tr.row[id]")].filter((tr) => !tr.hidden && !tr.closest("section[hidden]"));
+  var LINK = /^#pr-[\w.\-/]+$/;
   function installKeys(doc) {
-    const linked = /^#pr-\d+$/.test(doc.location.hash) ? doc.location.hash.slice(1) : null;
+    const linked = LINK.test(decodeURIComponent(doc.location.hash)) ? decodeURIComponent(doc.location.hash).slice(1) : null;
+    let opened = false;
     doc.addEventListener("prflow:rendered", () => {
+      if (opened) return;
+      opened = true;
       const tr = linked && doc.getElementById(linked);
       if (!tr) return;
       tr.focus();
       tr.scrollIntoView({ block: "center" });
       history.replaceState(null, "", `${doc.location.search}#${linked}`);
     });
+    doc.defaultView?.addEventListener("hashchange", () => {
+      const tr = doc.getElementById(decodeURIComponent(doc.location.hash).slice(1));
+      if (tr?.matches("tr.row")) tr.focus();
+    });
     doc.addEventListener("keydown", (event) => {
       if (event.altKey || event.ctrlKey || event.metaKey || event.key !== "j" && event.key !== "k") return;
       if (event.target.closest?.("input, textarea, select, [contenteditable]")) return;
       const all = rows(doc);
       if (!all.length) return;
-      const at = all.findIndex((tr2) => tr2 === doc.activeElement || `#${tr2.id}` === doc.location.hash);
+      const at = all.findIndex((tr2) => tr2 === doc.activeElement || `#${tr2.id}` === decodeURIComponent(doc.location.hash));
       const next = at < 0 ? 0 : Math.min(all.length - 1, Math.max(0, at + (event.key === "j" ? 1 : -1)));
       event.preventDefault();
       const tr = all[next];
@@ -5097,8 +4711,27 @@ ${val.stack}`;
   // page/src/main.js
   var tokenKey = (api) => `prflow.token ${api}`;
   var confirmedKey = (api) => `prflow.confirmed ${api}`;
+  var FULL_READ_EVERY = 5;
   var $ = (id) => document.getElementById(id);
-  var engine;
+  var prflow;
+  var current = null;
+  var timer = null;
+  var ticks = 0;
+  var busy = false;
+  async function loadEngine() {
+    if (prflow) return;
+    const res = await fetch(new URL("prflow_bg.wasm", document.baseURI));
+    if (!res.ok) throw new Error(`prflow_bg.wasm: HTTP ${res.status}`);
+    prflow = await load(await res.arrayBuffer());
+    prflow.createEngine().dashboard({ facts: { repository: "o/r", now: (/* @__PURE__ */ new Date()).toISOString().replace(/\.\d{3}Z$/, "Z"), pullRequests: [WARM_PULL] } });
+  }
+  var WARM_PULL = { number: 1, title: "", author: "a", baseRef: "main", headRef: "b", labels: ["merge-queued"], checks: [{ name: "t", status: "COMPLETED", conclusion: "FAILURE" }], timeline: [{ kind: "labeled", label: "state:draft", at: "2026-01-01T00:00:00Z" }] };
+  function dashboardView(engine, facts) {
+    const start2 = performance.now();
+    const view = engine.dashboard({ facts });
+    performance.measure?.("prflow engine", { start: start2, end: performance.now() });
+    return view;
+  }
   function status(line) {
     $("status").textContent = line;
   }
@@ -5109,43 +4742,125 @@ ${val.stack}`;
     document.body.dataset.state = "failed";
     document.dispatchEvent(new CustomEvent("prflow:failed", { detail: line }));
   }
+  function writeAddress() {
+    const p = new URLSearchParams();
+    for (const r of $("repo").value.split(/[\s,]+/).filter(Boolean)) p.append("repo", r);
+    const api = $("api").value.trim();
+    if (api && api !== DEFAULT_API) p.set("api", api);
+    const f = filters();
+    for (const k of FILTER_KEYS) if (f[k] && !(k === "sort" && f[k] === "engine")) p.set(k, f[k]);
+    if (Number($("every").value) > 0) p.set("every", $("every").value);
+    history.replaceState(null, "", `?${p}${location.hash}`);
+  }
+  var filters = () => Object.fromEntries(FILTER_KEYS.map((k) => [k, $(`f-${k}`).value.trim()]));
   async function run(event) {
     event?.preventDefault();
+    if (busy) return;
     $("error").hidden = true;
     $("error").textContent = "";
     document.body.dataset.state = "loading";
-    let api;
     try {
-      api = apiBase($("api").value);
-      const { owner, repo } = parseRepo($("repo").value);
+      const api = apiBase($("api").value);
+      const repos = parseRepos($("repo").value);
       const token = $("token").value.trim();
       if (!token) throw new ReadError("checking the token", "enter a token (fine-grained, read-only)");
-      if (api !== DEFAULT_API && sessionStorage.getItem(confirmedKey(api)) !== "yes") return ask(api);
+      if (api !== DEFAULT_API && sessionStorage.getItem(confirmedKey(api)) !== "yes") return confirmApi(api);
+      busy = true;
       sessionStorage.setItem(tokenKey(api), token);
-      history.replaceState(null, "", `?${new URLSearchParams({ repo: `${owner}/${repo}`, ...api === DEFAULT_API ? {} : { api } })}`);
-      if (!engine) {
-        status("loading the engine");
-        try {
-          const res = await fetch(new URL("prflow_bg.wasm", document.baseURI));
-          if (!res.ok) throw new Error(`prflow_bg.wasm: HTTP ${res.status}`);
-          engine = await load(await res.arrayBuffer());
-        } catch (e) {
-          throw new ReadError("loading the engine", e.message, e);
-        }
+      writeAddress();
+      status("loading the engine");
+      try {
+        await loadEngine();
+      } catch (e) {
+        throw new ReadError("loading the engine", e.message, e);
       }
-      const { facts, config, problems: errors, configSource, requests } = await readAll({ api, token, owner, repo, engine, progress: status });
-      renderConfigErrors(document, $("config-errors"), configSource, errors);
-      const view = engine.dashboard(facts, config);
-      renderView(document, $("view"), { view, api, repository: facts.repository });
-      $("snapshot").textContent = JSON.stringify(facts, null, 2);
-      status(`${view.rows.length} open pull request${view.rows.length === 1 ? "" : "s"} as of ${facts.now}; config: ${errors.length ? "preset (the file has errors)" : configSource}; ${requests} API requests; engine ${view.engine}`);
-      document.body.dataset.state = "rendered";
-      document.dispatchEvent(new CustomEvent("prflow:rendered", { detail: { rows: view.rows.length } }));
+      const boards = [];
+      let requests = 0;
+      for (const { owner, repo } of repos) {
+        const read = await readAll({ api, token, owner, repo, prflow, progress: status });
+        performance.mark?.("prflow facts read");
+        requests += read.requests;
+        const view = dashboardView(read.engine, read.facts);
+        boards.push({ repository: `${owner}/${repo}`, api, ...read, view, problems: view.configErrors });
+      }
+      current = { api, token, boards };
+      draw(`${requests} API requests`);
+      schedule();
     } catch (e) {
+      fail(e instanceof ReadError ? `${e.step} failed: ${e.line}` : `failed: ${e.message}`);
+    } finally {
+      busy = false;
+    }
+  }
+  async function refresh({ full = false } = {}) {
+    if (!current || busy) return;
+    if (full) return run();
+    busy = true;
+    try {
+      let changed = false;
+      const { api, token } = current;
+      const { octokit, stats } = client({ api, token, progress: status });
+      for (const b of current.boards) {
+        const [owner, repo] = b.repository.split("/");
+        const p = await probe(octokit, { owner, repo, etag: b.etag });
+        if (p.changed) changed = true;
+      }
+      busy = false;
+      if (changed) return run();
+      const now = (/* @__PURE__ */ new Date()).toISOString().replace(/\.\d{3}Z$/, "Z");
+      for (const b of current.boards) {
+        b.facts = { ...b.facts, now };
+        b.clock = CLOCKS.browser;
+        b.view = dashboardView(b.engine, b.facts);
+        b.problems = b.view.configErrors;
+      }
+      draw(`unchanged since the last read (GitHub answered 304 to ${stats.requests} conditional request${stats.requests === 1 ? "" : "s"}, which cost no rate limit)`, "unchanged");
+    } catch (e) {
+      busy = false;
       fail(e instanceof ReadError ? `${e.step} failed: ${e.line}` : `failed: ${e.message}`);
     }
   }
-  function ask(api) {
+  function schedule() {
+    clearInterval(timer);
+    const minutes = Number($("every").value);
+    if (minutes > 0) {
+      timer = setInterval(() => {
+        ticks++;
+        refresh({ full: ticks % FULL_READ_EVERY === 0 });
+      }, minutes * 6e4);
+    }
+  }
+  function draw(line, how = "read") {
+    const start2 = performance.now();
+    const focused = document.activeElement?.closest?.("tr.row")?.id;
+    const drawn = renderBoards(document, $("view"), current.boards);
+    current.drawn = drawn;
+    const headings = new Map(current.boards[0].view.actors.map((a) => [a.actor, a.heading]));
+    const opts = choices(drawn, headings);
+    const f = filters();
+    for (const [key, list] of Object.entries(opts)) {
+      const select = $(`f-${key}`);
+      const keep = f[key];
+      const values = new Set(list.map(([v]) => v));
+      select.replaceChildren(new Option("all", ""), ...list.map(([v, label]) => new Option(label, v)));
+      if (keep && !values.has(keep)) select.append(new Option(`${keep} (none now)`, keep));
+      select.value = keep;
+    }
+    const shown = applyFilters(document, drawn, f);
+    if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
+    $("toolbar").hidden = false;
+    const rows2 = drawn.length;
+    const names = current.boards.map((b) => b.repository).join(", ");
+    const engines = [...new Set(current.boards.map((b) => b.view.engine))].join(", ");
+    const configs = current.boards.map((b) => `${current.boards.length > 1 ? `${b.repository} ` : ""}config: ${b.problems.length ? `${b.configSource} has errors` : b.configSource}`);
+    status(`${rows2} open pull request${rows2 === 1 ? "" : "s"} in ${names}${shown === rows2 ? "" : `, ${shown} shown`}; ${configs.join("; ")}; checked ${(/* @__PURE__ */ new Date()).toLocaleTimeString()}: ${line}; engine ${engines}`);
+    $("snapshot-box").open = false;
+    $("snapshot").textContent = "";
+    document.body.dataset.state = "rendered";
+    performance.measure?.("prflow draw", { start: start2, end: performance.now() });
+    document.dispatchEvent(new CustomEvent("prflow:rendered", { detail: { rows: rows2, shown, how } }));
+  }
+  function confirmApi(api) {
     $("confirm-api-host").textContent = api;
     $("confirm-api").hidden = false;
     $("confirm-api").dataset.api = api;
@@ -5155,13 +4870,43 @@ ${val.stack}`;
   }
   function start() {
     const params = new URLSearchParams(location.search);
-    $("repo").value = params.get("repo") ?? "";
+    $("repo").value = params.getAll("repo").join(", ");
     $("api").value = params.get("api") ?? DEFAULT_API;
     try {
       $("token").value = sessionStorage.getItem(tokenKey(apiBase($("api").value))) ?? "";
     } catch {
     }
+    const f = readFilters(params);
+    for (const k of FILTER_KEYS) {
+      const field = $(`f-${k}`);
+      if (field.tagName === "SELECT" && f[k] && ![...field.options].some((o) => o.value === f[k])) field.append(new Option(f[k], f[k]));
+      field.value = f[k] || (k === "sort" ? "engine" : "");
+    }
+    $("f-sort").replaceChildren(...Object.keys(SORTS).map((k) => new Option(k === "engine" ? "longest in state first" : `by ${k}`, k)));
+    $("f-sort").value = SORTS[f.sort] !== void 0 ? f.sort || "engine" : "engine";
+    $("every").value = ["0", "1", "5", "15"].includes(params.get("every")) ? params.get("every") : "0";
     $("form").addEventListener("submit", run);
+    $("filters").addEventListener("submit", (e) => e.preventDefault());
+    const onFilter = () => {
+      writeAddress();
+      if (current?.drawn) {
+        const shown = applyFilters(document, current.drawn, filters());
+        $("status").dataset.shown = String(shown);
+      }
+    };
+    $("filters").addEventListener("input", onFilter);
+    $("filters").addEventListener("change", onFilter);
+    $("refresh").addEventListener("click", () => refresh());
+    $("every").addEventListener("change", () => {
+      writeAddress();
+      schedule();
+    });
+    $("snapshot-box").addEventListener("toggle", () => {
+      if ($("snapshot-box").open && current) {
+        const facts = current.boards.map((b) => b.facts);
+        $("snapshot").textContent = JSON.stringify(facts.length === 1 ? facts[0] : facts, null, 2);
+      }
+    });
     $("confirm-api-yes").addEventListener("click", () => {
       sessionStorage.setItem(confirmedKey($("confirm-api").dataset.api), "yes");
       $("confirm-api").hidden = true;

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { createEngine } from "../../js/node.js";
 
 // The sizes the issues promised, per corpus (cases, not calls: a story makes several calls).
-const PROMISED = { reconcile: 150, queue: 200, stations: 90, followup: 20 };
+const PROMISED = { reconcile: 150, queue: 200, stations: 90, followup: 20, "queue-cycle": 200 };
 
 const dumpPath = process.env.PRFLOW_FIXTURE_DUMP || fileURLToPath(new URL("../../.tmp/fixture-calls.json", import.meta.url));
 if (!existsSync(dumpPath)) {

@@ -1,0 +1,345 @@
+// `prflow queue`: the merge-queue worker. The engine's cycle step decides everything (queue::cycle);
+// this shell only reads (the survey, one poll, how named pull requests left), runs git in throwaway
+// worktrees outside the checkout and outside tmpfs, writes to GitHub with each op's guard read again
+// first, and sleeps as the step says. `--once` and the resident loop are one code path: `--once`
+// stops where a cycle ends.
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { prflow } from "../engine.js";
+import { UsageError } from "../usage.js";
+import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
+import { RunError } from "../../lib/run.js";
+import { makeOctokit, parseSlug } from "../../lib/github/index.js";
+import { readBoardFacts } from "../../lib/github/read-queue.js";
+import { applyOps as applyWrites, APPLIED, FAILED, GUARD_FAILED, UNCHANGED } from "../../lib/github/write.js";
+
+const exec = promisify(execFile);
+
+export const summary = "Land the merge queue one pull request at a time: rebase, push, release, watch (the worker).";
+export const usage =
+  "prflow queue [--repo owner/name] [--once] [--dry-run] [--active-interval SEC] [--idle-after N] [--idle-interval SEC] [--poll-interval SEC] [--watch-timeout MIN] [--no-auto-fix] [--config FILE]   (token: GH_TOKEN, GITHUB_TOKEN, then `gh auth token`)";
+export const examples = ["prflow queue --repo acme/widgets", "prflow queue --once --dry-run"];
+export const writes =
+  "Writes: pushes rebased branches (leased), arms auto-merge, takes skip-ci off the one it releases, and writes set-aside comments. --dry-run writes nothing.";
+export const help = {
+  repo: "the repository, owner/name (default: origin, else package.json)",
+  once: "run one cycle and exit",
+  "dry-run": "survey and report, change nothing",
+  "active-interval": "seconds between surveys while the list moves",
+  "idle-after": "unchanged surveys before the long wait",
+  "idle-interval": "seconds between surveys once it has sat still",
+  "poll-interval": "seconds between polls of the watched pull request",
+  "watch-timeout": "minutes before giving up on one pull request",
+  "no-auto-fix": "never fix a failure that is only a fixer's diff",
+};
+export const options = {
+  repo: { type: "string" },
+  config: { type: "string", default: DEFAULT_CONFIG_PATH },
+  once: { type: "boolean", default: false },
+  "dry-run": { type: "boolean", default: false },
+  "active-interval": { type: "string", valueName: "SEC", default: "30" },
+  "idle-after": { type: "string", valueName: "N", default: "10" },
+  "idle-interval": { type: "string", valueName: "SEC", default: "300" },
+  "poll-interval": { type: "string", valueName: "SEC", default: "30" },
+  "watch-timeout": { type: "string", valueName: "MIN", default: "90" },
+  "no-auto-fix": { type: "boolean", default: false },
+};
+
+/** `[2026-09-27T21:03:04.500+09:00]`: local time, milliseconds, the offset from UTC. */
+export function stamp(date = new Date()) {
+  const pad = (n, w = 2) => String(Math.abs(n)).padStart(w, "0");
+  const off = -date.getTimezoneOffset();
+  const sign = off >= 0 ? "+" : "-";
+  return `[${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}${sign}${pad(Math.trunc(off / 60))}:${pad(off % 60)}]`;
+}
+
+async function git(cwd, args, { allowFail = false, env = {} } = {}) {
+  try {
+    const { stdout, stderr } = await exec("git", args, { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: "0", ...env }, maxBuffer: 64 << 20 });
+    return { code: 0, stdout: stdout.trim(), stderr };
+  } catch (e) {
+    if (!allowFail) throw new Error(`git ${args.join(" ")}: ${String(e.stderr ?? e.message).trim()}`);
+    return { code: e.code ?? 1, stdout: String(e.stdout ?? "").trim(), stderr: String(e.stderr ?? "") };
+  }
+}
+
+/** The token: GH_TOKEN, GITHUB_TOKEN, then `gh auth token`. */
+async function findToken(env) {
+  if (env.GH_TOKEN) return env.GH_TOKEN;
+  if (env.GITHUB_TOKEN) return env.GITHUB_TOKEN;
+  try {
+    return (await exec("gh", ["auth", "token"])).stdout.trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** The repository: --repo, else `origin`, else the root package.json's repository. */
+async function findRepo(values, cwd) {
+  if (values.repo) return parseSlug(values.repo);
+  const origin = await git(cwd, ["remote", "get-url", "origin"], { allowFail: true });
+  const m = /github\.com[:/]([\w.-]+)\/([\w.-]+?)(?:\.git)?$/.exec(origin.stdout);
+  if (m) return { owner: m[1], repo: m[2] };
+  const pkg = join(cwd, "package.json");
+  if (existsSync(pkg)) {
+    const r = JSON.parse(readFileSync(pkg, "utf8")).repository;
+    const url = typeof r === "string" ? r : r?.url;
+    const p = /([\w.-]+)\/([\w.-]+?)(?:\.git)?$/.exec(url ?? "");
+    if (p) return { owner: p[1], repo: p[2] };
+  }
+  return null;
+}
+
+/**
+ * Git for the worker: one clone of the repository under the state directory (never the OS temp
+ * directory, often a tmpfs; never inside the checkout it runs from), and a throwaway worktree per
+ * pull request moved in a step, removed when the step's ops are applied or the process is stopped.
+ */
+export class Git {
+  constructor({ cloneUrl, stateDir }) {
+    this.cloneUrl = cloneUrl;
+    this.dir = join(stateDir, "repo.git");
+    this.trees = new Map();
+    this.stateDir = stateDir;
+  }
+  async ready() {
+    if (!existsSync(this.dir)) {
+      mkdirSync(this.stateDir, { recursive: true });
+      await git(this.stateDir, ["init", "--quiet", "--bare", this.dir]);
+    }
+    await git(this.dir, ["config", "remote.origin.url", this.cloneUrl]);
+  }
+  async fetch(branch) {
+    await git(this.dir, ["fetch", "--quiet", "--force", "origin", `+refs/heads/${branch}:refs/prflow/${branch}`]);
+    return (await git(this.dir, ["rev-parse", `refs/prflow/${branch}`])).stdout;
+  }
+  async tree(number, sha) {
+    await this.drop(number);
+    const dir = join(this.stateDir, "worktrees", String(number));
+    rmSync(dir, { recursive: true, force: true });
+    await git(this.dir, ["worktree", "add", "--quiet", "--detach", dir, sha]);
+    this.trees.set(number, dir);
+    return dir;
+  }
+  async drop(number) {
+    const dir = this.trees.get(number);
+    if (!dir) return;
+    this.trees.delete(number);
+    await git(this.dir, ["worktree", "remove", "--force", dir], { allowFail: true });
+    rmSync(dir, { recursive: true, force: true });
+  }
+  async dropAll() {
+    for (const n of [...this.trees.keys()]) await this.drop(n);
+    await git(this.dir, ["worktree", "prune"], { allowFail: true });
+  }
+}
+
+const IDENTITY = { GIT_AUTHOR_NAME: "prflow", GIT_AUTHOR_EMAIL: "prflow@users.noreply.github.com", GIT_COMMITTER_NAME: "prflow", GIT_COMMITTER_EMAIL: "prflow@users.noreply.github.com" };
+
+async function rebaseIn(g, op, upstreamRequired) {
+  const head = await g.fetch(op.branch);
+  if (head !== op.expectedHead) return { outcome: "moved", head };
+  const dir = await g.tree(op.number, head);
+  let onto = op.onto;
+  if (!/^[0-9a-f]{40}$/.test(onto)) onto = await g.fetch(op.onto);
+  else await git(g.dir, ["fetch", "--quiet", "origin", onto], { allowFail: true });
+  const upstream = upstreamRequired ? op.upstream : op.dropping;
+  let args = ["rebase", "--quiet", onto];
+  if (upstream) {
+    const contains = (await git(dir, ["merge-base", "--is-ancestor", upstream, "HEAD"], { allowFail: true })).code === 0;
+    if (contains) args = ["rebase", "--quiet", "--onto", onto, upstream];
+    else if (upstreamRequired) return { outcome: "skipped", head };
+  }
+  const r = await git(dir, args, { allowFail: true, env: IDENTITY });
+  if (r.code !== 0) {
+    const files = (await git(dir, ["diff", "--name-only", "--diff-filter=U"], { allowFail: true })).stdout.split("\n").filter(Boolean);
+    await git(dir, ["rebase", "--abort"], { allowFail: true });
+    return { outcome: files.length ? "conflict" : "failed", files, log: `${r.stdout}\n${r.stderr}`.trim() };
+  }
+  const now = (await git(dir, ["rev-parse", "HEAD"])).stdout;
+  if (now === head) return { outcome: "unchanged", head };
+  if ((await git(dir, ["rev-list", "--count", `${onto}..HEAD`])).stdout === "0") return { outcome: "empty", head: now };
+  return { outcome: "done", head: now };
+}
+
+async function pushFrom(g, op) {
+  const dir = g.trees.get(op.number);
+  if (!dir) return { outcome: "failed", log: "nothing to push: no worktree for this pull request" };
+  const now = (await git(dir, ["rev-parse", "HEAD"])).stdout;
+  if (now === op.lease) return { outcome: "unchanged", head: now };
+  const r = await git(dir, ["push", "--quiet", `--force-with-lease=refs/heads/${op.branch}:${op.lease}`, g.cloneUrl, `HEAD:refs/heads/${op.branch}`], { allowFail: true });
+  if (r.code === 0) return { outcome: "done", head: now };
+  return { outcome: /stale info/.test(r.stderr) ? "leaseLost" : "refused", log: r.stderr.trim() };
+}
+
+async function autoFixIn(g, op) {
+  const head = await g.fetch(op.branch);
+  if (head !== op.expectedHead) return { outcome: "moved", head };
+  const dir = await g.tree(op.number, head);
+  let log = "";
+  for (const command of op.commands) {
+    try {
+      const { stdout, stderr } = await exec("sh", ["-c", command], { cwd: dir, maxBuffer: 64 << 20 });
+      log += stdout + stderr;
+    } catch (e) {
+      return { outcome: "failed", log: `${log}${e.stdout ?? ""}${e.stderr ?? ""}\n$ ${command}: exit ${e.code}` };
+    }
+  }
+  if (!(await git(dir, ["status", "--porcelain"])).stdout) return { outcome: "unchanged", head, log };
+  await git(dir, ["commit", "--quiet", "-a", "--amend", "--no-edit"], { env: IDENTITY });
+  return { outcome: "done", head: (await git(dir, ["rev-parse", "HEAD"])).stdout, log };
+}
+
+// The worker's GitHub writes go through the one writer table (lib/github/write.js), which reads each
+// op's guard (head, base, labels still on) just before writing; its outcomes are the cycle's words.
+const OUTCOMES = { [APPLIED]: "done", [UNCHANGED]: "unchanged", [GUARD_FAILED]: "guardFailed", [FAILED]: "failed" };
+
+async function githubOp(gh, op) {
+  const [r] = await applyWrites(gh.octokit, [op], { owner: gh.owner, repo: gh.repo, live: true });
+  return { outcome: OUTCOMES[r.outcome] ?? "failed", log: r.detail ?? "" };
+}
+
+/** Applies a step's ops in order and stops at the first that does not succeed; one result per op applied. */
+export async function applyOps(ops, { gh, g }) {
+  const results = [];
+  try {
+    for (const op of ops) {
+      let r;
+      try {
+        if (op.op === "rebase") r = await rebaseIn(g, op, false);
+        else if (op.op === "rebaseOnto") r = await rebaseIn(g, op, true);
+        else if (op.op === "push") r = await pushFrom(g, op);
+        else if (op.op === "autoFix") r = await autoFixIn(g, op);
+        else r = await githubOp(gh, op);
+      } catch (e) {
+        r = { outcome: "failed", log: e.message };
+      }
+      results.push(r);
+      if (!["done", "unchanged", "skipped"].includes(r.outcome)) break;
+    }
+  } finally {
+    await g.dropAll();
+  }
+  return results;
+}
+
+/** One poll of the watched pull request, read as the survey reads it. */
+async function readPoll(gh, number, facts) {
+  const pr = facts.pullRequests.find((p) => p.number === number);
+  const now = new Date().toISOString();
+  if (!pr) {
+    const { data } = await gh.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner: gh.owner, repo: gh.repo, pull_number: number });
+    return { state: data.merged ? "MERGED" : data.state === "open" ? "OPEN" : "CLOSED", now };
+  }
+  return { state: "OPEN", autoMerge: Boolean(pr.autoMerge), labels: pr.labels, headSha: pr.headSha, mergeStateStatus: pr.mergeStateStatus ?? "UNKNOWN", checks: pr.checks ?? [], requiredChecks: facts.requiredChecks ?? [], unknown: (facts.unknown ?? []).filter((u) => u === "requiredChecks"), now };
+}
+
+/** How the pull requests the step named left the open list. */
+async function readClosed(gh, numbers, facts) {
+  const open = new Set(facts.pullRequests.map((p) => p.number));
+  const out = [];
+  for (const n of numbers.filter((x) => !open.has(x))) {
+    try {
+      const { data } = await gh.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner: gh.owner, repo: gh.repo, pull_number: n });
+      out.push({ number: n, merged: Boolean(data.merged), mergeCommit: data.merge_commit_sha ?? null });
+    } catch {
+      // Not read: the engine says so and restacks nothing on a guess.
+    }
+  }
+  return out;
+}
+
+/**
+ * The loop: survey or poll as the last step asked, call the step, apply its ops, wait. `stopWhen(out)`
+ * ends it early (tests); `signal.stop` is set by the first SIGINT/SIGTERM.
+ */
+export async function runQueue({ gh, g, engine, options, once = false, log, sleep, signal = { stop: false }, stopWhen = () => false }) {
+  await g.ready();
+  let state = {};
+  let facts = null;
+  let results = [];
+  let poll = null;
+  let closed = [];
+  let reads = [];
+  let wait = { kind: "survey", afterSeconds: 0 };
+  for (;;) {
+    if (wait.kind === "survey" || wait.kind === "sleep") {
+      await sleep((wait.afterSeconds ?? wait.seconds ?? 0) * 1000, signal);
+      facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {} });
+      closed = await readClosed(gh, reads, facts);
+      poll = null;
+    } else if (wait.kind === "poll") {
+      await sleep(wait.afterSeconds * 1000, signal);
+      facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {} });
+      poll = { ...(await readPoll(gh, wait.number, facts)), stopRequested: signal.stop };
+    }
+    const out = engine.cycleStep({ facts, state, results, poll, closed, options, stop: signal.stop });
+    if (out.configErrors) throw new RunError(out.configErrors.map((e) => `config: ${e.path}: expected ${e.expected}, found ${e.found}`));
+    for (const line of out.log) log(line);
+    results = out.ops.length ? await applyOps(out.ops, { gh, g }) : [];
+    for (const [i, r] of results.entries()) if (!["done", "unchanged"].includes(r.outcome)) log(`${out.ops[i].op} #${out.ops[i].number}: ${r.outcome}${r.log ? `: ${r.log.split("\n").at(-1)}` : ""}`);
+    ({ state, wait, reads } = out);
+    if (wait.kind === "stop" || stopWhen(out) || (once && wait.kind === "sleep")) return { state, wait };
+  }
+}
+
+/** A sleep the first stop signal cuts short. */
+function stoppableSleep(ms, signal) {
+  return new Promise((resolve) => {
+    if (!ms || signal.stop) return resolve();
+    const t = setTimeout(resolve, ms);
+    signal.wake = () => {
+      clearTimeout(t);
+      resolve();
+    };
+  });
+}
+
+function seconds(values, name) {
+  const n = Number(values[name]);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name}: expected a whole number, found ${JSON.stringify(values[name])}`);
+  return n;
+}
+
+export async function run(values) {
+  const env = process.env;
+  const slug = await findRepo(values, process.cwd());
+  if (!slug) throw new UsageError(`no repository: give --repo owner/name (origin is not GitHub, and package.json names none)\nusage: ${usage}`);
+  const token = await findToken(env);
+  if (!token) throw new UsageError("no token: set GH_TOKEN or GITHUB_TOKEN, or log in with `gh auth login`");
+  const { engine, errors } = loadConfig(prflow, values.config);
+  if (errors.length) throw new RunError(errors);
+  const options = {
+    dryRun: values["dry-run"],
+    autoFix: !values["no-auto-fix"],
+    activeInterval: seconds(values, "active-interval"),
+    idleAfter: seconds(values, "idle-after"),
+    idleInterval: seconds(values, "idle-interval"),
+    pollInterval: seconds(values, "poll-interval"),
+    watchTimeoutMinutes: seconds(values, "watch-timeout"),
+  };
+  const log = (line) => console.log(`${stamp()} ${line}`);
+  const octokit = makeOctokit({ token, baseUrl: env.GITHUB_API_URL, graphqlUrl: env.GITHUB_GRAPHQL_URL, log });
+  const server = env.PRFLOW_GIT_URL ?? "https://github.com";
+  const cloneUrl = `${server.replace(/:\/\//, `://x-access-token:${token}@`)}/${slug.owner}/${slug.repo}.git`;
+  const stateDir = join(env.XDG_STATE_HOME || join(homedir(), ".local", "state"), "prflow", `${slug.owner}-${slug.repo}`);
+  const g = new Git({ cloneUrl, stateDir });
+  const signal = { stop: false };
+  const onSignal = () => {
+    if (signal.stop) process.exit(130);
+    signal.stop = true;
+    log("stop requested: finishing this step (a second signal exits at once)");
+    signal.wake?.();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    await runQueue({ gh: { octokit, ...slug }, g, engine, options, once: values.once, log, sleep: stoppableSleep, signal });
+  } finally {
+    await g.dropAll();
+  }
+  return 0;
+}

@@ -1,0 +1,81 @@
+//! What the worker remembers from a verdict, and for how long (step 5). A failure becomes a
+//! set-aside record plus its comment (the comment IS the record across processes: the next run takes
+//! it up in step 1b). Which reason a push clears and which `main` moving clears is
+//! `setaside::Reason::cleared_by_main_move`; settling applies it. `not-merging` also demotes the pull
+//! request to last, until someone else pushes: the worker's own pushes carry the demotion along.
+
+use super::markers;
+use super::setaside::{self, Reason};
+use super::watch;
+use crate::facts::{Demotion, Facts, SetAsideRecord};
+use crate::plan::Op;
+
+/// How many lines of a failed command's output the comment keeps.
+pub const LOG_TAIL_LINES: usize = 60;
+
+/// The record a watch outcome leaves, if any. A pull request that merged, closed, moved, went
+/// behind, lost its auto-merge or got `skip-ci` back is not at fault: nothing is recorded.
+pub fn watch_reason(outcome: &str) -> Option<Reason> {
+    match outcome {
+        watch::CHECKS_FAILED => Some(Reason::ChecksFailed),
+        watch::AWAITING_BYPASS => Some(Reason::AwaitingBypass),
+        watch::NOT_MERGING => Some(Reason::NotMerging),
+        watch::TIMEOUT => Some(Reason::WatchTimeout),
+        _ => None,
+    }
+}
+
+/// The last `LOG_TAIL_LINES` lines of a command's output, folded for people.
+pub fn log_tail(log: &str) -> String {
+    let lines: Vec<&str> = log.trim_end().lines().collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    let tail = &lines[lines.len().saturating_sub(LOG_TAIL_LINES)..];
+    format!("<details><summary>What the command printed (last {} lines)</summary>\n\n```\n{}\n```\n</details>", tail.len(), tail.join("\n"))
+}
+
+/// The human part of a set-aside comment: what failed, the files, the log.
+pub fn detail(lines: &[String], files: &[String], log: &str) -> String {
+    let mut out: Vec<String> = lines.iter().filter(|l| !l.is_empty()).cloned().collect();
+    if !files.is_empty() {
+        out.push(format!("Conflicting files:\n{}", files.iter().map(|f| format!("- `{f}`")).collect::<Vec<_>>().join("\n")));
+    }
+    let tail = log_tail(log);
+    if !tail.is_empty() {
+        out.push(tail);
+    }
+    out.join("\n\n")
+}
+
+/// Record a set-aside and return the comment to write (edited in place when the tool's own
+/// set-aside comment exists, resolved or not: one per pull request).
+pub fn set_aside(records: &mut Vec<SetAsideRecord>, facts: &Facts, number: u64, reason: Reason, head: &str, detail: &str) -> Op {
+    let base = facts.base_tip_sha.clone().unwrap_or_default();
+    records.retain(|r| r.number != number);
+    records.push(SetAsideRecord { number, reason: reason.code().into(), head: head.into(), base: base.clone() });
+    let body = markers::set_aside_body(reason.code(), head, &base, detail);
+    let comment_id = facts.pull_requests.iter().find(|p| p.number == number).and_then(|pr| setaside::own_set_aside(facts, pr)).and_then(|(c, _)| c.id);
+    Op::UpsertComment {
+        number,
+        marker: body.lines().next().unwrap_or_default().to_string(),
+        body,
+        reason: format!("set aside `{}`: {}", reason.code(), reason.sentence()),
+        comment_id,
+        // Said of this head: a push since makes the comment wrong before it is written.
+        guard: crate::plan::Guard::head(head),
+    }
+}
+
+/// `not-merging`: last from now on, at this head.
+pub fn demote(demoted: &mut Vec<Demotion>, number: u64, head: &str) {
+    demoted.retain(|d| d.number != number);
+    demoted.push(Demotion { number, head: head.into() });
+}
+
+/// The worker pushed `number` from `old` to `new`: its own push does not end a demotion.
+pub fn carry(demoted: &mut [Demotion], number: u64, old: &str, new: &str) {
+    for d in demoted.iter_mut().filter(|d| d.number == number && d.head == old) {
+        d.head = new.into();
+    }
+}

@@ -1,0 +1,80 @@
+// `prflow queue` against the emulator on real git: the engine's cycle step decides, the shell rebases in
+// a throwaway worktree, pushes leased against the head the survey saw, arms auto-merge and takes
+// `skip-ci` off after its guards are read again; a real conflict is set aside with its comment and the
+// next candidate is moved in the same cycle; nothing is left in the worktree directory.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startEmulator } from "../../emulator/index.js";
+import { makeOctokit } from "../../lib/github/index.js";
+import { Git, runQueue, stamp } from "../../cli/commands/queue.js";
+import { createEngine } from "../../js/node.js";
+
+const OPTIONS = { dryRun: false, autoFix: true, activeInterval: 30, idleAfter: 10, idleInterval: 300, pollInterval: 30 };
+
+async function setup(t) {
+  const gh = await startEmulator({ git: true });
+  gh.setRepoSettings({ allowAutoMerge: true });
+  gh.setRequiredChecks(["ci"], { strict: true });
+  const stateDir = mkdtempSync(join(tmpdir(), "prflow-queue-worker-"));
+  t.after(async () => {
+    await gh.close();
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+  const octokit = makeOctokit({ token: gh.personalToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl });
+  const g = new Git({ cloneUrl: gh.cloneUrl(), stateDir });
+  const lines = [];
+  // Waiting advances the emulator's clock, so GitHub's UNKNOWN merge state settles as it would.
+  const sleep = async (ms) => gh.clock.advance(ms);
+  // At most 40 steps: a loop that never reaches what the test waits for fails rather than hangs.
+  const go = (until) => {
+    let steps = 0;
+    return runQueue({ gh: { octokit, owner: gh.owner, repo: gh.repo }, g, engine: createEngine(), options: OPTIONS, log: (l) => lines.push(l), sleep, stopWhen: (out) => until(out) || ++steps >= 40 });
+  };
+  return { gh, g, go, lines, stateDir };
+}
+
+const behind = async (gh, branch) => (await fetch(`${gh.url}/repos/${gh.owner}/${gh.repo}/compare/main...${branch}`, { headers: { authorization: `token ${gh.personalToken}` } }).then((r) => r.json())).behind_by;
+
+test("a queued pull request behind main is rebased onto it, pushed, armed and released, then watched", async (t) => {
+  const { gh, go, lines, stateDir } = await setup(t);
+  const pr = gh.createPull({ title: "one", head: "agent/one", files: ["src/a.rs"], labels: ["merge-queued", "skip-ci"] });
+  const before = pr.headSha;
+  gh.moveBranch("main");
+  assert.ok((await behind(gh, "agent/one")) > 0, "the branch starts behind main");
+  const { wait } = await go((out) => out.wait.kind === "poll");
+  assert.deepEqual(wait, { kind: "poll", number: pr.number, afterSeconds: 30 });
+  const after = gh.state.pull(pr.number);
+  assert.notEqual(after.headSha, before, "the branch was pushed");
+  assert.equal(await behind(gh, "agent/one"), 0, "the pushed head is built on main's tip");
+  assert.ok(!after.labels.includes("skip-ci"), "released: skip-ci is off");
+  assert.ok(after.labels.includes("merge-queued"));
+  assert.ok(after.autoMerge, "armed before it was released");
+  assert.ok(lines.some((l) => l.includes(`#${pr.number} released`)), lines.join("\n"));
+  assert.deepEqual(readdirSync(join(stateDir, "worktrees")), [], "no worktree is left behind");
+  assert.deepEqual(gh.validationFailures, []);
+});
+
+test("a real conflict (picked first: priority:high) is set aside with its comment naming the file, and the next candidate is released in the same cycle", async (t) => {
+  const { gh, go, stateDir } = await setup(t);
+  const bad = gh.createPull({ title: "clash", head: "agent/clash", files: ["src/c.rs"], labels: ["merge-queued", "skip-ci", "priority:high"], conflicting: true });
+  const badHead = bad.headSha;
+  const good = gh.createPull({ title: "fine", head: "agent/fine", files: ["src/d.rs"], labels: ["merge-queued", "skip-ci"] });
+  await go((out) => out.wait.kind === "poll");
+  const comments = await fetch(`${gh.url}/repos/${gh.owner}/${gh.repo}/issues/${bad.number}/comments`, { headers: { authorization: `token ${gh.personalToken}` } }).then((r) => r.json());
+  assert.equal(comments.length, 1, "one set-aside comment");
+  const body = comments[0].body;
+  assert.match(body, /prflow:set-aside reason=rebase-failed/, body);
+  assert.match(body, /src\/c\.rs/);
+  assert.match(body, /Retry/);
+  assert.equal(gh.state.pull(bad.number).headSha, badHead, "the conflicting branch was not pushed");
+  assert.ok(!gh.state.pull(good.number).labels.includes("skip-ci"), "the next candidate was released");
+  assert.ok(existsSync(stateDir));
+  assert.deepEqual(readdirSync(join(stateDir, "worktrees")), []);
+});
+
+test("log lines are stamped with local time, milliseconds and the offset from UTC", () => {
+  assert.match(stamp(new Date("2026-09-27T12:03:04.500Z")), /^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.500[+-]\d\d:\d\d\]$/);
+});
