@@ -125,6 +125,7 @@ export const ROUTES = [
   ["PATCH", `${R}/issues/comments/{comment_id}`, ({ st, params, body, actor }) => ({ status: 200, body: restComment(st, st.editComment(params.comment_id, body, actor)) })],
 
   // pull requests
+  ["POST", `${R}/pulls`, ({ st, body, actor }) => ({ status: 201, body: restPull(st, st.openPull({ title: String(body.title ?? ""), body: body.body ?? "", author: actor, base: body.base, head: body.head, draft: Boolean(body.draft) })) })],
   ["GET", `${R}/pulls/{pull_number}`, ({ st, params }) => ({ status: 200, body: restPull(st, st.pullOnly(params.pull_number)) })],
   ["GET", `${R}/pulls/{pull_number}/files`, ({ st, params, query, url }) => {
     const pr = st.pullOnly(params.pull_number);

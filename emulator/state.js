@@ -281,6 +281,26 @@ export class RepoState {
     return pr;
   }
 
+  /**
+   * REST "Create a pull request" (POST pulls): from a branch that exists already (pushed), as a client
+   * opens one. 422 as GitHub answers: an unknown head or base, or a pull request open on that head.
+   * Without git, the branch is the model's: one commit on the base.
+   */
+  openPull({ title, body = "", author, base, head, draft = false }) {
+    const open = [...this.pulls.values()].find((p) => p.isPull && p.state === "open" && p.headRef === head);
+    if (open) throw httpError(422, "Validation Failed", [{ resource: "PullRequest", code: "custom", message: `A pull request already exists for ${this.owner}:${head}.` }]);
+    if (!this.git) return this.createPull({ title, body, author, base, head, draft });
+    if (!this.git.tip(head)) throw httpError(422, "Validation Failed", [{ resource: "PullRequest", field: "head", code: "invalid" }]);
+    if (!this.git.tip(base)) throw httpError(422, "Validation Failed", [{ resource: "PullRequest", field: "base", code: "invalid" }]);
+    const number = this.nextNumber++;
+    const pr = this.baseIssue({ number, id: this.id(), title, body, author, isPull: true });
+    Object.assign(pr, { isDraft: draft, baseRef: base, headRef: head, headSha: null, commits: [], files: [], reviews: [], reviewRequests: [], conflicting: false, headMovedAt: this.clock.now(), merged: false, baseSha: this.branch(base).sha });
+    this.pulls.set(number, pr);
+    this.syncPull(pr);
+    this.emit("pull_request", { action: "opened", number }, author);
+    return pr;
+  }
+
   branch(name) {
     let b = this.branches.get(name);
     if (!b) {

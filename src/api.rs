@@ -12,7 +12,7 @@
 
 use crate::config::{Config, ConfigError};
 use crate::facts::{Check, Facts};
-use crate::queue::{self, autofix, claim, declare, green, markers, order, owner, review_hold, setaside, triage, watch};
+use crate::queue::{self, autofix, claim, declare, fixer, green, markers, open, order, owner, review_hold, setaside, triage, watch};
 use crate::stations;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -240,6 +240,45 @@ pub struct ClaimPrInput {
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OpenPrInput {
+    pub facts: Facts,
+    pub request: open::OpenPrRequest,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PushFixedPrInput {
+    pub facts: Facts,
+    pub request: open::PushFixedRequest,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FixerPickInput {
+    pub facts: Facts,
+    /// The fixer station's name (the claimant's `by`).
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FixerBriefInput {
+    pub pick: fixer::FixerPick,
+    pub found: fixer::FixerFound,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FixerGiveUpInput {
+    pub facts: Facts,
+    pub number: u64,
+    pub name: String,
+    /// Why, in words, for the comment.
+    pub why: String,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UnownedIssuesInput {
     pub facts: Facts,
     /// The issues `report-unowned` opened before (found again by their hidden line).
@@ -460,6 +499,28 @@ decisions! {
     "claimPrReadBack": ClaimPrInput => OrRefusal<claim::ClaimReadBack> = |e, i| {
         checked(&i.facts)?;
         with_config(e, |c| Ok(claim::claim_pr_read_back(&queue::Ctx::new(&i.facts, c), i.number, &i.by, i.release)))
+    };
+    /// `open-pr`: the body with its Merge-After: trailer, the labels (skip-ci, auto-rebase on a layer, merge-queued, from:<machine>) and the ops.
+    "openPr": OpenPrInput => OrRefusal<open::OpenPrDecision> = |e, i| {
+        checked(&i.facts)?;
+        with_config(e, |c| Ok(open::open_pr(&queue::Ctx::new(&i.facts, c), &i.request)))
+    };
+    /// `push-fixed-pr`: skip-ci on before the push, the push leased at the claimed head, the claim resolved after.
+    "pushFixedPr": PushFixedPrInput => OrRefusal<open::PushFixedDecision> = |e, i| {
+        checked(&i.facts)?;
+        with_config(e, |c| Ok(open::push_fixed_pr(&queue::Ctx::new(&i.facts, c), &i.request)))
+    };
+    /// The fixer station's next set-aside pull request (its owner the fixer), how its worktree starts, and the claim to write.
+    "fixerPick": FixerPickInput => OrRefusal<fixer::FixerPick> = |e, i| {
+        checked(&i.facts)?;
+        with_config(e, |c| Ok(fixer::fixer_pick(&queue::Ctx::new(&i.facts, c), &i.name)))
+    };
+    /// The text the fixer's AI command reads on stdin.
+    "fixerBrief": FixerBriefInput => String = |_, i| Ok(fixer::fixer_brief(&i.pick, &i.found));
+    /// A fixer giving up: the claim released and a comment saying why.
+    "fixerGiveUp": FixerGiveUpInput => OrRefusal<Vec<crate::plan::Op>> = |e, i| {
+        checked(&i.facts)?;
+        with_config(e, |c| Ok(fixer::fixer_give_up(&queue::Ctx::new(&i.facts, c), i.number, &i.name, &i.why)))
     };
     /// The issues `report-unowned` keeps: one per queued pull request whose owner is none.
     "unownedIssues": UnownedIssuesInput => OrRefusal<Vec<claim::UnownedIssue>> = |e, i| {

@@ -143,6 +143,20 @@ pub enum Op {
     /// Update a repository label in place: `name` is its current name, `newName` the catalogue's (a
     /// change of case, or the same). Never deletes one.
     UpdateLabel { name: String, new_name: String, color: String, description: String, reason: String },
+    /// Open a pull request from the pushed branch `head` onto `base` (`POST /repos/{o}/{r}/pulls`), then
+    /// put `labels` on it. Nothing to guard: a branch with an open pull request already is refused by
+    /// GitHub itself (422), which the writer reports as failed.
+    CreatePullRequest {
+        title: String,
+        body: String,
+        head: String,
+        base: String,
+        #[serde(default)]
+        draft: bool,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        labels: Vec<String>,
+        reason: String,
+    },
     /// Rebase the pull request's branch onto `onto` (from `upstream` when a layer below moved: `git
     /// rebase --onto onto upstream`), and push it with `--force-with-lease` against the guard's head,
     /// which this op requires. Applied by the shell that runs git (the queue worker), not by Octokit.
@@ -293,7 +307,7 @@ impl Op {
             | Op::DisarmAutoMerge { number, reason, guard, .. }
             | Op::RebaseAndPush { number, reason, guard, .. } => (*number, reason, Some(guard)),
             Op::UpsertBoard { number, reason, guard, .. } => (number.unwrap_or(0), reason, Some(guard)),
-            Op::CreateIssue { reason, .. } | Op::CreateLabel { reason, .. } | Op::UpdateLabel { reason, .. } => (0, reason, None),
+            Op::CreateIssue { reason, .. } | Op::CreatePullRequest { reason, .. } | Op::CreateLabel { reason, .. } | Op::UpdateLabel { reason, .. } => (0, reason, None),
             // The git side's guard is in its own fields (expectedHead, the lease), checked by git itself.
             Op::Rebase { number, reason, .. } | Op::RebaseOnto { number, reason, .. } | Op::Push { number, reason, .. } | Op::AutoFix { number, reason, .. } => (*number, reason, None),
         }

@@ -159,6 +159,23 @@ export const WRITERS = {
       return { outcome: APPLIED, detail: "disarmed auto-merge" };
     },
   },
+  createPullRequest: {
+    describe: (op) => `would open a pull request from ${op.head} onto ${op.base}${op.labels?.length ? ` with ${op.labels.join(", ")}` : ""}`,
+    // The labels right after the pull request: GitHub's create endpoint takes none. Opening fires one
+    // round of checks; the skip-ci label the engine puts here is what cancels it.
+    async apply(octokit, op, { params }) {
+      const res = await octokit.request("POST /repos/{owner}/{repo}/pulls", { ...params, title: op.title, body: op.body, head: op.head, base: op.base, draft: Boolean(op.draft) });
+      const number = res.data.number;
+      if (op.labels?.length) {
+        try {
+          await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: number, labels: op.labels });
+        } catch (e) {
+          return { outcome: FAILED, detail: `opened #${number} but its labels were not put on (${e.status ?? ""} ${String(e.message).split("\n")[0]})`, created: number };
+        }
+      }
+      return { outcome: APPLIED, detail: `opened #${number}${op.labels?.length ? ` with ${op.labels.join(", ")}` : ""}`, created: number };
+    },
+  },
   createLabel: {
     describe: (op) => `would create the label ${op.name}`,
     async apply(octokit, op, { params }) {

@@ -22,6 +22,22 @@ pub struct QueueConfig {
     /// Which failures are only a fixer's diff, and what fixes them. Absent: nothing is fixed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub auto_fix: Option<AutoFixConfig>,
+    /// Branches a tool generates (a dependency update such as `chore/pnpm-update`): a fixer never
+    /// resolves one by hand, it runs the branch's `rebuild` command instead, because nothing checks
+    /// that a lockfile resolved by hand is what the generator would have written.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub generated: Vec<GeneratedBranch>,
+}
+
+/// One generated branch of `queue.generated`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GeneratedBranch {
+    /// The head branch's name, exactly (`chore/pnpm-update`).
+    pub branch: String,
+    /// The shell command a fixer runs in a throwaway worktree at the tip of the base to build the
+    /// branch again (it may commit there, which the fixer pushes, or push or start a workflow itself).
+    pub rebuild: String,
 }
 
 impl Default for QueueConfig {
@@ -33,6 +49,7 @@ impl Default for QueueConfig {
             claim_minutes: 120,
             watch: WatchConfig::default(),
             auto_fix: None,
+            generated: Vec::new(),
         }
     }
 }
@@ -133,6 +150,14 @@ impl QueueConfig {
         for (key, value) in [("greenPollsMergeable", self.watch.green_polls_mergeable), ("greenPollsBlocked", self.watch.green_polls_blocked), ("readFailures", self.watch.read_failures), ("timeoutMinutes", self.watch.timeout_minutes)] {
             if value == 0 {
                 errors.push(ConfigError { path: format!("$.queue.watch.{key}"), expected: "a number of at least 1".into(), found: "0".into() });
+            }
+        }
+        for (i, g) in self.generated.iter().enumerate() {
+            if g.branch.trim().is_empty() {
+                errors.push(ConfigError { path: format!("$.queue.generated[{i}].branch"), expected: "a branch name such as \"chore/pnpm-update\"".into(), found: "an empty string".into() });
+            }
+            if g.rebuild.trim().is_empty() {
+                errors.push(ConfigError { path: format!("$.queue.generated[{i}].rebuild"), expected: "a shell command that builds the branch again".into(), found: "an empty string".into() });
             }
         }
         if let Some(auto_fix) = &self.auto_fix {

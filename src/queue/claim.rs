@@ -43,9 +43,7 @@ pub fn claim_pr(ctx: &Ctx, number: u64, by: &str, release: bool) -> ClaimDecisio
     if !markers::valid_value(by) {
         return refuse("bad-name", format!("{by:?} cannot be a claimant's name (no spaces, `=` or `--`)"));
     }
-    let newest = owner::newest_claim(ctx, pr);
-    let holding = newest.as_ref().filter(|(_, holds)| *holds).map(|(c, _)| c.clone());
-    let comment_id = newest.as_ref().and_then(|(c, _)| c.comment_id);
+    let holding = owner::holding_claim(ctx, pr);
     if release {
         return match holding {
             Some(c) if c.by == by => {
@@ -75,14 +73,17 @@ pub fn claim_pr(ctx: &Ctx, number: u64, by: &str, release: bool) -> ClaimDecisio
     let at = ctx.facts.now.clone();
     let code = if holding.is_some() { "renew" } else { "claim" };
     let message = format!("#{number} claimed by {by} at {} until the head moves or {} minutes pass", markers::short(&pr.head_sha), ctx.config.queue.claim_minutes);
-    let current = newest.as_ref().and_then(|(c, _)| pr.comments.iter().find(|x| x.id.is_some() && x.id == c.comment_id)).map(|x| x.body.as_str());
+    // Only a renewal edits a comment (the claimant's own, holding). Any other claim is a new comment,
+    // even where a lapsed one could be reused: the oldest holding comment wins a race (owner.rs), and
+    // an edit would give a late writer an old place in that order.
+    let renewed = holding.as_ref().and_then(|c| pr.comments.iter().find(|x| x.id.is_some() && x.id == c.comment_id));
     let body = markers::claim_body(&pr.head_sha, by, &at, ctx.config.queue.claim_minutes);
-    let op = claim_op(number, current, body, comment_id, &pr.head_sha, message.clone());
+    let op = claim_op(number, renewed.map(|x| x.body.as_str()), body, renewed.and_then(|x| x.id), &pr.head_sha, message.clone());
     ClaimDecision { ok: true, code: code.into(), message, head: Some(pr.head_sha.clone()), ops: vec![op] }
 }
 
 /// After the claim comment is written and the comments read again: did `by` win? Two claimants
-/// writing in the same moment each wrote a comment; the newest one holds (owner::newest_claim). A
+/// writing in the same moment each wrote a comment; the oldest one holds (owner::current_claim). A
 /// release is done when no claim by `by` holds any more.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]

@@ -54,21 +54,37 @@ pub struct Claim {
     pub comment_id: Option<u64>,
 }
 
-/// The newest claim comment the tool's account wrote on this pull request, holding or not.
-pub fn newest_claim(ctx: &Ctx, pr: &PullRequest) -> Option<(Claim, bool)> {
-    let (c, m) = markers::own(&pr.comments, ctx.facts.viewer.as_deref()).into_iter().filter(|(_, m)| m.kind == KIND_CLAIM || (m.kind == markers::KIND_RESOLVED && m.get("was") == KIND_CLAIM)).last()?;
-    let claim = Claim { by: m.get("by").into(), head: m.get("head").into(), at: m.get("at").into(), comment_id: c.id };
-    let fresh = match (parse_rfc3339(&claim.at), ctx.now) {
-        (Some(at), Some(now)) => now - at <= i64::from(ctx.config.queue.claim_minutes) * 60 && now >= at,
-        _ => false,
-    };
-    let holds = m.kind == KIND_CLAIM && claim.head == pr.head_sha && fresh;
-    Some((claim, holds))
+/// Every claim comment the tool's account wrote on this pull request, oldest first, each with whether
+/// it holds: not resolved, written at this head, less than `claimMinutes` ago.
+fn claims(ctx: &Ctx, pr: &PullRequest) -> Vec<(Claim, bool)> {
+    markers::own(&pr.comments, ctx.facts.viewer.as_deref())
+        .into_iter()
+        .filter(|(_, m)| m.kind == KIND_CLAIM || (m.kind == markers::KIND_RESOLVED && m.get("was") == KIND_CLAIM))
+        .map(|(c, m)| {
+            let claim = Claim { by: m.get("by").into(), head: m.get("head").into(), at: m.get("at").into(), comment_id: c.id };
+            let fresh = match (parse_rfc3339(&claim.at), ctx.now) {
+                (Some(at), Some(now)) => now - at <= i64::from(ctx.config.queue.claim_minutes) * 60 && now >= at,
+                _ => false,
+            };
+            let holds = m.kind == KIND_CLAIM && claim.head == pr.head_sha && fresh;
+            (claim, holds)
+        })
+        .collect()
 }
 
-/// A claim that holds: written at this head, less than `claimMinutes` ago.
+/// The claim that speaks for this pull request: the OLDEST claim still holding, else the newest claim
+/// (which does not hold). Oldest, because a claim is always a new comment (claim.rs) and every
+/// claimant reads back after its write: the first comment written is seen by every later writer's
+/// read-back, so exactly one claimant of a race reads itself as the holder. "Newest wins" lets an
+/// earlier writer that already read back and returned be overtaken by a later one: two holders.
+pub fn current_claim(ctx: &Ctx, pr: &PullRequest) -> Option<(Claim, bool)> {
+    let all = claims(ctx, pr);
+    all.iter().find(|(_, holds)| *holds).cloned().or_else(|| all.last().cloned())
+}
+
+/// A claim that holds: written at this head, less than `claimMinutes` ago (the oldest such).
 pub fn holding_claim(ctx: &Ctx, pr: &PullRequest) -> Option<Claim> {
-    newest_claim(ctx, pr).filter(|(_, holds)| *holds).map(|(c, _)| c)
+    current_claim(ctx, pr).filter(|(_, holds)| *holds).map(|(c, _)| c)
 }
 
 /// The set-aside standing at this head: the tool's own comment, not resolved, its Retry box not

@@ -62,7 +62,7 @@ test("claim-pr: refused on the worker's pull request; written, read back and exc
   });
 });
 
-test("claim-pr: two claimants in the same moment; the one whose comment is not the newest reads back and fails", async () => {
+test("claim-pr: two claimants in the same moment; the oldest claim holds, so the one written after ours reads back as the loser", async () => {
   await withQueue(async ({ gh, env, conflict }) => {
     // Another session writing its claim right after ours, as the same account, before our read-back.
     let raced = false;
@@ -74,8 +74,11 @@ test("claim-pr: two claimants in the same moment; the one whose comment is not t
     });
     const r = await prflow(["claim-pr", String(conflict), "--by", "fixer-1", "--repo", "acme/widgets", ...NO_CONFIG], env);
     assert.ok(raced, "the competing claim was written");
-    assert.equal(r.code, 1, r.stdout + r.stderr);
-    assert.match(r.stderr, /someone else won the claim: fixer-2/);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    // fixer-2 wrote after fixer-1's comment existed, so its own read-back sees fixer-1's as the older: it lost.
+    const again = await prflow(["claim-pr", String(conflict), "--by", "fixer-2", "--repo", "acme/widgets", ...NO_CONFIG], env);
+    assert.equal(again.code, 1);
+    assert.match(again.stdout, /claimed by fixer-1/);
   });
 });
 

@@ -1,0 +1,79 @@
+// git for the agents' commands (push-fixed-pr, the fixer station): one runner, the repository's remote
+// with the token as GitHub takes it, a bare clone kept under the state directory, and throwaway
+// worktrees beside it. The state directory is outside any checkout (a worktree inside one would be
+// seen by its tools) and outside the OS temp directory, which is often a tmpfs.
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+
+const exec = promisify(execFile);
+
+/** Where clones and worktrees live: PRFLOW_STATE_DIR, else ~/.local/state/prflow. */
+export function stateDir(env = process.env) {
+  return env.PRFLOW_STATE_DIR || join(env.HOME || homedir(), ".local", "state", "prflow");
+}
+
+/** The remote as GitHub serves it to a token: https://x-access-token:TOKEN@host/owner/repo.git. */
+export function remoteUrl({ owner, repo, token, serverUrl = "https://github.com" }) {
+  const url = new URL(`${serverUrl.replace(/\/$/, "")}/${owner}/${repo}.git`);
+  if (token) {
+    url.username = "x-access-token";
+    url.password = token;
+  }
+  return url.toString();
+}
+
+/** Takes the token out of what git printed, so an error line never carries it. */
+const redact = (text) => String(text).replace(/\/\/[^/@\s]+:[^/@\s]+@/g, "//***@");
+
+/** Runs git; a failure throws one line naming the command, unless `allowFail` (then { code, stdout, stderr }). */
+export async function git(cwd, args, { allowFail = false, env = {}, input } = {}) {
+  const identity = { GIT_AUTHOR_NAME: "prflow", GIT_AUTHOR_EMAIL: "prflow@localhost", GIT_COMMITTER_NAME: "prflow", GIT_COMMITTER_EMAIL: "prflow@localhost" };
+  try {
+    const { stdout, stderr } = await exec("git", args, { cwd, env: { ...identity, ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", ...env }, maxBuffer: 64 << 20, input });
+    return { code: 0, stdout: stdout.trim(), stderr };
+  } catch (e) {
+    const out = { code: typeof e.code === "number" ? e.code : 1, stdout: String(e.stdout ?? "").trim(), stderr: redact(e.stderr ?? e.message) };
+    if (allowFail) return out;
+    throw new Error(`git ${args[0]}: ${out.stderr.trim().split("\n").filter(Boolean).pop() ?? `exit ${out.code}`}`);
+  }
+}
+
+/** A bare clone of the repository under the state directory, fetched now: `origin/<branch>` for every branch. */
+export async function freshClone({ url, dir }) {
+  if (!existsSync(join(dir, "HEAD"))) {
+    mkdirSync(dir, { recursive: true });
+    await git(dir, ["init", "--quiet", "--bare"]);
+    await git(dir, ["remote", "add", "origin", url]);
+  } else await git(dir, ["remote", "set-url", "origin", url]);
+  await git(dir, ["fetch", "--quiet", "--prune", "origin", "+refs/heads/*:refs/remotes/origin/*"]);
+  return dir;
+}
+
+/** A throwaway worktree of `clone` at `ref` (detached); removed by the returned `remove()`. */
+export async function worktree(clone, path, ref) {
+  await git(clone, ["worktree", "add", "--quiet", "--detach", "--force", path, ref]);
+  return { path, remove: () => git(clone, ["worktree", "remove", "--force", path], { allowFail: true }) };
+}
+
+/** Whether a rebase stopped half way in this worktree. */
+export async function rebaseInProgress(cwd) {
+  for (const dir of ["rebase-merge", "rebase-apply"]) {
+    const p = (await git(cwd, ["rev-parse", "--path-format=absolute", "--git-path", dir])).stdout;
+    if (existsSync(p)) return true;
+  }
+  return false;
+}
+
+/**
+ * `git push --force-with-lease` of `commit` to `branch`, leased at `lease`: git's own answer decides.
+ * Returns { ok: true } or { ok: false, lost: boolean, detail }.
+ */
+export async function leasedPush(cwd, { remote = "origin", branch, commit, lease }) {
+  const r = await git(cwd, ["push", "--porcelain", `--force-with-lease=refs/heads/${branch}:${lease}`, remote, `${commit}:refs/heads/${branch}`], { allowFail: true });
+  if (r.code === 0) return { ok: true };
+  const text = `${r.stdout}\n${r.stderr}`;
+  return { ok: false, lost: /stale info|\[rejected\]/.test(text), detail: text.trim().split("\n").filter(Boolean).pop() ?? `exit ${r.code}` };
+}
