@@ -130,6 +130,15 @@ new_name: string
 op: "updateLabel"
 reason: string
 } | {
+base: string
+body: string
+draft?: boolean
+head: string
+labels?: string[]
+op: "createPullRequest"
+reason: string
+title: string
+} | {
 branch: string
 guard: Guard
 number: number
@@ -223,7 +232,7 @@ labelsOn?: string[]
 }
 
 /**
- * After the claim comment is written and the comments read again: did `by` win? Two claimants writing in the same moment each wrote a comment; the newest one holds (owner::newest_claim). A release is done when no claim by `by` holds any more.
+ * After the claim comment is written and the comments read again: did `by` win? Two claimants writing in the same moment each wrote a comment; the oldest one holds (owner::current_claim). A release is done when no claim by `by` holds any more.
  */
 export interface ClaimReadBack {
 /**
@@ -508,6 +517,10 @@ autoFix?: (AutoFixConfig | null)
  */
 claimMinutes?: number
 /**
+ * Branches a tool generates (a dependency update such as `chore/pnpm-update`): a fixer never resolves one by hand, it runs the branch's `rebuild` command instead, because nothing checks that a lockfile resolved by hand is what the generator would have written.
+ */
+generated?: GeneratedBranch[]
+/**
  * The queue's labels.
  */
 labels?: QueueLabels
@@ -562,6 +575,19 @@ run: string
  * Fixers run by stage, lowest first, and within a stage by command.
  */
 stage?: number
+}
+/**
+ * One generated branch of `queue.generated`.
+ */
+export interface GeneratedBranch {
+/**
+ * The head branch's name, exactly (`chore/pnpm-update`).
+ */
+branch: string
+/**
+ * The shell command a fixer runs in a throwaway worktree at the tip of the base to build the branch again (it may commit there, which the fixer pushes, or push or start a workflow itself).
+ */
+rebuild: string
 }
 export interface QueueLabels {
 /**
@@ -2211,6 +2237,92 @@ facts: Facts
 }
 export type DashboardOutput = DashboardView;
 /**
+ * How the worktree the command runs in starts.
+ */
+export type FixerStart = ("rebase" | "head" | "base")
+
+export interface FixerBriefInput {
+found: FixerFound
+pick: FixerPick
+}
+/**
+ * What the fixer's shell found in the worktree, for the AI's brief.
+ */
+export interface FixerFound {
+conflictingFiles?: string[]
+/**
+ * Each failed run's name and the tail of its log, where the shell could read one.
+ */
+logs?: RunLog[]
+worktree: string
+}
+export interface RunLog {
+name: string
+tail: string
+}
+export interface FixerPick {
+base: string
+branch: string
+/**
+ * How long a claim holds (`queue.claimMinutes`): the station renews it well before.
+ */
+claimMinutes?: number
+/**
+ * The claim comment to write (claim-pr's decision), then read back.
+ */
+claimOps: Op[]
+/**
+ * `pick`, `resume` (this fixer's claim holds already), or `nothing`.
+ */
+code: string
+failedChecks: FailedCheck[]
+head: string
+message: string
+/**
+ * None when nothing is the fixer's.
+ */
+number?: (number | null)
+/**
+ * The set-aside reason (`rebase-failed`, `checks-failed`).
+ */
+reason: string
+/**
+ * The generated branch's rebuild command; none means the AI command fixes it.
+ */
+rebuild?: (string | null)
+/**
+ * The set-aside comment as the worker wrote it (its prose carries the failed command's output).
+ */
+setAside: string
+start: FixerStart
+}
+export type FixerBriefOutput = string
+
+export interface FixerGiveUpInput {
+facts: Facts
+name: string
+number: number
+/**
+ * Why, in words, for the comment.
+ */
+why: string
+}
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type FixerGiveUpOutput = (Op[] | ConfigRefusal)
+export interface FixerPickInput {
+facts: Facts
+/**
+ * The fixer station's name (the claimant's `by`).
+ */
+name: string
+}
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type FixerPickOutput = (FixerPick | ConfigRefusal)
+/**
  * A request with nothing in it but the engine's config.
  */
 export interface FollowupSettingsInput {
@@ -2381,6 +2493,56 @@ kind: string
 retryTicked: boolean
 }
 
+export interface OpenPrInput {
+facts: Facts
+request: OpenPrRequest
+}
+/**
+ * `open-pr`'s request: the branch is pushed already; `base` none means the default branch.
+ */
+export interface OpenPrRequest {
+base?: (string | null)
+body?: string
+draft?: boolean
+head: string
+/**
+ * The stations flow's machine opening it (`from:<machine>` when the config names the machine).
+ */
+machine?: (string | null)
+/**
+ * Label it `merge-queued` too.
+ */
+queue?: boolean
+title: string
+}
+
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type OpenPrOutput = (OpenPrDecision | ConfigRefusal)
+export interface OpenPrDecision {
+base: string
+/**
+ * The body as written, `Merge-After:` included.
+ */
+body: string
+/**
+ * `open`, or why not: `no-title`, `no-head`, `head-is-base`, `exists`, `base-unknown`.
+ */
+code: string
+labels: string[]
+message: string
+ok: boolean
+/**
+ * The pull request first, then `auto-rebase` on the layer below when it lacks it.
+ */
+ops: Op[]
+/**
+ * The layer below, when `base` is an open pull request's branch.
+ */
+stackedOn?: (number | null)
+warnings: string[]
+}
 export interface OrderInput {
 keys: OrderKey[]
 }
@@ -2414,6 +2576,54 @@ body?: string
 }
 
 export type ParseTrailersOutput = Trailers;
+export interface PushFixedPrInput {
+facts: Facts
+request: PushFixedRequest
+}
+/**
+ * `push-fixed-pr`'s request: the pull request, the claimant, and the commit it is about to push.
+ */
+export interface PushFixedRequest {
+by: string
+/**
+ * The local commit carrying the fix.
+ */
+commit: string
+number: number
+}
+
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type PushFixedPrOutput = (PushFixedDecision | ConfigRefusal)
+export interface PushFixedDecision {
+/**
+ * Applied after the push succeeded: the claim rewritten as resolved, guarded by the pushed commit.
+ */
+after: Op[]
+/**
+ * Applied before the push, in order (`skip-ci` on, guarded by the leased head): when one fails its guard, the shell stops and pushes nothing.
+ */
+before: Op[]
+/**
+ * `push`, or why not: `not-open`, `fork`, `no-claim`, `claimed-by-other`, `nothing-to-push`.
+ */
+code: string
+message: string
+ok: boolean
+push?: (LeasedPush | null)
+}
+/**
+ * The push itself, run by the shell with git: `git push --force-with-lease=<branch>:<lease> origin <commit>:refs/heads/<branch>`.
+ */
+export interface LeasedPush {
+branch: string
+commit: string
+/**
+ * The head the claim was made at: a push since then loses the lease and nothing else is written.
+ */
+lease: string
+}
 /**
  * A repository snapshot to decide.
  */
@@ -3117,6 +3327,9 @@ export interface Decisions {
   configSchema: { input: ConfigSchemaInput; output: ConfigSchemaOutput };
   cycleStep: { input: CycleStepInput; output: CycleStepOutput };
   dashboard: { input: DashboardInput; output: DashboardOutput };
+  fixerBrief: { input: FixerBriefInput; output: FixerBriefOutput };
+  fixerGiveUp: { input: FixerGiveUpInput; output: FixerGiveUpOutput };
+  fixerPick: { input: FixerPickInput; output: FixerPickOutput };
   followupSettings: { input: FollowupSettingsInput; output: FollowupSettingsOutput };
   gateClassify: { input: GateClassifyInput; output: GateClassifyOutput };
   gateReport: { input: GateReportInput; output: GateReportOutput };
@@ -3124,9 +3337,11 @@ export interface Decisions {
   labelCatalog: { input: LabelCatalogInput; output: LabelCatalogOutput };
   labelSync: { input: LabelSyncInput; output: LabelSyncOutput };
   marker: { input: MarkerInput; output: MarkerOutput };
+  openPr: { input: OpenPrInput; output: OpenPrOutput };
   order: { input: OrderInput; output: OrderOutput };
   owner: { input: OwnerInput; output: OwnerOutput };
   parseTrailers: { input: ParseTrailersInput; output: ParseTrailersOutput };
+  pushFixedPr: { input: PushFixedPrInput; output: PushFixedPrOutput };
   queueReads: { input: QueueReadsInput; output: QueueReadsOutput };
   reconcile: { input: ReconcileInput; output: ReconcileOutput };
   resolveClaimRace: { input: ResolveClaimRaceInput; output: ResolveClaimRaceOutput };
@@ -3179,6 +3394,12 @@ export interface Engine {
   cycleStep(input?: EngineRequest<CycleStepInput>): CycleStepOutput;
   /** What the dashboard draws: one row per open pull request, the pick order and the warnings. */
   dashboard(input: EngineRequest<DashboardInput>): DashboardOutput;
+  /** The text the fixer's AI command reads on stdin. */
+  fixerBrief(input: EngineRequest<FixerBriefInput>): FixerBriefOutput;
+  /** A fixer giving up: the claim released and a comment saying why. */
+  fixerGiveUp(input: EngineRequest<FixerGiveUpInput>): FixerGiveUpOutput;
+  /** The fixer station's next set-aside pull request (its owner the fixer), how its worktree starts, and the claim to write. */
+  fixerPick(input: EngineRequest<FixerPickInput>): FixerPickOutput;
   /** The board settings a shell reads before the sweep, defaults filled in. */
   followupSettings(input?: EngineRequest<FollowupSettingsInput>): FollowupSettingsOutput;
   /** The validation gate's classify step for one pull request. */
@@ -3193,12 +3414,16 @@ export interface Engine {
   labelSync(input: EngineRequest<LabelSyncInput>): LabelSyncOutput;
   /** A comment's queue marker, read. (A single rule exposed for the fixture corpora.) */
   marker(input?: EngineRequest<MarkerInput>): MarkerOutput;
+  /** `open-pr`: the body with its Merge-After: trailer, the labels (skip-ci, auto-rebase on a layer, merge-queued, from:<machine>) and the ops. */
+  openPr(input: EngineRequest<OpenPrInput>): OpenPrOutput;
   /** The pick order of candidates' keys. (A single rule exposed for the fixture corpora.) */
   order(input: EngineRequest<OrderInput>): OrderOutput;
   /** Every open pull request's queue owner, by number. (A single rule exposed for the fixture corpora.) */
   owner(input: EngineRequest<OwnerInput>): OwnerOutput;
   /** The numbers a body's `Merge-After:` / `Start-After:` trailers name, outside fenced code. */
   parseTrailers(input?: EngineRequest<ParseTrailersInput>): ParseTrailersOutput;
+  /** `push-fixed-pr`: skip-ci on before the push, the push leased at the claimed head, the claim resolved after. */
+  pushFixedPr(input: EngineRequest<PushFixedPrInput>): PushFixedPrOutput;
   /** What the queue's reader must still fetch: issues, what blocks them, CODEOWNERS teams, branches to compare with the tip. */
   queueReads(input: EngineRequest<QueueReadsInput>): QueueReadsOutput;
   /** The plan for a snapshot: every open pull request's labels and statuses, and why. */

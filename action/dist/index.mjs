@@ -3212,7 +3212,7 @@ function loggingFetch(log2, scale) {
 }
 
 // lib/github/read.js
-var PULL_PAGE = 50;
+var PULL_PAGE = 100;
 var MIN_PULL_PAGE = 6;
 var NESTED = { labels: 50, reviews: 50, reviewRequests: 25, files: 100, comments: 50, checks: 100, timeline: 100 };
 var FOLLOW_PAGE = 100;
@@ -3708,6 +3708,23 @@ var WRITERS = {
     async apply(octokit, op, { fresh }) {
       await octokit.graphql("mutation($id: ID!) { disablePullRequestAutoMerge(input: { pullRequestId: $id }) { clientMutationId } }", { id: fresh.nodeId });
       return { outcome: APPLIED, detail: "disarmed auto-merge" };
+    }
+  },
+  createPullRequest: {
+    describe: (op) => `would open a pull request from ${op.head} onto ${op.base}${op.labels?.length ? ` with ${op.labels.join(", ")}` : ""}`,
+    // The labels right after the pull request: GitHub's create endpoint takes none. Opening fires one
+    // round of checks; the skip-ci label the engine puts here is what cancels it.
+    async apply(octokit, op, { params }) {
+      const res = await octokit.request("POST /repos/{owner}/{repo}/pulls", { ...params, title: op.title, body: op.body, head: op.head, base: op.base, draft: Boolean(op.draft) });
+      const number = res.data.number;
+      if (op.labels?.length) {
+        try {
+          await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: number, labels: op.labels });
+        } catch (e) {
+          return { outcome: FAILED, detail: `opened #${number} but its labels were not put on (${e.status ?? ""} ${String(e.message).split("\n")[0]})`, created: number };
+        }
+      }
+      return { outcome: APPLIED, detail: `opened #${number}${op.labels?.length ? ` with ${op.labels.join(", ")}` : ""}`, created: number };
     }
   },
   createLabel: {
@@ -4911,7 +4928,7 @@ try {
 //! checks come from the default branch's rules (REST). A part that fails to read is listed in `unknown`
 //! (never left empty): "no labels" and "the label read failed" must lead to opposite plans.
 //!
-//! A sweep of N open pull requests costs ceil(N/50) GraphQL requests (at least 1) + 1 REST request,
+//! A sweep of N open pull requests costs ceil(N/100) GraphQL requests (at least 1) + 1 REST request,
 //! plus, when nested lists overflow, one query per round per 20 such pull requests.
 //! The one writer table: every write prflow makes to GitHub goes through `applyOps`, one entry per op
 //! kind of the engine's vocabulary (src/plan.rs `Op`). For each op it checks the op's guard against a

@@ -3619,7 +3619,7 @@
   }
 
   // lib/github/read.js
-  var PULL_PAGE = 50;
+  var PULL_PAGE = 100;
   var MIN_PULL_PAGE = 6;
   var NESTED = { labels: 50, reviews: 50, reviewRequests: 25, files: 100, comments: 50, checks: 100, timeline: 100 };
   var FOLLOW_PAGE = 100;
@@ -4938,7 +4938,7 @@
 //! checks come from the default branch's rules (REST). A part that fails to read is listed in `unknown`
 //! (never left empty): "no labels" and "the label read failed" must lead to opposite plans.
 //!
-//! A sweep of N open pull requests costs ceil(N/50) GraphQL requests (at least 1) + 1 REST request,
+//! A sweep of N open pull requests costs ceil(N/100) GraphQL requests (at least 1) + 1 REST request,
 //! plus, when nested lists overflow, one query per round per 20 such pull requests.
 /*! Bundled license information:
 
