@@ -56,18 +56,6 @@ fn seed_and_runs(seed: Option<u32>, runs: u32, mut errors: Vec<String>) -> Resul
     }
 }
 
-/// The JSON Schemas of the simulations' parameters and reports, for the request vocabulary.
-pub fn schemas() -> serde_json::Value {
-    let settings = schemars::gen::SchemaSettings::draft07();
-    let schema = |s: schemars::schema::RootSchema| serde_json::to_value(s).expect("schema serializes");
-    serde_json::json!({
-        "reviewParams": schema(settings.clone().into_generator().into_root_schema_for::<ReviewParams>()),
-        "reviewReport": schema(settings.clone().into_generator().into_root_schema_for::<ReviewReport>()),
-        "queueParams": schema(settings.clone().into_generator().into_root_schema_for::<QueueParams>()),
-        "queueReport": schema(settings.into_generator().into_root_schema_for::<QueueReport>()),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     // The simulations answer through the engine's one request vocabulary (src/api.rs), like every decision.
