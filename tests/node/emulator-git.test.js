@@ -3,27 +3,16 @@
 // real commits on the base, and the layer above retargeted when a merged branch is deleted.
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, MERGEABILITY_DELAY_MS } from "../../emulator/index.js";
+import { git as gitAs } from "./lib/agents.js";
 
-const run = promisify(execFile);
 
-/** git as a developer's machine runs it: no prompts, no user or system config. */
-async function git(cwd, args, { allowFail = false } = {}) {
-  const env = { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_CONFIG_NOSYSTEM: "1", HOME: cwd, GIT_AUTHOR_NAME: "agent-1", GIT_AUTHOR_EMAIL: "agent-1@example.com", GIT_COMMITTER_NAME: "agent-1", GIT_COMMITTER_EMAIL: "agent-1@example.com" };
-  try {
-    const { stdout, stderr } = await run("git", args, { cwd, env });
-    return { code: 0, stdout: stdout.trim(), stderr };
-  } catch (e) {
-    if (!allowFail) throw e;
-    return { code: e.code, stdout: String(e.stdout ?? ""), stderr: String(e.stderr ?? "") };
-  }
-}
+/** git as a developer's machine runs it, with the work folder as HOME (no user config either). */
+const git = (cwd, args, { allowFail = false } = {}) => gitAs(cwd, args, { allowFail, home: cwd });
 
 /** An emulator on git with a clone of its repository; both removed when the test ends. */
 async function setup(t, options = {}) {

@@ -10,8 +10,9 @@ import { runCli, PRESET_CONFIG } from "./cli.js";
 
 const run = promisify(execFile);
 
-export async function git(cwd, args, { allowFail = false } = {}) {
-  const env = { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "agent-1", GIT_AUTHOR_EMAIL: "agent-1@example.com", GIT_COMMITTER_NAME: "agent-1", GIT_COMMITTER_EMAIL: "agent-1@example.com" };
+/** git as a developer's machine runs it: no prompts, no system config; `home` also hides the user's. */
+export async function git(cwd, args, { allowFail = false, home } = {}) {
+  const env = { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_CONFIG_NOSYSTEM: "1", ...(home ? { HOME: home } : {}), GIT_AUTHOR_NAME: "agent-1", GIT_AUTHOR_EMAIL: "agent-1@example.com", GIT_COMMITTER_NAME: "agent-1", GIT_COMMITTER_EMAIL: "agent-1@example.com" };
   try {
     const { stdout, stderr } = await run("git", args, { cwd, env });
     return { code: 0, stdout: stdout.trim(), stderr };
