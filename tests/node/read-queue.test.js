@@ -61,7 +61,8 @@ test("a closing link to another repository's issue is not read as the local issu
   assert.deepEqual(facts.pullRequests[0].closingIssues, [{ number: 13, source: "link", repository: "other/repo" }]);
   assert.deepEqual(facts.issues, []);
   assert.deepEqual(octokit.asked, []);
-  assert.deepEqual(engine.triage({ facts }).pulls["5"]?.declared?.startAfter ?? [], []);
+  const entry = engine.triage({ facts }).entries.find((e) => e.number === 5);
+  assert.deepEqual(entry.declared.startAfter, []);
 });
 
 test("a closing link to this repository's issue is still read", async () => {
