@@ -63,7 +63,9 @@ async function main(env = process.env) {
     const { engine, errors } = loadConfig(prflow, configPath, { readFile });
     if (errors.length) throw new RunError(errors);
     log.end();
-    const run = await queueRun({ engine, octokit, owner, repo, token, live, env, log: (line) => console.log(line) });
+    const watchTimeout = getInput("watch-timeout", env);
+    if (watchTimeout && !/^\d+$/.test(watchTimeout)) throw new RunError([`input watch-timeout: expected whole minutes, found ${JSON.stringify(watchTimeout)}`]);
+    const run = await queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes: watchTimeout ? Number(watchTimeout) : undefined, log: (line) => console.log(line) });
     setOutput("acted", (run.state.actedOn ?? []).join(","), env);
     setOutput("wait", run.wait, env);
     appendSummary(queueSummary(run, { owner, repo, live }), env);

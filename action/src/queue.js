@@ -25,10 +25,11 @@ export function workflowTokenRefusal(token, { workflowToken = "", envToken = "" 
 
 /**
  * One cycle: survey, act on exactly one pull request (or watch the one in flight until its watch ends),
- * remember in comments. `live: false` is the worker's dry run. Waits are scaled by PRFLOW_TIME_SCALE
+ * remember in comments. `live: false` is the worker's dry run; the other options are the CLI's defaults
+ * (the engine's), but for the watch timeout the workflow's job must outlast. Waits are scaled by PRFLOW_TIME_SCALE
  * (the emulator's tests); the runner's cancel signals finish the step in hand, as the CLI's do.
  */
-export async function queueRun({ engine, octokit, owner, repo, token, live, env, log }) {
+export async function queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes, log }) {
   const server = (env.GITHUB_SERVER_URL || "https://github.com").replace(/\/+$/, "");
   if (!/^https?:\/\//.test(server)) throw new RunError([`GITHUB_SERVER_URL: expected an http(s) URL, found ${JSON.stringify(server)}`]);
   const cloneUrl = `${server.replace(/:\/\//, `://x-access-token:${token}@`)}/${owner}/${repo}.git`;
@@ -45,13 +46,15 @@ export async function queueRun({ engine, octokit, owner, repo, token, live, env,
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  // The config's autoFix commands run in the pull request's tree: they inherit no token from this process.
+  for (const name of ["INPUT_TOKEN", "INPUT_WORKFLOW-TOKEN", "INPUT_WORKFLOW_TOKEN", "GITHUB_TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN"]) delete process.env[name];
   const lines = [];
   const record = (line) => {
     lines.push(line);
     log(line);
   };
   try {
-    const { state, wait } = await runQueue({ gh: { octokit, owner, repo }, g, engine, options: { dryRun: !live }, once: true, log: record, sleep, signal });
+    const { state, wait } = await runQueue({ gh: { octokit, owner, repo }, g, engine, options: { dryRun: !live, ...(watchTimeoutMinutes === undefined ? {} : { watchTimeoutMinutes }) }, once: true, log: record, sleep, signal });
     return { lines, state, wait };
   } finally {
     await g.dropAll();
