@@ -8,7 +8,6 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { prflow } from "../engine.js";
 import { UsageError } from "../usage.js";
 import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
@@ -287,7 +286,7 @@ export async function runQueue({ gh, g, engine, options, once = false, log, slee
 }
 
 /** A sleep the first stop signal cuts short. */
-function stoppableSleep(ms, signal) {
+export function stoppableSleep(ms, signal) {
   return new Promise((resolve) => {
     if (!ms || signal.stop) return resolve();
     const t = setTimeout(resolve, ms);
@@ -310,6 +309,9 @@ export async function run(values) {
   if (!slug) throw new UsageError(`no repository: give --repo owner/name (origin is not GitHub, and package.json names none)\nusage: ${usage}`);
   const token = await findToken(env);
   if (!token) throw new UsageError("no token: set GH_TOKEN or GITHUB_TOKEN, or log in with `gh auth login`");
+  // The engine is imported here, not at the top: the Action bundles runQueue from this module and loads
+  // its own engine (the Wasm beside the bundle), so this module must not load pkg/ when imported.
+  const { prflow } = await import("../engine.js");
   const { engine, errors } = loadConfig(prflow, values.config);
   if (errors.length) throw new RunError(errors);
   const options = {
