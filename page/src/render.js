@@ -61,6 +61,12 @@ export function appendParts(doc, node, parts) {
   return node;
 }
 
+/**
+ * The colour of each label: the repository's own (what GitHub draws), else the one the config gives it
+ * (a label the Action has not created yet).
+ */
+export const colorsOf = (board) => (board.labelColors ? { ...board.view.labelColors, ...board.labelColors } : board.view.labelColors);
+
 /** The row's deep-link id: `pr-N`, or `pr-owner/repo-N` when several repositories share the view. */
 export const rowId = (repository, number, several) => (several ? `pr-${repository}-${number}` : `pr-${number}`);
 
@@ -93,11 +99,12 @@ export function renderBoards(doc, root, boards) {
   const headings = new Map(actors.map((a) => [a.actor, a.heading]));
   const actorHeading = (a) => headings.get(a) ?? a;
   const sorted = actors.map((a) => groups.get(a.actor)).filter(Boolean);
+  const colors = new Map(boards.map((b) => [b, colorsOf(b)]));
   for (const g of sorted) {
     const body = doc.createElement("tbody");
     const frag = doc.createDocumentFragment();
     for (const { board, row } of g.members) {
-      const ctx = { api: board.api, repository: board.repository, labelColors: board.view.labelColors, actorHeading, several };
+      const ctx = { api: board.api, repository: board.repository, labelColors: colors.get(board), actorHeading, several };
       const tr = template.cloneNode(true);
       const id = rowId(board.repository, row.number, several);
       tr.id = id;
@@ -107,7 +114,7 @@ export function renderBoards(doc, root, boards) {
       tr.dataset.state = row.state ?? "";
       const cells = tr.children;
       for (let i = 0; i < COLUMNS.length; i++) appendParts(doc, cells[i], COLUMNS[i][2](row, ctx));
-      cells[2].append(bar(doc, row, maxMinutes), strip(doc, row, board.view));
+      cells[2].append(bar(doc, row, maxMinutes), strip(doc, row, board.view, ctx.labelColors));
       frag.append(tr);
       drawn.push({ id, row, board, tr });
     }
@@ -131,7 +138,7 @@ function bar(doc, row, maxMinutes) {
 }
 
 /** The state's stays replayed from the timeline, each as wide as it lasted, in its label's colour. */
-function strip(doc, row, view) {
+function strip(doc, row, view, colors) {
   const outer = el(doc, "div", { class: "stays" });
   const now = Date.parse(view.now);
   for (const s of row.stays) {
@@ -140,8 +147,8 @@ function strip(doc, row, view) {
     const span = doc.createElement("span");
     span.style.flexGrow = String(Math.max(1, (to - from) / 60000));
     span.title = `${s.label}: ${s.from} → ${s.to ?? "now"} (${duration((to - from) / 60000)})`;
-    paint(span, view.labelColors[s.label]);
-    if (!view.labelColors[s.label]) span.className = "other";
+    paint(span, colors[s.label]);
+    if (!colors[s.label]) span.className = "other";
     outer.append(span);
   }
   return outer;
