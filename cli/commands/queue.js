@@ -228,7 +228,9 @@ export async function applyOps(ops, { gh, g }) {
 /** One poll of the watched pull request, read as the survey reads it. */
 async function readPoll(gh, number, facts) {
   const pr = facts.pullRequests.find((p) => p.number === number);
-  const now = new Date().toISOString();
+  // GitHub's clock (the Date header the read just got), the one the watch's start was taken by: the
+  // machine's own clock may be off from it, and a watch timed across two clocks ends at random.
+  const now = facts.now ?? new Date().toISOString();
   if (!pr) {
     const { data } = await gh.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner: gh.owner, repo: gh.repo, pull_number: number });
     return { state: data.merged ? "MERGED" : data.state === "open" ? "OPEN" : "CLOSED", now };
@@ -253,17 +255,20 @@ async function readClosed(gh, numbers, facts) {
 
 /**
  * The loop: survey or poll as the last step asked, call the step, apply its ops, wait. `stopWhen(out)`
- * ends it early (tests); `signal.stop` is set by the first SIGINT/SIGTERM.
+ * ends it early (tests), and `resume` (what it returned) goes on from there; `signal.stop` is set by
+ * the first SIGINT/SIGTERM.
  */
-export async function runQueue({ gh, g, engine, options, once = false, log, sleep, signal = { stop: false }, stopWhen = () => false }) {
+export async function runQueue({ gh, g, engine, options, once = false, log, sleep, signal = { stop: false }, stopWhen = () => false, resume = null }) {
   await g.ready();
-  let state = {};
-  let facts = null;
-  let results = [];
+  // A test resumes where an earlier call stopped (memory-only state such as demotions, a watch in
+  // progress); a process starts empty, with a survey.
+  let state = resume?.state ?? {};
+  let facts = resume?.facts ?? null;
+  let results = resume?.results ?? [];
   let poll = null;
   let closed = [];
-  let reads = [];
-  let wait = { kind: "survey", afterSeconds: 0 };
+  let reads = resume?.reads ?? [];
+  let wait = resume?.wait ?? { kind: "survey", afterSeconds: 0 };
   for (;;) {
     if (wait.kind === "survey" || wait.kind === "sleep") {
       await sleep((wait.afterSeconds ?? wait.seconds ?? 0) * 1000, signal);
@@ -281,7 +286,7 @@ export async function runQueue({ gh, g, engine, options, once = false, log, slee
     results = out.ops.length ? await applyOps(out.ops, { gh, g }) : [];
     for (const [i, r] of results.entries()) if (!["done", "unchanged"].includes(r.outcome)) log(`${out.ops[i].op} #${out.ops[i].number}: ${r.outcome}${r.log ? `: ${r.log.split("\n").at(-1)}` : ""}`);
     ({ state, wait, reads } = out);
-    if (wait.kind === "stop" || stopWhen(out) || (once && wait.kind === "sleep")) return { state, wait };
+    if (wait.kind === "stop" || stopWhen(out) || (once && wait.kind === "sleep")) return { state, wait, reads, results, facts };
   }
 }
 
