@@ -229,7 +229,9 @@ export async function applyOps(ops, { gh, g }) {
 /** One poll of the watched pull request, read as the survey reads it. */
 async function readPoll(gh, number, facts) {
   const pr = facts.pullRequests.find((p) => p.number === number);
-  const now = new Date().toISOString();
+  // GitHub's clock (the survey's Date header), the one the watch's start was taken from: a host whose
+  // clock is off (or the emulator's, set to a test's day) must not time a watch out at once.
+  const now = facts.now;
   if (!pr) {
     const { data } = await gh.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner: gh.owner, repo: gh.repo, pull_number: number });
     return { state: data.merged ? "MERGED" : data.state === "open" ? "OPEN" : "CLOSED", now };
