@@ -3,7 +3,7 @@
 // worktrees outside the checkout and outside tmpfs, writes to GitHub with each op's guard read again
 // first, and sleeps as the step says. `--once` and the resident loop are one code path: `--once`
 // stops where a cycle ends.
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +16,20 @@ import { readBoardFacts } from "../../lib/github/read-queue.js";
 import { applyOps as applyWrites, APPLIED, FAILED, GUARD_FAILED, UNCHANGED } from "../../lib/github/write.js";
 
 const exec = promisify(execFile);
+
+// The git and fixer processes running now: a second stop signal ends them before it removes their
+// worktrees, so nothing goes on writing into a directory that is gone (or pushes after the exit).
+const running = new Set();
+function execRunning(file, args, options) {
+  return new Promise((resolve, reject) => {
+    const child = execFile(file, args, options, (error, stdout, stderr) => {
+      running.delete(child);
+      if (error) reject(Object.assign(error, { stdout, stderr }));
+      else resolve({ stdout, stderr });
+    });
+    running.add(child);
+  });
+}
 
 export const summary = "Land the merge queue one pull request at a time: rebase, push, release, watch (the worker).";
 export const usage =
@@ -57,7 +71,7 @@ export function stamp(date = new Date()) {
 
 async function git(cwd, args, { allowFail = false, env = {} } = {}) {
   try {
-    const { stdout, stderr } = await exec("git", args, { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: "0", ...env }, maxBuffer: 64 << 20 });
+    const { stdout, stderr } = await execRunning("git", args, { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: "0", ...env }, maxBuffer: 64 << 20 });
     return { code: 0, stdout: stdout.trim(), stderr };
   } catch (e) {
     if (!allowFail) throw new Error(`git ${args.join(" ")}: ${String(e.stderr ?? e.message).trim()}`);
@@ -134,6 +148,24 @@ export class Git {
     for (const n of [...this.trees.keys()]) await this.drop(n);
     await git(this.dir, ["worktree", "prune"], { allowFail: true });
   }
+  /** On the way out at once (a second signal): end what runs in the worktrees, then remove them. */
+  dropAllNow() {
+    for (const child of running) child.kill("SIGKILL");
+    for (const dir of this.trees.values()) {
+      try {
+        execFileSync("git", ["worktree", "remove", "--force", "--force", dir], { cwd: this.dir, stdio: "ignore" });
+      } catch {
+        // Removed below whatever git says; prune forgets it.
+      }
+      rmSync(dir, { recursive: true, force: true });
+    }
+    this.trees.clear();
+    try {
+      execFileSync("git", ["worktree", "prune"], { cwd: this.dir, stdio: "ignore" });
+    } catch {
+      // Nothing to prune, or no clone yet.
+    }
+  }
 }
 
 const IDENTITY = { GIT_AUTHOR_NAME: "prflow", GIT_AUTHOR_EMAIL: "prflow@users.noreply.github.com", GIT_COMMITTER_NAME: "prflow", GIT_COMMITTER_EMAIL: "prflow@users.noreply.github.com" };
@@ -181,7 +213,7 @@ async function autoFixIn(g, op) {
   let log = "";
   for (const command of op.commands) {
     try {
-      const { stdout, stderr } = await exec("sh", ["-c", command], { cwd: dir, maxBuffer: 64 << 20 });
+      const { stdout, stderr } = await execRunning("sh", ["-c", command], { cwd: dir, maxBuffer: 64 << 20 });
       log += stdout + stderr;
     } catch (e) {
       return { outcome: "failed", log: `${log}${e.stdout ?? ""}${e.stderr ?? ""}\n$ ${command}: exit ${e.code}` };
@@ -336,7 +368,11 @@ export async function run(values) {
   const g = new Git({ cloneUrl, stateDir });
   const signal = { stop: false };
   const onSignal = () => {
-    if (signal.stop) process.exit(130);
+    if (signal.stop) {
+      // At once, but not half-done: no worktree left behind, and nothing pushes after this.
+      g.dropAllNow();
+      process.exit(130);
+    }
     signal.stop = true;
     log("stop requested: finishing this step (a second signal exits at once)");
     signal.wake?.();
