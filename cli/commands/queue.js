@@ -229,7 +229,9 @@ export async function applyOps(ops, { gh, g }) {
 /** One poll of the watched pull request, read as the survey reads it. */
 async function readPoll(gh, number, facts) {
   const pr = facts.pullRequests.find((p) => p.number === number);
-  const now = new Date().toISOString();
+  // GitHub's clock (the survey's Date header), the clock the watch's start was read on: the machine's
+  // own may be off from it, and a watch timed on two clocks gives up early or never.
+  const now = facts.now || new Date().toISOString();
   if (!pr) {
     const { data } = await gh.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner: gh.owner, repo: gh.repo, pull_number: number });
     return { state: data.merged ? "MERGED" : data.state === "open" ? "OPEN" : "CLOSED", now };
