@@ -116,6 +116,10 @@ export async function readAll({ api, token, owner, repo, prflow, labelCache, pro
     throw new ReadError("reading pull requests", e.line ?? e.message, e.cause ?? e);
   });
 
+  // Before the facts, so that what the page does once the facts arrive starts at their last answer.
+  progress(`reading ${owner}/${repo}'s label colours`);
+  const labels = await readLabelColors(octokit, { owner, repo, cache: labelCache, progress });
+
   progress(`reading pull requests of ${owner}/${repo}`);
   let facts;
   try {
@@ -140,8 +144,6 @@ export async function readAll({ api, token, owner, repo, prflow, labelCache, pro
   // unknown in the facts (the engine then says so), never a failed page.
   progress("reading the merge queue's facts");
   await readQueueFacts(octokit, { owner, repo, engine, facts, log: progress });
-  progress(`reading ${owner}/${repo}'s label colours`);
-  const labels = await readLabelColors(octokit, { owner, repo, cache: labelCache, progress });
   return { facts, engine, configSource, requests: stats.requests, etag, clock: stats.dated ? CLOCKS.github : CLOCKS.browser, labelColors: labels.colors, labelCache: labels.cache };
 }
 

@@ -126,6 +126,23 @@ const drawnRows = (tab) =>
     })),
   );
 
+/**
+ * A screenshot of the whole page as a person scrolling it sees it: rows off screen are not drawn until
+ * they come near (content-visibility), so the viewport grows to the page's height first (until that
+ * height holds: a row drawn for the first time replaces its estimated height with its own).
+ */
+async function screenshotAll(tab, path) {
+  const { width, height } = tab.viewportSize();
+  for (let i = 0, last = 0; i < 8; i++) {
+    const full = await tab.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(document.documentElement.scrollHeight)))));
+    if (full === last) break;
+    last = full;
+    await tab.setViewportSize({ width, height: full });
+  }
+  await tab.screenshot({ path, fullPage: true });
+  await tab.setViewportSize({ width, height });
+}
+
 const rgb = (hex) => `rgb(${[0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(", ")})`;
 
 test("in chromium: rows grouped by who acts next, every cell the engine's, links to runs and Retry boxes, the graph, requests only to the page and the API, markup as text", async (t) => {
@@ -188,7 +205,7 @@ test("in chromium: rows grouped by who acts next, every cell the engine's, links
 
     await tab.click("#snapshot-box summary");
     mkdirSync(SCREENS, { recursive: true });
-    await tab.screenshot({ path: join(SCREENS, "page-1400.png"), fullPage: true });
+    await screenshotAll(tab, join(SCREENS, "page-1400.png"));
     t.diagnostic(`screenshot ${join(SCREENS, "page-1400.png")}`);
   } finally {
     await tab.close();
@@ -199,11 +216,18 @@ test("in chromium at 390 px: cards, nothing wider than the screen", async (t) =>
   const { tab, outcome } = await open(390);
   try {
     assert.equal(outcome, "rendered read");
-    const width = await tab.evaluate(() => document.documentElement.scrollWidth);
     mkdirSync(SCREENS, { recursive: true });
-    await tab.screenshot({ path: join(SCREENS, "page-390.png"), fullPage: true });
+    // Every row drawn (the screenshot grows the viewport to the whole page) before anything is measured.
+    await screenshotAll(tab, join(SCREENS, "page-390.png"));
+    const width = await tab.evaluate(() => document.documentElement.scrollWidth);
     t.diagnostic(`scrollWidth ${width}; screenshot ${join(SCREENS, "page-390.png")}`);
     assert.ok(width <= 390, `no horizontal overflow at 390 px: the document is ${width} px wide`);
+    // A row is painted inside its own box (content-visibility), so what is too wide is clipped, not
+    // scrolled: each cell's content must fit its cell.
+    const clipped = await tab.$$eval("#view tr.row", (trs) =>
+      trs.flatMap((tr) => [tr, ...tr.children].filter((x) => x.scrollWidth > x.clientWidth + 1).map((x) => `${tr.id} ${x.dataset.col ?? "row"}: ${x.scrollWidth} > ${x.clientWidth}`)),
+    );
+    assert.deepEqual(clipped, [], "no row's content is wider than its card");
     // Each row is a card: its cells stack, so a cell starts at the row's left edge.
     const stacked = await tab.$eval("#view tr.row", (tr) => {
       const cells = [...tr.querySelectorAll("td")].map((td) => td.getBoundingClientRect()).filter((r) => r.width > 0);
@@ -361,7 +385,7 @@ test("in chromium: the visitor's dark scheme is followed (prefers-color-scheme)"
     await tab.emulateMedia({ colorScheme: "dark" });
     assert.deepEqual(await colours(), { bg: "rgb(13, 17, 23)", fg: "rgb(230, 237, 243)" }, "dark: light text on GitHub's dark background");
     mkdirSync(SCREENS, { recursive: true });
-    await tab.screenshot({ path: join(SCREENS, "page-1400-dark.png"), fullPage: true });
+    await screenshotAll(tab, join(SCREENS, "page-1400-dark.png"));
     t.diagnostic(`screenshot ${join(SCREENS, "page-1400-dark.png")}`);
   } finally {
     await tab.close();
