@@ -1,6 +1,8 @@
 // The Action's entry: inputs and the event from the runner, then the shared run (lib/run.js), then outputs,
-// the job summary and log lines. It never checks out or runs the pull request's code: it reads GitHub's
-// facts through the API and writes labels and review requests, nothing else.
+// the job summary and log lines. Its label modes never check out or run the pull request's code: they read
+// GitHub's facts through the API and write labels and review requests, nothing else. `mode: queue` is the
+// merge-queue worker (action/src/queue.js): it rebases and pushes branches with git, and runs the config's
+// autoFix commands on a fixer-only failure.
 import { resolve } from "node:path";
 import { readFileSync } from "node:fs";
 import { makeOctokit, parseEvent } from "../../lib/github/index.js";
@@ -9,9 +11,10 @@ import { NOT_ATTEMPTED, RunError, describeFailure, labelsRun, parseNumbers, reco
 import { sweepRun } from "../../lib/followup.js";
 import { prflow } from "./engine.js";
 import { gateRun } from "../../lib/stations/gate-run.js";
+import { queueRun, queueSummary, workflowTokenRefusal } from "./queue.js";
 import { appendSummary, boundedPlan, errorCommand, getBooleanInput, getInput, groupedLog, readEvent, setOutput, warningAnnotations } from "./runner.js";
 
-const MODES = ["reconcile", "labels", "sweep", "gate-classify", "gate-report"];
+const MODES = ["reconcile", "labels", "sweep", "gate-classify", "gate-report", "queue"];
 
 const log = groupedLog();
 
@@ -26,6 +29,12 @@ async function main(env = process.env) {
   if (!owner || !repo) throw new RunError([`GITHUB_REPOSITORY: expected owner/name, found ${JSON.stringify(env.GITHUB_REPOSITORY ?? "")}`]);
   const token = getInput("token", env);
   if (!token) throw new RunError(["input token: expected a token (the default is the workflow's GITHUB_TOKEN), found nothing"]);
+  if (mode === "queue") {
+    // Before any read: a queue run on GITHUB_TOKEN would release pull requests whose CI never starts.
+    const refusal = workflowTokenRefusal(token, { workflowToken: getInput("workflow-token", env), envToken: env.GITHUB_TOKEN ?? "" });
+    if (refusal) throw new RunError([refusal]);
+    console.log(`::add-mask::${token}`);
+  }
   const octokit = makeOctokit({ token, baseUrl: env.GITHUB_API_URL, graphqlUrl: env.GITHUB_GRAPHQL_URL, log });
   log(`prflow ${prflow.version()} · ${mode} · ${owner}/${repo} · ${live ? "live" : "dry run (set live: true to write)"}`);
 
@@ -47,6 +56,19 @@ async function main(env = process.env) {
     setOutput("stop-the-line", String(run.plan.stopTheLine), env);
     writeCounts(run.counts, env);
     appendSummary(run.summary, env);
+    return;
+  }
+
+  if (mode === "queue") {
+    const { engine, errors } = loadConfig(prflow, configPath, { readFile });
+    if (errors.length) throw new RunError(errors);
+    log.end();
+    const watchTimeout = getInput("watch-timeout", env);
+    if (watchTimeout && !/^\d+$/.test(watchTimeout)) throw new RunError([`input watch-timeout: expected whole minutes, found ${JSON.stringify(watchTimeout)}`]);
+    const run = await queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes: watchTimeout ? Number(watchTimeout) : undefined, log: (line) => console.log(line) });
+    setOutput("acted", (run.state.actedOn ?? []).join(","), env);
+    setOutput("wait", run.wait, env);
+    appendSummary(queueSummary(run, { owner, repo, live }), env);
     return;
   }
 

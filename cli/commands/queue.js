@@ -3,12 +3,11 @@
 // worktrees outside the checkout and outside tmpfs, writes to GitHub with each op's guard read again
 // first, and sleeps as the step says. `--once` and the resident loop are one code path: `--once`
 // stops where a cycle ends.
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { prflow } from "../engine.js";
 import { UsageError } from "../usage.js";
 import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
@@ -17,6 +16,20 @@ import { readBoardFacts } from "../../lib/github/read-queue.js";
 import { applyOps as applyWrites, APPLIED, FAILED, GUARD_FAILED, UNCHANGED } from "../../lib/github/write.js";
 
 const exec = promisify(execFile);
+
+// The git and fixer processes running now: a second stop signal ends them before it removes their
+// worktrees, so nothing goes on writing into a directory that is gone (or pushes after the exit).
+const running = new Set();
+function execRunning(file, args, options) {
+  return new Promise((resolve, reject) => {
+    const child = execFile(file, args, options, (error, stdout, stderr) => {
+      running.delete(child);
+      if (error) reject(Object.assign(error, { stdout, stderr }));
+      else resolve({ stdout, stderr });
+    });
+    running.add(child);
+  });
+}
 
 export const summary = "Land the merge queue one pull request at a time: rebase, push, release, watch (the worker).";
 export const usage =
@@ -58,7 +71,7 @@ export function stamp(date = new Date()) {
 
 async function git(cwd, args, { allowFail = false, env = {} } = {}) {
   try {
-    const { stdout, stderr } = await exec("git", args, { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: "0", ...env }, maxBuffer: 64 << 20 });
+    const { stdout, stderr } = await execRunning("git", args, { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: "0", ...env }, maxBuffer: 64 << 20 });
     return { code: 0, stdout: stdout.trim(), stderr };
   } catch (e) {
     if (!allowFail) throw new Error(`git ${args.join(" ")}: ${String(e.stderr ?? e.message).trim()}`);
@@ -135,6 +148,24 @@ export class Git {
     for (const n of [...this.trees.keys()]) await this.drop(n);
     await git(this.dir, ["worktree", "prune"], { allowFail: true });
   }
+  /** On the way out at once (a second signal): end what runs in the worktrees, then remove them. */
+  dropAllNow() {
+    for (const child of running) child.kill("SIGKILL");
+    for (const dir of this.trees.values()) {
+      try {
+        execFileSync("git", ["worktree", "remove", "--force", "--force", dir], { cwd: this.dir, stdio: "ignore" });
+      } catch {
+        // Removed below whatever git says; prune forgets it.
+      }
+      rmSync(dir, { recursive: true, force: true });
+    }
+    this.trees.clear();
+    try {
+      execFileSync("git", ["worktree", "prune"], { cwd: this.dir, stdio: "ignore" });
+    } catch {
+      // Nothing to prune, or no clone yet.
+    }
+  }
 }
 
 const IDENTITY = { GIT_AUTHOR_NAME: "prflow", GIT_AUTHOR_EMAIL: "prflow@users.noreply.github.com", GIT_COMMITTER_NAME: "prflow", GIT_COMMITTER_EMAIL: "prflow@users.noreply.github.com" };
@@ -182,7 +213,7 @@ async function autoFixIn(g, op) {
   let log = "";
   for (const command of op.commands) {
     try {
-      const { stdout, stderr } = await exec("sh", ["-c", command], { cwd: dir, maxBuffer: 64 << 20 });
+      const { stdout, stderr } = await execRunning("sh", ["-c", command], { cwd: dir, maxBuffer: 64 << 20 });
       log += stdout + stderr;
     } catch (e) {
       return { outcome: "failed", log: `${log}${e.stdout ?? ""}${e.stderr ?? ""}\n$ ${command}: exit ${e.code}` };
@@ -229,7 +260,9 @@ export async function applyOps(ops, { gh, g }) {
 /** One poll of the watched pull request, read as the survey reads it. */
 async function readPoll(gh, number, facts) {
   const pr = facts.pullRequests.find((p) => p.number === number);
-  const now = new Date().toISOString();
+  // GitHub's clock (the Date header the read just got), the one the watch's start was taken by: the
+  // machine's own clock may be off from it, and a watch timed across two clocks ends at random.
+  const now = facts.now ?? new Date().toISOString();
   if (!pr) {
     const { data } = await gh.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner: gh.owner, repo: gh.repo, pull_number: number });
     return { state: data.merged ? "MERGED" : data.state === "open" ? "OPEN" : "CLOSED", now };
@@ -254,17 +287,20 @@ async function readClosed(gh, numbers, facts) {
 
 /**
  * The loop: survey or poll as the last step asked, call the step, apply its ops, wait. `stopWhen(out)`
- * ends it early (tests); `signal.stop` is set by the first SIGINT/SIGTERM.
+ * ends it early (tests), and `resume` (what it returned) goes on from there; `signal.stop` is set by
+ * the first SIGINT/SIGTERM.
  */
-export async function runQueue({ gh, g, engine, options, once = false, log, sleep, signal = { stop: false }, stopWhen = () => false }) {
+export async function runQueue({ gh, g, engine, options, once = false, log, sleep, signal = { stop: false }, stopWhen = () => false, resume = null }) {
   await g.ready();
-  let state = {};
-  let facts = null;
-  let results = [];
+  // A test resumes where an earlier call stopped (memory-only state such as demotions, a watch in
+  // progress); a process starts empty, with a survey.
+  let state = resume?.state ?? {};
+  let facts = resume?.facts ?? null;
+  let results = resume?.results ?? [];
   let poll = null;
   let closed = [];
-  let reads = [];
-  let wait = { kind: "survey", afterSeconds: 0 };
+  let reads = resume?.reads ?? [];
+  let wait = resume?.wait ?? { kind: "survey", afterSeconds: 0 };
   for (;;) {
     if (wait.kind === "survey" || wait.kind === "sleep") {
       await sleep((wait.afterSeconds ?? wait.seconds ?? 0) * 1000, signal);
@@ -282,12 +318,12 @@ export async function runQueue({ gh, g, engine, options, once = false, log, slee
     results = out.ops.length ? await applyOps(out.ops, { gh, g }) : [];
     for (const [i, r] of results.entries()) if (!["done", "unchanged"].includes(r.outcome)) log(`${out.ops[i].op} #${out.ops[i].number}: ${r.outcome}${r.log ? `: ${r.log.split("\n").at(-1)}` : ""}`);
     ({ state, wait, reads } = out);
-    if (wait.kind === "stop" || stopWhen(out) || (once && wait.kind === "sleep")) return { state, wait };
+    if (wait.kind === "stop" || stopWhen(out) || (once && wait.kind === "sleep")) return { state, wait, reads, results, facts };
   }
 }
 
 /** A sleep the first stop signal cuts short. */
-function stoppableSleep(ms, signal) {
+export function stoppableSleep(ms, signal) {
   return new Promise((resolve) => {
     if (!ms || signal.stop) return resolve();
     const t = setTimeout(resolve, ms);
@@ -310,6 +346,9 @@ export async function run(values) {
   if (!slug) throw new UsageError(`no repository: give --repo owner/name (origin is not GitHub, and package.json names none)\nusage: ${usage}`);
   const token = await findToken(env);
   if (!token) throw new UsageError("no token: set GH_TOKEN or GITHUB_TOKEN, or log in with `gh auth login`");
+  // The engine is imported here, not at the top: the Action bundles runQueue from this module and loads
+  // its own engine (the Wasm beside the bundle), so this module must not load pkg/ when imported.
+  const { prflow } = await import("../engine.js");
   const { engine, errors } = loadConfig(prflow, values.config);
   if (errors.length) throw new RunError(errors);
   const options = {
@@ -329,7 +368,11 @@ export async function run(values) {
   const g = new Git({ cloneUrl, stateDir });
   const signal = { stop: false };
   const onSignal = () => {
-    if (signal.stop) process.exit(130);
+    if (signal.stop) {
+      // At once, but not half-done: no worktree left behind, and nothing pushes after this.
+      g.dropAllNow();
+      process.exit(130);
+    }
     signal.stop = true;
     log("stop requested: finishing this step (a second signal exits at once)");
     signal.wake?.();

@@ -1,0 +1,116 @@
+// The bundled Action's `mode: queue` on the emulator with real git, run as a workflow step runs it: given
+// the workflow's GITHUB_TOKEN it refuses before sending a single request; given a personal token it runs
+// one cycle of the worker (the same runQueue as `prflow queue --once`): rebase, push, arm, release, watch
+// until the pull request lands, then stop. A second run takes up the first run's set-aside comment.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startEmulator } from "../../emulator/index.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** What the emulator received that changes the repository: REST writes, git pushes and GraphQL mutations (named by GitHub's verbs). */
+const writes = (gh) =>
+  gh.requests.filter((r) => (r.path === "/graphql" ? /^(add|remove|update|enable|disable|create|delete|merge|close|reopen|mark|convert|request|resolve|minimize|submit)[A-Z]/.test(r.operation ?? "") : r.method !== "GET" && r.operation !== "git upload-pack"));
+
+async function setup(t) {
+  const gh = await startEmulator({ git: true });
+  gh.clock.set(new Date().toISOString());
+  gh.setRepoSettings({ allowAutoMerge: true });
+  gh.setRequiredChecks(["ci", "no-skip-ci-label"], { strict: true });
+  gh.ci.register({ name: "CI", jobs: [{ name: "test", minutes: 10 }], aggregate: "ci", guard: "no-skip-ci-label" });
+  // No config file in the workspace: the bot-panel preset, whose queue section is the defaults.
+  const workspace = mkdtempSync(join(tmpdir(), "prflow-action-queue-"));
+  t.after(async () => {
+    await gh.close();
+    rmSync(workspace, { recursive: true, force: true });
+  });
+  /**
+   * One run of the Action. The Action waits in real time (scaled by the runner's PRFLOW_TIME_SCALE), the
+   * emulator's CI on its own clock: the clock moves a minute every few milliseconds while the run lasts,
+   * as GitHub's time passes while a real run polls.
+   */
+  const run = async (inputs, { event = "workflow_dispatch" } = {}) => {
+    const ticker = setInterval(() => gh.clock.advance({ minutes: 1 }), 5);
+    try {
+      return await gh.runAction({ actionPath: ROOT, event, payload: {}, workspace, inputs: { mode: "queue", live: "true", ...inputs } });
+    } finally {
+      clearInterval(ticker);
+    }
+  };
+  return { gh, run };
+}
+
+
+test("action queue: the workflow's GITHUB_TOKEN is refused before any request, saying which token to give", async (t) => {
+  const { gh, run } = await setup(t);
+  const pr = gh.createPull({ title: "one", head: "agent/one", files: ["src/a.rs"], labels: ["merge-queued", "skip-ci"] });
+  gh.moveBranch("main");
+  gh.reset();
+  for (const inputs of [{}, { token: gh.appToken }]) {
+    const r = await run(inputs);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /::error::input token: mode queue needs a GitHub App installation token or a personal access token/);
+    assert.match(r.stdout, /starts no workflow run for GITHUB_TOKEN's writes/);
+    assert.match(r.stdout, /actions\/create-github-app-token/);
+    assert.match(r.summary, /stopped before writing anything/);
+  }
+  assert.equal(gh.requests.length, 0, `no request at all: ${JSON.stringify(gh.requests.map((r) => `${r.method} ${r.path}`))}`);
+  assert.equal(writes(gh).length, 0);
+  assert.deepEqual([...gh.state.pull(pr.number).labels].sort(), ["merge-queued", "skip-ci"], "untouched");
+});
+
+test("action queue: with a personal token one run lands the queued pull request behind main, with one CI run, and stops", async (t) => {
+  const { gh, run } = await setup(t);
+  const pr = gh.createPull({ title: "one", head: "agent/one", files: ["src/a.rs"], labels: ["merge-queued", "skip-ci"] });
+  const before = pr.headSha;
+  gh.moveBranch("main");
+  gh.reset();
+  const r = await run({ token: gh.personalToken });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const after = gh.state.pull(pr.number);
+  assert.ok(after.merged, `merged in the run:\n${r.stdout}`);
+  assert.notEqual(after.headSha, before, "the branch was rebased and pushed");
+  assert.equal(gh.ci.usage({ number: pr.number }).heads[after.headSha]?.runs, 1, "exactly one CI run, started by taking skip-ci off");
+  assert.match(r.stdout, new RegExp(`#${pr.number} released`));
+  assert.equal(r.outputs.acted, String(pr.number));
+  assert.deepEqual(JSON.parse(r.outputs.wait), { kind: "sleep", seconds: 0 }, "one cycle: the run stops where the watch ends");
+  assert.match(r.summary, /## prflow queue · acme\/widgets · live/);
+  assert.deepEqual([...new Set(writes(gh).map((q) => `${q.method} ${q.operation}`))].sort(), ["DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", "POST enablePullRequestAutoMerge", "POST git receive-pack"], "pushed, armed, took skip-ci off");
+  assert.deepEqual([...new Set(gh.requests.filter((q) => q.token).map((q) => q.tokenKind))], ["personal"], "every request on the token given");
+  assert.deepEqual(gh.validationFailures, []);
+});
+
+test("action queue: a conflict is set aside with its comment; the next run takes the comment up and tries nothing; live: false writes nothing", async (t) => {
+  const { gh, run } = await setup(t);
+  const bad = gh.createPull({ title: "clash", head: "agent/clash", files: ["src/c.rs"], labels: ["merge-queued", "skip-ci"], conflicting: true });
+  const badHead = bad.headSha;
+  const first = await run({ token: gh.personalToken });
+  assert.equal(first.code, 0, first.stdout + first.stderr);
+  const comments = () => gh.state.pull(bad.number).comments.map((id) => gh.state.comments.get(id).body);
+  assert.equal(comments().length, 1, first.stdout);
+  assert.match(comments()[0], /^<!-- prflow:set-aside reason=rebase-failed/);
+  assert.match(comments()[0], /src\/c\.rs/);
+  assert.equal(gh.state.pull(bad.number).headSha, badHead, "not pushed");
+
+  // The second run is a new process: it knows the set-aside only from the comment the first one wrote.
+  gh.reset();
+  const second = await run({ token: gh.personalToken });
+  assert.equal(second.code, 0, second.stdout + second.stderr);
+  assert.match(second.stdout, new RegExp(`#${bad.number}: a set-aside comment from an earlier run still stands`));
+  assert.equal(writes(gh).length, 0, "nothing written again");
+  assert.equal(comments().length, 1);
+
+  // main stays put (moving it would resolve the set-aside): the new one is up to date, to arm and release.
+  const ok = gh.createPull({ title: "fine", head: "agent/fine", files: ["src/d.rs"], labels: ["merge-queued", "skip-ci"] });
+  gh.reset();
+  const dry = await run({ token: gh.personalToken, live: "false" });
+  assert.equal(dry.code, 0, dry.stdout + dry.stderr);
+  assert.match(dry.stdout, new RegExp(`dry run: would .*#${ok.number}`));
+  assert.equal(writes(gh).length, 0, "a dry run writes nothing");
+  assert.equal(gh.state.pull(ok.number).headSha, ok.headSha, "and pushes nothing");
+  assert.deepEqual(gh.validationFailures, []);
+});
