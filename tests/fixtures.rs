@@ -356,3 +356,23 @@ fn the_example_followup_config_is_valid() {
     assert_eq!(levels["state:ready-to-merge"].len(), 2, "its own ready-to-merge levels replace the default");
     assert_eq!(levels["state:reviewing"].len(), 2, "the other states keep the article's table");
 }
+
+#[test]
+fn the_format_builds_inputs_as_its_readme_says() {
+    let pull = json!({ "author": "dev", "labels": ["a"] });
+    // A case: a merge patch over the defaults; null removes; each pull request over `pull`.
+    let case = merge(
+        &json!({ "facts": { "now": "t", "viewer": "bot" }, "role": "dev" }),
+        &json!({ "facts": { "viewer": null, "pullRequests": [{ "number": 1 }, { "number": 2, "labels": null }] } }),
+        &pull,
+        false,
+        "$",
+    );
+    assert_eq!(case, json!({ "facts": { "now": "t", "pullRequests": [{ "number": 1, "author": "dev", "labels": ["a"] }, { "number": 2, "author": "dev" }] }, "role": "dev" }));
+    // A step: pull requests changed by number, added over `pull`, taken away with `gone`.
+    let step = merge(&case, &json!({ "facts": { "pullRequests": [{ "number": 2, "labels": ["b"] }, { "number": 1, "gone": true }, { "number": 3 }] } }), &pull, true, "$");
+    assert_eq!(step["facts"]["pullRequests"], json!([{ "number": 2, "author": "dev", "labels": ["b"] }, { "number": 3, "author": "dev", "labels": ["a"] }]));
+    assert_eq!([seconds("90m"), seconds("2h"), seconds("1d"), seconds("30s"), seconds("5"), seconds("m")], [Some(5400), Some(7200), Some(86_400), Some(30), None, None]);
+    assert_eq!(differs(&json!({ "a": [1, 2] }), &json!({ "a": [1, 2] }), "$"), None);
+    assert_eq!(differs(&json!({ "a": 1 }), &json!({ "a": 1, "b": 2 }), "$").as_deref(), Some("$.b: not expected, found 2"));
+}
