@@ -453,6 +453,22 @@ export function toCheck(c) {
   };
 }
 
+/**
+ * An Actions job's log as text (GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs; the job id is its
+ * check run's databaseId). GitHub answers 302 to a signed download URL on its blob storage that expires
+ * within a minute and needs no token, so the redirect is taken by hand and the URL fetched without the
+ * Authorization header: the token is not sent to another host. Rejects with `status` on a failed read
+ * (404: no such job, or a job with no log yet).
+ */
+export async function readJobLog(octokit, { owner, repo, jobId }) {
+  const r = await octokit.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", { owner, repo, job_id: jobId, request: { redirect: "manual" } });
+  const location = r.headers.location;
+  if (r.status !== 302 || !location) throw Object.assign(new Error(`the job log of ${jobId}: expected a redirect to the log, got ${r.status}`), { status: r.status });
+  const res = await fetch(location);
+  if (!res.ok) throw Object.assign(new Error(`the job log of ${jobId}: the download answered ${res.status}`), { status: res.status });
+  return res.text();
+}
+
 function toComment(c) {
   return {
     id: c.databaseId ?? null,
