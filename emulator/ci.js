@@ -4,6 +4,8 @@
 // makes every job skip at once; a newer run cancels the older one in its concurrency group; and only
 // events whose token starts runs start any. Check runs and statuses go through the repository state,
 // so the GraphQL and REST readers see them as they see any other; it counts runs and minutes per head.
+// Each job that ran leaves a log (the job's own text, or a few lines saying how it ended), which the REST
+// route for job logs serves through a signed download URL, as GitHub does.
 import { createHash } from "node:crypto";
 
 /** The pull_request activity types a workflow runs on when its `on.pull_request` names none (GitHub's default). */
@@ -12,7 +14,9 @@ export const DEFAULT_PULL_REQUEST_TYPES = ["opened", "synchronize", "reopened"];
 /**
  * One workflow, as `register` takes it:
  * - `name` ("CI"): the workflow's name (each check run's `workflow`);
- * - `jobs`: `[{ name, minutes, outcome? }]` (a matrix is its expanded list); `minutes` of clock time;
+ * - `jobs`: `[{ name, minutes, outcome?, log? }]` (a matrix is its expanded list); `minutes` of clock time;
+ *   `log` is the job's log text, or `({ sha, number, conclusion, attempt }) => text` (default: a few
+ *   lines saying how it ended, an `##[error]` line when it failed);
  * - `aggregate` (null): the required job that needs every other one (e.g. "ci-ok"): it has no check run
  *   until they are all done, then SUCCESS if they all passed, else FAILURE; CANCELLED with its run;
  * - `skipLabel` ("skip-ci"): under this label every job (and the aggregate) is SKIPPED at once, no minutes;
@@ -99,19 +103,40 @@ export class CiSimulator {
   }
 
   job(run, { name, minutes }, check) {
-    return { name, minutes, checkRunId: check.id, startedAt: this.gh.state.clock.now(), conclusion: check.conclusion ?? null };
+    return { name, minutes, checkRunId: check.id, startedAt: this.gh.state.clock.now(), conclusion: check.conclusion ?? null, log: null };
   }
 
   jobDone(wf, run, j, conclusion) {
     const st = this.gh.state;
     j.conclusion = conclusion;
+    // The log is there before the check run completes, so whoever reacts to the completion can read it.
+    const spec = wf.jobs.find((x) => x.name === j.name);
+    const attempt = this.runs.filter((r) => r.sha === run.sha && r.workflow === wf.name && !r.skipped && r.id <= run.id).length;
+    j.log = jobLog(st.clock.now(), { ...j, conclusion }, typeof spec?.log === "function" ? spec.log({ sha: run.sha, number: run.number, conclusion, attempt }) : spec?.log);
     st.completeCheckRun(j.checkRunId, conclusion);
     const jobs = run.jobs.filter((x) => x.name !== wf.aggregate);
     if (jobs.some((x) => !x.conclusion)) return;
     const ok = jobs.every((x) => x.conclusion === "SUCCESS");
-    if (wf.aggregate) run.jobs.push(this.job(run, { name: wf.aggregate, minutes: 0 }, st.checkRun({ sha: run.sha, name: wf.aggregate, workflow: wf.name, status: "COMPLETED", conclusion: ok ? "SUCCESS" : "FAILURE", run: run.id })));
+    if (wf.aggregate) {
+      const failed = jobs.filter((x) => x.conclusion !== "SUCCESS").map((x) => x.name);
+      const agg = { name: wf.aggregate, conclusion: ok ? "SUCCESS" : "FAILURE", startedAt: st.clock.now() };
+      const log = jobLog(st.clock.now(), agg, ok ? "every job it needs passed" : `needed jobs did not pass: ${failed.join(", ")}`);
+      run.jobs.push({ ...this.job(run, { name: wf.aggregate, minutes: 0 }, st.checkRun({ sha: run.sha, name: wf.aggregate, workflow: wf.name, status: "COMPLETED", conclusion: agg.conclusion, run: run.id })), log });
+    }
     if (wf.guard) st.status({ sha: run.sha, context: wf.guard, state: ok ? "success" : "failure", description: ok ? "checks passed" : "checks failed", by: "github-actions[bot]" });
     this.finish(run, ok ? "success" : "failure");
+  }
+
+  /**
+   * The log of the job whose check run is `checkRunId` (on GitHub, the job id is its check run's id):
+   * its text once the job has run, null for no such job, one still running, or one skipped (no log).
+   */
+  jobLog(checkRunId) {
+    for (const run of this.runs) {
+      const j = run.jobs.find((x) => x.checkRunId === checkRunId);
+      if (j) return j.log;
+    }
+    return null;
   }
 
   /** Cancels a run in progress: its running jobs end CANCELLED now, and its aggregate reads CANCELLED (red). */
@@ -125,7 +150,10 @@ export class CiSimulator {
       if (wf?.aggregate && !run.jobs.some((j) => j.name === wf.aggregate)) {
         run.jobs.push(this.job(run, { name: wf.aggregate, minutes: 0 }, st.checkRun({ sha: run.sha, name: wf.aggregate, workflow: wf.name, status: "COMPLETED", conclusion: "CANCELLED", run: run.id })));
       }
-      for (const j of running) st.completeCheckRun(j.checkRunId, (j.conclusion = "CANCELLED"));
+      for (const j of running) {
+        j.log = jobLog(st.clock.now(), { ...j, conclusion: "CANCELLED" }, "##[error]The operation was canceled.");
+        st.completeCheckRun(j.checkRunId, (j.conclusion = "CANCELLED"));
+      }
       if (wf?.guard) st.status({ sha: run.sha, context: wf.guard, state: "failure", description: "cancelled", by: "github-actions[bot]" });
     });
     this.finish(run, "cancelled");
@@ -181,6 +209,18 @@ export class CiSimulator {
   asWorkflow(fn) {
     return this.gh.state.withTokenKind("app", fn);
   }
+}
+
+/**
+ * A job's log as GitHub serves it: every line stamped with the time, the job's own text between a header
+ * and the closing line, and the exit code's error line when it did not pass.
+ */
+function jobLog(endedAt, job, text) {
+  const stamp = (ms) => `${new Date(ms).toISOString().replace(/Z$/, "0000Z")} `;
+  const body = text ?? `${job.name}: ${job.conclusion === "SUCCESS" ? "passed" : String(job.conclusion).toLowerCase()}`;
+  const lines = [`${stamp(job.startedAt)}##[group]Run ${job.name}`, `${stamp(job.startedAt)}##[endgroup]`, ...String(body).replace(/\n$/, "").split("\n").map((l) => stamp(endedAt) + l)];
+  if (job.conclusion === "FAILURE") lines.push(`${stamp(endedAt)}##[error]Process completed with exit code 1.`);
+  return `${lines.join("\n")}\n`;
 }
 
 /** A number in [0, 1) from the seed, the head, the job and the attempt: flaky jobs fail reproducibly. */

@@ -3,7 +3,7 @@
 // counts every request, injects faults on demand and fires the webhook events a repository would,
 // starting registered workflows unless the write was made with the workflow's GITHUB_TOKEN.
 import { createServer } from "node:http";
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { makeClock, RepoState, httpError, ACTIONS_BOT, MERGEABILITY_DELAY_MS } from "./state.js";
 import { runGraphql, POINTS_PER_HOUR } from "./graphql.js";
 import { matchRoute } from "./rest.js";
@@ -48,6 +48,10 @@ export const APP_TOKEN = "ghs_emulatorWorkflowToken000000000000";
 export const PERSONAL_TOKEN = "ghp_emulatorOwnerToken00000000000000000";
 
 const REST_PER_HOUR = 5000;
+/** Where the signed job-log URLs point (GitHub's are on its blob storage, outside the API). */
+const LOG_BLOB_PATH = "/_blobs/job-logs/";
+/** GitHub's job-log download URL expires after a minute. */
+const LOG_URL_TTL_MS = 60_000;
 const HOUR = 3600_000;
 
 /**
@@ -73,6 +77,7 @@ class Emulator {
     this.faultList = [];
     this.budgets = new Map();
     this.rulesetId = 4242;
+    this.logSecret = randomBytes(16).toString("hex");
     this.tokens = new Map();
     this.currentTokenKind = null; // set while a REST write runs
     // `git: true` (a directory under os.tmpdir()) or `git: { dir }`: a real bare repository, removed on close.
@@ -403,6 +408,7 @@ class Emulator {
     const started = performance.now();
     const u = new URL(req.url, this.url);
     if (this.git && u.pathname.startsWith(`/${this.git.relPath}/`)) return this.handleGit(req, res, u);
+    if (u.pathname.startsWith(LOG_BLOB_PATH)) return this.handleLogBlob(req, res, u);
     const path = u.pathname.replace(/\/+$/, "") || "/";
     const method = req.method;
     const raw = await readBody(req);
@@ -549,6 +555,32 @@ class Emulator {
       }
     }
     res.end();
+  }
+
+  /**
+   * The signed URL a job's logs redirect to, as GitHub's blob storage serves it: no token needed (and none
+   * asked for), the signature binding the job id and an expiry one minute ahead on the emulator's clock.
+   */
+  signedLogUrl(jobId) {
+    const se = this.clock.now() + LOG_URL_TTL_MS;
+    return `${this.url}${LOG_BLOB_PATH}${jobId}?se=${se}&sig=${this.logSignature(jobId, se)}`;
+  }
+  logSignature(jobId, se) {
+    return createHmac("sha256", this.logSecret).update(`${jobId}\n${se}`).digest("hex");
+  }
+  handleLogBlob(req, res, u) {
+    req.resume();
+    const jobId = Number(u.pathname.slice(LOG_BLOB_PATH.length));
+    const se = Number(u.searchParams.get("se"));
+    const entry = { method: req.method, path: u.pathname, operation: "job log download", status: 0, token: null, tokenKind: null, login: null, faulted: null, at: this.clock.iso() };
+    this.requests.push(entry);
+    const sig = u.searchParams.get("sig") ?? "";
+    const expect = this.logSignature(jobId, se);
+    const text = this.ci.jobLog(jobId);
+    const [status, body] = sig.length !== expect.length || !timingSafeEqual(Buffer.from(sig), Buffer.from(expect)) ? [403, "Server failed to authenticate the request: the signature does not match."] : this.clock.now() > se ? [403, "Server failed to authenticate the request: the signed URL has expired."] : text == null ? [404, "The specified blob does not exist."] : [200, text];
+    entry.status = status;
+    res.writeHead(status, { "content-type": "text/plain; charset=utf-8" });
+    res.end(body);
   }
 
   sendFault(res, entry, fault, headers, started) {

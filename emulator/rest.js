@@ -149,6 +149,13 @@ export const ROUTES = [
     return { status: 200, body: restReview(st, pr, r) };
   }],
 
+  // A job's log (docs: "Download job logs for a workflow run"): 302 to a signed download URL that needs no
+  // token and expires after a minute; the CI simulator's text is behind it. The job id is its check run's.
+  ["GET", `${R}/actions/jobs/{job_id}/logs`, ({ params, emulator }) => {
+    if (emulator.ci.jobLog(Number(params.job_id)) == null) throw httpError(404, "Not Found");
+    return { status: 302, headers: { location: emulator.signedLogUrl(Number(params.job_id)), "content-type": "text/html;charset=utf-8" } };
+  }],
+
   // statuses and rules
   ["POST", `${R}/statuses/{sha}`, ({ st, params, body, actor }) => ({
     status: 201,

@@ -1,5 +1,6 @@
 // The README's main command: a bot-panel team's repository on the GitHub emulator, the bundled Action run
-// against it as a workflow would (labels mode, then reconcile live), then the board and what changed and why.
+// against it as a workflow would (labels mode, then reconcile live), then the board and what changed and why;
+// then the merge queue's worker landing a small queued board one pull request at a time (scripts/lib/demo-queue.mjs).
 // Without the emulator (emulator/ not present yet) it runs the engine on the sample snapshot and prints the plan.
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -23,7 +24,14 @@ async function offline() {
 const emulatorEntry = `${root}emulator/index.js`;
 if (existsSync(emulatorEntry) && existsSync(`${root}action/dist/index.mjs`)) {
   const { runDemo } = await import("./lib/demo-emulator.mjs");
-  await runDemo({ root, dashboard: process.argv.includes("--dashboard") });
+  const dashboard = process.argv.includes("--dashboard");
+  await runDemo({ root, dashboard });
+  if (!dashboard) {
+    // The merge queue's worker on a queued board of its own (real git, the CI simulator).
+    const { runQueueDemo } = await import("./lib/demo-queue.mjs");
+    console.log(`\n4. the merge queue: prflow queue (the same code as the Action's mode: queue), landing one pull request at a time\n`);
+    await runQueueDemo();
+  }
 } else {
   await offline();
 }

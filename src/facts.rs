@@ -324,6 +324,9 @@ pub struct Check {
     /// The workflow run a check run belongs to; a newer run of the same workflow supersedes it.
     #[serde(default)]
     pub run_id: Option<u64>,
+    /// Where people see the run: a check run's `detailsUrl` (the job's page), a status's `targetUrl`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -11,12 +11,12 @@ import { loadConfigOrThrow } from "./report.js";
 
 export const summary = "Claim (or --release) a set-aside pull request for a fixer, so the queue leaves it alone.";
 export const usage = "prflow claim-pr <number> --by <name> [--release] [--dry-run] --repo owner/name [--config FILE] [--json]   (token: GITHUB_TOKEN)";
-export const writes = "Writes by default (the claim label); --dry-run prints what it would do.";
+export const writes = "Writes by default (the claim comment, read back); --dry-run prints what it would do.";
 export const help = { by: "who claims it: a person's or machine's name (required)", release: "give the claim back instead of taking it" };
 export const examples = ["prflow claim-pr 12 --by alice --repo acme/widgets", "prflow claim-pr 12 --by alice --release --repo acme/widgets"];
 export const options = {
   repo: { type: "string" },
-  by: { type: "string" },
+  by: { type: "string", valueName: "NAME" },
   release: { type: "boolean", default: false },
   "dry-run": { type: "boolean", default: false },
   config: { type: "string", default: DEFAULT_CONFIG_PATH },

@@ -15,7 +15,7 @@ export const writes = "Writes by default (skip-ci, the push, the claim comment);
 export const help = {
   by: "the claimant's name, as claim-pr wrote it (required)",
   commit: "the commit carrying the fix (default: HEAD of the checkout here)",
-  remote: "the git remote to push to (default: origin)",
+  remote: "the git remote to push to",
 };
 export const examples = ["prflow push-fixed-pr 12 --by fixer-1 --repo acme/widgets", "prflow push-fixed-pr 12 --by fixer-1 --dry-run --repo acme/widgets"];
 export const options = {

@@ -11,7 +11,7 @@ import { promisify } from "node:util";
 import { UsageError } from "../usage.js";
 import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
-import { makeOctokit, parseSlug } from "../../lib/github/index.js";
+import { graphqlRequest, makeOctokit, parseSlug } from "../../lib/github/index.js";
 import { readBoardFacts } from "../../lib/github/read-queue.js";
 import { applyOps as applyWrites, APPLIED, FAILED, GUARD_FAILED, UNCHANGED } from "../../lib/github/write.js";
 
@@ -286,6 +286,48 @@ async function readClosed(gh, numbers, facts) {
 }
 
 /**
+ * The first survey has no last one to say which layers GitHub moved onto the default branch, so the
+ * timelines say it: for each pull request onto it, the branch it was last moved off, and the pull
+ * request that merged from that branch, at which head. A read that fails gives none (1a restacks
+ * nothing on a guess) and says so.
+ */
+export async function readMovedLayers(gh, facts, log = () => {}) {
+  const main = facts.defaultBranch ?? "main";
+  const onMain = facts.pullRequests.filter((p) => p.baseRef === main && !p.isFork);
+  const moved = [];
+  try {
+    for (let i = 0; i < onMain.length; i += 50) {
+      const chunk = onMain.slice(i, i + 50);
+      const fields = chunk.map((p) => `p${p.number}: pullRequest(number: ${p.number}) { timelineItems(itemTypes: [BASE_REF_CHANGED_EVENT], last: 1) { nodes { ... on BaseRefChangedEvent { previousRefName currentRefName } } } }`);
+      const { data, errors } = await graphqlRequest(gh.octokit, `query prflowMovedLayers($owner: String!, $repo: String!) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`, { owner: gh.owner, repo: gh.repo });
+      if (errors.length || !data?.repository) throw new Error(errors[0]?.message ?? "no repository");
+      for (const p of chunk) {
+        const e = data.repository[`p${p.number}`]?.timelineItems?.nodes?.at(-1);
+        if (e?.previousRefName && e.currentRefName === main) moved.push({ number: p.number, from: e.previousRefName });
+      }
+    }
+    const branches = [...new Set(moved.map((m) => m.from))];
+    const merged = new Map();
+    for (let i = 0; i < branches.length; i += 50) {
+      const chunk = branches.slice(i, i + 50);
+      const vars = chunk.map((_, j) => `$b${j}: String!`).join(", ");
+      const fields = chunk.map((_, j) => `b${j}: pullRequests(headRefName: $b${j}, states: [MERGED], last: 1) { nodes { number headRefOid } }`);
+      const variables = { owner: gh.owner, repo: gh.repo, ...Object.fromEntries(chunk.map((b, j) => [`b${j}`, b])) };
+      const { data, errors } = await graphqlRequest(gh.octokit, `query prflowMergedFrom($owner: String!, $repo: String!, ${vars}) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`, variables);
+      if (errors.length || !data?.repository) throw new Error(errors[0]?.message ?? "no repository");
+      chunk.forEach((b, j) => {
+        const pr = data.repository[`b${j}`]?.nodes?.at(-1);
+        if (pr) merged.set(b, pr);
+      });
+    }
+    return moved.filter((m) => merged.has(m.from)).map((m) => ({ number: m.number, parent: merged.get(m.from).number, parentHead: merged.get(m.from).headRefOid }));
+  } catch (e) {
+    log(`the timelines could not be read (${e.message}): no layer GitHub moved is restacked on this first survey`);
+    return [];
+  }
+}
+
+/**
  * The loop: survey or poll as the last step asked, call the step, apply its ops, wait. `stopWhen(out)`
  * ends it early (tests), and `resume` (what it returned) goes on from there; `signal.stop` is set by
  * the first SIGINT/SIGTERM.
@@ -301,18 +343,23 @@ export async function runQueue({ gh, g, engine, options, once = false, log, slee
   let closed = [];
   let reads = resume?.reads ?? [];
   let wait = resume?.wait ?? { kind: "survey", afterSeconds: 0 };
+  // The first survey of a process reads the timelines for the layers GitHub moved (1a has no last survey).
+  let first = !resume;
   for (;;) {
+    let movedLayers = [];
     if (wait.kind === "survey" || wait.kind === "sleep") {
       await sleep((wait.afterSeconds ?? wait.seconds ?? 0) * 1000, signal);
       facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {} });
-      closed = await readClosed(gh, reads, facts);
+      if (first) movedLayers = await readMovedLayers(gh, facts, log);
+      first = false;
+      closed = await readClosed(gh, [...new Set([...reads, ...movedLayers.map((l) => l.parent)])], facts);
       poll = null;
     } else if (wait.kind === "poll") {
       await sleep(wait.afterSeconds * 1000, signal);
       facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {} });
       poll = { ...(await readPoll(gh, wait.number, facts)), stopRequested: signal.stop };
     }
-    const out = engine.cycleStep({ facts, state, results, poll, closed, options, stop: signal.stop });
+    const out = engine.cycleStep({ facts, state, results, poll, closed, movedLayers, options, stop: signal.stop });
     if (out.configErrors) throw new RunError(out.configErrors.map((e) => `config: ${e.path}: expected ${e.expected}, found ${e.found}`));
     for (const line of out.log) log(line);
     results = out.ops.length ? await applyOps(out.ops, { gh, g }) : [];

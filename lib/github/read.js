@@ -78,8 +78,8 @@ const LISTS = {
     fact: "checks",
     select: (a) =>
       `commits(last: 1) { nodes { commit { oid statusCheckRollup { state contexts(${a}) { ${PAGE_INFO} nodes { __typename ` +
-      `... on CheckRun { databaseId name status conclusion startedAt completedAt checkSuite { workflowRun { workflow { name } } } } ` +
-      `... on StatusContext { context state createdAt } } } } } } }`,
+      `... on CheckRun { databaseId name status conclusion startedAt completedAt detailsUrl checkSuite { workflowRun { workflow { name } } } } ` +
+      `... on StatusContext { context state createdAt targetUrl } } } } } } }`,
     at: (pr) => {
       const commit = pr.commits?.nodes?.[0]?.commit;
       if (!commit) return pr.commits === null ? null : { pageInfo: { hasNextPage: false }, nodes: [] };
@@ -438,6 +438,7 @@ export function toCheck(c) {
       startedAt: c.createdAt ?? null,
       completedAt: pending ? null : (c.createdAt ?? null),
       id: null,
+      ...(c.targetUrl ? { url: c.targetUrl } : {}),
     };
   }
   return {
@@ -448,7 +449,24 @@ export function toCheck(c) {
     startedAt: c.startedAt ?? null,
     completedAt: c.completedAt ?? null,
     id: c.databaseId ?? null,
+    ...(c.detailsUrl ? { url: c.detailsUrl } : {}),
   };
+}
+
+/**
+ * An Actions job's log as text (GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs; the job id is its
+ * check run's databaseId). GitHub answers 302 to a signed download URL on its blob storage that expires
+ * within a minute and needs no token, so the redirect is taken by hand and the URL fetched without the
+ * Authorization header: the token is not sent to another host. Rejects with `status` on a failed read
+ * (404: no such job, or a job with no log yet).
+ */
+export async function readJobLog(octokit, { owner, repo, jobId }) {
+  const r = await octokit.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", { owner, repo, job_id: jobId, request: { redirect: "manual" } });
+  const location = r.headers.location;
+  if (r.status !== 302 || !location) throw Object.assign(new Error(`the job log of ${jobId}: expected a redirect to the log, got ${r.status}`), { status: r.status });
+  const res = await fetch(location);
+  if (!res.ok) throw Object.assign(new Error(`the job log of ${jobId}: the download answered ${res.status}`), { status: res.status });
+  return res.text();
 }
 
 function toComment(c) {

@@ -93,13 +93,14 @@ export function renderBoards(doc, root, boards) {
 
   // One template per row: cloning it is cheaper than building six cells' elements one by one.
   const template = el(doc, "tr", { class: "row", tabindex: "-1" }, ...COLUMNS.map(([key]) => el(doc, "td", { "data-col": key })));
+  const barTemplate = el(doc, "div", { class: "bar" }, doc.createElement("span"));
   const head = el(doc, "tr", {}, ...COLUMNS.map(([key, heading]) => el(doc, "th", { scope: "col", "data-col": key }, heading)));
   // The engine's groups, merged across repositories in the engine's order of actors.
   const groups = new Map();
   for (const b of boards) {
+    const byNumber = new Map(b.view.rows.map((r) => [r.number, r]));
     for (const g of b.view.groups) {
       if (!groups.has(g.actor)) groups.set(g.actor, { actor: g.actor, heading: g.heading, members: [] });
-      const byNumber = new Map(b.view.rows.map((r) => [r.number, r]));
       for (const n of g.numbers) groups.get(g.actor).members.push({ board: b, row: byNumber.get(n) });
     }
   }
@@ -117,13 +118,15 @@ export function renderBoards(doc, root, boards) {
       const tr = template.cloneNode(true);
       const id = rowId(board.repository, row.number, several);
       tr.id = id;
-      tr.dataset.number = String(row.number);
-      tr.dataset.repo = board.repository;
-      tr.dataset.actor = row.actor;
-      tr.dataset.state = row.state ?? "";
+      // setAttribute, not dataset: the same attributes, without dataset's name conversion per write.
+      tr.setAttribute("data-number", String(row.number));
+      tr.setAttribute("data-repo", board.repository);
+      tr.setAttribute("data-actor", row.actor);
+      tr.setAttribute("data-state", row.state ?? "");
       const cells = tr.children;
       for (let i = 0; i < COLUMNS.length; i++) appendParts(doc, cells[i], COLUMNS[i][2](row, ctx));
-      cells[2].append(bar(doc, row, maxMinutes), strip(doc, row, board.view, ctx.labelColors));
+      cells[2].append(bar(barTemplate, row, maxMinutes));
+      if (row.stays.length) cells[2].append(strip(doc, row, board.view, ctx.labelColors));
       frag.append(tr);
       drawn.push({ id, row, board, tr });
     }
@@ -138,11 +141,10 @@ export function renderBoards(doc, root, boards) {
 }
 
 /** Time in state as a bar, on a log scale against the longest on the board (minutes span five orders). */
-function bar(doc, row, maxMinutes) {
-  const outer = el(doc, "div", { class: "bar", title: `in this state ${duration(row.minutes)} (log scale against the longest on the board)` });
-  const inner = doc.createElement("span");
-  inner.style.width = `${row.minutes ? Math.max(2, (100 * Math.log1p(row.minutes)) / Math.log1p(maxMinutes)) : 0}%`;
-  outer.append(inner);
+function bar(template, row, maxMinutes) {
+  const outer = template.cloneNode(true);
+  outer.title = `in this state ${duration(row.minutes)} (log scale against the longest on the board)`;
+  outer.firstChild.style.width = `${row.minutes ? Math.max(2, (100 * Math.log1p(row.minutes)) / Math.log1p(maxMinutes)) : 0}%`;
   return outer;
 }
 

@@ -114,3 +114,22 @@ test("action queue: a conflict is set aside with its comment; the next run takes
   assert.equal(gh.state.pull(ok.number).headSha, ok.headSha, "and pushes nothing");
   assert.deepEqual(gh.validationFailures, []);
 });
+
+test("the demo's queue (scripts/lib/demo-queue.mjs): the stack and the Merge-After graph land in their order, one CI run each; the conflict is set aside", async () => {
+  const { runQueueDemo } = await import("../../scripts/lib/demo-queue.mjs");
+  const lines = [];
+  const { order, setAside, landable } = await runQueueDemo({ print: (l) => lines.push(l) });
+  const text = lines.join("\n");
+  assert.deepEqual([...order].sort(), [...landable].sort(), text);
+  const [parser, fast, docs, changelog] = landable;
+  const at = (n) => order.indexOf(n);
+  assert.ok(at(parser) < at(fast), "the stack lands bottom up");
+  assert.ok(at(parser) < at(docs), "Merge-After: the parser first");
+  assert.ok(at(changelog) > at(docs) && at(changelog) > at(fast), "Merge-After: #docs, #fast before the changelog");
+  assert.ok(setAside, text);
+  assert.match(text, /restacked to [0-9a-f]+: carried along with #\d+, the layer below/);
+  assert.match(text, /- `src\/config\.rs`/);
+  assert.match(text, /- \[ \] Retry/);
+  for (const n of order) assert.match(text, new RegExp(`#${n} .*: 1 CI run on the head that merged`));
+  assert.doesNotMatch(text, /did not match GitHub's descriptions/);
+});

@@ -49,6 +49,8 @@ const SEEDS = [
     pull: { title: "Being fixed", author: "win-box", labels: ["from:m6", "merge-queued"] },
     then: (gh, pr) => gh.comment(pr.number, { author: "alice", body: `<!-- prflow:claim head=${pr.headSha} by=fixer-7 at=${new Date(gh.clock.now()).toISOString().replace(/\.\d{3}Z$/, "Z")} -->\n**fixer-7** is fixing this pull request.\n` }),
   },
+  // A draft marked ready once the Action has labelled it: two states, so a timeline.
+  { pull: { title: "Drafted, then ready", author: "agent-m1", labels: ["from:m1"], draft: true }, later: (gh, pr) => gh.markReady(pr.number) },
 ];
 
 let gh;
@@ -122,6 +124,7 @@ const drawnRows = (tab) =>
       cells: Object.fromEntries([...tr.querySelectorAll("td")].map((td) => [td.dataset.col, td.textContent])),
       chip: getComputedStyle(tr.querySelector('td[data-col="state"] .chip')).backgroundColor,
       labels: [...tr.querySelectorAll('td[data-col="title"] .label')].map((s) => [s.textContent, getComputedStyle(s).backgroundColor]),
+      stays: [...tr.querySelectorAll(".stays span")].map((s) => [s.title.split(": ")[0], getComputedStyle(s).backgroundColor]),
       links: [...tr.querySelectorAll("a")].map((a) => a.href),
     })),
   );
@@ -167,6 +170,9 @@ test("in chromium: rows grouped by who acts next, every cell the engine's, links
       const color = (name) => gh.state.label(name)?.color;
       if (row.state) assert.equal(drawn.chip, rgb(color(row.state)), `#${row.number}: its state in its label's colour on GitHub`);
       assert.deepEqual(drawn.labels, row.labels.map((l) => [l, rgb(color(l))]), `#${row.number}: each label in its colour on GitHub`);
+      // The state's timeline: one stretch per stay the engine replayed, in that label's colour.
+      assert.deepEqual(drawn.stays.map(([label]) => label), row.stays.map((x) => x.label), `#${row.number}: its stays`);
+      for (const [label, bg] of drawn.stays) if (color(label)) assert.equal(bg, rgb(color(label)), `#${row.number}: the stay in ${label} in its colour`);
       for (const f of row.checkRuns.failed) assert.ok(drawn.links.includes(runUrl(ctx, row, f)), `#${row.number}: a link to the failed run of ${f.name}`);
       if (row.setAside?.commentId) assert.ok(drawn.links.some((h) => h.endsWith(`/pull/${row.number}#issuecomment-${row.setAside.commentId}`)), `#${row.number}: a link to its Retry box`);
     }
@@ -178,6 +184,7 @@ test("in chromium: rows grouped by who acts next, every cell the engine's, links
     assert.ok(view.rows.some((r) => r.setAside?.reason === "rebase-failed" && r.setAside.commentId), "the set-aside is read, with its comment");
     assert.ok(view.rows.some((r) => r.claim?.by === "fixer-7"), "the claim is read");
     assert.ok(view.rows.some((r) => r.checkRuns.failed.length), "a failed check is read");
+    assert.ok(view.rows.some((r) => r.stays.length > 1), "a pull request has moved through states, so a timeline has several stays");
 
     // The graph: a node per engine node, an edge per engine edge, the cycle marked.
     assert.ok(view.graph.nodes.length >= 5 && view.graph.cycles.length === 1, `the seeds make a graph with one cycle: ${JSON.stringify(view.graph.cycles)}`);

@@ -43,3 +43,34 @@ test("autoFix: a formatter-only failure is fixed with one amended commit and lan
   assert.ok(log().includes(`#${failing.number}: not auto-fixed: not only a fixer's diff: test failed`), log());
   assert.deepEqual(gh.validationFailures, []);
 });
+
+test("the set-aside comment links each failed check to its run, and folds what a failed command printed (its last 60 lines) in <details>", async (t) => {
+  // The fixer itself fails, loudly: a hundred lines, then exit 1.
+  const loud = { ...AUTO_FIX, fixers: [{ context: "^fmt$", run: "i=1; while [ $i -le 100 ]; do echo \"fmt line $i\"; i=$((i+1)); done; exit 1" }] };
+  const { gh, go, comments, log } = await queueBoard(t, { required: REQUIRED, config: { queue: { autoFix: loud } }, maxSteps: 120 });
+  gh.ci.register(CI);
+  const fmt = gh.createPull({ title: "unformatted", head: "agent/fmt", files: ["src/f.rs"], labels: ["merge-queued", "skip-ci"] });
+  const failing = gh.createPull({ title: "broken test", head: "agent/test", files: ["src/t.rs"], labels: ["merge-queued", "skip-ci"] });
+  gh.ci.setOutcome({ number: fmt.number }, { jobs: { fmt: "fail" } });
+  gh.ci.setOutcome({ number: failing.number }, { jobs: { test: "fail" } });
+
+  await go(() => comments(fmt.number).length > 0);
+  const printed = comments(fmt.number)[0]?.body ?? "";
+  assert.match(printed, /^<!-- prflow:set-aside reason=checks-failed/, log());
+  const folded = /<details><summary>[^<]*last (\d+) lines[^<]*<\/summary>([\s\S]*?)<\/details>/.exec(printed);
+  assert.ok(folded, printed);
+  assert.equal(folded[1], "60");
+  assert.match(folded[2], /^fmt line 100$/m);
+  assert.match(folded[2], /^fmt line 42$/m);
+  assert.doesNotMatch(folded[2], /^fmt line 41$/m, "only the last 60 lines");
+
+  await go(() => comments(failing.number).length > 0);
+  const body = comments(failing.number)[0]?.body ?? "";
+  assert.match(body, /^<!-- prflow:set-aside reason=checks-failed/, log());
+  const head = gh.state.pull(failing.number).headSha;
+  const run = gh.ci.runs.find((r) => r.sha === head && !r.skipped && r.conclusion === "failure");
+  assert.ok(run, JSON.stringify(gh.ci.runs));
+  assert.ok(body.includes(`- [CI / test](https://github.com/${gh.owner}/${gh.repo}/actions/runs/${run.id})`), body);
+  assert.ok(!/\[CI \/ fmt\]/.test(body), "only the runs that failed");
+  assert.deepEqual(gh.validationFailures, []);
+});

@@ -156,3 +156,25 @@ test("green and not merging is set aside `not-merging` and picked last, past mai
   assert.ok(third.log.some((l) => l.startsWith(`#${a} picked: first of #${a}, #${c}`)), third.log.join("\n"));
   assert.deepEqual(gh.validationFailures, []);
 });
+
+test("1a on a run's first survey: the timeline says which branch a layer was moved off, and the layer is restacked off the merged layer's commits", async (t) => {
+  const { gh, go, log } = await queueBoard(t, { required: [] });
+  gh.setRepoSettings({ deleteBranchOnMerge: true });
+  const low = gh.createPull({ title: "low", head: "agent/low", files: ["src/l.rs"] });
+  const up = gh.createPull({ title: "up", head: "agent/up", base: "agent/low", files: ["src/u.rs"] });
+  const lowHead = low.headSha;
+  // The layer below merges (squash) before this run starts: GitHub moves the layer onto main, still
+  // carrying the merged layer's commit, so its diff shows that layer's change as its own.
+  gh.merge(low.number, { method: "squash" });
+  const squash = gh.state.pull(low.number).mergeCommitSha;
+  assert.equal(gh.state.pull(up.number).baseRef, "main");
+  assert.equal(gh.git.commitsBetween(gh.git.tip("main"), gh.state.pull(up.number).headSha).length, 2, "before: the merged layer's commit and its own");
+
+  const out = await go(asleep);
+  const now = gh.state.pull(up.number).headSha;
+  assert.ok(out.log.some((l) => l.startsWith(`#${up.number} restacked`) && l.includes(`#${low.number} merged as ${short(squash)}`)), log());
+  assert.deepEqual(gh.git.commitsBetween(squash, now).map((c) => c.message ?? c.oid).length, 1, "after: its own commit alone, on the squash commit");
+  assert.ok(gh.git.isAncestor(squash, now));
+  assert.ok(!gh.git.isAncestor(lowHead, now), "the merged layer's commit is gone from it");
+  assert.deepEqual(gh.validationFailures, []);
+});

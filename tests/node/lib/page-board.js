@@ -1,7 +1,8 @@
 // The dashboard tests' repository: a reader's token, the config in the repository, the seeded pull
 // requests, and the Action's passes over them so state labels exist and time in state starts. The
 // jsdom and the chromium suites seed the same way; each brings its own seeds. A seed's `then(gh, pr)`
-// adds what needs the pull request's number or head (comments carrying markers, trailers).
+// adds what needs the pull request's number or head (comments carrying markers, trailers); its
+// `later(gh, pr)` what happens once the Action has labelled the board (then the Action runs again).
 import assert from "node:assert/strict";
 import { createEngine } from "../../../js/node.js";
 import { startEmulator } from "../../../emulator/index.js";
@@ -26,14 +27,21 @@ export async function seedPageBoard({ owner, repo, token, config, seeds }) {
     gh.clock.advance({ minutes: 3 });
   }
   const app = makeOctokit({ token: gh.appToken, baseUrl: gh.url, timeScale: 0.001 });
-  for (let i = 0; i < 3; i++) {
-    const facts = await readFacts(app, { owner, repo });
-    const plan = createEngine(config).reconcile({ facts });
-    assert.deepEqual(plan.configErrors, []);
-    if (!plan.ops.length) break;
-    await githubPort(app, { owner, repo }).apply(plan.ops, facts);
-    gh.clock.advance({ minutes: 20 });
-  }
+  const converge = async () => {
+    for (let i = 0; i < 3; i++) {
+      const facts = await readFacts(app, { owner, repo });
+      const plan = createEngine(config).reconcile({ facts });
+      assert.deepEqual(plan.configErrors, []);
+      if (!plan.ops.length) break;
+      await githubPort(app, { owner, repo }).apply(plan.ops, facts);
+      gh.clock.advance({ minutes: 20 });
+    }
+  };
+  await converge();
+  // What happens once the Action has labelled the board (a later review): a second state, so a timeline.
+  const later = seeds.map((seed, i) => [seed, i + 1]).filter(([seed]) => seed.later);
+  for (const [seed, number] of later) seed.later(gh, gh.state.pull(number));
+  if (later.length) await converge();
   gh.reset();
   return gh;
 }
