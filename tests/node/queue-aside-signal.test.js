@@ -42,7 +42,10 @@ async function board(t) {
   chmodSync(join(clone, "hooks", "post-checkout"), 0o755);
   const mark = join(work, "mark");
   mkdirSync(mark);
-  const env = { PATH: process.env.PATH, HOME: work, ...gh.env(gh.personalToken), GH_TOKEN: gh.personalToken, PRFLOW_GIT_URL: gh.url, XDG_STATE_HOME: join(work, "state"), PRFLOW_TEST_MARK: mark };
+  // Its own temp directory, to see that the worker leaves nothing there either.
+  const tmp = join(work, "tmp");
+  mkdirSync(tmp);
+  const env = { PATH: process.env.PATH, HOME: work, TMPDIR: tmp, ...gh.env(gh.personalToken), GH_TOKEN: gh.personalToken, PRFLOW_GIT_URL: gh.url, XDG_STATE_HOME: join(work, "state"), PRFLOW_TEST_MARK: mark };
   const child = spawn(process.execPath, [CLI, "queue", "--repo", `${gh.owner}/${gh.repo}`, "--config", PRESET_CONFIG], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
@@ -55,37 +58,42 @@ async function board(t) {
   assert.ok(!gone, `the worker exited before its rebase:\n${output}`);
   const worktrees = () => execFileSync("git", ["worktree", "list", "--porcelain"], { cwd: clone, encoding: "utf8" }).split("\n").filter((l) => l.startsWith("worktree "));
   assert.equal(worktrees().length, 2, "mid-rebase: the clone and the throwaway worktree");
-  return { gh, pr, child, exited, output: () => output, mark, stateDir, worktrees, before: pr.headSha };
+  // Until the worker says it took the signal (the handler ran), or it exits.
+  const heard = async () => {
+    while (!gone && !output.includes("stop requested")) await delay(50);
+  };
+  return { gh, pr, child, exited, heard, output: () => output, mark, stateDir, worktrees, before: pr.headSha, tmp };
 }
 
-const left = (stateDir) => (existsSync(join(stateDir, "worktrees")) ? readdirSync(join(stateDir, "worktrees")) : []);
+/** What is left in the worker's worktree directory and in its temp directory. */
+const left = (stateDir, tmp) => [...(existsSync(join(stateDir, "worktrees")) ? readdirSync(join(stateDir, "worktrees")) : []), ...readdirSync(tmp)];
 
 test("SIGTERM mid-rebase: the step finishes (the push is whole), the worker stops, and no worktree is left", async (t) => {
-  const { gh, pr, child, exited, output, mark, stateDir, worktrees, before } = await board(t);
+  const { gh, pr, child, exited, heard, output, mark, stateDir, worktrees, before, tmp } = await board(t);
   child.kill("SIGTERM");
-  await delay(200); // the handler has run before the rebase is let go
+  await heard();
   writeFileSync(join(mark, "go"), "");
   const { code } = await exited;
   assert.equal(code, 0, output());
   assert.match(output(), /stop requested: finishing this step/);
   assert.match(output(), /stopping: a stop signal arrived/);
   assert.equal(worktrees().length, 1, `only the clone itself:\n${worktrees().join("\n")}`);
-  assert.deepEqual(left(stateDir), [], "no worktree directory");
+  assert.deepEqual(left(stateDir, tmp), [], "no worktree directory, nothing in the temp directory");
   const head = gh.state.pull(pr.number).headSha;
   assert.notEqual(head, before, "the step it was in was finished: the rebased head was pushed");
   assert.ok(gh.git.isAncestor(gh.git.tip("main"), head), "whole: built on main's tip");
   assert.deepEqual(gh.validationFailures, []);
 });
 
-test("a second SIGTERM mid-rebase exits at once: nothing pushed, the rebase's git ended, no worktree left", async (t) => {
-  const { gh, pr, child, exited, output, stateDir, worktrees, before } = await board(t);
+test("a second SIGTERM mid-rebase exits at once: nothing pushed or released, no worktree and nothing in the temp directory left", async (t) => {
+  const { gh, pr, child, exited, heard, output, stateDir, worktrees, before, tmp } = await board(t);
   child.kill("SIGTERM");
-  await delay(200);
+  await heard();
   child.kill("SIGTERM");
   const { code } = await exited;
   assert.equal(code, 130, output());
   assert.equal(worktrees().length, 1, `only the clone itself:\n${worktrees().join("\n")}`);
-  assert.deepEqual(left(stateDir), [], "no worktree directory");
+  assert.deepEqual(left(stateDir, tmp), [], "no worktree directory, nothing in the temp directory");
   assert.equal(gh.state.pull(pr.number).headSha, before, "the remote head is unchanged");
   assert.ok(gh.state.pull(pr.number).labels.includes("skip-ci"), "nothing was released");
   assert.ok(!gh.requests.some((r) => r.operation === "git receive-pack" && r.method === "POST"), "no push reached the server");

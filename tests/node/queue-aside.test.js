@@ -43,7 +43,7 @@ test("a real conflict is set aside with its comment; ticking Retry tries it agai
   const resolved = comments(n);
   assert.equal(resolved.length, 1, log());
   assert.doesNotMatch(resolved[0].body, /\n/, `one line: ${resolved[0].body}`);
-  assert.match(resolved[0].body, /^<!-- prflow:resolved was=set-aside reason=rebase-failed/, resolved[0].body);
+  assert.match(resolved[0].body, new RegExp(`^<!-- prflow:resolved was=set-aside .*head=${head} reason=rebase-failed --> Resolved: the head moved\\.$`), resolved[0].body);
   assert.notEqual(moved, head);
   assert.deepEqual(gh.validationFailures, []);
 });
