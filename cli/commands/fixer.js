@@ -1,7 +1,8 @@
 // `prflow fixer <name> --ai CMD`: the resident fixer station. It takes the next set-aside pull request
-// whose owner is the fixer (rebase-failed, checks-failed), claims it, gives the AI command the brief on
-// stdin in a throwaway worktree (a generated branch's rebuild command instead, from queue.generated),
-// pushes the commit it leaves with push-fixed-pr, or gives up with a comment. The engine decides.
+// whose owner is the fixer (rebase-failed, checks-failed), claims it, reads the failed jobs' logs, gives
+// the AI command the brief on stdin in a throwaway worktree (a generated branch's rebuild command
+// instead, from queue.generated), pushes the commit it leaves with push-fixed-pr, or gives up with a
+// comment. The engine decides.
 import { connect, UsageError } from "../common.js";
 import { DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
@@ -13,7 +14,7 @@ export const summary = "Run a fixer station: claim a set-aside pull request, let
 export const usage = 'prflow fixer <name> --ai "cmd" [--once] [--dry-run] [--interval SECONDS] --repo owner/name [--config FILE]   (token: GITHUB_TOKEN; AI command: --ai, else PRFLOW_AI)';
 export const writes = "Writes by default (claims, pushes, comments); --dry-run says what it would take and writes nothing.";
 export const help = {
-  ai: "the command that fixes: run in the worktree, the brief on stdin; leave a commit to push it, none (or exit non-zero) to give up (default: PRFLOW_AI)",
+  ai: "the command that fixes: run in the worktree with the brief on stdin (the set-aside comment, the failed runs and the tails of their logs, the conflicting files); leave a commit to push it, none (or exit non-zero) to give up (default: PRFLOW_AI)",
   once: "one pass, then stop",
   interval: "seconds between passes when nothing is set aside",
 };

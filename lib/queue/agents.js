@@ -4,7 +4,7 @@
 // through the one writer table.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { applyOps } from "../github/index.js";
+import { applyOps, readJobLog } from "../github/index.js";
 import { readBoardFacts, restPages } from "../github/read-queue.js";
 import { freshClone, git, leasedPush, rebaseInProgress, stateDir, worktree } from "./git.js";
 
@@ -113,7 +113,7 @@ const tail = (text, lines = 20) => String(text).trimEnd().split("\n").slice(-lin
 
 /**
  * One pass of `prflow fixer NAME`: pick, claim (read back), check the branch out in a throwaway worktree,
- * run the AI (or the generated branch's rebuild) command with the brief on stdin while renewing the
+ * read the logs of the failed jobs the engine names, run the AI (or the generated branch's rebuild) command with the brief on stdin while renewing the
  * claim, then push the commit it left with push-fixed-pr or give up with a comment. Returns
  * { line, number, outcome } with outcome `queue-empty`, `dry-run`, `lost-race`, `pushed`, `moved`, `gave-up`.
  */
@@ -129,7 +129,7 @@ export async function fixerPass(ctx, { name, ai, url, dryRun = false, renewMs, e
   const start = pick.start === "base" ? `origin/${pick.base}` : pick.head;
   const tree = await worktree(clone, join(stateDir(env), "fixers", name, `pr-${number}-${Date.now()}`), start);
   try {
-    const found = { worktree: tree.path, conflictingFiles: [], logs: [] };
+    const found = { worktree: tree.path, conflictingFiles: [], logs: await readFailedLogs(ctx, pick.failedChecks) };
     if (pick.start === "rebase") {
       const r = await git(tree.path, ["rebase", `origin/${pick.base}`], { allowFail: true });
       if (r.code !== 0) found.conflictingFiles = (await git(tree.path, ["diff", "--name-only", "--diff-filter=U"])).stdout.split("\n").filter(Boolean);
@@ -163,6 +163,25 @@ export async function fixerPass(ctx, { name, ai, url, dryRun = false, renewMs, e
   } finally {
     await tree.remove();
   }
+}
+
+/**
+ * The logs of the failed jobs the engine names (`logJobId`), for the brief: each one's text, or one line
+ * saying why it could not be read, so the AI knows a log is missing rather than that nothing failed.
+ */
+export async function readFailedLogs(ctx, failedChecks = []) {
+  const logs = [];
+  for (const c of failedChecks) {
+    if (c.logJobId == null) continue;
+    const name = c.workflow ? `${c.workflow} / ${c.name}` : c.name;
+    try {
+      logs.push({ name, tail: await readJobLog(ctx.octokit, { owner: ctx.owner, repo: ctx.repo, jobId: c.logJobId }) });
+    } catch (e) {
+      ctx.log(`${name}: the log of job ${c.logJobId} could not be read (${e.status ?? ""} ${e.message})`);
+      logs.push({ name, tail: `(the log of job ${c.logJobId} could not be read: ${e.status ?? "no answer"})` });
+    }
+  }
+  return logs;
 }
 
 /**

@@ -14,6 +14,13 @@ use crate::plan::{Guard, Op};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+/// How many failed jobs' logs the station reads for the brief: the first few say what broke; a matrix
+/// failing the same way everywhere says nothing more in its fortieth log.
+pub const MAX_LOGS: usize = 5;
+/// How much of each log the brief keeps: its last lines, where a failure's message is (the worker's
+/// set-aside comment folds the same 60 lines of a failed command).
+pub const LOG_TAIL_LINES: usize = 60;
+
 /// How the worktree the command runs in starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -33,6 +40,11 @@ pub struct FailedCheck {
     pub workflow: Option<String>,
     pub conclusion: String,
     pub run_id: Option<u64>,
+    /// The Actions job whose log the station reads for the brief (on GitHub a job's id is its check
+    /// run's): a failed check run of a workflow, the first MAX_LOGS of them. None for a commit status,
+    /// another app's check run, or one past the first MAX_LOGS.
+    #[serde(default)]
+    pub log_job_id: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -107,11 +119,17 @@ pub fn fixer_pick(ctx: &Ctx, name: &str) -> FixerPick {
         (None, _) => FixerStart::Head,
     };
     let set_aside = setaside::own_set_aside(ctx.facts, pr).map(|(c, _)| c.body.clone()).unwrap_or_default();
+    let mut logs = 0;
     let failed_checks = pr
         .checks
         .iter()
         .filter(|c| c.status == "COMPLETED" && matches!(c.conclusion.as_deref(), Some("FAILURE" | "TIMED_OUT" | "STARTUP_FAILURE" | "ERROR" | "ACTION_REQUIRED")))
-        .map(|c| FailedCheck { name: c.name.clone(), workflow: c.workflow.clone(), conclusion: c.conclusion.clone().unwrap_or_default(), run_id: c.run_id })
+        .map(|c| {
+            // Only a workflow's check run is an Actions job with a log to read.
+            let log_job_id = c.id.filter(|_| c.workflow.is_some() && logs < MAX_LOGS);
+            logs += usize::from(log_job_id.is_some());
+            FailedCheck { name: c.name.clone(), workflow: c.workflow.clone(), conclusion: c.conclusion.clone().unwrap_or_default(), run_id: c.run_id, log_job_id }
+        })
         .collect();
     let how = if rebuild.is_some() { "a generated branch: its rebuild command builds it again" } else { "the AI command fixes it" };
     FixerPick {
@@ -138,7 +156,8 @@ pub struct FixerFound {
     pub worktree: String,
     #[serde(default)]
     pub conflicting_files: Vec<String>,
-    /// Each failed run's name and the tail of its log, where the shell could read one.
+    /// Each failed run's name and its log as the shell read it (or why it could not); the brief keeps
+    /// the last LOG_TAIL_LINES lines.
     #[serde(default)]
     pub logs: Vec<RunLog>,
 }
@@ -148,6 +167,21 @@ pub struct FixerFound {
 pub struct RunLog {
     pub name: String,
     pub tail: String,
+}
+
+/// A log's last LOG_TAIL_LINES lines, each without the timestamp GitHub stamps on it (noise to a reader).
+fn log_tail(text: &str) -> String {
+    let lines: Vec<&str> = text.trim_end().lines().collect();
+    let from = lines.len().saturating_sub(LOG_TAIL_LINES);
+    lines[from..].iter().map(|l| strip_stamp(l)).collect::<Vec<_>>().join("\n")
+}
+
+/// `2026-11-30T09:10:00.0000000Z text` -> `text`; a line without the stamp is kept whole.
+fn strip_stamp(line: &str) -> &str {
+    match line.split_once(' ') {
+        Some((stamp, rest)) if stamp.len() >= 20 && stamp.ends_with('Z') && stamp.as_bytes()[10] == b'T' && stamp.as_bytes()[..4].iter().all(u8::is_ascii_digit) => rest,
+        _ => line,
+    }
 }
 
 /// The text the AI command reads on stdin: what to fix, where, and how the station knows it is done.
@@ -173,12 +207,12 @@ pub fn fixer_brief(pick: &FixerPick, found: &FixerFound) -> String {
         out.push_str("\n## Failed runs\n\n");
         for c in &pick.failed_checks {
             let workflow = c.workflow.as_deref().map(|w| format!("{w} / ")).unwrap_or_default();
-            let run = c.run_id.map(|r| format!(" (run {r})")).unwrap_or_default();
+            let run = c.run_id.map(|r| format!(" (run {r})")).or(c.log_job_id.map(|j| format!(" (job {j})"))).unwrap_or_default();
             out.push_str(&format!("- {workflow}{}: {}{run}\n", c.name, c.conclusion));
         }
     }
     for log in &found.logs {
-        out.push_str(&format!("\n## Log tail: {}\n\n```\n{}\n```\n", log.name, log.tail.trim_end()));
+        out.push_str(&format!("\n## Log tail: {}\n\n```\n{}\n```\n", log.name, log_tail(&log.tail)));
     }
     if !pick.set_aside.trim().is_empty() {
         out.push_str(&format!("\n## The set-aside comment\n\n{}\n", pick.set_aside.trim_end()));
@@ -196,4 +230,25 @@ pub fn fixer_give_up(ctx: &Ctx, number: u64, name: &str, why: &str) -> Vec<Op> {
     let why = if why.is_empty() { "no reason given" } else { why };
     ops.push(Op::Comment { number, body: format!("**Fixer {name} gave up** on #{number} at `{}`: {why}\n\nThe claim is released; the pull request stays set aside for a person or another fixer.\n", markers::short(&head)), reason: format!("#{number}: fixer {name} gave up"), guard: Guard::head(&head) });
     ops
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_log_tail_is_its_last_lines_without_githubs_timestamps() {
+        let log: String = (1..=LOG_TAIL_LINES + 5).map(|i| format!("2026-11-30T09:10:00.0000000Z line {i}\n")).collect();
+        let tail = log_tail(&log);
+        assert_eq!(tail.lines().count(), LOG_TAIL_LINES);
+        assert_eq!(tail.lines().next(), Some("line 6"));
+        assert_eq!(tail.lines().last(), Some(format!("line {}", LOG_TAIL_LINES + 5).as_str()));
+    }
+
+    #[test]
+    fn a_line_without_a_timestamp_is_kept_whole() {
+        assert_eq!(strip_stamp("error[E0308]: mismatched types"), "error[E0308]: mismatched types");
+        assert_eq!(strip_stamp("2026-11-30 not a stamp"), "2026-11-30 not a stamp");
+        assert_eq!(strip_stamp("é"), "é");
+    }
 }
