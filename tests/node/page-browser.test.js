@@ -11,6 +11,8 @@ import { mkdirSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { createEngine } from "../../js/node.js";
+import { startEmulator } from "../../emulator/index.js";
+import { warningKinds } from "../../lib/summary.js";
 import { COLUMNS, partsText } from "../../page/src/render.js";
 import { runUrl } from "../../page/src/cells.js";
 import { FULL_READ_MINUTES } from "../../page/src/github.js";
@@ -90,7 +92,7 @@ function watchEnds(tab) {
 }
 
 /** Opens the page at `width` px, sends the form with the token, confirms the emulator's URL, waits for the page's own end signal. */
-async function open(width, query = "", hash = "") {
+async function open(width, query = "", hash = "", api = gh.url) {
   // A persistent context (the fresh profile) takes no per-page options: the viewport is set on the tab.
   const tab = await browser.newPage();
   await tab.setViewportSize({ width, height: 900 });
@@ -99,7 +101,7 @@ async function open(width, query = "", hash = "") {
   tab.on("request", (r) => requests.push(r.url()));
   tab.on("pageerror", (e) => errors.push(e.message));
   await watchEnds(tab);
-  await tab.goto(`${page.url}/index.html?repo=${OWNER}/${REPO}&api=${encodeURIComponent(gh.url)}${query}${hash}`);
+  await tab.goto(`${page.url}/index.html?repo=${OWNER}/${REPO}&api=${encodeURIComponent(api)}${query}${hash}`);
   await tab.fill("#token", TOKEN);
   await tab.click("#form button[type=submit]");
   const outcome = await tab.evaluate(() => window.__ended);
@@ -379,6 +381,46 @@ test(`in chromium: the interval refresh shows a check that finished with no pull
     assert.deepEqual(gh.validationFailures, []);
   } finally {
     await tab.close();
+  }
+});
+
+test("in chromium: warnings grouped by kind with their counts and inline code as code; a broken config shows each problem at its path and no rows", async () => {
+  // A repository nobody ran `prflow labels` on: every pull request warns of the labels it lacks.
+  const bare = await startEmulator({ owner: OWNER, repo: REPO });
+  bare.registerToken(TOKEN, "alice");
+  bare.setFile(".github/prflow.json", JSON.stringify(CONFIG));
+  for (let i = 0; i < 3; i++) bare.createPull({ title: `Unlabelled ${i}`, author: "agent-m1", labels: [] });
+  const { tab, outcome } = await open(1400, "", "", bare.url);
+  try {
+    assert.equal(outcome, "rendered read");
+    const view = createEngine(CONFIG).dashboard({ facts: await snapshot(tab) });
+    const kinds = warningKinds(view.warnings);
+    assert.ok(kinds.some((k) => k.count > 1 && k.kind.includes("`")), `a kind repeats and names code: ${JSON.stringify(kinds.map((k) => [k.count, k.kind]))}`);
+    const drawn = await tab.$$eval("#view .warnings details.kind", (ds) =>
+      ds.map((d) => ({ count: Number(d.dataset.count), summary: d.querySelector("summary").textContent, code: [...d.querySelectorAll("summary code")].map((c) => c.textContent) })),
+    );
+    assert.deepEqual(
+      drawn,
+      kinds.map((k) => ({ count: k.count, summary: `${k.count} × ${k.kind.replaceAll("`", "")}`, code: [...k.kind.matchAll(/`([^`]*)`/g)].map((m) => m[1]) })),
+      "one line per kind, largest first, with its count; backticked words drawn as code, the backticks gone",
+    );
+    assert.match(await tab.textContent("#view .warnings h3"), new RegExp(`^Warnings: ${view.warnings.length} of ${kinds.length} kinds?$`));
+
+    // The same repository with a config that has mistakes: the engine's problems, each at its path, and no guess.
+    bare.setFile(".github/prflow.json", JSON.stringify({ ...CONFIG, flow: "stations", followup: 7, labels: { prefix: 3 } }));
+    const next = tab.evaluate(() => window.__next());
+    await tab.click("#form button[type=submit]");
+    assert.equal(await next, "rendered read");
+    const broken = createEngine({ ...CONFIG, flow: "stations", followup: 7, labels: { prefix: 3 } }).configErrors();
+    assert.ok(broken.length >= 2, `the config has several problems: ${JSON.stringify(broken)}`);
+    const listed = await tab.$$eval("#view .config-errors li", (lis) => lis.map((li) => [li.dataset.path, li.querySelector("code").textContent]));
+    assert.deepEqual(listed, broken.map((e) => [e.path, e.path]), "each problem at its JSON path, the path as code");
+    assert.equal(await tab.$$eval("#view tr.row", (n) => n.length), 0, "no row drawn from a guess");
+    assert.match(await tab.textContent("#status"), /config: \.github\/prflow\.json has errors/);
+    assert.deepEqual(bare.validationFailures, []);
+  } finally {
+    await tab.close();
+    await bare.close();
   }
 });
 
