@@ -126,6 +126,7 @@ const drawnRows = (tab) =>
       cells: Object.fromEntries([...tr.querySelectorAll("td")].map((td) => [td.dataset.col, td.textContent])),
       chip: getComputedStyle(tr.querySelector('td[data-col="state"] .chip')).backgroundColor,
       labels: [...tr.querySelectorAll('td[data-col="title"] .label')].map((s) => [s.textContent, getComputedStyle(s).backgroundColor]),
+      bar: tr.querySelector(".bar span").getBoundingClientRect().width / tr.querySelector(".bar").getBoundingClientRect().width,
       stays: [...tr.querySelectorAll(".stays span")].map((s) => [s.title.split(": ")[0], getComputedStyle(s).backgroundColor]),
       links: [...tr.querySelectorAll("a")].map((a) => a.href),
     })),
@@ -187,6 +188,11 @@ test("in chromium: rows grouped by who acts next, every cell the engine's, links
     assert.ok(view.rows.some((r) => r.claim?.by === "fixer-7"), "the claim is read");
     assert.ok(view.rows.some((r) => r.checkRuns.failed.length), "a failed check is read");
     assert.ok(view.rows.some((r) => r.stays.length > 1), "a pull request has moved through states, so a timeline has several stays");
+    // Time in state as bars: the longer in its state, the longer the bar; the longest fills it.
+    const bars = view.rows.filter((r) => r.minutes !== null).map((r) => [r.minutes, shown.find((d) => d.number === r.number).bar]).sort((a, b) => a[0] - b[0]);
+    assert.ok(new Set(bars.map(([m]) => m)).size > 1, `times in state differ: ${JSON.stringify(bars)}`);
+    for (let i = 1; i < bars.length; i++) assert.ok(bars[i][1] >= bars[i - 1][1] - 0.001, `a longer time has a bar at least as long: ${JSON.stringify(bars)}`);
+    assert.ok(Math.abs(bars.at(-1)[1] - 1) < 0.01, `the longest fills its bar: ${bars.at(-1)[1]}`);
 
     // The graph: a node per engine node, an edge per engine edge, the cycle marked.
     assert.ok(view.graph.nodes.length >= 5 && view.graph.cycles.length === 1, `the seeds make a graph with one cycle: ${JSON.stringify(view.graph.cycles)}`);
