@@ -272,6 +272,19 @@ test("in chromium: a deep link opens at its row, j and k move between rows shown
     await tab.keyboard.press("j");
     assert.equal(await tab.inputValue("#repo"), `${OWNER}/${REPO}j`, "a j typed in a field is the field's");
     assert.equal(await tab.evaluate(() => location.hash), `#${ids[i - 1]}`);
+
+    // "/" goes to the search, as on GitHub; "o" opens the focused row's pull request.
+    await tab.focus(`#${ids[i - 1]}`);
+    await tab.keyboard.press("/");
+    assert.equal(await tab.evaluate(() => document.activeElement?.id), "f-q", "/ focuses the search");
+    assert.equal(await tab.inputValue("#f-q"), "", "and types nothing into it");
+    await tab.focus(`#${ids[i - 1]}`);
+    const number = ids[i - 1].slice("pr-".length);
+    // The emulator serves no web pages: the navigation is answered here.
+    await tab.route(`**/${OWNER}/${REPO}/pull/${number}`, (route) => route.fulfill({ status: 200, contentType: "text/plain", body: "pull request" }));
+    const opened = tab.waitForRequest((r) => r.isNavigationRequest() && r.url().endsWith(`/${OWNER}/${REPO}/pull/${number}`), { timeout: 60_000 });
+    await tab.keyboard.press("o");
+    assert.equal(new URL((await opened).url()).origin, gh.url, "o opens the pull request of the focused row, on the API's server");
   } finally {
     await tab.close();
   }
