@@ -11,6 +11,8 @@ import { mkdirSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { createEngine } from "../../js/node.js";
+import { startEmulator } from "../../emulator/index.js";
+import { warningKinds } from "../../lib/summary.js";
 import { COLUMNS, partsText } from "../../page/src/render.js";
 import { runUrl } from "../../page/src/cells.js";
 import { FULL_READ_MINUTES } from "../../page/src/github.js";
@@ -90,7 +92,7 @@ function watchEnds(tab) {
 }
 
 /** Opens the page at `width` px, sends the form with the token, confirms the emulator's URL, waits for the page's own end signal. */
-async function open(width, query = "", hash = "") {
+async function open(width, query = "", hash = "", api = gh.url) {
   // A persistent context (the fresh profile) takes no per-page options: the viewport is set on the tab.
   const tab = await browser.newPage();
   await tab.setViewportSize({ width, height: 900 });
@@ -99,7 +101,7 @@ async function open(width, query = "", hash = "") {
   tab.on("request", (r) => requests.push(r.url()));
   tab.on("pageerror", (e) => errors.push(e.message));
   await watchEnds(tab);
-  await tab.goto(`${page.url}/index.html?repo=${OWNER}/${REPO}&api=${encodeURIComponent(gh.url)}${query}${hash}`);
+  await tab.goto(`${page.url}/index.html?repo=${OWNER}/${REPO}&api=${encodeURIComponent(api)}${query}${hash}`);
   await tab.fill("#token", TOKEN);
   await tab.click("#form button[type=submit]");
   const outcome = await tab.evaluate(() => window.__ended);
@@ -124,6 +126,7 @@ const drawnRows = (tab) =>
       cells: Object.fromEntries([...tr.querySelectorAll("td")].map((td) => [td.dataset.col, td.textContent])),
       chip: getComputedStyle(tr.querySelector('td[data-col="state"] .chip')).backgroundColor,
       labels: [...tr.querySelectorAll('td[data-col="title"] .label')].map((s) => [s.textContent, getComputedStyle(s).backgroundColor]),
+      bar: tr.querySelector(".bar span").getBoundingClientRect().width / tr.querySelector(".bar").getBoundingClientRect().width,
       stays: [...tr.querySelectorAll(".stays span")].map((s) => [s.title.split(": ")[0], getComputedStyle(s).backgroundColor]),
       links: [...tr.querySelectorAll("a")].map((a) => a.href),
     })),
@@ -185,6 +188,11 @@ test("in chromium: rows grouped by who acts next, every cell the engine's, links
     assert.ok(view.rows.some((r) => r.claim?.by === "fixer-7"), "the claim is read");
     assert.ok(view.rows.some((r) => r.checkRuns.failed.length), "a failed check is read");
     assert.ok(view.rows.some((r) => r.stays.length > 1), "a pull request has moved through states, so a timeline has several stays");
+    // Time in state as bars: the longer in its state, the longer the bar; the longest fills it.
+    const bars = view.rows.filter((r) => r.minutes !== null).map((r) => [r.minutes, shown.find((d) => d.number === r.number).bar]).sort((a, b) => a[0] - b[0]);
+    assert.ok(new Set(bars.map(([m]) => m)).size > 1, `times in state differ: ${JSON.stringify(bars)}`);
+    for (let i = 1; i < bars.length; i++) assert.ok(bars[i][1] >= bars[i - 1][1] - 0.001, `a longer time has a bar at least as long: ${JSON.stringify(bars)}`);
+    assert.ok(Math.abs(bars.at(-1)[1] - 1) < 0.01, `the longest fills its bar: ${bars.at(-1)[1]}`);
 
     // The graph: a node per engine node, an edge per engine edge, the cycle marked.
     assert.ok(view.graph.nodes.length >= 5 && view.graph.cycles.length === 1, `the seeds make a graph with one cycle: ${JSON.stringify(view.graph.cycles)}`);
@@ -264,6 +272,19 @@ test("in chromium: a deep link opens at its row, j and k move between rows shown
     await tab.keyboard.press("j");
     assert.equal(await tab.inputValue("#repo"), `${OWNER}/${REPO}j`, "a j typed in a field is the field's");
     assert.equal(await tab.evaluate(() => location.hash), `#${ids[i - 1]}`);
+
+    // "/" goes to the search, as on GitHub; "o" opens the focused row's pull request.
+    await tab.focus(`#${ids[i - 1]}`);
+    await tab.keyboard.press("/");
+    assert.equal(await tab.evaluate(() => document.activeElement?.id), "f-q", "/ focuses the search");
+    assert.equal(await tab.inputValue("#f-q"), "", "and types nothing into it");
+    await tab.focus(`#${ids[i - 1]}`);
+    const number = ids[i - 1].slice("pr-".length);
+    // The emulator serves no web pages: the navigation is answered here.
+    await tab.route(`**/${OWNER}/${REPO}/pull/${number}`, (route) => route.fulfill({ status: 200, contentType: "text/plain", body: "pull request" }));
+    const opened = tab.waitForRequest((r) => r.isNavigationRequest() && r.url().endsWith(`/${OWNER}/${REPO}/pull/${number}`), { timeout: 60_000 });
+    await tab.keyboard.press("o");
+    assert.equal(new URL((await opened).url()).origin, gh.url, "o opens the pull request of the focused row, on the API's server");
   } finally {
     await tab.close();
   }
@@ -379,6 +400,46 @@ test(`in chromium: the interval refresh shows a check that finished with no pull
     assert.deepEqual(gh.validationFailures, []);
   } finally {
     await tab.close();
+  }
+});
+
+test("in chromium: warnings grouped by kind with their counts and inline code as code; a broken config shows each problem at its path and no rows", async () => {
+  // A repository nobody ran `prflow labels` on: every pull request warns of the labels it lacks.
+  const bare = await startEmulator({ owner: OWNER, repo: REPO });
+  bare.registerToken(TOKEN, "alice");
+  bare.setFile(".github/prflow.json", JSON.stringify(CONFIG));
+  for (let i = 0; i < 3; i++) bare.createPull({ title: `Unlabelled ${i}`, author: "agent-m1", labels: [] });
+  const { tab, outcome } = await open(1400, "", "", bare.url);
+  try {
+    assert.equal(outcome, "rendered read");
+    const view = createEngine(CONFIG).dashboard({ facts: await snapshot(tab) });
+    const kinds = warningKinds(view.warnings);
+    assert.ok(kinds.some((k) => k.count > 1 && k.kind.includes("`")), `a kind repeats and names code: ${JSON.stringify(kinds.map((k) => [k.count, k.kind]))}`);
+    const drawn = await tab.$$eval("#view .warnings details.kind", (ds) =>
+      ds.map((d) => ({ count: Number(d.dataset.count), summary: d.querySelector("summary").textContent, code: [...d.querySelectorAll("summary code")].map((c) => c.textContent) })),
+    );
+    assert.deepEqual(
+      drawn,
+      kinds.map((k) => ({ count: k.count, summary: `${k.count} × ${k.kind.replaceAll("`", "")}`, code: [...k.kind.matchAll(/`([^`]*)`/g)].map((m) => m[1]) })),
+      "one line per kind, largest first, with its count; backticked words drawn as code, the backticks gone",
+    );
+    assert.match(await tab.textContent("#view .warnings h3"), new RegExp(`^Warnings: ${view.warnings.length} of ${kinds.length} kinds?$`));
+
+    // The same repository with a config that has mistakes: the engine's problems, each at its path, and no guess.
+    bare.setFile(".github/prflow.json", JSON.stringify({ ...CONFIG, flow: "stations", followup: 7, labels: { prefix: 3 } }));
+    const next = tab.evaluate(() => window.__next());
+    await tab.click("#form button[type=submit]");
+    assert.equal(await next, "rendered read");
+    const broken = createEngine({ ...CONFIG, flow: "stations", followup: 7, labels: { prefix: 3 } }).configErrors();
+    assert.ok(broken.length >= 2, `the config has several problems: ${JSON.stringify(broken)}`);
+    const listed = await tab.$$eval("#view .config-errors li", (lis) => lis.map((li) => [li.dataset.path, li.querySelector("code").textContent]));
+    assert.deepEqual(listed, broken.map((e) => [e.path, e.path]), "each problem at its JSON path, the path as code");
+    assert.equal(await tab.$$eval("#view tr.row", (n) => n.length), 0, "no row drawn from a guess");
+    assert.match(await tab.textContent("#status"), /config: \.github\/prflow\.json has errors/);
+    assert.deepEqual(bare.validationFailures, []);
+  } finally {
+    await tab.close();
+    await bare.close();
   }
 });
 

@@ -4,6 +4,7 @@
 // a claimed pull request, a failed check, and a stop-the-line. Read as the page reads it (the owner's
 // token), decided by the engine; nothing here is expected by hand but which situations exist.
 import { test } from "node:test";
+import { spawn } from "node:child_process";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { createEngine } from "../../js/node.js";
@@ -12,6 +13,7 @@ import { makeOctokit, readFacts } from "../../lib/github/index.js";
 import { readBoardFacts } from "../../lib/github/read-queue.js";
 import { githubPort } from "../../lib/stations/github-port.js";
 import { demoConfig, seedDemo } from "../../scripts/lib/demo-emulator.mjs";
+import { launchChromium } from "./lib/chromium.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -53,5 +55,72 @@ test("the demo board fills every group of the dashboard, the graph, a set-aside,
     assert.deepEqual(em.validationFailures, []);
   } finally {
     await em.close();
+  }
+});
+
+// `npm run demo -- --dashboard` itself, opened in chromium as its printed lines say: the page reads the
+// config from the repository (not the preset), the clocks line up (the last changes are minutes old,
+// not months), and the board has something in every group and picture.
+test("in chromium: `npm run demo -- --dashboard` opens a truthful board", { timeout: 300_000 }, async (t) => {
+  const demo = spawn(process.execPath, ["scripts/demo.mjs", "--dashboard"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  demo.stderr.on("data", (d) => (err += d));
+  const exited = new Promise((resolve) => demo.once("exit", (code, signal) => resolve({ code, signal })));
+  const chromiumRun = await launchChromium();
+  try {
+    const printed = await new Promise((resolve, reject) => {
+      demo.stdout.on("data", (d) => {
+        out += d;
+        const url = /4\. the dashboard: (\S+)/.exec(out)?.[1];
+        const token = /token: (\S+)/.exec(out)?.[1];
+        if (url && token) resolve({ url, token });
+      });
+      exited.then(({ code }) => reject(new Error(`the demo ended (${code}) before printing the dashboard's address:\n${out}\n${err}`)));
+    });
+    const tab = await chromiumRun.browser.newPage();
+    await tab.setViewportSize({ width: 1400, height: 900 });
+    await tab.addInitScript(() => {
+      document.addEventListener("prflow:confirm", () => document.getElementById("confirm-api-yes").click());
+      window.__ended = new Promise((resolve) => {
+        document.addEventListener("prflow:rendered", () => resolve("rendered"), { once: true });
+        document.addEventListener("prflow:failed", (e) => resolve(`failed: ${e.detail}`), { once: true });
+      });
+    });
+    await tab.goto(printed.url);
+    await tab.fill("#token", printed.token);
+    await tab.click("#form button[type=submit]");
+    assert.equal(await tab.evaluate(() => window.__ended), "rendered");
+    const status = await tab.textContent("#status");
+    t.diagnostic(status);
+    assert.match(status, /config: \.github\/prflow\.json;/, "the config is the repository's, not the preset");
+    assert.equal(await tab.$$eval("#view .config-errors", (n) => n.length), 0);
+
+    await tab.click("#snapshot-box summary");
+    await tab.waitForFunction(() => document.getElementById("snapshot").textContent.length > 0);
+    const facts = JSON.parse(await tab.textContent("#snapshot"));
+    const view = createEngine(demoConfig(root)).dashboard({ facts });
+    // The page times states on this browser's clock; the demo's emulator ended its seeding at it.
+    const minutes = view.rows.map((r) => r.minutes).filter((m) => m !== null);
+    assert.ok(minutes.length === view.rows.length, "every pull request has a time in state");
+    assert.ok(Math.min(...minutes) < 60 && Math.min(...minutes) >= 0, `the latest state change is minutes old on the page's clock: ${Math.min(...minutes)} min`);
+    assert.ok(Math.max(...minutes) < 60 * 24 * 60, `no state is months old: ${Math.max(...minutes)} min`);
+    const durations = await tab.$$eval("#view .dur", (n) => n.map((x) => x.textContent));
+    assert.ok(durations.some((d) => / d\b/.test(d)), `the pull request left for weeks reads in days: ${durations}`);
+
+    const groups = await tab.$$eval("#view section.group", (s) => s.map((x) => [x.dataset.actor, x.querySelectorAll("tr.row").length]));
+    for (const a of ["reviewers", "agents", "queue", "person"]) assert.ok(groups.some(([g, n]) => g === a && n > 0), `someone waits on ${a}: ${JSON.stringify(groups)}`);
+    assert.ok(!groups.some(([g]) => g === "nobody"), "no pull request without an actor");
+    assert.match(await tab.textContent("#view .stop"), /Stop the line/, "the stop-the-line is shown");
+    const edges = await tab.$$eval(".graph-box path.edge", (p) => p.map((x) => x.getAttribute("class")));
+    assert.ok(edges.some((c) => c.includes("mergeAfter")) && edges.some((c) => c.includes("stack")), `the graph has a Merge-After and a stack: ${edges}`);
+    assert.ok(await tab.$$eval("#view a", (as) => as.some((a) => a.textContent === "Retry box")), "the set-aside conflict links its Retry box");
+    assert.match(await tab.textContent("#view"), /claimed by fixer-box/, "the claimed pull request");
+    await tab.close();
+  } finally {
+    await chromiumRun.close();
+    demo.kill("SIGINT");
+    const end = await exited;
+    assert.ok(end.code === 0 || end.signal === "SIGINT", `the demo stops cleanly on Ctrl-C: ${JSON.stringify(end)}\n${err}`);
   }
 });
