@@ -50,10 +50,21 @@ export class CiSimulator {
    * The outcome of the jobs on a head: `target` is a commit sha or `{ number }` (that pull request's every
    * head from now on); `spec` is "pass", "fail", `{ flaky: p }` (each job fails with probability p, drawn
    * from the workflow's seed, the head, the job and the attempt: the same seed gives the same draws), or
-   * `{ jobs: { "test (windows)": "fail" }, default: "pass" }`.
+   * `{ jobs: { "test (windows)": "fail" }, default: "pass" }`, or `{ failFirst: n }` (a flaky check, made
+   * deterministic: the first n runs of this workflow that run jobs for the pull request, whatever its
+   * head, fail; every later one passes).
    */
   setOutcome(target, spec) {
     this.outcomes.set(typeof target === "object" ? `#${target.number}` : target, spec);
+  }
+
+  /**
+   * "Re-run all jobs" of a run that ran them, on a pull request's current head, as a person does from
+   * the Actions page: each pull_request workflow runs again (in its concurrency group); returns the runs.
+   */
+  rerun({ number }) {
+    const pr = this.gh.state.pull(number);
+    return this.workflows.filter((wf) => wf.types.length).map((wf) => this.start(wf, { sha: pr.headSha, number, event: "pull_request", action: "rerun", skipped: false }));
   }
 
   /** Called for every event the emulator emits that starts runs. */
@@ -91,7 +102,8 @@ export class CiSimulator {
       }
       wf.jobs.forEach((job, i) => {
         const attempt = this.runs.filter((r) => r.sha === sha && r.workflow === wf.name && !r.skipped).length;
-        const conclusion = this.conclusion(wf, sha, number, job, attempt);
+        const ofPull = number == null ? attempt : this.runs.filter((r) => r.number === number && r.workflow === wf.name && !r.skipped).length;
+        const conclusion = this.conclusion(wf, sha, number, job, attempt, ofPull);
         const check = st.checkRun({ sha, name: job.name, workflow: wf.name, status: "IN_PROGRESS", run: run.id });
         const j = this.job(run, job, check);
         run.jobs.push(j);
@@ -167,13 +179,14 @@ export class CiSimulator {
   }
 
   /** The conclusion a job will have: the head's outcome, else the workflow's; flaky draws are seeded. */
-  conclusion(wf, sha, number, job, attempt) {
+  conclusion(wf, sha, number, job, attempt, ofPull = attempt) {
     const spec = this.outcomes.get(sha) ?? (number != null ? this.outcomes.get(`#${number}`) : undefined) ?? job.outcome ?? wf.outcome;
     const one = typeof spec === "object" && spec.jobs ? (spec.jobs[job.name] ?? spec.default ?? "pass") : spec;
     if (one === "pass") return "SUCCESS";
     if (one === "fail") return "FAILURE";
     if (typeof one === "object" && typeof one.flaky === "number") return draw(wf.seed, sha, job.name, attempt) < one.flaky ? "FAILURE" : "SUCCESS";
-    throw new Error(`CI outcome ${JSON.stringify(one)}: expected "pass", "fail" or { flaky: p }`);
+    if (typeof one === "object" && Number.isInteger(one.failFirst)) return ofPull <= one.failFirst ? "FAILURE" : "SUCCESS";
+    throw new Error(`CI outcome ${JSON.stringify(one)}: expected "pass", "fail", { flaky: p } or { failFirst: n }`);
   }
 
   /**

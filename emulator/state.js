@@ -129,6 +129,9 @@ export class RepoState {
     this.mergeMethods = { merge: true, squash: true, rebase: true }; // allow_merge_commit / allow_squash_merge / allow_rebase_merge
     this.deleteBranchOnMerge = false; // the repository's delete_branch_on_merge
     this.allowAutoMerge = false; // the repository's allow_auto_merge (GitHub's default: off)
+    // How long mergeability stays UNKNOWN after a move; a long simulated day may shorten it (GitHub
+    // takes seconds on a small repository), which changes what a reader sees only in how long it waits.
+    this.mergeabilityDelayMs = MERGEABILITY_DELAY_MS;
     this.labels = new Map(); // lower-case name -> label
     this.users = new Map(); // login -> { login, id, type, association }
     this.teams = new Map(); // slug -> { slug, id, org }
@@ -991,7 +994,7 @@ export class RepoState {
    * armed pull request that was waiting only on it merges then. One timer per moment, however many moved.
    */
   recomputeLater() {
-    const at = this.clock.now() + MERGEABILITY_DELAY_MS;
+    const at = this.clock.now() + this.mergeabilityDelayMs;
     this.recomputeAt ??= new Set();
     if (!this.clock.at || this.recomputeAt.has(at)) return;
     this.recomputeAt.add(at);
@@ -1009,7 +1012,7 @@ export class RepoState {
    */
   mergeable(pr) {
     const moved = Math.max(this.branch(pr.baseRef).movedAt, pr.headMovedAt);
-    if (this.clock.now() - moved < MERGEABILITY_DELAY_MS) return "UNKNOWN";
+    if (this.clock.now() - moved < this.mergeabilityDelayMs) return "UNKNOWN";
     if (this.git) return this.gitMergeable(pr);
     return pr.conflicting ? "CONFLICTING" : "MERGEABLE";
   }

@@ -82,8 +82,15 @@ export function queueText(report) {
   const name = (policy) => queuePolicyName(policy, p);
   const lines = [
     `prflow sim queue, seed ${report.seed} (the same seed replays this run: --seed ${report.seed})`,
-    `${p.arrivalsPerDay} pull requests a day join the queue (Poisson); ${p.dayHours}-hour days x ${p.days} days x ${p.seeds} seeds;`,
-    `CI ${p.ciMinutes} min a run; ${pct(p.failureRate)} of pull requests broken, ${pct(p.flakeRate)} of runs flaky (a flake is retried, a broken one set aside).`,
+    ...(p.arrivals?.length
+      ? [
+          `a board of ${p.arrivals.length} pull requests joins the queue at its own minutes (${p.arrivals.filter((a) => a.broken).length} broken); ${p.dayHours}-hour days x ${p.days} days x ${p.seeds} seeds;`,
+          `CI ${p.ciMinutes} min a run; ${pct(p.flakeRate)} of runs flaky (a flake is retried, a broken one set aside).`,
+        ]
+      : [
+          `${p.arrivalsPerDay} pull requests a day join the queue (Poisson); ${p.dayHours}-hour days x ${p.days} days x ${p.seeds} seeds;`,
+          `CI ${p.ciMinutes} min a run; ${pct(p.failureRate)} of pull requests broken, ${pct(p.flakeRate)} of runs flaky (a flake is retried, a broken one set aside).`,
+        ]),
     `One at a time caps landings at ${p.dayHours} h / ${p.ciMinutes} min = ${f1(report.serialCapPerDay)} a day.`,
     "",
   ];

@@ -328,9 +328,9 @@ export async function readMovedLayers(gh, facts, log = () => {}) {
 }
 
 /**
- * The loop: survey or poll as the last step asked, call the step, apply its ops, wait. `stopWhen(out)`
- * ends it early (tests), and `resume` (what it returned) goes on from there; `signal.stop` is set by
- * the first SIGINT/SIGTERM.
+ * The loop: survey or poll as the last step asked, call the step, apply its ops, wait. `stopWhen(out,
+ * facts)` ends it early (tests; `facts` are what the step was given), and `resume` (what it returned)
+ * goes on from there; `signal.stop` is set by the first SIGINT/SIGTERM.
  */
 export async function runQueue({ gh, g, engine, options, once = false, log, sleep, signal = { stop: false }, stopWhen = () => false, resume = null }) {
   await g.ready();
@@ -365,7 +365,7 @@ export async function runQueue({ gh, g, engine, options, once = false, log, slee
     results = out.ops.length ? await applyOps(out.ops, { gh, g }) : [];
     for (const [i, r] of results.entries()) if (!["done", "unchanged"].includes(r.outcome)) log(`${out.ops[i].op} #${out.ops[i].number}: ${r.outcome}${r.log ? `: ${r.log.split("\n").at(-1)}` : ""}`);
     ({ state, wait, reads } = out);
-    if (wait.kind === "stop" || stopWhen(out) || (once && wait.kind === "sleep")) return { state, wait, reads, results, facts };
+    if (wait.kind === "stop" || stopWhen(out, facts) || (once && wait.kind === "sleep")) return { state, wait, reads, results, facts };
   }
 }
 

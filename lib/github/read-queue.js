@@ -186,14 +186,28 @@ async function readTeams(octokit, { facts, teams, log }) {
   }
 }
 
+// Answers of the compare API by `tip...head`: both are commits, so the answer never changes, and a
+// resident worker surveying every 30 s asks again only for a head or a tip it has not seen (a queue
+// of N paused branches cost N requests a survey). Bounded: the oldest answers go first.
+const TIP_ANSWERS = new Map();
+const TIP_ANSWERS_MAX = 10_000;
+
 /** Whether each named branch is built on the tip: git's answer through the compare API, because
  *  skip-ci leaves the merge state at BLOCKED. A failed compare is that pull request's unknown fact. */
 async function readTips(octokit, { owner, repo, facts, numbers, log }) {
   for (const n of numbers) {
     const pr = facts.pullRequests.find((p) => p.number === n);
+    const basehead = `${facts.baseTipSha}...${pr.headSha}`;
+    const key = `${owner}/${repo} ${basehead}`;
+    if (TIP_ANSWERS.has(key)) {
+      pr.builtOnBaseTip = TIP_ANSWERS.get(key);
+      continue;
+    }
     try {
-      const { data } = await octokit.request("GET /repos/{owner}/{repo}/compare/{basehead}", { owner, repo, basehead: `${facts.baseTipSha}...${pr.headSha}`, per_page: 1 });
+      const { data } = await octokit.request("GET /repos/{owner}/{repo}/compare/{basehead}", { owner, repo, basehead, per_page: 1 });
       pr.builtOnBaseTip = data.behind_by === 0;
+      if (TIP_ANSWERS.size >= TIP_ANSWERS_MAX) TIP_ANSWERS.delete(TIP_ANSWERS.keys().next().value);
+      TIP_ANSWERS.set(key, pr.builtOnBaseTip);
     } catch (e) {
       log(`queue facts: #${n}: whether it is built on the tip could not be read (${e.message})`);
       pr.unknown ??= [];

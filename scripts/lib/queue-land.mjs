@@ -16,12 +16,14 @@ export const WORKER_OPTIONS = { dryRun: false, autoFix: true, activeInterval: 30
 
 /**
  * An emulator as a team's repository is set up for the queue: auto-merge allowed, a strict ruleset
- * requiring the CI aggregate and the `skip-ci` guard, one CI workflow of `ciMinutes`. `close()` removes
+ * requiring the CI aggregate and the `skip-ci` guard, one CI workflow of `ciMinutes`; mergeability
+ * UNKNOWN for `mergeabilitySeconds` after a move (the emulator's 60 s by default). `close()` removes
  * it and the worker's state folder.
  */
-export async function landingRepo({ ciMinutes = 15, seed = "land", at = "2026-12-01T09:00:00Z" } = {}) {
+export async function landingRepo({ ciMinutes = 15, seed = "land", at = "2026-12-01T09:00:00Z", mergeabilitySeconds } = {}) {
   const gh = await startEmulator({ git: true, seed });
   gh.clock.set(at);
+  if (mergeabilitySeconds != null) gh.state.mergeabilityDelayMs = mergeabilitySeconds * 1000;
   gh.setRepoSettings({ allowAutoMerge: true });
   gh.setRequiredChecks(["ci", "no-skip-ci-label"], { strict: true });
   gh.ci.register({ name: "CI", jobs: [{ name: "test", minutes: ciMinutes }], aggregate: "ci", guard: "no-skip-ci-label" });
@@ -46,11 +48,7 @@ export async function landingRepo({ ciMinutes = 15, seed = "land", at = "2026-12
 export function openBoard(gh, board, { labels = ["merge-queued", "skip-ci"], asPerson = false } = {}) {
   const numbers = {};
   const open = () => {
-    for (const p of board) {
-      const pr = gh.createPull({ title: `change ${p.key}`, head: `agent/${p.key}`, files: [p.file ?? `src/${p.key}.rs`], labels, conflicting: !!p.conflicting });
-      numbers[p.key] = pr.number;
-      if (p.outcome) gh.ci.setOutcome({ number: pr.number }, p.outcome);
-    }
+    for (const p of board) numbers[p.key] = openPull(gh, p, { labels, asPerson });
     for (const p of board) {
       if (p.after?.length) gh.state.editIssue(numbers[p.key], { body: `Merge-After: ${p.after.map((k) => `#${numbers[k]}`).join(", ")}` }, "agent-1");
     }
@@ -58,6 +56,14 @@ export function openBoard(gh, board, { labels = ["merge-queued", "skip-ci"], asP
   if (asPerson) open();
   else gh.state.withTokenKind("app", open);
   return numbers;
+}
+
+/** One pull request of a board (see openBoard), opened now; its number. */
+export function openPull(gh, p, { labels = ["merge-queued", "skip-ci"], asPerson = false } = {}) {
+  const open = () => gh.createPull({ title: `change ${p.key}`, head: `agent/${p.key}`, files: [p.file ?? `src/${p.key}.rs`], labels, conflicting: !!p.conflicting });
+  const pr = asPerson ? open() : gh.state.withTokenKind("app", open);
+  if (p.outcome) gh.ci.setOutcome({ number: pr.number }, p.outcome);
+  return pr.number;
 }
 
 /** Five pull requests whose Merge-After chain lands c, a, e, b, d: an order the numbers do not give. */
@@ -73,22 +79,33 @@ export const FIVE_ORDER = ["c", "a", "e", "b", "d"];
 /**
  * The worker on the emulator: runQueue with sleeps that advance the emulator's clock, until `until()`
  * holds at the end of a step or `maxSteps` steps ran (a loop that never gets there stops rather than hangs).
+ * `due` is `[{ at (epoch ms), run() }]`: what happens while the worker sleeps (pull requests arriving, a
+ * person's push), each run when the clock reaches it. `afterStep(out, facts)` sees every step's answer
+ * and the facts it was given.
  * Returns the number of steps and the log lines.
  */
-export async function runWorker(gh, stateDir, { until, maxSteps = 400, engine = createEngine(), g, options = {}, log = () => {}, beforeStep = async () => {} } = {}) {
+export async function runWorker(gh, stateDir, { until, maxSteps = 400, engine = createEngine(), g, options = {}, log = () => {}, due = [], afterStep = () => {} } = {}) {
   // Waits (GitHub's one-second spacing of writes and GraphQL calls, retry back-off) in milliseconds.
   const octokit = makeOctokit({ token: gh.personalToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
   g ??= new Git({ cloneUrl: gh.cloneUrl(), stateDir });
   const lines = [];
   let steps = 0;
+  // `due` stays the caller's: what it adds while the worker runs is run in time too.
   const sleep = async (ms) => {
-    await beforeStep(ms);
-    gh.clock.advance(ms);
+    const end = gh.clock.now() + ms;
+    for (;;) {
+      due.sort((a, b) => a.at - b.at);
+      if (!due.length || due[0].at > end) break;
+      const next = due.shift();
+      if (next.at > gh.clock.now()) gh.clock.advanceTo(next.at);
+      await next.run();
+    }
+    if (end > gh.clock.now()) gh.clock.advanceTo(end);
   };
   const out = await runQueue({
     gh: { octokit, owner: gh.owner, repo: gh.repo }, g, engine, options: { ...WORKER_OPTIONS, ...options }, sleep,
     log: (l) => (lines.push(l), log(l)),
-    stopWhen: () => until() || ++steps >= maxSteps,
+    stopWhen: (out, facts) => (afterStep(out, facts), until() || ++steps >= maxSteps),
   });
   return { steps, lines, out };
 }

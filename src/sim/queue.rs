@@ -68,6 +68,8 @@ pub struct QueueParams {
     /// A board's own arrivals, in place of the Poisson draw (and of `arrivalsPerDay` and
     /// `failureRate`): each run takes these, so a board replayed on the emulator with the worker
     /// meets the same pull requests at the same minutes (issue 19's check against the worker).
+    /// Left out of a report when none is given, so the drawn runs' reports stay as they were.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub arrivals: Vec<Arrival>,
 }
 

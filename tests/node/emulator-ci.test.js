@@ -221,3 +221,21 @@ describe("CI on real git", () => {
     assert.deepEqual(gh.validationFailures, []);
   });
 });
+
+test("a flaky check made deterministic ({ failFirst: 1 }) fails its pull request's first run, and Re-run all jobs passes", async (t) => {
+  const gh = await setup(t, { git: false });
+  gh.ci.register({ name: "CI", jobs: [{ name: "test", minutes: 10 }], aggregate: "ci" });
+  // Opened by a workflow's token, so nothing runs before the outcome is set.
+  const pr = gh.state.withTokenKind("app", () => gh.createPull({ title: "flaky", head: "agent/flaky" }));
+  assert.deepEqual(gh.ci.runs, []);
+  gh.ci.setOutcome({ number: pr.number }, { failFirst: 1 });
+  gh.ci.rerun({ number: pr.number });
+  gh.advance({ minutes: 10 });
+  assert.deepEqual(gh.ci.runs.map((r) => r.conclusion), ["failure"]);
+  const [again] = gh.ci.rerun({ number: pr.number });
+  assert.equal(again.sha, pr.headSha, "on the same head");
+  gh.advance({ minutes: 10 });
+  assert.deepEqual(gh.ci.runs.map((r) => r.conclusion), ["failure", "success"]);
+  assert.deepEqual(checks(gh, pr.headSha), ["ci=SUCCESS", "test=SUCCESS"], "the head's checks read green again");
+  assert.equal(gh.ci.usage({ number: pr.number }).total.runs, 2);
+});

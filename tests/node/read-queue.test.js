@@ -120,6 +120,24 @@ test("a branch the engine names is compared with the tip; a failed compare is th
   assert.ok(engine.triage({ facts }).warnings.some((w) => w.startsWith("#6: whether its branch is built on the current tip could not be read")));
 });
 
+test("a tip and head compared once are not compared again on the next survey; a new tip is", async () => {
+  const queued = (n) => ({ number: n, body: "", labels: ["merge-queued", "skip-ci"], baseRef: "main", headRef: `b${n}`, headSha: `h${n}` });
+  const node = (n) => ({ number: n, isCrossRepository: false, headRefOid: `h${n}`, autoMergeRequest: null, commits: { totalCount: 1 }, files: { totalCount: 0 }, closingIssuesReferences: { nodes: [] }, reviewThreads: { totalCount: 0, nodes: [] } });
+  const octokit = fakeOctokit({ nodes: [node(5), node(6)], rest: { "GET /repos/{owner}/{repo}/compare/{basehead}": ({ basehead }) => ({ behind_by: basehead.endsWith("h6") ? 2 : 0 }) } });
+  const survey = async (tip) => {
+    const facts = { now: "2026-01-01T00:00:00Z", baseTipSha: tip, pullRequests: [queued(5), queued(6)] };
+    await readQueueFacts(octokit, { owner: "me", repo: "tips-once", engine, facts });
+    return facts.pullRequests.map((p) => p.builtOnBaseTip);
+  };
+  const compares = () => octokit.routes.filter((r) => r.includes("compare")).length;
+  assert.deepEqual(await survey("t1"), [true, false]);
+  assert.equal(compares(), 2);
+  assert.deepEqual(await survey("t1"), [true, false], "the same answers, remembered");
+  assert.equal(compares(), 2, "nothing asked again");
+  await survey("t2");
+  assert.equal(compares(), 4, "main moved: both asked again");
+});
+
 test("a failed issue read is unknown, not asked again, and no Start-After: is inherited", async () => {
   const octokit = fakeOctokit({});
   octokit.graphql = ((inner) => async (query, vars) => {
