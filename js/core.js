@@ -35,8 +35,11 @@ function send(wasm, inner, name, text) {
   if (text.length < 65536 || !inner.inputBuffer) return inner.call(name, text);
   const memory = wasm.wasmMemory();
   // One byte a UTF-16 unit fits ASCII exactly; what is left after a non-ASCII character gets three.
+  // The buffer is asked for before Wasm memory is viewed: asking may grow the memory, which detaches
+  // the view taken before it.
   let size = text.length;
-  let { read, written } = encoder.encodeInto(text, new Uint8Array(memory.buffer, inner.inputBuffer(size), size));
+  const start = inner.inputBuffer(size);
+  let { read, written } = encoder.encodeInto(text, new Uint8Array(memory.buffer, start, size));
   if (read < text.length) {
     const rest = text.slice(read);
     size = written + rest.length * 3;
