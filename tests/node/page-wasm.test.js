@@ -15,8 +15,8 @@ const bytes = (path) => readFileSync(new URL(path, root));
 
 // The dashboard's Wasm: the goal is 300 KB (110 KB gzipped); these bounds are what the build reaches
 // today, so a change that grows it fails here. Lower them as it shrinks.
-const PAGE_MAX = 640_000;
-const PAGE_GZIP_MAX = 250_000;
+const PAGE_MAX = 580_000;
+const PAGE_GZIP_MAX = 232_000;
 
 let loads = 0;
 /** The pages' glue (pkg/prflow.js, the one they bundle) over a given Wasm, bound as every host binds it. */
