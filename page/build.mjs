@@ -36,7 +36,10 @@ await build({
 });
 copyFileSync(join(root, "page/index.html"), join(outDir, "index.html"));
 copyFileSync(join(root, "page/sim.html"), join(outDir, "sim.html"));
-copyFileSync(join(pkgDir, "prflow_bg.wasm"), join(outDir, "prflow_bg.wasm"));
+// Each page downloads the engine built for it (scripts/build.sh): the dashboard's decisions only, and
+// the simulations' only; both speak to the same glue, pkg/prflow.js, bundled above.
+copyFileSync(join(pkgDir, "page/prflow_bg.wasm"), join(outDir, "prflow_bg.wasm"));
+copyFileSync(join(pkgDir, "sim/prflow_bg.wasm"), join(outDir, "sim_bg.wasm"));
 
 const size = (f) => statSync(join(outDir, f)).size;
-console.log(`page: dist/app.js ${size("app.js")} bytes, dist/prflow_bg.wasm ${size("prflow_bg.wasm")} bytes`);
+console.log(`page: dist/app.js ${size("app.js")} bytes, dist/prflow_bg.wasm ${size("prflow_bg.wasm")} bytes, dist/sim_bg.wasm ${size("sim_bg.wasm")} bytes`);

@@ -30,7 +30,24 @@ node scripts/gen-reference.mjs "$out/schema/config.schema.json" target/debug/prf
 wasm_env=(env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm RUSTFLAGS='--cfg getrandom_backend="wasm_js"')
 "${wasm_env[@]}" /usr/bin/cargo build --quiet --release --lib --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort
 wasm-bindgen --target web --out-dir "$out/pkg" --out-name prflow target/wasm/wasm32-unknown-unknown/release/prflow.wasm
-wasm-opt -Os --strip-debug --strip-producers "$out/pkg/prflow_bg.wasm" -o "$out/pkg/prflow_bg.wasm"
+wasm-opt -O3 --strip-debug --strip-producers "$out/pkg/prflow_bg.wasm" -o "$out/pkg/prflow_bg.wasm"
+
+# The pages' engines (issue 16): pkg/page/ the dashboard's decisions only, pkg/sim/ the simulations', each
+# built for size (profile.page: opt-level z; a panic aborts at once, with no formatting code). The same
+# exports, so wasm-bindgen's glue must come out as pkg/prflow.js, which the pages bundle; only the .wasm is kept.
+page_env=(env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm-page RUSTFLAGS='--cfg getrandom_backend="wasm_js" -Zunstable-options -Cpanic=immediate-abort')
+glue=$(mktemp -d)
+for host in page sim; do
+  "${page_env[@]}" /usr/bin/cargo build --quiet --profile page --lib --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort --no-default-features --features "$host"
+  wasm-bindgen --target web --out-dir "$glue" --out-name prflow target/wasm-page/wasm32-unknown-unknown/page/prflow.wasm
+  if ! cmp -s "$glue/prflow.js" "$out/pkg/prflow.js"; then
+    echo "build: the $host build's wasm-bindgen glue differs from pkg/prflow.js; the pages bundle that one" >&2
+    exit 1
+  fi
+  mkdir -p "$out/pkg/$host"
+  wasm-opt -Oz --strip-debug --strip-producers "$glue/prflow_bg.wasm" -o "$out/pkg/$host/prflow_bg.wasm"
+done
+rm -rf "$glue"
 
 # The simulations' plots (issue 19), from the Wasm just built: deterministic, a fixed seed.
 node scripts/gen-sim-plots.mjs "$out/docs" "$out/pkg"
@@ -58,4 +75,6 @@ if ((check)); then
   ((status == 0)) && echo "build check: pkg/, schema/, js/types.d.ts, docs/reference.md, action/dist and page/dist match a fresh build"
   exit $status
 fi
-ls -l pkg/prflow_bg.wasm | awk '{print "build: pkg/prflow_bg.wasm " $5 " bytes"}'
+for f in pkg/prflow_bg.wasm pkg/page/prflow_bg.wasm pkg/sim/prflow_bg.wasm; do
+  echo "build: $f $(wc -c < "$f") bytes ($(gzip -9 < "$f" | wc -c) gzipped)"
+done

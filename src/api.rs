@@ -358,21 +358,33 @@ pub struct MarkerView {
 
 /// The decisions: `"name": Input => Output = |engine, input| answer;`, with the doc line the generated
 /// TypeScript shows. `fixture` marks a rule exposed only so the fixture corpora can pin it alone.
+/// `[page]` or `[sim]` names the Cargo feature that builds a decision into a host's Wasm (the dashboard
+/// page's, the simulations page's); the rest come with `full`, the default. A decision left out is a
+/// match arm whose guard is a constant `false`, so the optimiser drops its parser, its rule and its
+/// serializer, and the page downloads only what it calls.
 macro_rules! decisions {
-    ($( $(#[doc = $doc:literal])* $name:literal $(($kind:ident))? : $input:ty => $output:ty = $run:expr; )*) => {
+    ($( $(#[doc = $doc:literal])* $name:literal $(($kind:ident))? $([$feature:ident])? : $input:ty => $output:ty = $run:expr; )*) => {
         fn dispatch(engine: &Engine, name: &str, input: &str) -> Result<String, String> {
             match name {
-                $($name => {
+                $($name if decisions!(@built $($feature)?) => {
                     let input: $input = parse_input(name, input)?;
                     let run: fn(&Engine, $input) -> Result<$output, String> = $run;
                     let out = run(engine, input).map_err(|e| format!("{name} {e}"))?;
                     serde_json::to_string(&out).map_err(|e| format!("{name}: {e}"))
                 })*
-                other => Err(format!("unknown decision {other:?}; the engine knows {}", NAMES.join(", "))),
+                other => Err(format!("unknown decision {other:?}; the engine knows {}", names().join(", "))),
             }
         }
 
-        /// Every decision's name, in the table's order.
+        /// Every decision's name in the table's order, and whether this build has it.
+        const TABLE: &[(&str, bool)] = &[$(($name, decisions!(@built $($feature)?))),*];
+
+        /// The names of the decisions this build has (all of them in the default, `full`, build).
+        pub fn names() -> Vec<&'static str> {
+            TABLE.iter().filter(|(_, built)| *built).map(|(name, _)| *name).collect()
+        }
+
+        /// Every decision's name, built here or not, in the table's order (the schemas and types list them all).
         pub const NAMES: &[&str] = &[$($name),*];
 
         /// Each decision's name, its doc line, whether it exists for the fixtures only, and the JSON
@@ -396,6 +408,9 @@ macro_rules! decisions {
     };
     (@fixture fixture) => { true };
     (@fixture) => { false };
+    (@built page) => { cfg!(feature = "page") };
+    (@built sim) => { cfg!(feature = "sim") };
+    (@built) => { cfg!(feature = "full") };
 }
 
 decisions! {
@@ -416,7 +431,7 @@ decisions! {
         })
     };
     /// What the dashboard draws: one row per open pull request, the pick order and the warnings.
-    "dashboard": FactsInput => crate::dashboard::DashboardView = |e, i| {
+    "dashboard" [page]: FactsInput => crate::dashboard::DashboardView = |e, i| {
         checked(&i.facts)?;
         Ok(match &e.config {
             Ok(config) => crate::dashboard::dashboard(&i.facts, config),
@@ -486,7 +501,7 @@ decisions! {
     /// One poll of the watched pull request (the required contexts: the poll's and the config's): `continue` means poll again.
     "watchStep": WatchStepInput => OrRefusal<watch::Step> = |e, i| with_config(e, |c| Ok(watch::step(&i.poll, &i.state, c)));
     /// What the queue's reader must still fetch: issues, what blocks them, CODEOWNERS teams, branches to compare with the tip.
-    "queueReads": FactsInput => OrRefusal<queue::reads::Reads> = |e, i| {
+    "queueReads" [page]: FactsInput => OrRefusal<queue::reads::Reads> = |e, i| {
         checked(&i.facts)?;
         with_config(e, |c| Ok(queue::reads::reads(&i.facts, c)))
     };
@@ -538,13 +553,13 @@ decisions! {
         with_config(e, |c| Ok(queue::cycle::step(&i, c)))
     };
     /// The review-stations simulation for one seed: waits by policy, the utilization sweep, the dev WIP limit.
-    "simReview": crate::sim::review::ReviewParams => crate::sim::review::ReviewReport = |_, i| crate::sim::review::review(&i).map_err(|e| e.join("\n"));
+    "simReview" [sim]: crate::sim::review::ReviewParams => crate::sim::review::ReviewReport = |_, i| crate::sim::review::review(&i).map_err(|e| e.join("\n"));
     /// The merge-queue simulation for one seed: landings, CI runs and minutes per day by queue policy.
-    "simQueue": crate::sim::queue::QueueParams => crate::sim::queue::QueueReport = |_, i| crate::sim::queue::queue(&i).map_err(|e| e.join("\n"));
+    "simQueue" [sim]: crate::sim::queue::QueueParams => crate::sim::queue::QueueReport = |_, i| crate::sim::queue::queue(&i).map_err(|e| e.join("\n"));
     /// The review simulation's parameters with their defaults (what `prflow sim review --help` prints).
-    "simReviewDefaults": NoInput => crate::sim::review::ReviewParams = |_, _| Ok(Default::default());
+    "simReviewDefaults" [sim]: NoInput => crate::sim::review::ReviewParams = |_, _| Ok(Default::default());
     /// The queue simulation's parameters with their defaults.
-    "simQueueDefaults": NoInput => crate::sim::queue::QueueParams = |_, _| Ok(Default::default());
+    "simQueueDefaults" [sim]: NoInput => crate::sim::queue::QueueParams = |_, _| Ok(Default::default());
     /// Whether a review holds a pull request out of the queue.
     "reviewHold" (fixture): NumberInput => review_hold::ReviewHold = |_, i| {
         checked(&i.facts)?;

@@ -170,7 +170,9 @@ impl Config {
         let mut rest = value;
         let mut errors = Vec::new();
         let mut config: Config = loop {
-            match crate::json_path::from_value(&rest) {
+            // Through text, not `from_value`: a config is small, and deserializing from a `Value` as well
+            // would put a second copy of every config type's deserializer into the Wasm (about 37 KB).
+            match crate::json_path::from_str(&rest.to_string()) {
                 Ok(config) => break config,
                 Err(e) => {
                     errors.push(serde_error(&e));

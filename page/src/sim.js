@@ -10,8 +10,9 @@ let engine;
 
 async function engineOnce() {
   if (!engine) {
-    const res = await fetch(new URL("prflow_bg.wasm", document.baseURI));
-    if (!res.ok) throw new Error(`prflow_bg.wasm: HTTP ${res.status}`);
+    // The simulations' own build of the engine (scripts/build.sh), not the dashboard's.
+    const res = await fetch(new URL("sim_bg.wasm", document.baseURI));
+    if (!res.ok) throw new Error(`sim_bg.wasm: HTTP ${res.status}`);
     engine = await load(await res.arrayBuffer());
   }
   return engine;
