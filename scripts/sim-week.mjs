@@ -12,6 +12,7 @@ import { startEmulator, makeClock } from "../emulator/index.js";
 import { makeOctokit } from "../lib/github/index.js";
 import { sweepRun } from "../lib/followup.js";
 import * as prflow from "../js/node.js";
+import { rng } from "./lib/rng.mjs";
 
 export const STATES = {
   queue: "state:ready-for-review",
@@ -39,17 +40,6 @@ export const CONFIG = {
   },
 };
 
-/** mulberry32: a seeded generator, so a week is the same week every run. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const MARKER = /^<!-- prflow:followup state=(\S+) since=(\S+) level=(\d+) -->/;
 

@@ -9,21 +9,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createEngine } from "../../js/node.js";
 import { ciCost, landingRepo, openPull, runWorker } from "../../scripts/lib/queue-land.mjs";
+import { rng } from "../../scripts/lib/rng.mjs";
 
 const CI_MINUTES = 10;
 const COUNT = 40;
 
-/** mulberry32: a small seeded generator, so the day is the same day on every run. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** Forty arrivals over six hours, sorted; 4 failing, 4 flaky, 3 conflicting, the rest passing, spread by the draw. */
 function day(seed = 13) {
