@@ -677,7 +677,15 @@ export class RepoState {
 
   /** GET compare/{base}...{head} from git: merge base, ahead/behind counts, the head's commits, changed files. */
   gitCompare(base, head) {
-    const resolve = (ref) => this.git.git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { allowFail: true }) || null;
+    // A commit, once found, stays one: a full SHA is asked of git once (a queue worker compares every
+    // pull request's head with the tip on every survey), a branch name each time.
+    const ask = (ref) => this.git.git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { allowFail: true }) || null;
+    const resolve = (ref) => {
+      if (!/^[0-9a-f]{40}$/.test(ref)) return ask(ref);
+      const found = this.git.memo.get(`commit ${ref}`) ?? ask(ref);
+      if (found) this.git.memo.set(`commit ${ref}`, found);
+      return found;
+    };
     const a = resolve(base);
     const b = resolve(head);
     if (!a || !b) return null;

@@ -74,7 +74,8 @@ pub fn check_verdict(checks: &[Check], required: &[String]) -> (Rollup, Vec<Stri
     (r.state, r.failing)
 }
 
-fn context_label(workflow: &str, name: &str) -> String {
+/// `workflow / name` for a check run, the bare name for a status (which has no workflow).
+pub fn context_label(workflow: &str, name: &str) -> String {
     if workflow.is_empty() {
         name.to_string()
     } else {

@@ -86,6 +86,21 @@ pub struct IssueRef {
     /// `link` (GitHub's closingIssuesReferences) or `keyword` (a closing keyword in the body).
     #[serde(default = "link_source")]
     pub source: String,
+    /// The issue's repository (`owner/name`) as GitHub links it; absent means this repository. GitHub
+    /// links issues of other repositories too, and the engine ignores those: their numbers mean nothing here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repository: Option<String>,
+}
+
+impl IssueRef {
+    /// Whether this is an issue of `repository` (the facts' own, compared without case). A link with
+    /// no repository, or facts with none, is taken as local: that is all an older reader said.
+    pub fn is_in(&self, repository: &str) -> bool {
+        match self.repository.as_deref() {
+            Some(r) if !r.is_empty() && !repository.is_empty() => r.eq_ignore_ascii_case(repository),
+            _ => true,
+        }
+    }
 }
 
 fn link_source() -> String {
@@ -309,6 +324,9 @@ pub struct Check {
     /// The workflow run a check run belongs to; a newer run of the same workflow supersedes it.
     #[serde(default)]
     pub run_id: Option<u64>,
+    /// Where people see the run: a check run's `detailsUrl` (the job's page), a status's `targetUrl`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -84,6 +84,7 @@ fn check() -> impl Strategy<Value = Check> {
             completed_at: None,
             id,
             run_id: None,
+            url: None,
         })
 }
 

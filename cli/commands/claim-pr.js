@@ -1,13 +1,13 @@
 // `prflow claim-pr <n> --by <name> [--release]`: a fixer's claim on a set-aside pull request, so the
 // worker leaves it alone while the fix is made. The engine decides whether the claim is allowed (the
 // owner must be the fixer; another claimant's claim refuses it), the comment op, and after the read-back
-// who won (`claimPrReadBack`); this writes through the writer table, reads back, and reports.
-import { restPages } from "../../lib/github/read-queue.js";
-import { UsageError } from "../usage.js";
+// who won (`claimPrReadBack`); lib/queue/agents.js writes it through the writer table and reads it back,
+// as for the fixer; this parses the command line and reports.
+import { connect, UsageError } from "../common.js";
 import { DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
-import { applyOps } from "../../lib/github/index.js";
-import { loadConfigOrThrow, queueFacts } from "./report.js";
+import { claimPullRequest } from "../../lib/queue/agents.js";
+import { loadConfigOrThrow } from "./report.js";
 
 export const summary = "Claim (or --release) a set-aside pull request for a fixer, so the queue leaves it alone.";
 export const usage = "prflow claim-pr <number> --by <name> [--release] [--dry-run] --repo owner/name [--config FILE] [--json]   (token: GITHUB_TOKEN)";
@@ -23,36 +23,23 @@ export const options = {
   json: { type: "boolean", default: false },
 };
 
-/** The pull request's comments as facts: every author, so the engine can tell the tool's own apart. */
-async function readComments(octokit, owner, repo, number) {
-  const comments = await restPages(octokit, "GET /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner, repo, issue_number: number });
-  return comments.map((c) => ({ id: c.id, author: c.user?.login ?? "", body: c.body ?? "", createdAt: c.created_at }));
-}
-
 export async function run(values, positionals) {
   if (positionals.length !== 1 || !/^\d+$/.test(positionals[0])) throw new UsageError(`expected one pull request number\nusage: ${usage}`);
   if (!values.by) throw new UsageError(`--by: the claimant's name is required\nusage: ${usage}`);
   const number = Number(positionals[0]);
   const engine = loadConfigOrThrow(values.config);
-  const { facts, octokit, owner, repo, log } = await queueFacts(values, engine);
-  const pr = facts.pullRequests.find((p) => p.number === number);
-  if (pr) pr.comments = await readComments(octokit, owner, repo, number);
-  const decision = engine.claimPr({ facts, number, by: values.by, release: values.release });
+  const dryRun = values["dry-run"];
+  const { owner, repo, octokit, log } = connect({ repo: values.repo, live: !dryRun });
+  const { decision, written, back } = await claimPullRequest({ engine, octokit, owner, repo, log }, { number, by: values.by, release: values.release, dryRun });
   const say = (result) => console.log(values.json ? JSON.stringify(result, null, 2) : result.message);
   if (!decision.ok) {
     say({ ...decision, written: false });
     return 1;
   }
-  if (values["dry-run"]) {
+  if (!written) {
     say({ ...decision, message: `${decision.message} (dry run: nothing written)`, written: false });
     return 0;
   }
-  const results = await applyOps(octokit, decision.ops, { owner, repo, live: true, log });
-  const notWritten = results.find((r) => r.outcome === "failed" || r.outcome === "guard-failed");
-  if (notWritten) throw new RunError([`#${number}: the claim comment was not written (${notWritten.outcome}: ${notWritten.detail})`]);
-  // Read back: two claimants writing in the same moment each wrote a comment; the engine says who holds.
-  pr.comments = await readComments(octokit, owner, repo, number);
-  const back = engine.claimPrReadBack({ facts, number, by: values.by, release: values.release });
   if (!back.won) throw new RunError([back.message]);
   log(`#${number}: ${decision.code} written and read back`);
   say({ ...decision, written: true });

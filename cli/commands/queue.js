@@ -3,7 +3,7 @@
 // worktrees outside the checkout and outside tmpfs, writes to GitHub with each op's guard read again
 // first, and sleeps as the step says. `--once` and the resident loop are one code path: `--once`
 // stops where a cycle ends.
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -11,11 +11,25 @@ import { promisify } from "node:util";
 import { UsageError } from "../usage.js";
 import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
-import { makeOctokit, parseSlug } from "../../lib/github/index.js";
+import { graphqlRequest, makeOctokit, parseSlug } from "../../lib/github/index.js";
 import { readBoardFacts } from "../../lib/github/read-queue.js";
 import { applyOps as applyWrites, APPLIED, FAILED, GUARD_FAILED, UNCHANGED } from "../../lib/github/write.js";
 
 const exec = promisify(execFile);
+
+// The git and fixer processes running now: a second stop signal ends them before it removes their
+// worktrees, so nothing goes on writing into a directory that is gone (or pushes after the exit).
+const running = new Set();
+function execRunning(file, args, options) {
+  return new Promise((resolve, reject) => {
+    const child = execFile(file, args, options, (error, stdout, stderr) => {
+      running.delete(child);
+      if (error) reject(Object.assign(error, { stdout, stderr }));
+      else resolve({ stdout, stderr });
+    });
+    running.add(child);
+  });
+}
 
 export const summary = "Land the merge queue one pull request at a time: rebase, push, release, watch (the worker).";
 export const usage =
@@ -57,7 +71,7 @@ export function stamp(date = new Date()) {
 
 async function git(cwd, args, { allowFail = false, env = {} } = {}) {
   try {
-    const { stdout, stderr } = await exec("git", args, { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: "0", ...env }, maxBuffer: 64 << 20 });
+    const { stdout, stderr } = await execRunning("git", args, { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: "0", ...env }, maxBuffer: 64 << 20 });
     return { code: 0, stdout: stdout.trim(), stderr };
   } catch (e) {
     if (!allowFail) throw new Error(`git ${args.join(" ")}: ${String(e.stderr ?? e.message).trim()}`);
@@ -134,6 +148,24 @@ export class Git {
     for (const n of [...this.trees.keys()]) await this.drop(n);
     await git(this.dir, ["worktree", "prune"], { allowFail: true });
   }
+  /** On the way out at once (a second signal): end what runs in the worktrees, then remove them. */
+  dropAllNow() {
+    for (const child of running) child.kill("SIGKILL");
+    for (const dir of this.trees.values()) {
+      try {
+        execFileSync("git", ["worktree", "remove", "--force", "--force", dir], { cwd: this.dir, stdio: "ignore" });
+      } catch {
+        // Removed below whatever git says; prune forgets it.
+      }
+      rmSync(dir, { recursive: true, force: true });
+    }
+    this.trees.clear();
+    try {
+      execFileSync("git", ["worktree", "prune"], { cwd: this.dir, stdio: "ignore" });
+    } catch {
+      // Nothing to prune, or no clone yet.
+    }
+  }
 }
 
 const IDENTITY = { GIT_AUTHOR_NAME: "prflow", GIT_AUTHOR_EMAIL: "prflow@users.noreply.github.com", GIT_COMMITTER_NAME: "prflow", GIT_COMMITTER_EMAIL: "prflow@users.noreply.github.com" };
@@ -181,7 +213,7 @@ async function autoFixIn(g, op) {
   let log = "";
   for (const command of op.commands) {
     try {
-      const { stdout, stderr } = await exec("sh", ["-c", command], { cwd: dir, maxBuffer: 64 << 20 });
+      const { stdout, stderr } = await execRunning("sh", ["-c", command], { cwd: dir, maxBuffer: 64 << 20 });
       log += stdout + stderr;
     } catch (e) {
       return { outcome: "failed", log: `${log}${e.stdout ?? ""}${e.stderr ?? ""}\n$ ${command}: exit ${e.code}` };
@@ -228,7 +260,9 @@ export async function applyOps(ops, { gh, g }) {
 /** One poll of the watched pull request, read as the survey reads it. */
 async function readPoll(gh, number, facts) {
   const pr = facts.pullRequests.find((p) => p.number === number);
-  const now = new Date().toISOString();
+  // GitHub's clock (the Date header the read just got), the one the watch's start was taken by: the
+  // machine's own clock may be off from it, and a watch timed across two clocks ends at random.
+  const now = facts.now ?? new Date().toISOString();
   if (!pr) {
     const { data } = await gh.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner: gh.owner, repo: gh.repo, pull_number: number });
     return { state: data.merged ? "MERGED" : data.state === "open" ? "OPEN" : "CLOSED", now };
@@ -252,36 +286,86 @@ async function readClosed(gh, numbers, facts) {
 }
 
 /**
- * The loop: survey or poll as the last step asked, call the step, apply its ops, wait. `stopWhen(out)`
- * ends it early (tests); `signal.stop` is set by the first SIGINT/SIGTERM.
+ * The first survey has no last one to say which layers GitHub moved onto the default branch, so the
+ * timelines say it: for each pull request onto it, the branch it was last moved off, and the pull
+ * request that merged from that branch, at which head. A read that fails gives none (1a restacks
+ * nothing on a guess) and says so.
  */
-export async function runQueue({ gh, g, engine, options, once = false, log, sleep, signal = { stop: false }, stopWhen = () => false }) {
+export async function readMovedLayers(gh, facts, log = () => {}) {
+  const main = facts.defaultBranch ?? "main";
+  const onMain = facts.pullRequests.filter((p) => p.baseRef === main && !p.isFork);
+  const moved = [];
+  try {
+    for (let i = 0; i < onMain.length; i += 50) {
+      const chunk = onMain.slice(i, i + 50);
+      const fields = chunk.map((p) => `p${p.number}: pullRequest(number: ${p.number}) { timelineItems(itemTypes: [BASE_REF_CHANGED_EVENT], last: 1) { nodes { ... on BaseRefChangedEvent { previousRefName currentRefName } } } }`);
+      const { data, errors } = await graphqlRequest(gh.octokit, `query prflowMovedLayers($owner: String!, $repo: String!) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`, { owner: gh.owner, repo: gh.repo });
+      if (errors.length || !data?.repository) throw new Error(errors[0]?.message ?? "no repository");
+      for (const p of chunk) {
+        const e = data.repository[`p${p.number}`]?.timelineItems?.nodes?.at(-1);
+        if (e?.previousRefName && e.currentRefName === main) moved.push({ number: p.number, from: e.previousRefName });
+      }
+    }
+    const branches = [...new Set(moved.map((m) => m.from))];
+    const merged = new Map();
+    for (let i = 0; i < branches.length; i += 50) {
+      const chunk = branches.slice(i, i + 50);
+      const vars = chunk.map((_, j) => `$b${j}: String!`).join(", ");
+      const fields = chunk.map((_, j) => `b${j}: pullRequests(headRefName: $b${j}, states: [MERGED], last: 1) { nodes { number headRefOid } }`);
+      const variables = { owner: gh.owner, repo: gh.repo, ...Object.fromEntries(chunk.map((b, j) => [`b${j}`, b])) };
+      const { data, errors } = await graphqlRequest(gh.octokit, `query prflowMergedFrom($owner: String!, $repo: String!, ${vars}) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`, variables);
+      if (errors.length || !data?.repository) throw new Error(errors[0]?.message ?? "no repository");
+      chunk.forEach((b, j) => {
+        const pr = data.repository[`b${j}`]?.nodes?.at(-1);
+        if (pr) merged.set(b, pr);
+      });
+    }
+    return moved.filter((m) => merged.has(m.from)).map((m) => ({ number: m.number, parent: merged.get(m.from).number, parentHead: merged.get(m.from).headRefOid }));
+  } catch (e) {
+    log(`the timelines could not be read (${e.message}): no layer GitHub moved is restacked on this first survey`);
+    return [];
+  }
+}
+
+/**
+ * The loop: survey or poll as the last step asked, call the step, apply its ops, wait. `stopWhen(out)`
+ * ends it early (tests), and `resume` (what it returned) goes on from there; `signal.stop` is set by
+ * the first SIGINT/SIGTERM.
+ */
+export async function runQueue({ gh, g, engine, options, once = false, log, sleep, signal = { stop: false }, stopWhen = () => false, resume = null }) {
   await g.ready();
-  let state = {};
-  let facts = null;
-  let results = [];
+  // A test resumes where an earlier call stopped (memory-only state such as demotions, a watch in
+  // progress); a process starts empty, with a survey.
+  let state = resume?.state ?? {};
+  let facts = resume?.facts ?? null;
+  let results = resume?.results ?? [];
   let poll = null;
   let closed = [];
-  let reads = [];
-  let wait = { kind: "survey", afterSeconds: 0 };
+  let reads = resume?.reads ?? [];
+  let wait = resume?.wait ?? { kind: "survey", afterSeconds: 0 };
+  // The first survey of a process reads the timelines for the layers GitHub moved (1a has no last survey).
+  let first = !resume;
   for (;;) {
+    let movedLayers = [];
     if (wait.kind === "survey" || wait.kind === "sleep") {
       await sleep((wait.afterSeconds ?? wait.seconds ?? 0) * 1000, signal);
       facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {} });
-      closed = await readClosed(gh, reads, facts);
+      if (first) movedLayers = await readMovedLayers(gh, facts, log);
+      first = false;
+      closed = await readClosed(gh, [...new Set([...reads, ...movedLayers.map((l) => l.parent)])], facts);
       poll = null;
     } else if (wait.kind === "poll") {
       await sleep(wait.afterSeconds * 1000, signal);
       facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {} });
       poll = { ...(await readPoll(gh, wait.number, facts)), stopRequested: signal.stop };
     }
-    const out = engine.cycleStep({ facts, state, results, poll, closed, options, stop: signal.stop });
+    const out = engine.cycleStep({ facts, state, results, poll, closed, movedLayers, options, stop: signal.stop });
     if (out.configErrors) throw new RunError(out.configErrors.map((e) => `config: ${e.path}: expected ${e.expected}, found ${e.found}`));
     for (const line of out.log) log(line);
     results = out.ops.length ? await applyOps(out.ops, { gh, g }) : [];
     for (const [i, r] of results.entries()) if (!["done", "unchanged"].includes(r.outcome)) log(`${out.ops[i].op} #${out.ops[i].number}: ${r.outcome}${r.log ? `: ${r.log.split("\n").at(-1)}` : ""}`);
     ({ state, wait, reads } = out);
-    if (wait.kind === "stop" || stopWhen(out) || (once && wait.kind === "sleep")) return { state, wait };
+    if (wait.kind === "stop" || stopWhen(out) || (once && wait.kind === "sleep")) return { state, wait, reads, results, facts };
   }
 }
 
@@ -331,7 +415,11 @@ export async function run(values) {
   const g = new Git({ cloneUrl, stateDir });
   const signal = { stop: false };
   const onSignal = () => {
-    if (signal.stop) process.exit(130);
+    if (signal.stop) {
+      // At once, but not half-done: no worktree left behind, and nothing pushes after this.
+      g.dropAllNow();
+      process.exit(130);
+    }
     signal.stop = true;
     log("stop requested: finishing this step (a second signal exits at once)");
     signal.wake?.();

@@ -22,7 +22,7 @@ export const QUEUE_PULLS_QUERY = `query QueuePulls($owner: String!, $repo: Strin
         autoMergeRequest { enabledAt }
         commits(first: 1) { totalCount }
         files(first: 1) { totalCount }
-        closingIssuesReferences(first: 25) { nodes { number state body repository { nameWithOwner } } }
+        closingIssuesReferences(first: 25) { nodes { number repository { nameWithOwner } } }
         reviewThreads(first: 100) { totalCount nodes { isResolved } }
       }
     }
@@ -77,6 +77,7 @@ const MAX_ROUNDS = 8;
  * `config` is the validated config; `engine` (js/node.js or a loaded js/web.js) names what to read.
  */
 export async function readQueueFacts(octokit, { owner, repo, engine, facts, config = {}, log = () => {} }) {
+  facts.repository ||= `${owner}/${repo}`;
   facts.unknown ??= [];
   facts.pullRequests ??= [];
   facts.issues ??= [];
@@ -106,12 +107,9 @@ export async function readQueueFacts(octokit, { owner, repo, engine, facts, conf
         if (node.commits) pr.commitCount = node.commits.totalCount;
         if (node.files && (pr.files?.length ?? 0) < node.files.totalCount) pr.filesTruncated = true;
         if (node.closingIssuesReferences) {
-          // GitHub links issues of other repositories too; their numbers mean nothing here.
-          const here = `${owner}/${repo}`.toLowerCase();
-          const local = node.closingIssuesReferences.nodes.filter((i) => i && (!i.repository || String(i.repository.nameWithOwner).toLowerCase() === here));
-          pr.closingIssues = local.map((i) => ({ number: i.number, source: "link" }));
-          // The page carries the linked issues' state and body: kept, so the engine does not name them.
-          for (const i of local) if (!facts.issues.some((x) => x.number === i.number)) facts.issues.push({ number: i.number, open: i.state === "OPEN", body: i.body ?? "" });
+          // Every link with its repository: GitHub links other repositories' issues too, and the engine
+          // decides which are this repository's. Their bodies are read when the engine names them.
+          pr.closingIssues = node.closingIssuesReferences.nodes.filter(Boolean).map((i) => ({ number: i.number, source: "link", ...(i.repository ? { repository: i.repository.nameWithOwner } : {}) }));
         } else addUnknown(pr.unknown, "closingIssues");
         // Past one page of threads the count is a floor: enough to hold on, never a guess that releases.
         if (node.reviewThreads) pr.unresolvedThreads = node.reviewThreads.nodes.filter((t) => !t.isResolved).length;

@@ -78,8 +78,8 @@ const LISTS = {
     fact: "checks",
     select: (a) =>
       `commits(last: 1) { nodes { commit { oid statusCheckRollup { state contexts(${a}) { ${PAGE_INFO} nodes { __typename ` +
-      `... on CheckRun { databaseId name status conclusion startedAt completedAt checkSuite { workflowRun { workflow { name } } } } ` +
-      `... on StatusContext { context state createdAt } } } } } } }`,
+      `... on CheckRun { databaseId name status conclusion startedAt completedAt detailsUrl checkSuite { workflowRun { workflow { name } } } } ` +
+      `... on StatusContext { context state createdAt targetUrl } } } } } } }`,
     at: (pr) => {
       const commit = pr.commits?.nodes?.[0]?.commit;
       if (!commit) return pr.commits === null ? null : { pageInfo: { hasNextPage: false }, nodes: [] };
@@ -438,6 +438,7 @@ export function toCheck(c) {
       startedAt: c.createdAt ?? null,
       completedAt: pending ? null : (c.createdAt ?? null),
       id: null,
+      ...(c.targetUrl ? { url: c.targetUrl } : {}),
     };
   }
   return {
@@ -448,6 +449,7 @@ export function toCheck(c) {
     startedAt: c.startedAt ?? null,
     completedAt: c.completedAt ?? null,
     id: c.databaseId ?? null,
+    ...(c.detailsUrl ? { url: c.detailsUrl } : {}),
   };
 }
 

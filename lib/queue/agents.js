@@ -1,5 +1,5 @@
-// The agents' side of the merge queue, shell half: open-pr, push-fixed-pr, the claim written and read
-// back, and the fixer station's pass. Every decision is the engine's (openPr, pushFixedPr, claimPr,
+// The agents' side of the merge queue, shell half: open-pr, push-fixed-pr, claim-pr (the claim written
+// and read back), and the fixer station's pass. Every decision is the engine's (openPr, pushFixedPr, claimPr,
 // fixerPick, fixerBrief, fixerGiveUp); this reads GitHub, runs git and the AI command, and writes
 // through the one writer table.
 import { spawn } from "node:child_process";
@@ -41,6 +41,18 @@ export async function openPullRequest(ctx, request, { dryRun = false } = {}) {
   const failed = notWritten(results);
   if (failed) throw new StepError(`open-pr ${failed.op}`, failed.detail);
   return { decision, results, number: results[0]?.created ?? null };
+}
+
+/**
+ * `prflow claim-pr`: the engine's claim (or release) on `number` for `by`, written and read back unless
+ * `dryRun`. Returns { decision, written, back }: `written` false when the engine refused or on a dry run;
+ * `back` is writeClaim's read-back when it was written.
+ */
+export async function claimPullRequest(ctx, { number, by, release = false, dryRun = false }) {
+  const facts = await readFactsFor(ctx, number);
+  const decision = ctx.engine.claimPr({ facts, number, by, release });
+  if (!decision.ok || dryRun) return { decision, written: false, back: null };
+  return { decision, written: true, back: await writeClaim(ctx, facts, number, by, decision.ops, { release }) };
 }
 
 /**

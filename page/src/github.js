@@ -60,6 +60,12 @@ export function pullUrl(api, fullName, number) {
 /** The web server of each API base, worked out once: the page asks for three links per row. */
 const servers = new Map();
 
+/**
+ * A refresh reads everything again once the last full read is this old, whatever the open list's ETag
+ * says: a check that finishes changes no pull request's `updated_at`, so the list answers 304 all the same.
+ */
+export const FULL_READ_MINUTES = 5;
+
 /** The clock `facts.now` came from, in words for the "as of" stamp. */
 export const CLOCKS = {
   github: "GitHub's clock, from its Date header",
@@ -99,15 +105,20 @@ export function client({ api, token, progress = () => {} }) {
  * which branches the queue needs compared with the tip. First it asks for the open list's ETag, so a
  * later `probe` with it answers 304 while nothing changed. `progress(line)` gets a line per page
  * ("reading pull requests 50/120") and every retry or partial failure the readers report.
- * Returns { facts, engine, configSource, requests, etag, clock }: a bad config is the engine's to
+ * `labelCache` is the last read's (its ETags make an unchanged label set cost nothing).
+ * Returns { facts, engine, configSource, requests, etag, clock, labelColors, labelCache }: a bad config is the engine's to
  * report (its answers carry `configErrors`), never replaced here by the preset.
  */
-export async function readAll({ api, token, owner, repo, prflow, progress = () => {} }) {
+export async function readAll({ api, token, owner, repo, prflow, labelCache, progress = () => {} }) {
   const { octokit, stats } = client({ api, token, progress });
   // The first answer is also the first place a bad token or a missing repository shows.
   const { etag } = await probe(octokit, { owner, repo }).catch((e) => {
     throw new ReadError("reading pull requests", e.line ?? e.message, e.cause ?? e);
   });
+
+  // Before the facts, so that what the page does once the facts arrive starts at their last answer.
+  progress(`reading ${owner}/${repo}'s label colours`);
+  const labels = await readLabelColors(octokit, { owner, repo, cache: labelCache, progress });
 
   progress(`reading pull requests of ${owner}/${repo}`);
   let facts;
@@ -133,7 +144,37 @@ export async function readAll({ api, token, owner, repo, prflow, progress = () =
   // unknown in the facts (the engine then says so), never a failed page.
   progress("reading the merge queue's facts");
   await readQueueFacts(octokit, { owner, repo, engine, facts, log: progress });
-  return { facts, engine, configSource, requests: stats.requests, etag, clock: stats.dated ? CLOCKS.github : CLOCKS.browser };
+  return { facts, engine, configSource, requests: stats.requests, etag, clock: stats.dated ? CLOCKS.github : CLOCKS.browser, labelColors: labels.colors, labelCache: labels.cache };
+}
+
+/**
+ * The repository's own label colours ({ name: "rrggbb" }), as GitHub draws its labels: REST's label
+ * list, a page of 100 at a time, each page asked with the ETag it had last time (`cache`, kept by the
+ * caller between reads), so an unchanged label set costs 304s, which cost no rate limit. A label set
+ * that cannot be read leaves the colours the config gives (the engine's labelColors): a colour is never
+ * worth a failed page.
+ */
+export async function readLabelColors(octokit, { owner, repo, cache = { pages: [] }, progress = () => {} }) {
+  const pages = [];
+  try {
+    for (let page = 1; ; page++) {
+      const last = cache.pages[page - 1];
+      let entry;
+      try {
+        const res = await octokit.request("GET /repos/{owner}/{repo}/labels", { owner, repo, per_page: 100, page, headers: last?.etag ? { "if-none-match": last.etag } : {} });
+        entry = { etag: res.headers.etag ?? null, labels: res.data.map((l) => [l.name, l.color]), more: /rel="next"/.test(res.headers.link ?? "") };
+      } catch (e) {
+        if (e.status !== 304 || !last) throw e;
+        entry = last;
+      }
+      pages.push(entry);
+      if (!entry.more) break;
+    }
+  } catch (e) {
+    progress(`labels: could not read ${owner}/${repo}'s label colours (${e.status ?? ""} ${e.message}); the config's colours are shown`);
+    return { colors: null, cache };
+  }
+  return { colors: Object.fromEntries(pages.flatMap((p) => p.labels)), cache: { pages } };
 }
 
 /** UTF-8 text from the contents API's base64 (with its line breaks). */

@@ -6,7 +6,7 @@
 // on the document (tests and embedding pages wait for it), and a `prflow:confirm` event when it waits
 // for the person to confirm an API URL that is not GitHub's.
 import { load } from "../../js/web.js";
-import { apiBase, client, parseRepos, probe, readAll, ReadError, DEFAULT_API, CLOCKS } from "./github.js";
+import { apiBase, client, parseRepos, probe, readAll, ReadError, DEFAULT_API, FULL_READ_MINUTES } from "./github.js";
 import { renderBoards } from "./render.js";
 import { applyFilters, choices, FILTER_KEYS, readFilters, SORTS } from "./filters.js";
 import { installKeys } from "./keys.js";
@@ -18,15 +18,16 @@ const tokenKey = (api) => `prflow.token ${api}`;
  * `?api=`, so the token goes there only once the person has read the host and said yes, in this tab.
  */
 const confirmedKey = (api) => `prflow.confirmed ${api}`;
-/** An interval refresh reads everything at least this often: a finished check changes no list's ETag. */
-const FULL_READ_EVERY = 5;
 
 const $ = (id) => document.getElementById(id);
 let prflow;
-/** What is drawn: { api, token, boards: [{ repository, api, facts, engine, view, problems, configSource, etag, clock }], drawn }. */
+/**
+ * What is drawn: { api, token, readAt, boards: [{ repository, api, facts, engine, view, problems,
+ * configSource, etag, clock, labelColors, labelCache, readNow, readAt }], drawn }. `readAt` is this browser's
+ * Date.now() when the facts were read: a redraw moves the read's `now` (`readNow`) on by the time since.
+ */
 let current = null;
 let timer = null;
-let ticks = 0;
 let busy = false;
 
 // The engine, in one place: the Wasm loaded once, then one view per repository's facts.
@@ -102,14 +103,16 @@ async function run(event) {
     }
     const boards = [];
     let requests = 0;
+    // The label colours' ETags from the last read of the same repository on the same API.
+    const caches = new Map((current?.api === api ? current.boards : []).map((b) => [b.repository, b.labelCache]));
     for (const { owner, repo } of repos) {
-      const read = await readAll({ api, token, owner, repo, prflow, progress: status });
+      const read = await readAll({ api, token, owner, repo, prflow, labelCache: caches.get(`${owner}/${repo}`), progress: status });
       performance.mark?.("prflow facts read");
       requests += read.requests;
       const view = dashboardView(read.engine, read.facts);
-      boards.push({ repository: `${owner}/${repo}`, api, ...read, view, problems: view.configErrors });
+      boards.push({ repository: `${owner}/${repo}`, api, ...read, readNow: read.facts.now, view, problems: view.configErrors, readAt: Date.now() });
     }
-    current = { api, token, boards };
+    current = { api, token, boards, readAt: Date.now() };
     draw(`${requests} API requests`);
     schedule();
   } catch (e) {
@@ -120,13 +123,13 @@ async function run(event) {
 }
 
 /**
- * Refresh: asks GitHub whether each repository's open list changed (If-None-Match). Unchanged: the
- * engine is asked again with the same facts at the new time (durations move on); changed, or every
- * FULL_READ_EVERY-th interval tick, or asked for with `full`: everything is read again.
+ * Refresh (the button, or the interval): asks GitHub whether each repository's open list changed
+ * (If-None-Match). Unchanged: the engine is asked again with the same facts at the new time (durations
+ * move on); changed, or the last full read FULL_READ_MINUTES old: everything is read again.
  */
-async function refresh({ full = false } = {}) {
+async function refresh() {
   if (!current || busy) return;
-  if (full) return run();
+  if (Date.now() - current.readAt >= FULL_READ_MINUTES * 60_000) return run();
   busy = true;
   try {
     let changed = false;
@@ -139,10 +142,10 @@ async function refresh({ full = false } = {}) {
     }
     busy = false;
     if (changed) return run();
-    const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
     for (const b of current.boards) {
+      // The read's clock (GitHub's when its Date header was readable), moved on by the time since.
+      const now = new Date(Date.parse(b.readNow) + (Date.now() - b.readAt)).toISOString().replace(/\.\d{3}Z$/, "Z");
       b.facts = { ...b.facts, now };
-      b.clock = CLOCKS.browser;
       b.view = dashboardView(b.engine, b.facts);
       b.problems = b.view.configErrors;
     }
@@ -157,10 +160,7 @@ function schedule() {
   clearInterval(timer);
   const minutes = Number($("every").value);
   if (minutes > 0) {
-    timer = setInterval(() => {
-      ticks++;
-      refresh({ full: ticks % FULL_READ_EVERY === 0 });
-    }, minutes * 60_000);
+    timer = setInterval(() => refresh(), minutes * 60_000);
   }
 }
 
@@ -189,7 +189,7 @@ function draw(line, how = "read") {
   const names = current.boards.map((b) => b.repository).join(", ");
   const engines = [...new Set(current.boards.map((b) => b.view.engine))].join(", ");
   const configs = current.boards.map((b) => `${current.boards.length > 1 ? `${b.repository} ` : ""}config: ${b.problems.length ? `${b.configSource} has errors` : b.configSource}`);
-  status(`${rows} open pull request${rows === 1 ? "" : "s"} in ${names}${shown === rows ? "" : `, ${shown} shown`}; ${configs.join("; ")}; checked ${new Date().toLocaleTimeString()}: ${line}; engine ${engines}`);
+  status(`${rows} open pull request${rows === 1 ? "" : "s"} in ${names}${shown === rows ? "" : `, ${shown} shown`}; ${configs.join("; ")}; checked ${clockTime(new Date())}: ${line}; engine ${engines}`);
   // The facts snapshot is written when asked for: 500 pull requests' facts are megabytes of text.
   $("snapshot-box").open = false;
   $("snapshot").textContent = "";
@@ -197,6 +197,9 @@ function draw(line, how = "read") {
   performance.measure?.("prflow draw", { start, end: performance.now() });
   document.dispatchEvent(new CustomEvent("prflow:rendered", { detail: { rows, shown, how } }));
 }
+
+/** HH:MM:SS on this browser's clock: toLocaleTimeString's first call loads the locale's data, tens of milliseconds. */
+const clockTime = (d) => [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, "0")).join(":");
 
 /** Shows which host the token would go to and waits for the person's answer; nothing is sent meanwhile. */
 function confirmApi(api) {

@@ -38,13 +38,20 @@ function paint(node, color) {
   node.style.color = text;
 }
 
-/** Appends `parts` (cells.js) to `node` as text nodes, links, code and chips. */
+/**
+ * Appends `parts` (cells.js) to `node` as text nodes, links, code and chips: in one append, with
+ * neighbouring strings as one text node (500 rows' cells are thousands of parts).
+ */
 export function appendParts(doc, node, parts) {
+  const out = [];
+  let text = "";
   for (const p of parts) {
     if (typeof p === "string") {
-      node.append(p);
+      text += p;
       continue;
     }
+    if (text) out.push(text);
+    text = "";
     const tag = p.href ? "a" : p.code ? "code" : "span";
     const child = doc.createElement(tag);
     if (p.href) {
@@ -56,10 +63,18 @@ export function appendParts(doc, node, parts) {
     if (p.href && p.code) child.append(el(doc, "code", {}, p.text));
     else child.textContent = p.text;
     paint(child, p.color);
-    node.append(child);
+    out.push(child);
   }
+  if (text) out.push(text);
+  node.append(...out);
   return node;
 }
+
+/**
+ * The colour of each label: the repository's own (what GitHub draws), else the one the config gives it
+ * (a label the Action has not created yet).
+ */
+export const colorsOf = (board) => (board.labelColors ? { ...board.view.labelColors, ...board.labelColors } : board.view.labelColors);
 
 /** The row's deep-link id: `pr-N`, or `pr-owner/repo-N` when several repositories share the view. */
 export const rowId = (repository, number, several) => (several ? `pr-${repository}-${number}` : `pr-${number}`);
@@ -93,11 +108,12 @@ export function renderBoards(doc, root, boards) {
   const headings = new Map(actors.map((a) => [a.actor, a.heading]));
   const actorHeading = (a) => headings.get(a) ?? a;
   const sorted = actors.map((a) => groups.get(a.actor)).filter(Boolean);
+  const colors = new Map(boards.map((b) => [b, colorsOf(b)]));
   for (const g of sorted) {
     const body = doc.createElement("tbody");
     const frag = doc.createDocumentFragment();
     for (const { board, row } of g.members) {
-      const ctx = { api: board.api, repository: board.repository, labelColors: board.view.labelColors, actorHeading, several };
+      const ctx = { api: board.api, repository: board.repository, labelColors: colors.get(board), actorHeading, several };
       const tr = template.cloneNode(true);
       const id = rowId(board.repository, row.number, several);
       tr.id = id;
@@ -107,7 +123,7 @@ export function renderBoards(doc, root, boards) {
       tr.dataset.state = row.state ?? "";
       const cells = tr.children;
       for (let i = 0; i < COLUMNS.length; i++) appendParts(doc, cells[i], COLUMNS[i][2](row, ctx));
-      cells[2].append(bar(doc, row, maxMinutes), strip(doc, row, board.view));
+      cells[2].append(bar(doc, row, maxMinutes), strip(doc, row, board.view, ctx.labelColors));
       frag.append(tr);
       drawn.push({ id, row, board, tr });
     }
@@ -131,7 +147,7 @@ function bar(doc, row, maxMinutes) {
 }
 
 /** The state's stays replayed from the timeline, each as wide as it lasted, in its label's colour. */
-function strip(doc, row, view) {
+function strip(doc, row, view, colors) {
   const outer = el(doc, "div", { class: "stays" });
   const now = Date.parse(view.now);
   for (const s of row.stays) {
@@ -140,8 +156,8 @@ function strip(doc, row, view) {
     const span = doc.createElement("span");
     span.style.flexGrow = String(Math.max(1, (to - from) / 60000));
     span.title = `${s.label}: ${s.from} → ${s.to ?? "now"} (${duration((to - from) / 60000)})`;
-    paint(span, view.labelColors[s.label]);
-    if (!view.labelColors[s.label]) span.className = "other";
+    paint(span, colors[s.label]);
+    if (!colors[s.label]) span.className = "other";
     outer.append(span);
   }
   return outer;

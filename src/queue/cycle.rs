@@ -249,8 +249,15 @@ pub struct StepInput {
     pub results: Vec<OpResult>,
     /// The watched pull request, when the last step asked for a poll.
     pub poll: Option<Poll>,
-    /// The pull requests the last step named in `reads` that are no longer open.
+    /// The pull requests the last step named in `reads` that are no longer open (and, on the first
+    /// survey, the layers below named in `movedLayers`).
     pub closed: Vec<ClosedPull>,
+    /// The first survey of a run has no last survey to compare: the layers GitHub moved onto the
+    /// default branch, as their timelines tell it (the branch each was moved off, and the pull request
+    /// that merged from it at which head). Read once, on the first survey; step 1a treats them as
+    /// layers the last survey saw.
+    #[serde(default)]
+    pub moved_layers: Vec<Layer>,
     pub options: Options,
     /// A stop signal arrived: finish this step and stop.
     pub stop: bool,
@@ -285,6 +292,12 @@ pub fn step(input: &StepInput, config: &Config) -> StepOut {
     let mut s = Stepper { input, config, facts: input.facts.clone(), state: input.state.clone(), ops: Vec::new(), log: Vec::new() };
     if s.state.awaiting == Awaiting::Survey {
         s.state.wrote.clear();
+    }
+    // The timeline's layers join the last survey's (kept in the state across UNKNOWN re-reads, until 1a).
+    for m in &input.moved_layers {
+        if !s.state.layers.iter().any(|l| l.number == m.number) {
+            s.state.layers.push(m.clone());
+        }
     }
     s.remember();
     let pending = std::mem::take(&mut s.state.pending);
@@ -964,7 +977,17 @@ impl Stepper<'_> {
             return Wait::Results;
         }
         self.log.push(format!("#{n}: not auto-fixed: {}", fix.reason));
-        let lines = vec![format!("Failed: {failed_labels}"), format!("Not fixed automatically: {}.", fix.reason)];
+        let mut lines = vec![format!("Failed: {failed_labels}")];
+        // Each failed run where people read it (the job's page), so the comment is where to start.
+        let runs: Vec<String> = crate::checks::newest_runs(&poll.checks)
+            .iter()
+            .filter(|(_, (c, v))| *v == crate::checks::Rollup::Failing && c.url.is_some())
+            .map(|((workflow, name), (c, _))| format!("- [{}]({})", crate::checks::context_label(workflow, name), c.url.as_deref().unwrap_or_default()))
+            .collect();
+        if !runs.is_empty() {
+            lines.push(format!("The failed runs:\n{}", runs.join("\n")));
+        }
+        lines.push(format!("Not fixed automatically: {}.", fix.reason));
         self.set_aside(n, Reason::ChecksFailed, &head, &memory::detail(&lines, &[], ""), Then::CycleEnd)
     }
 }

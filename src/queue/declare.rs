@@ -215,11 +215,11 @@ pub fn declared(ctx: &Ctx, pr: &PullRequest) -> Declared {
     if pr.unknown(crate::facts::PullFact::ClosingIssues) {
         d.unread.push("the issues it closes could not be read: no Start-After: inherited".into());
     } else {
-        d.closes = pr.closing_issues.clone();
+        d.closes = pr.closing_issues.iter().filter(|r| r.is_in(&ctx.facts.repository)).map(|r| crate::facts::IssueRef { repository: None, ..r.clone() }).collect();
     }
     for n in closing_keywords(&pr.body) {
         if !d.closes.iter().any(|r| r.number == n) {
-            d.closes.push(crate::facts::IssueRef { number: n, source: "keyword".into() });
+            d.closes.push(crate::facts::IssueRef { number: n, source: "keyword".into(), repository: None });
         }
     }
     if ctx.facts.repo_unknown(crate::facts::RepoFact::Issues) {

@@ -55,13 +55,16 @@ pub fn set_aside(records: &mut Vec<SetAsideRecord>, facts: &Facts, number: u64, 
     records.retain(|r| r.number != number);
     records.push(SetAsideRecord { number, reason: reason.code().into(), head: head.into(), base: base.clone() });
     let body = markers::set_aside_body(reason.code(), head, &base, detail);
-    let comment_id = facts.pull_requests.iter().find(|p| p.number == number).and_then(|pr| setaside::own_set_aside(facts, pr)).and_then(|(c, _)| c.id);
+    let existing = facts.pull_requests.iter().find(|p| p.number == number).and_then(|pr| setaside::own_set_aside(facts, pr)).map(|(c, _)| c);
+    // An edit is guarded by the line the comment starts with now (as read, or as this run wrote it:
+    // a resolved line, or a set-aside at an older head), not by the line it is about to get.
+    let marker = existing.filter(|c| c.id.is_some()).map(|c| c.body.lines().next().unwrap_or_default()).unwrap_or_else(|| body.lines().next().unwrap_or_default()).to_string();
     Op::UpsertComment {
         number,
-        marker: body.lines().next().unwrap_or_default().to_string(),
+        marker,
         body,
         reason: format!("set aside `{}`: {}", reason.code(), reason.sentence()),
-        comment_id,
+        comment_id: existing.and_then(|c| c.id),
         // Said of this head: a push since makes the comment wrong before it is written.
         guard: crate::plan::Guard::head(head),
     }

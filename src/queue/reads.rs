@@ -147,6 +147,16 @@ mod tests {
             ("a closed issue's dependencies are not read", json!({ "issues": [{ "number": 10, "open": false }] }), Reads::default()),
             ("issues that could not be read are not asked again", json!({ "unknown": ["issues"] }), Reads::default()),
             (
+                "a closing link to another repository's issue is not read as the local issue of its number (issue 11)",
+                json!({ "pullRequests": [{ "number": 5, "body": "", "baseRef": "main", "headRef": "b5", "headSha": "h5", "closingIssues": [{ "number": 13, "repository": "other/repo" }] }] }),
+                Reads::default(),
+            ),
+            (
+                "a closing link to this repository's issue is read, its repository compared without case",
+                json!({ "pullRequests": [{ "number": 5, "body": "", "baseRef": "main", "headRef": "b5", "headSha": "h5", "closingIssues": [{ "number": 7, "repository": "Me/Here" }, { "number": 13, "repository": "other/repo" }] }] }),
+                Reads { issues: vec![7], ..Reads::default() },
+            ),
+            (
                 "the teams CODEOWNERS names, while code-owner review is required",
                 json!({ "requireCodeOwnerReview": true, "codeowners": "# owners\n*.rs @Org/Core @alice\ndocs/ @org/docs", "teamMembers": { "org/docs": ["bob"] } }),
                 Reads { issues: vec![10], teams: vec!["org/core".into()], ..Reads::default() },

@@ -65,6 +65,20 @@ pub struct QueueParams {
     pub sweep_ci_minutes: Vec<f64>,
     pub sweep_failure_rate: Vec<f64>,
     pub sweep_flake_rate: Vec<f64>,
+    /// A board's own arrivals, in place of the Poisson draw (and of `arrivalsPerDay` and
+    /// `failureRate`): each run takes these, so a board replayed on the emulator with the worker
+    /// meets the same pull requests at the same minutes (issue 19's check against the worker).
+    pub arrivals: Vec<Arrival>,
+}
+
+/// One pull request joining the queue at `minute` from the start of the first day.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Arrival {
+    pub minute: f64,
+    /// Every build containing it fails (it is set aside).
+    #[serde(default)]
+    pub broken: bool,
 }
 
 impl Default for QueueParams {
@@ -84,6 +98,7 @@ impl Default for QueueParams {
             sweep_ci_minutes: vec![5.0, 10.0, 15.0, 20.0, 30.0, 45.0, 60.0],
             sweep_failure_rate: vec![0.0, 0.05, 0.1, 0.2, 0.3],
             sweep_flake_rate: vec![0.0, 0.02, 0.05, 0.1, 0.2],
+            arrivals: Vec::new(),
         }
     }
 }
@@ -161,6 +176,11 @@ impl QueueParams {
         for (i, v) in self.sweep_flake_rate.iter().enumerate() {
             share(&mut e, &format!("sweepFlakeRate[{i}]"), *v);
         }
+        let horizon = self.days as f64 * self.day_hours * 60.0;
+        check(&mut e, self.arrivals.len() <= 100_000, "arrivals", "at most 100000", self.arrivals.len());
+        for (i, a) in self.arrivals.iter().enumerate() {
+            check(&mut e, a.minute >= 0.0 && a.minute < horizon, &format!("arrivals[{i}].minute"), &format!("from 0 to less than the run's {horizon} minutes"), a.minute);
+        }
         e
     }
 
@@ -226,6 +246,11 @@ pub(crate) struct Job {
 /// The arrivals of one run. The broken draw is a uniform compared with the rate, so runs at a higher
 /// failure rate break a superset of the same pull requests (the sweep moves one thing at a time).
 pub(crate) fn arrivals(p: &QueueParams, run_seed: u64) -> Vec<Job> {
+    if !p.arrivals.is_empty() {
+        let mut jobs: Vec<Job> = p.arrivals.iter().map(|a| Job { arrival: a.minute, broken: a.broken }).collect();
+        jobs.sort_by(|a, b| a.arrival.total_cmp(&b.arrival));
+        return jobs;
+    }
     let mut rng = Rng::new(run_seed, 2);
     let horizon = p.days as f64 * p.day_hours * 60.0;
     let mean_gap = p.day_hours * 60.0 / p.arrivals_per_day;
@@ -517,6 +542,19 @@ mod tests {
             let clean = run(&QueueParams { flake_rate: 0.0, ..p.clone() }, policy);
             assert!(o.runs_per_landing > clean.runs_per_landing, "{policy:?}");
         }
+    }
+
+    #[test]
+    fn a_board_of_its_own_replaces_the_draw() {
+        // Six at the start, the fourth broken, no flakes: serial pays one run each, the broken one's
+        // included, for five landings; the seed changes nothing.
+        let arrivals: Vec<Arrival> = (0..6).map(|i| Arrival { minute: i as f64, broken: i == 3 }).collect();
+        let p = QueueParams { days: 1, flake_rate: 0.0, arrivals, ..params() };
+        let serial = run(&p, QueuePolicy::Serial);
+        assert_eq!((serial.landings_per_day, serial.set_aside_per_day, serial.runs_per_landing, serial.minutes_per_landing), (5.0, 1.0, 1.2, 18.0));
+        assert_eq!(run(&QueueParams { seed: Some(99), ..p.clone() }, QueuePolicy::Serial), serial);
+        let late = QueueParams { arrivals: vec![Arrival { minute: 480.0, broken: false }], ..p };
+        assert_eq!(late.validate(), vec!["$.arrivals[0].minute: expected from 0 to less than the run's 480 minutes, found 480"]);
     }
 
     #[test]

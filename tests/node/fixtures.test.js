@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createEngine } from "../../js/node.js";
 
-// The sizes the issues promised, per corpus (cases, not calls: a story makes several calls).
+// The sizes the issues promised, per corpus, in calls (a case with steps makes several).
 const PROMISED = { reconcile: 150, queue: 200, stations: 90, followup: 20, "queue-cycle": 200 };
 
 const dumpPath = process.env.PRFLOW_FIXTURE_DUMP || fileURLToPath(new URL("../../.tmp/fixture-calls.json", import.meta.url));

@@ -91,10 +91,11 @@ describe("readFacts reproduces the seeded repository", () => {
       { title: "Add parser", body: "Merge-After: #2", author: "agent-1", files: ["src/parser.rs"], labels: ["state:needs-human"], reviewRequests: ["bob", "acme/core"], headSha: seeded.a.headSha, mergeable: "MERGEABLE", mergeStateStatus: "BLOCKED", unknown: [] },
     );
     assert.deepEqual(a.reviews.map((r) => [r.author, r.state, r.commit === seeded.a.commits[0].oid, r.body]), [["alice", "CHANGES_REQUESTED", true, "fix it"]]);
-    assert.deepEqual(a.checks.map(({ id, ...c }) => ({ ...c, hasId: id !== null })), [
-      { name: "test", workflow: "CI", status: "COMPLETED", conclusion: "FAILURE", startedAt: "2026-01-05T09:01:00Z", completedAt: "2026-01-05T09:01:00Z", hasId: true },
-      { name: "ci/legacy", workflow: null, status: "COMPLETED", conclusion: "ERROR", startedAt: "2026-01-05T09:01:00Z", completedAt: "2026-01-05T09:01:00Z", hasId: false },
+    assert.deepEqual(a.checks.map(({ id, url, ...c }) => ({ ...c, hasId: id !== null, url })), [
+      { name: "test", workflow: "CI", status: "COMPLETED", conclusion: "FAILURE", startedAt: "2026-01-05T09:01:00Z", completedAt: "2026-01-05T09:01:00Z", hasId: true, url: a.checks[0].url },
+      { name: "ci/legacy", workflow: null, status: "COMPLETED", conclusion: "ERROR", startedAt: "2026-01-05T09:01:00Z", completedAt: "2026-01-05T09:01:00Z", hasId: false, url: undefined },
     ]);
+    assert.match(a.checks[0].url, /^https:\/\/github\.com\/acme\/widgets\/actions\/runs\/\d+$/, "a check run's page (detailsUrl); a status without a target_url has none");
     assert.deepEqual(a.comments.map((c) => [c.author, c.body, c.authorCanWrite]), [
       ["maintainer", "/ready", true],
       ["github-actions[bot]", "<!-- prflow:claim key=1 -->", false],

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { createEngine } from "../../js/node.js";
 import { COLUMNS, partsText } from "../../page/src/render.js";
 import { runUrl } from "../../page/src/cells.js";
+import { FULL_READ_MINUTES } from "../../page/src/github.js";
 import { servePage } from "../../scripts/lib/serve-page.mjs";
 import { stationsConfig } from "./lib/team.js";
 import { seedPageBoard } from "./lib/page-board.js";
@@ -59,6 +60,8 @@ before(async () => {
   chromiumRun = await launchChromium();
   browser = chromiumRun.browser;
   gh = await seedPageBoard({ owner: OWNER, repo: REPO, token: TOKEN, config: CONFIG, seeds: SEEDS });
+  // The team's own colours, none the config's: the page must draw each label as GitHub does.
+  [...gh.state.labels.values()].forEach((l, i) => gh.state.updateLabel(l.name, { color: (0x3a5f00 + i * 0x1d2b7).toString(16).padStart(6, "0").slice(-6) }));
   page = await servePage();
 });
 
@@ -118,9 +121,27 @@ const drawnRows = (tab) =>
       hidden: tr.hidden || tr.closest("section").hidden,
       cells: Object.fromEntries([...tr.querySelectorAll("td")].map((td) => [td.dataset.col, td.textContent])),
       chip: getComputedStyle(tr.querySelector('td[data-col="state"] .chip')).backgroundColor,
+      labels: [...tr.querySelectorAll('td[data-col="title"] .label')].map((s) => [s.textContent, getComputedStyle(s).backgroundColor]),
       links: [...tr.querySelectorAll("a")].map((a) => a.href),
     })),
   );
+
+/**
+ * A screenshot of the whole page as a person scrolling it sees it: rows off screen are not drawn until
+ * they come near (content-visibility), so the viewport grows to the page's height first (until that
+ * height holds: a row drawn for the first time replaces its estimated height with its own).
+ */
+async function screenshotAll(tab, path) {
+  const { width, height } = tab.viewportSize();
+  for (let i = 0, last = 0; i < 8; i++) {
+    const full = await tab.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(document.documentElement.scrollHeight)))));
+    if (full === last) break;
+    last = full;
+    await tab.setViewportSize({ width, height: full });
+  }
+  await tab.screenshot({ path, fullPage: true });
+  await tab.setViewportSize({ width, height });
+}
 
 const rgb = (hex) => `rgb(${[0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(", ")})`;
 
@@ -142,10 +163,14 @@ test("in chromium: rows grouped by who acts next, every cell the engine's, links
     for (const row of view.rows) {
       const drawn = shown.find((r) => r.number === row.number);
       for (const [key, , parts] of COLUMNS) assert.equal(drawn.cells[key], partsText(parts(row, ctx)), `#${row.number}: column ${key}`);
-      if (row.state && view.labelColors[row.state]) assert.equal(drawn.chip, rgb(view.labelColors[row.state]), `#${row.number}: its state in the label's colour`);
+      // Colours are the repository's labels' (recoloured in before()), not the config's.
+      const color = (name) => gh.state.label(name)?.color;
+      if (row.state) assert.equal(drawn.chip, rgb(color(row.state)), `#${row.number}: its state in its label's colour on GitHub`);
+      assert.deepEqual(drawn.labels, row.labels.map((l) => [l, rgb(color(l))]), `#${row.number}: each label in its colour on GitHub`);
       for (const f of row.checkRuns.failed) assert.ok(drawn.links.includes(runUrl(ctx, row, f)), `#${row.number}: a link to the failed run of ${f.name}`);
       if (row.setAside?.commentId) assert.ok(drawn.links.some((h) => h.endsWith(`/pull/${row.number}#issuecomment-${row.setAside.commentId}`)), `#${row.number}: a link to its Retry box`);
     }
+    assert.ok(view.rows.some((r) => r.state && view.labelColors[r.state] !== gh.state.label(r.state).color), "the repository's colours are not the config's, so the check above can fail");
     t.diagnostic(`groups: ${view.groups.map((g) => `${g.actor} ${g.numbers.join(",")}`).join("; ")}`);
     // The seeds were built to fill these: the test fails if the engine stops reading them so.
     const actors = new Set(view.rows.map((r) => r.actor));
@@ -180,7 +205,7 @@ test("in chromium: rows grouped by who acts next, every cell the engine's, links
 
     await tab.click("#snapshot-box summary");
     mkdirSync(SCREENS, { recursive: true });
-    await tab.screenshot({ path: join(SCREENS, "page-1400.png"), fullPage: true });
+    await screenshotAll(tab, join(SCREENS, "page-1400.png"));
     t.diagnostic(`screenshot ${join(SCREENS, "page-1400.png")}`);
   } finally {
     await tab.close();
@@ -191,11 +216,18 @@ test("in chromium at 390 px: cards, nothing wider than the screen", async (t) =>
   const { tab, outcome } = await open(390);
   try {
     assert.equal(outcome, "rendered read");
-    const width = await tab.evaluate(() => document.documentElement.scrollWidth);
     mkdirSync(SCREENS, { recursive: true });
-    await tab.screenshot({ path: join(SCREENS, "page-390.png"), fullPage: true });
+    // Every row drawn (the screenshot grows the viewport to the whole page) before anything is measured.
+    await screenshotAll(tab, join(SCREENS, "page-390.png"));
+    const width = await tab.evaluate(() => document.documentElement.scrollWidth);
     t.diagnostic(`scrollWidth ${width}; screenshot ${join(SCREENS, "page-390.png")}`);
     assert.ok(width <= 390, `no horizontal overflow at 390 px: the document is ${width} px wide`);
+    // A row is painted inside its own box (content-visibility), so what is too wide is clipped, not
+    // scrolled: each cell's content must fit its cell.
+    const clipped = await tab.$$eval("#view tr.row", (trs) =>
+      trs.flatMap((tr) => [tr, ...tr.children].filter((x) => x.scrollWidth > x.clientWidth + 1).map((x) => `${tr.id} ${x.dataset.col ?? "row"}: ${x.scrollWidth} > ${x.clientWidth}`)),
+    );
+    assert.deepEqual(clipped, [], "no row's content is wider than its card");
     // Each row is a card: its cells stack, so a cell starts at the row's left edge.
     const stacked = await tab.$eval("#view tr.row", (tr) => {
       const cells = [...tr.querySelectorAll("td")].map((td) => td.getBoundingClientRect()).filter((r) => r.width > 0);
@@ -297,7 +329,46 @@ test("in chromium: Refresh asks GitHub conditionally; a 304 reads nothing more, 
     assert.equal(await refreshed(), "rendered read");
     assert.ok(after()[0] === "GET /repos/{owner}/{repo}/issues 200", `the change is seen: ${after()[0]}`);
     assert.ok(after().some((r) => r.startsWith("POST")), "and everything is read again");
+    assert.ok(after().includes("GET /repos/{owner}/{repo}/labels 304"), `the label colours asked with their ETag, unchanged: ${after()}`);
     assert.match(await tab.textContent("#pr-2"), /prio:high/, "the new label is drawn");
+    assert.deepEqual(gh.validationFailures, []);
+  } finally {
+    await tab.close();
+  }
+});
+
+test(`in chromium: the interval refresh shows a check that finished with no pull request update once the last full read is ${FULL_READ_MINUTES} minutes old`, async () => {
+  // The browser's clock is the test's: fast-forwarding it fires the page's interval.
+  const tab = await browser.newPage();
+  try {
+    await tab.clock.install();
+    await tab.setViewportSize({ width: 1400, height: 900 });
+    await watchEnds(tab);
+    await tab.goto(`${page.url}/index.html?repo=${OWNER}/${REPO}&api=${encodeURIComponent(gh.url)}&every=1`);
+    await tab.fill("#token", TOKEN);
+    await tab.click("#form button[type=submit]");
+    assert.equal(await tab.evaluate(() => window.__ended), "rendered read");
+    const lint = () => tab.$$eval("#pr-4 td[data-col=checks] a", (as) => as.map((a) => a.textContent).filter((t) => t.includes("lint")));
+    assert.deepEqual(await lint(), []);
+
+    // A check finishes: GitHub's open list is unchanged (a check run touches no pull request's updated_at).
+    gh.clock.advance({ minutes: 1 });
+    gh.checkRun({ number: 4, name: "lint", status: "COMPLETED", conclusion: "FAILURE" });
+    let since = gh.requests.length;
+    const after = () => gh.requests.slice(since).map((r) => `${r.method} ${r.operation ?? r.path} ${r.status}`);
+    const tick = async (time) => {
+      const next = tab.evaluate(() => window.__next());
+      await tab.clock.fastForward(time);
+      return next;
+    };
+    assert.equal(await tick("01:00"), "rendered unchanged", "a minute on: the interval asks, GitHub answers 304");
+    assert.deepEqual(after(), ["GET /repos/{owner}/{repo}/issues 304"]);
+    assert.deepEqual(await lint(), [], "the 304 could not tell of the check");
+
+    since = gh.requests.length;
+    assert.equal(await tick(`0${FULL_READ_MINUTES - 1}:00`), "rendered read", `${FULL_READ_MINUTES} minutes after the full read: everything is read again`);
+    assert.ok(after().some((r) => r.startsWith("POST prflowSweep 200")), `the facts were read again: ${after()}`);
+    assert.deepEqual(await lint(), ["✗ CI / lint"], "the finished check is drawn, linked to its run");
     assert.deepEqual(gh.validationFailures, []);
   } finally {
     await tab.close();
@@ -314,7 +385,7 @@ test("in chromium: the visitor's dark scheme is followed (prefers-color-scheme)"
     await tab.emulateMedia({ colorScheme: "dark" });
     assert.deepEqual(await colours(), { bg: "rgb(13, 17, 23)", fg: "rgb(230, 237, 243)" }, "dark: light text on GitHub's dark background");
     mkdirSync(SCREENS, { recursive: true });
-    await tab.screenshot({ path: join(SCREENS, "page-1400-dark.png"), fullPage: true });
+    await screenshotAll(tab, join(SCREENS, "page-1400-dark.png"));
     t.diagnostic(`screenshot ${join(SCREENS, "page-1400-dark.png")}`);
   } finally {
     await tab.close();

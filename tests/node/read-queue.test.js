@@ -57,16 +57,21 @@ test("a closing link to another repository's issue is not read as the local issu
   const octokit = fakeOctokit({ closing: [foreign], issues: { 13: issue(13, "local, not closed by #5") } });
   const facts = { now: "2026-01-01T00:00:00Z", pullRequests: [{ number: 5, body: "Closes other/repo#13\nand https://github.com/other/repo/issues/13" }] };
   await readQueueFacts(octokit, { owner: "me", repo: "here", engine, facts });
-  assert.deepEqual(facts.pullRequests[0].closingIssues, []);
+  // The reader passes the link on as GitHub gave it; the engine is the one that ignores it.
+  assert.deepEqual(facts.pullRequests[0].closingIssues, [{ number: 13, source: "link", repository: "other/repo" }]);
   assert.deepEqual(facts.issues, []);
   assert.deepEqual(octokit.asked, []);
+  const entry = engine.triage({ facts }).entries.find((e) => e.number === 5);
+  assert.deepEqual(entry.declared.startAfter, []);
 });
 
 test("a closing link to this repository's issue is still read", async () => {
   const local = { number: 7, state: "OPEN", body: "", repository: { nameWithOwner: "Me/Here" } };
   const facts = { now: "2026-01-01T00:00:00Z", pullRequests: [{ number: 5, body: "" }] };
-  await readQueueFacts(fakeOctokit({ closing: [local] }), { owner: "me", repo: "here", engine, facts });
-  assert.deepEqual(facts.pullRequests[0].closingIssues, [{ number: 7, source: "link" }]);
+  const octokit = fakeOctokit({ closing: [local], issues: { 7: issue(7) } });
+  await readQueueFacts(octokit, { owner: "me", repo: "here", engine, facts });
+  assert.deepEqual(facts.pullRequests[0].closingIssues, [{ number: 7, source: "link", repository: "Me/Here" }]);
+  assert.deepEqual(octokit.asked, [7]);
   assert.deepEqual(facts.issues.map((i) => i.number), [7]);
 });
 

@@ -1,0 +1,93 @@
+// `prflow queue` stopped by SIGTERM in the middle of a rebase, as a child process against the
+// emulator with real git: the first signal finishes the step (the push is whole) and stops; a second
+// exits at once. Either way no worktree is left in the clone it runs from, and no branch is half-pushed.
+// A post-checkout hook in the worker's clone holds the rebase once it has begun (rebase-merge exists).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { startEmulator } from "../../emulator/index.js";
+import { CLI, PRESET_CONFIG } from "./lib/cli.js";
+
+const HOLD = `#!/bin/sh
+# Only mid-rebase (the worktree's own checkout runs this hook too): say so, then wait to be let go.
+[ -d "$(git rev-parse --git-path rebase-merge)" ] || exit 0
+touch "$PRFLOW_TEST_MARK/in-rebase"
+i=0
+while [ ! -e "$PRFLOW_TEST_MARK/go" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
+`;
+
+async function board(t) {
+  const gh = await startEmulator({ git: true });
+  const work = mkdtempSync(join(tmpdir(), "prflow-queue-signal-"));
+  t.after(async () => {
+    writeFileSync(join(work, "go"), "");
+    await gh.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+  gh.setRepoSettings({ allowAutoMerge: true });
+  gh.setRequiredChecks(["ci"], { strict: true });
+  const pr = gh.createPull({ title: "one", head: "agent/one", files: ["src/a.rs"], labels: ["merge-queued", "skip-ci"] });
+  gh.moveBranch("main");
+  gh.advance({ minutes: 2 }); // GitHub has computed the merge state: the worker's survey reads it at once
+  // The worker's clone, made beforehand only to carry the hook (the worker makes it when it is missing).
+  const stateDir = join(work, "state", "prflow", `${gh.owner}-${gh.repo}`);
+  const clone = join(stateDir, "repo.git");
+  mkdirSync(stateDir, { recursive: true });
+  execFileSync("git", ["init", "--quiet", "--bare", clone]);
+  writeFileSync(join(clone, "hooks", "post-checkout"), HOLD);
+  chmodSync(join(clone, "hooks", "post-checkout"), 0o755);
+  const mark = join(work, "mark");
+  mkdirSync(mark);
+  const env = { PATH: process.env.PATH, HOME: work, ...gh.env(gh.personalToken), GH_TOKEN: gh.personalToken, PRFLOW_GIT_URL: gh.url, XDG_STATE_HOME: join(work, "state"), PRFLOW_TEST_MARK: mark };
+  const child = spawn(process.execPath, [CLI, "queue", "--repo", `${gh.owner}/${gh.repo}`, "--config", PRESET_CONFIG], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const exited = new Promise((resolve) => child.on("close", (code, sig) => resolve({ code, sig })));
+  // Until the hook says the rebase has begun (or the worker exits, which fails below).
+  let gone = false;
+  exited.then(() => (gone = true));
+  while (!gone && !existsSync(join(mark, "in-rebase"))) await delay(50);
+  assert.ok(!gone, `the worker exited before its rebase:\n${output}`);
+  const worktrees = () => execFileSync("git", ["worktree", "list", "--porcelain"], { cwd: clone, encoding: "utf8" }).split("\n").filter((l) => l.startsWith("worktree "));
+  assert.equal(worktrees().length, 2, "mid-rebase: the clone and the throwaway worktree");
+  return { gh, pr, child, exited, output: () => output, mark, stateDir, worktrees, before: pr.headSha };
+}
+
+const left = (stateDir) => (existsSync(join(stateDir, "worktrees")) ? readdirSync(join(stateDir, "worktrees")) : []);
+
+test("SIGTERM mid-rebase: the step finishes (the push is whole), the worker stops, and no worktree is left", async (t) => {
+  const { gh, pr, child, exited, output, mark, stateDir, worktrees, before } = await board(t);
+  child.kill("SIGTERM");
+  await delay(200); // the handler has run before the rebase is let go
+  writeFileSync(join(mark, "go"), "");
+  const { code } = await exited;
+  assert.equal(code, 0, output());
+  assert.match(output(), /stop requested: finishing this step/);
+  assert.match(output(), /stopping: a stop signal arrived/);
+  assert.equal(worktrees().length, 1, `only the clone itself:\n${worktrees().join("\n")}`);
+  assert.deepEqual(left(stateDir), [], "no worktree directory");
+  const head = gh.state.pull(pr.number).headSha;
+  assert.notEqual(head, before, "the step it was in was finished: the rebased head was pushed");
+  assert.ok(gh.git.isAncestor(gh.git.tip("main"), head), "whole: built on main's tip");
+  assert.deepEqual(gh.validationFailures, []);
+});
+
+test("a second SIGTERM mid-rebase exits at once: nothing pushed, the rebase's git ended, no worktree left", async (t) => {
+  const { gh, pr, child, exited, output, stateDir, worktrees, before } = await board(t);
+  child.kill("SIGTERM");
+  await delay(200);
+  child.kill("SIGTERM");
+  const { code } = await exited;
+  assert.equal(code, 130, output());
+  assert.equal(worktrees().length, 1, `only the clone itself:\n${worktrees().join("\n")}`);
+  assert.deepEqual(left(stateDir), [], "no worktree directory");
+  assert.equal(gh.state.pull(pr.number).headSha, before, "the remote head is unchanged");
+  assert.ok(gh.state.pull(pr.number).labels.includes("skip-ci"), "nothing was released");
+  assert.ok(!gh.requests.some((r) => r.operation === "git receive-pack" && r.method === "POST"), "no push reached the server");
+  assert.deepEqual(gh.validationFailures, []);
+});
