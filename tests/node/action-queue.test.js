@@ -20,7 +20,6 @@ const writes = (gh) =>
 
 async function setup(t) {
   const gh = await startEmulator({ git: true });
-  gh.clock.set(new Date().toISOString());
   gh.setRepoSettings({ allowAutoMerge: true });
   gh.setRequiredChecks(["ci", "no-skip-ci-label"], { strict: true });
   gh.ci.register({ name: "CI", jobs: [{ name: "test", minutes: 10 }], aggregate: "ci", guard: "no-skip-ci-label" });
