@@ -34,9 +34,7 @@ export function seedQueueBoard(gh) {
 /** Runs the worker until every landable pull request merged; prints as it goes. `print` takes one line. */
 export async function runQueueDemo({ print = console.log } = {}) {
   const gh = await startEmulator({ git: true, seed: "demo-queue" });
-  // The shell stamps a watch's polls with the machine's clock: the emulator starts at the real time.
-  const start = Date.now();
-  gh.clock.set(new Date(start).toISOString());
+  const start = gh.clock.now();
   const stateDir = mkdtempSync(join(tmpdir(), "prflow-demo-queue-"));
   try {
     const prs = seedQueueBoard(gh);

@@ -1,13 +1,15 @@
 // The bundled Action's `mode: queue` on the emulator with real git, run as a workflow step runs it: given
 // the workflow's GITHUB_TOKEN it refuses before sending a single request; given a personal token it runs
 // one cycle of the worker (the same runQueue as `prflow queue --once`): rebase, push, arm, release, watch
-// until the pull request lands, then stop. A second run takes up the first run's set-aside comment.
+// until the pull request lands, then stop. A second run takes up the first run's set-aside comment. Also:
+// the demo's queue (the README's main command) and the example workflow's triggers, group and token.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { load as loadYaml } from "js-yaml";
 import { startEmulator } from "../../emulator/index.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -18,7 +20,6 @@ const writes = (gh) =>
 
 async function setup(t) {
   const gh = await startEmulator({ git: true });
-  gh.clock.set(new Date().toISOString());
   gh.setRepoSettings({ allowAutoMerge: true });
   gh.setRequiredChecks(["ci", "no-skip-ci-label"], { strict: true });
   gh.ci.register({ name: "CI", jobs: [{ name: "test", minutes: 10 }], aggregate: "ci", guard: "no-skip-ci-label" });
@@ -132,4 +133,21 @@ test("the demo's queue (scripts/lib/demo-queue.mjs): the stack and the Merge-Aft
   assert.match(text, /- \[ \] Retry/);
   for (const n of order) assert.match(text, new RegExp(`#${n} .*: 1 CI run on the head that merged`));
   assert.doesNotMatch(text, /did not match GitHub's descriptions/);
+});
+
+test("examples/workflows/prflow-queue.yml: the queue's events and a schedule, one group never cancelled, never the workflow's token", () => {
+  const wf = loadYaml(readFileSync(join(ROOT, "examples/workflows/prflow-queue.yml"), "utf8"));
+  assert.deepEqual(wf.on.pull_request.types, ["labeled", "synchronize", "closed"]);
+  assert.deepEqual(wf.on.check_suite.types, ["completed"]);
+  assert.deepEqual(wf.on.workflow_run.types, ["completed"]);
+  assert.deepEqual(wf.on.push.branches, ["main"]);
+  assert.ok(wf.on.schedule.length >= 1 && "workflow_dispatch" in wf.on);
+  assert.equal(wf.concurrency.group, "prflow-queue-${{ github.repository }}", "one group for the repository, whatever the event");
+  assert.equal(wf.concurrency["cancel-in-progress"], false);
+  const steps = wf.jobs.queue.steps;
+  const queue = steps.find((s) => s.with?.mode === "queue");
+  assert.ok(queue, "a step runs mode: queue");
+  assert.doesNotMatch(queue.with.token, /github\.token|secrets\.GITHUB_TOKEN/);
+  assert.match(queue.with.token, /steps\.app-token\.outputs\.token/);
+  assert.ok(steps.some((s) => /^actions\/create-github-app-token@[0-9a-f]{40}$/.test(s.uses ?? "")), "the App token step, pinned by SHA");
 });
