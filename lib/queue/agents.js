@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { applyOps, readJobLog } from "../github/index.js";
 import { readBoardFacts, restPages } from "../github/read-queue.js";
-import { freshClone, git, leasedPush, rebaseInProgress, stateDir, worktree } from "./git.js";
+import { commandEnv, freshClone, git, leasedPush, rebaseInProgress, stateDir, worktree } from "./git.js";
 
 /** A step's failure as one line: `<step>: <what>`. The CLI prints it as is. */
 export class StepError extends Error {
@@ -97,7 +97,7 @@ export async function pushFixed(ctx, { number, by, commit, cwd, remote = "origin
 /** Runs `command` through the shell in `cwd` with `input` on stdin; resolves { code, stdout, stderr }. */
 export function runCommand(command, { cwd, input, env = {} }) {
   return new Promise((resolve) => {
-    const child = spawn("sh", ["-c", command], { cwd, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn("sh", ["-c", command], { cwd, env: commandEnv(env), stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));

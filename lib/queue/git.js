@@ -25,6 +25,35 @@ export function remoteUrl({ owner, repo, token, serverUrl = "https://github.com"
   return url.toString();
 }
 
+/**
+ * A remote URL's credentials moved out of it: `url` without them (what may be written into a clone's
+ * config, which every worktree and every command run in one can read) and `env`, the same credentials
+ * as an Authorization header given to one git process at a time through GIT_CONFIG_* (as
+ * actions/checkout gives its token), so an AI or autoFix command run in a worktree never finds the token.
+ */
+export function splitCredentials(remote) {
+  const url = new URL(remote);
+  if (!url.username && !url.password) return { url: remote, env: {} };
+  const basic = Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64");
+  url.username = "";
+  url.password = "";
+  return { url: url.toString(), env: { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "http.extraHeader", GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}` } };
+}
+
+/**
+ * The environment for a command prflow runs in a worktree (a fixer's AI, a rebuild, autoFix): this
+ * process's, without the GitHub tokens it was given. Such a command reads and changes files; the
+ * station or the worker pushes, with the token, after it.
+ */
+export function commandEnv(extra = {}, env = process.env) {
+  const out = { ...env, ...extra };
+  for (const name of ["GH_TOKEN", "GITHUB_TOKEN"]) delete out[name];
+  return out;
+}
+
+// The credentials of the clone this process fetches and pushes through (freshClone), given to git only.
+let remoteAuth = {};
+
 /** Takes the token out of what git printed, so an error line never carries it. */
 const redact = (text) => String(text).replace(/\/\/[^/@\s]+:[^/@\s]+@/g, "//***@");
 
@@ -32,7 +61,7 @@ const redact = (text) => String(text).replace(/\/\/[^/@\s]+:[^/@\s]+@/g, "//***@
 export async function git(cwd, args, { allowFail = false, env = {}, input } = {}) {
   const identity = { GIT_AUTHOR_NAME: "prflow", GIT_AUTHOR_EMAIL: "prflow@localhost", GIT_COMMITTER_NAME: "prflow", GIT_COMMITTER_EMAIL: "prflow@localhost" };
   try {
-    const { stdout, stderr } = await exec("git", args, { cwd, env: { ...identity, ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", ...env }, maxBuffer: 64 << 20, input });
+    const { stdout, stderr } = await exec("git", args, { cwd, env: { ...identity, ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", ...remoteAuth, ...env }, maxBuffer: 64 << 20, input });
     return { code: 0, stdout: stdout.trim(), stderr };
   } catch (e) {
     const out = { code: typeof e.code === "number" ? e.code : 1, stdout: String(e.stdout ?? "").trim(), stderr: redact(e.stderr ?? e.message) };
@@ -42,7 +71,9 @@ export async function git(cwd, args, { allowFail = false, env = {}, input } = {}
 }
 
 /** A bare clone of the repository under the state directory, fetched now: `origin/<branch>` for every branch. */
-export async function freshClone({ url, dir }) {
+export async function freshClone({ url: remote, dir }) {
+  const { url, env } = splitCredentials(remote);
+  remoteAuth = env;
   if (!existsSync(join(dir, "HEAD"))) {
     mkdirSync(dir, { recursive: true });
     await git(dir, ["init", "--quiet", "--bare"]);

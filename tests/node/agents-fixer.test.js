@@ -14,6 +14,7 @@ import { gitRepo, labels, ownComments, setAsideConflict } from "./lib/agents.js"
 /** The scripted AI: keeps the brief, resolves the conflict the rebase stopped on, finishes the rebase. */
 const RESOLVER = `#!/bin/sh
 cat > "$BRIEF_OUT"
+{ git config --get remote.origin.url; env | grep -c '^G[HI][A-Z_]*TOKEN=' || true; } > "$BRIEF_OUT.seen"
 printf 'resolved by the fixer\\n' > src/a.rs
 git add src/a.rs
 git rebase --continue >/dev/null
@@ -44,6 +45,11 @@ test("a fixer claims the set-aside conflict, its scripted AI resolves it in a th
   const tree = /worktree\n\n {4}(\S+)\n/.exec(text)[1];
   assert.ok(tree.startsWith(join(work, "state")), `the worktree is under the state directory: ${tree}`);
   assert.ok(!existsSync(tree), "the throwaway worktree is removed");
+  // What the AI command could see of the token: neither the clone's remote (git takes the token per
+  // fetch and push) nor GH_TOKEN/GITHUB_TOKEN in its environment.
+  const [remote, tokens] = readFileSync(`${brief}.seen`, "utf8").trim().split("\n");
+  assert.match(remote, /^http:\/\/127\.0\.0\.1:\d+\/acme\/widgets\.git$/);
+  assert.equal(tokens, "0");
 
   const events = gh.events.slice(since).filter((e) => e.name === "pull_request" && e.payload.number === n).map((e) => `${e.action}${e.payload.label ? ` ${e.payload.label.name}` : ""}`);
   assert.deepEqual(events, ["labeled skip-ci", "synchronize"], "skip-ci on before the push");
