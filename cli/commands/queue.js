@@ -13,6 +13,7 @@ import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
 import { graphqlRequest, makeOctokit, parseSlug } from "../../lib/github/index.js";
 import { readBoardFacts } from "../../lib/github/read-queue.js";
+import { commandEnv, splitCredentials } from "../../lib/queue/git.js";
 import { applyOps as applyWrites, APPLIED, FAILED, GUARD_FAILED, UNCHANGED } from "../../lib/github/write.js";
 
 const exec = promisify(execFile);
@@ -113,7 +114,8 @@ async function findRepo(values, cwd) {
  */
 export class Git {
   constructor({ cloneUrl, stateDir }) {
-    this.cloneUrl = cloneUrl;
+    // The token goes to each fetch and push, never into the clone's config (see splitCredentials).
+    ({ url: this.cloneUrl, env: this.auth } = splitCredentials(cloneUrl));
     this.dir = join(stateDir, "repo.git");
     this.trees = new Map();
     this.stateDir = stateDir;
@@ -126,8 +128,27 @@ export class Git {
     await git(this.dir, ["config", "remote.origin.url", this.cloneUrl]);
   }
   async fetch(branch) {
-    await git(this.dir, ["fetch", "--quiet", "--force", "origin", `+refs/heads/${branch}:refs/prflow/${branch}`]);
+    await git(this.dir, ["fetch", "--quiet", "--force", "origin", `+refs/heads/${branch}:refs/prflow/${branch}`], { env: this.auth });
     return (await git(this.dir, ["rev-parse", `refs/prflow/${branch}`])).stdout;
+  }
+  /**
+   * Which heads are built on `tip` (the tip is an ancestor of the head), from git: one fetch of the
+   * base and the named branches, then a local ancestry check each. A head git does not have (the branch
+   * moved since the survey) is left out, for the caller to ask GitHub. Returns Map head sha -> boolean.
+   */
+  async builtOn({ tip, base, heads }) {
+    const branches = [...new Set([base, ...heads.map((h) => h.branch)].filter(Boolean))];
+    const refspecs = branches.map((b) => `+refs/heads/${b}:refs/prflow/${b}`);
+    if (refspecs.length) await git(this.dir, ["fetch", "--quiet", "--force", "origin", ...refspecs], { allowFail: true, env: this.auth });
+    const has = async (sha) => (await git(this.dir, ["cat-file", "-e", `${sha}^{commit}`], { allowFail: true })).code === 0;
+    const answers = new Map();
+    if (!(await has(tip))) await git(this.dir, ["fetch", "--quiet", "origin", tip], { allowFail: true, env: this.auth });
+    if (!(await has(tip))) return answers;
+    for (const { sha } of heads) {
+      if (!(await has(sha))) continue;
+      answers.set(sha, (await git(this.dir, ["merge-base", "--is-ancestor", tip, sha], { allowFail: true })).code === 0);
+    }
+    return answers;
   }
   async tree(number, sha) {
     await this.drop(number);
@@ -176,7 +197,7 @@ async function rebaseIn(g, op, upstreamRequired) {
   const dir = await g.tree(op.number, head);
   let onto = op.onto;
   if (!/^[0-9a-f]{40}$/.test(onto)) onto = await g.fetch(op.onto);
-  else await git(g.dir, ["fetch", "--quiet", "origin", onto], { allowFail: true });
+  else await git(g.dir, ["fetch", "--quiet", "origin", onto], { allowFail: true, env: g.auth });
   const upstream = upstreamRequired ? op.upstream : op.dropping;
   let args = ["rebase", "--quiet", onto];
   if (upstream) {
@@ -201,7 +222,7 @@ async function pushFrom(g, op) {
   if (!dir) return { outcome: "failed", log: "nothing to push: no worktree for this pull request" };
   const now = (await git(dir, ["rev-parse", "HEAD"])).stdout;
   if (now === op.lease) return { outcome: "unchanged", head: now };
-  const r = await git(dir, ["push", "--quiet", `--force-with-lease=refs/heads/${op.branch}:${op.lease}`, g.cloneUrl, `HEAD:refs/heads/${op.branch}`], { allowFail: true });
+  const r = await git(dir, ["push", "--quiet", `--force-with-lease=refs/heads/${op.branch}:${op.lease}`, g.cloneUrl, `HEAD:refs/heads/${op.branch}`], { allowFail: true, env: g.auth });
   if (r.code === 0) return { outcome: "done", head: now };
   return { outcome: /stale info/.test(r.stderr) ? "leaseLost" : "refused", log: r.stderr.trim() };
 }
@@ -213,7 +234,7 @@ async function autoFixIn(g, op) {
   let log = "";
   for (const command of op.commands) {
     try {
-      const { stdout, stderr } = await execRunning("sh", ["-c", command], { cwd: dir, maxBuffer: 64 << 20 });
+      const { stdout, stderr } = await execRunning("sh", ["-c", command], { cwd: dir, env: commandEnv(), maxBuffer: 64 << 20 });
       log += stdout + stderr;
     } catch (e) {
       return { outcome: "failed", log: `${log}${e.stdout ?? ""}${e.stderr ?? ""}\n$ ${command}: exit ${e.code}` };
@@ -349,14 +370,14 @@ export async function runQueue({ gh, g, engine, options, once = false, log, slee
     let movedLayers = [];
     if (wait.kind === "survey" || wait.kind === "sleep") {
       await sleep((wait.afterSeconds ?? wait.seconds ?? 0) * 1000, signal);
-      facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {} });
+      facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {}, tips: (q) => g.builtOn(q) });
       if (first) movedLayers = await readMovedLayers(gh, facts, log);
       first = false;
       closed = await readClosed(gh, [...new Set([...reads, ...movedLayers.map((l) => l.parent)])], facts);
       poll = null;
     } else if (wait.kind === "poll") {
       await sleep(wait.afterSeconds * 1000, signal);
-      facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {} });
+      facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {}, tips: (q) => g.builtOn(q) });
       poll = { ...(await readPoll(gh, wait.number, facts)), stopRequested: signal.stop };
     }
     const out = engine.cycleStep({ facts, state, results, poll, closed, movedLayers, options, stop: signal.stop });

@@ -63,9 +63,9 @@ function addUnknown(list, what) {
  * Everything a view of the whole board reads (`prflow report`, `prflow status`, the dashboard page):
  * readFacts, then the queue's facts on top, so the queue's triage is the same wherever it is shown.
  */
-export async function readBoardFacts(octokit, { owner, repo, engine, config = {}, log = () => {} }) {
+export async function readBoardFacts(octokit, { owner, repo, engine, config = {}, log = () => {}, tips }) {
   const facts = await readFacts(octokit, { owner, repo, log });
-  return readQueueFacts(octokit, { owner, repo, engine, facts, config, log });
+  return readQueueFacts(octokit, { owner, repo, engine, facts, config, log, tips });
 }
 
 /** More rounds than the engine's answers can take (issues, then what they name): a guard, not a rule. */
@@ -139,7 +139,7 @@ export async function readQueueFacts(octokit, { owner, repo, engine, facts, conf
     }
     await readIssues(octokit, { owner, repo, facts, numbers: reads.issues, blockedBy: reads.blockedBy, log });
     await readTeams(octokit, { facts, teams: reads.teams, log });
-    await readTips(octokit, { owner, repo, facts, numbers: reads.tips, log });
+    await readTips(octokit, { owner, repo, facts, numbers: reads.tips, log, tips });
   }
   return facts;
 }
@@ -191,23 +191,38 @@ async function readTeams(octokit, { facts, teams, log }) {
 // of N paused branches cost N requests a survey). Bounded: the oldest answers go first.
 const TIP_ANSWERS = new Map();
 const TIP_ANSWERS_MAX = 10_000;
+function remember(key, answer) {
+  if (TIP_ANSWERS.size >= TIP_ANSWERS_MAX) TIP_ANSWERS.delete(TIP_ANSWERS.keys().next().value);
+  TIP_ANSWERS.set(key, answer);
+}
 
-/** Whether each named branch is built on the tip: git's answer through the compare API, because
- *  skip-ci leaves the merge state at BLOCKED. A failed compare is that pull request's unknown fact. */
-async function readTips(octokit, { owner, repo, facts, numbers, log }) {
-  for (const n of numbers) {
-    const pr = facts.pullRequests.find((p) => p.number === n);
+/** Whether each named branch is built on the tip: git's answer, because skip-ci leaves the merge state
+ *  at BLOCKED. `tips` (the worker's clone: `{ tip, heads } -> Map head -> boolean`) answers from git
+ *  itself with one fetch for the whole board; what it cannot answer is asked of the compare API, one
+ *  request a pull request. A failed compare is that pull request's unknown fact. */
+async function readTips(octokit, { owner, repo, facts, numbers, log, tips }) {
+  const prs = numbers.map((n) => facts.pullRequests.find((p) => p.number === n)).filter(Boolean);
+  const key = (pr) => `${owner}/${repo} ${facts.baseTipSha}...${pr.headSha}`;
+  const unseen = prs.filter((pr) => !TIP_ANSWERS.has(key(pr)));
+  if (tips && unseen.length) {
+    try {
+      const answers = await tips({ tip: facts.baseTipSha, base: facts.defaultBranch, heads: unseen.map((pr) => ({ number: pr.number, branch: pr.headRef, sha: pr.headSha })) });
+      for (const pr of unseen) if (answers.has(pr.headSha)) remember(key(pr), answers.get(pr.headSha));
+    } catch (e) {
+      log(`queue facts: git could not say which branches are built on the tip (${e.message}); asking the compare API`);
+    }
+  }
+  for (const pr of prs) {
+    const n = pr.number;
     const basehead = `${facts.baseTipSha}...${pr.headSha}`;
-    const key = `${owner}/${repo} ${basehead}`;
-    if (TIP_ANSWERS.has(key)) {
-      pr.builtOnBaseTip = TIP_ANSWERS.get(key);
+    if (TIP_ANSWERS.has(key(pr))) {
+      pr.builtOnBaseTip = TIP_ANSWERS.get(key(pr));
       continue;
     }
     try {
       const { data } = await octokit.request("GET /repos/{owner}/{repo}/compare/{basehead}", { owner, repo, basehead, per_page: 1 });
       pr.builtOnBaseTip = data.behind_by === 0;
-      if (TIP_ANSWERS.size >= TIP_ANSWERS_MAX) TIP_ANSWERS.delete(TIP_ANSWERS.keys().next().value);
-      TIP_ANSWERS.set(key, pr.builtOnBaseTip);
+      remember(key(pr), pr.builtOnBaseTip);
     } catch (e) {
       log(`queue facts: #${n}: whether it is built on the tip could not be read (${e.message})`);
       pr.unknown ??= [];

@@ -4,7 +4,7 @@
 // next candidate is moved in the same cycle; nothing is left in the worktree directory.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../../emulator/index.js";
@@ -31,7 +31,7 @@ async function setup(t) {
   // At most 40 steps: a loop that never reaches what the test waits for fails rather than hangs.
   const go = (until) => {
     let steps = 0;
-    return runQueue({ gh: { octokit, owner: gh.owner, repo: gh.repo }, g, engine: createEngine(), options: OPTIONS, log: (l) => lines.push(l), sleep, stopWhen: (out) => until(out) || ++steps >= 40 });
+    return runQueue({ gh: { octokit, owner: gh.owner, repo: gh.repo }, g, engine: createEngine(), options: OPTIONS, log: (l) => lines.push(l), sleep, stopWhen: (out, facts) => until(out, facts) || ++steps >= 40 });
   };
   return { gh, g, go, lines, stateDir };
 }
@@ -54,6 +54,32 @@ test("a queued pull request behind main is rebased onto it, pushed, armed and re
   assert.ok(after.autoMerge, "armed before it was released");
   assert.ok(lines.some((l) => l.includes(`#${pr.number} released`)), lines.join("\n"));
   assert.deepEqual(readdirSync(join(stateDir, "worktrees")), [], "no worktree is left behind");
+  // The token went to each fetch and push, never into the clone's config, which a command run in a
+  // worktree (autoFix, a fixer's AI) could read.
+  const config = readFileSync(join(stateDir, "repo.git", "config"), "utf8");
+  assert.match(config, /url = http:\/\/127\.0\.0\.1:\d+\//);
+  assert.ok(!config.includes(gh.personalToken) && !config.includes("x-access-token"), config);
+  assert.deepEqual(gh.validationFailures, []);
+});
+
+test("the survey reads which paused branches are built on the tip from git (one fetch), not one compare request each", async (t) => {
+  const { gh, go } = await setup(t);
+  // #1 holds the queue (released: its CI never finishes here); three wait under skip-ci, the first of
+  // them cut before main moved: the survey must say which are built on the tip.
+  gh.createPull({ title: "in flight", head: "agent/a", files: ["src/a.rs"], labels: ["merge-queued"] });
+  const b = gh.createPull({ title: "waiting b", head: "agent/b", files: ["src/b.rs"], labels: ["merge-queued", "skip-ci"] });
+  gh.moveBranch("main");
+  const c = gh.createPull({ title: "waiting c", head: "agent/c", files: ["src/c.rs"], labels: ["merge-queued", "skip-ci"] });
+  const since = gh.requests.length;
+  let seen = null;
+  await go((out, facts) => {
+    seen = facts;
+    return true;
+  });
+  const built = (n) => seen.pullRequests.find((p) => p.number === n).builtOnBaseTip;
+  assert.deepEqual([built(b.number), built(c.number)], [false, true], "git's answer for each paused branch");
+  const asked = gh.requests.slice(since);
+  assert.deepEqual(asked.filter((r) => /\/compare\//.test(r.path ?? "")).map((r) => r.path), [], "no compare request: git answered");
   assert.deepEqual(gh.validationFailures, []);
 });
 
