@@ -11,7 +11,7 @@ import { promisify } from "node:util";
 import { UsageError } from "../usage.js";
 import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
-import { graphqlRequest, makeOctokit, parseSlug } from "../../lib/github/index.js";
+import { graphqlRequest, makeOctokit, parseSlug, readJobLog } from "../../lib/github/index.js";
 import { readBoardFacts } from "../../lib/github/read-queue.js";
 import { commandEnv, splitCredentials } from "../../lib/queue/git.js";
 import { applyOps as applyWrites, APPLIED, FAILED, GUARD_FAILED, UNCHANGED } from "../../lib/github/write.js";
@@ -291,6 +291,23 @@ async function readPoll(gh, number, facts) {
   return { state: "OPEN", autoMerge: Boolean(pr.autoMerge), labels: pr.labels, headSha: pr.headSha, mergeStateStatus: pr.mergeStateStatus ?? "UNKNOWN", checks: pr.checks ?? [], requiredChecks: facts.requiredChecks ?? [], unknown: (facts.unknown ?? []).filter((u) => u === "requiredChecks"), now };
 }
 
+/**
+ * The job logs the step named (the failed jobs of a pull request it is setting aside): the last lines
+ * of each, as many as it asked for. A log that cannot be read is that job's error, for the comment to say.
+ */
+export async function readJobTails(gh, named) {
+  const out = [];
+  for (const { jobId, lines } of named) {
+    try {
+      const text = await readJobLog(gh.octokit, { owner: gh.owner, repo: gh.repo, jobId });
+      out.push({ jobId, log: text.replace(/\n$/, "").split("\n").slice(-lines).join("\n") });
+    } catch (e) {
+      out.push({ jobId, error: e.message });
+    }
+  }
+  return out;
+}
+
 /** How the pull requests the step named left the open list. */
 async function readClosed(gh, numbers, facts) {
   const open = new Set(facts.pullRequests.map((p) => p.number));
@@ -360,6 +377,7 @@ export async function runQueue({ gh, g, engine, options, once = false, log, slee
   let state = resume?.state ?? {};
   let facts = resume?.facts ?? null;
   let results = resume?.results ?? [];
+  let jobLogs = resume?.jobLogs ?? [];
   let poll = null;
   let closed = [];
   let reads = resume?.reads ?? [];
@@ -380,13 +398,14 @@ export async function runQueue({ gh, g, engine, options, once = false, log, slee
       facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {}, tips: (q) => g.builtOn(q) });
       poll = { ...(await readPoll(gh, wait.number, facts)), stopRequested: signal.stop };
     }
-    const out = engine.cycleStep({ facts, state, results, poll, closed, movedLayers, options, stop: signal.stop });
+    const out = engine.cycleStep({ facts, state, results, poll, closed, movedLayers, jobLogs, options, stop: signal.stop });
     if (out.configErrors) throw new RunError(out.configErrors.map((e) => `config: ${e.path}: expected ${e.expected}, found ${e.found}`));
     for (const line of out.log) log(line);
     results = out.ops.length ? await applyOps(out.ops, { gh, g }) : [];
+    jobLogs = out.jobLogs?.length ? await readJobTails(gh, out.jobLogs) : [];
     for (const [i, r] of results.entries()) if (!["done", "unchanged"].includes(r.outcome)) log(`${out.ops[i].op} #${out.ops[i].number}: ${r.outcome}${r.log ? `: ${r.log.split("\n").at(-1)}` : ""}`);
     ({ state, wait, reads } = out);
-    if (wait.kind === "stop" || stopWhen(out, facts) || (once && wait.kind === "sleep")) return { state, wait, reads, results, facts };
+    if (wait.kind === "stop" || stopWhen(out, facts) || (once && wait.kind === "sleep")) return { state, wait, reads, results, jobLogs, facts };
   }
 }
 

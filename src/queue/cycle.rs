@@ -100,6 +100,36 @@ pub struct OpResult {
     pub log: String,
 }
 
+/// A failed job whose log the set-aside comment folds: the shell reads the job's log (the Actions job id
+/// is its check run's id) and passes its last `lines` lines back in `jobLogs`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(rename = "QueueJobLogRead")]
+pub struct JobLogRead {
+    pub number: u64,
+    pub job_id: u64,
+    /// The check as the comment names it (`workflow / job`).
+    pub name: String,
+    /// How many lines from the end to read.
+    pub lines: u32,
+}
+
+/// A job log the shell read for a `JobLogRead`: its last lines, or why it could not be read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(rename = "QueueJobLog")]
+pub struct JobLog {
+    pub job_id: u64,
+    #[serde(default)]
+    pub log: String,
+    #[serde(default)]
+    pub error: Option<String>,
+}
+
+/// How many failed jobs' logs one `checks-failed` comment folds: a failing matrix can have dozens,
+/// and each is a request and a screenful.
+pub const MAX_JOB_LOGS: usize = 3;
+
 /// What the worker should wait for before the next step.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
@@ -194,6 +224,8 @@ pub enum Pending {
     Released { pick: Pick },
     Yield { number: u64 },
     KeepOnTip { number: u64, head: String },
+    /// `checks-failed`, not fixed: the failed jobs' logs are read, then the pull request set aside.
+    JobLogs { number: u64, head: String, lines: Vec<String>, reads: Vec<JobLogRead> },
     WatchArm { watching: Watching },
     Watch { watching: Watching },
     AutoFix { watching: Watching },
@@ -258,6 +290,8 @@ pub struct StepInput {
     /// layers the last survey saw.
     #[serde(default)]
     pub moved_layers: Vec<Layer>,
+    /// The job logs the last step named in `jobLogs`, as read.
+    pub job_logs: Vec<JobLog>,
     pub options: Options,
     /// A stop signal arrived: finish this step and stop.
     pub stop: bool,
@@ -273,6 +307,9 @@ pub struct StepOut {
     pub wait: Wait,
     /// Pull requests to read by number with the next survey (report those no longer open in `closed`).
     pub reads: Vec<u64>,
+    /// Job logs to read before the next step (the failed jobs of a pull request being set aside).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub job_logs: Vec<JobLogRead>,
     /// What was done and why, one line each.
     pub log: Vec<String>,
 }
@@ -285,11 +322,12 @@ struct Stepper<'a> {
     state: CycleState,
     ops: Vec<Op>,
     log: Vec<String>,
+    job_logs: Vec<JobLogRead>,
 }
 
 /// One step of the worker's cycle.
 pub fn step(input: &StepInput, config: &Config) -> StepOut {
-    let mut s = Stepper { input, config, facts: input.facts.clone(), state: input.state.clone(), ops: Vec::new(), log: Vec::new() };
+    let mut s = Stepper { input, config, facts: input.facts.clone(), state: input.state.clone(), ops: Vec::new(), log: Vec::new(), job_logs: Vec::new() };
     if s.state.awaiting == Awaiting::Survey {
         s.state.wrote.clear();
     }
@@ -311,6 +349,7 @@ pub fn step(input: &StepInput, config: &Config) -> StepOut {
             s.log.push(format!("dry run: would {}", describe(&op)));
         }
         s.state.pending = Pending::None;
+        s.job_logs.clear();
         wait = s.sleep();
     }
     if input.stop && !matches!(wait, Wait::Results) {
@@ -327,7 +366,7 @@ pub fn step(input: &StepInput, config: &Config) -> StepOut {
     reads.extend(s.state.layers.iter().map(|l| l.parent));
     crate::sorting::sort(&mut reads);
     reads.dedup();
-    StepOut { ops: s.ops, state: s.state, wait, reads, log: s.log }
+    StepOut { ops: s.ops, state: s.state, wait, reads, log: s.log, job_logs: s.job_logs }
 }
 
 /// One line for an op, for the log and the dry run.
@@ -758,6 +797,21 @@ impl Stepper<'_> {
                     self.set_aside(pick.number, Reason::UnlabelFailed, &pick.new_head, &memory::detail(&[], &[], &log), Then::Triage)
                 }
             },
+            Pending::JobLogs { number, head, lines, reads } => {
+                let mut logs: Vec<(String, String)> = Vec::new();
+                let mut lines = lines;
+                for r in &reads {
+                    match self.input.job_logs.iter().find(|l| l.job_id == r.job_id) {
+                        Some(JobLog { error: None, log, .. }) => logs.push((r.name.clone(), log.clone())),
+                        Some(JobLog { error: Some(e), .. }) => {
+                            self.log.push(format!("#{number}: the log of {} could not be read ({e})", r.name));
+                            lines.push(format!("The log of {} could not be read.", r.name));
+                        }
+                        None => lines.push(format!("The log of {} could not be read.", r.name)),
+                    }
+                }
+                self.set_aside(number, Reason::ChecksFailed, &head, &memory::detail_logs(&lines, &[], &logs), Then::CycleEnd)
+            }
             Pending::Yield { number } => {
                 if outcome(&results, 0) != Some(Outcome::Done) {
                     self.log.push(format!("#{number}: `{}` could not be put back; the next survey sees two released", self.labels().skip_ci));
@@ -988,6 +1042,28 @@ impl Stepper<'_> {
             lines.push(format!("The failed runs:\n{}", runs.join("\n")));
         }
         lines.push(format!("Not fixed automatically: {}.", fix.reason));
-        self.set_aside(n, Reason::ChecksFailed, &head, &memory::detail(&lines, &[], ""), Then::CycleEnd)
+        let reads = Self::job_log_reads(n, poll, &self.facts, self.config);
+        if reads.is_empty() {
+            return self.set_aside(n, Reason::ChecksFailed, &head, &memory::detail(&lines, &[], ""), Then::CycleEnd);
+        }
+        self.log.push(format!("#{n}: reading the logs of {} to fold them in its comment", reads.iter().map(|r| r.name.as_str()).collect::<Vec<_>>().join(", ")));
+        self.job_logs = reads.clone();
+        self.state.pending = Pending::JobLogs { number: n, head, lines, reads };
+        Wait::Results
+    }
+
+    /// The failed Actions jobs whose logs the comment folds, at most `MAX_JOB_LOGS`: a job's log is
+    /// where the failed command printed its cause. Required contexts come last, since they are most
+    /// often aggregates that failed only because a job under them did (their log says no more); a
+    /// status or another app's check run has no job log to read.
+    fn job_log_reads(number: u64, poll: &Poll, facts: &Facts, config: &Config) -> Vec<JobLogRead> {
+        let required = crate::checks::required_contexts(if poll.required_checks.is_empty() { &facts.required_checks } else { &poll.required_checks }, config);
+        let mut failed: Vec<(bool, String, u64)> = crate::checks::newest_runs(&poll.checks)
+            .iter()
+            .filter(|(_, (c, v))| *v == crate::checks::Rollup::Failing && c.workflow.is_some())
+            .filter_map(|((workflow, name), (c, _))| c.id.map(|id| (required.iter().any(|r| r == name), crate::checks::context_label(workflow, name), id)))
+            .collect();
+        failed.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+        failed.into_iter().take(MAX_JOB_LOGS).map(|(_, name, job_id)| JobLogRead { number, job_id, name, lines: memory::LOG_TAIL_LINES as u32 }).collect()
     }
 }

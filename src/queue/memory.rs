@@ -27,12 +27,26 @@ pub fn watch_reason(outcome: &str) -> Option<Reason> {
 
 /// The last `LOG_TAIL_LINES` lines of a command's output, folded for people.
 pub fn log_tail(log: &str) -> String {
-    let lines: Vec<&str> = log.trim_end().lines().collect();
+    folded("What the command printed", log)
+}
+
+/// The last `LOG_TAIL_LINES` lines of `log` folded under `title`. GitHub stamps each line of a job's
+/// log with the time; the stamps are dropped, since they push what the command said off the screen.
+fn folded(title: &str, log: &str) -> String {
+    let lines: Vec<&str> = log.trim_end().lines().map(unstamped).collect();
     if lines.is_empty() {
         return String::new();
     }
     let tail = &lines[lines.len().saturating_sub(LOG_TAIL_LINES)..];
-    format!("<details><summary>What the command printed (last {} lines)</summary>\n\n```\n{}\n```\n</details>", tail.len(), tail.join("\n"))
+    format!("<details><summary>{title} (last {} lines)</summary>\n\n```\n{}\n```\n</details>", tail.len(), tail.join("\n"))
+}
+
+/// A job log's line without the time GitHub stamps it with (`2026-11-30T12:00:00.0000000Z `).
+fn unstamped(line: &str) -> &str {
+    let Some((first, rest)) = line.split_once(' ') else { return line };
+    let b = first.as_bytes();
+    let stamp = b.len() >= 20 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-' && b[10] == b'T' && first.ends_with('Z');
+    if stamp { rest } else { line }
 }
 
 /// The human part of a set-aside comment: what failed, the files, the log.
@@ -46,6 +60,21 @@ pub fn detail(lines: &[String], files: &[String], log: &str) -> String {
         out.push(tail);
     }
     out.join("\n\n")
+}
+
+/// `detail` with a failed job's log each, folded under its name (a `checks-failed` comment).
+pub fn detail_logs(lines: &[String], files: &[String], logs: &[(String, String)]) -> String {
+    let mut out = detail(lines, files, "");
+    for (name, log) in logs {
+        let tail = folded(&format!("What {name} printed"), log);
+        if !tail.is_empty() {
+            if !out.is_empty() {
+                out.push_str("\n\n");
+            }
+            out.push_str(&tail);
+        }
+    }
+    out
 }
 
 /// Record a set-aside and return the comment to write (edited in place when the tool's own

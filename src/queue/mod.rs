@@ -101,8 +101,10 @@ pub fn triage(facts: &Facts, config: &Config) -> triage::Report {
     triage::triage(&Ctx::new(facts, config))
 }
 
-/// The pull requests whose `builtOnBaseTip` triage reads: the version pull request, and what waits in
-/// the queue under `skip-ci`. A reader asks git about these only (one compare call each), so the rule
+/// The pull requests whose `builtOnBaseTip` triage reads: the version pull request, what waits in
+/// the queue under `skip-ci`, and a released one that is green while GitHub reads BLOCKED (a green
+/// one that is not merging: once the base moves GitHub still says BLOCKED, not BEHIND). A reader asks
+/// git about these only (one compare call each), so the rule
 /// of which branches matter stays here, beside the triage that reads the answer. Forks are left out:
 /// the queue never rebases them; so is a branch based elsewhere than the default branch (a stacked
 /// layer, an old release branch): the default branch's tip says nothing about it, and a compare
@@ -113,7 +115,13 @@ pub fn tip_reads(facts: &Facts, config: &Config) -> Vec<u64> {
         .pull_requests
         .iter()
         .filter(|pr| !pr.is_fork && pr.base_ref == ctx.default_branch)
-        .filter(|pr| ctx.declared.get(&pr.number).is_some_and(|d| d.is_version || d.paused_in_queue()))
+        .filter(|pr| ctx.declared.get(&pr.number).is_some_and(|d| d.is_version || d.paused_in_queue() || (d.merge_queued && !d.skip_ci && green_blocked(&ctx, pr))))
         .map(|pr| pr.number)
         .collect()
+}
+
+/// GitHub reads BLOCKED and every required check is green.
+fn green_blocked(ctx: &Ctx, pr: &PullRequest) -> bool {
+    let required = crate::checks::required_contexts(&ctx.facts.required_checks, ctx.config);
+    pr.merge_state_status.as_deref() == Some("BLOCKED") && green::green(&pr.checks, &required).state == green::GreenState::Green
 }

@@ -170,6 +170,16 @@ mod tests {
             ("a branch paused in the queue is compared with the tip", json!({ "baseTipSha": "t", "pullRequests": queued }), Reads { tips: vec![5], ..Reads::default() }),
             ("no tip to compare with: nothing compared", json!({ "pullRequests": queued }), Reads::default()),
             (
+                "a released one, green while GitHub reads BLOCKED, is compared: GitHub would not say BEHIND",
+                json!({ "baseTipSha": "t", "requiredChecks": ["ci"], "pullRequests": [{ "number": 5, "labels": ["merge-queued"], "mergeStateStatus": "BLOCKED", "baseRef": "main", "headRef": "b5", "headSha": "h5", "checks": [{ "name": "ci", "status": "COMPLETED", "conclusion": "SUCCESS" }] }] }),
+                Reads { tips: vec![5], ..Reads::default() },
+            ),
+            (
+                "a released one whose checks still run is not compared (the one being watched, every survey)",
+                json!({ "baseTipSha": "t", "requiredChecks": ["ci"], "pullRequests": [{ "number": 5, "labels": ["merge-queued"], "mergeStateStatus": "BLOCKED", "baseRef": "main", "headRef": "b5", "headSha": "h5", "checks": [{ "name": "ci", "status": "IN_PROGRESS" }] }] }),
+                Reads::default(),
+            ),
+            (
                 "a compare that failed is not asked again",
                 json!({ "baseTipSha": "t", "pullRequests": [{ "number": 5, "labels": ["merge-queued", "skip-ci"], "baseRef": "main", "headRef": "b5", "headSha": "h5", "unknown": ["builtOnBaseTip"] }] }),
                 Reads::default(),

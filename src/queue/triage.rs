@@ -201,6 +201,9 @@ fn decide(ctx: &Ctx, pr: &PullRequest, d: &Declared, owner: &Option<owner::Owner
                     }
                     Verdict { class: Class::InFlight, code: why::CHECKS_RUNNING, detail }
                 }
+                // What holds a green one (a review the queue cannot read) outranks BEHIND in GitHub's
+                // answer, so a base that moved shows only in git: behind, a candidate like any other.
+                GreenState::Green if pr.built_on_base_tip == Some(false) => Verdict { class: Class::Candidate, code: why::BEHIND, detail: "behind the base (git says so; GitHub reads BLOCKED)".into() },
                 GreenState::Green => Verdict { class: Class::InFlight, code: why::GREEN_BLOCKED, detail: "green, and GitHub still reads BLOCKED".into() },
             }
         }

@@ -74,3 +74,30 @@ test("the set-aside comment links each failed check to its run, and folds what a
   assert.ok(!/\[CI \/ fmt\]/.test(body), "only the runs that failed");
   assert.deepEqual(gh.validationFailures, []);
 });
+
+test("a checks-failed comment folds the failed job's own log: its last 60 lines, without GitHub's time stamps, under the job's name", async (t) => {
+  const { gh, go, comments, log } = await queueBoard(t, { required: REQUIRED, maxSteps: 120 });
+  // The test job prints a hundred lines and fails; GitHub's log adds a header and the exit line.
+  const printed = Array.from({ length: 100 }, (_, i) => `test line ${i + 1}`).join("\n");
+  gh.ci.register({ ...CI, jobs: [{ name: "fmt", minutes: 1 }, { name: "test", minutes: 3, log: printed }] });
+  const failing = gh.createPull({ title: "broken test", head: "agent/test", files: ["src/t.rs"], labels: ["merge-queued", "skip-ci"] });
+  gh.ci.setOutcome({ number: failing.number }, { jobs: { test: "fail" } });
+
+  await go(() => comments(failing.number).length > 0);
+  const body = comments(failing.number)[0]?.body ?? "";
+  assert.match(body, /^<!-- prflow:set-aside reason=checks-failed/, log());
+  assert.ok(log().includes(`#${failing.number}: reading the logs of CI / test, CI / ci to fold them in its comment`), log());
+  const folded = /<details><summary>What CI \/ test printed \(last (\d+) lines\)<\/summary>\n\n```\n([\s\S]*?)\n```\n<\/details>/.exec(body);
+  assert.ok(folded, body);
+  const lines = folded[2].split("\n");
+  assert.equal(folded[1], "60");
+  assert.equal(lines.length, 60, folded[2]);
+  assert.equal(lines.at(-1), "##[error]Process completed with exit code 1.", "the exit line last, its time stamp dropped");
+  assert.equal(lines[0], "test line 42");
+  assert.ok(lines.includes("test line 100") && !lines.includes("test line 41"), "only the last 60 lines");
+  // The aggregate's log comes after the job's: it says only which job failed.
+  assert.match(body, /<summary>What CI \/ ci printed[^<]*<\/summary>\n\n```\n[^`]*needed jobs did not pass: test/, body);
+  assert.ok(body.indexOf("What CI / test printed") < body.indexOf("What CI / ci printed"));
+  assert.ok(!/What CI \/ fmt printed/.test(body), "only the jobs that failed");
+  assert.deepEqual(gh.validationFailures, []);
+});

@@ -135,15 +135,18 @@ test("green and not merging is set aside `not-merging` and picked last, past mai
   assert.match(comments(a)[0]?.body ?? "", /^<!-- prflow:set-aside reason=not-merging/, log());
   assert.ok(log().includes(`#${a} is picked last from now on, until someone else pushes`));
 
-  // Another arrives, approved; main moves, which clears the record but not the demotion. What held
-  // the first clears too (it is approved), so it is now merely behind: a candidate, picked last.
+  // Another arrives, approved; main moves, which clears the record but not the demotion. The first
+  // is still unapproved, so GitHub reads it BLOCKED, not BEHIND (what holds it outranks being behind):
+  // git says it is behind, so it is a candidate, picked last, and not watched again as in flight.
   const b = gh.createPull({ title: "approved", head: "agent/ok", files: ["src/o.rs"], labels: ["merge-queued", "skip-ci"] }).number;
   gh.review(b, { author: "alice", state: "APPROVED" });
   gh.moveBranch("main");
-  gh.review(a, { author: "alice", state: "APPROVED" });
   const second = await go((o) => o.wait.kind === "poll");
+  assert.equal(gh.state.mergeStateStatus(gh.state.pull(a)), "BLOCKED", "GitHub does not say BEHIND");
+  assert.ok(!gh.git.isAncestor(gh.git.tip("main"), gh.state.pull(a).headSha), "while git says it is behind");
   assert.ok(second.log.some((l) => l.startsWith(`#${a}: resolved:`)), second.log.join("\n"));
   assert.ok(second.log.some((l) => l.startsWith(`#${b} picked: first of #${b}, #${a}`)), second.log.join("\n"));
+  assert.ok(!second.log.some((l) => l.startsWith(`#${a} is in flight`)), second.log.join("\n"));
   await go(() => gh.state.pull(b).merged);
   assert.ok(gh.state.pull(b).merged, log());
 

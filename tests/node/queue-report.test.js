@@ -91,6 +91,7 @@ test("the queue commands' REST routes exist in GitHub's OpenAPI description", ()
     ["get", "/repos/{owner}/{repo}/rules/branches/{branch}"],
     ["get", "/orgs/{org}/teams/{team_slug}/members"],
     ["get", "/repos/{owner}/{repo}/compare/{basehead}"],
+    ["get", "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs"],
     ["get", "/repos/{owner}/{repo}/issues/{issue_number}/comments"],
     ["post", "/repos/{owner}/{repo}/issues/{issue_number}/comments"],
     ["patch", "/repos/{owner}/{repo}/issues/comments/{comment_id}"],
