@@ -76,7 +76,7 @@ const MAX_ROUNDS = 8;
  * code-owner review is required decides which teams the engine names) in place, and returns it.
  * `config` is the validated config; `engine` (js/node.js or a loaded js/web.js) names what to read.
  */
-export async function readQueueFacts(octokit, { owner, repo, engine, facts, config = {}, log = () => {} }) {
+export async function readQueueFacts(octokit, { owner, repo, engine, facts, config = {}, log = () => {}, tips }) {
   facts.repository ||= `${owner}/${repo}`;
   facts.unknown ??= [];
   facts.pullRequests ??= [];
