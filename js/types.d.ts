@@ -799,6 +799,13 @@ head: string
 number: number
 }
 } | {
+jobLogs: {
+head: string
+lines: string[]
+number: number
+reads: QueueJobLogRead[]
+}
+} | {
 watchArm: {
 watching: QueueWatching
 }
@@ -844,6 +851,21 @@ seconds: number
 kind: "stop"
 })
 
+/**
+ * A failed job whose log the set-aside comment folds: the shell reads the job's log (the Actions job id is its check run's id) and passes its last `lines` lines back in `jobLogs`.
+ */
+export interface QueueJobLogRead {
+jobId: number
+/**
+ * How many lines from the end to read.
+ */
+lines: number
+/**
+ * The check as the comment names it (`workflow / job`).
+ */
+name: string
+number: number
+}
 /**
  * What the worker carries from step to step.
  */
@@ -1247,6 +1269,10 @@ startedAt?: (string | null)
  */
 status: string
 /**
+ * Where people see the run: a check run's `detailsUrl` (the job's page), a status's `targetUrl`.
+ */
+url?: (string | null)
+/**
  * The workflow a check run belongs to; a bare job name is unique only within its workflow.
  */
 workflow?: (string | null)
@@ -1256,6 +1282,10 @@ workflow?: (string | null)
  */
 export interface IssueRef {
 number: number
+/**
+ * The issue's repository (`owner/name`) as GitHub links it; absent means this repository. GitHub links issues of other repositories too, and the engine ignores those: their numbers mean nothing here.
+ */
+repository?: (string | null)
 /**
  * `link` (GitHub's closingIssuesReferences) or `keyword` (a closing keyword in the body).
  */
@@ -1315,6 +1345,14 @@ demoted?: Demotion[]
  * Set-asides this process recorded (their comment may have failed to be written).
  */
 records?: SetAsideRecord[]
+}
+/**
+ * A job log the shell read for a `JobLogRead`: its last lines, or why it could not be read.
+ */
+export interface QueueJobLog {
+error?: (string | null)
+jobId: number
+log?: string
 }
 /**
  * The command line's options (the spec's defaults).
@@ -2187,13 +2225,21 @@ export interface ConfigSchemaOutput {
 
 export interface CycleStepInput {
 /**
- * The pull requests the last step named in `reads` that are no longer open.
+ * The pull requests the last step named in `reads` that are no longer open (and, on the first survey, the layers below named in `movedLayers`).
  */
 closed?: QueueClosedPull[]
 /**
  * The last survey (the shell passes the same one again until a step asks for a new one).
  */
 facts?: Facts
+/**
+ * The job logs the last step named in `jobLogs`, as read.
+ */
+jobLogs?: QueueJobLog[]
+/**
+ * The first survey of a run has no last survey to compare: the layers GitHub moved onto the default branch, as their timelines tell it (the branch each was moved off, and the pull request that merged from it at which head). Read once, on the first survey; step 1a treats them as layers the last survey saw.
+ */
+movedLayers?: QueueLayer[]
 options?: QueueCycleOptions
 /**
  * The watched pull request, when the last step asked for a poll.
@@ -2214,6 +2260,10 @@ stop?: boolean
  */
 export type CycleStepOutput = (QueueStepOut | ConfigRefusal)
 export interface QueueStepOut {
+/**
+ * Job logs to read before the next step (the failed jobs of a pull request being set aside).
+ */
+jobLogs?: QueueJobLogRead[]
 /**
  * What was done and why, one line each.
  */
@@ -2251,7 +2301,7 @@ pick: FixerPick
 export interface FixerFound {
 conflictingFiles?: string[]
 /**
- * Each failed run's name and the tail of its log, where the shell could read one.
+ * Each failed run's name and its log as the shell read it (or why it could not); the brief keeps the last LOG_TAIL_LINES lines.
  */
 logs?: RunLog[]
 worktree: string
@@ -2754,6 +2804,10 @@ export type QueuePolicy = ("serial" | "updateEveryBranch" | "mergeQueue" | "batc
  */
 export interface SimQueueInput {
 /**
+ * A board's own arrivals, in place of the Poisson draw (and of `arrivalsPerDay` and `failureRate`): each run takes these, so a board replayed on the emulator with the worker meets the same pull requests at the same minutes (issue 19's check against the worker). Left out of a report when none is given, so the drawn runs' reports stay as they were.
+ */
+arrivals?: Arrival[]
+/**
  * Pull requests joining the queue per working day.
  */
 arrivalsPerDay?: number
@@ -2800,6 +2854,16 @@ seeds?: number
 sweepCiMinutes?: number[]
 sweepFailureRate?: number[]
 sweepFlakeRate?: number[]
+}
+/**
+ * One pull request joining the queue at `minute` from the start of the first day.
+ */
+export interface Arrival {
+/**
+ * Every build containing it fails (it is set aside).
+ */
+broken?: boolean
+minute: number
 }
 
 export type SimQueueOutput = QueueReport;
@@ -2815,6 +2879,10 @@ export interface SimQueueDefaultsInput {
  */
 export interface SimQueueDefaultsOutput {
 /**
+ * A board's own arrivals, in place of the Poisson draw (and of `arrivalsPerDay` and `failureRate`): each run takes these, so a board replayed on the emulator with the worker meets the same pull requests at the same minutes (issue 19's check against the worker). Left out of a report when none is given, so the drawn runs' reports stay as they were.
+ */
+arrivals?: Arrival[]
+/**
  * Pull requests joining the queue per working day.
  */
 arrivalsPerDay?: number
@@ -2862,7 +2930,6 @@ sweepCiMinutes?: number[]
 sweepFailureRate?: number[]
 sweepFlakeRate?: number[]
 }
-
 /**
  * Which open pull request a station takes next.
  */

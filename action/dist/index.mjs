@@ -5,6 +5,14 @@ var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
 var __getOwnPropNames = Object.getOwnPropertyNames;
 var __getProtoOf = Object.getPrototypeOf;
 var __hasOwnProp = Object.prototype.hasOwnProperty;
+var __esm = (fn, res, err) => function __init() {
+  if (err) throw err[0];
+  try {
+    return fn && (res = (0, fn[__getOwnPropNames(fn)[0]])(fn = 0)), res;
+  } catch (e) {
+    throw err = [e], e;
+  }
+};
 var __commonJS = (cb, mod) => function __require() {
   try {
     return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
@@ -1039,11 +1047,11 @@ var require_light = __commonJS({
             }
           }
           async _free(index, job, options, eventInfo) {
-            var e, running;
+            var e, running2;
             try {
-              ({ running } = await this._store.__free__(index, options.weight));
+              ({ running: running2 } = await this._store.__free__(index, options.weight));
               this.Events.trigger("debug", `Freed ${options.id}`, eventInfo);
-              if (running === 0 && this.empty()) {
+              if (running2 === 0 && this.empty()) {
                 return this.Events.trigger("idle");
               }
             } catch (error1) {
@@ -1352,9 +1360,481 @@ var require_light = __commonJS({
   }
 });
 
+// pkg/prflow.js
+var prflow_exports = {};
+__export(prflow_exports, {
+  Engine: () => Engine,
+  default: () => __wbg_init,
+  drawSeed: () => drawSeed,
+  initSync: () => initSync,
+  version: () => version,
+  wasmMemory: () => wasmMemory
+});
+function drawSeed() {
+  const ret = wasm.drawSeed();
+  if (ret[2]) {
+    throw takeFromExternrefTable0(ret[1]);
+  }
+  return ret[0] >>> 0;
+}
+function version() {
+  let deferred1_0;
+  let deferred1_1;
+  try {
+    const ret = wasm.version();
+    deferred1_0 = ret[0];
+    deferred1_1 = ret[1];
+    return getStringFromWasm0(ret[0], ret[1]);
+  } finally {
+    wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+  }
+}
+function wasmMemory() {
+  const ret = wasm.wasmMemory();
+  return ret;
+}
+function __wbg_get_imports() {
+  const import0 = {
+    __proto__: null,
+    __wbg___wbindgen_memory_17a1178bc3328ea3: function() {
+      const ret = wasm.memory;
+      return ret;
+    },
+    __wbg___wbindgen_throw_4c88d8bf264fd984: function(arg0, arg1) {
+      throw new Error(getStringFromWasm0(arg0, arg1));
+    },
+    __wbg_getRandomValues_5d8c030b527203a6: function() {
+      return handleError(function(arg0, arg1) {
+        globalThis.crypto.getRandomValues(getArrayU8FromWasm0(arg0, arg1));
+      }, arguments);
+    },
+    __wbg_new_787b9fb330d55d78: function(arg0, arg1) {
+      const ret = new Error(getStringFromWasm0(arg0, arg1));
+      return ret;
+    },
+    __wbindgen_generic_0000000000000001: function(arg0, arg1) {
+      const ret = getStringFromWasm0(arg0, arg1);
+      return ret;
+    },
+    __wbindgen_init_externref_table: function() {
+      const table = wasm.__wbindgen_externrefs;
+      table.set(0, void 0);
+      table.set(1024, void 0);
+      table.set(1025, null);
+      table.set(1026, true);
+      table.set(1027, false);
+    }
+  };
+  return {
+    __proto__: null,
+    "./prflow_bg.js": import0
+  };
+}
+function addToExternrefTable0(obj) {
+  const idx = wasm.__externref_table_alloc();
+  wasm.__wbindgen_externrefs.set(idx, obj);
+  return idx;
+}
+function getArrayJsValueFromWasm0(ptr, len) {
+  ptr = ptr >>> 0;
+  const mem = getDataViewMemory0();
+  const result = [];
+  for (let i = ptr; i < ptr + 4 * len; i += 4) {
+    result.push(wasm.__wbindgen_externrefs.get(mem.getUint32(i, true)));
+  }
+  wasm.__externref_drop_slice(ptr, len);
+  return result;
+}
+function getArrayU8FromWasm0(ptr, len) {
+  ptr = ptr >>> 0;
+  return getUint8ArrayMemory0().subarray(ptr / 1, ptr / 1 + len);
+}
+function getDataViewMemory0() {
+  if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || cachedDataViewMemory0.buffer.detached === void 0 && cachedDataViewMemory0.buffer !== wasm.memory.buffer) {
+    cachedDataViewMemory0 = new DataView(wasm.memory.buffer);
+  }
+  return cachedDataViewMemory0;
+}
+function getStringFromWasm0(ptr, len) {
+  ptr = ptr >>> 0;
+  return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
+}
+function getUint8ArrayMemory0() {
+  if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {
+    cachedUint8ArrayMemory0 = new Uint8Array(wasm.memory.buffer);
+  }
+  return cachedUint8ArrayMemory0;
+}
+function handleError(f, args) {
+  try {
+    return f.apply(this, args);
+  } catch (e) {
+    const idx = addToExternrefTable0(e);
+    wasm.__wbindgen_exn_store(idx);
+  }
+}
+function isLikeNone(x) {
+  return x === void 0 || x === null;
+}
+function passStringToWasm0(arg, malloc, realloc) {
+  if (realloc === void 0) {
+    const buf = cachedTextEncoder.encode(arg);
+    const ptr2 = malloc(buf.length, 1) >>> 0;
+    getUint8ArrayMemory0().subarray(ptr2, ptr2 + buf.length).set(buf);
+    WASM_VECTOR_LEN = buf.length;
+    return ptr2;
+  }
+  let len = arg.length;
+  let ptr = malloc(len, 1) >>> 0;
+  const mem = getUint8ArrayMemory0();
+  let offset = 0;
+  for (; offset < len; offset++) {
+    const code = arg.charCodeAt(offset);
+    if (code > 127) break;
+    mem[ptr + offset] = code;
+  }
+  if (offset !== len) {
+    if (offset !== 0) {
+      arg = arg.slice(offset);
+    }
+    ptr = realloc(ptr, len, len = offset + arg.length * 3, 1) >>> 0;
+    const view = getUint8ArrayMemory0().subarray(ptr + offset, ptr + len);
+    const ret = cachedTextEncoder.encodeInto(arg, view);
+    offset += ret.written;
+    ptr = realloc(ptr, len, offset, 1) >>> 0;
+  }
+  WASM_VECTOR_LEN = offset;
+  return ptr;
+}
+function takeFromExternrefTable0(idx) {
+  const value = wasm.__wbindgen_externrefs.get(idx);
+  wasm.__externref_table_dealloc(idx);
+  return value;
+}
+function decodeText(bytes) {
+  numBytesDecoded += bytes.length;
+  if (numBytesDecoded >= MAX_SAFARI_DECODE_BYTES) {
+    cachedTextDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+    cachedTextDecoder.decode();
+    numBytesDecoded = bytes.length;
+  }
+  return cachedTextDecoder.decode(bytes);
+}
+function __wbg_finalize_init(instance, module) {
+  wasmInstance = instance;
+  wasm = instance.exports;
+  wasmModule = module;
+  cachedDataViewMemory0 = null;
+  cachedUint8ArrayMemory0 = null;
+  wasm.__wbindgen_start();
+  return wasm;
+}
+async function __wbg_load(module, imports) {
+  if (typeof Response === "function" && module instanceof Response) {
+    if (!module.ok) {
+      throw new Error(`failed to fetch Wasm: ${module.status} ${module.statusText} fetching '${module.url}'`);
+    }
+    if (typeof WebAssembly.instantiateStreaming === "function") {
+      try {
+        return await WebAssembly.instantiateStreaming(module, imports);
+      } catch (e) {
+        const validResponse = expectedResponseType(module.type);
+        if (validResponse && module.headers.get("Content-Type") !== "application/wasm") {
+          console.warn("`WebAssembly.instantiateStreaming` failed because your server does not serve Wasm with `application/wasm` MIME type. Falling back to `WebAssembly.instantiate` which is slower. Original error:\n", e);
+        } else {
+          throw e;
+        }
+      }
+    }
+    const bytes = await module.arrayBuffer();
+    return await WebAssembly.instantiate(bytes, imports);
+  } else {
+    const instance = await WebAssembly.instantiate(module, imports);
+    if (instance instanceof WebAssembly.Instance) {
+      return { instance, module };
+    } else {
+      return instance;
+    }
+  }
+  function expectedResponseType(type) {
+    switch (type) {
+      case "basic":
+      case "cors":
+      case "default":
+        return true;
+    }
+    return false;
+  }
+}
+function initSync(module) {
+  if (wasm !== void 0) return wasm;
+  if (module !== void 0) {
+    if (Object.getPrototypeOf(module) === Object.prototype) {
+      ({ module } = module);
+    } else {
+      console.warn("using deprecated parameters for `initSync()`; pass a single object instead");
+    }
+  }
+  const imports = __wbg_get_imports();
+  if (!(module instanceof WebAssembly.Module)) {
+    module = new WebAssembly.Module(module);
+  }
+  const instance = new WebAssembly.Instance(module, imports);
+  return __wbg_finalize_init(instance, module);
+}
+async function __wbg_init(module_or_path) {
+  if (wasm !== void 0) return wasm;
+  if (__wbg_init_promise === void 0) {
+    __wbg_init_promise = __wbg_init_once(module_or_path);
+    __wbg_init_promise.catch(() => {
+      __wbg_init_promise = void 0;
+    });
+  }
+  return __wbg_init_promise;
+}
+async function __wbg_init_once(module_or_path) {
+  if (module_or_path !== void 0) {
+    if (Object.getPrototypeOf(module_or_path) === Object.prototype) {
+      ({ module_or_path } = module_or_path);
+    } else {
+      console.warn("using deprecated parameters for the initialization function; pass a single object instead");
+    }
+  }
+  if (module_or_path === void 0) {
+    module_or_path = new URL("prflow_bg.wasm", import.meta.url);
+  }
+  const imports = __wbg_get_imports();
+  if (typeof module_or_path === "string" || typeof Request === "function" && module_or_path instanceof Request || typeof URL === "function" && module_or_path instanceof URL) {
+    module_or_path = fetch(module_or_path);
+  }
+  const { instance, module } = await __wbg_load(await module_or_path, imports);
+  return __wbg_finalize_init(instance, module);
+}
+var Engine, EngineFinalization, cachedDataViewMemory0, cachedUint8ArrayMemory0, cachedTextDecoder, MAX_SAFARI_DECODE_BYTES, numBytesDecoded, cachedTextEncoder, WASM_VECTOR_LEN, wasmModule, wasmInstance, wasm, __wbg_init_promise;
+var init_prflow = __esm({
+  "pkg/prflow.js"() {
+    Engine = class {
+      __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        EngineFinalization.unregister(this);
+        return ptr;
+      }
+      free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_engine_free(ptr, 0);
+      }
+      /**
+       * `call` on the first `len` bytes written into `inputBuffer` (checked to be UTF-8); the buffer is
+       * taken out of the engine, so the next request starts empty.
+       * @param {string} name
+       * @param {number} len
+       * @returns {string}
+       */
+      callInput(name, len) {
+        let deferred4_0;
+        let deferred4_1;
+        try {
+          const val2 = +len;
+          const ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+          const len0 = WASM_VECTOR_LEN;
+          const ret = wasm.engine_callInput(this.__wbg_ptr, ptr0, len0, val2);
+          var ptr3 = ret[0];
+          var len3 = ret[1];
+          if (ret[3]) {
+            ptr3 = 0;
+            len3 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+          }
+          deferred4_0 = ptr3;
+          deferred4_1 = len3;
+          return getStringFromWasm0(ptr3, len3);
+        } finally {
+          wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+        }
+      }
+      /**
+       * One decision by name, JSON text in and out.
+       * @param {string} name
+       * @param {string} input
+       * @returns {string}
+       */
+      call(name, input) {
+        let deferred4_0;
+        let deferred4_1;
+        try {
+          let ptr0, len0, ptr1, len1;
+          try {
+            ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(input, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+          } catch (e) {
+            if (ptr1) {
+              wasm.__wbindgen_free(ptr1, len1 * 1, 1);
+            }
+            if (ptr0) {
+              wasm.__wbindgen_free(ptr0, len0 * 1, 1);
+            }
+            throw e;
+          }
+          const ret = wasm.engine_call(this.__wbg_ptr, ptr0, len0, ptr1, len1);
+          var ptr3 = ret[0];
+          var len3 = ret[1];
+          if (ret[3]) {
+            ptr3 = 0;
+            len3 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+          }
+          deferred4_0 = ptr3;
+          deferred4_1 = len3;
+          return getStringFromWasm0(ptr3, len3);
+        } finally {
+          wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+        }
+      }
+      /**
+       * The config's problems as JSON text (`[{ path, expected, found }]`), empty when it is valid.
+       * @returns {string}
+       */
+      configErrorsJson() {
+        let deferred2_0;
+        let deferred2_1;
+        try {
+          const ret = wasm.engine_configErrorsJson(this.__wbg_ptr);
+          var ptr1 = ret[0];
+          var len1 = ret[1];
+          if (ret[3]) {
+            ptr1 = 0;
+            len1 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+          }
+          deferred2_0 = ptr1;
+          deferred2_1 = len1;
+          return getStringFromWasm0(ptr1, len1);
+        } finally {
+          wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+        }
+      }
+      /**
+       * Room for `len` bytes of the next request, keeping what is already written, and where it starts:
+       * the host writes UTF-8 there with `TextEncoder.encodeInto` and then asks `callInput`. A string
+       * argument is copied by wasm-bindgen's glue a UTF-16 unit at a time in JavaScript, which was 18 of
+       * the 182 ms a board of 10,000 pull requests took.
+       * @param {number} len
+       * @returns {number}
+       */
+      inputBuffer(len) {
+        const ret = wasm.engine_inputBuffer(this.__wbg_ptr, len);
+        return ret >>> 0;
+      }
+      /**
+       * Every decision's name, so the JS core binds one method per decision without a list of its own.
+       * @returns {string[]}
+       */
+      static names() {
+        const ret = wasm.engine_names();
+        var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+      }
+      /**
+       * `new Engine(configText)`; `new Engine()` (no config file) is the preset. A bad config never
+       * throws: every decision that needs it answers with its errors.
+       * @param {string | null} [config_text]
+       */
+      constructor(config_text) {
+        var ptr0 = isLikeNone(config_text) ? 0 : passStringToWasm0(config_text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        var len0 = WASM_VECTOR_LEN;
+        const ret = wasm.engine_new(ptr0, len0);
+        this.__wbg_ptr = ret;
+        EngineFinalization.register(this, this.__wbg_ptr, this);
+        return this;
+      }
+    };
+    if (Symbol.dispose) Engine.prototype[Symbol.dispose] = Engine.prototype.free;
+    EngineFinalization = typeof FinalizationRegistry === "undefined" ? { register: () => {
+    }, unregister: () => {
+    } } : new FinalizationRegistry((ptr) => wasm.__wbg_engine_free(ptr, 1));
+    cachedDataViewMemory0 = null;
+    cachedUint8ArrayMemory0 = null;
+    cachedTextDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+    cachedTextDecoder.decode();
+    MAX_SAFARI_DECODE_BYTES = 2146435072;
+    numBytesDecoded = 0;
+    cachedTextEncoder = new TextEncoder();
+    if (!("encodeInto" in cachedTextEncoder)) {
+      cachedTextEncoder.encodeInto = function(arg, view) {
+        const buf = cachedTextEncoder.encode(arg);
+        view.set(buf);
+        return {
+          read: arg.length,
+          written: buf.length
+        };
+      };
+    }
+    WASM_VECTOR_LEN = 0;
+  }
+});
+
+// js/core.js
+function bind2(wasm2) {
+  const names = wasm2.Engine.names();
+  return {
+    /** The engine's version. */
+    version: () => wasm2.version(),
+    /** A fresh simulation seed from the host's crypto (getrandom), for a run given none: the one random thing, outside every decision. */
+    drawSeed: () => wasm2.drawSeed(),
+    /**
+     * The engine under one config: its text (the fast path, and what a file holds), an object, or
+     * nothing for the preset. A bad config never throws: `configErrors()` lists every problem and each
+     * decision that needs the config answers with them.
+     */
+    createEngine(config) {
+      const inner = new wasm2.Engine(configText(config));
+      const callText = (name, text) => send(wasm2, inner, name, text);
+      const call = (name, input) => JSON.parse(callText(name, request2(input)));
+      const engine = { version: () => wasm2.version(), configErrors: () => JSON.parse(inner.configErrorsJson()), call, callText };
+      for (const name of names) engine[name] = (input) => call(name, input);
+      return engine;
+    }
+  };
+}
+function send(wasm2, inner, name, text) {
+  if (text.length < 65536 || !inner.inputBuffer) return inner.call(name, text);
+  const memory = wasm2.wasmMemory();
+  let size = text.length;
+  const start = inner.inputBuffer(size);
+  let { read, written } = encoder.encodeInto(text, new Uint8Array(memory.buffer, start, size));
+  if (read < text.length) {
+    const rest = text.slice(read);
+    size = written + rest.length * 3;
+    const ptr = inner.inputBuffer(size);
+    written += encoder.encodeInto(rest, new Uint8Array(memory.buffer, ptr + written, size - written)).written;
+  }
+  return inner.callInput(name, written);
+}
+function configText(config) {
+  if (config === void 0 || config === null) return void 0;
+  return typeof config === "string" ? config : JSON.stringify(config);
+}
+function request2(input) {
+  if (input === void 0 || input === null) return "{}";
+  if (typeof input.facts !== "string") return JSON.stringify(input);
+  const { facts, ...rest } = input;
+  const others = JSON.stringify(rest);
+  return `{"facts":${facts}${others === "{}" ? "" : `,${others.slice(1, -1)}`}}`;
+}
+var encoder;
+var init_core = __esm({
+  "js/core.js"() {
+    encoder = new TextEncoder();
+  }
+});
+
 // action/src/main.js
 import { resolve } from "node:path";
-import { readFileSync as readFileSync4 } from "node:fs";
+import { readFileSync as readFileSync5 } from "node:fs";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -3255,7 +3735,7 @@ var LISTS = {
   },
   checks: {
     fact: "checks",
-    select: (a) => `commits(last: 1) { nodes { commit { oid statusCheckRollup { state contexts(${a}) { ${PAGE_INFO} nodes { __typename ... on CheckRun { databaseId name status conclusion startedAt completedAt checkSuite { workflowRun { workflow { name } } } } ... on StatusContext { context state createdAt } } } } } } }`,
+    select: (a) => `commits(last: 1) { nodes { commit { oid statusCheckRollup { state contexts(${a}) { ${PAGE_INFO} nodes { __typename ... on CheckRun { databaseId name status conclusion startedAt completedAt detailsUrl checkSuite { workflowRun { workflow { name } } } } ... on StatusContext { context state createdAt targetUrl } } } } } } }`,
     at: (pr) => {
       const commit = pr.commits?.nodes?.[0]?.commit;
       if (!commit) return pr.commits === null ? null : { pageInfo: { hasNextPage: false }, nodes: [] };
@@ -3541,7 +4021,8 @@ function toCheck(c) {
       conclusion: pending ? null : c.state,
       startedAt: c.createdAt ?? null,
       completedAt: pending ? null : c.createdAt ?? null,
-      id: null
+      id: null,
+      ...c.targetUrl ? { url: c.targetUrl } : {}
     };
   }
   return {
@@ -3551,8 +4032,17 @@ function toCheck(c) {
     conclusion: c.conclusion ?? null,
     startedAt: c.startedAt ?? null,
     completedAt: c.completedAt ?? null,
-    id: c.databaseId ?? null
+    id: c.databaseId ?? null,
+    ...c.detailsUrl ? { url: c.detailsUrl } : {}
   };
+}
+async function readJobLog(octokit, { owner, repo, jobId }) {
+  const r = await octokit.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", { owner, repo, job_id: jobId, request: { redirect: "manual" } });
+  const location = r.headers.location;
+  if (r.status !== 302 || !location) throw Object.assign(new Error(`the job log of ${jobId}: expected a redirect to the log, got ${r.status}`), { status: r.status });
+  const res = await fetch(location);
+  if (!res.ok) throw Object.assign(new Error(`the job log of ${jobId}: the download answered ${res.status}`), { status: res.status });
+  return res.text();
 }
 function toComment(c) {
   return {
@@ -3746,22 +4236,22 @@ var WRITERS = {
     // Git's own --force-with-lease is this op's head guard, so no REST read: the shell that runs git
     // passes `git` ({ rebaseAndPush(op) → { outcome, detail } }) and says guard-failed when the lease is lost.
     ownGuard: true,
-    async apply(_octokit, op, { git }) {
-      if (!git) return { outcome: FAILED, detail: "no git runner here: only the queue worker applies rebaseAndPush" };
-      return git.rebaseAndPush(op);
+    async apply(_octokit, op, { git: git2 }) {
+      if (!git2) return { outcome: FAILED, detail: "no git runner here: only the queue worker applies rebaseAndPush" };
+      return git2.rebaseAndPush(op);
     }
   }
 };
 var GUARD_READ = Object.freeze({ prflowGuard: true });
 var NEEDS_PULL = /* @__PURE__ */ new Set(["armAutoMerge", "disarmAutoMerge"]);
 async function applyOps(octokit, ops, { owner, repo, live = false, log: log2 = () => {
-}, git } = {}) {
+}, git: git2 } = {}) {
   const params = { owner, repo };
   const stopped = /* @__PURE__ */ new Map();
   const results = [];
   for (const op of ops ?? []) {
     const base = { op: op.op, number: op.number ?? null };
-    const r = await applyOne(octokit, op, { params, live, git, stopped });
+    const r = await applyOne(octokit, op, { params, live, git: git2, stopped });
     if (r.outcome === GUARD_FAILED && op.number) stopped.set(op.number, stopped.get(op.number) ?? r.detail);
     if (r.outcome === GUARD_FAILED || r.outcome === FAILED) log2(`#${op.number}: ${op.op} ${r.outcome}: ${r.detail}`);
     results.push({ ...base, ...r });
@@ -3771,7 +4261,7 @@ async function applyOps(octokit, ops, { owner, repo, live = false, log: log2 = (
 function applyPlan(octokit, plan, options) {
   return applyOps(octokit, plan.ops, options);
 }
-async function applyOne(octokit, op, { params, live, git, stopped }) {
+async function applyOne(octokit, op, { params, live, git: git2, stopped }) {
   const writer = Object.hasOwn(WRITERS, op.op) ? WRITERS[op.op] : null;
   if (!writer) return { outcome: FAILED, detail: `prflow has no writer for "${op.op}"` };
   if (!live) return { outcome: DRY_RUN, detail: writer.describe(op) + guardWords(op.guard) };
@@ -3783,7 +4273,7 @@ async function applyOne(octokit, op, { params, live, git, stopped }) {
       const broken = guardBroken(op.guard ?? {}, fresh);
       if (broken) return { outcome: GUARD_FAILED, detail: broken };
     }
-    return await writer.apply(octokit, op, { params, fresh, git });
+    return await writer.apply(octokit, op, { params, fresh, git: git2 });
   } catch (e) {
     return { outcome: FAILED, detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}` };
   }
@@ -3974,13 +4464,13 @@ function warningKinds(warnings) {
   return [...groups2.values()].map((g) => ({ ...g, numbers: [...g.numbers], names: [...g.names] })).sort((a, b) => b.count - a.count);
 }
 function withoutParentheses(text) {
-  let depth = 0;
-  let out = "";
-  for (const ch of text) {
-    if (ch === "(") depth++;
-    else if (ch === ")" && depth > 0) depth--;
-    else if (depth === 0) out += ch;
+  let out = text;
+  for (let before; before !== out; ) {
+    before = out;
+    out = out.replace(/\([^()]*\)/g, "");
   }
+  const open = out.indexOf("(");
+  if (open >= 0) out = out.slice(0, open);
   return out.replace(/\s+([;,.])/g, "$1");
 }
 function reconcileSummary({ repo, plan, results, live, scope, counts, maxBytes = MAX_SUMMARY_BYTES }) {
@@ -4276,409 +4766,9 @@ async function sweepRun({ prflow: prflow2, octokit, owner, repo, configPath, rea
 }
 
 // action/src/engine.js
+init_prflow();
+init_core();
 import { existsSync, readFileSync as readFileSync2 } from "node:fs";
-
-// pkg/prflow.js
-var prflow_exports = {};
-__export(prflow_exports, {
-  Engine: () => Engine,
-  default: () => __wbg_init,
-  drawSeed: () => drawSeed,
-  initSync: () => initSync,
-  version: () => version
-});
-var Engine = class {
-  __destroy_into_raw() {
-    const ptr = this.__wbg_ptr;
-    this.__wbg_ptr = 0;
-    EngineFinalization.unregister(this);
-    return ptr;
-  }
-  free() {
-    const ptr = this.__destroy_into_raw();
-    wasm.__wbg_engine_free(ptr, 0);
-  }
-  /**
-   * One decision by name, JSON text in and out.
-   * @param {string} name
-   * @param {string} input
-   * @returns {string}
-   */
-  call(name, input) {
-    let deferred4_0;
-    let deferred4_1;
-    try {
-      let ptr0, len0, ptr1, len1;
-      try {
-        ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len0 = WASM_VECTOR_LEN;
-        ptr1 = passStringToWasm0(input, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len1 = WASM_VECTOR_LEN;
-      } catch (e) {
-        if (ptr1) {
-          wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-        }
-        if (ptr0) {
-          wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-        }
-        throw e;
-      }
-      const ret = wasm.engine_call(this.__wbg_ptr, ptr0, len0, ptr1, len1);
-      var ptr3 = ret[0];
-      var len3 = ret[1];
-      if (ret[3]) {
-        ptr3 = 0;
-        len3 = 0;
-        throw takeFromExternrefTable0(ret[2]);
-      }
-      deferred4_0 = ptr3;
-      deferred4_1 = len3;
-      return getStringFromWasm0(ptr3, len3);
-    } finally {
-      wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
-    }
-  }
-  /**
-   * The config's problems as JSON text (`[{ path, expected, found }]`), empty when it is valid.
-   * @returns {string}
-   */
-  configErrorsJson() {
-    let deferred2_0;
-    let deferred2_1;
-    try {
-      const ret = wasm.engine_configErrorsJson(this.__wbg_ptr);
-      var ptr1 = ret[0];
-      var len1 = ret[1];
-      if (ret[3]) {
-        ptr1 = 0;
-        len1 = 0;
-        throw takeFromExternrefTable0(ret[2]);
-      }
-      deferred2_0 = ptr1;
-      deferred2_1 = len1;
-      return getStringFromWasm0(ptr1, len1);
-    } finally {
-      wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
-    }
-  }
-  /**
-   * Every decision's name, so the JS core binds one method per decision without a list of its own.
-   * @returns {string[]}
-   */
-  static names() {
-    const ret = wasm.engine_names();
-    var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
-    wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
-    return v1;
-  }
-  /**
-   * `new Engine(configText)`; `new Engine()` (no config file) is the preset. A bad config never
-   * throws: every decision that needs it answers with its errors.
-   * @param {string | null} [config_text]
-   */
-  constructor(config_text) {
-    var ptr0 = isLikeNone(config_text) ? 0 : passStringToWasm0(config_text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-    var len0 = WASM_VECTOR_LEN;
-    const ret = wasm.engine_new(ptr0, len0);
-    this.__wbg_ptr = ret;
-    EngineFinalization.register(this, this.__wbg_ptr, this);
-    return this;
-  }
-};
-if (Symbol.dispose) Engine.prototype[Symbol.dispose] = Engine.prototype.free;
-function drawSeed() {
-  const ret = wasm.drawSeed();
-  if (ret[2]) {
-    throw takeFromExternrefTable0(ret[1]);
-  }
-  return ret[0] >>> 0;
-}
-function version() {
-  let deferred1_0;
-  let deferred1_1;
-  try {
-    const ret = wasm.version();
-    deferred1_0 = ret[0];
-    deferred1_1 = ret[1];
-    return getStringFromWasm0(ret[0], ret[1]);
-  } finally {
-    wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
-  }
-}
-function __wbg_get_imports() {
-  const import0 = {
-    __proto__: null,
-    __wbg___wbindgen_throw_4c88d8bf264fd984: function(arg0, arg1) {
-      throw new Error(getStringFromWasm0(arg0, arg1));
-    },
-    __wbg_getRandomValues_5d8c030b527203a6: function() {
-      return handleError(function(arg0, arg1) {
-        globalThis.crypto.getRandomValues(getArrayU8FromWasm0(arg0, arg1));
-      }, arguments);
-    },
-    __wbg_new_787b9fb330d55d78: function(arg0, arg1) {
-      const ret = new Error(getStringFromWasm0(arg0, arg1));
-      return ret;
-    },
-    __wbindgen_generic_0000000000000001: function(arg0, arg1) {
-      const ret = getStringFromWasm0(arg0, arg1);
-      return ret;
-    },
-    __wbindgen_init_externref_table: function() {
-      const table = wasm.__wbindgen_externrefs;
-      table.set(0, void 0);
-      table.set(1024, void 0);
-      table.set(1025, null);
-      table.set(1026, true);
-      table.set(1027, false);
-    }
-  };
-  return {
-    __proto__: null,
-    "./prflow_bg.js": import0
-  };
-}
-var EngineFinalization = typeof FinalizationRegistry === "undefined" ? { register: () => {
-}, unregister: () => {
-} } : new FinalizationRegistry((ptr) => wasm.__wbg_engine_free(ptr, 1));
-function addToExternrefTable0(obj) {
-  const idx = wasm.__externref_table_alloc();
-  wasm.__wbindgen_externrefs.set(idx, obj);
-  return idx;
-}
-function getArrayJsValueFromWasm0(ptr, len) {
-  ptr = ptr >>> 0;
-  const mem = getDataViewMemory0();
-  const result = [];
-  for (let i = ptr; i < ptr + 4 * len; i += 4) {
-    result.push(wasm.__wbindgen_externrefs.get(mem.getUint32(i, true)));
-  }
-  wasm.__externref_drop_slice(ptr, len);
-  return result;
-}
-function getArrayU8FromWasm0(ptr, len) {
-  ptr = ptr >>> 0;
-  return getUint8ArrayMemory0().subarray(ptr / 1, ptr / 1 + len);
-}
-var cachedDataViewMemory0 = null;
-function getDataViewMemory0() {
-  if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || cachedDataViewMemory0.buffer.detached === void 0 && cachedDataViewMemory0.buffer !== wasm.memory.buffer) {
-    cachedDataViewMemory0 = new DataView(wasm.memory.buffer);
-  }
-  return cachedDataViewMemory0;
-}
-function getStringFromWasm0(ptr, len) {
-  ptr = ptr >>> 0;
-  return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
-}
-var cachedUint8ArrayMemory0 = null;
-function getUint8ArrayMemory0() {
-  if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {
-    cachedUint8ArrayMemory0 = new Uint8Array(wasm.memory.buffer);
-  }
-  return cachedUint8ArrayMemory0;
-}
-function handleError(f, args) {
-  try {
-    return f.apply(this, args);
-  } catch (e) {
-    const idx = addToExternrefTable0(e);
-    wasm.__wbindgen_exn_store(idx);
-  }
-}
-function isLikeNone(x) {
-  return x === void 0 || x === null;
-}
-function passStringToWasm0(arg, malloc, realloc) {
-  if (realloc === void 0) {
-    const buf = cachedTextEncoder.encode(arg);
-    const ptr2 = malloc(buf.length, 1) >>> 0;
-    getUint8ArrayMemory0().subarray(ptr2, ptr2 + buf.length).set(buf);
-    WASM_VECTOR_LEN = buf.length;
-    return ptr2;
-  }
-  let len = arg.length;
-  let ptr = malloc(len, 1) >>> 0;
-  const mem = getUint8ArrayMemory0();
-  let offset = 0;
-  for (; offset < len; offset++) {
-    const code = arg.charCodeAt(offset);
-    if (code > 127) break;
-    mem[ptr + offset] = code;
-  }
-  if (offset !== len) {
-    if (offset !== 0) {
-      arg = arg.slice(offset);
-    }
-    ptr = realloc(ptr, len, len = offset + arg.length * 3, 1) >>> 0;
-    const view = getUint8ArrayMemory0().subarray(ptr + offset, ptr + len);
-    const ret = cachedTextEncoder.encodeInto(arg, view);
-    offset += ret.written;
-    ptr = realloc(ptr, len, offset, 1) >>> 0;
-  }
-  WASM_VECTOR_LEN = offset;
-  return ptr;
-}
-function takeFromExternrefTable0(idx) {
-  const value = wasm.__wbindgen_externrefs.get(idx);
-  wasm.__externref_table_dealloc(idx);
-  return value;
-}
-var cachedTextDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
-cachedTextDecoder.decode();
-var MAX_SAFARI_DECODE_BYTES = 2146435072;
-var numBytesDecoded = 0;
-function decodeText(bytes) {
-  numBytesDecoded += bytes.length;
-  if (numBytesDecoded >= MAX_SAFARI_DECODE_BYTES) {
-    cachedTextDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
-    cachedTextDecoder.decode();
-    numBytesDecoded = bytes.length;
-  }
-  return cachedTextDecoder.decode(bytes);
-}
-var cachedTextEncoder = new TextEncoder();
-if (!("encodeInto" in cachedTextEncoder)) {
-  cachedTextEncoder.encodeInto = function(arg, view) {
-    const buf = cachedTextEncoder.encode(arg);
-    view.set(buf);
-    return {
-      read: arg.length,
-      written: buf.length
-    };
-  };
-}
-var WASM_VECTOR_LEN = 0;
-var wasmModule;
-var wasmInstance;
-var wasm;
-function __wbg_finalize_init(instance, module) {
-  wasmInstance = instance;
-  wasm = instance.exports;
-  wasmModule = module;
-  cachedDataViewMemory0 = null;
-  cachedUint8ArrayMemory0 = null;
-  wasm.__wbindgen_start();
-  return wasm;
-}
-async function __wbg_load(module, imports) {
-  if (typeof Response === "function" && module instanceof Response) {
-    if (!module.ok) {
-      throw new Error(`failed to fetch Wasm: ${module.status} ${module.statusText} fetching '${module.url}'`);
-    }
-    if (typeof WebAssembly.instantiateStreaming === "function") {
-      try {
-        return await WebAssembly.instantiateStreaming(module, imports);
-      } catch (e) {
-        const validResponse = expectedResponseType(module.type);
-        if (validResponse && module.headers.get("Content-Type") !== "application/wasm") {
-          console.warn("`WebAssembly.instantiateStreaming` failed because your server does not serve Wasm with `application/wasm` MIME type. Falling back to `WebAssembly.instantiate` which is slower. Original error:\n", e);
-        } else {
-          throw e;
-        }
-      }
-    }
-    const bytes = await module.arrayBuffer();
-    return await WebAssembly.instantiate(bytes, imports);
-  } else {
-    const instance = await WebAssembly.instantiate(module, imports);
-    if (instance instanceof WebAssembly.Instance) {
-      return { instance, module };
-    } else {
-      return instance;
-    }
-  }
-  function expectedResponseType(type) {
-    switch (type) {
-      case "basic":
-      case "cors":
-      case "default":
-        return true;
-    }
-    return false;
-  }
-}
-function initSync(module) {
-  if (wasm !== void 0) return wasm;
-  if (module !== void 0) {
-    if (Object.getPrototypeOf(module) === Object.prototype) {
-      ({ module } = module);
-    } else {
-      console.warn("using deprecated parameters for `initSync()`; pass a single object instead");
-    }
-  }
-  const imports = __wbg_get_imports();
-  if (!(module instanceof WebAssembly.Module)) {
-    module = new WebAssembly.Module(module);
-  }
-  const instance = new WebAssembly.Instance(module, imports);
-  return __wbg_finalize_init(instance, module);
-}
-var __wbg_init_promise;
-async function __wbg_init(module_or_path) {
-  if (wasm !== void 0) return wasm;
-  if (__wbg_init_promise === void 0) {
-    __wbg_init_promise = __wbg_init_once(module_or_path);
-    __wbg_init_promise.catch(() => {
-      __wbg_init_promise = void 0;
-    });
-  }
-  return __wbg_init_promise;
-}
-async function __wbg_init_once(module_or_path) {
-  if (module_or_path !== void 0) {
-    if (Object.getPrototypeOf(module_or_path) === Object.prototype) {
-      ({ module_or_path } = module_or_path);
-    } else {
-      console.warn("using deprecated parameters for the initialization function; pass a single object instead");
-    }
-  }
-  if (module_or_path === void 0) {
-    module_or_path = new URL("prflow_bg.wasm", import.meta.url);
-  }
-  const imports = __wbg_get_imports();
-  if (typeof module_or_path === "string" || typeof Request === "function" && module_or_path instanceof Request || typeof URL === "function" && module_or_path instanceof URL) {
-    module_or_path = fetch(module_or_path);
-  }
-  const { instance, module } = await __wbg_load(await module_or_path, imports);
-  return __wbg_finalize_init(instance, module);
-}
-
-// js/core.js
-function bind2(wasm2) {
-  const names = wasm2.Engine.names();
-  return {
-    /** The engine's version. */
-    version: () => wasm2.version(),
-    /** A fresh simulation seed from the host's crypto (getrandom), for a run given none: the one random thing, outside every decision. */
-    drawSeed: () => wasm2.drawSeed(),
-    /**
-     * The engine under one config: its text (the fast path, and what a file holds), an object, or
-     * nothing for the preset. A bad config never throws: `configErrors()` lists every problem and each
-     * decision that needs the config answers with them.
-     */
-    createEngine(config) {
-      const inner = new wasm2.Engine(configText(config));
-      const call = (name, input) => JSON.parse(inner.call(name, request2(input)));
-      const engine = { version: () => wasm2.version(), configErrors: () => JSON.parse(inner.configErrorsJson()), call };
-      for (const name of names) engine[name] = (input) => call(name, input);
-      return engine;
-    }
-  };
-}
-function configText(config) {
-  if (config === void 0 || config === null) return void 0;
-  return typeof config === "string" ? config : JSON.stringify(config);
-}
-function request2(input) {
-  if (input === void 0 || input === null) return "{}";
-  if (typeof input.facts !== "string") return JSON.stringify(input);
-  const { facts, ...rest } = input;
-  const others = JSON.stringify(rest);
-  return `{"facts":${facts}${others === "{}" ? "" : `,${others.slice(1, -1)}`}}`;
-}
-
-// action/src/engine.js
 var beside = new URL("./prflow_bg.wasm", import.meta.url);
 var path = existsSync(beside) ? beside : new URL("../../pkg/prflow_bg.wasm", import.meta.url);
 initSync({ module: readFileSync2(path) });
@@ -4736,8 +4826,562 @@ async function gateRun({ engine, octokit, owner, repo, step: step2, number, sha,
   return { decision, results };
 }
 
+// action/src/queue.js
+import { join as join2 } from "node:path";
+import { tmpdir } from "node:os";
+
+// cli/commands/queue.js
+import { execFile as execFile2, execFileSync } from "node:child_process";
+import { existsSync as existsSync2, mkdirSync, readFileSync as readFileSync3, rmSync } from "node:fs";
+import { join } from "node:path";
+import { promisify as promisify2 } from "node:util";
+
+// lib/github/read-queue.js
+var PAGE = 50;
+var QUEUE_PULLS_QUERY = `query QueuePulls($owner: String!, $repo: String!, $after: String) {
+  viewer { login }
+  repository(owner: $owner, name: $repo) {
+    defaultBranchRef { name target { oid } }
+    pullRequests(states: OPEN, first: ${PAGE}, after: $after, orderBy: { field: CREATED_AT, direction: DESC }) {
+      pageInfo { hasNextPage endCursor }
+      nodes {
+        number
+        isCrossRepository
+        headRefOid
+        autoMergeRequest { enabledAt }
+        commits(first: 1) { totalCount }
+        files(first: 1) { totalCount }
+        closingIssuesReferences(first: 25) { nodes { number repository { nameWithOwner } } }
+        reviewThreads(first: 100) { totalCount nodes { isResolved } }
+      }
+    }
+  }
+}`;
+function numbersQuery(numbers) {
+  const fields = numbers.map((n) => `n${n}: issueOrPullRequest(number: ${Number(n)}) { __typename ... on Issue { number state body } ... on PullRequest { number prState: state } }`);
+  return `query QueueNumbers($owner: String!, $repo: String!) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`;
+}
+async function restPages(octokit, route, params) {
+  const out = [];
+  for (let page = 1; ; page++) {
+    const { data } = await octokit.request(route, { ...params, per_page: 100, page });
+    out.push(...data);
+    if (data.length < 100) return out;
+  }
+}
+async function graphqlPartial(octokit, query, variables) {
+  try {
+    return { data: await octokit.graphql(query, variables), errors: [] };
+  } catch (e) {
+    if (e.data) return { data: e.data, errors: e.errors ?? [] };
+    throw e;
+  }
+}
+function addUnknown(list, what) {
+  if (!list.includes(what)) list.push(what);
+}
+async function readBoardFacts(octokit, { owner, repo, engine, config = {}, log: log2 = () => {
+}, tips }) {
+  const facts = await readFacts(octokit, { owner, repo, log: log2 });
+  return readQueueFacts(octokit, { owner, repo, engine, facts, config, log: log2, tips });
+}
+var MAX_ROUNDS = 8;
+async function readQueueFacts(octokit, { owner, repo, engine, facts, config = {}, log: log2 = () => {
+}, tips }) {
+  facts.repository ||= `${owner}/${repo}`;
+  facts.unknown ??= [];
+  facts.pullRequests ??= [];
+  facts.issues ??= [];
+  facts.teamMembers ??= {};
+  const byNumber = new Map(facts.pullRequests.map((p) => [p.number, p]));
+  try {
+    let after = null;
+    for (; ; ) {
+      const { data, errors } = await graphqlPartial(octokit, QUEUE_PULLS_QUERY, { owner, repo, after });
+      for (const e of errors) log2(`queue facts: ${e.message}${e.path ? ` (at ${e.path.join(".")})` : ""}`);
+      if (data?.viewer?.login) facts.viewer ??= data.viewer.login;
+      const branch = data?.repository?.defaultBranchRef;
+      facts.defaultBranch ??= branch?.name;
+      facts.baseTipSha ??= branch?.target?.oid;
+      const page = data?.repository?.pullRequests;
+      if (!page) throw new Error(errors[0]?.message ?? "no pull requests in the answer");
+      for (const node of page.nodes ?? []) {
+        if (!node) continue;
+        const pr = byNumber.get(node.number);
+        if (!pr) continue;
+        pr.unknown ??= [];
+        if (typeof node.isCrossRepository === "boolean") pr.isFork = node.isCrossRepository;
+        if (node.autoMergeRequest !== void 0) pr.autoMerge = Boolean(node.autoMergeRequest);
+        if (node.commits) pr.commitCount = node.commits.totalCount;
+        if (node.files && (pr.files?.length ?? 0) < node.files.totalCount) pr.filesTruncated = true;
+        if (node.closingIssuesReferences) {
+          pr.closingIssues = node.closingIssuesReferences.nodes.filter(Boolean).map((i) => ({ number: i.number, source: "link", ...i.repository ? { repository: i.repository.nameWithOwner } : {} }));
+        } else addUnknown(pr.unknown, "closingIssues");
+        if (node.reviewThreads) pr.unresolvedThreads = node.reviewThreads.nodes.filter((t) => !t.isResolved).length;
+        else addUnknown(pr.unknown, "reviewThreads");
+      }
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+    }
+  } catch (e) {
+    log2(`queue facts: the pull requests' queue facts could not be read (${e.message}); nothing is held on them`);
+    for (const pr of facts.pullRequests) {
+      pr.unknown ??= [];
+      addUnknown(pr.unknown, "closingIssues");
+      addUnknown(pr.unknown, "reviewThreads");
+    }
+  }
+  for (let round = 0; ; round++) {
+    const reads = engine.queueReads({ facts });
+    if (reads.configErrors) break;
+    if (!reads.issues.length && !reads.blockedBy.length && !reads.teams.length && !reads.tips.length) break;
+    if (round === MAX_ROUNDS) {
+      log2(`queue facts: the engine still names reads after ${MAX_ROUNDS} rounds (${JSON.stringify(reads)}); reading stops here`);
+      break;
+    }
+    await readIssues(octokit, { owner, repo, facts, numbers: reads.issues, blockedBy: reads.blockedBy, log: log2 });
+    await readTeams(octokit, { facts, teams: reads.teams, log: log2 });
+    await readTips(octokit, { owner, repo, facts, numbers: reads.tips, log: log2, tips });
+  }
+  return facts;
+}
+async function readIssues(octokit, { owner, repo, facts, numbers, blockedBy, log: log2 }) {
+  try {
+    if (numbers.length) {
+      const { data, errors } = await graphqlPartial(octokit, numbersQuery(numbers), { owner, repo });
+      if (!data?.repository) throw new Error(errors[0]?.message ?? "no answer");
+      for (const n of numbers) {
+        const node = data.repository[`n${n}`];
+        if (!node) facts.issues.push({ number: n, open: false });
+        else if (node.__typename === "PullRequest") facts.issues.push({ number: n, open: node.prState === "OPEN", pullRequest: true });
+        else facts.issues.push({ number: n, open: node.state === "OPEN", body: node.body ?? "" });
+      }
+    }
+    for (const n of blockedBy) {
+      const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by", { owner, repo, issue_number: n });
+      const issue = facts.issues.find((i) => i.number === n);
+      if (issue) issue.blockedBy = data.filter((d) => d.state === "open").map((d) => d.number);
+    }
+  } catch (e) {
+    log2(`queue facts: issues could not be read (${e.message}); no Start-After: is inherited`);
+    addUnknown(facts.unknown, "issues");
+  }
+}
+async function readTeams(octokit, { facts, teams, log: log2 }) {
+  for (const team of teams) {
+    const [org, slug] = team.split("/");
+    try {
+      const members = await restPages(octokit, "GET /orgs/{org}/teams/{team_slug}/members", { org, team_slug: slug });
+      facts.teamMembers[team] = members.map((m) => m.login);
+    } catch (e) {
+      log2(`queue facts: members of @${team} could not be read (${e.message}); the paths it owns stay held`);
+      addUnknown(facts.unknown, "teamMembers");
+    }
+  }
+}
+var TIP_ANSWERS = /* @__PURE__ */ new Map();
+var TIP_ANSWERS_MAX = 1e4;
+function remember(key, answer) {
+  if (TIP_ANSWERS.size >= TIP_ANSWERS_MAX) TIP_ANSWERS.delete(TIP_ANSWERS.keys().next().value);
+  TIP_ANSWERS.set(key, answer);
+}
+async function readTips(octokit, { owner, repo, facts, numbers, log: log2, tips }) {
+  const prs = numbers.map((n) => facts.pullRequests.find((p) => p.number === n)).filter(Boolean);
+  const key = (pr) => `${owner}/${repo} ${facts.baseTipSha}...${pr.headSha}`;
+  const unseen = prs.filter((pr) => !TIP_ANSWERS.has(key(pr)));
+  if (tips && unseen.length) {
+    try {
+      const answers = await tips({ tip: facts.baseTipSha, base: facts.defaultBranch, heads: unseen.map((pr) => ({ number: pr.number, branch: pr.headRef, sha: pr.headSha })) });
+      for (const pr of unseen) if (answers.has(pr.headSha)) remember(key(pr), answers.get(pr.headSha));
+    } catch (e) {
+      log2(`queue facts: git could not say which branches are built on the tip (${e.message}); asking the compare API`);
+    }
+  }
+  for (const pr of prs) {
+    const n = pr.number;
+    const basehead = `${facts.baseTipSha}...${pr.headSha}`;
+    if (TIP_ANSWERS.has(key(pr))) {
+      pr.builtOnBaseTip = TIP_ANSWERS.get(key(pr));
+      continue;
+    }
+    try {
+      const { data } = await octokit.request("GET /repos/{owner}/{repo}/compare/{basehead}", { owner, repo, basehead, per_page: 1 });
+      pr.builtOnBaseTip = data.behind_by === 0;
+      remember(key(pr), pr.builtOnBaseTip);
+    } catch (e) {
+      log2(`queue facts: #${n}: whether it is built on the tip could not be read (${e.message})`);
+      pr.unknown ??= [];
+      addUnknown(pr.unknown, "builtOnBaseTip");
+    }
+  }
+}
+
+// lib/queue/git.js
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+var exec = promisify(execFile);
+function splitCredentials(remote) {
+  const url = new URL(remote);
+  if (!url.username && !url.password) return { url: remote, env: {} };
+  const basic = Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64");
+  url.username = "";
+  url.password = "";
+  return { url: url.toString(), env: { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "http.extraHeader", GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}` } };
+}
+function commandEnv(extra = {}, env = process.env) {
+  const out = { ...env, ...extra };
+  for (const name of ["GH_TOKEN", "GITHUB_TOKEN"]) delete out[name];
+  return out;
+}
+
+// cli/commands/queue.js
+var exec2 = promisify2(execFile2);
+var running = /* @__PURE__ */ new Set();
+function execRunning(file, args, options) {
+  return new Promise((resolve2, reject) => {
+    const child = execFile2(file, args, options, (error, stdout, stderr) => {
+      running.delete(child);
+      if (error) reject(Object.assign(error, { stdout, stderr }));
+      else resolve2({ stdout, stderr });
+    });
+    running.add(child);
+  });
+}
+async function git(cwd, args, { allowFail = false, env = {} } = {}) {
+  try {
+    const { stdout, stderr } = await execRunning("git", args, { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: "0", ...env }, maxBuffer: 64 << 20 });
+    return { code: 0, stdout: stdout.trim(), stderr };
+  } catch (e) {
+    if (!allowFail) throw new Error(`git ${args.join(" ")}: ${String(e.stderr ?? e.message).trim()}`);
+    return { code: e.code ?? 1, stdout: String(e.stdout ?? "").trim(), stderr: String(e.stderr ?? "") };
+  }
+}
+var Git = class {
+  constructor({ cloneUrl, stateDir }) {
+    ({ url: this.cloneUrl, env: this.auth } = splitCredentials(cloneUrl));
+    this.dir = join(stateDir, "repo.git");
+    this.trees = /* @__PURE__ */ new Map();
+    this.stateDir = stateDir;
+  }
+  async ready() {
+    if (!existsSync2(this.dir)) {
+      mkdirSync(this.stateDir, { recursive: true });
+      await git(this.stateDir, ["init", "--quiet", "--bare", this.dir]);
+    }
+    await git(this.dir, ["config", "remote.origin.url", this.cloneUrl]);
+  }
+  async fetch(branch) {
+    await git(this.dir, ["fetch", "--quiet", "--force", "origin", `+refs/heads/${branch}:refs/prflow/${branch}`], { env: this.auth });
+    return (await git(this.dir, ["rev-parse", `refs/prflow/${branch}`])).stdout;
+  }
+  /**
+   * Which heads are built on `tip` (the tip is an ancestor of the head), from git: one fetch of the
+   * base and the named branches, then a local ancestry check each. A head git does not have (the branch
+   * moved since the survey) is left out, for the caller to ask GitHub. Returns Map head sha -> boolean.
+   */
+  async builtOn({ tip, base, heads }) {
+    const branches = [...new Set([base, ...heads.map((h) => h.branch)].filter(Boolean))];
+    const refspecs = branches.map((b) => `+refs/heads/${b}:refs/prflow/${b}`);
+    if (refspecs.length) await git(this.dir, ["fetch", "--quiet", "--force", "origin", ...refspecs], { allowFail: true, env: this.auth });
+    const has = async (sha) => (await git(this.dir, ["cat-file", "-e", `${sha}^{commit}`], { allowFail: true })).code === 0;
+    const answers = /* @__PURE__ */ new Map();
+    if (!await has(tip)) await git(this.dir, ["fetch", "--quiet", "origin", tip], { allowFail: true, env: this.auth });
+    if (!await has(tip)) return answers;
+    for (const { sha } of heads) {
+      if (!await has(sha)) continue;
+      answers.set(sha, (await git(this.dir, ["merge-base", "--is-ancestor", tip, sha], { allowFail: true })).code === 0);
+    }
+    return answers;
+  }
+  async tree(number, sha) {
+    await this.drop(number);
+    const dir = join(this.stateDir, "worktrees", String(number));
+    rmSync(dir, { recursive: true, force: true });
+    await git(this.dir, ["worktree", "add", "--quiet", "--detach", dir, sha]);
+    this.trees.set(number, dir);
+    return dir;
+  }
+  async drop(number) {
+    const dir = this.trees.get(number);
+    if (!dir) return;
+    this.trees.delete(number);
+    await git(this.dir, ["worktree", "remove", "--force", dir], { allowFail: true });
+    rmSync(dir, { recursive: true, force: true });
+  }
+  async dropAll() {
+    for (const n of [...this.trees.keys()]) await this.drop(n);
+    await git(this.dir, ["worktree", "prune"], { allowFail: true });
+  }
+  /** On the way out at once (a second signal): end what runs in the worktrees, then remove them. */
+  dropAllNow() {
+    for (const child of running) child.kill("SIGKILL");
+    for (const dir of this.trees.values()) {
+      try {
+        execFileSync("git", ["worktree", "remove", "--force", "--force", dir], { cwd: this.dir, stdio: "ignore" });
+      } catch {
+      }
+      rmSync(dir, { recursive: true, force: true });
+    }
+    this.trees.clear();
+    try {
+      execFileSync("git", ["worktree", "prune"], { cwd: this.dir, stdio: "ignore" });
+    } catch {
+    }
+  }
+};
+var IDENTITY = { GIT_AUTHOR_NAME: "prflow", GIT_AUTHOR_EMAIL: "prflow@users.noreply.github.com", GIT_COMMITTER_NAME: "prflow", GIT_COMMITTER_EMAIL: "prflow@users.noreply.github.com" };
+async function rebaseIn(g, op, upstreamRequired) {
+  const head = await g.fetch(op.branch);
+  if (head !== op.expectedHead) return { outcome: "moved", head };
+  const dir = await g.tree(op.number, head);
+  let onto = op.onto;
+  if (!/^[0-9a-f]{40}$/.test(onto)) onto = await g.fetch(op.onto);
+  else await git(g.dir, ["fetch", "--quiet", "origin", onto], { allowFail: true, env: g.auth });
+  const upstream = upstreamRequired ? op.upstream : op.dropping;
+  let args = ["rebase", "--quiet", onto];
+  if (upstream) {
+    const contains = (await git(dir, ["merge-base", "--is-ancestor", upstream, "HEAD"], { allowFail: true })).code === 0;
+    if (contains) args = ["rebase", "--quiet", "--onto", onto, upstream];
+    else if (upstreamRequired) return { outcome: "skipped", head };
+  }
+  const r = await git(dir, args, { allowFail: true, env: IDENTITY });
+  if (r.code !== 0) {
+    const files = (await git(dir, ["diff", "--name-only", "--diff-filter=U"], { allowFail: true })).stdout.split("\n").filter(Boolean);
+    await git(dir, ["rebase", "--abort"], { allowFail: true });
+    return { outcome: files.length ? "conflict" : "failed", files, log: `${r.stdout}
+${r.stderr}`.trim() };
+  }
+  const now = (await git(dir, ["rev-parse", "HEAD"])).stdout;
+  if (now === head) return { outcome: "unchanged", head };
+  if ((await git(dir, ["rev-list", "--count", `${onto}..HEAD`])).stdout === "0") return { outcome: "empty", head: now };
+  return { outcome: "done", head: now };
+}
+async function pushFrom(g, op) {
+  const dir = g.trees.get(op.number);
+  if (!dir) return { outcome: "failed", log: "nothing to push: no worktree for this pull request" };
+  const now = (await git(dir, ["rev-parse", "HEAD"])).stdout;
+  if (now === op.lease) return { outcome: "unchanged", head: now };
+  const r = await git(dir, ["push", "--quiet", `--force-with-lease=refs/heads/${op.branch}:${op.lease}`, g.cloneUrl, `HEAD:refs/heads/${op.branch}`], { allowFail: true, env: g.auth });
+  if (r.code === 0) return { outcome: "done", head: now };
+  return { outcome: /stale info/.test(r.stderr) ? "leaseLost" : "refused", log: r.stderr.trim() };
+}
+async function autoFixIn(g, op) {
+  const head = await g.fetch(op.branch);
+  if (head !== op.expectedHead) return { outcome: "moved", head };
+  const dir = await g.tree(op.number, head);
+  let log2 = "";
+  for (const command of op.commands) {
+    try {
+      const { stdout, stderr } = await execRunning("sh", ["-c", command], { cwd: dir, env: commandEnv(), maxBuffer: 64 << 20 });
+      log2 += stdout + stderr;
+    } catch (e) {
+      return { outcome: "failed", log: `${log2}${e.stdout ?? ""}${e.stderr ?? ""}
+$ ${command}: exit ${e.code}` };
+    }
+  }
+  if (!(await git(dir, ["status", "--porcelain"])).stdout) return { outcome: "unchanged", head, log: log2 };
+  await git(dir, ["commit", "--quiet", "-a", "--amend", "--no-edit"], { env: IDENTITY });
+  return { outcome: "done", head: (await git(dir, ["rev-parse", "HEAD"])).stdout, log: log2 };
+}
+var OUTCOMES = { [APPLIED]: "done", [UNCHANGED]: "unchanged", [GUARD_FAILED]: "guardFailed", [FAILED]: "failed" };
+async function githubOp(gh, op) {
+  const [r] = await applyOps(gh.octokit, [op], { owner: gh.owner, repo: gh.repo, live: true });
+  return { outcome: OUTCOMES[r.outcome] ?? "failed", log: r.detail ?? "" };
+}
+async function applyOps2(ops, { gh, g }) {
+  const results = [];
+  try {
+    for (const op of ops) {
+      let r;
+      try {
+        if (op.op === "rebase") r = await rebaseIn(g, op, false);
+        else if (op.op === "rebaseOnto") r = await rebaseIn(g, op, true);
+        else if (op.op === "push") r = await pushFrom(g, op);
+        else if (op.op === "autoFix") r = await autoFixIn(g, op);
+        else r = await githubOp(gh, op);
+      } catch (e) {
+        r = { outcome: "failed", log: e.message };
+      }
+      results.push(r);
+      if (!["done", "unchanged", "skipped"].includes(r.outcome)) break;
+    }
+  } finally {
+    await g.dropAll();
+  }
+  return results;
+}
+async function readPoll(gh, number, facts) {
+  const pr = facts.pullRequests.find((p) => p.number === number);
+  const now = facts.now ?? (/* @__PURE__ */ new Date()).toISOString();
+  if (!pr) {
+    const { data } = await gh.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner: gh.owner, repo: gh.repo, pull_number: number });
+    return { state: data.merged ? "MERGED" : data.state === "open" ? "OPEN" : "CLOSED", now };
+  }
+  return { state: "OPEN", autoMerge: Boolean(pr.autoMerge), labels: pr.labels, headSha: pr.headSha, mergeStateStatus: pr.mergeStateStatus ?? "UNKNOWN", checks: pr.checks ?? [], requiredChecks: facts.requiredChecks ?? [], unknown: (facts.unknown ?? []).filter((u) => u === "requiredChecks"), now };
+}
+async function readJobTails(gh, named) {
+  const out = [];
+  for (const { jobId, lines } of named) {
+    try {
+      const text = await readJobLog(gh.octokit, { owner: gh.owner, repo: gh.repo, jobId });
+      out.push({ jobId, log: text.replace(/\n$/, "").split("\n").slice(-lines).join("\n") });
+    } catch (e) {
+      out.push({ jobId, error: e.message });
+    }
+  }
+  return out;
+}
+async function readClosed(gh, numbers, facts) {
+  const open = new Set(facts.pullRequests.map((p) => p.number));
+  const out = [];
+  for (const n of numbers.filter((x) => !open.has(x))) {
+    try {
+      const { data } = await gh.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner: gh.owner, repo: gh.repo, pull_number: n });
+      out.push({ number: n, merged: Boolean(data.merged), mergeCommit: data.merge_commit_sha ?? null });
+    } catch {
+    }
+  }
+  return out;
+}
+async function readMovedLayers(gh, facts, log2 = () => {
+}) {
+  const main2 = facts.defaultBranch ?? "main";
+  const onMain = facts.pullRequests.filter((p) => p.baseRef === main2 && !p.isFork);
+  const moved = [];
+  try {
+    for (let i = 0; i < onMain.length; i += 50) {
+      const chunk = onMain.slice(i, i + 50);
+      const fields = chunk.map((p) => `p${p.number}: pullRequest(number: ${p.number}) { timelineItems(itemTypes: [BASE_REF_CHANGED_EVENT], last: 1) { nodes { ... on BaseRefChangedEvent { previousRefName currentRefName } } } }`);
+      const { data, errors } = await graphqlRequest(gh.octokit, `query prflowMovedLayers($owner: String!, $repo: String!) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`, { owner: gh.owner, repo: gh.repo });
+      if (errors.length || !data?.repository) throw new Error(errors[0]?.message ?? "no repository");
+      for (const p of chunk) {
+        const e = data.repository[`p${p.number}`]?.timelineItems?.nodes?.at(-1);
+        if (e?.previousRefName && e.currentRefName === main2) moved.push({ number: p.number, from: e.previousRefName });
+      }
+    }
+    const branches = [...new Set(moved.map((m) => m.from))];
+    const merged = /* @__PURE__ */ new Map();
+    for (let i = 0; i < branches.length; i += 50) {
+      const chunk = branches.slice(i, i + 50);
+      const vars = chunk.map((_, j) => `$b${j}: String!`).join(", ");
+      const fields = chunk.map((_, j) => `b${j}: pullRequests(headRefName: $b${j}, states: [MERGED], last: 1) { nodes { number headRefOid } }`);
+      const variables = { owner: gh.owner, repo: gh.repo, ...Object.fromEntries(chunk.map((b, j) => [`b${j}`, b])) };
+      const { data, errors } = await graphqlRequest(gh.octokit, `query prflowMergedFrom($owner: String!, $repo: String!, ${vars}) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`, variables);
+      if (errors.length || !data?.repository) throw new Error(errors[0]?.message ?? "no repository");
+      chunk.forEach((b, j) => {
+        const pr = data.repository[`b${j}`]?.nodes?.at(-1);
+        if (pr) merged.set(b, pr);
+      });
+    }
+    return moved.filter((m) => merged.has(m.from)).map((m) => ({ number: m.number, parent: merged.get(m.from).number, parentHead: merged.get(m.from).headRefOid }));
+  } catch (e) {
+    log2(`the timelines could not be read (${e.message}): no layer GitHub moved is restacked on this first survey`);
+    return [];
+  }
+}
+async function runQueue({ gh, g, engine, options, once = false, log: log2, sleep, signal = { stop: false }, stopWhen = () => false, resume = null }) {
+  await g.ready();
+  let state = resume?.state ?? {};
+  let facts = resume?.facts ?? null;
+  let results = resume?.results ?? [];
+  let jobLogs = resume?.jobLogs ?? [];
+  let poll = null;
+  let closed = [];
+  let reads = resume?.reads ?? [];
+  let wait = resume?.wait ?? { kind: "survey", afterSeconds: 0 };
+  let first = !resume;
+  for (; ; ) {
+    let movedLayers = [];
+    if (wait.kind === "survey" || wait.kind === "sleep") {
+      await sleep((wait.afterSeconds ?? wait.seconds ?? 0) * 1e3, signal);
+      facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {
+      }, tips: (q) => g.builtOn(q) });
+      if (first) movedLayers = await readMovedLayers(gh, facts, log2);
+      first = false;
+      closed = await readClosed(gh, [.../* @__PURE__ */ new Set([...reads, ...movedLayers.map((l) => l.parent)])], facts);
+      poll = null;
+    } else if (wait.kind === "poll") {
+      await sleep(wait.afterSeconds * 1e3, signal);
+      facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {
+      }, tips: (q) => g.builtOn(q) });
+      poll = { ...await readPoll(gh, wait.number, facts), stopRequested: signal.stop };
+    }
+    const out = engine.cycleStep({ facts, state, results, poll, closed, movedLayers, jobLogs, options, stop: signal.stop });
+    if (out.configErrors) throw new RunError(out.configErrors.map((e) => `config: ${e.path}: expected ${e.expected}, found ${e.found}`));
+    for (const line of out.log) log2(line);
+    results = out.ops.length ? await applyOps2(out.ops, { gh, g }) : [];
+    jobLogs = out.jobLogs?.length ? await readJobTails(gh, out.jobLogs) : [];
+    for (const [i, r] of results.entries()) if (!["done", "unchanged"].includes(r.outcome)) log2(`${out.ops[i].op} #${out.ops[i].number}: ${r.outcome}${r.log ? `: ${r.log.split("\n").at(-1)}` : ""}`);
+    ({ state, wait, reads } = out);
+    if (wait.kind === "stop" || stopWhen(out, facts) || once && wait.kind === "sleep") return { state, wait, reads, results, jobLogs, facts };
+  }
+}
+function stoppableSleep(ms, signal) {
+  return new Promise((resolve2) => {
+    if (!ms || signal.stop) return resolve2();
+    const t = setTimeout(resolve2, ms);
+    signal.wake = () => {
+      clearTimeout(t);
+      resolve2();
+    };
+  });
+}
+
+// action/src/queue.js
+function workflowTokenRefusal(token, { workflowToken = "", envToken = "" } = {}) {
+  if (token !== workflowToken && token !== envToken) return null;
+  return [
+    "input token: mode queue needs a GitHub App installation token or a personal access token, and it was given the workflow's GITHUB_TOKEN.",
+    "GitHub starts no workflow run for GITHUB_TOKEN's writes, so taking `skip-ci` off with it would start no CI and the released pull request would wait for checks that never run.",
+    "Give `token: ${{ steps.app-token.outputs.token }}` from actions/create-github-app-token (an App with contents, pull requests and issues write), or `token: ${{ secrets.PRFLOW_QUEUE_TOKEN }}` holding a personal access token (see examples/workflows/prflow-queue.yml).",
+    "Nothing was read or written."
+  ].join(" ");
+}
+async function queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes, log: log2 }) {
+  const server = (env.GITHUB_SERVER_URL || "https://github.com").replace(/\/+$/, "");
+  if (!/^https?:\/\//.test(server)) throw new RunError([`GITHUB_SERVER_URL: expected an http(s) URL, found ${JSON.stringify(server)}`]);
+  const cloneUrl = `${server.replace(/:\/\//, `://x-access-token:${token}@`)}/${owner}/${repo}.git`;
+  const g = new Git({ cloneUrl, stateDir: join2(env.RUNNER_TEMP || tmpdir(), "prflow-queue", `${owner}-${repo}`) });
+  const scale = Number(env.PRFLOW_TIME_SCALE) > 0 ? Number(env.PRFLOW_TIME_SCALE) : 1;
+  const sleep = (ms, signal2) => stoppableSleep(ms * scale, signal2);
+  const signal = { stop: false };
+  const onSignal = () => {
+    if (signal.stop) process.exit(130);
+    signal.stop = true;
+    log2("stop requested (the run was cancelled): finishing this step");
+    signal.wake?.();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  for (const name of ["INPUT_TOKEN", "INPUT_WORKFLOW-TOKEN", "INPUT_WORKFLOW_TOKEN", "GITHUB_TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN"]) delete process.env[name];
+  const lines = [];
+  const record = (line) => {
+    lines.push(line);
+    log2(line);
+  };
+  try {
+    const { state, wait } = await runQueue({ gh: { octokit, owner, repo }, g, engine, options: { dryRun: !live, ...watchTimeoutMinutes === void 0 ? {} : { watchTimeoutMinutes } }, once: true, log: record, sleep, signal });
+    return { lines, state, wait };
+  } finally {
+    await g.dropAll();
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+function queueSummary({ lines, state }, { owner, repo, live }) {
+  const acted = state.actedOn ?? [];
+  return [
+    `## prflow queue · ${owner}/${repo} · ${live ? "live" : "dry run"}`,
+    "",
+    acted.length ? `Acted on ${acted.map((n) => `#${n}`).join(", ")}.` : "Acted on no pull request.",
+    "",
+    ...lines.map((l) => `- ${l.replace(/\|/g, "\\|")}`),
+    ""
+  ].join("\n");
+}
+
 // action/src/runner.js
-import { appendFileSync, existsSync as existsSync2, readFileSync as readFileSync3 } from "node:fs";
+import { appendFileSync, existsSync as existsSync3, readFileSync as readFileSync4 } from "node:fs";
 import { randomUUID } from "node:crypto";
 function getInput(name, env = process.env) {
   return (env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim();
@@ -4764,8 +5408,8 @@ function appendSummary(markdown, env = process.env) {
 }
 function readEvent(env = process.env) {
   const path2 = env.GITHUB_EVENT_PATH;
-  if (!path2 || !existsSync2(path2)) return {};
-  return JSON.parse(readFileSync3(path2, "utf8"));
+  if (!path2 || !existsSync3(path2)) return {};
+  return JSON.parse(readFileSync4(path2, "utf8"));
 }
 function errorCommand(message) {
   return `::error::${escapeData(message)}`;
@@ -4819,7 +5463,7 @@ function warningAnnotations(warnings) {
 }
 
 // action/src/main.js
-var MODES = ["reconcile", "labels", "sweep", "gate-classify", "gate-report"];
+var MODES = ["reconcile", "labels", "sweep", "gate-classify", "gate-report", "queue"];
 var log = groupedLog();
 async function main(env = process.env) {
   const mode = getInput("mode", env) || "reconcile";
@@ -4827,11 +5471,16 @@ async function main(env = process.env) {
   const live = getBooleanInput("live", false, env);
   const configPath = getInput("config", env) || DEFAULT_CONFIG_PATH;
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
-  const readFile = (p) => readFileSync4(resolve(workspace, p), "utf8");
+  const readFile = (p) => readFileSync5(resolve(workspace, p), "utf8");
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
   if (!owner || !repo) throw new RunError([`GITHUB_REPOSITORY: expected owner/name, found ${JSON.stringify(env.GITHUB_REPOSITORY ?? "")}`]);
   const token = getInput("token", env);
   if (!token) throw new RunError(["input token: expected a token (the default is the workflow's GITHUB_TOKEN), found nothing"]);
+  if (mode === "queue") {
+    const refusal = workflowTokenRefusal(token, { workflowToken: getInput("workflow-token", env), envToken: env.GITHUB_TOKEN ?? "" });
+    if (refusal) throw new RunError([refusal]);
+    console.log(`::add-mask::${token}`);
+  }
   const octokit = makeOctokit({ token, baseUrl: env.GITHUB_API_URL, graphqlUrl: env.GITHUB_GRAPHQL_URL, log });
   log(`prflow ${prflow.version()} · ${mode} · ${owner}/${repo} · ${live ? "live" : "dry run (set live: true to write)"}`);
   if (mode === "labels") {
@@ -4851,6 +5500,18 @@ async function main(env = process.env) {
     setOutput("stop-the-line", String(run2.plan.stopTheLine), env);
     writeCounts(run2.counts, env);
     appendSummary(run2.summary, env);
+    return;
+  }
+  if (mode === "queue") {
+    const { engine, errors } = loadConfig(prflow, configPath, { readFile });
+    if (errors.length) throw new RunError(errors);
+    log.end();
+    const watchTimeout = getInput("watch-timeout", env);
+    if (watchTimeout && !/^\d+$/.test(watchTimeout)) throw new RunError([`input watch-timeout: expected whole minutes, found ${JSON.stringify(watchTimeout)}`]);
+    const run2 = await queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes: watchTimeout ? Number(watchTimeout) : void 0, log: (line) => console.log(line) });
+    setOutput("acted", (run2.state.actedOn ?? []).join(","), env);
+    setOutput("wait", run2.wait, env);
+    appendSummary(queueSummary(run2, { owner, repo, live }), env);
     return;
   }
   if (mode === "gate-classify" || mode === "gate-report") {

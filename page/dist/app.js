@@ -1360,7 +1360,8 @@
     default: () => __wbg_init,
     drawSeed: () => drawSeed,
     initSync: () => initSync,
-    version: () => version
+    version: () => version,
+    wasmMemory: () => wasmMemory
   });
   var Engine = class {
     __destroy_into_raw() {
@@ -1372,6 +1373,35 @@
     free() {
       const ptr = this.__destroy_into_raw();
       wasm.__wbg_engine_free(ptr, 0);
+    }
+    /**
+     * `call` on the first `len` bytes written into `inputBuffer` (checked to be UTF-8); the buffer is
+     * taken out of the engine, so the next request starts empty.
+     * @param {string} name
+     * @param {number} len
+     * @returns {string}
+     */
+    callInput(name, len) {
+      let deferred4_0;
+      let deferred4_1;
+      try {
+        const val2 = +len;
+        const ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.engine_callInput(this.__wbg_ptr, ptr0, len0, val2);
+        var ptr3 = ret[0];
+        var len3 = ret[1];
+        if (ret[3]) {
+          ptr3 = 0;
+          len3 = 0;
+          throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred4_0 = ptr3;
+        deferred4_1 = len3;
+        return getStringFromWasm0(ptr3, len3);
+      } finally {
+        wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+      }
     }
     /**
      * One decision by name, JSON text in and out.
@@ -1437,6 +1467,18 @@
       }
     }
     /**
+     * Room for `len` bytes of the next request, keeping what is already written, and where it starts:
+     * the host writes UTF-8 there with `TextEncoder.encodeInto` and then asks `callInput`. A string
+     * argument is copied by wasm-bindgen's glue a UTF-16 unit at a time in JavaScript, which was 18 of
+     * the 182 ms a board of 10,000 pull requests took.
+     * @param {number} len
+     * @returns {number}
+     */
+    inputBuffer(len) {
+      const ret = wasm.engine_inputBuffer(this.__wbg_ptr, len);
+      return ret >>> 0;
+    }
+    /**
      * Every decision's name, so the JS core binds one method per decision without a list of its own.
      * @returns {string[]}
      */
@@ -1480,9 +1522,17 @@
       wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
     }
   }
+  function wasmMemory() {
+    const ret = wasm.wasmMemory();
+    return ret;
+  }
   function __wbg_get_imports() {
     const import0 = {
       __proto__: null,
+      __wbg___wbindgen_memory_17a1178bc3328ea3: function() {
+        const ret = wasm.memory;
+        return ret;
+      },
       __wbg___wbindgen_throw_4c88d8bf264fd984: function(arg0, arg1) {
         throw new Error(getStringFromWasm0(arg0, arg1));
       },
@@ -1734,12 +1784,28 @@
        */
       createEngine(config) {
         const inner = new wasm2.Engine(configText(config));
-        const call = (name, input) => JSON.parse(inner.call(name, request(input)));
-        const engine = { version: () => wasm2.version(), configErrors: () => JSON.parse(inner.configErrorsJson()), call };
+        const callText = (name, text) => send(wasm2, inner, name, text);
+        const call = (name, input) => JSON.parse(callText(name, request(input)));
+        const engine = { version: () => wasm2.version(), configErrors: () => JSON.parse(inner.configErrorsJson()), call, callText };
         for (const name of names) engine[name] = (input) => call(name, input);
         return engine;
       }
     };
+  }
+  var encoder = new TextEncoder();
+  function send(wasm2, inner, name, text) {
+    if (text.length < 65536 || !inner.inputBuffer) return inner.call(name, text);
+    const memory = wasm2.wasmMemory();
+    let size = text.length;
+    const start2 = inner.inputBuffer(size);
+    let { read, written } = encoder.encodeInto(text, new Uint8Array(memory.buffer, start2, size));
+    if (read < text.length) {
+      const rest = text.slice(read);
+      size = written + rest.length * 3;
+      const ptr = inner.inputBuffer(size);
+      written += encoder.encodeInto(rest, new Uint8Array(memory.buffer, ptr + written, size - written)).written;
+    }
+    return inner.callInput(name, written);
   }
   function configText(config) {
     if (config === void 0 || config === null) return void 0;
@@ -3662,7 +3728,7 @@
     },
     checks: {
       fact: "checks",
-      select: (a) => `commits(last: 1) { nodes { commit { oid statusCheckRollup { state contexts(${a}) { ${PAGE_INFO} nodes { __typename ... on CheckRun { databaseId name status conclusion startedAt completedAt checkSuite { workflowRun { workflow { name } } } } ... on StatusContext { context state createdAt } } } } } } }`,
+      select: (a) => `commits(last: 1) { nodes { commit { oid statusCheckRollup { state contexts(${a}) { ${PAGE_INFO} nodes { __typename ... on CheckRun { databaseId name status conclusion startedAt completedAt detailsUrl checkSuite { workflowRun { workflow { name } } } } ... on StatusContext { context state createdAt targetUrl } } } } } } }`,
       at: (pr) => {
         const commit = pr.commits?.nodes?.[0]?.commit;
         if (!commit) return pr.commits === null ? null : { pageInfo: { hasNextPage: false }, nodes: [] };
@@ -3948,7 +4014,8 @@
         conclusion: pending ? null : c.state,
         startedAt: c.createdAt ?? null,
         completedAt: pending ? null : c.createdAt ?? null,
-        id: null
+        id: null,
+        ...c.targetUrl ? { url: c.targetUrl } : {}
       };
     }
     return {
@@ -3958,7 +4025,8 @@
       conclusion: c.conclusion ?? null,
       startedAt: c.startedAt ?? null,
       completedAt: c.completedAt ?? null,
-      id: c.databaseId ?? null
+      id: c.databaseId ?? null,
+      ...c.detailsUrl ? { url: c.detailsUrl } : {}
     };
   }
   function toComment(c) {
@@ -4000,7 +4068,7 @@
         autoMergeRequest { enabledAt }
         commits(first: 1) { totalCount }
         files(first: 1) { totalCount }
-        closingIssuesReferences(first: 25) { nodes { number state body repository { nameWithOwner } } }
+        closingIssuesReferences(first: 25) { nodes { number repository { nameWithOwner } } }
         reviewThreads(first: 100) { totalCount nodes { isResolved } }
       }
     }
@@ -4031,7 +4099,8 @@
   }
   var MAX_ROUNDS = 8;
   async function readQueueFacts(octokit, { owner, repo, engine, facts, config = {}, log = () => {
-  } }) {
+  }, tips }) {
+    facts.repository ||= `${owner}/${repo}`;
     facts.unknown ??= [];
     facts.pullRequests ??= [];
     facts.issues ??= [];
@@ -4058,10 +4127,7 @@
           if (node.commits) pr.commitCount = node.commits.totalCount;
           if (node.files && (pr.files?.length ?? 0) < node.files.totalCount) pr.filesTruncated = true;
           if (node.closingIssuesReferences) {
-            const here = `${owner}/${repo}`.toLowerCase();
-            const local = node.closingIssuesReferences.nodes.filter((i) => i && (!i.repository || String(i.repository.nameWithOwner).toLowerCase() === here));
-            pr.closingIssues = local.map((i) => ({ number: i.number, source: "link" }));
-            for (const i of local) if (!facts.issues.some((x) => x.number === i.number)) facts.issues.push({ number: i.number, open: i.state === "OPEN", body: i.body ?? "" });
+            pr.closingIssues = node.closingIssuesReferences.nodes.filter(Boolean).map((i) => ({ number: i.number, source: "link", ...i.repository ? { repository: i.repository.nameWithOwner } : {} }));
           } else addUnknown(pr.unknown, "closingIssues");
           if (node.reviewThreads) pr.unresolvedThreads = node.reviewThreads.nodes.filter((t) => !t.isResolved).length;
           else addUnknown(pr.unknown, "reviewThreads");
@@ -4087,7 +4153,7 @@
       }
       await readIssues(octokit, { owner, repo, facts, numbers: reads.issues, blockedBy: reads.blockedBy, log });
       await readTeams(octokit, { facts, teams: reads.teams, log });
-      await readTips(octokit, { owner, repo, facts, numbers: reads.tips, log });
+      await readTips(octokit, { owner, repo, facts, numbers: reads.tips, log, tips });
     }
     return facts;
   }
@@ -4125,12 +4191,35 @@
       }
     }
   }
-  async function readTips(octokit, { owner, repo, facts, numbers, log }) {
-    for (const n of numbers) {
-      const pr = facts.pullRequests.find((p) => p.number === n);
+  var TIP_ANSWERS = /* @__PURE__ */ new Map();
+  var TIP_ANSWERS_MAX = 1e4;
+  function remember(key, answer) {
+    if (TIP_ANSWERS.size >= TIP_ANSWERS_MAX) TIP_ANSWERS.delete(TIP_ANSWERS.keys().next().value);
+    TIP_ANSWERS.set(key, answer);
+  }
+  async function readTips(octokit, { owner, repo, facts, numbers, log, tips }) {
+    const prs = numbers.map((n) => facts.pullRequests.find((p) => p.number === n)).filter(Boolean);
+    const key = (pr) => `${owner}/${repo} ${facts.baseTipSha}...${pr.headSha}`;
+    const unseen = prs.filter((pr) => !TIP_ANSWERS.has(key(pr)));
+    if (tips && unseen.length) {
       try {
-        const { data } = await octokit.request("GET /repos/{owner}/{repo}/compare/{basehead}", { owner, repo, basehead: `${facts.baseTipSha}...${pr.headSha}`, per_page: 1 });
+        const answers = await tips({ tip: facts.baseTipSha, base: facts.defaultBranch, heads: unseen.map((pr) => ({ number: pr.number, branch: pr.headRef, sha: pr.headSha })) });
+        for (const pr of unseen) if (answers.has(pr.headSha)) remember(key(pr), answers.get(pr.headSha));
+      } catch (e) {
+        log(`queue facts: git could not say which branches are built on the tip (${e.message}); asking the compare API`);
+      }
+    }
+    for (const pr of prs) {
+      const n = pr.number;
+      const basehead = `${facts.baseTipSha}...${pr.headSha}`;
+      if (TIP_ANSWERS.has(key(pr))) {
+        pr.builtOnBaseTip = TIP_ANSWERS.get(key(pr));
+        continue;
+      }
+      try {
+        const { data } = await octokit.request("GET /repos/{owner}/{repo}/compare/{basehead}", { owner, repo, basehead, per_page: 1 });
         pr.builtOnBaseTip = data.behind_by === 0;
+        remember(key(pr), pr.builtOnBaseTip);
       } catch (e) {
         log(`queue facts: #${n}: whether it is built on the tip could not be read (${e.message})`);
         pr.unknown ??= [];
@@ -4186,6 +4275,7 @@
     return `${server}/${fullName}/pull/${number}`;
   }
   var servers = /* @__PURE__ */ new Map();
+  var FULL_READ_MINUTES = 5;
   var CLOCKS = {
     github: "GitHub's clock, from its Date header",
     // api.github.com does not list Date in Access-Control-Expose-Headers, so a page cannot read it.
@@ -4214,12 +4304,14 @@
     });
     return { octokit, stats };
   }
-  async function readAll({ api, token, owner, repo, prflow: prflow2, progress = () => {
+  async function readAll({ api, token, owner, repo, prflow: prflow2, labelCache, progress = () => {
   } }) {
     const { octokit, stats } = client({ api, token, progress });
     const { etag } = await probe(octokit, { owner, repo }).catch((e) => {
       throw new ReadError("reading pull requests", e.line ?? e.message, e.cause ?? e);
     });
+    progress(`reading ${owner}/${repo}'s label colours`);
+    const labels = await readLabelColors(octokit, { owner, repo, cache: labelCache, progress });
     progress(`reading pull requests of ${owner}/${repo}`);
     let facts;
     try {
@@ -4240,7 +4332,30 @@
     }
     progress("reading the merge queue's facts");
     await readQueueFacts(octokit, { owner, repo, engine, facts, log: progress });
-    return { facts, engine, configSource, requests: stats.requests, etag, clock: stats.dated ? CLOCKS.github : CLOCKS.browser };
+    return { facts, engine, configSource, requests: stats.requests, etag, clock: stats.dated ? CLOCKS.github : CLOCKS.browser, labelColors: labels.colors, labelCache: labels.cache };
+  }
+  async function readLabelColors(octokit, { owner, repo, cache = { pages: [] }, progress = () => {
+  } }) {
+    const pages = [];
+    try {
+      for (let page = 1; ; page++) {
+        const last = cache.pages[page - 1];
+        let entry;
+        try {
+          const res = await octokit.request("GET /repos/{owner}/{repo}/labels", { owner, repo, per_page: 100, page, headers: last?.etag ? { "if-none-match": last.etag } : {} });
+          entry = { etag: res.headers.etag ?? null, labels: res.data.map((l) => [l.name, l.color]), more: /rel="next"/.test(res.headers.link ?? "") };
+        } catch (e) {
+          if (e.status !== 304 || !last) throw e;
+          entry = last;
+        }
+        pages.push(entry);
+        if (!entry.more) break;
+      }
+    } catch (e) {
+      progress(`labels: could not read ${owner}/${repo}'s label colours (${e.status ?? ""} ${e.message}); the config's colours are shown`);
+      return { colors: null, cache };
+    }
+    return { colors: Object.fromEntries(pages.flatMap((p) => p.labels)), cache: { pages } };
   }
   function decodeBase64(b64) {
     const bin = atob(b64.replace(/\s+/g, ""));
@@ -4279,13 +4394,13 @@
     return [...groups2.values()].map((g) => ({ ...g, numbers: [...g.numbers], names: [...g.names] })).sort((a, b) => b.count - a.count);
   }
   function withoutParentheses(text) {
-    let depth = 0;
-    let out = "";
-    for (const ch of text) {
-      if (ch === "(") depth++;
-      else if (ch === ")" && depth > 0) depth--;
-      else if (depth === 0) out += ch;
+    let out = text;
+    for (let before; before !== out; ) {
+      before = out;
+      out = out.replace(/\([^()]*\)/g, "");
     }
+    const open = out.indexOf("(");
+    if (open >= 0) out = out.slice(0, open);
     return out.replace(/\s+([;,.])/g, "$1");
   }
 
@@ -4421,11 +4536,15 @@
     node.style.color = text;
   }
   function appendParts(doc, node, parts) {
+    const out = [];
+    let text = "";
     for (const p of parts) {
       if (typeof p === "string") {
-        node.append(p);
+        text += p;
         continue;
       }
+      if (text) out.push(text);
+      text = "";
       const tag = p.href ? "a" : p.code ? "code" : "span";
       const child = doc.createElement(tag);
       if (p.href) {
@@ -4437,10 +4556,13 @@
       if (p.href && p.code) child.append(el(doc, "code", {}, p.text));
       else child.textContent = p.text;
       paint(child, p.color);
-      node.append(child);
+      out.push(child);
     }
+    if (text) out.push(text);
+    node.append(...out);
     return node;
   }
+  var colorsOf = (board) => board.labelColors ? { ...board.view.labelColors, ...board.labelColors } : board.view.labelColors;
   var rowId = (repository, number, several) => several ? `pr-${repository}-${number}` : `pr-${number}`;
   function renderBoards(doc, root, boards) {
     root.replaceChildren();
@@ -4449,12 +4571,13 @@
     const maxMinutes = Math.max(1, ...boards.flatMap((b) => b.view.rows.map((r) => r.minutes ?? 0)));
     for (const b of boards) root.append(repoSection(doc, b, several));
     const template = el(doc, "tr", { class: "row", tabindex: "-1" }, ...COLUMNS.map(([key]) => el(doc, "td", { "data-col": key })));
+    const barTemplate = el(doc, "div", { class: "bar" }, doc.createElement("span"));
     const head = el(doc, "tr", {}, ...COLUMNS.map(([key, heading]) => el(doc, "th", { scope: "col", "data-col": key }, heading)));
     const groups2 = /* @__PURE__ */ new Map();
     for (const b of boards) {
+      const byNumber = new Map(b.view.rows.map((r) => [r.number, r]));
       for (const g of b.view.groups) {
         if (!groups2.has(g.actor)) groups2.set(g.actor, { actor: g.actor, heading: g.heading, members: [] });
-        const byNumber = new Map(b.view.rows.map((r) => [r.number, r]));
         for (const n of g.numbers) groups2.get(g.actor).members.push({ board: b, row: byNumber.get(n) });
       }
     }
@@ -4462,21 +4585,23 @@
     const headings = new Map(actors.map((a) => [a.actor, a.heading]));
     const actorHeading = (a) => headings.get(a) ?? a;
     const sorted = actors.map((a) => groups2.get(a.actor)).filter(Boolean);
+    const colors = new Map(boards.map((b) => [b, colorsOf(b)]));
     for (const g of sorted) {
       const body = doc.createElement("tbody");
       const frag = doc.createDocumentFragment();
       for (const { board, row } of g.members) {
-        const ctx = { api: board.api, repository: board.repository, labelColors: board.view.labelColors, actorHeading, several };
+        const ctx = { api: board.api, repository: board.repository, labelColors: colors.get(board), actorHeading, several };
         const tr = template.cloneNode(true);
         const id = rowId(board.repository, row.number, several);
         tr.id = id;
-        tr.dataset.number = String(row.number);
-        tr.dataset.repo = board.repository;
-        tr.dataset.actor = row.actor;
-        tr.dataset.state = row.state ?? "";
+        tr.setAttribute("data-number", String(row.number));
+        tr.setAttribute("data-repo", board.repository);
+        tr.setAttribute("data-actor", row.actor);
+        tr.setAttribute("data-state", row.state ?? "");
         const cells = tr.children;
         for (let i = 0; i < COLUMNS.length; i++) appendParts(doc, cells[i], COLUMNS[i][2](row, ctx));
-        cells[2].append(bar(doc, row, maxMinutes), strip(doc, row, board.view));
+        cells[2].append(bar(barTemplate, row, maxMinutes));
+        if (row.stays.length) cells[2].append(strip(doc, row, board.view, ctx.labelColors));
         frag.append(tr);
         drawn.push({ id, row, board, tr });
       }
@@ -4489,14 +4614,13 @@
     if (!drawn.length) root.append(el(doc, "p", {}, "No open pull request."));
     return drawn;
   }
-  function bar(doc, row, maxMinutes) {
-    const outer = el(doc, "div", { class: "bar", title: `in this state ${duration(row.minutes)} (log scale against the longest on the board)` });
-    const inner = doc.createElement("span");
-    inner.style.width = `${row.minutes ? Math.max(2, 100 * Math.log1p(row.minutes) / Math.log1p(maxMinutes)) : 0}%`;
-    outer.append(inner);
+  function bar(template, row, maxMinutes) {
+    const outer = template.cloneNode(true);
+    outer.title = `in this state ${duration(row.minutes)} (log scale against the longest on the board)`;
+    outer.firstChild.style.width = `${row.minutes ? Math.max(2, 100 * Math.log1p(row.minutes) / Math.log1p(maxMinutes)) : 0}%`;
     return outer;
   }
-  function strip(doc, row, view) {
+  function strip(doc, row, view, colors) {
     const outer = el(doc, "div", { class: "stays" });
     const now = Date.parse(view.now);
     for (const s of row.stays) {
@@ -4505,8 +4629,8 @@
       const span = doc.createElement("span");
       span.style.flexGrow = String(Math.max(1, (to - from) / 6e4));
       span.title = `${s.label}: ${s.from} → ${s.to ?? "now"} (${duration((to - from) / 6e4)})`;
-      paint(span, view.labelColors[s.label]);
-      if (!view.labelColors[s.label]) span.className = "other";
+      paint(span, colors[s.label]);
+      if (!colors[s.label]) span.className = "other";
       outer.append(span);
     }
     return outer;
@@ -4678,6 +4802,7 @@
   // page/src/keys.js
   var rows = (doc) => [...doc.querySelectorAll("#view tr.row[id]")].filter((tr) => !tr.hidden && !tr.closest("section[hidden]"));
   var LINK = /^#pr-[\w.\-/]+$/;
+  var KEYS = ["j", "k", "o", "Enter", "/"];
   function installKeys(doc) {
     const linked = LINK.test(decodeURIComponent(doc.location.hash)) ? decodeURIComponent(doc.location.hash).slice(1) : null;
     let opened = false;
@@ -4695,8 +4820,22 @@
       if (tr?.matches("tr.row")) tr.focus();
     });
     doc.addEventListener("keydown", (event) => {
-      if (event.altKey || event.ctrlKey || event.metaKey || event.key !== "j" && event.key !== "k") return;
+      if (event.altKey || event.ctrlKey || event.metaKey || !KEYS.includes(event.key)) return;
       if (event.target.closest?.("input, textarea, select, [contenteditable]")) return;
+      if (event.key === "/") {
+        const search = doc.getElementById("f-q");
+        if (!search || search.closest("[hidden]")) return;
+        event.preventDefault();
+        search.focus();
+        return;
+      }
+      if (event.key === "o" || event.key === "Enter") {
+        const link = doc.activeElement?.matches?.("tr.row") ? doc.activeElement.querySelector('td[data-col="number"] a') : null;
+        if (!link) return;
+        event.preventDefault();
+        link.click();
+        return;
+      }
       const all = rows(doc);
       if (!all.length) return;
       const at = all.findIndex((tr2) => tr2 === doc.activeElement || `#${tr2.id}` === decodeURIComponent(doc.location.hash));
@@ -4711,12 +4850,10 @@
   // page/src/main.js
   var tokenKey = (api) => `prflow.token ${api}`;
   var confirmedKey = (api) => `prflow.confirmed ${api}`;
-  var FULL_READ_EVERY = 5;
   var $ = (id) => document.getElementById(id);
   var prflow;
   var current = null;
   var timer = null;
-  var ticks = 0;
   var busy = false;
   async function loadEngine() {
     if (prflow) return;
@@ -4776,14 +4913,15 @@
       }
       const boards = [];
       let requests = 0;
+      const caches = new Map((current?.api === api ? current.boards : []).map((b) => [b.repository, b.labelCache]));
       for (const { owner, repo } of repos) {
-        const read = await readAll({ api, token, owner, repo, prflow, progress: status });
+        const read = await readAll({ api, token, owner, repo, prflow, labelCache: caches.get(`${owner}/${repo}`), progress: status });
         performance.mark?.("prflow facts read");
         requests += read.requests;
         const view = dashboardView(read.engine, read.facts);
-        boards.push({ repository: `${owner}/${repo}`, api, ...read, view, problems: view.configErrors });
+        boards.push({ repository: `${owner}/${repo}`, api, ...read, readNow: read.facts.now, view, problems: view.configErrors, readAt: Date.now() });
       }
-      current = { api, token, boards };
+      current = { api, token, boards, readAt: Date.now() };
       draw(`${requests} API requests`);
       schedule();
     } catch (e) {
@@ -4792,9 +4930,9 @@
       busy = false;
     }
   }
-  async function refresh({ full = false } = {}) {
+  async function refresh() {
     if (!current || busy) return;
-    if (full) return run();
+    if (Date.now() - current.readAt >= FULL_READ_MINUTES * 6e4) return run();
     busy = true;
     try {
       let changed = false;
@@ -4807,10 +4945,9 @@
       }
       busy = false;
       if (changed) return run();
-      const now = (/* @__PURE__ */ new Date()).toISOString().replace(/\.\d{3}Z$/, "Z");
       for (const b of current.boards) {
+        const now = new Date(Date.parse(b.readNow) + (Date.now() - b.readAt)).toISOString().replace(/\.\d{3}Z$/, "Z");
         b.facts = { ...b.facts, now };
-        b.clock = CLOCKS.browser;
         b.view = dashboardView(b.engine, b.facts);
         b.problems = b.view.configErrors;
       }
@@ -4824,10 +4961,7 @@
     clearInterval(timer);
     const minutes = Number($("every").value);
     if (minutes > 0) {
-      timer = setInterval(() => {
-        ticks++;
-        refresh({ full: ticks % FULL_READ_EVERY === 0 });
-      }, minutes * 6e4);
+      timer = setInterval(() => refresh(), minutes * 6e4);
     }
   }
   function draw(line, how = "read") {
@@ -4853,13 +4987,14 @@
     const names = current.boards.map((b) => b.repository).join(", ");
     const engines = [...new Set(current.boards.map((b) => b.view.engine))].join(", ");
     const configs = current.boards.map((b) => `${current.boards.length > 1 ? `${b.repository} ` : ""}config: ${b.problems.length ? `${b.configSource} has errors` : b.configSource}`);
-    status(`${rows2} open pull request${rows2 === 1 ? "" : "s"} in ${names}${shown === rows2 ? "" : `, ${shown} shown`}; ${configs.join("; ")}; checked ${(/* @__PURE__ */ new Date()).toLocaleTimeString()}: ${line}; engine ${engines}`);
+    status(`${rows2} open pull request${rows2 === 1 ? "" : "s"} in ${names}${shown === rows2 ? "" : `, ${shown} shown`}; ${configs.join("; ")}; checked ${clockTime(/* @__PURE__ */ new Date())}: ${line}; engine ${engines}`);
     $("snapshot-box").open = false;
     $("snapshot").textContent = "";
     document.body.dataset.state = "rendered";
     performance.measure?.("prflow draw", { start: start2, end: performance.now() });
     document.dispatchEvent(new CustomEvent("prflow:rendered", { detail: { rows: rows2, shown, how } }));
   }
+  var clockTime = (d) => [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, "0")).join(":");
   function confirmApi(api) {
     $("confirm-api-host").textContent = api;
     $("confirm-api").hidden = false;
