@@ -5020,6 +5020,14 @@ async function readTips(octokit, { owner, repo, facts, numbers, log: log2, tips 
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 var exec = promisify(execFile);
+function remoteUrl({ owner, repo, token, serverUrl = "https://github.com" }) {
+  const url = new URL(`${serverUrl.replace(/\/$/, "")}/${owner}/${repo}.git`);
+  if (token) {
+    url.username = "x-access-token";
+    url.password = token;
+  }
+  return url.toString();
+}
 function splitCredentials(remote) {
   const url = new URL(remote);
   if (!url.username && !url.password) return { url: remote, env: {} };
@@ -5340,7 +5348,7 @@ function workflowTokenRefusal(token, { workflowToken = "", envToken = "" } = {})
 async function queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes, log: log2 }) {
   const server = (env.GITHUB_SERVER_URL || "https://github.com").replace(/\/+$/, "");
   if (!/^https?:\/\//.test(server)) throw new RunError([`GITHUB_SERVER_URL: expected an http(s) URL, found ${JSON.stringify(server)}`]);
-  const cloneUrl = `${server.replace(/:\/\//, `://x-access-token:${token}@`)}/${owner}/${repo}.git`;
+  const cloneUrl = remoteUrl({ owner, repo, token, serverUrl: server });
   const g = new Git({ cloneUrl, stateDir: join2(env.RUNNER_TEMP || tmpdir(), "prflow-queue", `${owner}-${repo}`) });
   const scale = Number(env.PRFLOW_TIME_SCALE) > 0 ? Number(env.PRFLOW_TIME_SCALE) : 1;
   const sleep = (ms, signal2) => stoppableSleep(ms * scale, signal2);

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { Git, runQueue, stoppableSleep } from "../../cli/commands/queue.js";
 import { RunError } from "../../lib/run.js";
+import { remoteUrl } from "../../lib/queue/git.js";
 
 /**
  * Why the token cannot run the queue, or null. The workflow's GITHUB_TOKEN is refused: GitHub starts no
@@ -32,7 +33,7 @@ export function workflowTokenRefusal(token, { workflowToken = "", envToken = "" 
 export async function queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes, log }) {
   const server = (env.GITHUB_SERVER_URL || "https://github.com").replace(/\/+$/, "");
   if (!/^https?:\/\//.test(server)) throw new RunError([`GITHUB_SERVER_URL: expected an http(s) URL, found ${JSON.stringify(server)}`]);
-  const cloneUrl = `${server.replace(/:\/\//, `://x-access-token:${token}@`)}/${owner}/${repo}.git`;
+  const cloneUrl = remoteUrl({ owner, repo, token, serverUrl: server });
   // RUNNER_TEMP: on disk on GitHub's runners (not a tmpfs) and outside the workspace checkout.
   const g = new Git({ cloneUrl, stateDir: join(env.RUNNER_TEMP || tmpdir(), "prflow-queue", `${owner}-${repo}`) });
   const scale = Number(env.PRFLOW_TIME_SCALE) > 0 ? Number(env.PRFLOW_TIME_SCALE) : 1;

@@ -13,7 +13,7 @@ import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
 import { graphqlRequest, makeOctokit, parseSlug, readJobLog } from "../../lib/github/index.js";
 import { readBoardFacts } from "../../lib/github/read-queue.js";
-import { commandEnv, splitCredentials } from "../../lib/queue/git.js";
+import { commandEnv, remoteUrl, splitCredentials } from "../../lib/queue/git.js";
 import { applyOps as applyWrites, APPLIED, FAILED, GUARD_FAILED, UNCHANGED } from "../../lib/github/write.js";
 
 const exec = promisify(execFile);
@@ -450,7 +450,7 @@ export async function run(values) {
   const log = (line) => console.log(`${stamp()} ${line}`);
   const octokit = makeOctokit({ token, baseUrl: env.GITHUB_API_URL, graphqlUrl: env.GITHUB_GRAPHQL_URL, log });
   const server = env.PRFLOW_GIT_URL ?? "https://github.com";
-  const cloneUrl = `${server.replace(/:\/\//, `://x-access-token:${token}@`)}/${slug.owner}/${slug.repo}.git`;
+  const cloneUrl = remoteUrl({ owner: slug.owner, repo: slug.repo, token, serverUrl: server });
   const stateDir = join(env.XDG_STATE_HOME || join(homedir(), ".local", "state"), "prflow", `${slug.owner}-${slug.repo}`);
   const g = new Git({ cloneUrl, stateDir });
   const signal = { stop: false };
