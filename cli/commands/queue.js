@@ -13,24 +13,10 @@ import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
 import { graphqlRequest, makeOctokit, parseSlug, readJobLog } from "../../lib/github/index.js";
 import { readBoardFacts } from "../../lib/github/read-queue.js";
-import { commandEnv, remoteUrl, splitCredentials } from "../../lib/queue/git.js";
+import { commandEnv, git, IDENTITY, killRunning, remoteUrl, run as runProcess, splitCredentials } from "../../lib/queue/git.js";
 import { applyOps as applyWrites, APPLIED, FAILED, GUARD_FAILED, UNCHANGED } from "../../lib/github/write.js";
 
 const exec = promisify(execFile);
-
-// The git and fixer processes running now: a second stop signal ends them before it removes their
-// worktrees, so nothing goes on writing into a directory that is gone (or pushes after the exit).
-const running = new Set();
-function execRunning(file, args, options) {
-  return new Promise((resolve, reject) => {
-    const child = execFile(file, args, options, (error, stdout, stderr) => {
-      running.delete(child);
-      if (error) reject(Object.assign(error, { stdout, stderr }));
-      else resolve({ stdout, stderr });
-    });
-    running.add(child);
-  });
-}
 
 export const summary = "Land the merge queue one pull request at a time: rebase, push, release, watch (the worker).";
 export const usage =
@@ -68,16 +54,6 @@ export function stamp(date = new Date()) {
   const off = -date.getTimezoneOffset();
   const sign = off >= 0 ? "+" : "-";
   return `[${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}${sign}${pad(Math.trunc(off / 60))}:${pad(off % 60)}]`;
-}
-
-async function git(cwd, args, { allowFail = false, env = {} } = {}) {
-  try {
-    const { stdout, stderr } = await execRunning("git", args, { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: "0", ...env }, maxBuffer: 64 << 20 });
-    return { code: 0, stdout: stdout.trim(), stderr };
-  } catch (e) {
-    if (!allowFail) throw new Error(`git ${args.join(" ")}: ${String(e.stderr ?? e.message).trim()}`);
-    return { code: e.code ?? 1, stdout: String(e.stdout ?? "").trim(), stderr: String(e.stderr ?? "") };
-  }
 }
 
 /** The token: GH_TOKEN, GITHUB_TOKEN, then `gh auth token`. */
@@ -171,7 +147,7 @@ export class Git {
   }
   /** On the way out at once (a second signal): end what runs in the worktrees, then remove them. */
   dropAllNow() {
-    for (const child of running) child.kill("SIGKILL");
+    killRunning();
     for (const dir of this.trees.values()) {
       try {
         execFileSync("git", ["worktree", "remove", "--force", "--force", dir], { cwd: this.dir, stdio: "ignore" });
@@ -188,8 +164,6 @@ export class Git {
     }
   }
 }
-
-const IDENTITY = { GIT_AUTHOR_NAME: "prflow", GIT_AUTHOR_EMAIL: "prflow@users.noreply.github.com", GIT_COMMITTER_NAME: "prflow", GIT_COMMITTER_EMAIL: "prflow@users.noreply.github.com" };
 
 async function rebaseIn(g, op, upstreamRequired) {
   const head = await g.fetch(op.branch);
@@ -234,7 +208,7 @@ async function autoFixIn(g, op) {
   let log = "";
   for (const command of op.commands) {
     try {
-      const { stdout, stderr } = await execRunning("sh", ["-c", command], { cwd: dir, env: commandEnv(), maxBuffer: 64 << 20 });
+      const { stdout, stderr } = await runProcess("sh", ["-c", command], { cwd: dir, env: commandEnv(), maxBuffer: 64 << 20 });
       log += stdout + stderr;
     } catch (e) {
       return { outcome: "failed", log: `${log}${e.stdout ?? ""}${e.stderr ?? ""}\n$ ${command}: exit ${e.code}` };

@@ -1,4 +1,4 @@
-// git for the agents' commands (push-fixed-pr, the fixer station): one runner, the repository's remote
+// git for the worker and the agents' commands (prflow queue, push-fixed-pr, the fixer station): one runner, the repository's remote
 // with the token as GitHub takes it, a bare clone kept under the state directory, and throwaway
 // worktrees beside it. The state directory is outside any checkout (a worktree inside one would be
 // seen by its tools) and outside the OS temp directory, which is often a tmpfs.
@@ -9,6 +9,32 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 
 const exec = promisify(execFile);
+
+/** The committer of what prflow itself makes (a rebase, an autoFix amend); authors of rebased commits stay theirs. */
+export const IDENTITY = { GIT_AUTHOR_NAME: "prflow", GIT_AUTHOR_EMAIL: "prflow@users.noreply.github.com", GIT_COMMITTER_NAME: "prflow", GIT_COMMITTER_EMAIL: "prflow@users.noreply.github.com" };
+
+// The git and command processes running now: a second stop signal ends them (killRunning) before the
+// worker removes their worktrees, so nothing goes on writing into a directory that is gone, or pushes
+// after the exit.
+const running = new Set();
+
+/** execFile as a promise of { stdout, stderr }, the child counted in `running` while it lives. */
+export function run(file, args, options) {
+  return new Promise((resolve, reject) => {
+    const child = execFile(file, args, options, (error, stdout, stderr) => {
+      running.delete(child);
+      if (error) reject(Object.assign(error, { stdout, stderr }));
+      else resolve({ stdout, stderr });
+    });
+    running.add(child);
+    if (options?.input !== undefined) child.stdin.end(options.input);
+  });
+}
+
+/** Ends every process `run` started that is still running (SIGKILL: the caller is on its way out). */
+export function killRunning() {
+  for (const child of running) child.kill("SIGKILL");
+}
 
 /** Where clones and worktrees live: PRFLOW_STATE_DIR, else ~/.local/state/prflow. */
 export function stateDir(env = process.env) {
@@ -59,9 +85,8 @@ const redact = (text) => String(text).replace(/\/\/[^/@\s]+:[^/@\s]+@/g, "//***@
 
 /** Runs git; a failure throws one line naming the command, unless `allowFail` (then { code, stdout, stderr }). */
 export async function git(cwd, args, { allowFail = false, env = {}, input } = {}) {
-  const identity = { GIT_AUTHOR_NAME: "prflow", GIT_AUTHOR_EMAIL: "prflow@localhost", GIT_COMMITTER_NAME: "prflow", GIT_COMMITTER_EMAIL: "prflow@localhost" };
   try {
-    const { stdout, stderr } = await exec("git", args, { cwd, env: { ...identity, ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", ...remoteAuth, ...env }, maxBuffer: 64 << 20, input });
+    const { stdout, stderr } = await run("git", args, { cwd, env: { ...IDENTITY, ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", ...remoteAuth, ...env }, maxBuffer: 64 << 20, input });
     return { code: 0, stdout: stdout.trim(), stderr };
   } catch (e) {
     const out = { code: typeof e.code === "number" ? e.code : 1, stdout: String(e.stdout ?? "").trim(), stderr: redact(e.stderr ?? e.message) };
