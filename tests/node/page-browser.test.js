@@ -165,7 +165,7 @@ test("in chromium: rows grouped by who acts next, every cell the engine's, links
     const order = view.groups.flatMap((g) => g.numbers.map((n) => [g.actor, n]));
     assert.deepEqual(shown.map((r) => [r.group, r.number]), order, "the engine's groups, in its order");
     const headings = new Map(view.groups.map((g) => [g.actor, g.heading]));
-    const ctx = { api: gh.url, repository: `${OWNER}/${REPO}`, labelColors: view.labelColors, actorHeading: (a) => headings.get(a) ?? a, several: false };
+    const ctx = { api: gh.url, repository: `${OWNER}/${REPO}`, labelColors: view.labelColors, actorHeading: (a) => headings.get(a) ?? a, several: false, now: Date.parse(view.now) };
     for (const row of view.rows) {
       const drawn = shown.find((r) => r.number === row.number);
       for (const [key, , parts] of COLUMNS) assert.equal(drawn.cells[key], partsText(parts(row, ctx)), `#${row.number}: column ${key}`);
@@ -184,8 +184,17 @@ test("in chromium: rows grouped by who acts next, every cell the engine's, links
     // The seeds were built to fill these: the test fails if the engine stops reading them so.
     const actors = new Set(view.rows.map((r) => r.actor));
     for (const a of ["agents", "reviewers", "queue", "person"]) assert.ok(actors.has(a), `someone in the ${a} group: ${[...actors]}`);
-    assert.ok(view.rows.some((r) => r.setAside?.reason === "rebase-failed" && r.setAside.commentId), "the set-aside is read, with its comment");
-    assert.ok(view.rows.some((r) => r.claim?.by === "fixer-7"), "the claim is read");
+    const aside = view.rows.find((r) => r.setAside?.reason === "rebase-failed" && r.setAside.commentId);
+    assert.ok(aside, "the set-aside is read, with its comment");
+    const asideCell = shown.find((r) => r.number === aside.number).cells.queue;
+    assert.equal(asideCell.split("set aside").length, 2, `"set aside" once: ${asideCell}`);
+    const claimed = view.rows.find((r) => r.claim?.by === "fixer-7");
+    assert.ok(claimed, "the claim is read");
+    // Said once, with its age on the view's clock, not the marker's raw time.
+    const claimCell = shown.find((r) => r.number === claimed.number).cells.queue;
+    assert.match(claimCell, /claimed by fixer-7, \d+ (min|h)/, `the claim with its age: ${claimCell}`);
+    assert.equal(claimCell.split("claimed by").length, 2, `"claimed by" once: ${claimCell}`);
+    assert.doesNotMatch(claimCell, /\d{4}-\d\d-\d\dT/, `no raw ISO time: ${claimCell}`);
     assert.ok(view.rows.some((r) => r.checkRuns.failed.length), "a failed check is read");
     assert.ok(view.rows.some((r) => r.stays.length > 1), "a pull request has moved through states, so a timeline has several stays");
     // Time in state as bars: the longer in its state, the longer the bar; the longest fills it.
@@ -509,7 +518,7 @@ test("in chromium: several repositories in one view, grouped together, each row 
     const drawn = await tab.$$eval("#view tr.row", (trs) => trs.map((tr) => ({ id: tr.id, repo: tr.dataset.repo, cells: Object.fromEntries([...tr.querySelectorAll("td")].map((td) => [td.dataset.col, td.textContent])) })));
     assert.deepEqual(drawn.map((d) => d.id), order, "one group per actor across both repositories");
     for (const { repository, view } of views) {
-      const ctx = { api: api.url, repository, labelColors: view.labelColors, actorHeading: (a) => headings.get(a) ?? a, several: true };
+      const ctx = { api: api.url, repository, labelColors: view.labelColors, actorHeading: (a) => headings.get(a) ?? a, several: true, now: Date.parse(view.now) };
       for (const row of view.rows) {
         const d = drawn.find((x) => x.id === `pr-${repository}-${row.number}`);
         for (const [key, , parts] of COLUMNS) assert.equal(d.cells[key], partsText(parts(row, ctx)), `${repository}#${row.number}: column ${key}`);
