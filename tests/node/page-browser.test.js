@@ -53,6 +53,14 @@ const SEEDS = [
   },
   // A draft marked ready once the Action has labelled it: two states, so a timeline.
   { pull: { title: "Drafted, then ready", author: "agent-m1", labels: ["from:m1"], draft: true }, later: (gh, pr) => gh.markReady(pr.number) },
+  // Last (its issue takes the next number; `later` counts pull requests from 1): closes an issue that says Start-After: #6: an inherited edge, drawn dashed.
+  {
+    pull: { title: "Feature after the gate", author: "win-box", labels: ["from:m6", "merge-queued"] },
+    then: (gh, pr) => {
+      const issue = gh.createIssue({ title: "The feature", body: "Start-After: #6" });
+      gh.state.pull(pr.number).body = `Fixes #${issue.number}`;
+    },
+  },
 ];
 
 let gh;
@@ -211,6 +219,13 @@ test("in chromium: rows grouped by who acts next, every cell the engine's, links
     }));
     assert.deepEqual(g.nodes, view.graph.nodes.map((n) => [n.number, n.inCycle]));
     assert.deepEqual(g.edges, view.graph.edges.map((e) => [e.from, e.to, e.inCycle]));
+    // Each kind of edge in its own line: Merge-After solid, a stack thick, an inherited Start-After dashed.
+    const lines = await tab.$$eval(".graph-box path.edge", (ps) => ps.map((p) => [p.getAttribute("class").split(" ")[1], getComputedStyle(p).strokeDasharray, getComputedStyle(p).strokeWidth]));
+    const via = (kind) => lines.find(([v]) => v === kind);
+    for (const kind of ["mergeAfter", "stack", "startAfter"]) assert.ok(via(kind), `a ${kind} edge is drawn: ${JSON.stringify(lines)}`);
+    assert.equal(via("mergeAfter")[1], "none", "Merge-After is solid");
+    assert.notEqual(via("startAfter")[1], "none", "an inherited Start-After is dashed");
+    assert.ok(parseFloat(via("stack")[2]) > parseFloat(via("mergeAfter")[2]), "a stack is thicker");
     const titles = view.rows.map((r) => r.title);
     assert.ok(titles.includes(SEEDS[1].pull.title), "the markup title reached the engine unchanged");
 
