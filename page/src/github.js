@@ -66,9 +66,6 @@ const servers = new Map();
  */
 export const FULL_READ_MINUTES = 5;
 
-/** How many pull requests the engine's warm-up answer takes (readAll): enough to run every path a while. */
-const WARM_PULLS = 60;
-
 /** The clock `facts.now` came from, in words for the "as of" stamp. */
 export const CLOCKS = {
   github: "GitHub's clock, from its Date header",
@@ -146,23 +143,7 @@ export async function readAll({ api, token, owner, repo, prflow, labelCache, pro
   // The queue's facts need the config's label names, so they come last; what cannot be read is marked
   // unknown in the facts (the engine then says so), never a failed page.
   progress("reading the merge queue's facts");
-  // While the queue's facts are on the network the page has nothing to do: the engine answers once on
-  // a slice of the facts read so far (a copy: the reader adds to them), so that its first answer on the
-  // whole board, once they arrive, runs the browser's optimised code (V8 compiles Wasm in tiers, and
-  // promotes a function only once it has run a while).
-  const slice = JSON.stringify({ facts: { ...facts, pullRequests: facts.pullRequests.slice(0, WARM_PULLS) } });
-  const warm = setTimeout(() => {
-    try {
-      engine.callText("dashboard", slice);
-    } catch {
-      // Only a warm-up: the real answer, later, reports whatever went wrong.
-    }
-  }, 0);
-  try {
-    await readQueueFacts(octokit, { owner, repo, engine, facts, log: progress });
-  } finally {
-    clearTimeout(warm);
-  }
+  await readQueueFacts(octokit, { owner, repo, engine, facts, log: progress });
   return { facts, engine, configSource, requests: stats.requests, etag, clock: stats.dated ? CLOCKS.github : CLOCKS.browser, labelColors: labels.colors, labelCache: labels.cache };
 }
 
