@@ -211,6 +211,10 @@ test("in chromium: rows grouped by who acts next, every cell the engine's, links
     for (let i = 1; i < bars.length; i++) assert.ok(bars[i][1] >= bars[i - 1][1] - 0.001, `a longer time has a bar at least as long: ${JSON.stringify(bars)}`);
     assert.ok(Math.abs(bars.at(-1)[1] - 1) < 0.01, `the longest fills its bar: ${bars.at(-1)[1]}`);
 
+    // A time in state reads as one phrase: "40 min" never breaks between the number and its unit.
+    const broken = await tab.$$eval("#view .dur", (ds) => ds.filter((d) => d.getClientRects().length > 1).map((d) => d.closest("tr").id));
+    assert.deepEqual(broken, [], "no time in state is split over two lines");
+
     // The graph: a node per engine node, an edge per engine edge, the cycle marked.
     assert.ok(view.graph.nodes.length >= 5 && view.graph.cycles.length === 1, `the seeds make a graph with one cycle: ${JSON.stringify(view.graph.cycles)}`);
     const g = await tab.$eval(".graph-box svg", (svg) => ({
