@@ -3,8 +3,11 @@
 // last API response to the page's `prflow:rendered` (the engine's dashboard() plus drawing), printed
 // per run with the engine's and the drawing's own shares (the page's performance measures), and the
 // time to the first frame after it (layout and paint of what was drawn). `--dist DIR` benchmarks
-// another build of the page (e.g. an older one, for a before/after). Goal: 200 ms for 500. Build the page first (bash scripts/build.sh).
-//   npm run bench:page [-- 500 1000]
+// another build of the page; `--against DIR` also runs that build (e.g. an older one), its runs
+// interleaved with the first's in the same browser on the same board, and prints each one's median
+// and their ratio (a shared, noisy machine moves both alike). `--runs N` (default 3).
+// Goal: 200 ms for 500. Build the page first (node page/build.mjs page/dist pkg).
+//   npm run bench:page [-- 500 1000] [-- --against /tmp/old-dist --runs 7]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,11 +18,15 @@ import { seedBoard } from "./lib/seed-emulator.mjs";
 import { servePage } from "./lib/serve-page.mjs";
 
 const args = process.argv.slice(2);
-const distAt = args.indexOf("--dist");
-const dist = distAt >= 0 ? args.splice(distAt, 2)[1] : undefined;
+const option = (name) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args.splice(at, 2)[1] : undefined;
+};
+const dist = option("--dist");
+const against = option("--against");
+const RUNS = Number(option("--runs") ?? 3);
 const sizes = args.map(Number).filter((n) => n > 0);
 const SIZES = sizes.length ? sizes : [500];
-const RUNS = 3;
 const TOKEN = "ghp_benchPageReaderToken00000000000000000";
 const config = readFileSync(new URL("../examples/prflow.json", import.meta.url), "utf8");
 
@@ -29,7 +36,9 @@ const browser = await chromium.launchPersistentContext(profile, {
   headless: true,
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });
-const page = await servePage(dist);
+// Each build served on its own origin: [name, server].
+const builds = [["this", await servePage(dist)], ...(against ? [["against", await servePage(against)]] : [])];
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 try {
   for (const n of SIZES) {
     const em = await startEmulator({ owner: "acme", repo: "widgets" });
@@ -37,8 +46,8 @@ try {
       seedBoard(em, n);
       em.registerToken(TOKEN, "maintainer");
       em.setFile(".github/prflow.json", config);
-      const times = [];
-      for (let run = 0; run < RUNS; run++) {
+      const times = new Map(builds.map(([name]) => [name, { ms: [], engine: [], draw: [], readers: [], frame: [] }]));
+      for (let run = 0; run < RUNS; run++) for (const [name, page] of builds) {
         const tab = await browser.newPage();
         await tab.setViewportSize({ width: 1400, height: 900 });
         await tab.addInitScript((api) => {
@@ -67,17 +76,29 @@ try {
         const r = await tab.evaluate(() => window.__done);
         await tab.close();
         if (r.outcome !== "rendered") throw new Error(`the page ${r.outcome}`);
-        times.push(r.ms);
-        console.log(`${n} pull requests (${r.rows} rows drawn), run ${run + 1}: ${r.ms.toFixed(0)} ms of script after the facts arrived (readers ${r.readerMs.toFixed(0)} ms, engine ${r.engineMs.toFixed(0)} ms, drawing ${r.drawMs.toFixed(0)} ms); ${r.frameMs.toFixed(0)} ms to the first frame`);
+        const t = times.get(name);
+        t.ms.push(r.ms);
+        t.engine.push(r.engineMs);
+        t.draw.push(r.drawMs);
+        t.readers.push(r.readerMs);
+        t.frame.push(r.frameMs);
+        console.log(`${builds.length > 1 ? `[${name}] ` : ""}${n} pull requests (${r.rows} rows drawn), run ${run + 1}: ${r.ms.toFixed(0)} ms of script after the facts arrived (readers ${r.readerMs.toFixed(0)} ms, engine ${r.engineMs.toFixed(0)} ms, drawing ${r.drawMs.toFixed(0)} ms); ${r.frameMs.toFixed(0)} ms to the first frame`);
       }
-      const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
-      console.log(`${n} pull requests: median ${median.toFixed(0)} ms (goal 200 ms for 500)`);
+      for (const [name, t] of times) {
+        const m = median(t.ms);
+        console.log(`${builds.length > 1 ? `[${name}] ` : ""}${n} pull requests: median ${m.toFixed(0)} ms (readers ${median(t.readers).toFixed(0)}, engine ${median(t.engine).toFixed(0)}, drawing ${median(t.draw).toFixed(0)}; first frame ${median(t.frame).toFixed(0)}), ${(m / 200).toFixed(2)}x the goal of 200 ms for 500`);
+      }
+      if (against) {
+        const [a, b] = [times.get("this"), times.get("against")];
+        const ratio = (k) => (median(a[k]) / median(b[k])).toFixed(2);
+        console.log(`${n} pull requests: this build / --against: ${ratio("ms")}x the script time (readers ${ratio("readers")}x, engine ${ratio("engine")}x, drawing ${ratio("draw")}x; first frame ${ratio("frame")}x)`);
+      }
     } finally {
       await em.close();
     }
   }
 } finally {
   await browser.close();
-  await page.close();
+  for (const [, page] of builds) await page.close();
   rmSync(profile, { recursive: true, force: true });
 }

@@ -38,10 +38,19 @@ export function runUrl(ctx, row, check) {
   return `${pull}/checks`;
 }
 
+/** How long before `now` (the view's clock, in ms) the time `at` was: "12 min ago", "3 h ago". */
+export function ago(now, at) {
+  const then = Date.parse(at);
+  return Number.isNaN(then) || !Number.isFinite(now) ? `at ${at}` : `${duration((now - then) / 60000)} ago`;
+}
+
 const chip = (name, ctx, cls = "chip") => ({ text: name, cls, color: ctx.labelColors?.[name] });
 const join = (items, sep = " ") => items.flatMap((x, i) => (i ? [sep, x] : [x]));
 
-/** The columns: [key, heading, parts(row, ctx)]. `ctx` = { api, repository, labelColors, actorHeading }. */
+/**
+ * The columns: [key, heading, parts(row, ctx)]. `ctx` = { api, repository, labelColors, actorHeading,
+ * several, now }, `now` the view's clock in milliseconds (Date.parse(view.now)).
+ */
 export const COLUMNS = [
   ["number", "#", (r, ctx) => [{ text: `#${r.number}`, href: pullUrl(ctx.api, ctx.repository, r.number) }]],
   [
@@ -92,9 +101,13 @@ export const COLUMNS = [
     (r, ctx) => {
       const parts = [];
       const q = r.queue;
+      // When the queue's reason is the claim or the set-aside record, its words repeat that record's
+      // (with the claim's raw time): the record's own part below says it once, the words as its tooltip.
+      const claimed = q?.reason === "claimed" && r.claim;
+      const asideByRecord = q?.reason === "set-aside" && r.setAside;
       if (q) {
         if (q.place) parts.push({ text: `#${q.place} in line`, cls: "place" }, " ");
-        parts.push(...prose(q.detail || q.reason));
+        if (!claimed && !asideByRecord) parts.push(...prose(q.detail || q.reason));
         if (q.waitingOn.length) parts.push(` (waits for ${q.waitingOn.map((n) => `#${n}`).join(", ")})`);
       }
       const s = r.setAside;
@@ -102,12 +115,12 @@ export const COLUMNS = [
         const pull = pullUrl(ctx.api, ctx.repository, r.number);
         parts.push(
           " ",
-          { text: `set aside: ${s.reason}`, cls: "setaside", title: s.sentence },
+          { text: `set aside: ${s.reason}`, cls: "setaside", title: asideByRecord && q.detail ? `${q.detail}. ${s.sentence}` : s.sentence },
           " ",
           s.commentId ? { text: "Retry box", href: `${pull}#issuecomment-${s.commentId}` } : { text: "(its comment is not written yet)" },
         );
       }
-      if (r.claim) parts.push(" ", { text: `claimed by ${r.claim.by} at ${r.claim.at}`, cls: "claim" });
+      if (r.claim) parts.push(" ", { text: `claimed by ${r.claim.by}, ${ago(ctx.now, r.claim.at)}`, cls: "claim", title: claimed ? q.detail : `claimed at ${r.claim.at}` });
       if (r.claimers.length) parts.push(" ", { text: `reviewing: ${r.claimers.join(", ")}`, cls: "claim" });
       return parts[0] === " " ? parts.slice(1) : parts;
     },

@@ -110,11 +110,12 @@ export function renderBoards(doc, root, boards) {
   const actorHeading = (a) => headings.get(a) ?? a;
   const sorted = actors.map((a) => groups.get(a.actor)).filter(Boolean);
   const colors = new Map(boards.map((b) => [b, colorsOf(b)]));
+  const nows = new Map(boards.map((b) => [b, Date.parse(b.view.now)]));
   for (const g of sorted) {
     const body = doc.createElement("tbody");
     const frag = doc.createDocumentFragment();
     for (const { board, row } of g.members) {
-      const ctx = { api: board.api, repository: board.repository, labelColors: colors.get(board), actorHeading, several };
+      const ctx = { api: board.api, repository: board.repository, labelColors: colors.get(board), actorHeading, several, now: nows.get(board) };
       const tr = template.cloneNode(true);
       const id = rowId(board.repository, row.number, several);
       tr.id = id;

@@ -39,7 +39,7 @@ const SEEDS = [
 /** What a cell of `row` must read, by the page's own formatter over the engine's row. */
 const cellText = (key, row, view, repository = `${OWNER}/${REPO}`, api) => {
   const headings = new Map(view.groups.map((g) => [g.actor, g.heading]));
-  const ctx = { api, repository, labelColors: view.labelColors, actorHeading: (a) => headings.get(a) ?? a, several: false };
+  const ctx = { api, repository, labelColors: view.labelColors, actorHeading: (a) => headings.get(a) ?? a, several: false, now: Date.parse(view.now) };
   return partsText(COLUMNS.find(([k]) => k === key)[2](row, ctx));
 };
 /** The engine's rows in the order the page draws them: by group, in each group the engine's order. */

@@ -53,6 +53,14 @@ const SEEDS = [
   },
   // A draft marked ready once the Action has labelled it: two states, so a timeline.
   { pull: { title: "Drafted, then ready", author: "agent-m1", labels: ["from:m1"], draft: true }, later: (gh, pr) => gh.markReady(pr.number) },
+  // Last (its issue takes the next number; `later` counts pull requests from 1): closes an issue that says Start-After: #6: an inherited edge, drawn dashed.
+  {
+    pull: { title: "Feature after the gate", author: "win-box", labels: ["from:m6", "merge-queued"] },
+    then: (gh, pr) => {
+      const issue = gh.createIssue({ title: "The feature", body: "Start-After: #6" });
+      gh.state.pull(pr.number).body = `Fixes #${issue.number}`;
+    },
+  },
 ];
 
 let gh;
@@ -165,7 +173,7 @@ test("in chromium: rows grouped by who acts next, every cell the engine's, links
     const order = view.groups.flatMap((g) => g.numbers.map((n) => [g.actor, n]));
     assert.deepEqual(shown.map((r) => [r.group, r.number]), order, "the engine's groups, in its order");
     const headings = new Map(view.groups.map((g) => [g.actor, g.heading]));
-    const ctx = { api: gh.url, repository: `${OWNER}/${REPO}`, labelColors: view.labelColors, actorHeading: (a) => headings.get(a) ?? a, several: false };
+    const ctx = { api: gh.url, repository: `${OWNER}/${REPO}`, labelColors: view.labelColors, actorHeading: (a) => headings.get(a) ?? a, several: false, now: Date.parse(view.now) };
     for (const row of view.rows) {
       const drawn = shown.find((r) => r.number === row.number);
       for (const [key, , parts] of COLUMNS) assert.equal(drawn.cells[key], partsText(parts(row, ctx)), `#${row.number}: column ${key}`);
@@ -184,8 +192,17 @@ test("in chromium: rows grouped by who acts next, every cell the engine's, links
     // The seeds were built to fill these: the test fails if the engine stops reading them so.
     const actors = new Set(view.rows.map((r) => r.actor));
     for (const a of ["agents", "reviewers", "queue", "person"]) assert.ok(actors.has(a), `someone in the ${a} group: ${[...actors]}`);
-    assert.ok(view.rows.some((r) => r.setAside?.reason === "rebase-failed" && r.setAside.commentId), "the set-aside is read, with its comment");
-    assert.ok(view.rows.some((r) => r.claim?.by === "fixer-7"), "the claim is read");
+    const aside = view.rows.find((r) => r.setAside?.reason === "rebase-failed" && r.setAside.commentId);
+    assert.ok(aside, "the set-aside is read, with its comment");
+    const asideCell = shown.find((r) => r.number === aside.number).cells.queue;
+    assert.equal(asideCell.split("set aside").length, 2, `"set aside" once: ${asideCell}`);
+    const claimed = view.rows.find((r) => r.claim?.by === "fixer-7");
+    assert.ok(claimed, "the claim is read");
+    // Said once, with its age on the view's clock, not the marker's raw time.
+    const claimCell = shown.find((r) => r.number === claimed.number).cells.queue;
+    assert.match(claimCell, /claimed by fixer-7, \d+ (min|h)/, `the claim with its age: ${claimCell}`);
+    assert.equal(claimCell.split("claimed by").length, 2, `"claimed by" once: ${claimCell}`);
+    assert.doesNotMatch(claimCell, /\d{4}-\d\d-\d\dT/, `no raw ISO time: ${claimCell}`);
     assert.ok(view.rows.some((r) => r.checkRuns.failed.length), "a failed check is read");
     assert.ok(view.rows.some((r) => r.stays.length > 1), "a pull request has moved through states, so a timeline has several stays");
     // Time in state as bars: the longer in its state, the longer the bar; the longest fills it.
@@ -193,6 +210,10 @@ test("in chromium: rows grouped by who acts next, every cell the engine's, links
     assert.ok(new Set(bars.map(([m]) => m)).size > 1, `times in state differ: ${JSON.stringify(bars)}`);
     for (let i = 1; i < bars.length; i++) assert.ok(bars[i][1] >= bars[i - 1][1] - 0.001, `a longer time has a bar at least as long: ${JSON.stringify(bars)}`);
     assert.ok(Math.abs(bars.at(-1)[1] - 1) < 0.01, `the longest fills its bar: ${bars.at(-1)[1]}`);
+
+    // A time in state reads as one phrase: "40 min" never breaks between the number and its unit.
+    const broken = await tab.$$eval("#view .dur", (ds) => ds.filter((d) => d.getClientRects().length > 1).map((d) => d.closest("tr").id));
+    assert.deepEqual(broken, [], "no time in state is split over two lines");
 
     // The graph: a node per engine node, an edge per engine edge, the cycle marked.
     assert.ok(view.graph.nodes.length >= 5 && view.graph.cycles.length === 1, `the seeds make a graph with one cycle: ${JSON.stringify(view.graph.cycles)}`);
@@ -202,6 +223,13 @@ test("in chromium: rows grouped by who acts next, every cell the engine's, links
     }));
     assert.deepEqual(g.nodes, view.graph.nodes.map((n) => [n.number, n.inCycle]));
     assert.deepEqual(g.edges, view.graph.edges.map((e) => [e.from, e.to, e.inCycle]));
+    // Each kind of edge in its own line: Merge-After solid, a stack thick, an inherited Start-After dashed.
+    const lines = await tab.$$eval(".graph-box path.edge", (ps) => ps.map((p) => [p.getAttribute("class").split(" ")[1], getComputedStyle(p).strokeDasharray, getComputedStyle(p).strokeWidth]));
+    const via = (kind) => lines.find(([v]) => v === kind);
+    for (const kind of ["mergeAfter", "stack", "startAfter"]) assert.ok(via(kind), `a ${kind} edge is drawn: ${JSON.stringify(lines)}`);
+    assert.equal(via("mergeAfter")[1], "none", "Merge-After is solid");
+    assert.notEqual(via("startAfter")[1], "none", "an inherited Start-After is dashed");
+    assert.ok(parseFloat(via("stack")[2]) > parseFloat(via("mergeAfter")[2]), "a stack is thicker");
     const titles = view.rows.map((r) => r.title);
     assert.ok(titles.includes(SEEDS[1].pull.title), "the markup title reached the engine unchanged");
 
@@ -509,7 +537,7 @@ test("in chromium: several repositories in one view, grouped together, each row 
     const drawn = await tab.$$eval("#view tr.row", (trs) => trs.map((tr) => ({ id: tr.id, repo: tr.dataset.repo, cells: Object.fromEntries([...tr.querySelectorAll("td")].map((td) => [td.dataset.col, td.textContent])) })));
     assert.deepEqual(drawn.map((d) => d.id), order, "one group per actor across both repositories");
     for (const { repository, view } of views) {
-      const ctx = { api: api.url, repository, labelColors: view.labelColors, actorHeading: (a) => headings.get(a) ?? a, several: true };
+      const ctx = { api: api.url, repository, labelColors: view.labelColors, actorHeading: (a) => headings.get(a) ?? a, several: true, now: Date.parse(view.now) };
       for (const row of view.rows) {
         const d = drawn.find((x) => x.id === `pr-${repository}-${row.number}`);
         for (const [key, , parts] of COLUMNS) assert.equal(d.cells[key], partsText(parts(row, ctx)), `${repository}#${row.number}: column ${key}`);
