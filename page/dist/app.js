@@ -4439,6 +4439,10 @@
     if (check.id) return `${server}/${ctx.repository}/runs/${check.id}`;
     return `${pull}/checks`;
   }
+  function ago(now, at) {
+    const then = Date.parse(at);
+    return Number.isNaN(then) || !Number.isFinite(now) ? `at ${at}` : `${duration((now - then) / 6e4)} ago`;
+  }
   var chip = (name, ctx, cls = "chip") => ({ text: name, cls, color: ctx.labelColors?.[name] });
   var join = (items, sep2 = " ") => items.flatMap((x, i) => i ? [sep2, x] : [x]);
   var COLUMNS = [
@@ -4491,9 +4495,11 @@
       (r, ctx) => {
         const parts = [];
         const q = r.queue;
+        const claimed = q?.reason === "claimed" && r.claim;
+        const asideByRecord = q?.reason === "set-aside" && r.setAside;
         if (q) {
           if (q.place) parts.push({ text: `#${q.place} in line`, cls: "place" }, " ");
-          parts.push(...prose(q.detail || q.reason));
+          if (!claimed && !asideByRecord) parts.push(...prose(q.detail || q.reason));
           if (q.waitingOn.length) parts.push(` (waits for ${q.waitingOn.map((n) => `#${n}`).join(", ")})`);
         }
         const s = r.setAside;
@@ -4501,12 +4507,12 @@
           const pull = pullUrl(ctx.api, ctx.repository, r.number);
           parts.push(
             " ",
-            { text: `set aside: ${s.reason}`, cls: "setaside", title: s.sentence },
+            { text: `set aside: ${s.reason}`, cls: "setaside", title: asideByRecord && q.detail ? `${q.detail}. ${s.sentence}` : s.sentence },
             " ",
             s.commentId ? { text: "Retry box", href: `${pull}#issuecomment-${s.commentId}` } : { text: "(its comment is not written yet)" }
           );
         }
-        if (r.claim) parts.push(" ", { text: `claimed by ${r.claim.by} at ${r.claim.at}`, cls: "claim" });
+        if (r.claim) parts.push(" ", { text: `claimed by ${r.claim.by}, ${ago(ctx.now, r.claim.at)}`, cls: "claim", title: claimed ? q.detail : `claimed at ${r.claim.at}` });
         if (r.claimers.length) parts.push(" ", { text: `reviewing: ${r.claimers.join(", ")}`, cls: "claim" });
         return parts[0] === " " ? parts.slice(1) : parts;
       }
@@ -4586,11 +4592,12 @@
     const actorHeading = (a) => headings.get(a) ?? a;
     const sorted = actors.map((a) => groups2.get(a.actor)).filter(Boolean);
     const colors = new Map(boards.map((b) => [b, colorsOf(b)]));
+    const nows = new Map(boards.map((b) => [b, Date.parse(b.view.now)]));
     for (const g of sorted) {
       const body = doc.createElement("tbody");
       const frag = doc.createDocumentFragment();
       for (const { board, row } of g.members) {
-        const ctx = { api: board.api, repository: board.repository, labelColors: colors.get(board), actorHeading, several };
+        const ctx = { api: board.api, repository: board.repository, labelColors: colors.get(board), actorHeading, several, now: nows.get(board) };
         const tr = template.cloneNode(true);
         const id = rowId(board.repository, row.number, several);
         tr.id = id;
