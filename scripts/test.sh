@@ -16,18 +16,36 @@ node scripts/module-graph.mjs --quiet
 step "native engine tests (cargo test)"
 PRFLOW_FIXTURE_DUMP="$PWD/.tmp/fixture-calls.json" cargo test --quiet 2>&1
 
+# The Node suites read the committed build output (pkg/, the Action bundle, the pages), which the build
+# check below holds to the source, so they need not wait for it: they run beside the Wasm steps, whose
+# last stretch (one LTO'd crate, one codegen unit) keeps only one of the machine's cores busy. Their
+# output is kept in a file and printed whole when they end, so the two logs do not interleave.
+node_log=.tmp/node-tests.log
+step "Node tests started in the background (node --test on Node $(node --version)); their output follows the build check"
+# Two files at a time: much of a suite's time is waiting (on git, the emulator's sockets, chromium, a
+# race test's random delays), which the other file fills.
+node --test --test-concurrency=2 --test-reporter=spec "tests/node/*.test.js" >"$node_log" 2>&1 &
+node_pid=$!
+trap 'kill "$node_pid" 2>/dev/null || true' EXIT
+
+status=0
 step "engine tests inside Wasm on Node $(node --version) (wasm-bindgen-test)"
 env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm RUSTFLAGS='--cfg getrandom_backend="wasm_js"' \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-  /usr/bin/cargo test --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort --tests 2>&1
+  /usr/bin/cargo test --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort --tests 2>&1 || status=1
 
 step "committed build output matches the source"
-bash scripts/build.sh --check
+bash scripts/build.sh --check || status=1
 
 step "Node tests (node --test on Node $(node --version))"
-node --test --test-reporter=spec "tests/node/*.test.js"
+node_status=0
+wait "$node_pid" || node_status=$?
+trap - EXIT
+cat "$node_log"
+((node_status == 0)) || status=1
 
 if compgen -G "examples/workflows/*.yml" >/dev/null || [[ -d .github/workflows ]]; then
   step "workflow linters (actionlint, zizmor)"
-  node scripts/lint-workflows.mjs
+  node scripts/lint-workflows.mjs || status=1
 fi
+exit $status

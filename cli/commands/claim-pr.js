@@ -33,6 +33,9 @@ export async function run(values, positionals) {
   const { decision, written, back } = await claimPullRequest({ engine, octokit, owner, repo, log }, { number, by: values.by, release: values.release, dryRun });
   const say = (result) => console.log(values.json ? JSON.stringify(result, null, 2) : result.message);
   if (!decision.ok) {
+    // A refusal is an error line like every other (`prflow: ...` on stderr, exit 1); --json keeps the
+    // whole answer on stdout for a machine.
+    if (!values.json) throw new RunError([decision.message]);
     say({ ...decision, written: false });
     return 1;
   }

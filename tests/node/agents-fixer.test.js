@@ -108,7 +108,7 @@ test("a fixer that dies holding a claim: the claim holds until claimMinutes pass
 
   const held = await prflow(["claim-pr", String(n), "--by", "fixer-2"]);
   assert.equal(held.code, 1);
-  assert.match(held.stdout, /is claimed by fixer-1/);
+  assert.match(held.stderr, /^prflow: .*is claimed by fixer-1/m);
   const idle = await prflow(["fixer", "fixer-2", "--once", "--dry-run"]);
   assert.match(idle.stdout, /queue-empty/, "the dead fixer's claim still keeps others off");
 

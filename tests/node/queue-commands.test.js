@@ -39,7 +39,8 @@ test("claim-pr: refused on the worker's pull request; written, read back and exc
   await withQueue(async ({ gh, env, waiting, conflict }) => {
     const refused = await prflow(["claim-pr", String(waiting), "--by", "fixer-1", "--repo", "acme/widgets", ...NO_CONFIG], env);
     assert.equal(refused.code, 1, refused.stdout + refused.stderr);
-    assert.match(refused.stdout, /is the worker's/);
+    assert.match(refused.stderr, /^prflow: .*is the worker's/m);
+    assert.equal(refused.stdout, "", "a refusal is an error line, not output");
     assert.deepEqual(markers(gh, waiting), [], "nothing written on a refusal");
 
     const claimed = await prflow(["claim-pr", String(conflict), "--by", "fixer-1", "--repo", "acme/widgets", ...NO_CONFIG], env);
@@ -49,7 +50,7 @@ test("claim-pr: refused on the worker's pull request; written, read back and exc
 
     const second = await prflow(["claim-pr", String(conflict), "--by", "fixer-2", "--repo", "acme/widgets", ...NO_CONFIG], env);
     assert.equal(second.code, 1);
-    assert.match(second.stdout, /claimed by fixer-1/);
+    assert.match(second.stderr, /^prflow: .*claimed by fixer-1/m);
 
     const report = JSON.parse((await prflow(["report", "--repo", "acme/widgets", ...NO_CONFIG, "--format", "json"], env)).stdout);
     assert.equal(report.entries.find((e) => e.number === conflict).claim.by, "fixer-1");
@@ -78,7 +79,7 @@ test("claim-pr: two claimants in the same moment; the oldest claim holds, so the
     // fixer-2 wrote after fixer-1's comment existed, so its own read-back sees fixer-1's as the older: it lost.
     const again = await prflow(["claim-pr", String(conflict), "--by", "fixer-2", "--repo", "acme/widgets", ...NO_CONFIG], env);
     assert.equal(again.code, 1);
-    assert.match(again.stdout, /claimed by fixer-1/);
+    assert.match(again.stderr, /^prflow: .*claimed by fixer-1/m);
   });
 });
 
