@@ -382,6 +382,29 @@ mod tests {
         }
     }
 
+    #[test]
+    fn nearly_every_refusal_is_seen() {
+        // 20,000 short patterns from regex syntax: the walk names the same error for nearly all that
+        // regex-lite refuses (measured: 9,970 of 10,036), and never one regex-lite does not give.
+        let alphabet: Vec<char> = "-()[]{}|?*+\\^$.:,<>=!&~aPpdbx1 ".chars().collect();
+        let mut seed = 12345u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        let (mut refused, mut seen) = (0, 0);
+        for _ in 0..20_000 {
+            let re: String = (0..next() % 8 + 1).map(|_| alphabet[next() % alphabet.len()]).collect();
+            let (expected, found) = (lite(&re), walk(&re));
+            if let Some(message) = found {
+                assert_eq!(expected.as_deref(), Some(message), "{re:?}");
+            }
+            refused += usize::from(expected.is_some());
+            seen += usize::from(found.is_some());
+        }
+        assert!(refused > 5_000 && seen * 100 >= refused * 97, "{seen} of {refused} refusals seen");
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
         /// Never a refusal regex-lite does not give, and never in other words: the page and the Action
