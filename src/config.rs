@@ -3,6 +3,7 @@
 //! A bad config is an input, not a crash: `reconcile` turns it into a plan that changes nothing.
 
 pub mod followup;
+pub mod pattern;
 pub mod queue;
 pub mod stations;
 

@@ -181,16 +181,28 @@ impl QueueLabels {
 }
 
 /// A context pattern of `autoFix`, compiled as the decision reads it.
+#[cfg_attr(not(feature = "full"), allow(dead_code))]
 pub(crate) fn compile(re: &str) -> Result<regex_lite::Regex, regex_lite::Error> {
     // A context pattern matches the whole context name, so `fix:fmt` does not catch `fix:fmt:diff`.
     regex_lite::Regex::new(&format!("^(?:{re})$"))
+}
+
+/// Why regex-lite refuses a context pattern: compiled by it where the decisions that match run (`full`);
+/// in the pages' builds, which only report the config's errors, by the walk in `pattern.rs` (issue 16).
+#[cfg(feature = "full")]
+fn pattern_problem(re: &str) -> Option<String> {
+    compile(re).err().map(|e| e.to_string())
+}
+#[cfg(not(feature = "full"))]
+fn pattern_problem(re: &str) -> Option<&'static str> {
+    super::pattern::problem(&format!("^(?:{re})$"))
 }
 
 /// The patterns of `autoFix` that do not compile, each at its JSON path.
 pub fn validate_auto_fix(cfg: &AutoFixConfig) -> Vec<ConfigError> {
     let mut errors = Vec::new();
     let mut check = |path: String, re: &str| {
-        if let Err(e) = compile(re) {
+        if let Some(e) = pattern_problem(re) {
             errors.push(ConfigError { path, expected: "a regular expression".into(), found: format!("{re:?} ({e})") });
         }
     };

@@ -14,10 +14,10 @@ const root = new URL("../../", import.meta.url);
 const bytes = (path) => readFileSync(new URL(path, root));
 
 // The dashboard's Wasm: the goal is 300 KB (110 KB gzipped), not reached; these bounds are what the
-// build reaches today (578,555 bytes, 232,136 gzipped) with about 3% for the facts' growth, so a change
+// build reaches today (546,593 bytes, 217,505 gzipped) with about 3% for the facts' growth, so a change
 // that grows it by more fails here. Lower them as it shrinks.
-const PAGE_MAX = 600_000;
-const PAGE_GZIP_MAX = 240_000;
+const PAGE_MAX = 563_000;
+const PAGE_GZIP_MAX = 224_100;
 
 let loads = 0;
 /** The pages' glue (pkg/prflow.js, the one they bundle) over a given Wasm, bound as every host binds it. */
@@ -57,6 +57,11 @@ test("the page's and the simulations' builds answer as the full engine does", as
   }
   // A bad config: the same problems, with their paths.
   assert.deepEqual(page.createEngine({ stale: { days: "x" } }).configErrors(), createEngine({ stale: { days: "x" } }).configErrors());
+  // autoFix patterns: the page checks them without regex-lite (src/config/pattern.rs), in regex-lite's words.
+  const patterns = { queue: { autoFix: { ignore: ["fix:(fmt", "lint/.*", "*x"], fixers: [{ context: "[z-a]", run: "true" }] } } };
+  const expected = createEngine(patterns).configErrors();
+  assert.equal(expected.filter((e) => e.expected === "a regular expression").length, 3, JSON.stringify(expected));
+  assert.deepEqual(page.createEngine(patterns).configErrors(), expected);
   // A decision the page does not call is not in its build.
   assert.throws(() => page.createEngine().call("reconcile", { facts: board }), /unknown decision "reconcile"; the engine knows dashboard, queueReads/);
 
