@@ -56,12 +56,14 @@ try {
             const end = (outcome) => () => {
               // The facts have arrived when the last API response has; what follows is the page's script.
               const last = Math.max(...performance.getEntriesByType("resource").filter((e) => e.name.startsWith(api)).map((e) => e.responseEnd));
-              const measured = (name) => performance.getEntriesByName(name).reduce((sum, m) => sum + m.duration, 0);
-              // The page's own measures: the engine's dashboard() and drawing (its layout comes after).
+              // The page's own measures after the last response: the engine's dashboard() (earlier rounds'
+              // answers, while reads were still named, came before it) and drawing (its layout comes after).
+              const after = (name) => performance.getEntriesByName(name).filter((m) => m.startTime >= last);
+              const measured = (name) => after(name).reduce((sum, m) => sum + m.duration, 0);
               const engineMs = measured("prflow engine");
               const drawMs = measured("prflow draw");
-              // From the last response to the readers' return: what lib/github makes of the answers.
-              const readerMs = Math.max(0, (performance.getEntriesByName("prflow facts read").at(-1)?.startTime ?? last) - last);
+              // From the last response to the engine's last view: what lib/github makes of the answers.
+              const readerMs = Math.max(0, (after("prflow engine")[0]?.startTime ?? performance.getEntriesByName("prflow facts read").at(-1)?.startTime ?? last) - last);
               // After the event: one frame, so the layout and paint of what was drawn are counted too.
               const ms = performance.now() - last;
               requestAnimationFrame(() => setTimeout(() => resolve({ outcome, ms, frameMs: performance.now() - last, engineMs, drawMs, readerMs, rows: document.querySelectorAll("#view tr.row, #pulls tbody tr").length }), 0));
