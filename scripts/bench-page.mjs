@@ -79,7 +79,7 @@ try {
         // The renderer's own counters (Chromium's Performance domain) around the whole load, from the
         // click to the frame after the event: its main thread's CPU time (ThreadTime), which a loaded
         // machine inflates far less than wall time, and its tasks' wall time. (ScriptDuration is left out: it
-// misses the promise continuations the page's script mostly runs in.)
+        // misses the promise continuations the page's script mostly runs in.)
         const cdp = await browser.newCDPSession(tab);
         await cdp.send("Performance.enable");
         const counters = async () => Object.fromEntries((await cdp.send("Performance.getMetrics")).metrics.map((m) => [m.name, m.value]));
