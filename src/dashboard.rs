@@ -45,6 +45,10 @@ pub struct DashboardView {
     pub graph: DepGraph,
     /// Colour (hex, no `#`) of every label the config names, as `prflow labels` creates them.
     pub label_colors: BTreeMap<String, String>,
+    /// What a board's reader must still fetch, as `queueReads` answers on the same facts: the reader
+    /// reads them and asks again, and draws the first answer that names none (one whole-board call a
+    /// round instead of `queueReads` then `dashboard`). Empty under config errors.
+    pub reads: crate::queue::reads::Reads,
 }
 
 /// Who moves a pull request next.
@@ -316,6 +320,7 @@ pub fn dashboard(facts: &Facts, config: &Config) -> DashboardView {
         groups: groups(&rows),
         actors: Actor::ALL.into_iter().map(|actor| ActorHeading { actor, heading: actor.heading().into() }).collect(),
         graph: dep_graph(&ctx),
+        reads: crate::queue::reads::reads_in(&ctx),
         rows,
         queue: QueueView { order: queue.order, in_flight: queue.in_flight, next: Some(queue.next), cycles: queue.cycles },
         stop_the_line: swept.stop_the_line,
@@ -555,6 +560,23 @@ mod tests {
             assert!(grouped.windows(2).all(|w| w[0] < w[1]), "{rule}: groups follow that order, each once");
             assert_eq!(view.groups.iter().map(|g| g.numbers.len()).sum::<usize>(), view.rows.len(), "{rule}: every row in one group");
             assert!(view.config_errors.is_empty(), "{rule}: a valid config has no errors");
+        }
+    }
+
+    #[test]
+    fn the_view_names_the_queues_reads_as_queue_reads_does() {
+        // A board's reader draws the first answer that names no reads: they must be queueReads' own.
+        let mut closing = pull(5, &["state:in-review"], false);
+        closing["body"] = json!("Fixes #10");
+        let cases: Vec<(&str, Facts, bool)> = vec![
+            ("a closing keyword names an unread issue", facts(vec![closing.clone()]), true),
+            ("nothing to read", facts(vec![pull(3, &["state:draft"], true)]), false),
+        ];
+        for (rule, facts, named) in cases {
+            let config = Config::default();
+            let view = dashboard(&facts, &config);
+            assert_eq!(view.reads, crate::queue::reads::reads(&facts, &config), "{rule}");
+            assert_eq!(!view.reads.is_empty(), named, "{rule}");
         }
     }
 

@@ -19,7 +19,7 @@ export const options = {
 };
 
 /** The queue's facts: a file, or read from the repository (the shared reader plus the queue's extra facts). */
-export async function queueFacts(values, engine) {
+export async function queueFacts(values, engine, reads) {
   if (values.facts) {
     try {
       return { facts: JSON.parse(readFileSync(values.facts, "utf8")), repository: null };
@@ -31,7 +31,7 @@ export async function queueFacts(values, engine) {
   const { connect } = await import("../common.js");
   const { readBoardFacts } = await import("../../lib/github/read-queue.js");
   const { owner, repo, octokit, log } = connect({ ...values, live: false });
-  const facts = await readBoardFacts(octokit, { owner, repo, engine, log });
+  const facts = await readBoardFacts(octokit, { owner, repo, engine, log, reads });
   return { facts, repository: `${owner}/${repo}`, octokit, owner, repo, log };
 }
 
@@ -43,15 +43,19 @@ export function loadConfigOrThrow(path) {
 
 /**
  * What a read-only command of the queue's kind starts from (`report`, `status`): its options checked
- * against `usage`, the config, and the facts of `--repo` or `--facts`.
+ * against `usage`, the config, and the facts of `--repo` or `--facts`. With `decision` (one whose answer
+ * carries the queue's `reads`, as `dashboard`'s does), a repository's reading asks it each round instead
+ * of queueReads, and its last answer (on the facts returned) comes back as `answer`.
  */
-export async function readInput(values, usage) {
+export async function readInput(values, usage, decision) {
   if (!values.facts === !values.repo && !process.env.GITHUB_REPOSITORY) throw new UsageError(`give --repo or --facts\nusage: ${usage}`);
   if (values.facts && values.repo) throw new UsageError(`--repo and --facts contradict each other; pick one\nusage: ${usage}`);
   if (!["text", "json"].includes(values.format)) throw new UsageError(`--format: expected text or json, found ${JSON.stringify(values.format)}`);
   const engine = loadConfigOrThrow(values.config);
-  const { facts, repository } = await queueFacts(values, engine);
-  return { engine, facts, repository };
+  let answer;
+  const reads = decision && ((facts) => (answer = engine[decision]({ facts })).reads);
+  const { facts, repository } = await queueFacts(values, engine, reads);
+  return { engine, facts, repository, answer };
 }
 
 export async function run(values) {

@@ -21,12 +21,13 @@ export const options = {
 export const help = { width: "cut each cell to N characters (0 cuts nothing); without it, the widest cut (at most 48) whose table fits the terminal (COLUMNS, or 100 when not a terminal)" };
 
 export async function run(values) {
-  const { engine, facts, repository } = await readInput(values, usage);
+  const { engine, facts, repository, answer } = await readInput(values, usage, "dashboard");
   const width = values.width === undefined ? null : Number(values.width);
   if (width !== null && (!Number.isInteger(width) || width < 0)) throw new UsageError(`--width: expected a whole number (0 cuts nothing), found ${JSON.stringify(values.width)}`);
-  let view;
+  // Read from a repository, the reader's last round was already the view of the facts it read.
+  let view = answer;
   try {
-    view = engine.dashboard({ facts });
+    view ??= engine.dashboard({ facts });
   } catch (e) {
     throw new RunError([`${values.facts ?? repository}: ${e.message}`]);
   }

@@ -1,6 +1,6 @@
 // The facts the merge queue needs beyond what readFacts reads: who the tool is, the base's tip, review
 // conversations, auto-merge, forks, commit counts; then what the engine names
-// (engine.queueReads): the issues pull requests close and what they name in Start-After: or "blocked
+// (engine.queueReads, or the `reads` of another whole-board answer, e.g. the dashboard's): the issues pull requests close and what they name in Start-After: or "blocked
 // by", team members for CODEOWNERS, and whether a queued branch is built on the tip. It only reads, and
 // parses no body, comment or CODEOWNERS: the engine does. A read that fails is recorded in `unknown`
 // (never guessed): the engine then holds nothing on it, names it no more, and says so.
@@ -63,9 +63,9 @@ function addUnknown(list, what) {
  * Everything a view of the whole board reads (`prflow report`, `prflow status`, the dashboard page):
  * readFacts, then the queue's facts on top, so the queue's triage is the same wherever it is shown.
  */
-export async function readBoardFacts(octokit, { owner, repo, engine, config = {}, log = () => {}, tips }) {
+export async function readBoardFacts(octokit, { owner, repo, engine, config = {}, log = () => {}, tips, reads }) {
   const facts = await readFacts(octokit, { owner, repo, log });
-  return readQueueFacts(octokit, { owner, repo, engine, facts, config, log, tips });
+  return readQueueFacts(octokit, { owner, repo, engine, facts, config, log, tips, reads });
 }
 
 /** More rounds than the engine's answers can take (issues, then what they name): a guard, not a rule. */
@@ -75,8 +75,11 @@ const MAX_ROUNDS = 8;
  * Adds the queue's facts to `facts` (as readFacts returned it, with the default branch's rules: whether
  * code-owner review is required decides which teams the engine names) in place, and returns it.
  * `config` is the validated config; `engine` (js/node.js or a loaded js/web.js) names what to read.
+ * `reads(facts)` asks it, queueReads by default; a view of the whole board passes its own question
+ * whose answer carries the same reads (the dashboard's `reads`), keeps the last answer, and so asks
+ * one whole-board question a round: the answer that names nothing is the one it shows.
  */
-export async function readQueueFacts(octokit, { owner, repo, engine, facts, config = {}, log = () => {}, tips }) {
+export async function readQueueFacts(octokit, { owner, repo, engine, facts, config = {}, log = () => {}, tips, reads: ask = (f) => engine.queueReads({ facts: f }) }) {
   facts.repository ||= `${owner}/${repo}`;
   facts.unknown ??= [];
   facts.pullRequests ??= [];
@@ -130,7 +133,7 @@ export async function readQueueFacts(octokit, { owner, repo, engine, facts, conf
   // 2. What the engine names, until it names nothing more. Each answer leaves out what the facts hold
   //    or list as unreadable, so a failed read is recorded where the engine looks and not asked again.
   for (let round = 0; ; round++) {
-    const reads = engine.queueReads({ facts });
+    const reads = ask(facts);
     if (reads.configErrors) break; // a bad config: the engine names nothing to read, and says why where it decides
     if (!reads.issues.length && !reads.blockedBy.length && !reads.teams.length && !reads.tips.length) break;
     if (round === MAX_ROUNDS) {

@@ -106,10 +106,11 @@ export function client({ api, token, progress = () => {} }) {
  * later `probe` with it answers 304 while nothing changed. `progress(line)` gets a line per page
  * ("reading pull requests 50/120") and every retry or partial failure the readers report.
  * `labelCache` is the last read's (its ETags make an unchanged label set cost nothing).
- * Returns { facts, engine, configSource, requests, etag, clock, labelColors, labelCache }: a bad config is the engine's to
+ * `dashboard(engine, facts)` asks the engine for the view (the page times it).
+ * Returns { facts, engine, view, configSource, requests, etag, clock, labelColors, labelCache }: a bad config is the engine's to
  * report (its answers carry `configErrors`), never replaced here by the preset.
  */
-export async function readAll({ api, token, owner, repo, prflow, labelCache, progress = () => {} }) {
+export async function readAll({ api, token, owner, repo, prflow, labelCache, dashboard = (engine, facts) => engine.dashboard({ facts }), progress = () => {} }) {
   const { octokit, stats } = client({ api, token, progress });
   // The first answer is also the first place a bad token or a missing repository shows.
   const { etag } = await probe(octokit, { owner, repo }).catch((e) => {
@@ -142,9 +143,12 @@ export async function readAll({ api, token, owner, repo, prflow, labelCache, pro
 
   // The queue's facts need the config's label names, so they come last; what cannot be read is marked
   // unknown in the facts (the engine then says so), never a failed page.
+  // Each round asks for the whole view, whose `reads` say what to read next: the answer that names
+  // nothing is the one drawn, so the board costs one whole-board engine call after its last response.
   progress("reading the merge queue's facts");
-  await readQueueFacts(octokit, { owner, repo, engine, facts, log: progress });
-  return { facts, engine, configSource, requests: stats.requests, etag, clock: stats.dated ? CLOCKS.github : CLOCKS.browser, labelColors: labels.colors, labelCache: labels.cache };
+  let view;
+  await readQueueFacts(octokit, { owner, repo, engine, facts, log: progress, reads: (f) => (view = dashboard(engine, f)).reads });
+  return { facts, engine, view, configSource, requests: stats.requests, etag, clock: stats.dated ? CLOCKS.github : CLOCKS.browser, labelColors: labels.colors, labelCache: labels.cache };
 }
 
 /**

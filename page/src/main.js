@@ -106,11 +106,11 @@ async function run(event) {
     // The label colours' ETags from the last read of the same repository on the same API.
     const caches = new Map((current?.api === api ? current.boards : []).map((b) => [b.repository, b.labelCache]));
     for (const { owner, repo } of repos) {
-      const read = await readAll({ api, token, owner, repo, prflow, labelCache: caches.get(`${owner}/${repo}`), progress: status });
+      // The reader's last round is the engine's view of the facts it read: drawn as it is.
+      const read = await readAll({ api, token, owner, repo, prflow, labelCache: caches.get(`${owner}/${repo}`), dashboard: dashboardView, progress: status });
       performance.mark?.("prflow facts read");
       requests += read.requests;
-      const view = dashboardView(read.engine, read.facts);
-      boards.push({ repository: `${owner}/${repo}`, api, ...read, readNow: read.facts.now, view, problems: view.configErrors, readAt: Date.now() });
+      boards.push({ repository: `${owner}/${repo}`, api, ...read, readNow: read.facts.now, problems: read.view.configErrors, readAt: Date.now() });
     }
     current = { api, token, boards, readAt: Date.now() };
     draw(`${requests} API requests`);

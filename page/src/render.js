@@ -43,6 +43,11 @@ function paint(node, color) {
  * neighbouring strings as one text node (500 rows' cells are thousands of parts).
  */
 export function appendParts(doc, node, parts) {
+  // Most cells are one string, or strings only: one text node, set directly.
+  if (parts.every((p) => typeof p === "string")) {
+    if (parts.length) node.append(parts.join(""));
+    return node;
+  }
   const out = [];
   let text = "";
   for (const p of parts) {
@@ -66,7 +71,8 @@ export function appendParts(doc, node, parts) {
     out.push(child);
   }
   if (text) out.push(text);
-  node.append(...out);
+  // One by one: append(...out) with several nodes first gathers them in a fragment of its own.
+  for (const c of out) node.appendChild(typeof c === "string" ? doc.createTextNode(c) : c);
   return node;
 }
 

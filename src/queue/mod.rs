@@ -110,12 +110,16 @@ pub fn triage(facts: &Facts, config: &Config) -> triage::Report {
 /// layer, an old release branch): the default branch's tip says nothing about it, and a compare
 /// that cannot answer would only be a failed read.
 pub fn tip_reads(facts: &Facts, config: &Config) -> Vec<u64> {
-    let ctx = Ctx::new(facts, config);
-    facts
+    tip_reads_in(&Ctx::new(facts, config))
+}
+
+/// `tip_reads` from a context already built (a context reads every body: built once per answer).
+pub fn tip_reads_in(ctx: &Ctx) -> Vec<u64> {
+    ctx.facts
         .pull_requests
         .iter()
         .filter(|pr| !pr.is_fork && pr.base_ref == ctx.default_branch)
-        .filter(|pr| ctx.declared.get(&pr.number).is_some_and(|d| d.is_version || d.paused_in_queue() || (d.merge_queued && !d.skip_ci && green_blocked(&ctx, pr))))
+        .filter(|pr| ctx.declared.get(&pr.number).is_some_and(|d| d.is_version || d.paused_in_queue() || (d.merge_queued && !d.skip_ci && green_blocked(ctx, pr))))
         .map(|pr| pr.number)
         .collect()
 }

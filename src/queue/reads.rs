@@ -49,7 +49,13 @@ fn push<T: PartialEq>(list: &mut Vec<T>, item: T) {
 
 /// What is still to read, given the facts read so far.
 pub fn reads(facts: &Facts, config: &Config) -> Reads {
-    let ctx = Ctx::new(facts, config);
+    reads_in(&Ctx::new(facts, config))
+}
+
+/// `reads` from a context already built: the dashboard answers them beside its view, so a board's
+/// reader asks one whole-board question a round, not two.
+pub fn reads_in(ctx: &Ctx) -> Reads {
+    let facts = ctx.facts;
     let mut out = Reads::default();
     let issue = |n: u64| facts.issues.iter().find(|i| i.number == n);
     let unread = |n: u64| !ctx.by_number.contains_key(&n) && issue(n).is_none();
@@ -86,7 +92,7 @@ pub fn reads(facts: &Facts, config: &Config) -> Reads {
         }
     }
     if facts.base_tip_sha.as_deref().is_some_and(|s| !s.is_empty()) {
-        for n in super::tip_reads(facts, config) {
+        for n in super::tip_reads_in(ctx) {
             let pr = ctx.by_number[&n];
             if pr.built_on_base_tip.is_none() && !pr.unknown(PullFact::BuiltOnBaseTip) && !pr.head_sha.is_empty() {
                 out.tips.push(n);

@@ -180,3 +180,20 @@ test("rules that cannot be read are unknown for both readings, and the triage sa
   assert.equal(facts.requireCodeOwnerReview, undefined, "not read as 'not required'");
   assert.ok(engine.triage({ facts }).warnings.some((w) => w.startsWith("the default branch's rules could not be read")));
 });
+
+test("a whole-board question's reads drive the loop: its last answer names nothing and saw every read", async () => {
+  // The page and `prflow status` ask `dashboard` each round (its `reads` are queueReads'); stood in
+  // for here by queueReads' answer inside a view, so the loop is tested on its own.
+  const octokit = fakeOctokit({ issues: { 10: issue(10, "Start-After: #12"), 12: issue(12) } });
+  const facts = { now: "2026-01-01T00:00:00Z", pullRequests: [{ number: 5, body: "Fixes #10" }] };
+  const answers = [];
+  const ask = (f) => {
+    const view = { reads: engine.queueReads({ facts: f }), issuesSeen: f.issues.map((i) => i.number) };
+    answers.push(view);
+    return view.reads;
+  };
+  const dashboardOnly = { queueReads: () => assert.fail("queueReads is not asked beside the board's own question") };
+  await readQueueFacts(octokit, { owner: "me", repo: "here", engine: dashboardOnly, facts, reads: ask });
+  assert.deepEqual(answers.map((a) => a.reads.issues), [[10], [12], []], "each round's reads are read, then asked again");
+  assert.deepEqual(answers.at(-1).issuesSeen.sort((a, b) => a - b), [10, 12], "the last answer is on the facts with everything read");
+});
