@@ -69,6 +69,8 @@ impl Engine {
     /// One decision by name, JSON text in and out: the boundary's one entry. Bad input is an error
     /// naming the decision and the JSON path in the request (`reconcile $.facts.now: ...`).
     pub fn call(&self, name: &str, input: &str) -> Result<String, String> {
+        #[cfg(all(target_arch = "wasm32", feature = "full"))]
+        let _call = crate::arena::CallScope::enter();
         dispatch(self, name, input)
     }
 

@@ -136,8 +136,11 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
     };
     let why = match &decided {
         Some((label, why, request)) => {
+            // An absent want only removes a label the pull request carries (labels.rs), and state
+            // labels are no blockers (config: every label name is distinct), so the reason is only
+            // written for a state it has: four `format!`s a pull request were most of the reasons.
             for other in l.states() {
-                if other != label {
+                if other != label && pr.has_label(other) {
                     wants.absent(other, format!("state is {label}: {why}"));
                 }
             }
@@ -146,7 +149,7 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
                 let reviewers: Vec<String> = inputs.humans.iter().map(|(h, _)| h.clone()).collect();
                 ops_after.push(Op::RequestReviewers { number: pr.number, reviewers, reason: why.clone(), guard: Guard::head(&pr.head_sha) });
             }
-            if label != &l.needs_human {
+            if label != &l.needs_human && pr.has_label(&l.merge_next) {
                 wants.absent(&l.merge_next, format!("no longer mergeable by a human: {why}"));
             }
             why.clone()

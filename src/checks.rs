@@ -13,7 +13,7 @@ use crate::facts::Check;
 use crate::time::parse_rfc3339;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::btree_map::{BTreeMap, Entry};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -86,20 +86,25 @@ pub fn context_label(workflow: &str, name: &str) -> String {
 /// The one reduction every caller judges checks by (the rollup, the queue's green and watch): each
 /// context, keyed by workflow + name, collapsed to its newest run, with that run's outcome.
 pub fn newest_runs(checks: &[Check]) -> BTreeMap<(&str, &str), (&Check, Rollup)> {
-    // Each run's outcome is judged once: it is both part of the order key and the verdict.
-    let mut newest: BTreeMap<(&str, &str), (OrderKey, &Check, Rollup)> = BTreeMap::new();
+    // Runs are ordered only when two share a context (a re-run): most contexts have one run, and
+    // their timestamps need not be parsed at all.
+    let mut newest: BTreeMap<(&str, &str), (&Check, Rollup)> = BTreeMap::new();
     for check in checks {
         let key = (check.workflow.as_deref().unwrap_or(""), check.name.as_str());
         let verdict = outcome(check);
-        let order = order_key(check, verdict);
-        match newest.get(&key) {
-            Some((current, _, _)) if *current >= order => {}
-            _ => {
-                newest.insert(key, (order, check, verdict));
+        match newest.entry(key) {
+            Entry::Vacant(slot) => {
+                slot.insert((check, verdict));
+            }
+            Entry::Occupied(mut slot) => {
+                let (current, current_verdict) = *slot.get();
+                if order_key(current, current_verdict) < order_key(check, verdict) {
+                    slot.insert((check, verdict));
+                }
             }
         }
     }
-    newest.into_iter().map(|(k, (_, c, v))| (k, (c, v))).collect()
+    newest
 }
 
 fn rollup_of(checks: &[Check], required: &[String], name_passing: bool) -> CheckRollup {

@@ -8,6 +8,10 @@ pub const MAX_ALTERNATIVES: usize = 256;
 
 /// Whether `path` matches a labeler pattern: its brace alternatives expanded, any one matching.
 pub fn labeler_match(pattern: &str, path: &str) -> bool {
+    // Most patterns have no braces: matched as they are, without building a list of one.
+    if !pattern.contains('{') {
+        return glob_match(pattern, path);
+    }
     match expand_braces(pattern) {
         Some(alts) => alts.iter().any(|p| glob_match(p, path)),
         None => glob_match(pattern, path),
@@ -96,8 +100,8 @@ fn match_segments_counted(pat: &[&str], segs: &[&str]) -> (bool, usize) {
     let mut steps = 0;
     // `next[j]`: whether pat[i + 1..] matches segs[j..]; starts as "the empty pattern".
     let mut next: Vec<bool> = (0..=n).map(|j| j == n).collect();
+    let mut cur = vec![false; n + 1];
     for p in pat.iter().rev() {
-        let mut cur = vec![false; n + 1];
         for j in (0..=n).rev() {
             steps += 1;
             cur[j] = if *p == "**" {
@@ -107,7 +111,7 @@ fn match_segments_counted(pat: &[&str], segs: &[&str]) -> (bool, usize) {
                 j < n && next[j + 1] && match_segment(p.as_bytes(), segs[j].as_bytes())
             };
         }
-        next = cur;
+        std::mem::swap(&mut next, &mut cur);
     }
     (next[0], steps)
 }

@@ -2,6 +2,9 @@
 //! every rule of the flow lives here once, and the Action, the CLI and the dashboard only read and write.
 
 pub mod account;
+// The Action's and the CLI's build only: the pages' builds keep the system allocator, for size.
+#[cfg(all(target_arch = "wasm32", feature = "full"))]
+pub mod arena;
 pub mod api;
 pub mod activity;
 pub mod bot_panel;

@@ -1,0 +1,139 @@
+//! The Action's and the CLI's Wasm allocator (issue 16): inside a decision (`Engine::call`) memory is
+//! taken from a bump arena and never freed one block at a time; the next call starts the arena over.
+//! A board of 10,000 pull requests makes millions of small strings, and dlmalloc's malloc and free
+//! were about a third of deciding it, the free of the facts and the plan another 20 ms.
+//!
+//! What makes the reset safe: nothing allocated during a call outlives the next call. A call takes the
+//! engine by `&self` and keeps no cache; its answer (a String) is copied out by wasm-bindgen's glue
+//! and freed before the host can call again. Outside a call (building an engine, the input buffer,
+//! wasm-bindgen's own allocations) the system allocator serves, and a block is freed by whichever
+//! allocator its address belongs to.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::UnsafeCell;
+
+/// The first chunk; each further one is twice the one before (or as big as the block asked for).
+const FIRST_CHUNK: usize = 1 << 20;
+const MAX_CHUNKS: usize = 40;
+
+struct State {
+    /// Calls in progress (a decision may call another through the engine): the arena serves while > 0.
+    depth: usize,
+    /// Chunks from the system allocator, kept across calls: (start, end).
+    chunks: [(usize, usize); MAX_CHUNKS],
+    count: usize,
+    /// The chunk being bumped, and the next free byte in it.
+    current: usize,
+    next: usize,
+}
+
+pub struct Arena(UnsafeCell<State>);
+
+// Wasm without threads: one caller at a time.
+unsafe impl Sync for Arena {}
+
+#[global_allocator]
+static ARENA: Arena = Arena(UnsafeCell::new(State { depth: 0, chunks: [(0, 0); MAX_CHUNKS], count: 0, current: 0, next: 0 }));
+
+/// While alive, a decision is running: allocations come from the arena. The outermost one starts the
+/// arena over, which frees everything the previous call allocated (its answer included, long copied out).
+pub struct CallScope(());
+
+impl CallScope {
+    pub fn enter() -> CallScope {
+        let s = unsafe { &mut *ARENA.0.get() };
+        if s.depth == 0 {
+            s.current = 0;
+            s.next = if s.count > 0 { s.chunks[0].0 } else { 0 };
+        }
+        s.depth += 1;
+        CallScope(())
+    }
+}
+
+impl Drop for CallScope {
+    fn drop(&mut self) {
+        unsafe { (*ARENA.0.get()).depth -= 1 };
+    }
+}
+
+impl State {
+    fn owns(&self, ptr: usize) -> bool {
+        self.chunks[..self.count].iter().any(|&(start, end)| ptr >= start && ptr < end)
+    }
+
+    unsafe fn bump(&mut self, layout: Layout) -> *mut u8 {
+        let size = layout.size();
+        let align = layout.align();
+        loop {
+            if self.count > 0 {
+                let at = (self.next + align - 1) & !(align - 1);
+                if at + size <= self.chunks[self.current].1 {
+                    self.next = at + size;
+                    return at as *mut u8;
+                }
+                if self.current + 1 < self.count {
+                    self.current += 1;
+                    self.next = self.chunks[self.current].0;
+                    continue;
+                }
+            }
+            if self.count == MAX_CHUNKS {
+                return std::ptr::null_mut();
+            }
+            let last = if self.count > 0 { self.chunks[self.count - 1].1 - self.chunks[self.count - 1].0 } else { FIRST_CHUNK / 2 };
+            let want = (last * 2).max(size + align);
+            let start = System.alloc(Layout::from_size_align_unchecked(want, 16));
+            if start.is_null() {
+                return start;
+            }
+            self.chunks[self.count] = (start as usize, start as usize + want);
+            self.current = self.count;
+            self.count += 1;
+            self.next = start as usize;
+        }
+    }
+}
+
+unsafe impl GlobalAlloc for Arena {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let s = &mut *self.0.get();
+        if s.depth > 0 {
+            s.bump(layout)
+        } else {
+            System.alloc(layout)
+        }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        let s = &mut *self.0.get();
+        let p = ptr as usize;
+        if s.owns(p) {
+            // The newest block gives its room back (a temporary String, a Vec that grew elsewhere).
+            if s.depth > 0 && p >= s.chunks[s.current].0 && p + layout.size() == s.next {
+                s.next = p;
+            }
+        } else {
+            System.dealloc(ptr, layout)
+        }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let s = &mut *self.0.get();
+        let p = ptr as usize;
+        if s.depth == 0 && !s.owns(p) {
+            return System.realloc(ptr, layout, new_size);
+        }
+        // The newest block grows (or shrinks) where it is: a String or Vec being filled.
+        if s.depth > 0 && p >= s.chunks[s.current].0 && p + layout.size() == s.next && p + new_size <= s.chunks[s.current].1 {
+            s.next = p + new_size;
+            return ptr;
+        }
+        let new = self.alloc(Layout::from_size_align_unchecked(new_size, layout.align()));
+        if !new.is_null() {
+            std::ptr::copy_nonoverlapping(ptr, new, layout.size().min(new_size));
+            self.dealloc(ptr, layout);
+        }
+        new
+    }
+}
