@@ -1460,6 +1460,10 @@ now: string
  */
 queue: QueueView
 /**
+ * What a board's reader must still fetch, as `queueReads` answers on the same facts: the reader reads them and asks again, and draws the first answer that names none (one whole-board call a round instead of `queueReads` then `dashboard`). While it names any, the rest of the view is empty (not computed: the reader draws only the answer on complete facts). Empty under config errors.
+ */
+reads: QueueReads
+/**
  * One per open pull request, by number.
  */
 rows: DashboardRow[]
@@ -1550,6 +1554,24 @@ action: string
  */
 arm: boolean
 number?: (number | null)
+}
+export interface QueueReads {
+/**
+ * Open issues that open pull requests close, whose GitHub dependencies ("blocked by") to read.
+ */
+blockedBy: number[]
+/**
+ * Numbers whose state and body to read into `issues` (an issue, a pull request that is not open, or nothing): those open pull requests close, and those a read issue's `Start-After:` or dependencies name, when they are neither an open pull request nor read already.
+ */
+issues: number[]
+/**
+ * Teams (`org/team`) CODEOWNERS names, whose members to read into `teamMembers`: only while the rules require a code owner's review.
+ */
+teams: string[]
+/**
+ * Open pull requests to compare with the base's tip (`builtOnBaseTip`): the version pull request and what waits in the queue under `skip-ci`.
+ */
+tips: number[]
 }
 /**
  * One open pull request.
@@ -1742,25 +1764,6 @@ state?: (string | null)
  */
 why: string
 }
-export interface QueueReads {
-/**
- * Open issues that open pull requests close, whose GitHub dependencies ("blocked by") to read.
- */
-blockedBy: number[]
-/**
- * Numbers whose state and body to read into `issues` (an issue, a pull request that is not open, or nothing): those open pull requests close, and those a read issue's `Start-After:` or dependencies name, when they are neither an open pull request nor read already.
- */
-issues: number[]
-/**
- * Teams (`org/team`) CODEOWNERS names, whose members to read into `teamMembers`: only while the rules require a code owner's review.
- */
-teams: string[]
-/**
- * Open pull requests to compare with the base's tip (`builtOnBaseTip`): the version pull request and what waits in the queue under `skip-ci`.
- */
-tips: number[]
-}
-
 export type QueueOwner = ("worker" | "fixer" | "human" | "none")
 export interface QueueReport {
 /**

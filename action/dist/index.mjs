@@ -381,7 +381,7 @@ var require_light = __commonJS({
           }
           return this.Events.trigger("scheduled", { args: this.args, options: this.options });
         }
-        async doExecute(chained, clearGlobalState, run, free) {
+        async doExecute(chained, clearGlobalState, run2, free) {
           var error, eventInfo, passed;
           if (this.retryCount === 0) {
             this._assertStatus("RUNNING");
@@ -401,10 +401,10 @@ var require_light = __commonJS({
             }
           } catch (error1) {
             error = error1;
-            return this._onFailure(error, eventInfo, clearGlobalState, run, free);
+            return this._onFailure(error, eventInfo, clearGlobalState, run2, free);
           }
         }
-        doExpire(clearGlobalState, run, free) {
+        doExpire(clearGlobalState, run2, free) {
           var error, eventInfo;
           if (this._states.jobStatus(this.options.id === "RUNNING")) {
             this._states.next(this.options.id);
@@ -412,9 +412,9 @@ var require_light = __commonJS({
           this._assertStatus("EXECUTING");
           eventInfo = { args: this.args, options: this.options, retryCount: this.retryCount };
           error = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
-          return this._onFailure(error, eventInfo, clearGlobalState, run, free);
+          return this._onFailure(error, eventInfo, clearGlobalState, run2, free);
         }
-        async _onFailure(error, eventInfo, clearGlobalState, run, free) {
+        async _onFailure(error, eventInfo, clearGlobalState, run2, free) {
           var retry2, retryAfter;
           if (clearGlobalState()) {
             retry2 = await this.Events.trigger("failed", error, eventInfo);
@@ -422,7 +422,7 @@ var require_light = __commonJS({
               retryAfter = ~~retry2;
               this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter} ms`, eventInfo);
               this.retryCount++;
-              return run(retryAfter);
+              return run2(retryAfter);
             } else {
               this.doDone(eventInfo);
               await free(this.options, eventInfo);
@@ -1060,17 +1060,17 @@ var require_light = __commonJS({
             }
           }
           _run(index, job, wait) {
-            var clearGlobalState, free, run;
+            var clearGlobalState, free, run2;
             job.doRun();
             clearGlobalState = this._clearGlobalState.bind(this, index);
-            run = this._run.bind(this, index, job);
+            run2 = this._run.bind(this, index, job);
             free = this._free.bind(this, index, job);
             return this._scheduled[index] = {
               timeout: setTimeout(() => {
-                return job.doExecute(this._limiter, clearGlobalState, run, free);
+                return job.doExecute(this._limiter, clearGlobalState, run2, free);
               }, wait),
               expiration: job.options.expiration != null ? setTimeout(function() {
-                return job.doExpire(clearGlobalState, run, free);
+                return job.doExpire(clearGlobalState, run2, free);
               }, wait + job.options.expiration) : void 0,
               job
             };
@@ -3795,7 +3795,7 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2
   const raw = [];
   let head = null;
   let date;
-  const run = async (query, variables) => {
+  const run2 = async (query, variables) => {
     stats.graphql++;
     const r = await graphqlRequest(octokit, query, variables);
     date ??= r.date;
@@ -3807,7 +3807,7 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2
     for (; ; ) {
       let r;
       try {
-        r = await run(sweepQuery(head === null, size), { owner, repo, after });
+        r = await run2(sweepQuery(head === null, size), { owner, repo, after });
       } catch (e) {
         if (!serverSide(e) || size <= MIN_PULL_PAGE) throw e;
         size = Math.max(MIN_PULL_PAGE, Math.floor(size / 2));
@@ -3832,7 +3832,7 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2
     const wanted = [...new Set(numbers)];
     for (let start = 0; start < wanted.length || start === 0; start += PULL_PAGE) {
       const chunk = wanted.slice(start, start + PULL_PAGE);
-      const r = await run(pullsQuery(head === null, chunk), { owner, repo });
+      const r = await run2(pullsQuery(head === null, chunk), { owner, repo });
       const repository2 = r.data?.repository;
       if (!repository2) throw new GraphqlErrors(r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }], r.data);
       if (head === null) head = { data: r.data, errors: r.errors };
@@ -3851,7 +3851,7 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2
     let page = repository.labels.pageInfo;
     try {
       while (page.hasNextPage) {
-        const r = await run(
+        const r = await run2(
           `query prflowLabels($owner: String!, $repo: String!, $after: String) { repository(owner: $owner, name: $repo) { labels(first: ${FOLLOW_PAGE}, after: $after) { ${PAGE_INFO} nodes { name } } } }`,
           { owner, repo, after: page.endCursor }
         );
@@ -3888,7 +3888,7 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2
   if (rules) Object.assign(facts, reviewRules(rules));
   else facts.unknown.push("rules");
   const pulls2 = raw.filter(({ pr }) => !pr.state || pr.state === "OPEN").map(({ pr, errors }) => firstPage(pr, errors));
-  await followUp(pulls2, { owner, repo, run, stats, log: log2 });
+  await followUp(pulls2, { owner, repo, run: run2, stats, log: log2 });
   facts.pullRequests.push(...pulls2.map(toPull));
   facts.pullRequests.sort((a, b) => a.number - b.number);
   facts.now = now ?? new Date(date ?? Date.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -4881,13 +4881,13 @@ function addUnknown(list, what) {
   if (!list.includes(what)) list.push(what);
 }
 async function readBoardFacts(octokit, { owner, repo, engine, config = {}, log: log2 = () => {
-}, tips }) {
+}, tips, reads }) {
   const facts = await readFacts(octokit, { owner, repo, log: log2 });
-  return readQueueFacts(octokit, { owner, repo, engine, facts, config, log: log2, tips });
+  return readQueueFacts(octokit, { owner, repo, engine, facts, config, log: log2, tips, reads });
 }
 var MAX_ROUNDS = 8;
 async function readQueueFacts(octokit, { owner, repo, engine, facts, config = {}, log: log2 = () => {
-}, tips }) {
+}, tips, reads: ask = (f) => engine.queueReads({ facts: f }) }) {
   facts.repository ||= `${owner}/${repo}`;
   facts.unknown ??= [];
   facts.pullRequests ??= [];
@@ -4932,7 +4932,7 @@ async function readQueueFacts(octokit, { owner, repo, engine, facts, config = {}
     }
   }
   for (let round = 0; ; round++) {
-    const reads = engine.queueReads({ facts });
+    const reads = ask(facts);
     if (reads.configErrors) break;
     if (!reads.issues.length && !reads.blockedBy.length && !reads.teams.length && !reads.tips.length) break;
     if (round === MAX_ROUNDS) {
@@ -5020,6 +5020,22 @@ async function readTips(octokit, { owner, repo, facts, numbers, log: log2, tips 
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 var exec = promisify(execFile);
+var IDENTITY = { GIT_AUTHOR_NAME: "prflow", GIT_AUTHOR_EMAIL: "prflow@users.noreply.github.com", GIT_COMMITTER_NAME: "prflow", GIT_COMMITTER_EMAIL: "prflow@users.noreply.github.com" };
+var running = /* @__PURE__ */ new Set();
+function run(file, args, options) {
+  return new Promise((resolve2, reject) => {
+    const child = execFile(file, args, options, (error, stdout, stderr) => {
+      running.delete(child);
+      if (error) reject(Object.assign(error, { stdout, stderr }));
+      else resolve2({ stdout, stderr });
+    });
+    running.add(child);
+    if (options?.input !== void 0) child.stdin.end(options.input);
+  });
+}
+function killRunning() {
+  for (const child of running) child.kill("SIGKILL");
+}
 function remoteUrl({ owner, repo, token, serverUrl = "https://github.com" }) {
   const url = new URL(`${serverUrl.replace(/\/$/, "")}/${owner}/${repo}.git`);
   if (token) {
@@ -5041,29 +5057,21 @@ function commandEnv(extra = {}, env = process.env) {
   for (const name of ["GH_TOKEN", "GITHUB_TOKEN"]) delete out[name];
   return out;
 }
+var remoteAuth = {};
+var redact = (text) => String(text).replace(/\/\/[^/@\s]+:[^/@\s]+@/g, "//***@");
+async function git(cwd, args, { allowFail = false, env = {}, input } = {}) {
+  try {
+    const { stdout, stderr } = await run("git", args, { cwd, env: { ...IDENTITY, ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", ...remoteAuth, ...env }, maxBuffer: 64 << 20, input });
+    return { code: 0, stdout: stdout.trim(), stderr };
+  } catch (e) {
+    const out = { code: typeof e.code === "number" ? e.code : 1, stdout: String(e.stdout ?? "").trim(), stderr: redact(e.stderr ?? e.message) };
+    if (allowFail) return out;
+    throw new Error(`git ${args[0]}: ${out.stderr.trim().split("\n").filter(Boolean).pop() ?? `exit ${out.code}`}`);
+  }
+}
 
 // cli/commands/queue.js
 var exec2 = promisify2(execFile2);
-var running = /* @__PURE__ */ new Set();
-function execRunning(file, args, options) {
-  return new Promise((resolve2, reject) => {
-    const child = execFile2(file, args, options, (error, stdout, stderr) => {
-      running.delete(child);
-      if (error) reject(Object.assign(error, { stdout, stderr }));
-      else resolve2({ stdout, stderr });
-    });
-    running.add(child);
-  });
-}
-async function git(cwd, args, { allowFail = false, env = {} } = {}) {
-  try {
-    const { stdout, stderr } = await execRunning("git", args, { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: "0", ...env }, maxBuffer: 64 << 20 });
-    return { code: 0, stdout: stdout.trim(), stderr };
-  } catch (e) {
-    if (!allowFail) throw new Error(`git ${args.join(" ")}: ${String(e.stderr ?? e.message).trim()}`);
-    return { code: e.code ?? 1, stdout: String(e.stdout ?? "").trim(), stderr: String(e.stderr ?? "") };
-  }
-}
 var Git = class {
   constructor({ cloneUrl, stateDir }) {
     ({ url: this.cloneUrl, env: this.auth } = splitCredentials(cloneUrl));
@@ -5122,7 +5130,7 @@ var Git = class {
   }
   /** On the way out at once (a second signal): end what runs in the worktrees, then remove them. */
   dropAllNow() {
-    for (const child of running) child.kill("SIGKILL");
+    killRunning();
     for (const dir of this.trees.values()) {
       try {
         execFileSync("git", ["worktree", "remove", "--force", "--force", dir], { cwd: this.dir, stdio: "ignore" });
@@ -5137,7 +5145,6 @@ var Git = class {
     }
   }
 };
-var IDENTITY = { GIT_AUTHOR_NAME: "prflow", GIT_AUTHOR_EMAIL: "prflow@users.noreply.github.com", GIT_COMMITTER_NAME: "prflow", GIT_COMMITTER_EMAIL: "prflow@users.noreply.github.com" };
 async function rebaseIn(g, op, upstreamRequired) {
   const head = await g.fetch(op.branch);
   if (head !== op.expectedHead) return { outcome: "moved", head };
@@ -5180,7 +5187,7 @@ async function autoFixIn(g, op) {
   let log2 = "";
   for (const command of op.commands) {
     try {
-      const { stdout, stderr } = await execRunning("sh", ["-c", command], { cwd: dir, env: commandEnv(), maxBuffer: 64 << 20 });
+      const { stdout, stderr } = await run("sh", ["-c", command], { cwd: dir, env: commandEnv(), maxBuffer: 64 << 20 });
       log2 += stdout + stderr;
     } catch (e) {
       return { outcome: "failed", log: `${log2}${e.stdout ?? ""}${e.stderr ?? ""}
@@ -5492,22 +5499,22 @@ async function main(env = process.env) {
   const octokit = makeOctokit({ token, baseUrl: env.GITHUB_API_URL, graphqlUrl: env.GITHUB_GRAPHQL_URL, log });
   log(`prflow ${prflow.version()} · ${mode} · ${owner}/${repo} · ${live ? "live" : "dry run (set live: true to write)"}`);
   if (mode === "labels") {
-    const run2 = await labelsRun({ prflow, octokit, owner, repo, configPath, readFile, live, log });
+    const run3 = await labelsRun({ prflow, octokit, owner, repo, configPath, readFile, live, log });
     log.end();
-    setOutput("plan", run2.results, env);
-    writeCounts(run2.counts, env);
-    appendSummary(run2.summary, env);
-    failOnFailedWrites(run2.results.filter((r) => r.status === "failed").map((r) => `label ${r.name}: failed: ${r.detail}`));
+    setOutput("plan", run3.results, env);
+    writeCounts(run3.counts, env);
+    appendSummary(run3.summary, env);
+    failOnFailedWrites(run3.results.filter((r) => r.status === "failed").map((r) => `label ${r.name}: failed: ${r.detail}`));
     return;
   }
   if (mode === "sweep") {
-    const run2 = await sweepRun({ prflow, octokit, owner, repo, configPath, readFile, live, log });
+    const run3 = await sweepRun({ prflow, octokit, owner, repo, configPath, readFile, live, log });
     log.end();
-    annotate(run2.plan.warnings ?? []);
-    setPlanOutput(run2.plan, run2.counts, env);
-    setOutput("stop-the-line", String(run2.plan.stopTheLine), env);
-    writeCounts(run2.counts, env);
-    appendSummary(run2.summary, env);
+    annotate(run3.plan.warnings ?? []);
+    setPlanOutput(run3.plan, run3.counts, env);
+    setOutput("stop-the-line", String(run3.plan.stopTheLine), env);
+    writeCounts(run3.counts, env);
+    appendSummary(run3.summary, env);
     return;
   }
   if (mode === "queue") {
@@ -5516,10 +5523,10 @@ async function main(env = process.env) {
     log.end();
     const watchTimeout = getInput("watch-timeout", env);
     if (watchTimeout && !/^\d+$/.test(watchTimeout)) throw new RunError([`input watch-timeout: expected whole minutes, found ${JSON.stringify(watchTimeout)}`]);
-    const run2 = await queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes: watchTimeout ? Number(watchTimeout) : void 0, log: (line) => console.log(line) });
-    setOutput("acted", (run2.state.actedOn ?? []).join(","), env);
-    setOutput("wait", run2.wait, env);
-    appendSummary(queueSummary(run2, { owner, repo, live }), env);
+    const run3 = await queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes: watchTimeout ? Number(watchTimeout) : void 0, log: (line) => console.log(line) });
+    setOutput("acted", (run3.state.actedOn ?? []).join(","), env);
+    setOutput("wait", run3.wait, env);
+    appendSummary(queueSummary(run3, { owner, repo, live }), env);
     return;
   }
   if (mode === "gate-classify" || mode === "gate-report") {
@@ -5541,15 +5548,15 @@ ${decision.why}
   }
   const numbersInput = getInput("numbers", env);
   const scope = numbersInput ? { scope: "pulls", numbers: parseNumbers(numbersInput), why: "the numbers input" } : parseEvent(env.GITHUB_EVENT_NAME ?? "", readEvent(env));
-  const run = await reconcileRun({ prflow, octokit, owner, repo, configPath, readFile, scope, live, log });
+  const run2 = await reconcileRun({ prflow, octokit, owner, repo, configPath, readFile, scope, live, log });
   log.end();
-  annotate(run.plan.warnings);
-  const note = setPlanOutput(run.plan, run.counts, env);
-  writeCounts(run.counts, env);
-  appendSummary(note ? `${run.summary}
+  annotate(run2.plan.warnings);
+  const note = setPlanOutput(run2.plan, run2.counts, env);
+  writeCounts(run2.counts, env);
+  appendSummary(note ? `${run2.summary}
 > **The plan output is cut:** ${note}.
-` : run.summary, env);
-  failOnFailedWrites(run.results.filter((r) => r.outcome === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
+` : run2.summary, env);
+  failOnFailedWrites(run2.results.filter((r) => r.outcome === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
 }
 function annotate(warnings) {
   for (const line of warningAnnotations(warnings)) console.log(line);

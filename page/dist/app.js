@@ -4099,7 +4099,7 @@
   }
   var MAX_ROUNDS = 8;
   async function readQueueFacts(octokit, { owner, repo, engine, facts, config = {}, log = () => {
-  }, tips }) {
+  }, tips, reads: ask = (f) => engine.queueReads({ facts: f }) }) {
     facts.repository ||= `${owner}/${repo}`;
     facts.unknown ??= [];
     facts.pullRequests ??= [];
@@ -4144,7 +4144,7 @@
       }
     }
     for (let round = 0; ; round++) {
-      const reads = engine.queueReads({ facts });
+      const reads = ask(facts);
       if (reads.configErrors) break;
       if (!reads.issues.length && !reads.blockedBy.length && !reads.teams.length && !reads.tips.length) break;
       if (round === MAX_ROUNDS) {
@@ -4304,7 +4304,7 @@
     });
     return { octokit, stats };
   }
-  async function readAll({ api, token, owner, repo, prflow: prflow2, labelCache, progress = () => {
+  async function readAll({ api, token, owner, repo, prflow: prflow2, labelCache, dashboard = (engine, facts) => engine.dashboard({ facts }), progress = () => {
   } }) {
     const { octokit, stats } = client({ api, token, progress });
     const { etag } = await probe(octokit, { owner, repo }).catch((e) => {
@@ -4331,8 +4331,9 @@
       engine = prflow2.createEngine();
     }
     progress("reading the merge queue's facts");
-    await readQueueFacts(octokit, { owner, repo, engine, facts, log: progress });
-    return { facts, engine, configSource, requests: stats.requests, etag, clock: stats.dated ? CLOCKS.github : CLOCKS.browser, labelColors: labels.colors, labelCache: labels.cache };
+    let view;
+    await readQueueFacts(octokit, { owner, repo, engine, facts, log: progress, reads: (f) => (view = dashboard(engine, f)).reads });
+    return { facts, engine, view, configSource, requests: stats.requests, etag, clock: stats.dated ? CLOCKS.github : CLOCKS.browser, labelColors: labels.colors, labelCache: labels.cache };
   }
   async function readLabelColors(octokit, { owner, repo, cache = { pages: [] }, progress = () => {
   } }) {
@@ -4542,6 +4543,10 @@
     node.style.color = text;
   }
   function appendParts(doc, node, parts) {
+    if (parts.every((p) => typeof p === "string")) {
+      if (parts.length) node.append(parts.join(""));
+      return node;
+    }
     const out = [];
     let text = "";
     for (const p of parts) {
@@ -4565,7 +4570,7 @@
       out.push(child);
     }
     if (text) out.push(text);
-    node.append(...out);
+    for (const c of out) node.appendChild(typeof c === "string" ? doc.createTextNode(c) : c);
     return node;
   }
   var colorsOf = (board) => board.labelColors ? { ...board.view.labelColors, ...board.labelColors } : board.view.labelColors;
@@ -4922,11 +4927,10 @@
       let requests = 0;
       const caches = new Map((current?.api === api ? current.boards : []).map((b) => [b.repository, b.labelCache]));
       for (const { owner, repo } of repos) {
-        const read = await readAll({ api, token, owner, repo, prflow, labelCache: caches.get(`${owner}/${repo}`), progress: status });
+        const read = await readAll({ api, token, owner, repo, prflow, labelCache: caches.get(`${owner}/${repo}`), dashboard: dashboardView, progress: status });
         performance.mark?.("prflow facts read");
         requests += read.requests;
-        const view = dashboardView(read.engine, read.facts);
-        boards.push({ repository: `${owner}/${repo}`, api, ...read, readNow: read.facts.now, view, problems: view.configErrors, readAt: Date.now() });
+        boards.push({ repository: `${owner}/${repo}`, api, ...read, readNow: read.facts.now, problems: read.view.configErrors, readAt: Date.now() });
       }
       current = { api, token, boards, readAt: Date.now() };
       draw(`${requests} API requests`);
