@@ -93,6 +93,10 @@ function watchEnds(tab) {
       new Promise((resolve) => {
         document.addEventListener("prflow:rendered", (e) => resolve(`rendered ${e.detail.how}`), { once: true });
         document.addEventListener("prflow:failed", (e) => resolve(`failed: ${e.detail}`), { once: true });
+        // A script error on the page ends the wait with its message, so a broken page fails the test
+        // instead of leaving it waiting for an event that will not come.
+        window.addEventListener("error", (e) => resolve(`page error: ${e.message}`), { once: true });
+        window.addEventListener("unhandledrejection", (e) => resolve(`page error: ${e.reason?.message ?? e.reason}`), { once: true });
       });
     window.__ended = window.__next();
     document.addEventListener("prflow:confirm", () => document.getElementById("confirm-api-yes").click());
