@@ -47,8 +47,7 @@ pub struct DashboardView {
     pub label_colors: BTreeMap<String, String>,
     /// What a board's reader must still fetch, as `queueReads` answers on the same facts: the reader
     /// reads them and asks again, and draws the first answer that names none (one whole-board call a
-    /// round instead of `queueReads` then `dashboard`). While it names any, the rest of the view is
-    /// empty (not computed: the reader draws only the answer on complete facts). Empty under config errors.
+    /// round instead of `queueReads` then `dashboard`). Empty under config errors.
     pub reads: crate::queue::reads::Reads,
 }
 
@@ -244,18 +243,12 @@ fn in_queue(entry: &crate::queue::triage::Entry) -> bool {
 
 /// The view for facts under a valid config.
 pub fn dashboard(facts: &Facts, config: &Config) -> DashboardView {
-    let ctx = crate::queue::Ctx::new(facts, config);
-    let reads = crate::queue::reads::reads_in(&ctx);
-    if !reads.is_empty() {
-        // The reader reads these and asks again before it draws anything, so a view of facts it is
-        // about to complete would be work thrown away: a round costs what `queueReads` costs.
-        return DashboardView { engine: VERSION.to_string(), reads, now: facts.now.clone(), viewer: facts.viewer.clone(), ..DashboardView::default() };
-    }
     let plan = reconcile(facts, config);
     // The page only reads: the board issue is the sweep's to write, so its rows are wanted, not its body.
     let mut quiet = config.clone();
     quiet.followup.board.enabled = false;
     let swept = sweep(facts, &quiet);
+    let ctx = crate::queue::Ctx::new(facts, config);
     let queue = crate::queue::triage::triage(&ctx);
     let mut required = facts.required_checks.clone();
     required.extend(config.required_checks.iter().filter(|c| !facts.required_checks.contains(c)).cloned());
@@ -327,7 +320,7 @@ pub fn dashboard(facts: &Facts, config: &Config) -> DashboardView {
         groups: groups(&rows),
         actors: Actor::ALL.into_iter().map(|actor| ActorHeading { actor, heading: actor.heading().into() }).collect(),
         graph: dep_graph(&ctx),
-        reads,
+        reads: crate::queue::reads::reads_in(&ctx),
         rows,
         queue: QueueView { order: queue.order, in_flight: queue.in_flight, next: Some(queue.next), cycles: queue.cycles },
         stop_the_line: swept.stop_the_line,
@@ -584,8 +577,6 @@ mod tests {
             let view = dashboard(&facts, &config);
             assert_eq!(view.reads, crate::queue::reads::reads(&facts, &config), "{rule}");
             assert_eq!(!view.reads.is_empty(), named, "{rule}");
-            // Facts with reads left are not drawn: no rows until the reader has completed them.
-            assert_eq!(view.rows.len(), if named { 0 } else { facts.pull_requests.len() }, "{rule}");
         }
     }
 
