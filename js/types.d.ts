@@ -1460,7 +1460,7 @@ now: string
  */
 queue: QueueView
 /**
- * What a board's reader must still fetch, as `queueReads` answers on the same facts: the reader reads them and asks again, and draws the first answer that names none (one whole-board call a round instead of `queueReads` then `dashboard`). While it names any, the rest of the view is empty (not computed: the reader draws only the answer on complete facts). Empty under config errors.
+ * What a board's reader must still fetch, as `queueReads` answers on the same facts: the reader reads them and asks again, and draws the first answer that names none (one whole-board call a round instead of `queueReads` then `dashboard`). Empty under config errors.
  */
 reads: QueueReads
 /**
