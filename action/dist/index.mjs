@@ -4831,10 +4831,9 @@ import { join as join2 } from "node:path";
 import { tmpdir } from "node:os";
 
 // cli/commands/queue.js
-import { execFile as execFile2, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync as existsSync2, mkdirSync, readFileSync as readFileSync3, rmSync } from "node:fs";
 import { join } from "node:path";
-import { promisify as promisify2 } from "node:util";
 
 // lib/github/read-queue.js
 var PAGE = 50;
@@ -5071,7 +5070,6 @@ async function git(cwd, args, { allowFail = false, env = {}, input } = {}) {
 }
 
 // cli/commands/queue.js
-var exec2 = promisify2(execFile2);
 var Git = class {
   constructor({ cloneUrl, stateDir }) {
     ({ url: this.cloneUrl, env: this.auth } = splitCredentials(cloneUrl));

@@ -3,11 +3,10 @@
 // worktrees outside the checkout and outside tmpfs, writes to GitHub with each op's guard read again
 // first, and sleeps as the step says. `--once` and the resident loop are one code path: `--once`
 // stops where a cycle ends.
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { UsageError } from "../usage.js";
 import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
@@ -15,8 +14,6 @@ import { graphqlRequest, makeOctokit, parseSlug, readJobLog } from "../../lib/gi
 import { readBoardFacts } from "../../lib/github/read-queue.js";
 import { commandEnv, git, IDENTITY, killRunning, remoteUrl, run as runProcess, splitCredentials } from "../../lib/queue/git.js";
 import { applyOps as applyWrites, APPLIED, FAILED, GUARD_FAILED, UNCHANGED } from "../../lib/github/write.js";
-
-const exec = promisify(execFile);
 
 export const summary = "Land the merge queue one pull request at a time: rebase, push, release, watch (the worker).";
 export const usage =
@@ -61,7 +58,7 @@ async function findToken(env) {
   if (env.GH_TOKEN) return env.GH_TOKEN;
   if (env.GITHUB_TOKEN) return env.GITHUB_TOKEN;
   try {
-    return (await exec("gh", ["auth", "token"])).stdout.trim() || null;
+    return (await runProcess("gh", ["auth", "token"])).stdout.trim() || null;
   } catch {
     return null;
   }

@@ -1,8 +1,8 @@
 // The facts the merge queue needs beyond what readFacts reads: who the tool is, the base's tip, review
 // conversations, auto-merge, forks, commit counts; then what the engine names
-// (engine.queueReads, or the `reads` of another whole-board answer, e.g. the dashboard's): the issues pull requests close and what they name in Start-After: or "blocked
-// by", team members for CODEOWNERS, and whether a queued branch is built on the tip. It only reads, and
-// parses no body, comment or CODEOWNERS: the engine does. A read that fails is recorded in `unknown`
+// (engine.queueReads, or the `reads` of another whole-board answer, e.g. the dashboard's): the issues
+// pull requests close and what they name in Start-After: or "blocked by", team members for CODEOWNERS,
+// and whether a queued branch is built on the tip. It only reads, and parses no body, comment or CODEOWNERS: the engine does. A read that fails is recorded in `unknown`
 // (never guessed): the engine then holds nothing on it, names it no more, and says so.
 import { readFacts } from "./read.js";
 
