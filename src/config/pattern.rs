@@ -351,7 +351,6 @@ impl Walk<'_> {
 #[cfg(test)]
 mod tests {
     use super::problem;
-    use proptest::prelude::*;
 
     /// regex-lite's verdict on a context pattern, as `compile` wraps it.
     fn lite(re: &str) -> Option<String> {
@@ -405,14 +404,21 @@ mod tests {
         assert!(refused > 5_000 && seen * 100 >= refused * 97, "{seen} of {refused} refusals seen");
     }
 
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
-        /// Never a refusal regex-lite does not give, and never in other words: the page and the Action
-        /// may differ only where the page says nothing.
-        #[test]
-        fn a_refusal_is_regex_lites(re in "[-()\\[\\]{}|?*+\\\\^$.:,<>=!&~aPpdbx1-3 ]{0,10}") {
-            if let Some(message) = walk(&re) {
-                prop_assert_eq!(lite(&re), Some(message.to_string()), "{:?}", re);
+    // proptest is a native dev-dependency only; the walk's other tests also run inside Wasm.
+    #[cfg(not(target_arch = "wasm32"))]
+    mod properties {
+        use super::{lite, walk};
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+            /// Never a refusal regex-lite does not give, and never in other words: the page and the Action
+            /// may differ only where the page says nothing.
+            #[test]
+            fn a_refusal_is_regex_lites(re in "[-()\\[\\]{}|?*+\\\\^$.:,<>=!&~aPpdbx1-3 ]{0,10}") {
+                if let Some(message) = walk(&re) {
+                    prop_assert_eq!(lite(&re), Some(message.to_string()), "{:?}", re);
+                }
             }
         }
     }
