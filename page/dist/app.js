@@ -1825,6 +1825,46 @@
     return bind(prflow_exports);
   }
 
+  // js/sample-board.js
+  var bots = ["claude-bot", "codex-bot", "gemini-bot"];
+  function sampleBoard(n) {
+    let seed = 42;
+    const rand = (k) => (seed = (seed * 1103515245 + 12345) % 2 ** 31, seed % k);
+    const at = (m) => new Date(Date.UTC(2026, 10, 30, 12) - m * 6e4).toISOString().replace(".000", "");
+    const pulls = [];
+    for (let i = 1; i <= n; i++) {
+      const head = `h${i.toString(16).padStart(7, "0")}`;
+      pulls.push({
+        number: i,
+        title: `Change ${i}`,
+        author: `agent-${i % 7}`,
+        isDraft: rand(10) === 0,
+        createdAt: at(600 + rand(5e3)),
+        headSha: head,
+        mergeable: ["MERGEABLE", "MERGEABLE", "MERGEABLE", "CONFLICTING", "UNKNOWN"][rand(5)],
+        labels: [["state:addressing", "state:needs-human", "state:bots-reviewing"][rand(3)]],
+        reviews: bots.map((b, k) => ({
+          author: b,
+          state: ["APPROVED", "APPROVED", "COMMENTED", "CHANGES_REQUESTED"][rand(4)],
+          commit: rand(4) === 0 ? "old" : head,
+          submittedAt: at(100 + k)
+        })),
+        reviewRequests: rand(6) === 0 ? [bots[rand(3)]] : [],
+        checks: Array.from({ length: 10 }, (_, k) => ({
+          name: `job-${k}`,
+          workflow: k < 5 ? "ci" : "lint",
+          status: rand(12) === 0 ? "IN_PROGRESS" : "COMPLETED",
+          conclusion: ["SUCCESS", "SUCCESS", "SUCCESS", "SKIPPED", "NEUTRAL", "FAILURE", "CANCELLED"][rand(7)],
+          startedAt: at(50 + k),
+          id: i * 100 + k
+        })),
+        files: [`src/mod${i % 13}.rs`, rand(3) === 0 ? "docs/guide.md" : `tests/t${i % 5}.rs`],
+        timeline: [{ kind: "committed", at: at(90) }]
+      });
+    }
+    return { now: "2026-11-30T12:00:00Z", viewer: "prflow-bot", labels: [], unknown: ["labels"], pullRequests: pulls };
+  }
+
   // node_modules/universal-user-agent/index.js
   function getUserAgent() {
     if (typeof navigator === "object" && "userAgent" in navigator) {
@@ -4871,11 +4911,27 @@
     if (prflow) return;
     const res = await fetch(new URL("prflow_bg.wasm", document.baseURI));
     if (!res.ok) throw new Error(`prflow_bg.wasm: HTTP ${res.status}`);
-    prflow = await load(await res.arrayBuffer());
-    prflow.createEngine().dashboard({ facts: { repository: "o/r", now: (/* @__PURE__ */ new Date()).toISOString().replace(/\.\d{3}Z$/, "Z"), pullRequests: [WARM_PULL] } });
+    prflow = await load(res);
   }
-  var WARM_PULL = { number: 1, title: "", author: "a", baseRef: "main", headRef: "b", labels: ["merge-queued"], checks: [{ name: "t", status: "COMPLETED", conclusion: "FAILURE" }], timeline: [{ kind: "labeled", label: "state:draft", at: "2026-01-01T00:00:00Z" }] };
+  var WARM_SLICES = 6;
+  var WARM_PULLS = 40;
+  var warming = false;
+  var warmed = false;
+  function warmUp() {
+    if (warmed) return;
+    warmed = warming = true;
+    const engine = prflow.createEngine();
+    const facts = { ...sampleBoard(WARM_PULLS), now: (/* @__PURE__ */ new Date()).toISOString().replace(/\.\d{3}Z$/, "Z") };
+    let slices = 0;
+    const slice = () => {
+      if (!warming || slices++ === WARM_SLICES) return;
+      engine.dashboard({ facts });
+      setTimeout(slice, 0);
+    };
+    setTimeout(slice, 0);
+  }
   function dashboardView(engine, facts) {
+    warming = false;
     const start2 = performance.now();
     const view = engine.dashboard({ facts });
     performance.measure?.("prflow engine", { start: start2, end: performance.now() });
@@ -4920,6 +4976,7 @@
       status("loading the engine");
       try {
         await loadEngine();
+        warmUp();
       } catch (e) {
         throw new ReadError("loading the engine", e.message, e);
       }
