@@ -317,6 +317,8 @@ test("in chromium: a deep link opens at its row, j and k move between rows shown
     const opened = tab.waitForRequest((r) => r.isNavigationRequest() && r.url().endsWith(`/${OWNER}/${REPO}/pull/${number}`), { timeout: 60_000 });
     await tab.keyboard.press("o");
     assert.equal(new URL((await opened).url()).origin, gh.url, "o opens the pull request of the focused row, on the API's server");
+    // Closing the tab while that navigation commits could hang page.close() until the browser closed.
+    await tab.waitForURL(`**/${OWNER}/${REPO}/pull/${number}`, { timeout: 60_000 });
   } finally {
     await tab.close();
   }
