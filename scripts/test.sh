@@ -8,7 +8,8 @@ bash scripts/setup.sh
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 mkdir -p .tmp
 
-step() { printf '\n=== %s\n' "$*"; }
+# Each step says when it starts (seconds since the command began), so a slow run's log shows where the time went.
+step() { printf '\n=== [%ds] %s\n' "$SECONDS" "$*"; }
 
 step "engine layers (scripts/module-graph.mjs: no flow uses another, no circle across flows)"
 node scripts/module-graph.mjs --quiet
@@ -59,4 +60,5 @@ if compgen -G "examples/workflows/*.yml" >/dev/null || [[ -d .github/workflows ]
   step "workflow linters (actionlint, zizmor)"
   node scripts/lint-workflows.mjs || status=1
 fi
+step "done: exit $status"
 exit $status
