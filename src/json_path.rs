@@ -20,8 +20,14 @@ impl std::fmt::Display for PathError {
     }
 }
 
+/// `T` from JSON text; its structs are read as objects only (src/objects.rs). Text that is not JSON is
+/// said so first, though the shape went wrong before the syntax did (`[` where an object belongs).
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, PathError> {
-    serde_json::from_str(text).map_err(|e| {
+    crate::objects::from_str(text).map_err(|e| {
+        let e = match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+            Err(bad) if !(e.is_syntax() || e.is_eof()) && (bad.is_syntax() || bad.is_eof()) => bad,
+            _ => e,
+        };
         let syntax = e.is_syntax() || e.is_eof();
         let path = if syntax { "$".to_string() } else { path_at(text, e.line(), e.column()) };
         PathError { path, message: without_position(&e), syntax }
@@ -161,13 +167,19 @@ mod tests {
             ("across lines", "{\n  \"now\": \"x\",\n  \"pullRequests\": [\n    {\"number\": 1},\n    {\"number\": 2, \"isDraft\": \"yes\"}\n  ]\n}"),
             ("escaped keys and strings before the error", r#"{"now":"x \" , [ {","pullRequests":[{"number":1,"title":"a \\ \" ] } ,","labels":[1]}]}"#),
             ("a null where a number belongs", r#"{"now":"x","pullRequests":[{"number":null}]}"#),
-            ("the root is not an object", r#"[1, 2]"#),
             ("a check's status", r#"{"now":"x","pullRequests":[{"number":1,"checks":[{"name":"a","status":"COMPLETED"},{"name":"b","status":7}]}]}"#),
         ];
         for (rule, text) in facts {
             let ours = from_str::<Facts>(text).expect_err(rule);
             assert!(!ours.syntax, "{rule}");
             assert_eq!(ours.path, tracked::<Facts>(text), "{rule}: {}", ours.message);
+        }
+        // An array where an object belongs is refused where it stands (serde_json alone reads it as
+        // the struct's fields in order, so the reference names a path inside it).
+        for (text, path) in [(r#"[1, 2]"#, "$"), (r#"{"now":"x","pullRequests":[["a"]]}"#, "$.pullRequests[0]"), (r#"{"now":"x","board":[1]}"#, "$.board")] {
+            let ours = from_str::<Facts>(text).expect_err(text);
+            assert_eq!((ours.path.as_str(), ours.syntax), (path, false), "{text}");
+            assert!(ours.message.starts_with("invalid type: sequence, expected struct "), "{text}: {}", ours.message);
         }
         let configs = [
             ("an unknown key", r#"{"stale": {"dayz": 3}}"#),
@@ -186,6 +198,11 @@ mod tests {
     fn syntax_errors_say_so_and_messages_lose_their_position() {
         let e = from_str::<Facts>("{\"now\": ").unwrap_err();
         assert!(e.syntax);
+        // Not JSON, though its first byte is already the wrong shape: the syntax is what is said.
+        for text in ["[", "[1, 2", "{\"pullRequests\": [[}"] {
+            let e = from_str::<Facts>(text).unwrap_err();
+            assert!(e.syntax && e.path == "$", "{text}: {e}");
+        }
         let e = from_str::<Facts>(r#"{"now": 3}"#).unwrap_err();
         assert_eq!((e.path.as_str(), e.message.as_str(), e.syntax), ("$.now", "invalid type: integer `3`, expected a string", false));
     }
