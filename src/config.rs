@@ -141,49 +141,74 @@ impl std::fmt::Display for ConfigError {
     }
 }
 
-/// What a JSON value is, in words, for "expected an object, found ...".
-pub fn json_kind(value: &serde_json::Value) -> &'static str {
-    match value {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
-    }
-}
-
 /// GitHub rejects label names longer than this.
 pub const MAX_LABEL_NAME: usize = 50;
 
+/// A config file read: the config or every problem in it, and which optional sections it names (the
+/// label catalogue lists the queue's and the board's labels only for a team that uses them).
+pub struct Loaded {
+    pub config: Result<Config, Vec<ConfigError>>,
+    pub has_queue: bool,
+    pub has_followup: bool,
+}
+
+/// What JSON text is, in words, from its first byte (the text is JSON).
+fn text_kind(text: &str) -> &'static str {
+    match text.trim_start().as_bytes().first() {
+        Some(b'{') => "an object",
+        Some(b'[') => "an array",
+        Some(b'"') => "a string",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "null",
+        _ => "a number",
+    }
+}
+
+/// Reads and validates the config file's text. Text that is not JSON (an empty file too), or JSON
+/// that is not an object, is one error at `$`. Straight from the text, never through a
+/// `serde_json::Value`: that tree's parser, printer and map were 16 KB of the page's Wasm.
+pub fn load(text: &str) -> Loaded {
+    let refused = |error: ConfigError| Loaded { config: Err(vec![error]), has_queue: false, has_followup: false };
+    if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
+        return refused(ConfigError { path: "$".into(), expected: "JSON".into(), found: format!("a syntax error ({e})") });
+    }
+    // Only an object is a config: serde would read `[]` as a struct of defaults, so an array (or a
+    // number, a string, null) would silently be the preset.
+    if text_kind(text) != "an object" {
+        return refused(ConfigError { path: "$".into(), expected: "a JSON object".into(), found: text_kind(text).into() });
+    }
+    let (keys, given) = crate::json_path::keys_of(text, "followup");
+    let has = |key: &str| keys.iter().any(|k| k == key);
+    Loaded { config: Config::from_text(text, &given), has_queue: has("queue"), has_followup: has("followup") }
+}
+
 impl Config {
-    /// Parse and validate a config value. All problems are returned, not just the first one
-    /// that serde meets, when they are semantic; a type error stops at the first.
+    /// Parse and validate a config value (`load` on its text).
     pub fn from_value(value: serde_json::Value) -> Result<Config, Vec<ConfigError>> {
-        // Only an object is a config: serde would read `[]` as a struct of defaults, so an array (or a
-        // number, a string, null reaching here) would silently be the preset.
-        if !value.is_object() {
-            return Err(vec![ConfigError { path: "$".into(), expected: "a JSON object".into(), found: json_kind(&value).into() }]);
-        }
-        let given: Vec<String> = value.pointer("/followup").and_then(|f| f.as_object()).map(|f| f.keys().cloned().collect()).unwrap_or_default();
+        load(&value.to_string()).config
+    }
+
+    /// Parse and validate an object's text, `given` the keys its `followup` names. All problems are
+    /// returned, not just the first one that serde meets, when they are semantic; a type error stops
+    /// at the first.
+    fn from_text(text: &str, given: &[String]) -> Result<Config, Vec<ConfigError>> {
         // serde stops at the first mistake; each one is kept and its key taken out (its default then
         // stands) so the next parse meets the next mistake: a config with three mistakes reports three.
-        let mut rest = value;
+        let mut rest = text.to_string();
         let mut errors = Vec::new();
         let mut config: Config = loop {
-            // Through text, not `from_value`: a config is small, and deserializing from a `Value` as well
-            // would put a second copy of every config type's deserializer into the Wasm (about 37 KB).
-            match crate::json_path::from_str(&rest.to_string()) {
+            match crate::json_path::from_str(&rest) {
                 Ok(config) => break config,
                 Err(e) => {
                     errors.push(serde_error(&e));
-                    if e.syntax || errors.len() >= 50 || !remove_at(&mut rest, &e.path) {
-                        return Err(errors);
+                    match crate::json_path::remove_at(&rest, &e.path) {
+                        Some(shorter) if !e.syntax && errors.len() < 50 => rest = shorter,
+                        _ => return Err(errors),
                     }
                 }
             }
         };
-        config.followup.inherit(&config.stations.labels, &given);
+        config.followup.inherit(&config.stations.labels, given);
         errors.extend(config.validate());
         if errors.is_empty() {
             Ok(config)
@@ -268,41 +293,6 @@ pub(crate) fn check_label_name(path: &str, name: &str, errors: &mut Vec<ConfigEr
             expected: format!("a label name of 1 to {MAX_LABEL_NAME} characters without commas"),
             found: format!("{name:?}"),
         });
-    }
-}
-
-/// Takes out the value at a path this module writes (`$.a.b[0].c`); false when the path does not
-/// lead to one (a key holding `.` or `[`, or the root), so the caller stops there.
-fn remove_at(value: &mut serde_json::Value, path: &str) -> bool {
-    let Some(rest) = path.strip_prefix('$') else { return false };
-    let mut steps: Vec<Result<String, usize>> = Vec::new();
-    for part in rest.split('.').skip(1) {
-        let mut pieces = part.split('[');
-        steps.push(Ok(pieces.next().unwrap_or_default().to_string()));
-        for index in pieces {
-            match index.strip_suffix(']').and_then(|n| n.parse().ok()) {
-                Some(n) => steps.push(Err(n)),
-                None => return false,
-            }
-        }
-    }
-    let Some(last) = steps.pop() else { return false };
-    let mut at = value;
-    for step in steps {
-        let next = match step {
-            Ok(key) => at.get_mut(key.as_str()),
-            Err(i) => at.get_mut(i),
-        };
-        let Some(next) = next else { return false };
-        at = next;
-    }
-    match (last, at) {
-        (Ok(key), serde_json::Value::Object(map)) => map.remove(&key).is_some(),
-        (Err(i), serde_json::Value::Array(list)) if i < list.len() => {
-            list.remove(i);
-            true
-        }
-        _ => false,
     }
 }
 
