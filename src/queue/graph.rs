@@ -74,7 +74,7 @@ impl Graph {
             edges.insert(n, out);
         }
         let cycles = cycles(&edges);
-        let cycle_index = cycles.iter().enumerate().flat_map(|(i, c)| c.iter().map(move |&n| (n, i))).collect();
+        let cycle_index = crate::sorting::map(cycles.iter().enumerate().flat_map(|(i, c)| c.iter().map(move |&n| (n, i))));
         Graph { edges, cycles, cycle_index }
     }
 
