@@ -54,7 +54,7 @@ pub struct Config {
 }
 
 /// Label names. Defaults are the bot-panel preset's names.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Labels {
     /// State: a draft, still being built by its author.
@@ -76,6 +76,18 @@ pub struct Labels {
     /// No real activity (commits, comments, reviews) for `stale.days`.
     pub stale: String,
 }
+
+label_names!(Labels {
+    draft: "draft",
+    bots_reviewing: "botsReviewing",
+    addressing: "addressing",
+    needs_human: "needsHuman",
+    blocker_conflict: "blockerConflict",
+    blocker_checks: "blockerChecks",
+    blocker_unrequested: "blockerUnrequested",
+    merge_next: "mergeNext",
+    stale: "stale",
+});
 
 impl Default for Labels {
     fn default() -> Self {
@@ -120,6 +132,94 @@ pub struct Stale {
 impl Default for Stale {
     fn default() -> Self {
         Stale { days: 14 }
+    }
+}
+
+/// A struct of label names only (`Labels`, `StationLabels`, `QueueLabels`): every field a string, a
+/// missing one its default, an unknown key refused. They share one reader (`label_names!`) instead of
+/// one each from serde derive (15 KB of the page's Wasm), saying what derive says: "unknown field
+/// `x`, expected one of ...", "duplicate field `x`", "invalid type: ..., expected struct Labels".
+pub(crate) trait LabelNames: Default {
+    const NAME: &'static str;
+    /// The keys, in the fields' order (the serde names, held to the schema by a test).
+    const FIELDS: &'static [&'static str];
+    fn slots(&mut self) -> Vec<&mut String>;
+}
+
+/// `Deserialize` and `LabelNames` for a struct of strings: `label_names!(T { field: "key", ... })`.
+macro_rules! label_names {
+    ($ty:ident { $($field:ident: $key:literal),* $(,)? }) => {
+        impl crate::config::LabelNames for $ty {
+            const NAME: &'static str = stringify!($ty);
+            const FIELDS: &'static [&'static str] = &[$($key),*];
+            fn slots(&mut self) -> Vec<&mut String> {
+                vec![$(&mut self.$field),*]
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                crate::config::read_label_names(d)
+            }
+        }
+    };
+}
+pub(crate) use label_names;
+
+pub(crate) fn read_label_names<'de, D: serde::Deserializer<'de>, T: LabelNames>(d: D) -> Result<T, D::Error> {
+    let mut out = T::default();
+    d.deserialize_struct(T::NAME, T::FIELDS, NamesVisitor { name: T::NAME, fields: T::FIELDS, set: &mut |i, v| *out.slots().swap_remove(i) = v })?;
+    Ok(out)
+}
+
+/// The one visitor every `LabelNames` struct is read with: not generic over the struct, so one copy.
+struct NamesVisitor<'a> {
+    name: &'static str,
+    fields: &'static [&'static str],
+    set: &'a mut dyn FnMut(usize, String),
+}
+
+impl<'de> serde::de::Visitor<'de> for NamesVisitor<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "struct {}", self.name)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = 0u64;
+        while let Some(i) = map.next_key_seed(FieldIndex(self.fields))? {
+            if seen & (1 << i) != 0 {
+                return Err(serde::de::Error::duplicate_field(self.fields[i]));
+            }
+            seen |= 1 << i;
+            (self.set)(i, map.next_value()?);
+        }
+        Ok(())
+    }
+}
+
+/// A key of a `LabelNames` struct, read as its field's index; an unknown one is refused while the key
+/// is read, as derive's field visitor does (so the error is the key's, in every deserializer).
+struct FieldIndex(&'static [&'static str]);
+
+impl<'de> serde::de::DeserializeSeed<'de> for FieldIndex {
+    type Value = usize;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+        d.deserialize_identifier(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for FieldIndex {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("field identifier")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<usize, E> {
+        self.0.iter().position(|f| *f == key).ok_or_else(|| E::unknown_field(key, self.0))
     }
 }
 
@@ -412,6 +512,43 @@ mod tests {
         let e = Config::from_value(json!({"stale": {"dayz": 3}})).unwrap_err();
         assert_eq!(e[0].path, "$.stale.dayz");
         assert!(e[0].found.contains("dayz"), "{:?}", e);
+    }
+
+    /// Each label struct's keys are its schema's properties, in the fields' order, and it reads as
+    /// serde derive read it: defaults for what is missing, derive's words for what is wrong.
+    #[test]
+    fn label_structs_read_their_keys_as_derive_did() {
+        fn keys<T: LabelNames + JsonSchema + Serialize + serde::de::DeserializeOwned>() {
+            let schema = serde_json::to_value(schemars::schema_for!(T)).unwrap();
+            let props: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+            let mut fields: Vec<&str> = T::FIELDS.to_vec();
+            fields.sort();
+            assert_eq!(props, fields, "{}", T::NAME);
+            let written: Vec<String> = serde_json::to_value(T::default()).unwrap().as_object().unwrap().keys().cloned().collect();
+            let mut mine: Vec<String> = T::FIELDS.iter().map(|f| f.to_string()).collect();
+            mine.sort();
+            assert_eq!(written, mine, "{}: the keys it is written with", T::NAME);
+            for (i, key) in T::FIELDS.iter().enumerate() {
+                let mut want = T::default();
+                *want.slots().swap_remove(i) = format!("x{i}");
+                let got: T = crate::json_path::from_str(&json!({ *key: format!("x{i}") }).to_string()).unwrap();
+                assert_eq!(serde_json::to_value(got).unwrap(), serde_json::to_value(want).unwrap(), "{}.{key}", T::NAME);
+            }
+        }
+        keys::<Labels>();
+        keys::<crate::config::stations::StationLabels>();
+        keys::<crate::config::queue::QueueLabels>();
+        let cases = [
+            (r#"{"stale": "s", "nope": 1}"#, "$.nope", "unknown field `nope`, expected one of `draft`, `botsReviewing`, `addressing`, `needsHuman`, `blockerConflict`, `blockerChecks`, `blockerUnrequested`, `mergeNext`, `stale`"),
+            (r#"{"stale": "s", "stale": "t"}"#, "$.stale", "duplicate field `stale`"),
+            (r#"{"draft": 3}"#, "$.draft", "invalid type: integer `3`, expected a string"),
+            (r#"["a"]"#, "$", "invalid type: sequence, expected struct Labels"),
+            (r#""a""#, "$", "invalid type: string \"a\", expected struct Labels"),
+        ];
+        for (text, path, message) in cases {
+            let e = crate::json_path::from_str::<Labels>(text).expect_err(text);
+            assert_eq!((e.path.as_str(), e.message.as_str()), (path, message), "{text}");
+        }
     }
 
     #[test]
