@@ -31,26 +31,18 @@ impl Engine {
     /// From the config file's text. Text that is not JSON (an empty file too), or JSON that is not an
     /// object, is a config error at `$`.
     pub fn new(config_text: &str) -> Engine {
-        match serde_json::from_str::<Value>(config_text) {
-            Ok(value) => Engine::from_value(value),
-            Err(e) => Engine::refused(vec![ConfigError { path: "$".into(), expected: "JSON".into(), found: format!("a syntax error ({e})") }]),
-        }
+        let loaded = crate::config::load(config_text);
+        Engine { config: loaded.config, has_queue: loaded.has_queue, has_followup: loaded.has_followup }
     }
 
     /// The engine when the repository has no config file: the preset.
     pub fn preset() -> Engine {
-        Engine::from_value(Value::Object(Default::default()))
+        Engine::new("{}")
     }
 
     /// From a config value already parsed (`null` is a config error: only an object is a config).
     pub fn from_value(value: Value) -> Engine {
-        let has = |key: &str| value.get(key).is_some();
-        let (has_queue, has_followup) = (has("queue"), has("followup"));
-        Engine { config: Config::from_value(value), has_queue, has_followup }
-    }
-
-    fn refused(errors: Vec<ConfigError>) -> Engine {
-        Engine { config: Err(errors), has_queue: false, has_followup: false }
+        Engine::new(&value.to_string())
     }
 
     /// Every problem of the config, each with its JSON path; empty when it is valid.

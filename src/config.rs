@@ -54,7 +54,7 @@ pub struct Config {
 }
 
 /// Label names. Defaults are the bot-panel preset's names.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Labels {
     /// State: a draft, still being built by its author.
@@ -76,6 +76,18 @@ pub struct Labels {
     /// No real activity (commits, comments, reviews) for `stale.days`.
     pub stale: String,
 }
+
+label_names!(Labels {
+    draft: "draft",
+    bots_reviewing: "botsReviewing",
+    addressing: "addressing",
+    needs_human: "needsHuman",
+    blocker_conflict: "blockerConflict",
+    blocker_checks: "blockerChecks",
+    blocker_unrequested: "blockerUnrequested",
+    merge_next: "mergeNext",
+    stale: "stale",
+});
 
 impl Default for Labels {
     fn default() -> Self {
@@ -123,6 +135,94 @@ impl Default for Stale {
     }
 }
 
+/// A struct of label names only (`Labels`, `StationLabels`, `QueueLabels`): every field a string, a
+/// missing one its default, an unknown key refused. They share one reader (`label_names!`) instead of
+/// one each from serde derive (15 KB of the page's Wasm), saying what derive says: "unknown field
+/// `x`, expected one of ...", "duplicate field `x`", "invalid type: ..., expected struct Labels".
+pub(crate) trait LabelNames: Default {
+    const NAME: &'static str;
+    /// The keys, in the fields' order (the serde names, held to the schema by a test).
+    const FIELDS: &'static [&'static str];
+    fn slots(&mut self) -> Vec<&mut String>;
+}
+
+/// `Deserialize` and `LabelNames` for a struct of strings: `label_names!(T { field: "key", ... })`.
+macro_rules! label_names {
+    ($ty:ident { $($field:ident: $key:literal),* $(,)? }) => {
+        impl crate::config::LabelNames for $ty {
+            const NAME: &'static str = stringify!($ty);
+            const FIELDS: &'static [&'static str] = &[$($key),*];
+            fn slots(&mut self) -> Vec<&mut String> {
+                vec![$(&mut self.$field),*]
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                crate::config::read_label_names(d)
+            }
+        }
+    };
+}
+pub(crate) use label_names;
+
+pub(crate) fn read_label_names<'de, D: serde::Deserializer<'de>, T: LabelNames>(d: D) -> Result<T, D::Error> {
+    let mut out = T::default();
+    d.deserialize_struct(T::NAME, T::FIELDS, NamesVisitor { name: T::NAME, fields: T::FIELDS, set: &mut |i, v| *out.slots().swap_remove(i) = v })?;
+    Ok(out)
+}
+
+/// The one visitor every `LabelNames` struct is read with: not generic over the struct, so one copy.
+struct NamesVisitor<'a> {
+    name: &'static str,
+    fields: &'static [&'static str],
+    set: &'a mut dyn FnMut(usize, String),
+}
+
+impl<'de> serde::de::Visitor<'de> for NamesVisitor<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "struct {}", self.name)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = 0u64;
+        while let Some(i) = map.next_key_seed(FieldIndex(self.fields))? {
+            if seen & (1 << i) != 0 {
+                return Err(serde::de::Error::duplicate_field(self.fields[i]));
+            }
+            seen |= 1 << i;
+            (self.set)(i, map.next_value()?);
+        }
+        Ok(())
+    }
+}
+
+/// A key of a `LabelNames` struct, read as its field's index; an unknown one is refused while the key
+/// is read, as derive's field visitor does (so the error is the key's, in every deserializer).
+struct FieldIndex(&'static [&'static str]);
+
+impl<'de> serde::de::DeserializeSeed<'de> for FieldIndex {
+    type Value = usize;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+        d.deserialize_identifier(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for FieldIndex {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("field identifier")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<usize, E> {
+        self.0.iter().position(|f| *f == key).ok_or_else(|| E::unknown_field(key, self.0))
+    }
+}
+
 /// One problem in the config, located by JSON path.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -141,49 +241,74 @@ impl std::fmt::Display for ConfigError {
     }
 }
 
-/// What a JSON value is, in words, for "expected an object, found ...".
-pub fn json_kind(value: &serde_json::Value) -> &'static str {
-    match value {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
-    }
-}
-
 /// GitHub rejects label names longer than this.
 pub const MAX_LABEL_NAME: usize = 50;
 
+/// A config file read: the config or every problem in it, and which optional sections it names (the
+/// label catalogue lists the queue's and the board's labels only for a team that uses them).
+pub struct Loaded {
+    pub config: Result<Config, Vec<ConfigError>>,
+    pub has_queue: bool,
+    pub has_followup: bool,
+}
+
+/// What JSON text is, in words, from its first byte (the text is JSON).
+fn text_kind(text: &str) -> &'static str {
+    match text.trim_start().as_bytes().first() {
+        Some(b'{') => "an object",
+        Some(b'[') => "an array",
+        Some(b'"') => "a string",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "null",
+        _ => "a number",
+    }
+}
+
+/// Reads and validates the config file's text. Text that is not JSON (an empty file too), or JSON
+/// that is not an object, is one error at `$`. Straight from the text, never through a
+/// `serde_json::Value`: that tree's parser, printer and map were 16 KB of the page's Wasm.
+pub fn load(text: &str) -> Loaded {
+    let refused = |error: ConfigError| Loaded { config: Err(vec![error]), has_queue: false, has_followup: false };
+    if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
+        return refused(ConfigError { path: "$".into(), expected: "JSON".into(), found: format!("a syntax error ({e})") });
+    }
+    // Only an object is a config: serde would read `[]` as a struct of defaults, so an array (or a
+    // number, a string, null) would silently be the preset.
+    if text_kind(text) != "an object" {
+        return refused(ConfigError { path: "$".into(), expected: "a JSON object".into(), found: text_kind(text).into() });
+    }
+    let (keys, given) = crate::json_path::keys_of(text, "followup");
+    let has = |key: &str| keys.iter().any(|k| k == key);
+    Loaded { config: Config::from_text(text, &given), has_queue: has("queue"), has_followup: has("followup") }
+}
+
 impl Config {
-    /// Parse and validate a config value. All problems are returned, not just the first one
-    /// that serde meets, when they are semantic; a type error stops at the first.
+    /// Parse and validate a config value (`load` on its text).
     pub fn from_value(value: serde_json::Value) -> Result<Config, Vec<ConfigError>> {
-        // Only an object is a config: serde would read `[]` as a struct of defaults, so an array (or a
-        // number, a string, null reaching here) would silently be the preset.
-        if !value.is_object() {
-            return Err(vec![ConfigError { path: "$".into(), expected: "a JSON object".into(), found: json_kind(&value).into() }]);
-        }
-        let given: Vec<String> = value.pointer("/followup").and_then(|f| f.as_object()).map(|f| f.keys().cloned().collect()).unwrap_or_default();
+        load(&value.to_string()).config
+    }
+
+    /// Parse and validate an object's text, `given` the keys its `followup` names. All problems are
+    /// returned, not just the first one that serde meets, when they are semantic; a type error stops
+    /// at the first.
+    fn from_text(text: &str, given: &[String]) -> Result<Config, Vec<ConfigError>> {
         // serde stops at the first mistake; each one is kept and its key taken out (its default then
         // stands) so the next parse meets the next mistake: a config with three mistakes reports three.
-        let mut rest = value;
+        let mut rest = text.to_string();
         let mut errors = Vec::new();
         let mut config: Config = loop {
-            // Through text, not `from_value`: a config is small, and deserializing from a `Value` as well
-            // would put a second copy of every config type's deserializer into the Wasm (about 37 KB).
-            match crate::json_path::from_str(&rest.to_string()) {
+            match crate::json_path::from_str(&rest) {
                 Ok(config) => break config,
                 Err(e) => {
                     errors.push(serde_error(&e));
-                    if e.syntax || errors.len() >= 50 || !remove_at(&mut rest, &e.path) {
-                        return Err(errors);
+                    match crate::json_path::remove_at(&rest, &e.path) {
+                        Some(shorter) if !e.syntax && errors.len() < 50 => rest = shorter,
+                        _ => return Err(errors),
                     }
                 }
             }
         };
-        config.followup.inherit(&config.stations.labels, &given);
+        config.followup.inherit(&config.stations.labels, given);
         errors.extend(config.validate());
         if errors.is_empty() {
             Ok(config)
@@ -268,41 +393,6 @@ pub(crate) fn check_label_name(path: &str, name: &str, errors: &mut Vec<ConfigEr
             expected: format!("a label name of 1 to {MAX_LABEL_NAME} characters without commas"),
             found: format!("{name:?}"),
         });
-    }
-}
-
-/// Takes out the value at a path this module writes (`$.a.b[0].c`); false when the path does not
-/// lead to one (a key holding `.` or `[`, or the root), so the caller stops there.
-fn remove_at(value: &mut serde_json::Value, path: &str) -> bool {
-    let Some(rest) = path.strip_prefix('$') else { return false };
-    let mut steps: Vec<Result<String, usize>> = Vec::new();
-    for part in rest.split('.').skip(1) {
-        let mut pieces = part.split('[');
-        steps.push(Ok(pieces.next().unwrap_or_default().to_string()));
-        for index in pieces {
-            match index.strip_suffix(']').and_then(|n| n.parse().ok()) {
-                Some(n) => steps.push(Err(n)),
-                None => return false,
-            }
-        }
-    }
-    let Some(last) = steps.pop() else { return false };
-    let mut at = value;
-    for step in steps {
-        let next = match step {
-            Ok(key) => at.get_mut(key.as_str()),
-            Err(i) => at.get_mut(i),
-        };
-        let Some(next) = next else { return false };
-        at = next;
-    }
-    match (last, at) {
-        (Ok(key), serde_json::Value::Object(map)) => map.remove(&key).is_some(),
-        (Err(i), serde_json::Value::Array(list)) if i < list.len() => {
-            list.remove(i);
-            true
-        }
-        _ => false,
     }
 }
 
@@ -422,6 +512,43 @@ mod tests {
         let e = Config::from_value(json!({"stale": {"dayz": 3}})).unwrap_err();
         assert_eq!(e[0].path, "$.stale.dayz");
         assert!(e[0].found.contains("dayz"), "{:?}", e);
+    }
+
+    /// Each label struct's keys are its schema's properties, in the fields' order, and it reads as
+    /// serde derive read it: defaults for what is missing, derive's words for what is wrong.
+    #[test]
+    fn label_structs_read_their_keys_as_derive_did() {
+        fn keys<T: LabelNames + JsonSchema + Serialize + serde::de::DeserializeOwned>() {
+            let schema = serde_json::to_value(schemars::schema_for!(T)).unwrap();
+            let props: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+            let mut fields: Vec<&str> = T::FIELDS.to_vec();
+            fields.sort();
+            assert_eq!(props, fields, "{}", T::NAME);
+            let written: Vec<String> = serde_json::to_value(T::default()).unwrap().as_object().unwrap().keys().cloned().collect();
+            let mut mine: Vec<String> = T::FIELDS.iter().map(|f| f.to_string()).collect();
+            mine.sort();
+            assert_eq!(written, mine, "{}: the keys it is written with", T::NAME);
+            for (i, key) in T::FIELDS.iter().enumerate() {
+                let mut want = T::default();
+                *want.slots().swap_remove(i) = format!("x{i}");
+                let got: T = crate::json_path::from_str(&json!({ *key: format!("x{i}") }).to_string()).unwrap();
+                assert_eq!(serde_json::to_value(got).unwrap(), serde_json::to_value(want).unwrap(), "{}.{key}", T::NAME);
+            }
+        }
+        keys::<Labels>();
+        keys::<crate::config::stations::StationLabels>();
+        keys::<crate::config::queue::QueueLabels>();
+        let cases = [
+            (r#"{"stale": "s", "nope": 1}"#, "$.nope", "unknown field `nope`, expected one of `draft`, `botsReviewing`, `addressing`, `needsHuman`, `blockerConflict`, `blockerChecks`, `blockerUnrequested`, `mergeNext`, `stale`"),
+            (r#"{"stale": "s", "stale": "t"}"#, "$.stale", "duplicate field `stale`"),
+            (r#"{"draft": 3}"#, "$.draft", "invalid type: integer `3`, expected a string"),
+            (r#"["a"]"#, "$", "invalid type: sequence, expected struct Labels"),
+            (r#""a""#, "$", "invalid type: string \"a\", expected struct Labels"),
+        ];
+        for (text, path, message) in cases {
+            let e = crate::json_path::from_str::<Labels>(text).expect_err(text);
+            assert_eq!((e.path.as_str(), e.message.as_str()), (path, message), "{text}");
+        }
     }
 
     #[test]

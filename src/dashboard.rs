@@ -466,8 +466,9 @@ fn dep_graph(ctx: &crate::queue::Ctx) -> DepGraph {
             edges.push(DepEdge { from, to: e.to, via: via.into(), issue, in_cycle });
         }
     }
-    let numbers: std::collections::BTreeSet<u64> = edges.iter().flat_map(|e| [e.from, e.to]).collect();
-    let mut layer: BTreeMap<u64, usize> = numbers.iter().map(|&n| (n, 0)).collect();
+    // Built by sorting.rs, not `collect()`, whose sort would be one more copy in the page's Wasm.
+    let numbers = crate::sorting::set(edges.iter().flat_map(|e| [e.from, e.to]));
+    let mut layer: BTreeMap<u64, usize> = crate::sorting::map(numbers.iter().map(|&n| (n, 0)));
     // Longest path by relaxation: at most one pass per node, since cycle edges are skipped.
     for _ in 0..numbers.len() {
         let mut moved = false;

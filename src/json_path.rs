@@ -20,8 +20,14 @@ impl std::fmt::Display for PathError {
     }
 }
 
+/// `T` from JSON text; its structs are read as objects only (src/objects.rs). Text that is not JSON is
+/// said so first, though the shape went wrong before the syntax did (`[` where an object belongs).
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, PathError> {
-    serde_json::from_str(text).map_err(|e| {
+    crate::objects::from_str(text).map_err(|e| {
+        let e = match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+            Err(bad) if !(e.is_syntax() || e.is_eof()) && (bad.is_syntax() || bad.is_eof()) => bad,
+            _ => e,
+        };
         let syntax = e.is_syntax() || e.is_eof();
         let path = if syntax { "$".to_string() } else { path_at(text, e.line(), e.column()) };
         PathError { path, message: without_position(&e), syntax }
@@ -101,6 +107,140 @@ pub fn path_at(text: &str, line: usize, column: usize) -> String {
     path
 }
 
+/// The keys of the root object, and those of the object at its key `inner` (sorted), as a parse into a
+/// `serde_json::Value` would keep them (a repeated key counts once, its last value standing). The
+/// text must be JSON (checked before); anything but an object has no keys.
+pub fn keys_of(text: &str, inner: &str) -> (Vec<String>, Vec<String>) {
+    let bytes = text.as_bytes();
+    let (mut outer, mut nested) = (Vec::new(), Vec::new());
+    let Some(root) = object_at(bytes, skip_ws(bytes, 0)) else { return (outer, nested) };
+    for (key, _, value) in members(bytes, root) {
+        if key == inner {
+            nested = object_at(bytes, value).map(|start| members(bytes, start).into_iter().map(|(k, _, _)| k).collect()).unwrap_or_default();
+        }
+        if !outer.contains(&key) {
+            outer.push(key);
+        }
+    }
+    crate::sorting::sort(&mut nested);
+    nested.dedup();
+    (outer, nested)
+}
+
+/// The text without the member or element at `path` (`$.a.b[0].c`, as `path_at` writes it), with
+/// one comma beside it; none when the path leads nowhere (the root, or a key holding `.` or `[`).
+/// A repeated key loses its last occurrence, the one a parse keeps.
+pub fn remove_at(text: &str, path: &str) -> Option<String> {
+    let rest = path.strip_prefix('$')?;
+    let mut steps: Vec<Result<String, usize>> = Vec::new();
+    for part in rest.split('.').skip(1) {
+        let mut pieces = part.split('[');
+        steps.push(Ok(pieces.next().unwrap_or_default().to_string()));
+        for index in pieces {
+            steps.push(Err(index.strip_suffix(']')?.parse().ok()?));
+        }
+    }
+    let bytes = text.as_bytes();
+    let (mut at, mut span) = (skip_ws(bytes, 0), None);
+    for step in &steps {
+        let (start, value) = match step {
+            Ok(key) => members(bytes, object_at(bytes, at)?).into_iter().rev().find(|(k, _, _)| k == key).map(|(_, start, v)| (start, v))?,
+            Err(i) => {
+                let v = *elements(bytes, at)?.get(*i)?;
+                (v, v)
+            }
+        };
+        span = Some((start, skip_value(bytes, value)));
+        at = value;
+    }
+    let (start, end) = span?;
+    let after = skip_ws(bytes, end);
+    let (start, end) = if bytes.get(after) == Some(&b',') {
+        (start, after + 1)
+    } else {
+        let before = bytes[..start].iter().rposition(|b| !b.is_ascii_whitespace());
+        match before {
+            Some(comma) if bytes[comma] == b',' => (comma, end),
+            _ => (start, end),
+        }
+    };
+    Some(format!("{}{}", &text[..start], &text[end..]))
+}
+
+fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
+    while bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
+        i += 1;
+    }
+    i
+}
+
+/// The index after the JSON value starting at `i`.
+fn skip_value(bytes: &[u8], mut i: usize) -> usize {
+    let mut depth = 0usize;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i = read_string(bytes, i + 1).1;
+                if depth == 0 {
+                    return i;
+                }
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' if depth == 0 => return i,
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            b',' | b' ' | b'\t' | b'\n' | b'\r' if depth == 0 => return i,
+            _ => {}
+        }
+        i += 1;
+    }
+    i
+}
+
+fn object_at(bytes: &[u8], i: usize) -> Option<usize> {
+    (bytes.get(i) == Some(&b'{')).then_some(i)
+}
+
+/// An object's members from its `{`: each key, where the member starts and where its value starts.
+fn members(bytes: &[u8], open: usize) -> Vec<(String, usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = skip_ws(bytes, open + 1);
+    while bytes.get(i) == Some(&b'"') {
+        let (key, after) = read_string(bytes, i + 1);
+        let value = skip_ws(bytes, skip_ws(bytes, after) + 1);
+        out.push((key, i, value));
+        i = skip_ws(bytes, skip_value(bytes, value));
+        if bytes.get(i) != Some(&b',') {
+            break;
+        }
+        i = skip_ws(bytes, i + 1);
+    }
+    out
+}
+
+/// Where each element of the array at `open` starts; none when it is not an array.
+fn elements(bytes: &[u8], open: usize) -> Option<Vec<usize>> {
+    if bytes.get(open) != Some(&b'[') {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut i = skip_ws(bytes, open + 1);
+    while i < bytes.len() && bytes[i] != b']' {
+        out.push(i);
+        i = skip_ws(bytes, skip_value(bytes, i));
+        if bytes.get(i) != Some(&b',') {
+            break;
+        }
+        i = skip_ws(bytes, i + 1);
+    }
+    Some(out)
+}
+
 /// A JSON string's contents from just after its opening quote, and the index after its closing one.
 fn read_string(bytes: &[u8], mut i: usize) -> (String, usize) {
     let mut out = Vec::new();
@@ -161,13 +301,19 @@ mod tests {
             ("across lines", "{\n  \"now\": \"x\",\n  \"pullRequests\": [\n    {\"number\": 1},\n    {\"number\": 2, \"isDraft\": \"yes\"}\n  ]\n}"),
             ("escaped keys and strings before the error", r#"{"now":"x \" , [ {","pullRequests":[{"number":1,"title":"a \\ \" ] } ,","labels":[1]}]}"#),
             ("a null where a number belongs", r#"{"now":"x","pullRequests":[{"number":null}]}"#),
-            ("the root is not an object", r#"[1, 2]"#),
             ("a check's status", r#"{"now":"x","pullRequests":[{"number":1,"checks":[{"name":"a","status":"COMPLETED"},{"name":"b","status":7}]}]}"#),
         ];
         for (rule, text) in facts {
             let ours = from_str::<Facts>(text).expect_err(rule);
             assert!(!ours.syntax, "{rule}");
             assert_eq!(ours.path, tracked::<Facts>(text), "{rule}: {}", ours.message);
+        }
+        // An array where an object belongs is refused where it stands (serde_json alone reads it as
+        // the struct's fields in order, so the reference names a path inside it).
+        for (text, path) in [(r#"[1, 2]"#, "$"), (r#"{"now":"x","pullRequests":[["a"]]}"#, "$.pullRequests[0]"), (r#"{"now":"x","board":[1]}"#, "$.board")] {
+            let ours = from_str::<Facts>(text).expect_err(text);
+            assert_eq!((ours.path.as_str(), ours.syntax), (path, false), "{text}");
+            assert!(ours.message.starts_with("invalid type: sequence, expected struct "), "{text}: {}", ours.message);
         }
         let configs = [
             ("an unknown key", r#"{"stale": {"dayz": 3}}"#),
@@ -183,9 +329,61 @@ mod tests {
     }
 
     #[test]
+    fn taking_out_a_path_leaves_the_json_a_value_would_print_without_it() {
+        // (rule, text, path): the text without it must parse to the value without it.
+        let cases = [
+            ("a key in the middle", r#"{"a": 1, "b": {"c": [1, 2], "d": "x"}, "e": null}"#, "$.b"),
+            ("the last key, its comma before it", r#"{"a": 1, "b": {"c": [1, 2], "d": "x,}"}}"#, "$.b.d"),
+            ("the only key", r#"{"a": {"b": 3}}"#, "$.a.b"),
+            ("an element", "{\n  \"a\": [ {\"x\": 1} , {\"y\": [2]} ,3 ]\n}", "$.a[1]"),
+            ("the last element", r#"{"a": [1, 2, [3]]}"#, "$.a[2]"),
+            ("inside an element", r#"{"a": [{"x": 1, "y": 2}]}"#, "$.a[0].y"),
+            ("escaped quotes in keys and strings", r#"{"k\"": "v\"}", "b": "]", "c": 1}"#, "$.b"),
+            ("a repeated key: the one a parse keeps goes", r#"{"a": 1, "a": 2, "b": 3}"#, "$.a"),
+        ];
+        for (rule, text, path) in cases {
+            let out = remove_at(text, path).unwrap_or_else(|| panic!("{rule}: no path"));
+            let mut want: serde_json::Value = serde_json::from_str(text).unwrap();
+            let steps: Vec<&str> = path[2..].split(['.', '[']).collect();
+            let (last, init) = steps.split_last().unwrap();
+            let mut at = &mut want;
+            for step in init {
+                at = match step.strip_suffix(']') { Some(i) => &mut at[i.parse::<usize>().unwrap()], None => &mut at[*step] };
+            }
+            match last.strip_suffix(']') {
+                Some(i) => drop(at.as_array_mut().unwrap().remove(i.parse().unwrap())),
+                None => drop(at.as_object_mut().unwrap().remove(*last)),
+            }
+            let got: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{rule}: {out:?} is not JSON: {e}"));
+            if rule.starts_with("a repeated key") {
+                assert_eq!(got, serde_json::json!({"a": 1, "b": 3}), "{rule}: {out}");
+            } else {
+                assert_eq!(got, want, "{rule}: {out}");
+            }
+        }
+        // Nowhere to go: the root, a missing key or index, a step into a scalar.
+        for path in ["$", "$.z", "$.a[5]", "$.a[0].x", "$.a.b"] {
+            assert_eq!(remove_at(r#"{"a": [1]}"#, path), None, "{path}");
+        }
+    }
+
+    #[test]
+    fn keys_are_the_roots_and_one_objects_as_a_value_keeps_them() {
+        let text = r#" {"queue": null, "followup": {"levels": {}, "board": {"x": 1}}, "b": 1, "followup": {"z": 1, "people": 2, "z": 3}} "#;
+        assert_eq!(keys_of(text, "followup"), (vec!["queue".to_string(), "followup".into(), "b".into()], vec!["people".to_string(), "z".into()]));
+        assert_eq!(keys_of(r#"{"followup": [1]}"#, "followup"), (vec!["followup".to_string()], vec![]));
+        assert_eq!(keys_of("[1]", "followup"), (vec![], vec![]));
+    }
+
+    #[test]
     fn syntax_errors_say_so_and_messages_lose_their_position() {
         let e = from_str::<Facts>("{\"now\": ").unwrap_err();
         assert!(e.syntax);
+        // Not JSON, though its first byte is already the wrong shape: the syntax is what is said.
+        for text in ["[", "[1, 2", "{\"pullRequests\": [[}"] {
+            let e = from_str::<Facts>(text).unwrap_err();
+            assert!(e.syntax && e.path == "$", "{text}: {e}");
+        }
         let e = from_str::<Facts>(r#"{"now": 3}"#).unwrap_err();
         assert_eq!((e.path.as_str(), e.message.as_str(), e.syntax), ("$.now", "invalid type: integer `3`, expected a string", false));
     }

@@ -20,6 +20,7 @@ pub mod glob;
 pub mod json_path;
 pub mod labels;
 pub mod markers;
+pub mod objects;
 pub mod plan;
 pub mod queue;
 pub mod reconcile;

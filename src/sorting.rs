@@ -63,6 +63,86 @@ pub fn set<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
     out
 }
 
+/// A set kept as a sorted `Vec`, for the engine's few small sets of strings (a pull request's claims
+/// and approvers, a sweep's notes): a `BTreeSet<String>`, with its node code and rebalancing, was
+/// 10 KB of the page's Wasm. The `BTreeSet` calls those sets make, in the same order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct VecSet<T>(Vec<T>);
+
+impl<T: Ord> VecSet<T> {
+    pub fn new() -> Self {
+        VecSet(Vec::new())
+    }
+
+    fn find<Q: Ord + ?Sized>(&self, q: &Q) -> Result<usize, usize>
+    where
+        T: std::borrow::Borrow<Q>,
+    {
+        self.0.binary_search_by(|x| x.borrow().cmp(q))
+    }
+
+    pub fn insert(&mut self, item: T) -> bool {
+        match self.find(&item) {
+            Ok(_) => false,
+            Err(i) => {
+                self.0.insert(i, item);
+                true
+            }
+        }
+    }
+
+    pub fn remove<Q: Ord + ?Sized>(&mut self, q: &Q) -> bool
+    where
+        T: std::borrow::Borrow<Q>,
+    {
+        self.find(q).map(|i| self.0.remove(i)).is_ok()
+    }
+
+    pub fn contains<Q: Ord + ?Sized>(&self, q: &Q) -> bool
+    where
+        T: std::borrow::Borrow<Q>,
+    {
+        self.find(q).is_ok()
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.0.iter()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
+impl<T: Ord> Extend<T> for VecSet<T> {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
+        for item in items {
+            self.insert(item);
+        }
+    }
+}
+
+impl<T: Ord> FromIterator<T> for VecSet<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
+        let mut set = VecSet::new();
+        set.extend(items);
+        set
+    }
+}
+
+impl<T> IntoIterator for VecSet<T> {
+    type Item = T;
+    type IntoIter = std::vec::IntoIter<T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,5 +188,36 @@ mod tests {
         assert_eq!(map(pairs.clone()), pairs.into_iter().collect::<BTreeMap<_, _>>(), "a later duplicate wins, as in collect");
         let nums = [5u64, 1, 5, 3];
         assert_eq!(set(nums), nums.into_iter().collect::<BTreeSet<_>>());
+    }
+
+    #[test]
+    fn a_vec_set_answers_as_a_btree_set() {
+        // The same calls on both, from a fixed xorshift: every answer and the order they iterate in.
+        let mut x: u32 = 0x9e37_79b9;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        let (mut ours, mut theirs) = (VecSet::new(), BTreeSet::new());
+        for _ in 0..5_000 {
+            let word = format!("m{}", next() % 40);
+            match next() % 5 {
+                0 | 1 => assert_eq!(ours.insert(word.clone()), theirs.insert(word)),
+                2 => assert_eq!(ours.remove(word.as_str()), theirs.remove(word.as_str())),
+                3 => assert_eq!(ours.contains(&word), theirs.contains(&word)),
+                _ if next() % 50 == 0 => {
+                    ours.clear();
+                    theirs.clear();
+                }
+                _ => {}
+            }
+            assert_eq!(ours.is_empty(), theirs.is_empty());
+        }
+        ours.extend(["b".to_string(), "a".into(), "b".into()]);
+        theirs.extend(["b".to_string(), "a".into(), "b".into()]);
+        assert_eq!(ours.iter().collect::<Vec<_>>(), theirs.iter().collect::<Vec<_>>());
+        assert_eq!(ours.into_iter().collect::<Vec<_>>(), theirs.into_iter().collect::<Vec<_>>());
     }
 }

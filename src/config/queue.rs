@@ -54,7 +54,7 @@ impl Default for QueueConfig {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct QueueLabels {
     /// The scope rule: only pull requests carrying it are taken forward.
@@ -70,6 +70,15 @@ pub struct QueueLabels {
     /// Pick last among the candidates.
     pub priority_low: String,
 }
+
+crate::config::label_names!(QueueLabels {
+    merge_queued: "mergeQueued",
+    skip_ci: "skipCi",
+    blocks_release: "blocksRelease",
+    auto_rebase: "autoRebase",
+    priority_high: "priorityHigh",
+    priority_low: "priorityLow",
+});
 
 impl Default for QueueLabels {
     fn default() -> Self {

@@ -58,7 +58,7 @@ impl Default for Gate {
 }
 
 /// Label names of the stations flow.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct StationLabels {
     /// State: a draft, its author's machine is still building it.
@@ -80,6 +80,18 @@ pub struct StationLabels {
     /// Claimed first.
     pub prio_high: String,
 }
+
+crate::config::label_names!(StationLabels {
+    dev: "dev",
+    ready_for_review: "readyForReview",
+    reviewing: "reviewing",
+    changes_requested: "changesRequested",
+    gate: "gate",
+    ready_to_merge: "readyToMerge",
+    from_prefix: "fromPrefix",
+    reviewer_prefix: "reviewerPrefix",
+    prio_high: "prioHigh",
+});
 
 impl Default for StationLabels {
     fn default() -> Self {

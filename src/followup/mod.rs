@@ -27,7 +27,7 @@ use markers::{trusted_marks, FollowupMark};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use settings::{Action, Level};
-use std::collections::BTreeSet;
+use crate::sorting::VecSet;
 
 pub use settings::Followup;
 
@@ -195,7 +195,7 @@ pub fn sweep(facts: &Facts, config: &Config) -> SweepPlan {
     let levels = f.effective_levels(&config.stations.labels);
     let viewer = facts.viewer.as_deref().filter(|v| !v.trim().is_empty());
     let mut plan = SweepPlan { engine: VERSION.to_string(), ..SweepPlan::default() };
-    let mut notes: BTreeSet<String> = BTreeSet::new();
+    let mut notes: VecSet<String> = VecSet::new();
     let mut stops: Vec<board::Stop> = Vec::new();
     if viewer.is_none() {
         plan.warnings.push(Warning {

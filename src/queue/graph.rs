@@ -74,7 +74,7 @@ impl Graph {
             edges.insert(n, out);
         }
         let cycles = cycles(&edges);
-        let cycle_index = cycles.iter().enumerate().flat_map(|(i, c)| c.iter().map(move |&n| (n, i))).collect();
+        let cycle_index = crate::sorting::map(cycles.iter().enumerate().flat_map(|(i, c)| c.iter().map(move |&n| (n, i))));
         Graph { edges, cycles, cycle_index }
     }
 
@@ -99,10 +99,13 @@ pub fn cycles(edges: &BTreeMap<u64, Vec<Edge>>) -> Vec<Vec<u64>> {
         index: BTreeMap<u64, usize>,
         low: BTreeMap<u64, usize>,
         stack: Vec<u64>,
-        on: BTreeSet<u64>,
         next: usize,
         out: Vec<Vec<u64>>,
     }
+    // A node is on Tarjan's stack from its visit until its component is taken off, when its `low` is
+    // set to DONE (never read again as a number): no set of its own, whose removal code was 2 KB of
+    // the page's Wasm.
+    const DONE: usize = usize::MAX;
     // Iterative Tarjan: a long Merge-After chain must not overflow the Wasm stack.
     fn visit(t: &mut T, root: u64) {
         let mut work: Vec<(u64, usize)> = vec![(root, 0)];
@@ -112,7 +115,6 @@ pub fn cycles(edges: &BTreeMap<u64, Vec<Edge>>) -> Vec<Vec<u64>> {
                 t.low.insert(v, t.next);
                 t.next += 1;
                 t.stack.push(v);
-                t.on.insert(v);
             }
             let edges: &[Edge] = t.edges.get(&v).map(Vec::as_slice).unwrap_or(&[]);
             if *i < edges.len() {
@@ -122,7 +124,7 @@ pub fn cycles(edges: &BTreeMap<u64, Vec<Edge>>) -> Vec<Vec<u64>> {
                     if t.edges.contains_key(&w) {
                         work.push((w, 0));
                     }
-                } else if t.on.contains(&w) {
+                } else if t.low[&w] != DONE {
                     let lw = t.index[&w];
                     let lv = t.low.get_mut(&v).unwrap();
                     *lv = (*lv).min(lw);
@@ -138,7 +140,7 @@ pub fn cycles(edges: &BTreeMap<u64, Vec<Edge>>) -> Vec<Vec<u64>> {
             if t.low[&v] == t.index[&v] {
                 let mut comp = Vec::new();
                 while let Some(w) = t.stack.pop() {
-                    t.on.remove(&w);
+                    t.low.insert(w, DONE);
                     comp.push(w);
                     if w == v {
                         break;
@@ -152,7 +154,7 @@ pub fn cycles(edges: &BTreeMap<u64, Vec<Edge>>) -> Vec<Vec<u64>> {
             }
         }
     }
-    let mut t = T { edges, index: BTreeMap::new(), low: BTreeMap::new(), stack: vec![], on: BTreeSet::new(), next: 0, out: vec![] };
+    let mut t = T { edges, index: BTreeMap::new(), low: BTreeMap::new(), stack: vec![], next: 0, out: vec![] };
     for &n in edges.keys() {
         if !t.index.contains_key(&n) {
             visit(&mut t, n);

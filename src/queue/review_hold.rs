@@ -7,7 +7,7 @@ use super::codeowners;
 use crate::facts::{Facts, PullFact, PullRequest, RepoFact};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
+use crate::sorting::VecSet;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -29,7 +29,7 @@ fn login(owner: &str) -> String {
 }
 
 /// Logins whose newest decisive review approves.
-fn approvers(pr: &PullRequest) -> BTreeSet<String> {
+fn approvers(pr: &PullRequest) -> VecSet<String> {
     let mut latest: std::collections::BTreeMap<String, &str> = Default::default();
     for r in &pr.reviews {
         let state = r.state.as_str();
@@ -37,7 +37,7 @@ fn approvers(pr: &PullRequest) -> BTreeSet<String> {
             latest.insert(r.author.to_ascii_lowercase(), state);
         }
     }
-    crate::sorting::set(latest.into_iter().filter(|(_, s)| *s == "APPROVED").map(|(a, _)| a))
+    latest.into_iter().filter(|(_, s)| *s == "APPROVED").map(|(a, _)| a).collect()
 }
 
 pub fn review_hold(facts: &Facts, pr: &PullRequest) -> ReviewHold {

@@ -11,7 +11,7 @@ use super::commands::{authorize, machine_in, parse, Command};
 use super::settings::Stations;
 use crate::facts::{Check, Comment, PullRequest, Review};
 use crate::time::parse_rfc3339;
-use std::collections::BTreeSet;
+use crate::sorting::VecSet;
 
 /// Where a pull request is, before claims decide between reviewing and ready-for-review.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,9 +159,8 @@ pub fn derive(st: &Stations, pr: &PullRequest, extra_gate: Option<GateResult>) -
 
     // Claims whose label has no `labeled` event are older than anything the timeline shows.
     let current: Vec<String> = pr.labels.iter().filter_map(|x| machine_in(x, rp)).map(str::to_string).collect();
-    let mut claims: BTreeSet<String> =
-        crate::sorting::set(current.iter().filter(|m| !pr.timeline.iter().any(|e| e.kind == "labeled" && e.label.as_deref() == Some(&format!("{rp}{m}")))).cloned());
-    let mut released: BTreeSet<String> = BTreeSet::new();
+    let mut claims: VecSet<String> = current.iter().filter(|m| !pr.timeline.iter().any(|e| e.kind == "labeled" && e.label.as_deref() == Some(&format!("{rp}{m}")))).cloned().collect();
+    let mut released: VecSet<String> = VecSet::new();
     let mut ignored: Vec<String> = Vec::new();
     let mut last_gate: Option<GateResult> = None;
 

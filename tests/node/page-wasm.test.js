@@ -14,10 +14,10 @@ const root = new URL("../../", import.meta.url);
 const bytes = (path) => readFileSync(new URL(path, root));
 
 // The dashboard's Wasm: the goal is 300 KB (110 KB gzipped), not reached; these bounds are what the
-// build reaches today (546,593 bytes, 217,505 gzipped) with about 3% for the facts' growth, so a change
+// build reaches today (433,982 bytes, 186,201 gzipped) with about 3% for the facts' growth, so a change
 // that grows it by more fails here. Lower them as it shrinks.
-const PAGE_MAX = 563_000;
-const PAGE_GZIP_MAX = 224_100;
+const PAGE_MAX = 447_000;
+const PAGE_GZIP_MAX = 191_800;
 
 let loads = 0;
 /** The pages' glue (pkg/prflow.js, the one they bundle) over a given Wasm, bound as every host binds it. */
