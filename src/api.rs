@@ -350,6 +350,17 @@ pub struct MarkerView {
     pub retry_ticked: bool,
 }
 
+/// A decision's parsed input and its answer, done with. In the Action's and the CLI's Wasm the call's
+/// arena (src/arena.rs) frees them all at once when the next call starts, so they are not dropped: the
+/// drop walked a board's every string (10,000 pull requests) to free blocks one at a time for nothing.
+/// Everywhere else (native, the pages' builds, which keep the system allocator) they are dropped.
+fn leave_to_arena<T>(value: T) {
+    #[cfg(all(target_arch = "wasm32", feature = "full"))]
+    std::mem::forget(value);
+    #[cfg(not(all(target_arch = "wasm32", feature = "full")))]
+    drop(value);
+}
+
 /// The decisions: `"name": Input => Output = |engine, input| answer;`, with the doc line the generated
 /// TypeScript shows. `fixture` marks a rule exposed only so the fixture corpora can pin it alone.
 /// `[page]` or `[sim]` names the Cargo feature that builds a decision into a host's Wasm (the dashboard
@@ -362,9 +373,12 @@ macro_rules! decisions {
             match name {
                 $($name if decisions!(@built $($feature)?) => {
                     let input: $input = parse_input(name, input)?;
-                    let run: fn(&Engine, $input) -> Result<$output, String> = $run;
-                    let out = run(engine, input).map_err(|e| format!("{name} {e}"))?;
-                    serde_json::to_string(&out).map_err(|e| format!("{name}: {e}"))
+                    let run: fn(&Engine, &$input) -> Result<$output, String> = $run;
+                    let out = run(engine, &input).map_err(|e| format!("{name} {e}"))?;
+                    let text = serde_json::to_string(&out).map_err(|e| format!("{name}: {e}"));
+                    leave_to_arena(input);
+                    leave_to_arena(out);
+                    text
                 })*
                 other => Err(format!("unknown decision {other:?}; the engine knows {}", names().join(", "))),
             }
@@ -572,7 +586,7 @@ decisions! {
     "green" (fixture): GreenInput => green::Green = |_, i| Ok(green::green(&i.checks, &i.required));
     /// The pick order of candidates' keys.
     "order" (fixture): OrderInput => Vec<u64> = |_, i| {
-        let mut keys = i.keys;
+        let mut keys = i.keys.clone();
         order::sort(&mut keys);
         Ok(keys.iter().map(|k| k.number).collect())
     };

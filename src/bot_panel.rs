@@ -12,7 +12,7 @@ use crate::facts::{Facts, Mergeable, PullFact, PullRequest};
 use crate::labels::Wants;
 use crate::plan::{Guard, Op, PullVerdict};
 use crate::reviews::{round, same_login, standing, Standing};
-use crate::scopes::scope_wants;
+use crate::scopes::{scope_wants, Scopes};
 
 pub use crate::decision::Decision;
 
@@ -92,7 +92,8 @@ fn state(inp: &Inputs, checks: Rollup, conflicting: bool) -> (String, String, bo
     (l.addressing.clone(), format!("round on {sha} has comments only; the author judges it and requests a human"), false)
 }
 
-pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, required: &[String]) -> Decision {
+/// `scopes` is `config.scopes` read once for the whole board (`Scopes::new`).
+pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, required: &[String], scopes: &Scopes) -> Decision {
     let l = &config.labels;
     let mut wants = Wants::default();
     let mut ops_after = Vec::new();
@@ -185,7 +186,7 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
     }
 
     stale_wants(pr, facts.viewer.as_deref(), now, config.stale.days, &l.stale, &mut wants);
-    scope_wants(pr, &config.scopes, config.scope_sync, &mut wants);
+    scope_wants(pr, scopes, config.scope_sync, &mut wants);
 
     let blockers: Vec<String> = [&l.blocker_conflict, &l.blocker_checks, &l.blocker_unrequested]
         .into_iter()

@@ -18,6 +18,24 @@ pub fn labeler_match(pattern: &str, path: &str) -> bool {
     }
 }
 
+/// A labeler pattern read once: its brace alternatives expanded and each split into segments, for
+/// matching many paths (a board's every changed file) without splitting the pattern again each time.
+pub struct LabelerGlob {
+    alternatives: Vec<Vec<String>>,
+}
+
+impl LabelerGlob {
+    pub fn new(pattern: &str) -> LabelerGlob {
+        let alternatives = if pattern.contains('{') { expand_braces(pattern).unwrap_or_else(|| vec![pattern.to_string()]) } else { vec![pattern.to_string()] };
+        LabelerGlob { alternatives: alternatives.iter().map(|p| p.trim_start_matches("./").split('/').map(str::to_string).collect()).collect() }
+    }
+
+    /// `labeler_match(pattern, path)`, for a path already split at `/`.
+    pub fn matches(&self, segments: &[&str]) -> bool {
+        self.alternatives.iter().any(|pat| match_segments_counted(pat, segments).0)
+    }
+}
+
 /// What is wrong with a labeler pattern, in words, or None. Negation (`!docs/**`) means "every file
 /// but these" to minimatch, which in a list where any glob may match would match nearly everything:
 /// refused by name rather than read differently from the labeler.
@@ -95,16 +113,27 @@ fn match_segments(pat: &[&str], segs: &[&str]) -> bool {
 /// position, path position), filled from the end: each cell is decided once, so the work is
 /// pattern length × path length, never the exponential backtracking a recursive `**` does when
 /// every `**` tries every split.
-fn match_segments_counted(pat: &[&str], segs: &[&str]) -> (bool, usize) {
+fn match_segments_counted<P: AsRef<str>>(pat: &[P], segs: &[&str]) -> (bool, usize) {
     let n = segs.len();
     let mut steps = 0;
+    // Two rows of n + 1 cells; on the stack for the paths people have (this runs for every changed
+    // file of every pull request on a board).
+    let mut stack = [false; 64];
+    let mut heap;
+    let cells: &mut [bool] = if n < 32 {
+        &mut stack[..2 * (n + 1)]
+    } else {
+        heap = vec![false; 2 * (n + 1)];
+        &mut heap
+    };
+    let (mut next, mut cur) = cells.split_at_mut(n + 1);
     // `next[j]`: whether pat[i + 1..] matches segs[j..]; starts as "the empty pattern".
-    let mut next: Vec<bool> = (0..=n).map(|j| j == n).collect();
-    let mut cur = vec![false; n + 1];
+    next[n] = true;
     for p in pat.iter().rev() {
+        let p = p.as_ref();
         for j in (0..=n).rev() {
             steps += 1;
-            cur[j] = if *p == "**" {
+            cur[j] = if p == "**" {
                 // Zero segments, or one more and still in the `**`.
                 next[j] || (j < n && cur[j + 1])
             } else {
@@ -246,6 +275,19 @@ mod tests {
         ];
         for (pattern, path, want) in cases {
             assert_eq!(glob_match(pattern, path), want, "{pattern} vs {path}");
+        }
+    }
+
+    #[test]
+    fn a_glob_read_once_matches_as_the_pattern_does() {
+        let patterns = ["docs/**", "**/*.md", "./src/*.rs", "{src,lib}/**", "**/*.{rs,js}", "{a,{b,c}}/x", "{a}/x", "{a,b", "[!ab].txt", "**"];
+        let paths = ["docs/a/b.md", "README.md", "src/lib.rs", "lib/github/read.js", "c/x", "{a}/x", "{a,b", "c.txt", ".env", &["a"; 40].join("/")];
+        for pattern in patterns {
+            let glob = super::LabelerGlob::new(pattern);
+            for path in paths {
+                let segments: Vec<&str> = path.split('/').collect();
+                assert_eq!(glob.matches(&segments), super::labeler_match(pattern, path), "{pattern} vs {path}");
+            }
         }
     }
 }

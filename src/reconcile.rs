@@ -23,11 +23,12 @@ pub fn reconcile(facts: &Facts, config: &Config) -> Plan {
     if facts.repo_unknown(RepoFact::Labels) {
         plan.warnings.push(Warning { number: None, message: "the repository's labels could not be read; additions were not filtered".into() });
     }
+    let scopes = crate::scopes::Scopes::new(&config.scopes);
     let mut pulls: Vec<&crate::facts::PullRequest> = facts.pull_requests.iter().collect();
     crate::sorting::sort_by_key(&mut pulls, |p| p.number);
     for pr in pulls {
         let decision = match config.flow {
-            Flow::BotPanel => bot_panel::decide(facts, config, pr, now, &required),
+            Flow::BotPanel => bot_panel::decide(facts, config, pr, now, &required, &scopes),
             Flow::Stations => crate::stations::decide(facts, config, pr),
         };
         let summary = match &decision.verdict.state {

@@ -2,18 +2,29 @@
 //! globs matches any changed file.
 
 use crate::facts::{PullFact, PullRequest};
-use crate::glob::labeler_match;
+use crate::glob::LabelerGlob;
 use crate::labels::Wants;
 use std::collections::BTreeMap;
 
-pub fn scope_wants(pr: &PullRequest, scopes: &BTreeMap<String, Vec<String>>, sync: bool, wants: &mut Wants) {
-    if pr.unknown(PullFact::Files) {
+/// The config's scopes with their globs read once per board, not once for every changed file of
+/// every pull request: each label, and each glob as written (the reason quotes it) beside its reading.
+pub struct Scopes<'c>(Vec<(&'c str, Vec<(&'c str, LabelerGlob)>)>);
+
+impl<'c> Scopes<'c> {
+    pub fn new(scopes: &'c BTreeMap<String, Vec<String>>) -> Scopes<'c> {
+        Scopes(scopes.iter().map(|(label, globs)| (label.as_str(), globs.iter().map(|g| (g.as_str(), LabelerGlob::new(g))).collect())).collect())
+    }
+}
+
+pub fn scope_wants(pr: &PullRequest, scopes: &Scopes, sync: bool, wants: &mut Wants) {
+    if pr.unknown(PullFact::Files) || scopes.0.is_empty() {
         return;
     }
-    for (label, globs) in scopes {
+    let paths: Vec<Vec<&str>> = pr.files.iter().map(|f| f.split('/').collect()).collect();
+    for (label, globs) in &scopes.0 {
         // The reason names the first matching path in path order, so the order the files were listed
         // in never changes the plan.
-        let hit = pr.files.iter().filter_map(|f| globs.iter().find(|g| labeler_match(g, f)).map(|g| (f, g))).min_by(|a, b| a.0.cmp(b.0));
+        let hit = pr.files.iter().zip(&paths).filter_map(|(f, segs)| globs.iter().find(|(_, g)| g.matches(segs)).map(|(g, _)| (f, g))).min_by(|a, b| a.0.cmp(b.0));
         match hit {
             Some((file, glob)) => wants.present(label, format!("{file} matches {glob}")),
             None if sync => wants.absent(label, "no changed file matches its globs"),
