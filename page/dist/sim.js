@@ -28,8 +28,9 @@
       wasm.__wbg_engine_free(ptr, 0);
     }
     /**
-     * `call` on the first `len` bytes written into `inputBuffer` (checked to be UTF-8); the buffer is
-     * taken out of the engine, so the next request starts empty.
+     * `call` on the first `len` bytes written into `inputBuffer` (checked to be UTF-8). The buffer stays
+     * with the engine: taken out, the next request's `inputBuffer` zero-filled a fresh one (18 MB for a
+     * board of 10,000 pull requests) every call.
      * @param {string} name
      * @param {number} len
      * @returns {string}
