@@ -35,6 +35,6 @@ pub fn stale_wants(pr: &PullRequest, viewer: Option<&str>, now: i64, days: u32, 
     if idle_days >= i64::from(days) {
         wants.present(label, format!("no commit, comment or review for {idle_days} days (limit {days})"));
     } else {
-        wants.absent(label, format!("active {idle_days} days ago (limit {days})"));
+        wants.absent_if_carried(pr, label, || format!("active {idle_days} days ago (limit {days})"));
     }
 }

@@ -163,22 +163,22 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
     // Blockers: a set of independent facts.
     match pr.mergeable {
         Mergeable::Conflicting => wants.present(&l.blocker_conflict, "GitHub reports a merge conflict with the base"),
-        Mergeable::Mergeable => wants.absent(&l.blocker_conflict, "GitHub reports no conflict"),
+        Mergeable::Mergeable => wants.absent_if_carried(pr, &l.blocker_conflict, || "GitHub reports no conflict".into()),
         // UNKNOWN is "do not know" (GitHub recomputes it for a minute after every merge), never a conflict.
         Mergeable::Unknown => {}
     }
     if checks_known {
         match rollup_state {
             Rollup::Failing => wants.present(&l.blocker_checks, format!("failing: {}", failing.join(", "))),
-            _ => wants.absent(&l.blocker_checks, format!("checks {}", rollup_state.as_str())),
+            _ => wants.absent_if_carried(pr, &l.blocker_checks, || format!("checks {}", rollup_state.as_str())),
         }
     }
     if reviews_known && draft_known {
         let unasked: Vec<&str> = inputs.round.iter().filter(|(_, s)| matches!(s, Standing::Missing | Standing::Stale)).map(|(b, _)| b.as_str()).collect();
         if pr.is_draft {
-            wants.absent(&l.blocker_unrequested, "a draft is not asking for review yet");
+            wants.absent_if_carried(pr, &l.blocker_unrequested, || "a draft is not asking for review yet".into());
         } else if unasked.is_empty() {
-            wants.absent(&l.blocker_unrequested, "every panel bot has been asked about the head commit");
+            wants.absent_if_carried(pr, &l.blocker_unrequested, || "every panel bot has been asked about the head commit".into());
         } else {
             let (has, was) = if unasked.len() == 1 { ("has", "was") } else { ("have", "were") };
             wants.present(&l.blocker_unrequested, format!("{} {has} no verdict on {} and {was} not asked", unasked.join(", "), short(&pr.head_sha)));
@@ -191,6 +191,7 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
     let blockers: Vec<String> = [&l.blocker_conflict, &l.blocker_checks, &l.blocker_unrequested]
         .into_iter()
         .filter(|b| {
+            // No want: the label as it is (an absent want is recorded only for a label it carries).
             wants.0.iter().rev().find(|(label, _)| label == *b).map_or(pr.has_label(b), |(_, w)| matches!(w, crate::labels::Want::Present(_)))
         })
         .cloned()

@@ -13,7 +13,6 @@ use crate::facts::Check;
 use crate::time::parse_rfc3339;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use std::collections::btree_map::{BTreeMap, Entry};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -84,33 +83,50 @@ pub fn context_label(workflow: &str, name: &str) -> String {
 }
 
 /// The one reduction every caller judges checks by (the rollup, the queue's green and watch): each
-/// context, keyed by workflow + name, collapsed to its newest run, with that run's outcome.
-pub fn newest_runs(checks: &[Check]) -> BTreeMap<(&str, &str), (&Check, Rollup)> {
-    // Runs are ordered only when two share a context (a re-run): most contexts have one run, and
-    // their timestamps need not be parsed at all.
-    let mut newest: BTreeMap<(&str, &str), (&Check, Rollup)> = BTreeMap::new();
-    for check in checks {
-        let key = (check.workflow.as_deref().unwrap_or(""), check.name.as_str());
-        let verdict = outcome(check);
-        match newest.entry(key) {
-            Entry::Vacant(slot) => {
-                slot.insert((check, verdict));
-            }
-            Entry::Occupied(mut slot) => {
-                let (current, current_verdict) = *slot.get();
+/// context, keyed by workflow + name, collapsed to its newest run, with that run's outcome; in key order.
+pub fn newest_runs(checks: &[Check]) -> Newest<'_> {
+    // A sorted Vec, not a map: a pull request has a handful of contexts, and a map per pull request
+    // per question allocated a node for each. Runs are ordered only when two share a context (a re-run):
+    // most contexts have one run, and their timestamps need not be parsed at all. The sort is stable,
+    // so of two runs equal in every key the first kept wins, as the map's entry did.
+    let mut runs: Vec<((&str, &str), (&Check, Rollup))> = checks.iter().map(|c| ((c.workflow.as_deref().unwrap_or(""), c.name.as_str()), (c, outcome(c)))).collect();
+    crate::sorting::sort_by(&mut runs, |a, b| a.0.cmp(&b.0));
+    let mut newest: Vec<((&str, &str), (&Check, Rollup))> = Vec::with_capacity(runs.len());
+    for run in runs {
+        match newest.last_mut() {
+            Some(last) if last.0 == run.0 => {
+                let ((current, current_verdict), (check, verdict)) = (last.1, run.1);
                 if order_key(current, current_verdict) < order_key(check, verdict) {
-                    slot.insert((check, verdict));
+                    *last = run;
                 }
             }
+            _ => newest.push(run),
         }
     }
-    newest
+    Newest(newest)
+}
+
+/// Each context's newest run, sorted by (workflow, name), one entry per context.
+pub struct Newest<'a>(Vec<((&'a str, &'a str), (&'a Check, Rollup))>);
+
+impl<'a> Newest<'a> {
+    pub fn iter(&self) -> std::slice::Iter<'_, ((&'a str, &'a str), (&'a Check, Rollup))> {
+        self.0.iter()
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &(&'a str, &'a str)> + '_ {
+        self.0.iter().map(|(k, _)| k)
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &(&'a Check, Rollup)> + '_ {
+        self.0.iter().map(|(_, v)| v)
+    }
 }
 
 fn rollup_of(checks: &[Check], required: &[String], name_passing: bool) -> CheckRollup {
     let newest = newest_runs(checks);
     let mut rollup = CheckRollup { state: Rollup::Passing, failing: vec![], pending: vec![], passing: vec![] };
-    for ((workflow, name), (_, verdict)) in &newest {
+    for ((workflow, name), (_, verdict)) in newest.iter() {
         match verdict {
             Rollup::Passing if name_passing => rollup.passing.push(context_label(workflow, name)),
             Rollup::Passing => {}

@@ -28,6 +28,15 @@ impl Wants {
         self.0.push((label.to_string(), Want::Absent(reason.into())));
     }
 
+    /// Absent, with the reason built only when `pr` carries the label. An absent want only ever removes
+    /// a label the pull request has (`label_edit`), so for one it does not carry nothing is recorded:
+    /// on a board most of these reasons are about labels that are not there, and were formatted for nothing.
+    pub fn absent_if_carried(&mut self, pr: &PullRequest, label: &str, reason: impl FnOnce() -> String) {
+        if pr.has_label(label) {
+            self.absent(label, reason());
+        }
+    }
+
     /// Present or absent by a condition, with the reason for each case.
     pub fn set(&mut self, label: &str, on: bool, reason: impl Into<String>) {
         if on {
