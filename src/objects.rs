@@ -32,6 +32,19 @@ macro_rules! forward {
     };
 }
 
+/// A visitor's leaf methods, each handed on as it is (no nested value to wrap).
+macro_rules! visit {
+    ($($method:ident($($ty:ty)?);)*) => {
+        $(
+            #[inline]
+            fn $method<E: de::Error>(self $(, v: $ty)?) -> Result<V::Value, E> {
+                self.0.$method($(visit!(@arg v $ty))?)
+            }
+        )*
+    };
+    (@arg $v:ident $ty:ty) => { $v };
+}
+
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for Objects<D> {
     type Error = D::Error;
 
@@ -75,69 +88,27 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
         self.0.expecting(f)
     }
 
-    #[inline]
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {
-        self.0.visit_bool(v)
+    visit! {
+        visit_bool(bool);
+        visit_i64(i64);
+        visit_u64(u64);
+        visit_i128(i128);
+        visit_u128(u128);
+        visit_f64(f64);
+        visit_char(char);
+        visit_str(&str);
+        visit_borrowed_str(&'de str);
+        visit_string(String);
+        visit_bytes(&[u8]);
+        visit_borrowed_bytes(&'de [u8]);
+        visit_byte_buf(Vec<u8>);
+        visit_none();
+        visit_unit();
     }
-    #[inline]
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<V::Value, E> {
-        self.0.visit_i64(v)
-    }
-    #[inline]
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<V::Value, E> {
-        self.0.visit_u64(v)
-    }
-    #[inline]
-    fn visit_i128<E: de::Error>(self, v: i128) -> Result<V::Value, E> {
-        self.0.visit_i128(v)
-    }
-    #[inline]
-    fn visit_u128<E: de::Error>(self, v: u128) -> Result<V::Value, E> {
-        self.0.visit_u128(v)
-    }
-    #[inline]
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
-        self.0.visit_f64(v)
-    }
-    #[inline]
-    fn visit_char<E: de::Error>(self, v: char) -> Result<V::Value, E> {
-        self.0.visit_char(v)
-    }
-    #[inline]
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
-        self.0.visit_str(v)
-    }
-    #[inline]
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
-        self.0.visit_borrowed_str(v)
-    }
-    #[inline]
-    fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
-        self.0.visit_string(v)
-    }
-    #[inline]
-    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<V::Value, E> {
-        self.0.visit_bytes(v)
-    }
-    #[inline]
-    fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<V::Value, E> {
-        self.0.visit_borrowed_bytes(v)
-    }
-    #[inline]
-    fn visit_byte_buf<E: de::Error>(self, v: Vec<u8>) -> Result<V::Value, E> {
-        self.0.visit_byte_buf(v)
-    }
-    #[inline]
-    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
-        self.0.visit_none()
-    }
+
     #[inline]
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
         self.0.visit_some(Objects(d))
-    }
-    #[inline]
-    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
-        self.0.visit_unit()
     }
     #[inline]
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
