@@ -91,19 +91,18 @@ pub fn newest_runs(checks: &[Check]) -> Newest<'_> {
     // so of two runs equal in every key the first kept wins, as the map's entry did.
     let mut runs: Vec<((&str, &str), (&Check, Rollup))> = checks.iter().map(|c| ((c.workflow.as_deref().unwrap_or(""), c.name.as_str()), (c, outcome(c)))).collect();
     crate::sorting::sort_by(&mut runs, |a, b| a.0.cmp(&b.0));
-    let mut newest: Vec<((&str, &str), (&Check, Rollup))> = Vec::with_capacity(runs.len());
-    for run in runs {
-        match newest.last_mut() {
-            Some(last) if last.0 == run.0 => {
-                let ((current, current_verdict), (check, verdict)) = (last.1, run.1);
-                if order_key(current, current_verdict) < order_key(check, verdict) {
-                    *last = run;
-                }
-            }
-            _ => newest.push(run),
+    // Each context's runs are adjacent now: the first one kept takes a later one's place when older.
+    runs.dedup_by(|later, kept| {
+        if later.0 != kept.0 {
+            return false;
         }
-    }
-    Newest(newest)
+        let ((current, current_verdict), (check, verdict)) = (kept.1, later.1);
+        if order_key(current, current_verdict) < order_key(check, verdict) {
+            *kept = *later;
+        }
+        true
+    });
+    Newest(runs)
 }
 
 /// Each context's newest run, sorted by (workflow, name), one entry per context.

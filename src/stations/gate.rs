@@ -7,7 +7,7 @@ use super::state::{derive, GateResult};
 use super::{gate_due, state_wants};
 use crate::config::Config;
 use crate::facts::{Facts, PullFact, PullRequest};
-use crate::glob::labeler_match;
+use crate::glob::LabelerGlob;
 use crate::labels::label_edit;
 use crate::plan::{Guard, Op, StatusState, Warning};
 use schemars::JsonSchema;
@@ -48,7 +48,11 @@ pub fn docs_only_status(config: &Config, pr: &PullRequest, _d: &super::state::De
     if pr.unknown(PullFact::Files) || pr.files.is_empty() || globs.is_empty() {
         return None;
     }
-    let docs = pr.files.iter().all(|f| globs.iter().any(|g| labeler_match(g, f)));
+    let globs: Vec<LabelerGlob> = globs.iter().map(|g| LabelerGlob::new(g)).collect();
+    let docs = pr.files.iter().all(|f| {
+        let segments: Vec<&str> = f.split('/').collect();
+        globs.iter().any(|g| g.matches(&segments))
+    });
     docs.then(|| status(config, pr, &pr.head_sha, StatusState::Success, DESC_DOCS_ONLY, format!("every changed path of #{} matches stations.gate.docsOnly", pr.number)))
 }
 
