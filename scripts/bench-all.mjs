@@ -1,6 +1,6 @@
 // Every benchmark the README quotes, one after another in one command (`npm run bench:all`), so the
 // README's figures come from one run: the engine (bench.mjs), the API requests (bench-api.mjs), the
-// queue's scaling in cycle members (bench-scale.mjs), the worker's CI runs per landed pull request beside
+// scaling of the queue's triage and the dashboard in dependency members (bench-scale.mjs), the worker's CI runs per landed pull request beside
 // update-every-branch (bench-queue-ci.mjs), its reads per cycle and per hour (bench-queue-budget.mjs) and, when Debian's chromium is installed, the
 // dashboard page in a browser (bench-page.mjs).
 import { spawnSync } from "node:child_process";

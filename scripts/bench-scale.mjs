@@ -1,8 +1,9 @@
-// Scaling of the queue's triage in cycle members (issue 16): a Merge-After ring and a Merge-After chain of
-// up to 10,000 pull requests, decided by a Wasm build in this process; prints time and the Wasm memory the
-// call left allocated (a fresh instance per size, so it is that call's peak), and ring(4,000)/ring(2,000),
-// which is about 2 when the triage is linear and about 4 when it is quadratic. With two build folders it
-// runs both on the same inputs, interleaved, and prints B/A.
+// Scaling in dependency members (issue 16): the queue's triage and the dashboard (which lays the same graph
+// out in layers) on a Merge-After ring, a chain (each waits for the one before) and a chain listed against
+// its direction (each waits for the one after) of up to 10,000 pull requests, decided by a Wasm build in
+// this process; prints time and the Wasm memory the call left allocated (a fresh instance per size, so it
+// is that call's peak), and the 4,000/2,000 ratios, about 2 when a call is linear and about 4 when it is
+// quadratic. With two build folders it runs both on the same inputs, interleaved, and prints B/A.
 //   node scripts/bench-scale.mjs [DIR_A [DIR_B]]      (default pkg/; RUNS=5)
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -14,11 +15,12 @@ const dirs = process.argv.slice(2);
 if (!dirs.length) dirs.push(`${root}pkg`);
 const RUNS = Number(process.env.RUNS ?? 5);
 
-/** A Merge-After ring (the last waits for the first) or chain (each waits for the one before) of `n`. */
+/** A Merge-After ring (the last waits for the first), chain (each waits for the one before) or reversed
+ * chain (each waits for the one after) of `n`. */
 export function queueBoard(n, shape) {
   const pullRequests = [];
   for (let i = 1; i <= n; i++) {
-    const after = shape === "ring" ? (i % n) + 1 : i - 1;
+    const after = shape === "ring" ? (i % n) + 1 : shape === "chain" ? i - 1 : i < n ? i + 1 : 0;
     pullRequests.push({ number: i, title: `t${i}`, author: "dev", baseRef: "main", headRef: `b${i}`, headSha: `h${i}`, labels: ["merge-queued"], body: after ? `Merge-After: #${after}` : "" });
   }
   return { facts: { repository: "me/here", now: "2026-01-01T00:00:00Z", defaultBranch: "main", pullRequests } };
@@ -34,11 +36,11 @@ async function fresh(dir) {
 
 /** Time: the median of RUNS calls on one instance after a first call (the compiler's tiers warmed). Memory: one
  * call on a fresh instance, whose linear memory never shrinks, so its size after the call is the call's peak. */
-async function measure(dir, text) {
+async function measure(dir, text, name) {
   const call = (glue) => {
     try {
       // The preset engine (no config), asked as every shell asks it: JSON text in and out.
-      return { out: new glue.Engine().call("triage", text) };
+      return { out: new glue.Engine().call(name, text) };
     } catch (e) {
       // An engine that runs out of Wasm memory aborts: reported as such, the other rows still run.
       return { failed: String(e.message ?? e).split("\n")[0] };
@@ -60,28 +62,36 @@ async function measure(dir, text) {
 }
 
 const cases = [
-  ["ring", 2000],
-  ["ring", 4000],
-  ["ring", 10000],
-  ["chain", 10000],
+  ["triage", "ring", 2000],
+  ["triage", "ring", 4000],
+  ["triage", "ring", 10000],
+  ["triage", "chain", 10000],
+  ["triage", "reversed", 10000],
+  ["dashboard", "ring", 10000],
+  ["dashboard", "chain", 10000],
+  ["dashboard", "reversed", 2000],
+  ["dashboard", "reversed", 4000],
+  ["dashboard", "reversed", 10000],
 ];
+const key = (call, shape, n) => `${call} ${shape} ${n}`;
 const results = dirs.map(() => ({}));
-for (const [shape, n] of cases) {
+for (const [call, shape, n] of cases) {
   const text = JSON.stringify(queueBoard(n, shape));
-  for (let d = 0; d < dirs.length; d++) results[d][`${shape}${n}`] = await measure(dirs[d], text);
+  for (let d = 0; d < dirs.length; d++) results[d][key(call, shape, n)] = await measure(dirs[d], text, call);
 }
-console.log(`queue triage on a Merge-After ring and chain, Wasm in Node ${process.version}, time the median of ${RUNS} warm calls, memory that of a fresh instance after one call`);
+console.log(`the queue's triage and the dashboard on a Merge-After ring, chain and reversed chain, Wasm in Node ${process.version}, time the median of ${RUNS} warm calls, memory that of a fresh instance after one call`);
 for (let d = 0; d < dirs.length; d++) {
   const r = results[d];
   console.log(`\n${dirs[d]}`);
-  console.log("board         |       ms | Wasm memory MB | report MB");
-  for (const [shape, n] of cases) {
-    const x = r[`${shape}${n}`];
-    if (x.failed) console.log(`${`${shape} ${n}`.padEnd(13)} | failed (${x.failed}) with ${x.mb.toFixed(1)} MB of Wasm memory`);
-    else console.log(`${`${shape} ${n}`.padEnd(13)} | ${x.ms.toFixed(1).padStart(8)} | ${x.mb.toFixed(1).padStart(14)} | ${x.outMb.toFixed(2).padStart(9)}`);
+  console.log("call and board           |       ms | Wasm memory MB | answer MB");
+  for (const c of cases) {
+    const x = r[key(...c)];
+    if (x.failed) console.log(`${key(...c).padEnd(24)} | failed (${x.failed}) with ${x.mb.toFixed(1)} MB of Wasm memory`);
+    else console.log(`${key(...c).padEnd(24)} | ${x.ms.toFixed(1).padStart(8)} | ${x.mb.toFixed(1).padStart(14)} | ${x.outMb.toFixed(2).padStart(9)}`);
   }
-  console.log(`ring(4,000)/ring(2,000): ${(r.ring4000.ms / r.ring2000.ms).toFixed(2)}x time (about 2 when linear)`);
+  const ratio = (call, shape) => (r[key(call, shape, 4000)].ms / r[key(call, shape, 2000)].ms).toFixed(2);
+  console.log(`triage ring(4,000)/ring(2,000): ${ratio("triage", "ring")}x time; dashboard reversed(4,000)/reversed(2,000): ${ratio("dashboard", "reversed")}x (about 2 when linear)`);
 }
 if (dirs.length === 2) {
-  console.log("\nB/A time: " + cases.map(([s, n]) => `${s} ${n} ${(results[1][`${s}${n}`].ms / results[0][`${s}${n}`].ms).toFixed(3)}x`).join(", "));
+  console.log("\nB/A time: " + cases.map((c) => `${key(...c)} ${(results[1][key(...c)].ms / results[0][key(...c)].ms).toFixed(3)}x`).join(", "));
 }

@@ -467,33 +467,45 @@ fn dep_graph(ctx: &crate::queue::Ctx) -> DepGraph {
         }
     }
     // Built by sorting.rs, not `collect()`, whose sort would be one more copy in the page's Wasm.
-    let numbers = crate::sorting::set(edges.iter().flat_map(|e| [e.from, e.to]));
-    let mut layer: BTreeMap<u64, usize> = crate::sorting::map(numbers.iter().map(|&n| (n, 0)));
-    // Longest path by relaxation: at most one pass per node, since cycle edges are skipped.
-    for _ in 0..numbers.len() {
-        let mut moved = false;
-        for e in edges.iter().filter(|e| !e.in_cycle) {
-            let want = layer[&e.to] + 1;
-            if layer[&e.from] < want {
-                layer.insert(e.from, want);
-                moved = true;
-            }
-        }
-        if !moved {
-            break;
-        }
-    }
-    let mut next_slot: BTreeMap<usize, usize> = BTreeMap::new();
+    let numbers: Vec<u64> = crate::sorting::set(edges.iter().flat_map(|e| [e.from, e.to])).into_iter().collect();
+    // Every end of an edge is in `numbers`.
+    let at = |n: u64| numbers.binary_search(&n).unwrap_or_default();
+    let layer = layers(numbers.len(), edges.iter().filter(|e| !e.in_cycle).map(|e| (at(e.from), at(e.to))));
+    let mut next_slot = vec![0usize; numbers.len()];
     let nodes = numbers
         .iter()
-        .map(|&n| {
-            let l = layer[&n];
-            let slot = next_slot.entry(l).or_insert(0);
-            *slot += 1;
-            DepNode { number: n, title: ctx.by_number.get(&n).map(|p| p.title.clone()).unwrap_or_default(), layer: l, slot: *slot - 1, in_cycle: g.in_cycle(n) }
+        .zip(&layer)
+        .map(|(&n, &l)| {
+            next_slot[l] += 1;
+            DepNode { number: n, title: ctx.by_number.get(&n).map(|p| p.title.clone()).unwrap_or_default(), layer: l, slot: next_slot[l] - 1, in_cycle: g.in_cycle(n) }
         })
         .collect();
     DepGraph { nodes, edges, cycles: g.cycles.clone() }
+}
+
+/// Each node's layer, for edges `(from, to)` between nodes `0..count` with no cycle among them: 0 for
+/// one that waits for nothing, else one more than the highest layer it waits for. Sinks first (Kahn's
+/// order), so each edge is followed once: relaxing every edge until nothing moved took a pass per node
+/// on a chain listed against its direction, 2.7 s for a chain of 4,000 (issue 16: every call linear).
+fn layers(count: usize, edges: impl Iterator<Item = (usize, usize)>) -> Vec<usize> {
+    let mut layer = vec![0usize; count];
+    let mut waiting = vec![0usize; count];
+    let mut into: Vec<Vec<usize>> = vec![Vec::new(); count];
+    for (from, to) in edges {
+        waiting[from] += 1;
+        into[to].push(from);
+    }
+    let mut ready: Vec<usize> = (0..count).filter(|&i| waiting[i] == 0).collect();
+    while let Some(to) = ready.pop() {
+        for &from in &into[to] {
+            layer[from] = layer[from].max(layer[to] + 1);
+            waiting[from] -= 1;
+            if waiting[from] == 0 {
+                ready.push(from);
+            }
+        }
+    }
+    layer
 }
 
 /// The boundary's entry: facts as JSON text; a bad config gives its errors and no rows.
@@ -660,6 +672,22 @@ mod tests {
         let vias: Vec<(u64, u64, &str, bool)> = view.graph.edges.iter().map(|e| (e.from, e.to, e.via.as_str(), e.in_cycle)).collect();
         assert_eq!(vias, vec![(2, 1, "mergeAfter", false), (3, 2, "mergeAfter", false), (5, 6, "mergeAfter", true), (6, 5, "mergeAfter", true), (7, 1, "stack", false)]);
         assert_eq!(view.graph.cycles, vec![vec![5, 6]]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn layers_are_the_longest_path_to_a_sink(raw in proptest::collection::vec((0usize..40, 0usize..40), 0..120)) {
+            // A DAG: every edge from a higher node to a lower one, listed in any order.
+            let edges: Vec<(usize, usize)> = raw.into_iter().filter(|(a, b)| a != b).map(|(a, b)| (a.max(b), a.min(b))).collect();
+            // The definition, by relaxation to the fixed point (one pass per node is enough).
+            let mut want = vec![0usize; 40];
+            for _ in 0..40 {
+                for &(from, to) in &edges {
+                    want[from] = want[from].max(want[to] + 1);
+                }
+            }
+            proptest::prop_assert_eq!(layers(40, edges.iter().copied()), want);
+        }
     }
 
     #[test]
