@@ -255,9 +255,9 @@ pub fn dashboard(facts: &Facts, config: &Config) -> DashboardView {
     let states = state_axis(config);
 
     // Looked up by number, so a board of thousands stays linear.
-    let verdicts: BTreeMap<u64, _> = crate::sorting::map(plan.pulls.iter().map(|v| (v.number, v)));
-    let timings: BTreeMap<u64, _> = crate::sorting::map(swept.pulls.iter().map(|p| (p.number, p)));
-    let entries: BTreeMap<u64, _> = crate::sorting::map(queue.entries.iter().map(|e| (e.number, e)));
+    let verdicts = crate::sorting::VecMap::new(plan.pulls.iter().map(|v| (v.number, v)));
+    let timings = crate::sorting::VecMap::new(swept.pulls.iter().map(|p| (p.number, p)));
+    let entries = crate::sorting::VecMap::new(queue.entries.iter().map(|e| (e.number, e)));
     let mut pulls: Vec<&crate::facts::PullRequest> = facts.pull_requests.iter().collect();
     crate::sorting::sort_by_key(&mut pulls, |p| p.number);
     let rows: Vec<DashboardRow> = pulls
@@ -466,8 +466,10 @@ fn dep_graph(ctx: &crate::queue::Ctx) -> DepGraph {
             edges.push(DepEdge { from, to: e.to, via: via.into(), issue, in_cycle });
         }
     }
-    // Built by sorting.rs, not `collect()`, whose sort would be one more copy in the page's Wasm.
-    let numbers: Vec<u64> = crate::sorting::set(edges.iter().flat_map(|e| [e.from, e.to])).into_iter().collect();
+    // Sorted by sorting.rs, whose one sort serves the whole engine.
+    let mut numbers: Vec<u64> = edges.iter().flat_map(|e| [e.from, e.to]).collect();
+    crate::sorting::sort(&mut numbers);
+    numbers.dedup();
     // Every end of an edge is in `numbers`.
     let at = |n: u64| numbers.binary_search(&n).unwrap_or_default();
     let layer = layers(numbers.len(), edges.iter().filter(|e| !e.in_cycle).map(|e| (at(e.from), at(e.to))));

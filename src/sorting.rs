@@ -20,11 +20,20 @@ pub fn sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
         return;
     }
     let sources = order(v.len(), &mut |a, b| cmp(&v[a], &v[b]));
-    // Where each element goes, then swaps along the cycles: each swap puts one element in its place.
-    let mut dest = vec![0; v.len()];
-    for (to, from) in sources.into_iter().enumerate() {
+    permute(v, destinations(&sources));
+}
+
+/// Where each element goes, from where each place's element comes from.
+fn destinations(sources: &[usize]) -> Vec<usize> {
+    let mut dest = vec![0; sources.len()];
+    for (to, &from) in sources.iter().enumerate() {
         dest[from] = to;
     }
+    dest
+}
+
+/// Moves element `i` to `dest[i]` by swaps along the cycles: each swap puts one element in its place.
+fn permute<T>(v: &mut [T], mut dest: Vec<usize>) {
     for i in 0..v.len() {
         while dest[i] != i {
             let d = dest[i];
@@ -61,6 +70,128 @@ pub fn set<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
         out.insert(item);
     }
     out
+}
+
+/// A map built once from pairs and then only read (a pull request's number to its verdict, a branch to
+/// its pull request): the keys sorted in one `Vec`, the values beside them. A `BTreeMap` brought its
+/// node code (insert with splits, search, iteration, drop) for every key and value type, about 14 KB of
+/// the page's Wasm for the maps keyed by number alone; here a lookup is a binary search over the keys,
+/// one copy per key type, and building one sorts once.
+#[derive(Debug, Clone)]
+pub struct VecMap<K, V> {
+    keys: Vec<K>,
+    values: Vec<V>,
+}
+
+impl<K, V> Default for VecMap<K, V> {
+    fn default() -> Self {
+        VecMap { keys: Vec::new(), values: Vec::new() }
+    }
+}
+
+impl<K: Ord, V> VecMap<K, V> {
+    /// `collect::<BTreeMap<_, _>>()`: a later duplicate key replaces an earlier one.
+    pub fn new(items: impl IntoIterator<Item = (K, V)>) -> Self {
+        let (mut keys, mut values): (Vec<K>, Vec<V>) = items.into_iter().unzip();
+        // Numbers usually arrive in order (GitHub lists them so, and maps are built from maps).
+        if !keys.windows(2).all(|w| w[0] < w[1]) {
+            let dest = destinations(&order(keys.len(), &mut |a, b| keys[a].cmp(&keys[b])));
+            permute(&mut keys, dest.clone());
+            permute(&mut values, dest);
+            // Of equal keys (now adjacent, in arrival order) the last stays.
+            let mut kept = 0;
+            for i in 0..keys.len() {
+                if i + 1 < keys.len() && keys[i] == keys[i + 1] {
+                    continue;
+                }
+                keys.swap(kept, i);
+                values.swap(kept, i);
+                kept += 1;
+            }
+            keys.truncate(kept);
+            values.truncate(kept);
+        }
+        VecMap { keys, values }
+    }
+
+    fn find(&self, key: &K) -> Option<usize> {
+        self.keys.binary_search(key).ok()
+    }
+
+    pub fn get(&self, key: &K) -> Option<&V> {
+        self.find(key).map(|i| &self.values[i])
+    }
+
+    pub fn contains_key(&self, key: &K) -> bool {
+        self.find(key).is_some()
+    }
+
+    /// The key's place in key order (`0..len()`), for arrays kept beside the map.
+    pub fn position(&self, key: &K) -> Option<usize> {
+        self.find(key)
+    }
+
+    /// The entry at a place in key order.
+    pub fn at(&self, place: usize) -> (&K, &V) {
+        (&self.keys[place], &self.values[place])
+    }
+
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    pub fn keys(&self) -> std::slice::Iter<'_, K> {
+        self.keys.iter()
+    }
+
+    pub fn values(&self) -> std::slice::Iter<'_, V> {
+        self.values.iter()
+    }
+
+    pub fn iter(&self) -> std::iter::Zip<std::slice::Iter<'_, K>, std::slice::Iter<'_, V>> {
+        self.keys.iter().zip(&self.values)
+    }
+}
+
+impl<K: Ord, V> VecMap<K, Vec<V>> {
+    /// Each key with all its values, in arrival order (`entry(k).or_default().push(v)` for each pair).
+    pub fn grouped(items: impl IntoIterator<Item = (K, V)>) -> Self {
+        let (mut keys, mut values): (Vec<K>, Vec<V>) = items.into_iter().unzip();
+        let dest = destinations(&order(keys.len(), &mut |a, b| keys[a].cmp(&keys[b])));
+        permute(&mut keys, dest.clone());
+        permute(&mut values, dest);
+        let mut map = VecMap::default();
+        for (k, v) in keys.into_iter().zip(values) {
+            if map.keys.last() != Some(&k) {
+                map.keys.push(k);
+                map.values.push(Vec::new());
+            }
+            map.values.last_mut().expect("a group was just opened").push(v);
+        }
+        map
+    }
+}
+
+impl<K: Ord, V> std::ops::Index<&K> for VecMap<K, V> {
+    type Output = V;
+
+    /// Like `BTreeMap`'s: the key must be there.
+    fn index(&self, key: &K) -> &V {
+        self.get(key).expect("a key of the map")
+    }
+}
+
+impl<'m, K, V> IntoIterator for &'m VecMap<K, V> {
+    type Item = (&'m K, &'m V);
+    type IntoIter = std::iter::Zip<std::slice::Iter<'m, K>, std::slice::Iter<'m, V>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.keys.iter().zip(&self.values)
+    }
 }
 
 /// A set kept as a sorted `Vec`, for the engine's few small sets of strings (a pull request's claims
@@ -188,6 +319,25 @@ mod tests {
         assert_eq!(map(pairs.clone()), pairs.into_iter().collect::<BTreeMap<_, _>>(), "a later duplicate wins, as in collect");
         let nums = [5u64, 1, 5, 3];
         assert_eq!(set(nums), nums.into_iter().collect::<BTreeSet<_>>());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_vec_map_answers_as_a_btree_map(pairs in proptest::collection::vec((0u64..30, 0u32..1000), 0..80)) {
+            let ours = VecMap::new(pairs.clone());
+            let theirs: BTreeMap<u64, u32> = pairs.iter().copied().collect();
+            proptest::prop_assert_eq!(ours.iter().map(|(&k, &v)| (k, v)).collect::<Vec<_>>(), theirs.iter().map(|(&k, &v)| (k, v)).collect::<Vec<_>>());
+            for k in 0..31 {
+                proptest::prop_assert_eq!(ours.get(&k), theirs.get(&k));
+                proptest::prop_assert_eq!(ours.position(&k), theirs.keys().position(|&x| x == k));
+            }
+            let grouped = VecMap::grouped(pairs.clone());
+            let mut want: BTreeMap<u64, Vec<u32>> = BTreeMap::new();
+            for (k, v) in pairs {
+                want.entry(k).or_default().push(v);
+            }
+            proptest::prop_assert_eq!(grouped.iter().map(|(&k, v)| (k, v.clone())).collect::<Vec<_>>(), want.into_iter().collect::<Vec<_>>());
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use super::declare::Declared;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::sorting::VecMap;
 
 /// Why one pull request waits for another.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
@@ -28,31 +28,29 @@ pub struct Edge {
 
 #[derive(Debug, Clone, Default)]
 pub struct Graph {
-    pub edges: BTreeMap<u64, Vec<Edge>>,
+    pub edges: VecMap<u64, Vec<Edge>>,
     /// Each cycle's members, ascending; cycles sorted by their smallest member.
     pub cycles: Vec<Vec<u64>>,
     /// Each member's cycle, by its index in `cycles`: finding a member's cycle is a lookup, not a
     /// scan of every cycle, so naming each member of a ring stays linear in the ring.
-    cycle_index: BTreeMap<u64, usize>,
+    cycle_index: VecMap<u64, usize>,
 }
 
 /// Issue facts the graph needs: which open issue is closed by which open pull requests.
 pub struct IssueIndex {
-    pub open_issues: BTreeSet<u64>,
-    pub closers: BTreeMap<u64, Vec<u64>>,
+    pub open_issues: VecMap<u64, ()>,
+    pub closers: VecMap<u64, Vec<u64>>,
 }
 
 impl Graph {
-    pub fn build(declared: &BTreeMap<u64, Declared>, issues: &IssueIndex) -> Graph {
-        let open: BTreeSet<u64> = crate::sorting::set(declared.keys().copied());
-        let mut edges: BTreeMap<u64, Vec<Edge>> = BTreeMap::new();
-        for (&n, d) in declared {
+    pub fn build(declared: &VecMap<u64, Declared>, issues: &IssueIndex) -> Graph {
+        let edges = VecMap::new(declared.iter().map(|(&n, d)| {
             let mut out: Vec<Edge> = Vec::new();
             let mut add = |to: u64, via: Via| {
                 // The stack and a Merge-After naming the same layer mean the same: counted once.
                 // A pull request naming itself keeps the edge: it waits for its own merge, so it
                 // can never be picked, and is a cycle of one reported by its number.
-                if open.contains(&to) && !out.iter().any(|e| e.to == to) {
+                if declared.contains_key(&to) && !out.iter().any(|e| e.to == to) {
                     out.push(Edge { to, via });
                 }
             };
@@ -63,18 +61,18 @@ impl Graph {
                 add(m, Via::MergeAfter);
             }
             for inh in &d.start_after {
-                if open.contains(&inh.number) {
+                if declared.contains_key(&inh.number) {
                     add(inh.number, Via::StartAfter { issue: inh.issue, named: inh.number });
-                } else if issues.open_issues.contains(&inh.number) {
+                } else if issues.open_issues.contains_key(&inh.number) {
                     for &q in issues.closers.get(&inh.number).into_iter().flatten() {
                         add(q, Via::StartAfter { issue: inh.issue, named: inh.number });
                     }
                 }
             }
-            edges.insert(n, out);
-        }
+            (n, out)
+        }));
         let cycles = cycles(&edges);
-        let cycle_index = crate::sorting::map(cycles.iter().enumerate().flat_map(|(i, c)| c.iter().map(move |&n| (n, i))));
+        let cycle_index = VecMap::new(cycles.iter().enumerate().flat_map(|(i, c)| c.iter().map(move |&n| (n, i))));
         Graph { edges, cycles, cycle_index }
     }
 
@@ -93,60 +91,58 @@ impl Graph {
 }
 
 /// Strongly connected components with more than one member, or a member naming itself.
-pub fn cycles(edges: &BTreeMap<u64, Vec<Edge>>) -> Vec<Vec<u64>> {
+pub fn cycles(edges: &VecMap<u64, Vec<Edge>>) -> Vec<Vec<u64>> {
+    // Nodes by their place in `edges` (a node without an entry there has no edges and is no one's
+    // cycle): Tarjan's index and low link in arrays beside the map.
     struct T<'a> {
-        edges: &'a BTreeMap<u64, Vec<Edge>>,
-        index: BTreeMap<u64, usize>,
-        low: BTreeMap<u64, usize>,
-        stack: Vec<u64>,
+        edges: &'a VecMap<u64, Vec<Edge>>,
+        index: Vec<usize>,
+        low: Vec<usize>,
+        stack: Vec<usize>,
         next: usize,
         out: Vec<Vec<u64>>,
     }
+    const UNSEEN: usize = usize::MAX;
     // A node is on Tarjan's stack from its visit until its component is taken off, when its `low` is
-    // set to DONE (never read again as a number): no set of its own, whose removal code was 2 KB of
-    // the page's Wasm.
+    // set to DONE (never read again as a number): no set of its own.
     const DONE: usize = usize::MAX;
     // Iterative Tarjan: a long Merge-After chain must not overflow the Wasm stack.
-    fn visit(t: &mut T, root: u64) {
-        let mut work: Vec<(u64, usize)> = vec![(root, 0)];
+    fn visit(t: &mut T, root: usize) {
+        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
         while let Some(&mut (v, ref mut i)) = work.last_mut() {
             if *i == 0 {
-                t.index.insert(v, t.next);
-                t.low.insert(v, t.next);
+                t.index[v] = t.next;
+                t.low[v] = t.next;
                 t.next += 1;
                 t.stack.push(v);
             }
-            let edges: &[Edge] = t.edges.get(&v).map(Vec::as_slice).unwrap_or(&[]);
-            if *i < edges.len() {
-                let w = edges[*i].to;
+            let out = t.edges.at(v).1;
+            if *i < out.len() {
+                let to = out[*i].to;
                 *i += 1;
-                if !t.index.contains_key(&w) {
-                    if t.edges.contains_key(&w) {
-                        work.push((w, 0));
-                    }
-                } else if t.low[&w] != DONE {
-                    let lw = t.index[&w];
-                    let lv = t.low.get_mut(&v).unwrap();
-                    *lv = (*lv).min(lw);
+                let Some(w) = t.edges.position(&to) else { continue };
+                if t.index[w] == UNSEEN {
+                    work.push((w, 0));
+                } else if t.low[w] != DONE {
+                    t.low[v] = t.low[v].min(t.index[w]);
                 }
                 continue;
             }
             work.pop();
             if let Some(&(parent, _)) = work.last() {
-                let lv = t.low[&v];
-                let lp = t.low.get_mut(&parent).unwrap();
-                *lp = (*lp).min(lv);
+                t.low[parent] = t.low[parent].min(t.low[v]);
             }
-            if t.low[&v] == t.index[&v] {
+            if t.low[v] == t.index[v] {
                 let mut comp = Vec::new();
                 while let Some(w) = t.stack.pop() {
-                    t.low.insert(w, DONE);
-                    comp.push(w);
+                    t.low[w] = DONE;
+                    comp.push(*t.edges.at(w).0);
                     if w == v {
                         break;
                     }
                 }
-                let self_loop = t.edges.get(&v).is_some_and(|e| e.iter().any(|e| e.to == v));
+                let (&n, out) = t.edges.at(v);
+                let self_loop = out.iter().any(|e| e.to == n);
                 if comp.len() > 1 || self_loop {
                     crate::sorting::sort(&mut comp);
                     t.out.push(comp);
@@ -154,10 +150,11 @@ pub fn cycles(edges: &BTreeMap<u64, Vec<Edge>>) -> Vec<Vec<u64>> {
             }
         }
     }
-    let mut t = T { edges, index: BTreeMap::new(), low: BTreeMap::new(), stack: vec![], next: 0, out: vec![] };
-    for &n in edges.keys() {
-        if !t.index.contains_key(&n) {
-            visit(&mut t, n);
+    let count = edges.len();
+    let mut t = T { edges, index: vec![UNSEEN; count], low: vec![0; count], stack: vec![], next: 0, out: vec![] };
+    for v in 0..count {
+        if t.index[v] == UNSEEN {
+            visit(&mut t, v);
         }
     }
     crate::sorting::sort(&mut t.out);
@@ -168,11 +165,11 @@ pub fn cycles(edges: &BTreeMap<u64, Vec<Edge>>) -> Vec<Vec<u64>> {
 mod tests {
     use super::*;
 
-    fn chain(n: u64, close: bool) -> BTreeMap<u64, Vec<Edge>> {
-        (1..=n).map(|i| {
+    fn chain(n: u64, close: bool) -> VecMap<u64, Vec<Edge>> {
+        VecMap::new((1..=n).map(|i| {
             let to = if i == n && close { 1 } else { i + 1 };
             (i, if i < n || close { vec![Edge { to, via: Via::MergeAfter }] } else { vec![] })
-        }).collect()
+        }))
     }
 
     #[test]

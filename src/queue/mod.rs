@@ -29,7 +29,7 @@ pub use crate::config::queue as config;
 
 use crate::facts::{Facts, PullRequest};
 use crate::Config;
-use std::collections::BTreeMap;
+use crate::sorting::VecMap;
 
 /// Everything one survey's decisions share, computed once so every rule reads the same.
 pub struct Ctx<'a> {
@@ -39,10 +39,10 @@ pub struct Ctx<'a> {
     pub default_branch: String,
     /// `changeset-release/<default branch>`.
     pub version_branch: String,
-    pub by_number: BTreeMap<u64, &'a PullRequest>,
+    pub by_number: VecMap<u64, &'a PullRequest>,
     /// Head branch of every open pull request from this repository (a fork's is never a parent).
-    heads: BTreeMap<&'a str, u64>,
-    pub declared: BTreeMap<u64, declare::Declared>,
+    heads: VecMap<&'a str, u64>,
+    pub declared: VecMap<u64, declare::Declared>,
     pub graph: graph::Graph,
     pub settlement: setaside::Settlement,
 }
@@ -56,24 +56,17 @@ impl<'a> Ctx<'a> {
             now: crate::time::parse_rfc3339(&facts.now),
             version_branch: format!("{}{default_branch}", config.queue.version_branch_prefix),
             default_branch,
-            by_number: crate::sorting::map(facts.pull_requests.iter().map(|p| (p.number, p))),
-            heads: crate::sorting::map(facts.pull_requests.iter().filter(|p| !p.is_fork).map(|p| (p.head_ref.as_str(), p.number))),
-            declared: BTreeMap::new(),
+            by_number: VecMap::new(facts.pull_requests.iter().map(|p| (p.number, p))),
+            heads: VecMap::new(facts.pull_requests.iter().filter(|p| !p.is_fork).map(|p| (p.head_ref.as_str(), p.number))),
+            declared: VecMap::default(),
             graph: graph::Graph::default(),
             settlement: setaside::settle(facts),
         };
-        ctx.declared = crate::sorting::map(facts.pull_requests.iter().map(|p| (p.number, declare::declared(&ctx, p))));
-        let mut index = graph::IssueIndex { open_issues: Default::default(), closers: BTreeMap::new() };
-        for issue in &facts.issues {
-            if issue.open && !issue.pull_request {
-                index.open_issues.insert(issue.number);
-            }
-        }
-        for (&n, d) in &ctx.declared {
-            for c in &d.closes {
-                index.closers.entry(c.number).or_default().push(n);
-            }
-        }
+        ctx.declared = VecMap::new(facts.pull_requests.iter().map(|p| (p.number, declare::declared(&ctx, p))));
+        let index = graph::IssueIndex {
+            open_issues: VecMap::new(facts.issues.iter().filter(|i| i.open && !i.pull_request).map(|i| (i.number, ()))),
+            closers: VecMap::grouped(ctx.declared.iter().flat_map(|(&n, d)| d.closes.iter().map(move |c| (c.number, n)))),
+        };
         ctx.graph = graph::Graph::build(&ctx.declared, &index);
         ctx
     }
@@ -87,7 +80,7 @@ impl<'a> Ctx<'a> {
         if pr.base_ref == self.default_branch {
             return None;
         }
-        self.heads.get(pr.base_ref.as_str()).copied().filter(|&n| n != pr.number)
+        self.heads.get(&pr.base_ref.as_str()).copied().filter(|&n| n != pr.number)
     }
 
     /// Based on the default branch or on an open pull request's branch.

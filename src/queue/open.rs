@@ -68,7 +68,7 @@ pub fn open_pr(ctx: &Ctx, req: &OpenPrRequest) -> OpenPrDecision {
     }
     // A layer of a stack: the base is another open pull request's branch (the same rule the worker's
     // triage reads, so the order written here is the order it lands in).
-    let parent = if base == ctx.default_branch { None } else { ctx.heads.get(base.as_str()).copied() };
+    let parent = if base == ctx.default_branch { None } else { ctx.heads.get(&base.as_str()).copied() };
     if base != ctx.default_branch && parent.is_none() {
         return refuse("base-unknown", format!("--base {base} is neither the default branch `{}` nor an open pull request's branch", ctx.default_branch));
     }
