@@ -346,7 +346,7 @@ pub struct SetAsideCommentInput {
 #[serde(rename_all = "camelCase")]
 pub struct MarkerView {
     pub kind: String,
-    pub fields: BTreeMap<String, String>,
+    pub fields: crate::sorting::VecMap<String, String>,
     pub retry_ticked: bool,
 }
 

@@ -9,7 +9,7 @@ pub mod stations;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use crate::sorting::VecMap;
 
 /// Which rule set decides the `state:*` axis.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -42,7 +42,7 @@ pub struct Config {
     pub stale: Stale,
     /// `scope:*` labels from changed paths: label name to globs (any glob matching any file adds it;
     /// braces `{a,b}` as actions/labeler reads them; no `!` negation).
-    pub scopes: BTreeMap<String, Vec<String>>,
+    pub scopes: VecMap<String, Vec<String>>,
     /// Remove a scope label whose globs no longer match (actions/labeler's `sync-labels`).
     pub scope_sync: bool,
     /// Contexts that must pass, in addition to those the repository's ruleset requires.
@@ -320,7 +320,7 @@ impl Config {
     /// Semantic checks serde cannot express.
     pub fn validate(&self) -> Vec<ConfigError> {
         let mut errors = Vec::new();
-        let mut seen: BTreeMap<&str, String> = BTreeMap::new();
+        let mut seen: VecMap<&str, String> = VecMap::default();
         for (key, name) in self.labels.named() {
             let path = format!("$.labels.{key}");
             check_label_name(&path, name, &mut errors);
@@ -466,7 +466,7 @@ mod tests {
             "nonsense": true,
         }))
         .expect_err("three mistakes");
-        let by_path: BTreeMap<&str, &str> = errors.iter().map(|e| (e.path.as_str(), e.expected.as_str())).collect();
+        let by_path: std::collections::BTreeMap<&str, &str> = errors.iter().map(|e| (e.path.as_str(), e.expected.as_str())).collect();
         assert_eq!(errors.len(), 3, "{errors:?}");
         assert_eq!(by_path.get("$.queue.watch.timeoutMinutes"), Some(&"a whole number of minutes, at least 0"), "{errors:?}");
         assert_eq!(by_path.get("$.labels.draft"), Some(&"a string"), "{errors:?}");

@@ -14,7 +14,6 @@ use crate::queue::triage::{Class, Next};
 use crate::reconcile::{parse_facts_str, reconcile, FactsError, VERSION};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// Everything the page shows. With config errors, only `configErrors` is filled (the page then shows
 /// them and asks again with the preset).
@@ -44,7 +43,7 @@ pub struct DashboardView {
     /// The queue's dependency graph (Merge-After, stacks, inherited Start-After), laid out in layers.
     pub graph: DepGraph,
     /// Colour (hex, no `#`) of every label the config names, as `prflow labels` creates them.
-    pub label_colors: BTreeMap<String, String>,
+    pub label_colors: crate::sorting::VecMap<String, String>,
     /// What a board's reader must still fetch, as `queueReads` answers on the same facts: the reader
     /// reads them and asks again, and draws the first answer that names none (one whole-board call a
     /// round instead of `queueReads` then `dashboard`). Empty under config errors.
@@ -307,10 +306,7 @@ pub fn dashboard(facts: &Facts, config: &Config) -> DashboardView {
         })
         .collect();
 
-    let mut label_colors = BTreeMap::new();
-    for l in crate::catalog::label_catalog(config).into_iter().chain(crate::catalog::queue_labels(config)) {
-        label_colors.insert(l.name, l.color);
-    }
+    let label_colors = crate::sorting::VecMap::new(crate::catalog::label_catalog(config).into_iter().chain(crate::catalog::queue_labels(config)).map(|l| (l.name, l.color)));
     let mut warnings = plan.warnings;
     warnings.extend(swept.warnings);
     warnings.extend(queue.warnings.into_iter().map(|message| Warning { number: None, message }));

@@ -41,7 +41,7 @@ pub struct Facts {
     /// Team members by `org/team` slug, for the teams CODEOWNERS names. A team missing here is one
     /// whose membership could not be read: its paths stay held, and the reason says so.
     #[serde(default)]
-    pub team_members: std::collections::BTreeMap<String, Vec<String>>,
+    pub team_members: crate::sorting::VecMap<String, Vec<String>>,
     /// The tip commit of the default branch (`refs/heads/<default>`), for set-asides tied to the base.
     #[serde(default)]
     pub base_tip_sha: Option<String>,

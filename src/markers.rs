@@ -6,7 +6,6 @@
 //! (`own`): on a public repository anyone can paste the same line.
 
 use crate::facts::Comment;
-use std::collections::BTreeMap;
 
 pub const PREFIX: &str = "<!-- prflow:";
 pub const SUFFIX: &str = "-->";
@@ -15,7 +14,7 @@ pub const SUFFIX: &str = "-->";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Marker {
     pub kind: String,
-    pub fields: BTreeMap<String, String>,
+    pub fields: crate::sorting::VecMap<String, String>,
 }
 
 impl Marker {
@@ -81,7 +80,7 @@ pub fn parse(text: &str) -> Option<Marker> {
     let end = inner.find(SUFFIX)?;
     let mut words = inner[..end].split_whitespace();
     let kind = words.next()?.to_string();
-    let mut fields = BTreeMap::new();
+    let mut fields = crate::sorting::VecMap::default();
     for w in words {
         let (k, v) = w.split_once('=')?;
         fields.insert(k.to_string(), decode(v)?);

@@ -4,14 +4,13 @@
 use crate::facts::{PullFact, PullRequest};
 use crate::glob::LabelerGlob;
 use crate::labels::Wants;
-use std::collections::BTreeMap;
 
 /// The config's scopes with their globs read once per board, not once for every changed file of
 /// every pull request: each label, and each glob as written (the reason quotes it) beside its reading.
 pub struct Scopes<'c>(Vec<(&'c str, Vec<(&'c str, LabelerGlob)>)>);
 
 impl<'c> Scopes<'c> {
-    pub fn new(scopes: &'c BTreeMap<String, Vec<String>>) -> Scopes<'c> {
+    pub fn new(scopes: &'c crate::sorting::VecMap<String, Vec<String>>) -> Scopes<'c> {
         Scopes(scopes.iter().map(|(label, globs)| (label.as_str(), globs.iter().map(|g| (g.as_str(), LabelerGlob::new(g))).collect())).collect())
     }
 }

@@ -72,12 +72,13 @@ pub fn set<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
     out
 }
 
-/// A map built once from pairs and then only read (a pull request's number to its verdict, a branch to
-/// its pull request): the keys sorted in one `Vec`, the values beside them. A `BTreeMap` brought its
-/// node code (insert with splits, search, iteration, drop) for every key and value type, about 14 KB of
-/// the page's Wasm for the maps keyed by number alone; here a lookup is a binary search over the keys,
-/// one copy per key type, and building one sorts once.
-#[derive(Debug, Clone)]
+/// A map built once from pairs and then read (a pull request's number to its verdict, a branch to its
+/// pull request, a config's machines by id): the keys sorted in one `Vec`, the values beside them. A
+/// `BTreeMap` brought its node code (insert with splits, search, iteration, drop) for every key and
+/// value type, about 14 KB of the page's Wasm for the maps keyed by number alone; here a lookup is a
+/// binary search over the keys, one copy per key type, and building one sorts once. In JSON it is an
+/// object, as a `BTreeMap` is (same text, same schema), so it serves the config's and facts' maps.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VecMap<K, V> {
     keys: Vec<K>,
     values: Vec<V>,
@@ -114,21 +115,43 @@ impl<K: Ord, V> VecMap<K, V> {
         VecMap { keys, values }
     }
 
-    fn find(&self, key: &K) -> Option<usize> {
-        self.keys.binary_search(key).ok()
+    fn find<Q: Ord + ?Sized>(&self, key: &Q) -> Result<usize, usize>
+    where
+        K: std::borrow::Borrow<Q>,
+    {
+        self.keys.binary_search_by(|k| k.borrow().cmp(key))
     }
 
-    pub fn get(&self, key: &K) -> Option<&V> {
-        self.find(key).map(|i| &self.values[i])
+    pub fn get<Q: Ord + ?Sized>(&self, key: &Q) -> Option<&V>
+    where
+        K: std::borrow::Borrow<Q>,
+    {
+        self.find(key).ok().map(|i| &self.values[i])
     }
 
-    pub fn contains_key(&self, key: &K) -> bool {
-        self.find(key).is_some()
+    pub fn contains_key<Q: Ord + ?Sized>(&self, key: &Q) -> bool
+    where
+        K: std::borrow::Borrow<Q>,
+    {
+        self.find(key).is_ok()
     }
 
     /// The key's place in key order (`0..len()`), for arrays kept beside the map.
     pub fn position(&self, key: &K) -> Option<usize> {
-        self.find(key)
+        self.find(key).ok()
+    }
+
+    /// `BTreeMap::insert`: the value a key had is replaced and returned. Linear in the map: for the
+    /// small maps a config or a marker has, not for building a board's.
+    pub fn insert(&mut self, key: K, value: V) -> Option<V> {
+        match self.find(&key) {
+            Ok(i) => Some(std::mem::replace(&mut self.values[i], value)),
+            Err(i) => {
+                self.keys.insert(i, key);
+                self.values.insert(i, value);
+                None
+            }
+        }
     }
 
     /// The entry at a place in key order.
@@ -150,6 +173,10 @@ impl<K: Ord, V> VecMap<K, V> {
 
     pub fn values(&self) -> std::slice::Iter<'_, V> {
         self.values.iter()
+    }
+
+    pub fn values_mut(&mut self) -> std::slice::IterMut<'_, V> {
+        self.values.iter_mut()
     }
 
     pub fn iter(&self) -> std::iter::Zip<std::slice::Iter<'_, K>, std::slice::Iter<'_, V>> {
@@ -176,11 +203,11 @@ impl<K: Ord, V> VecMap<K, Vec<V>> {
     }
 }
 
-impl<K: Ord, V> std::ops::Index<&K> for VecMap<K, V> {
+impl<K: Ord + std::borrow::Borrow<Q>, Q: Ord + ?Sized, V> std::ops::Index<&Q> for VecMap<K, V> {
     type Output = V;
 
     /// Like `BTreeMap`'s: the key must be there.
-    fn index(&self, key: &K) -> &V {
+    fn index(&self, key: &Q) -> &V {
         self.get(key).expect("a key of the map")
     }
 }
@@ -191,6 +218,49 @@ impl<'m, K, V> IntoIterator for &'m VecMap<K, V> {
 
     fn into_iter(self) -> Self::IntoIter {
         self.keys.iter().zip(&self.values)
+    }
+}
+
+impl<K: serde::Serialize, V: serde::Serialize> serde::Serialize for VecMap<K, V> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.keys.iter().zip(&self.values))
+    }
+}
+
+impl<'de, K: serde::Deserialize<'de> + Ord, V: serde::Deserialize<'de>> serde::Deserialize<'de> for VecMap<K, V> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Pairs<K, V>(std::marker::PhantomData<(K, V)>);
+        impl<'de, K: serde::Deserialize<'de> + Ord, V: serde::Deserialize<'de>> serde::de::Visitor<'de> for Pairs<K, V> {
+            type Value = VecMap<K, V>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut pairs = Vec::new();
+                while let Some(pair) = map.next_entry()? {
+                    pairs.push(pair);
+                }
+                Ok(VecMap::new(pairs))
+            }
+        }
+        d.deserialize_map(Pairs(std::marker::PhantomData))
+    }
+}
+
+/// The schema of the `BTreeMap` it stands for: an object.
+impl<K: schemars::JsonSchema, V: schemars::JsonSchema> schemars::JsonSchema for VecMap<K, V> {
+    fn is_referenceable() -> bool {
+        BTreeMap::<K, V>::is_referenceable()
+    }
+
+    fn schema_name() -> String {
+        BTreeMap::<K, V>::schema_name()
+    }
+
+    fn json_schema(gen: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+        BTreeMap::<K, V>::json_schema(gen)
     }
 }
 

@@ -7,7 +7,7 @@ use crate::config::ConfigError;
 use super::stations::StationLabels;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use crate::sorting::VecMap;
 
 /// What a level does when it fires.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
@@ -80,7 +80,7 @@ pub struct People {
     /// The person on duty (`onDuty`); also the fallback when a role resolves to nobody.
     pub on_duty: Option<String>,
     /// Machine id (the `m4` of `from:m4` / `reviewer:m4`) to the person who looks after it.
-    pub machine_owners: BTreeMap<String, String>,
+    pub machine_owners: VecMap<String, String>,
     /// Who owns the validation gate (`gateOwner`), e.g. whoever maintains the Windows box.
     pub gate_owner: Option<String>,
     /// The owners of the review machines (`reviewers`).
@@ -186,7 +186,7 @@ impl Default for Board {
 pub struct Followup {
     /// Per state label, its levels. A state named here replaces its default levels; `[]` turns it off.
     /// Defaults: the table in the README's follow-up section, keyed by the stations flow's states.
-    pub levels: BTreeMap<String, Vec<Level>>,
+    pub levels: VecMap<String, Vec<Level>>,
     /// Who `who` names: humans, the person on duty, machine owners, the gate's owner, reviewers.
     pub people: People,
     /// When minutes count toward a level.
@@ -206,7 +206,7 @@ pub struct Followup {
 impl Default for Followup {
     fn default() -> Self {
         Followup {
-            levels: BTreeMap::new(),
+            levels: VecMap::default(),
             people: People::default(),
             working_hours: WorkingHours::default(),
             board: Board::default(),
@@ -230,9 +230,9 @@ fn level(after: u32, action: Action, who: &str, message: &str) -> Level {
 pub const INHERITED_KEYS: [&str; 3] = ["authorPrefix", "claimPrefix", "queueState"];
 
 /// The article's table, keyed by the stations flow's state names as configured.
-pub fn default_levels(names: &StationLabels) -> BTreeMap<String, Vec<Level>> {
+pub fn default_levels(names: &StationLabels) -> VecMap<String, Vec<Level>> {
     use Action::*;
-    let mut m = BTreeMap::new();
+    let mut m = VecMap::default();
     m.insert(
         names.ready_for_review.clone(),
         vec![
@@ -284,7 +284,7 @@ impl Followup {
 
     /// The default table (keyed by `names`) with the config's states laid over it, each state's
     /// levels ascending.
-    pub fn effective_levels(&self, names: &StationLabels) -> BTreeMap<String, Vec<Level>> {
+    pub fn effective_levels(&self, names: &StationLabels) -> VecMap<String, Vec<Level>> {
         let mut levels = default_levels(names);
         for (state, list) in &self.levels {
             levels.insert(state.clone(), list.clone());

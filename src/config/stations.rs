@@ -5,7 +5,7 @@
 use crate::config::ConfigError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use crate::sorting::VecMap;
 
 /// What a machine does. `any` is the article's machine 7: it asks for whichever side needs it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -135,7 +135,7 @@ impl StationLabels {
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Stations {
     /// Machine id (`m1`) to its role, owner and logins.
-    pub machines: BTreeMap<String, Machine>,
+    pub machines: VecMap<String, Machine>,
     /// A review station claims nothing more while it holds this many `state:reviewing` pull requests.
     pub review_wip: u32,
     /// A dev machine gets `wip-full` while this many of its pull requests are open and not drafts.
@@ -159,7 +159,7 @@ pub struct Stations {
 impl Default for Stations {
     fn default() -> Self {
         Stations {
-            machines: BTreeMap::new(),
+            machines: VecMap::default(),
             review_wip: 2,
             dev_wip: 2,
             settle_seconds: 3,
@@ -188,7 +188,7 @@ impl Stations {
     }
 
     pub fn validate(&self, errors: &mut Vec<ConfigError>) {
-        let mut seen: BTreeMap<&str, String> = BTreeMap::new();
+        let mut seen: VecMap<&str, String> = VecMap::default();
         for (key, name) in self.labels.named() {
             let path = format!("$.stations.labels.{key}");
             crate::config::check_label_name(&path, name, errors);
