@@ -7,21 +7,22 @@
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The order of `0..n` under `cmp`, stably: the only place the engine instantiates a sort.
-fn order(n: usize, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Vec<usize> {
+/// The order of `0..n` under `cmp`, stably: the only place the engine instantiates a sort. None when
+/// `0..n` is in order already, the common case (a pull request's checks as GitHub lists them, the board
+/// by number), which a stable sort leaves as it is: no index vectors to build. Checked here, behind the
+/// `dyn`, so that the check too is one copy.
+fn order(n: usize, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Option<Vec<usize>> {
+    if (1..n).all(|i| cmp(i - 1, i) != Ordering::Greater) {
+        return None;
+    }
     let mut idx: Vec<usize> = (0..n).collect();
     idx.sort_by(|&a, &b| cmp(a, b));
-    idx
+    Some(idx)
 }
 
 /// `v.sort_by(cmp)`, with one shared copy of the sort.
 pub fn sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
-    // Already in order is the common case (a pull request's checks as GitHub lists them, the board by
-    // number), and a stable sort leaves it as it is: no index vectors to build.
-    if v.windows(2).all(|w| cmp(&w[0], &w[1]) != Ordering::Greater) {
-        return;
-    }
-    let sources = order(v.len(), &mut |a, b| cmp(&v[a], &v[b]));
+    let Some(sources) = order(v.len(), &mut |a, b| cmp(&v[a], &v[b])) else { return };
     // Where each element goes, then swaps along the cycles: each swap puts one element in its place.
     let mut dest = vec![0; v.len()];
     for (to, from) in sources.into_iter().enumerate() {
