@@ -34,9 +34,10 @@ wasm-opt -O3 --strip-debug --strip-producers "$out/pkg/prflow_bg.wasm" -o "$out/
 
 # The pages' engines (issue 16): pkg/page/ the dashboard's decisions only, pkg/sim/ the simulations', each
 # built for size (profile.page: opt-level z; a panic aborts at once, with no formatting code; std built with
-# its optimize_for_size feature, its smaller variants of sort and formatting: 12.9 KB of the page). The same
+# its optimize_for_size feature, its smaller variants of sort and formatting: 12.9 KB of the page; no file and
+# line for panic locations, which a trap never prints: 2.3 KB). The same
 # exports, so wasm-bindgen's glue must come out as pkg/prflow.js, which the pages bundle; only the .wasm is kept.
-page_env=(env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm-page RUSTFLAGS='--cfg getrandom_backend="wasm_js" -Zunstable-options -Cpanic=immediate-abort')
+page_env=(env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm-page RUSTFLAGS='--cfg getrandom_backend="wasm_js" -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none')
 glue=$(mktemp -d)
 for host in page sim; do
   "${page_env[@]}" /usr/bin/cargo build --quiet --profile page --lib --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size --no-default-features --features "$host"

@@ -361,6 +361,15 @@ fn leave_to_arena<T>(value: T) {
     drop(value);
 }
 
+/// An answer's text: the Action's and the CLI's build (`full`) write it with json_out, faster; the pages'
+/// with serde_json alone, whose serializer json_out falls back on, so they carry one serializer, not two.
+fn answer_text<T: Serialize>(out: &T) -> Result<String, serde_json::Error> {
+    #[cfg(feature = "full")]
+    return crate::json_out::to_string(out);
+    #[cfg(not(feature = "full"))]
+    serde_json::to_string(out)
+}
+
 /// The decisions: `"name": Input => Output = |engine, input| answer;`, with the doc line the generated
 /// TypeScript shows. `fixture` marks a rule exposed only so the fixture corpora can pin it alone.
 /// `[page]` or `[sim]` names the Cargo feature that builds a decision into a host's Wasm (the dashboard
@@ -375,7 +384,7 @@ macro_rules! decisions {
                     let input: $input = parse_input(name, input)?;
                     let run: fn(&Engine, &$input) -> Result<$output, String> = $run;
                     let out = run(engine, &input).map_err(|e| format!("{name} {e}"))?;
-                    let text = serde_json::to_string(&out).map_err(|e| format!("{name}: {e}"));
+                    let text = answer_text(&out).map_err(|e| format!("{name}: {e}"));
                     leave_to_arena(input);
                     leave_to_arena(out);
                     text

@@ -13,6 +13,7 @@ use crate::labels::Wants;
 use crate::plan::{Guard, Op, PullVerdict};
 use crate::reviews::{round, same_login, standing, Standing};
 use crate::scopes::{scope_wants, Scopes};
+use crate::text::concat;
 
 pub use crate::decision::Decision;
 
@@ -29,8 +30,8 @@ fn names(list: &[&str]) -> String {
 struct Inputs<'a> {
     pr: &'a PullRequest,
     config: &'a Config,
-    round: Vec<(String, Standing)>,
-    humans: Vec<(String, Standing)>,
+    round: Vec<(&'a str, Standing)>,
+    humans: Vec<(&'a str, Standing)>,
 }
 
 /// The state label, why, and whether the humans should be requested now.
@@ -38,24 +39,24 @@ fn state(inp: &Inputs, checks: Rollup, conflicting: bool) -> (String, String, bo
     let l = &inp.config.labels;
     let pr = inp.pr;
     let sha = short(&pr.head_sha);
-    let by = |s: Standing| -> Vec<&str> { inp.round.iter().filter(|(_, st)| *st == s).map(|(b, _)| b.as_str()).collect() };
-    let humans_by = |s: Standing| -> Vec<&str> { inp.humans.iter().filter(|(_, st)| *st == s).map(|(h, _)| h.as_str()).collect() };
+    let by = |s: Standing| -> Vec<&str> { inp.round.iter().filter(|(_, st)| *st == s).map(|(b, _)| *b).collect() };
+    let humans_by = |s: Standing| -> Vec<&str> { inp.humans.iter().filter(|(_, st)| *st == s).map(|(h, _)| *h).collect() };
 
     let changes = by(Standing::ChangesRequested);
     if !changes.is_empty() {
-        return (l.addressing.clone(), format!("{} requested changes on {sha}", names(&changes)), false);
+        return (l.addressing.clone(), concat(&[&names(&changes), " requested changes on ", sha]), false);
     }
     let human_changes = humans_by(Standing::ChangesRequested);
     if !human_changes.is_empty() {
-        return (l.addressing.clone(), format!("{} requested changes on {sha}", names(&human_changes)), false);
+        return (l.addressing.clone(), concat(&[&names(&human_changes), " requested changes on ", sha]), false);
     }
     let requested = by(Standing::Requested);
     if !requested.is_empty() {
-        return (l.bots_reviewing.clone(), format!("review requested from {}", names(&requested)), false);
+        return (l.bots_reviewing.clone(), concat(&["review requested from ", &names(&requested)]), false);
     }
     let stale = by(Standing::Stale);
     if !stale.is_empty() {
-        return (l.addressing.clone(), format!("{} reviewed an older commit, not {sha}; ask for a new round", names(&stale)), false);
+        return (l.addressing.clone(), concat(&[&names(&stale), " reviewed an older commit, not ", sha, "; ask for a new round"]), false);
     }
     let missing = by(Standing::Missing);
     // An explicit request over an unfinished round (a bot has not reviewed yet: missing, not stale)
@@ -63,10 +64,10 @@ fn state(inp: &Inputs, checks: Rollup, conflicting: bool) -> (String, String, bo
     // still outranks it, as staled approvals did above: needs-human means mergeable now.
     let asked = humans_by(Standing::Requested);
     if !missing.is_empty() && !asked.is_empty() && !conflicting && checks != Rollup::Failing {
-        return (l.needs_human.clone(), format!("{} asked to merge before {} reviewed {sha}: a person's request is deliberate", names(&asked), names(&missing)), false);
+        return (l.needs_human.clone(), concat(&[&names(&asked), " asked to merge before ", &names(&missing), " reviewed ", sha, ": a person's request is deliberate"]), false);
     }
     if !missing.is_empty() {
-        return (l.addressing.clone(), format!("{} not asked to review {sha}", names(&missing)), false);
+        return (l.addressing.clone(), concat(&[&names(&missing), " not asked to review ", sha]), false);
     }
     if conflicting {
         return (l.addressing.clone(), "the round is done but the branch conflicts with its base".into(), false);
@@ -76,20 +77,20 @@ fn state(inp: &Inputs, checks: Rollup, conflicting: bool) -> (String, String, bo
     }
     // Only a request (or the approval it led to) engages a human: an unrequested COMMENTED review
     // is a remark, and judging a comment-only round stays the author's.
-    let engaged: Vec<&str> = inp.humans.iter().filter(|(_, s)| matches!(s, Standing::Requested | Standing::Approved)).map(|(h, _)| h.as_str()).collect();
+    let engaged: Vec<&str> = inp.humans.iter().filter(|(_, s)| matches!(s, Standing::Requested | Standing::Approved)).map(|(h, _)| *h).collect();
     if !engaged.is_empty() {
-        return (l.needs_human.clone(), format!("round complete on {sha}; {} asked to merge", names(&engaged)), false);
+        return (l.needs_human.clone(), concat(&["round complete on ", sha, "; ", &names(&engaged), " asked to merge"]), false);
     }
     let bots = &inp.config.bot_panel;
     let all_approved = !inp.round.is_empty() && inp.round.iter().all(|(_, s)| *s == Standing::Approved);
     let requestable = !inp.humans.is_empty();
     if all_approved && bots.request_humans_when_approved && requestable {
-        return (l.needs_human.clone(), format!("every panel bot approved {sha}; requesting a human"), true);
+        return (l.needs_human.clone(), concat(&["every panel bot approved ", sha, "; requesting a human"]), true);
     }
     if all_approved {
-        return (l.addressing.clone(), format!("every panel bot approved {sha}; no human to request, the author hands it off"), false);
+        return (l.addressing.clone(), concat(&["every panel bot approved ", sha, "; no human to request, the author hands it off"]), false);
     }
-    (l.addressing.clone(), format!("round on {sha} has comments only; the author judges it and requests a human"), false)
+    (l.addressing.clone(), concat(&["round on ", sha, " has comments only; the author judges it and requests a human"]), false)
 }
 
 /// `scopes` is `config.scopes` read once for the whole board (`Scopes::new`).
@@ -102,16 +103,16 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
     let reviews_known = !pr.unknown(PullFact::Reviews) && !pr.unknown(PullFact::ReviewRequests);
 
     // The state axis.
-    let humans: Vec<(String, Standing)> = config
+    let humans: Vec<(&str, Standing)> = config
         .bot_panel
         .humans
         .iter()
         .filter(|h| !same_login(h, &pr.author))
-        .map(|h| (h.clone(), standing(pr, h)))
+        .map(|h| (h.as_str(), standing(pr, h)))
         .collect();
     // A panel bot that authored the pull request is excused from its own round: GitHub forbids
     // reviewing your own pull request, so it would stay "not asked" forever.
-    let panel: Vec<String> = config.bot_panel.bots.iter().filter(|b| !same_login(b, &pr.author)).cloned().collect();
+    let panel: Vec<&str> = config.bot_panel.bots.iter().filter(|b| !same_login(b, &pr.author)).map(String::as_str).collect();
     let inputs = Inputs { pr, config, round: round(pr, &panel), humans };
     let draft_known = !pr.unknown(PullFact::IsDraft);
     let decided: Option<(String, String, bool)> = if !draft_known {
@@ -142,16 +143,16 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
             // written for a state it has: four `format!`s a pull request were most of the reasons.
             for other in l.states() {
                 if other != label && pr.has_label(other) {
-                    wants.absent(other, format!("state is {label}: {why}"));
+                    wants.absent(other, concat(&["state is ", label, ": ", why]));
                 }
             }
             wants.present(label, why.clone());
             if *request {
-                let reviewers: Vec<String> = inputs.humans.iter().map(|(h, _)| h.clone()).collect();
+                let reviewers: Vec<String> = inputs.humans.iter().map(|(h, _)| h.to_string()).collect();
                 ops_after.push(Op::RequestReviewers { number: pr.number, reviewers, reason: why.clone(), guard: Guard::head(&pr.head_sha) });
             }
             if label != &l.needs_human && pr.has_label(&l.merge_next) {
-                wants.absent(&l.merge_next, format!("no longer mergeable by a human: {why}"));
+                wants.absent(&l.merge_next, concat(&["no longer mergeable by a human: ", why]));
             }
             why.clone()
         }
@@ -169,19 +170,19 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
     }
     if checks_known {
         match rollup_state {
-            Rollup::Failing => wants.present(&l.blocker_checks, format!("failing: {}", failing.join(", "))),
+            Rollup::Failing => wants.present(&l.blocker_checks, concat(&["failing: ", &failing.join(", ")])),
             _ => wants.absent_if_carried(pr, &l.blocker_checks, || format!("checks {}", rollup_state.as_str())),
         }
     }
     if reviews_known && draft_known {
-        let unasked: Vec<&str> = inputs.round.iter().filter(|(_, s)| matches!(s, Standing::Missing | Standing::Stale)).map(|(b, _)| b.as_str()).collect();
+        let unasked: Vec<&str> = inputs.round.iter().filter(|(_, s)| matches!(s, Standing::Missing | Standing::Stale)).map(|(b, _)| *b).collect();
         if pr.is_draft {
             wants.absent_if_carried(pr, &l.blocker_unrequested, || "a draft is not asking for review yet".into());
         } else if unasked.is_empty() {
             wants.absent_if_carried(pr, &l.blocker_unrequested, || "every panel bot has been asked about the head commit".into());
         } else {
             let (has, was) = if unasked.len() == 1 { ("has", "was") } else { ("have", "were") };
-            wants.present(&l.blocker_unrequested, format!("{} {has} no verdict on {} and {was} not asked", unasked.join(", "), short(&pr.head_sha)));
+            wants.present(&l.blocker_unrequested, concat(&[&unasked.join(", "), " ", has, " no verdict on ", short(&pr.head_sha), " and ", was, " not asked"]));
         }
     }
 

@@ -23,6 +23,12 @@ impl std::fmt::Display for PathError {
 /// `T` from JSON text; its structs are read as objects only (src/objects.rs). Text that is not JSON is
 /// said so first, though the shape went wrong before the syntax did (`[` where an object belongs).
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, PathError> {
+    // The Action's and the CLI's build read the plain path faster (src/json_in.rs); what it leaves,
+    // serde_json reads, and only serde_json's errors are ever reported.
+    #[cfg(feature = "full")]
+    if let Some(value) = crate::json_in::from_str(text) {
+        return Ok(value);
+    }
     crate::objects::from_str(text).map_err(|e| {
         let e = match serde_json::from_str::<serde::de::IgnoredAny>(text) {
             Err(bad) if !(e.is_syntax() || e.is_eof()) && (bad.is_syntax() || bad.is_eof()) => bad,

@@ -17,6 +17,12 @@ pub mod decision;
 pub mod facts;
 pub mod followup;
 pub mod glob;
+// The Action's and the CLI's build only: faster JSON in and out (json_path.rs, api.rs's `answer_text`);
+// the pages' keep serde_json's alone, for size.
+#[cfg(feature = "full")]
+pub mod json_in;
+#[cfg(feature = "full")]
+pub mod json_out;
 pub mod json_path;
 pub mod labels;
 pub mod markers;
@@ -30,6 +36,7 @@ pub mod sim;
 pub mod sorting;
 pub mod stay;
 pub mod stations;
+pub mod text;
 pub mod time;
 pub mod zones;
 

@@ -81,6 +81,6 @@ fn latest<'a>(reviews: impl Iterator<Item = &'a Review>) -> Option<&'a Review> {
 }
 
 /// The round of a panel: every reviewer's standing, in config order.
-pub fn round(pr: &PullRequest, panel: &[String]) -> Vec<(String, Standing)> {
-    panel.iter().map(|bot| (bot.clone(), standing(pr, bot))).collect()
+pub fn round<'a>(pr: &PullRequest, panel: &[&'a str]) -> Vec<(&'a str, Standing)> {
+    panel.iter().map(|bot| (*bot, standing(pr, bot))).collect()
 }

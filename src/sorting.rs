@@ -7,19 +7,22 @@
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The order of `0..n` under `cmp`, stably: the only place the engine instantiates a sort.
-fn order(n: usize, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Vec<usize> {
+/// The order of `0..n` under `cmp`, stably: the only place the engine instantiates a sort. None when
+/// `0..n` is in order already, the common case (a pull request's checks as GitHub lists them, the board
+/// by number), which a stable sort leaves as it is: no index vectors to build. Checked here, behind the
+/// `dyn`, so that the check too is one copy.
+fn order(n: usize, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Option<Vec<usize>> {
+    if (1..n).all(|i| cmp(i - 1, i) != Ordering::Greater) {
+        return None;
+    }
     let mut idx: Vec<usize> = (0..n).collect();
     idx.sort_by(|&a, &b| cmp(a, b));
-    idx
+    Some(idx)
 }
 
 /// `v.sort_by(cmp)`, with one shared copy of the sort.
 pub fn sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
-    if v.len() < 2 {
-        return;
-    }
-    let sources = order(v.len(), &mut |a, b| cmp(&v[a], &v[b]));
+    let Some(sources) = order(v.len(), &mut |a, b| cmp(&v[a], &v[b])) else { return };
     permute(v, destinations(&sources));
 }
 
@@ -94,24 +97,25 @@ impl<K: Ord, V> VecMap<K, V> {
     /// `collect::<BTreeMap<_, _>>()`: a later duplicate key replaces an earlier one.
     pub fn new(items: impl IntoIterator<Item = (K, V)>) -> Self {
         let (mut keys, mut values): (Vec<K>, Vec<V>) = items.into_iter().unzip();
-        // Numbers usually arrive in order (GitHub lists them so, and maps are built from maps).
-        if !keys.windows(2).all(|w| w[0] < w[1]) {
-            let dest = destinations(&order(keys.len(), &mut |a, b| keys[a].cmp(&keys[b])));
+        // Numbers usually arrive in order (GitHub lists them so, and maps are built from maps): `order`
+        // says so and nothing moves.
+        if let Some(sources) = order(keys.len(), &mut |a, b| keys[a].cmp(&keys[b])) {
+            let dest = destinations(&sources);
             permute(&mut keys, dest.clone());
             permute(&mut values, dest);
-            // Of equal keys (now adjacent, in arrival order) the last stays.
-            let mut kept = 0;
-            for i in 0..keys.len() {
-                if i + 1 < keys.len() && keys[i] == keys[i + 1] {
-                    continue;
-                }
-                keys.swap(kept, i);
-                values.swap(kept, i);
-                kept += 1;
-            }
-            keys.truncate(kept);
-            values.truncate(kept);
         }
+        // Of equal keys (now adjacent, in arrival order) the last stays.
+        let mut kept = 0;
+        for i in 0..keys.len() {
+            if i + 1 < keys.len() && keys[i] == keys[i + 1] {
+                continue;
+            }
+            keys.swap(kept, i);
+            values.swap(kept, i);
+            kept += 1;
+        }
+        keys.truncate(kept);
+        values.truncate(kept);
         VecMap { keys, values }
     }
 
@@ -188,9 +192,11 @@ impl<K: Ord, V> VecMap<K, Vec<V>> {
     /// Each key with all its values, in arrival order (`entry(k).or_default().push(v)` for each pair).
     pub fn grouped(items: impl IntoIterator<Item = (K, V)>) -> Self {
         let (mut keys, mut values): (Vec<K>, Vec<V>) = items.into_iter().unzip();
-        let dest = destinations(&order(keys.len(), &mut |a, b| keys[a].cmp(&keys[b])));
-        permute(&mut keys, dest.clone());
-        permute(&mut values, dest);
+        if let Some(sources) = order(keys.len(), &mut |a, b| keys[a].cmp(&keys[b])) {
+            let dest = destinations(&sources);
+            permute(&mut keys, dest.clone());
+            permute(&mut values, dest);
+        }
         let mut map = VecMap::default();
         for (k, v) in keys.into_iter().zip(values) {
             if map.keys.last() != Some(&k) {
