@@ -397,6 +397,8 @@ mod tests {
         assert_eq!(set(nums), nums.into_iter().collect::<BTreeSet<_>>());
     }
 
+    // proptest is a native dev-dependency only; the other tests here also run inside Wasm.
+    #[cfg(not(target_arch = "wasm32"))]
     proptest::proptest! {
         #[test]
         fn a_vec_map_answers_as_a_btree_map(pairs in proptest::collection::vec((0u64..30, 0u32..1000), 0..80)) {
