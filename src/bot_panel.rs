@@ -13,7 +13,6 @@ use crate::labels::Wants;
 use crate::plan::{Guard, Op, PullVerdict};
 use crate::reviews::{round, same_login, standing, Standing};
 use crate::scopes::{scope_wants, Scopes};
-use crate::text::concat;
 
 pub use crate::decision::Decision;
 
@@ -44,19 +43,19 @@ fn state(inp: &Inputs, checks: Rollup, conflicting: bool) -> (String, String, bo
 
     let changes = by(Standing::ChangesRequested);
     if !changes.is_empty() {
-        return (l.addressing.clone(), concat(&[&names(&changes), " requested changes on ", sha]), false);
+        return (l.addressing.clone(), [&names(&changes), " requested changes on ", sha].concat(), false);
     }
     let human_changes = humans_by(Standing::ChangesRequested);
     if !human_changes.is_empty() {
-        return (l.addressing.clone(), concat(&[&names(&human_changes), " requested changes on ", sha]), false);
+        return (l.addressing.clone(), [&names(&human_changes), " requested changes on ", sha].concat(), false);
     }
     let requested = by(Standing::Requested);
     if !requested.is_empty() {
-        return (l.bots_reviewing.clone(), concat(&["review requested from ", &names(&requested)]), false);
+        return (l.bots_reviewing.clone(), ["review requested from ", &names(&requested)].concat(), false);
     }
     let stale = by(Standing::Stale);
     if !stale.is_empty() {
-        return (l.addressing.clone(), concat(&[&names(&stale), " reviewed an older commit, not ", sha, "; ask for a new round"]), false);
+        return (l.addressing.clone(), [&names(&stale), " reviewed an older commit, not ", sha, "; ask for a new round"].concat(), false);
     }
     let missing = by(Standing::Missing);
     // An explicit request over an unfinished round (a bot has not reviewed yet: missing, not stale)
@@ -64,10 +63,10 @@ fn state(inp: &Inputs, checks: Rollup, conflicting: bool) -> (String, String, bo
     // still outranks it, as staled approvals did above: needs-human means mergeable now.
     let asked = humans_by(Standing::Requested);
     if !missing.is_empty() && !asked.is_empty() && !conflicting && checks != Rollup::Failing {
-        return (l.needs_human.clone(), concat(&[&names(&asked), " asked to merge before ", &names(&missing), " reviewed ", sha, ": a person's request is deliberate"]), false);
+        return (l.needs_human.clone(), [&names(&asked), " asked to merge before ", &names(&missing), " reviewed ", sha, ": a person's request is deliberate"].concat(), false);
     }
     if !missing.is_empty() {
-        return (l.addressing.clone(), concat(&[&names(&missing), " not asked to review ", sha]), false);
+        return (l.addressing.clone(), [&names(&missing), " not asked to review ", sha].concat(), false);
     }
     if conflicting {
         return (l.addressing.clone(), "the round is done but the branch conflicts with its base".into(), false);
@@ -79,18 +78,18 @@ fn state(inp: &Inputs, checks: Rollup, conflicting: bool) -> (String, String, bo
     // is a remark, and judging a comment-only round stays the author's.
     let engaged: Vec<&str> = inp.humans.iter().filter(|(_, s)| matches!(s, Standing::Requested | Standing::Approved)).map(|(h, _)| *h).collect();
     if !engaged.is_empty() {
-        return (l.needs_human.clone(), concat(&["round complete on ", sha, "; ", &names(&engaged), " asked to merge"]), false);
+        return (l.needs_human.clone(), ["round complete on ", sha, "; ", &names(&engaged), " asked to merge"].concat(), false);
     }
     let bots = &inp.config.bot_panel;
     let all_approved = !inp.round.is_empty() && inp.round.iter().all(|(_, s)| *s == Standing::Approved);
     let requestable = !inp.humans.is_empty();
     if all_approved && bots.request_humans_when_approved && requestable {
-        return (l.needs_human.clone(), concat(&["every panel bot approved ", sha, "; requesting a human"]), true);
+        return (l.needs_human.clone(), ["every panel bot approved ", sha, "; requesting a human"].concat(), true);
     }
     if all_approved {
-        return (l.addressing.clone(), concat(&["every panel bot approved ", sha, "; no human to request, the author hands it off"]), false);
+        return (l.addressing.clone(), ["every panel bot approved ", sha, "; no human to request, the author hands it off"].concat(), false);
     }
-    (l.addressing.clone(), concat(&["round on ", sha, " has comments only; the author judges it and requests a human"]), false)
+    (l.addressing.clone(), ["round on ", sha, " has comments only; the author judges it and requests a human"].concat(), false)
 }
 
 /// `scopes` is `config.scopes` read once for the whole board (`Scopes::new`).
@@ -143,7 +142,7 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
             // written for a state it has: four `format!`s a pull request were most of the reasons.
             for other in l.states() {
                 if other != label && pr.has_label(other) {
-                    wants.absent(other, concat(&["state is ", label, ": ", why]));
+                    wants.absent(other, ["state is ", label, ": ", why].concat());
                 }
             }
             wants.present(label, why.clone());
@@ -152,7 +151,7 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
                 ops_after.push(Op::RequestReviewers { number: pr.number, reviewers, reason: why.clone(), guard: Guard::head(&pr.head_sha) });
             }
             if label != &l.needs_human && pr.has_label(&l.merge_next) {
-                wants.absent(&l.merge_next, concat(&["no longer mergeable by a human: ", why]));
+                wants.absent(&l.merge_next, ["no longer mergeable by a human: ", why].concat());
             }
             why.clone()
         }
@@ -170,7 +169,7 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
     }
     if checks_known {
         match rollup_state {
-            Rollup::Failing => wants.present(&l.blocker_checks, concat(&["failing: ", &failing.join(", ")])),
+            Rollup::Failing => wants.present(&l.blocker_checks, ["failing: ", &failing.join(", ")].concat()),
             _ => wants.absent_if_carried(pr, &l.blocker_checks, || format!("checks {}", rollup_state.as_str())),
         }
     }
@@ -182,7 +181,7 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
             wants.absent_if_carried(pr, &l.blocker_unrequested, || "every panel bot has been asked about the head commit".into());
         } else {
             let (has, was) = if unasked.len() == 1 { ("has", "was") } else { ("have", "were") };
-            wants.present(&l.blocker_unrequested, concat(&[&unasked.join(", "), " ", has, " no verdict on ", short(&pr.head_sha), " and ", was, " not asked"]));
+            wants.present(&l.blocker_unrequested, [&unasked.join(", "), " ", has, " no verdict on ", short(&pr.head_sha), " and ", was, " not asked"].concat());
         }
     }
 

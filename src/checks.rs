@@ -78,7 +78,7 @@ pub fn context_label(workflow: &str, name: &str) -> String {
     if workflow.is_empty() {
         name.to_string()
     } else {
-        crate::text::concat(&[workflow, " / ", name])
+        [workflow, " / ", name].concat()
     }
 }
 

@@ -36,7 +36,6 @@ pub mod sim;
 pub mod sorting;
 pub mod stay;
 pub mod stations;
-pub mod text;
 pub mod time;
 pub mod zones;
 

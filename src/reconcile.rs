@@ -32,7 +32,7 @@ pub fn reconcile(facts: &Facts, config: &Config) -> Plan {
             Flow::Stations => crate::stations::decide(facts, config, pr),
         };
         let summary = match &decision.verdict.state {
-            Some(state) => crate::text::concat(&[state, ": ", &decision.verdict.why]),
+            Some(state) => [state, ": ", &decision.verdict.why].concat(),
             None => decision.verdict.why.clone(),
         };
         if let Some(op) = label_edit(facts, pr, &decision.wants, &summary, &mut plan.warnings) {

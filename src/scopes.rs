@@ -25,7 +25,7 @@ pub fn scope_wants(pr: &PullRequest, scopes: &Scopes, sync: bool, wants: &mut Wa
         // in never changes the plan.
         let hit = pr.files.iter().zip(&paths).filter_map(|(f, segs)| globs.iter().find(|(_, g)| g.matches(segs)).map(|(g, _)| (f, g))).min_by(|a, b| a.0.cmp(b.0));
         match hit {
-            Some((file, glob)) => wants.present(label, crate::text::concat(&[file, " matches ", glob])),
+            Some((file, glob)) => wants.present(label, [file, " matches ", glob].concat()),
             None if sync => wants.absent_if_carried(pr, label, || "no changed file matches its globs".into()),
             None => {}
         }
