@@ -5,7 +5,7 @@
 //! that order. Stable, like `sort_by`.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// The order of `0..n` under `cmp`, stably: the only place the engine instantiates a sort. None when
 /// `0..n` is in order already, the common case (a pull request's checks as GitHub lists them, the board
@@ -66,15 +66,6 @@ pub fn map<K: Ord, V>(items: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K, V>
     out
 }
 
-/// `collect::<BTreeSet<_>>()`, the same way.
-pub fn set<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
-    let mut out = BTreeSet::new();
-    for item in items {
-        out.insert(item);
-    }
-    out
-}
-
 /// A map built once from pairs and then read (a pull request's number to its verdict, a branch to its
 /// pull request, a config's machines by id): the keys sorted in one `Vec`, the values beside them. A
 /// `BTreeMap` brought its node code (insert with splits, search, iteration, drop) for every key and
@@ -87,6 +78,18 @@ pub struct VecMap<K, V> {
     values: Vec<V>,
 }
 
+/// The pairs' keys and values side by side, stably sorted by key. Numbers usually arrive in order
+/// (GitHub lists them so, and maps are built from maps): `order` says so and nothing moves.
+fn by_key<K: Ord, V>(items: impl IntoIterator<Item = (K, V)>) -> (Vec<K>, Vec<V>) {
+    let (mut keys, mut values): (Vec<K>, Vec<V>) = items.into_iter().unzip();
+    if let Some(sources) = order(keys.len(), &mut |a, b| keys[a].cmp(&keys[b])) {
+        let dest = destinations(&sources);
+        permute(&mut keys, dest.clone());
+        permute(&mut values, dest);
+    }
+    (keys, values)
+}
+
 impl<K, V> Default for VecMap<K, V> {
     fn default() -> Self {
         VecMap { keys: Vec::new(), values: Vec::new() }
@@ -96,14 +99,7 @@ impl<K, V> Default for VecMap<K, V> {
 impl<K: Ord, V> VecMap<K, V> {
     /// `collect::<BTreeMap<_, _>>()`: a later duplicate key replaces an earlier one.
     pub fn new(items: impl IntoIterator<Item = (K, V)>) -> Self {
-        let (mut keys, mut values): (Vec<K>, Vec<V>) = items.into_iter().unzip();
-        // Numbers usually arrive in order (GitHub lists them so, and maps are built from maps): `order`
-        // says so and nothing moves.
-        if let Some(sources) = order(keys.len(), &mut |a, b| keys[a].cmp(&keys[b])) {
-            let dest = destinations(&sources);
-            permute(&mut keys, dest.clone());
-            permute(&mut values, dest);
-        }
+        let (mut keys, mut values) = by_key(items);
         // Of equal keys (now adjacent, in arrival order) the last stays.
         let mut kept = 0;
         for i in 0..keys.len() {
@@ -191,12 +187,7 @@ impl<K: Ord, V> VecMap<K, V> {
 impl<K: Ord, V> VecMap<K, Vec<V>> {
     /// Each key with all its values, in arrival order (`entry(k).or_default().push(v)` for each pair).
     pub fn grouped(items: impl IntoIterator<Item = (K, V)>) -> Self {
-        let (mut keys, mut values): (Vec<K>, Vec<V>) = items.into_iter().unzip();
-        if let Some(sources) = order(keys.len(), &mut |a, b| keys[a].cmp(&keys[b])) {
-            let dest = destinations(&sources);
-            permute(&mut keys, dest.clone());
-            permute(&mut values, dest);
-        }
+        let (keys, values) = by_key(items);
         let mut map = VecMap::default();
         for (k, v) in keys.into_iter().zip(values) {
             if map.keys.last() != Some(&k) {
@@ -353,6 +344,7 @@ impl<T> IntoIterator for VecSet<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeSet;
 
     #[test]
     fn sorts_stably_like_the_standard_sort() {
@@ -390,11 +382,9 @@ mod tests {
     }
 
     #[test]
-    fn builds_maps_and_sets_like_collect() {
+    fn builds_maps_like_collect() {
         let pairs = vec![(3, "c"), (1, "a"), (3, "C"), (2, "b")];
         assert_eq!(map(pairs.clone()), pairs.into_iter().collect::<BTreeMap<_, _>>(), "a later duplicate wins, as in collect");
-        let nums = [5u64, 1, 5, 3];
-        assert_eq!(set(nums), nums.into_iter().collect::<BTreeSet<_>>());
     }
 
     // proptest is a native dev-dependency only; the other tests here also run inside Wasm.
