@@ -215,3 +215,21 @@ fn the_ai_first_pass_answers_a_comment_review_and_changes_only_when_blocking() {
     let pass = ask(STATIONS, "stationReview", json!({"number": 7, "head": "sha7", "output": "fine\nBLOCKING later"}));
     assert_eq!((pass["blocking"].clone(), pass["ops"].as_array().unwrap().len()), (json!(false), 1));
 }
+
+/// The Action's Wasm finds a string's escapes sixteen bytes at a time (json_out.rs, Wasm's vectors): every
+/// place an escape can fall, in a vector step or the tail, is written and read back as serde_json does.
+#[wasm_bindgen_test]
+fn strings_are_escaped_and_read_wherever_the_escape_falls() {
+    for len in 0..40 {
+        for at in 0..=len {
+            for hit in ['"', '\\', '\u{0}', '\u{1f}', '\n'] {
+                for filler in ['a', ' ', '\u{7f}', 'é'] {
+                    let text: String = (0..len).map(|i| if i == at { hit } else { filler }).collect();
+                    let json = serde_json::to_string(&text).unwrap();
+                    assert_eq!(prflow::json_out::to_string(&text).unwrap(), json, "{text:?}");
+                    assert_eq!(prflow::json_in::from_str::<String>(&json).as_deref(), Some(text.as_str()), "{json}");
+                }
+            }
+        }
+    }
+}
