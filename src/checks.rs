@@ -127,25 +127,32 @@ impl<'a> Newest<'a> {
     }
 }
 
-fn rollup_of(checks: &[Check], required: &[String], name_passing: bool) -> CheckRollup {
+/// `all`: name every context; else only the failing ones (the verdict's), with pending only counted.
+fn rollup_of(checks: &[Check], required: &[String], all: bool) -> CheckRollup {
     let newest = newest_runs(checks);
     let mut rollup = CheckRollup { state: Rollup::Passing, failing: vec![], pending: vec![], passing: vec![] };
+    let mut pending = 0;
     for ((workflow, name), (_, verdict)) in newest.iter() {
         match verdict {
-            Rollup::Passing if name_passing => rollup.passing.push(context_label(workflow, name)),
+            Rollup::Passing if all => rollup.passing.push(context_label(workflow, name)),
             Rollup::Passing => {}
-            Rollup::Pending => rollup.pending.push(context_label(workflow, name)),
+            Rollup::Pending if all => rollup.pending.push(context_label(workflow, name)),
+            Rollup::Pending => pending += 1,
             Rollup::Failing => rollup.failing.push(context_label(workflow, name)),
         }
     }
     for context in required {
         if !newest.keys().any(|(_, name)| name == context) {
-            rollup.pending.push(format!("{context} (required, not reported yet)"));
+            if all {
+                rollup.pending.push(format!("{context} (required, not reported yet)"));
+            } else {
+                pending += 1;
+            }
         }
     }
     rollup.state = if !rollup.failing.is_empty() {
         Rollup::Failing
-    } else if !rollup.pending.is_empty() {
+    } else if !rollup.pending.is_empty() || pending > 0 {
         Rollup::Pending
     } else {
         Rollup::Passing
@@ -181,4 +188,40 @@ fn order_key(c: &Check, verdict: Rollup) -> OrderKey<'_> {
     let started = c.started_at.as_deref().and_then(parse_rfc3339).unwrap_or(not_started);
     let completed = c.completed_at.as_deref().and_then(parse_rfc3339).unwrap_or(i64::MAX);
     (started, c.run_id.unwrap_or(0), c.id.unwrap_or(0), completed, &c.status, c.conclusion.as_deref().unwrap_or(""))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(name: &str, status: &str, conclusion: Option<&str>) -> Check {
+        Check { name: name.into(), status: status.into(), conclusion: conclusion.map(Into::into), ..Check::default() }
+    }
+
+    /// The verdict names only the failing contexts, and its state is always the full rollup's: a pending
+    /// run or a required context not reported yet is counted there without being named.
+    #[test]
+    fn the_verdict_is_the_rollups_state_and_failures() {
+        let pass = run("a", "COMPLETED", Some("SUCCESS"));
+        let wait = run("b", "IN_PROGRESS", None);
+        let fail = run("c", "COMPLETED", Some("FAILURE"));
+        let boards: [(Vec<Check>, Vec<String>); 6] = [
+            (vec![], vec![]),
+            (vec![pass.clone()], vec![]),
+            (vec![pass.clone(), wait.clone()], vec![]),
+            (vec![pass.clone()], vec!["required".into()]),
+            (vec![pass.clone(), wait.clone(), fail.clone()], vec!["required".into()]),
+            (vec![fail], vec![]),
+        ];
+        let states: Vec<Rollup> = boards
+            .iter()
+            .map(|(checks, required)| {
+                let full = check_rollup(checks, required);
+                assert_eq!(check_verdict(checks, required), (full.state, full.failing.clone()));
+                full.state
+            })
+            .collect();
+        use Rollup::*;
+        assert_eq!(states, [Passing, Passing, Pending, Pending, Failing, Failing]);
+    }
 }
