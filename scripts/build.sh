@@ -27,7 +27,7 @@ mkdir -p "$out/docs"
 node scripts/gen-reference.mjs "$out/schema/config.schema.json" target/debug/prflow-native "$out/docs/reference.md"
 
 # The wasm32 std is built from Debian's rust-web-src by Debian's cargo/rustc pair (TOOLCHAIN.md).
-# The Action's and the CLI's build uses Wasm's 128-bit vectors (Node has them since 16): json_out's
+# The Action's and the CLI's build uses Wasm's 128-bit vectors (Node has them since 16.4): json_out's
 # escape scan steps sixteen bytes at a time (issue 16, A/B 0.98x). scripts/test.sh runs the engine's
 # Wasm tests with the same flags, so they test this code and share its build of std.
 wasm_env=(env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm RUSTFLAGS='--cfg getrandom_backend="wasm_js" -Ctarget-feature=+simd128')

@@ -131,28 +131,32 @@ impl<'a> Newest<'a> {
 fn rollup_of(checks: &[Check], required: &[String], all: bool) -> CheckRollup {
     let newest = newest_runs(checks);
     let mut rollup = CheckRollup { state: Rollup::Passing, failing: vec![], pending: vec![], passing: vec![] };
+    // Counted whether named or not: the state reads the count, so both answers share it.
     let mut pending = 0;
     for ((workflow, name), (_, verdict)) in newest.iter() {
         match verdict {
             Rollup::Passing if all => rollup.passing.push(context_label(workflow, name)),
             Rollup::Passing => {}
-            Rollup::Pending if all => rollup.pending.push(context_label(workflow, name)),
-            Rollup::Pending => pending += 1,
+            Rollup::Pending => {
+                pending += 1;
+                if all {
+                    rollup.pending.push(context_label(workflow, name));
+                }
+            }
             Rollup::Failing => rollup.failing.push(context_label(workflow, name)),
         }
     }
     for context in required {
         if !newest.keys().any(|(_, name)| name == context) {
+            pending += 1;
             if all {
                 rollup.pending.push(format!("{context} (required, not reported yet)"));
-            } else {
-                pending += 1;
             }
         }
     }
     rollup.state = if !rollup.failing.is_empty() {
         Rollup::Failing
-    } else if !rollup.pending.is_empty() || pending > 0 {
+    } else if pending > 0 {
         Rollup::Pending
     } else {
         Rollup::Passing
