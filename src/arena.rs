@@ -16,10 +16,9 @@ use std::cell::UnsafeCell;
 const FIRST_CHUNK: usize = 1 << 20;
 const MAX_CHUNKS: usize = 40;
 
-struct State {
-    /// Calls in progress (a decision may call another through the engine): the arena serves while > 0.
-    depth: usize,
-    /// Chunks from the system allocator, kept across calls: (start, end).
+/// Where blocks are bumped from: chunks from the system allocator, kept across calls.
+struct Region {
+    /// (start, end) of each chunk.
     chunks: [(usize, usize); MAX_CHUNKS],
     count: usize,
     /// The chunk being bumped, and the next free byte in it.
@@ -27,13 +26,25 @@ struct State {
     next: usize,
 }
 
+/// Two regions: byte buffers (a String's, alignment 1) and everything else. A Vec being filled while
+/// its elements' strings are made (a pull request's check runs, its reviews) then stays the newest
+/// block of its region and grows where it is; in one region each string after it made it move.
+struct State {
+    /// Calls in progress (a decision may call another through the engine): the arena serves while > 0.
+    depth: usize,
+    bytes: Region,
+    other: Region,
+}
+
 pub struct Arena(UnsafeCell<State>);
 
 // Wasm without threads: one caller at a time.
 unsafe impl Sync for Arena {}
 
+const EMPTY: Region = Region { chunks: [(0, 0); MAX_CHUNKS], count: 0, current: 0, next: 0 };
+
 #[global_allocator]
-static ARENA: Arena = Arena(UnsafeCell::new(State { depth: 0, chunks: [(0, 0); MAX_CHUNKS], count: 0, current: 0, next: 0 }));
+static ARENA: Arena = Arena(UnsafeCell::new(State { depth: 0, bytes: EMPTY, other: EMPTY }));
 
 /// While alive, a decision is running: allocations come from the arena. The outermost one starts the
 /// arena over, which frees everything the previous call allocated (its answer included, long copied out).
@@ -43,8 +54,8 @@ impl CallScope {
     pub fn enter() -> CallScope {
         let s = unsafe { &mut *ARENA.0.get() };
         if s.depth == 0 {
-            s.current = 0;
-            s.next = if s.count > 0 { s.chunks[0].0 } else { 0 };
+            s.bytes.restart();
+            s.other.restart();
         }
         s.depth += 1;
         CallScope(())
@@ -58,16 +69,47 @@ impl Drop for CallScope {
 }
 
 impl State {
+    #[inline]
+    fn region(&mut self, align: usize) -> &mut Region {
+        if align == 1 {
+            &mut self.bytes
+        } else {
+            &mut self.other
+        }
+    }
+}
+
+impl Region {
+    fn restart(&mut self) {
+        self.current = 0;
+        self.next = if self.count > 0 { self.chunks[0].0 } else { 0 };
+    }
+
     /// Newest chunk first: the blocks freed are mostly the ones just made.
     fn owns(&self, ptr: usize) -> bool {
         self.chunks[..self.count].iter().rev().any(|&(start, end)| ptr >= start && ptr < end)
     }
 
-    fn in_current(&self, ptr: usize) -> bool {
-        self.count > 0 && ptr >= self.chunks[self.current].0 && ptr < self.chunks[self.current].1
+    /// `ptr` is the newest block of the chunk being bumped.
+    #[inline]
+    fn is_newest(&self, ptr: usize, size: usize) -> bool {
+        self.count > 0 && ptr >= self.chunks[self.current].0 && ptr + size == self.next
     }
 
+    /// The next block from the chunk being bumped; the rare rest (the next chunk, a new one) out of line.
+    #[inline]
     unsafe fn bump(&mut self, layout: Layout) -> *mut u8 {
+        let at = (self.next + layout.align() - 1) & !(layout.align() - 1);
+        if self.count > 0 && at + layout.size() <= self.chunks[self.current].1 {
+            self.next = at + layout.size();
+            return at as *mut u8;
+        }
+        self.bump_further(layout)
+    }
+
+    #[cold]
+    #[inline(never)]
+    unsafe fn bump_further(&mut self, layout: Layout) -> *mut u8 {
         let size = layout.size();
         let align = layout.align();
         loop {
@@ -104,7 +146,7 @@ unsafe impl GlobalAlloc for Arena {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let s = &mut *self.0.get();
         if s.depth > 0 {
-            s.bump(layout)
+            s.region(layout.align()).bump(layout)
         } else {
             System.alloc(layout)
         }
@@ -112,27 +154,30 @@ unsafe impl GlobalAlloc for Arena {
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         let s = &mut *self.0.get();
-        let p = ptr as usize;
-        // The chunk being bumped first: during a call nearly every block freed is in it.
-        if s.in_current(p) {
-            // The newest block gives its room back (a temporary String, a Vec that grew elsewhere).
-            if s.depth > 0 && p + layout.size() == s.next {
-                s.next = p;
+        let (p, depth) = (ptr as usize, s.depth);
+        let region = s.region(layout.align());
+        // During a call nearly every block freed is the newest of its region (a temporary String, a
+        // Vec that grew elsewhere): it gives its room back. A block from an earlier call, or from
+        // before a region's newest, stays where it is until the next call starts the arena over.
+        if region.is_newest(p, layout.size()) {
+            if depth > 0 {
+                region.next = p;
             }
-        } else if !s.owns(p) {
+        } else if !region.owns(p) {
             System.dealloc(ptr, layout)
         }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let s = &mut *self.0.get();
-        let p = ptr as usize;
-        if s.depth == 0 && !s.owns(p) {
+        let (p, depth) = (ptr as usize, s.depth);
+        let region = s.region(layout.align());
+        if depth == 0 && !region.owns(p) {
             return System.realloc(ptr, layout, new_size);
         }
         // The newest block grows (or shrinks) where it is: a String or Vec being filled.
-        if s.depth > 0 && p >= s.chunks[s.current].0 && p + layout.size() == s.next && p + new_size <= s.chunks[s.current].1 {
-            s.next = p + new_size;
+        if depth > 0 && region.is_newest(p, layout.size()) && p + new_size <= region.chunks[region.current].1 {
+            region.next = p + new_size;
             return ptr;
         }
         let new = self.alloc(Layout::from_size_align_unchecked(new_size, layout.align()));
