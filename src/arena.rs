@@ -99,46 +99,42 @@ impl Region {
     /// The next block from the chunk being bumped; the rare rest (the next chunk, a new one) out of line.
     #[inline]
     unsafe fn bump(&mut self, layout: Layout) -> *mut u8 {
-        let at = (self.next + layout.align() - 1) & !(layout.align() - 1);
-        if self.count > 0 && at + layout.size() <= self.chunks[self.current].1 {
-            self.next = at + layout.size();
-            return at as *mut u8;
-        }
-        self.bump_further(layout)
-    }
-
-    #[cold]
-    #[inline(never)]
-    unsafe fn bump_further(&mut self, layout: Layout) -> *mut u8 {
-        let size = layout.size();
-        let align = layout.align();
         loop {
-            if self.count > 0 {
-                let at = (self.next + align - 1) & !(align - 1);
-                if at + size <= self.chunks[self.current].1 {
-                    self.next = at + size;
-                    return at as *mut u8;
-                }
-                if self.current + 1 < self.count {
-                    self.current += 1;
-                    self.next = self.chunks[self.current].0;
-                    continue;
-                }
+            let at = (self.next + layout.align() - 1) & !(layout.align() - 1);
+            if self.count > 0 && at + layout.size() <= self.chunks[self.current].1 {
+                self.next = at + layout.size();
+                return at as *mut u8;
             }
-            if self.count == MAX_CHUNKS {
+            if !self.advance(layout) {
                 return std::ptr::null_mut();
             }
-            let last = if self.count > 0 { self.chunks[self.count - 1].1 - self.chunks[self.count - 1].0 } else { FIRST_CHUNK / 2 };
-            let want = (last * 2).max(size + align);
-            let start = System.alloc(Layout::from_size_align_unchecked(want, 16));
-            if start.is_null() {
-                return start;
-            }
-            self.chunks[self.count] = (start as usize, start as usize + want);
-            self.current = self.count;
-            self.count += 1;
-            self.next = start as usize;
         }
+    }
+
+    /// Moves on to the next chunk kept from earlier calls, else takes a new one from the system, twice
+    /// the last (or big enough for `layout`); false when out of chunks or memory.
+    #[cold]
+    #[inline(never)]
+    unsafe fn advance(&mut self, layout: Layout) -> bool {
+        if self.current + 1 < self.count {
+            self.current += 1;
+            self.next = self.chunks[self.current].0;
+            return true;
+        }
+        if self.count == MAX_CHUNKS {
+            return false;
+        }
+        let last = if self.count > 0 { self.chunks[self.count - 1].1 - self.chunks[self.count - 1].0 } else { FIRST_CHUNK / 2 };
+        let want = (last * 2).max(layout.size() + layout.align());
+        let start = System.alloc(Layout::from_size_align_unchecked(want, 16));
+        if start.is_null() {
+            return false;
+        }
+        self.chunks[self.count] = (start as usize, start as usize + want);
+        self.current = self.count;
+        self.count += 1;
+        self.next = start as usize;
+        true
     }
 }
 

@@ -48,7 +48,17 @@ impl Wants {
 }
 
 /// The single label edit that brings `pr` to `wants`, or none; warnings for what cannot be done.
-pub fn label_edit(facts: &Facts, pr: &PullRequest, wants: &Wants, summary: &str, warnings: &mut Vec<Warning>) -> Option<Op> {
+/// `summary` is the edit's reason, made only when there is an edit: reconcile asks for one on every
+/// pull request of the board, and most of them need no change.
+pub fn label_edit(facts: &Facts, pr: &PullRequest, wants: &Wants, summary: impl FnOnce() -> String, warnings: &mut Vec<Warning>) -> Option<Op> {
+    let (add, remove) = label_changes(facts, pr, wants, warnings)?;
+    // Decided from this head's reviews and checks: a push in between makes it a decision about
+    // another commit, so it is not applied, and the next run decides again.
+    Some(Op::EditLabels { number: pr.number, add, remove, reason: summary(), guard: Guard::head(&pr.head_sha) })
+}
+
+/// The additions and removals of `label_edit`, or none (one copy of it, whatever the summary's closure).
+fn label_changes(facts: &Facts, pr: &PullRequest, wants: &Wants, warnings: &mut Vec<Warning>) -> Option<(Vec<LabelChange>, Vec<LabelChange>)> {
     if pr.unknown(PullFact::Labels) {
         warnings.push(Warning { number: Some(pr.number), message: "its labels could not be read; no label was changed".into() });
         return None;
@@ -74,12 +84,7 @@ pub fn label_edit(facts: &Facts, pr: &PullRequest, wants: &Wants, summary: &str,
             _ => {}
         }
     }
-    if add.is_empty() && remove.is_empty() {
-        return None;
-    }
-    // Decided from this head's reviews and checks: a push in between makes it a decision about
-    // another commit, so it is not applied, and the next run decides again.
-    Some(Op::EditLabels { number: pr.number, add, remove, reason: summary.to_string(), guard: Guard::head(&pr.head_sha) })
+    (!add.is_empty() || !remove.is_empty()).then_some((add, remove))
 }
 
 #[cfg(test)]
@@ -92,7 +97,7 @@ mod tests {
         let pr = PullRequest { number: 4, head_sha: "h4".into(), ..PullRequest::default() };
         let mut wants = Wants::default();
         wants.present("a", "why");
-        let op = label_edit(&facts, &pr, &wants, "s", &mut vec![]).expect("an edit");
+        let op = label_edit(&facts, &pr, &wants, || "s".into(), &mut vec![]).expect("an edit");
         assert_eq!(op.guard().and_then(|g| g.head.as_deref()), Some("h4"));
     }
 }

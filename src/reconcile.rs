@@ -31,11 +31,12 @@ pub fn reconcile(facts: &Facts, config: &Config) -> Plan {
             Flow::BotPanel => bot_panel::decide(facts, config, pr, now, &required, &scopes),
             Flow::Stations => crate::stations::decide(facts, config, pr),
         };
-        let summary = match &decision.verdict.state {
-            Some(state) => [state, ": ", &decision.verdict.why].concat(),
-            None => decision.verdict.why.clone(),
+        let verdict = &decision.verdict;
+        let summary = || match &verdict.state {
+            Some(state) => [state, ": ", &verdict.why].concat(),
+            None => verdict.why.clone(),
         };
-        if let Some(op) = label_edit(facts, pr, &decision.wants, &summary, &mut plan.warnings) {
+        if let Some(op) = label_edit(facts, pr, &decision.wants, summary, &mut plan.warnings) {
             plan.ops.push(op);
         }
         plan.ops.extend(decision.ops_after);

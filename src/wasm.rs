@@ -7,6 +7,13 @@
 
 use wasm_bindgen::prelude::*;
 
+// A request's UTF-8 check: sixteen bytes a step in the Action's and the CLI's build; the pages' builds
+// keep std's, for size.
+#[cfg(feature = "full")]
+use crate::json_in::utf8;
+#[cfg(not(feature = "full"))]
+use std::str::from_utf8 as utf8;
+
 fn error(message: &str) -> JsValue {
     js_sys::Error::new(message).into()
 }
@@ -73,7 +80,7 @@ impl Engine {
     #[wasm_bindgen(js_name = callInput)]
     pub fn call_input(&mut self, name: &str, len: usize) -> Result<String, JsValue> {
         let bytes = &self.1[..len.min(self.1.len())];
-        let text = std::str::from_utf8(bytes).map_err(|e| error(&format!("{name}: the input is not UTF-8: {e}")))?;
+        let text = utf8(bytes).map_err(|e| error(&format!("{name}: the input is not UTF-8: {e}")))?;
         self.0.call(name, text).map_err(|e| error(&e))
     }
 }

@@ -233,3 +233,33 @@ fn strings_are_escaped_and_read_wherever_the_escape_falls() {
         }
     }
 }
+
+/// The request's UTF-8 check (json_in::utf8, sixteen bytes a step here) answers as std's from_utf8 does,
+/// text or error with its offsets, wherever in a long ASCII run a multi-byte character, a broken
+/// sequence or a truncated one falls; and `callInput` names the offset in its error.
+#[wasm_bindgen_test]
+fn the_requests_utf8_check_is_stds() {
+    let pieces: [&[u8]; 6] = [b"\xc3\xa9", "\u{1f600}".as_bytes(), b"\xff", b"\xc3", b"\xe2\x82", b"\xed\xa0\x80"];
+    let mut checked = 0;
+    for len in [0usize, 1, 15, 16, 63, 64, 65, 127, 128, 200] {
+        for at in (0..=len).step_by(7).chain([len]) {
+            for piece in pieces {
+                let mut bytes = vec![b'a'; len];
+                bytes.splice(at..at, piece.iter().copied());
+                assert_eq!(prflow::json_in::utf8(&bytes), std::str::from_utf8(&bytes), "{piece:?} at {at} of {len}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 500);
+
+    let mut engine = engine(BOT_PANEL);
+    let mut request = br#"{"facts":{"repository":"o/r","now":"2026-01-01T00:00:00Z","pullRequests":[]},"pad":""}"#.to_vec();
+    request.splice(request.len() - 2..request.len() - 2, [b'x'; 70].into_iter().chain(*b"\xff"));
+    let at = request.len() - 3;
+    let buffer = engine.input_buffer(request.len());
+    // SAFETY: input_buffer made room for request.len() bytes there.
+    unsafe { std::ptr::copy_nonoverlapping(request.as_ptr(), buffer, request.len()) };
+    let err = message(engine.call_input("reconcile", request.len()).expect_err("not UTF-8"));
+    assert_eq!(err, format!("reconcile: the input is not UTF-8: invalid utf-8 sequence of 1 bytes from index {at}"));
+}

@@ -309,9 +309,8 @@ pub fn sweep(facts: &Facts, config: &Config) -> SweepPlan {
             }
             wants.absent(&state, why.clone());
             wants.present(&f.queue_state, "back to the queue after a released claim");
-            let summary = format!("release the claim: {why}");
             // A release the labels cannot carry out is a warning from label_edit, never half a write.
-            if let Some(op) = label_edit(facts, pr, &wants, &summary, &mut plan.warnings) {
+            if let Some(op) = label_edit(facts, pr, &wants, || format!("release the claim: {why}"), &mut plan.warnings) {
                 plan.ops.push(op);
                 // The board shows the pull request as this plan leaves it, back in the queue from now,
                 // so the next sweep, reading what was written, finds the board already true.

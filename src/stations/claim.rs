@@ -127,7 +127,7 @@ fn review(facts: &Facts, config: &Config, board: &Board, machine: &str) -> Claim
     wants.present(&mine, format!("claimed by {machine}"));
     wants.present(&l.reviewing, format!("claimed by {machine}"));
     let mut warnings = Vec::new();
-    let ops: Vec<Op> = label_edit(facts, pr, &wants, &why, &mut warnings).into_iter().collect();
+    let ops: Vec<Op> = label_edit(facts, pr, &wants, || why.clone(), &mut warnings).into_iter().collect();
     ClaimResult { line: format!("{LINE_CLAIM} #{}", pr.number), number: Some(pr.number), head: Some(pr.head_sha.clone()), ops, why, warnings, ..base }
 }
 

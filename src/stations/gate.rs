@@ -60,7 +60,7 @@ pub fn docs_only_status(config: &Config, pr: &PullRequest, _d: &super::state::De
 fn labels_after(facts: &Facts, config: &Config, pr: &PullRequest, result: Option<GateResult>, warnings: &mut Vec<Warning>) -> Option<Op> {
     let d = derive(&config.stations, pr, result);
     let wants = state_wants(config, pr, &d);
-    label_edit(facts, pr, &wants, &format!("{}: {}", d.state, d.why), warnings)
+    label_edit(facts, pr, &wants, || format!("{}: {}", d.state, d.why), warnings)
 }
 
 /// Classify step: due or not, docs-only or the validation machine.
