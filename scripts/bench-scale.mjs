@@ -4,7 +4,7 @@
 // this process; prints time and the Wasm memory the call left allocated (a fresh instance per size, so it
 // is that call's peak), and the 4,000/2,000 ratios, about 2 when a call is linear and about 4 when it is
 // quadratic. With two build folders it runs both on the same inputs, interleaved, and prints B/A.
-//   node scripts/bench-scale.mjs [DIR_A [DIR_B]]      (default pkg/; RUNS=5)
+//   node scripts/bench-scale.mjs [DIR_A [DIR_B]]      (default pkg/; RUNS=9)
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -13,7 +13,7 @@ import { median } from "./lib/bench-snapshot.mjs";
 const root = new URL("..", import.meta.url).pathname;
 const dirs = process.argv.slice(2);
 if (!dirs.length) dirs.push(`${root}pkg`);
-const RUNS = Number(process.env.RUNS ?? 5);
+const RUNS = Number(process.env.RUNS ?? 9);
 
 /** A Merge-After ring (the last waits for the first), chain (each waits for the one before) or reversed
  * chain (each waits for the one after) of `n`. */
@@ -34,31 +34,14 @@ async function fresh(dir) {
   return { glue, memory: exports.memory };
 }
 
-/** Time: the median of RUNS calls on one instance after a first call (the compiler's tiers warmed). Memory: one
- * call on a fresh instance, whose linear memory never shrinks, so its size after the call is the call's peak. */
-async function measure(dir, text, name) {
-  const call = (glue) => {
-    try {
-      // The preset engine (no config), asked as every shell asks it: JSON text in and out.
-      return { out: new glue.Engine().call(name, text) };
-    } catch (e) {
-      // An engine that runs out of Wasm memory aborts: reported as such, the other rows still run.
-      return { failed: String(e.message ?? e).split("\n")[0] };
-    }
-  };
-  const once = await fresh(dir);
-  const first = call(once.glue);
-  const mb = once.memory.buffer.byteLength / 2 ** 20;
-  if (first.failed) return { failed: first.failed, mb };
-  const warm = await fresh(dir);
-  call(warm.glue);
-  const times = [];
-  for (let r = 0; r < RUNS; r++) {
-    const t0 = performance.now();
-    call(warm.glue);
-    times.push(performance.now() - t0);
+function ask(glue, name, text) {
+  try {
+    // The preset engine (no config), asked as every shell asks it: JSON text in and out.
+    return { out: new glue.Engine().call(name, text) };
+  } catch (e) {
+    // An engine that runs out of Wasm memory aborts: reported as such, the other rows still run.
+    return { failed: String(e.message ?? e).split("\n")[0] };
   }
-  return { ms: median(times), mb, outMb: first.out.length / 1e6 };
 }
 
 const cases = [
@@ -74,23 +57,57 @@ const cases = [
   ["dashboard", "reversed", 10000],
 ];
 const key = (call, shape, n) => `${call} ${shape} ${n}`;
+const texts = cases.map(([, shape, n]) => JSON.stringify(queueBoard(n, shape)));
+
+// Memory: one call on a fresh instance, whose linear memory never shrinks, so its size after the call is
+// that call's peak.
 const results = dirs.map(() => ({}));
-for (const [call, shape, n] of cases) {
-  const text = JSON.stringify(queueBoard(n, shape));
-  for (let d = 0; d < dirs.length; d++) results[d][key(call, shape, n)] = await measure(dirs[d], text, call);
+for (let d = 0; d < dirs.length; d++) {
+  for (let c = 0; c < cases.length; c++) {
+    const once = await fresh(dirs[d]);
+    const first = ask(once.glue, cases[c][0], texts[c]);
+    const mb = once.memory.buffer.byteLength / 2 ** 20;
+    results[d][key(...cases[c])] = first.failed ? { failed: first.failed, mb } : { mb, outMb: first.out.length / 1e6, times: [] };
+  }
 }
-console.log(`the queue's triage and the dashboard on a Merge-After ring, chain and reversed chain, Wasm in Node ${process.version}, time the median of ${RUNS} warm calls, memory that of a fresh instance after one call`);
+
+// Time: every case on one instance per build, round after round, the builds interleaved, so a stretch of
+// load on the shared machine falls on all rows alike instead of on whichever row ran then. Two rounds go
+// first untimed: V8 compiles a module with its baseline compiler and optimises functions as they run hot,
+// and a row timed before that (the first, as the rows ran one after another) once read a ring of 2,000
+// slower than the ring of 4,000 after it.
+const warm = [];
+for (const dir of dirs) warm.push((await fresh(dir)).glue);
+for (let r = -2; r < RUNS; r++) {
+  for (let c = 0; c < cases.length; c++) {
+    for (let d = 0; d < dirs.length; d++) {
+      const row = results[d][key(...cases[c])];
+      if (row.failed) continue;
+      const t0 = performance.now();
+      ask(warm[d], cases[c][0], texts[c]);
+      if (r >= 0) row.times.push(performance.now() - t0);
+    }
+  }
+}
+for (const r of results) {
+  for (const row of Object.values(r)) {
+    if (!row.failed) [row.ms, row.fastest] = [median(row.times), Math.min(...row.times)];
+  }
+}
+
+console.log(`the queue's triage and the dashboard on a Merge-After ring, chain and reversed chain, Wasm in Node ${process.version}, time the median (and the fastest) of ${RUNS} warm calls interleaved with the other rows, memory that of a fresh instance after one call`);
 for (let d = 0; d < dirs.length; d++) {
   const r = results[d];
   console.log(`\n${dirs[d]}`);
-  console.log("call and board           |       ms | Wasm memory MB | answer MB");
+  console.log("call and board           |       ms |  fastest | Wasm memory MB | answer MB");
   for (const c of cases) {
     const x = r[key(...c)];
     if (x.failed) console.log(`${key(...c).padEnd(24)} | failed (${x.failed}) with ${x.mb.toFixed(1)} MB of Wasm memory`);
-    else console.log(`${key(...c).padEnd(24)} | ${x.ms.toFixed(1).padStart(8)} | ${x.mb.toFixed(1).padStart(14)} | ${x.outMb.toFixed(2).padStart(9)}`);
+    else console.log(`${key(...c).padEnd(24)} | ${x.ms.toFixed(1).padStart(8)} | ${x.fastest.toFixed(1).padStart(8)} | ${x.mb.toFixed(1).padStart(14)} | ${x.outMb.toFixed(2).padStart(9)}`);
   }
-  const ratio = (call, shape) => (r[key(call, shape, 4000)].ms / r[key(call, shape, 2000)].ms).toFixed(2);
-  console.log(`triage ring(4,000)/ring(2,000): ${ratio("triage", "ring")}x time; dashboard reversed(4,000)/reversed(2,000): ${ratio("dashboard", "reversed")}x (about 2 when linear)`);
+  const ratio = (call, shape, of) => (r[key(call, shape, 4000)][of] / r[key(call, shape, 2000)][of]).toFixed(2);
+  const both = (call, shape) => `${ratio(call, shape, "ms")}x time (fastest ${ratio(call, shape, "fastest")}x)`;
+  console.log(`triage ring(4,000)/ring(2,000): ${both("triage", "ring")}; dashboard reversed(4,000)/reversed(2,000): ${both("dashboard", "reversed")} (about 2 when linear)`);
 }
 if (dirs.length === 2) {
   console.log("\nB/A time: " + cases.map((c) => `${key(...c)} ${(results[1][key(...c)].ms / results[0][key(...c)].ms).toFixed(3)}x`).join(", "));
