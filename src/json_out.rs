@@ -145,10 +145,16 @@ impl Compound<'_> {
         self.first = false;
     }
 
-    fn key(&mut self, key: &str) {
+    /// A struct's field name: serde derive's, an identifier of the engine's own types, which JSON never
+    /// escapes, so it is copied without the scan (a 10,000-pull-request plan has 214,000 of them).
+    fn field(&mut self, key: &'static str) {
+        debug_assert_eq!(next_escape(key.as_bytes(), 0), key.len(), "a field name JSON escapes: {key}");
         self.comma();
-        self.out.str(key);
-        self.out.0.push(b':');
+        let out = &mut self.out.0;
+        out.reserve(key.len() + 3);
+        out.push(b'"');
+        out.extend_from_slice(key.as_bytes());
+        out.extend_from_slice(b"\":");
     }
 
     fn end(self) -> Result<(), Unsupported> {
@@ -354,7 +360,7 @@ macro_rules! as_object {
                 type Ok = ();
                 type Error = Unsupported;
                 fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Unsupported> {
-                    self.key(key);
+                    self.field(key);
                     value.serialize(&mut *self.out)
                 }
                 fn end(self) -> Result<(), Unsupported> {
