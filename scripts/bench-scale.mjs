@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { median } from "./lib/bench-snapshot.mjs";
+import { median, settle } from "./lib/bench-snapshot.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const dirs = process.argv.slice(2);
@@ -72,7 +72,8 @@ for (let d = 0; d < dirs.length; d++) {
 }
 
 // Time: every case on one instance per build, round after round, the builds interleaved, so a stretch of
-// load on the shared machine falls on all rows alike instead of on whichever row ran then. Two rounds go
+// load on the shared machine falls on all rows alike instead of on whichever row ran then, and each call
+// after a full collection (settle), so none pays for the garbage of the one before. Two rounds go
 // first untimed: V8 compiles a module with its baseline compiler and optimises functions as they run hot,
 // and a row timed before that (the first, as the rows ran one after another) once read a ring of 2,000
 // slower than the ring of 4,000 after it.
@@ -83,6 +84,7 @@ for (let r = -2; r < RUNS; r++) {
     for (let d = 0; d < dirs.length; d++) {
       const row = results[d][key(...cases[c])];
       if (row.failed) continue;
+      settle();
       const t0 = performance.now();
       ask(warm[d], cases[c][0], texts[c]);
       if (r >= 0) row.times.push(performance.now() - t0);

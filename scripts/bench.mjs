@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { createEngine } from "../js/node.js";
 import { Engine } from "../pkg/prflow.js"; // initialised by js/node.js; the text-to-text entry, like native
-import { config, median, snapshot } from "./lib/bench-snapshot.mjs";
+import { config, median, settle, snapshot } from "./lib/bench-snapshot.mjs";
 
 const RUNS = Number(process.env.RUNS ?? 7);
 const sizes = (process.env.SIZES ?? "1000,10000").split(",").map(Number);
@@ -35,17 +35,22 @@ for (const n of sizes) {
   let ops = 0;
   // Interleaved, so the shared machine's noise falls on each alike: the engine text in -> plan text out
   // (js/core.js's path, the request written into Wasm memory by encodeInto), the same through
-  // wasm-bindgen's string glue, Node's own JSON.parse of the same text, and the JS API (plan parsed too).
+  // wasm-bindgen's string glue, Node's own JSON.parse of the same text, and the JS API (plan parsed too),
+  // each after a full collection of the garbage the one before left.
   for (let r = 0; r < RUNS; r++) {
+    settle();
     const t0 = performance.now();
     const text = engine.callText("reconcile", request);
     times.push(performance.now() - t0);
+    settle();
     const t1 = performance.now();
     raw.call("reconcile", request);
     glueTimes.push(performance.now() - t1);
+    settle();
     const t2 = performance.now();
     JSON.parse(request);
     parseTimes.push(performance.now() - t2);
+    settle();
     const t3 = performance.now();
     ops = engine.reconcile({ facts }).ops.length;
     apiTimes.push(performance.now() - t3);

@@ -1,6 +1,7 @@
 // The benchmark's board: a deterministic snapshot of N pull requests (3 reviews and 10 check runs each, in
-// mixed states), the config it is decided under, and how runs are summed up. Shared by bench.mjs (native
-// vs Wasm) and bench-ab.mjs (one Wasm build vs another), so both measure the same work the same way.
+// mixed states), the config it is decided under, how runs are summed up, and the garbage collection each
+// timed run starts after. Shared by bench.mjs (native vs Wasm), bench-ab.mjs (one Wasm build vs another)
+// and bench-scale.mjs, so they measure the same work the same way.
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 import { bots } from "../../js/sample-board.js";
