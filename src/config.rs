@@ -24,7 +24,8 @@ pub enum Flow {
 }
 
 /// The whole config file. Every key is optional; the preset of `flow` fills the rest.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Config {
     /// Editors may point this at the published schema; the engine ignores it.
@@ -105,7 +106,8 @@ impl Default for Labels {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct BotPanel {
     /// Logins of the bot reviewers whose verdicts make a round.
@@ -122,7 +124,8 @@ impl Default for BotPanel {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Stale {
     /// Days without real activity before `stale` is set; 0 turns the label off.
@@ -188,7 +191,7 @@ impl<'de> serde::de::Visitor<'de> for NamesVisitor<'_> {
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let mut seen = 0u64;
-        while let Some(i) = map.next_key_seed(FieldIndex(self.fields))? {
+        while let Some(i) = map.next_key_seed(crate::objects::KeyOf(self.fields))? {
             if seen & (1 << i) != 0 {
                 return Err(serde::de::Error::duplicate_field(self.fields[i]));
             }
@@ -196,30 +199,6 @@ impl<'de> serde::de::Visitor<'de> for NamesVisitor<'_> {
             (self.set)(i, map.next_value()?);
         }
         Ok(())
-    }
-}
-
-/// A key of a `LabelNames` struct, read as its field's index; an unknown one is refused while the key
-/// is read, as derive's field visitor does (so the error is the key's, in every deserializer).
-struct FieldIndex(&'static [&'static str]);
-
-impl<'de> serde::de::DeserializeSeed<'de> for FieldIndex {
-    type Value = usize;
-
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
-        d.deserialize_identifier(self)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for FieldIndex {
-    type Value = usize;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("field identifier")
-    }
-
-    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<usize, E> {
-        self.0.iter().position(|f| *f == key).ok_or_else(|| E::unknown_field(key, self.0))
     }
 }
 
@@ -451,6 +430,22 @@ pub fn json_path(p: &str) -> String {
     } else {
         format!("$.{p}")
     }
+}
+
+
+// The pages' readers of these structs (src/objects.rs), one line a field in declaration order; the
+// Action's and the CLI's build derive theirs.
+#[cfg(any(test, not(feature = "full")))]
+mod readers {
+    use super::*;
+    use crate::objects::reader::object_reader;
+
+    object_reader!(Config {
+        schema: "$schema", flow: "flow", labels: "labels", bot_panel: "botPanel", stations: "stations", stale: "stale",
+        scopes: "scopes", scope_sync: "scopeSync", required_checks: "requiredChecks", followup: "followup", queue: "queue",
+    });
+    object_reader!(BotPanel { bots: "bots", humans: "humans", request_humans_when_approved: "requestHumansWhenApproved" });
+    object_reader!(Stale { days: "days" });
 }
 
 #[cfg(test)]

@@ -6,7 +6,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// A repository snapshot: everything the engine needs, including the clock.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Facts {
     /// `owner/name`.
@@ -61,7 +62,8 @@ pub struct Facts {
 }
 
 /// An issue, as the merge queue reads it: `Start-After:` in its body and GitHub's "blocked by".
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Issue {
     pub number: u64,
@@ -79,7 +81,8 @@ pub struct Issue {
 }
 
 /// An issue a pull request closes, and where that was read from.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct IssueRef {
     pub number: u64,
@@ -108,7 +111,8 @@ fn link_source() -> String {
 }
 
 /// The merge-queue worker's memory, passed in so the engine stays without state.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct QueueMemory {
     /// Set-asides this process recorded (their comment may have failed to be written).
@@ -119,7 +123,8 @@ pub struct QueueMemory {
     pub demoted: Vec<Demotion>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SetAsideRecord {
     pub number: u64,
@@ -129,7 +134,8 @@ pub struct SetAsideRecord {
     pub base: String,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Demotion {
     pub number: u64,
@@ -138,7 +144,8 @@ pub struct Demotion {
 }
 
 /// The issue the follow-up sweep rewrites as the board.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BoardIssue {
     pub number: u64,
@@ -170,7 +177,8 @@ pub enum RepoFact {
 }
 
 /// One open pull request.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PullRequest {
     pub number: u64,
@@ -279,7 +287,8 @@ pub enum Mergeable {
     Unknown,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Review {
     pub author: String,
@@ -300,7 +309,8 @@ pub struct Review {
 }
 
 /// A check run or a commit status context, in one shape.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Check {
     /// The check run's name or the status's context.
@@ -329,7 +339,8 @@ pub struct Check {
     pub url: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Comment {
     #[serde(default)]
@@ -344,7 +355,8 @@ pub struct Comment {
 }
 
 /// One timeline entry. `kind` follows GitHub's event names.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TimelineEvent {
     /// labeled, unlabeled, committed, head_ref_force_pushed, commented, reviewed, review_requested,
@@ -356,6 +368,47 @@ pub struct TimelineEvent {
     /// The label, for labeled/unlabeled.
     #[serde(default)]
     pub label: Option<String>,
+}
+
+// The pages' readers of the facts' structs (src/objects.rs), one line a field in declaration order; the
+// Action's and the CLI's build derive theirs, which read a board faster there.
+#[cfg(any(test, not(feature = "full")))]
+mod readers {
+    use super::*;
+    use crate::objects::reader::object_reader;
+
+    object_reader!(Facts {
+        repository: "repository", now: "now" required, viewer: "viewer", default_branch: "defaultBranch", labels: "labels",
+        required_checks: "requiredChecks", codeowners: "codeowners", unknown: "unknown", pull_requests: "pullRequests",
+        issues: "issues", team_members: "teamMembers", base_tip_sha: "baseTipSha", require_code_owner_review: "requireCodeOwnerReview",
+        require_conversation_resolution: "requireConversationResolution", queue_memory: "queueMemory", board: "board",
+    });
+    object_reader!(Issue { number: "number" required, open: "open", body: "body", blocked_by: "blockedBy", pull_request: "pullRequest" });
+    object_reader!(IssueRef init(IssueRef { source: link_source(), ..IssueRef::default() }) {
+        number: "number" required, source: "source", repository: "repository",
+    });
+    object_reader!(QueueMemory { records: "records", demoted: "demoted" });
+    object_reader!(SetAsideRecord { number: "number" required, reason: "reason" required, head: "head" required, base: "base" });
+    object_reader!(Demotion { number: "number" required, head: "head" required });
+    object_reader!(BoardIssue { number: "number" required, title: "title", body: "body" });
+    object_reader!(PullRequest {
+        number: "number" required, title: "title", author: "author", body: "body", is_draft: "isDraft", created_at: "createdAt",
+        base_ref: "baseRef", head_ref: "headRef", head_sha: "headSha", mergeable: "mergeable", merge_state_status: "mergeStateStatus",
+        labels: "labels", reviews: "reviews", review_requests: "reviewRequests", checks: "checks", files: "files", comments: "comments",
+        timeline: "timeline", unknown: "unknown", closing_issues: "closingIssues", unresolved_threads: "unresolvedThreads",
+        auto_merge: "autoMerge", is_fork: "isFork", native_stack: "nativeStack", built_on_base_tip: "builtOnBaseTip",
+        files_truncated: "filesTruncated", commit_count: "commitCount",
+    });
+    object_reader!(Review {
+        author: "author" required, state: "state" required, commit: "commit", submitted_at: "submittedAt", body: "body",
+        author_can_write: "authorCanWrite",
+    });
+    object_reader!(Check {
+        name: "name" required, workflow: "workflow", status: "status" required, conclusion: "conclusion", started_at: "startedAt",
+        completed_at: "completedAt", id: "id", run_id: "runId", url: "url",
+    });
+    object_reader!(Comment { id: "id", author: "author" required, body: "body" required, created_at: "createdAt", author_can_write: "authorCanWrite" });
+    object_reader!(TimelineEvent { kind: "kind" required, at: "at" required, actor: "actor", label: "label" });
 }
 
 impl Facts {
@@ -408,3 +461,4 @@ fn check_facts(facts: Result<Facts, FactsError>) -> Result<Facts, FactsError> {
     }
     Ok(facts)
 }
+

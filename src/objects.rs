@@ -268,3 +268,225 @@ mod tests {
         assert!(from_str::<Inner>(r#"{"a": "#).unwrap_err().is_eof());
     }
 }
+
+/// A key of a struct's object read as its field's place in the list, or derive's unknown-field error
+/// (the struct is `deny_unknown_fields`), raised while the key is read as derive's field visitor does,
+/// so the error is the key's in every deserializer. One reader for the keys of every struct read
+/// without derive (`object_reader!`, src/config.rs's label names), where derive made one each.
+pub(crate) struct KeyOf(pub &'static [&'static str]);
+
+impl<'de> DeserializeSeed<'de> for KeyOf {
+    type Value = usize;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+        d.deserialize_identifier(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyOf {
+    type Value = usize;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("field identifier")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<usize, E> {
+        self.0.iter().position(|field| *field == v).ok_or_else(|| E::unknown_field(v, self.0))
+    }
+}
+
+/// The pages' struct reader (`object_reader!`), built where it is used: the pages' builds, and the unit
+/// tests, which hold it to serde derive's behaviour.
+#[cfg(any(test, not(feature = "full")))]
+pub(crate) mod reader {
+    use super::*;
+
+    /// The first required field a struct's object left out, as serde derive names it (`missing field
+    /// `now``): `seen` has bit `i` for each field read, `required` for each field that must be.
+    pub(crate) fn check_required<E: de::Error>(seen: u64, required: u64, fields: &'static [&'static str]) -> Result<(), E> {
+        let missing = required & !seen;
+        if missing == 0 {
+            return Ok(());
+        }
+        Err(E::missing_field(fields[missing.trailing_zeros() as usize]))
+    }
+
+    /// A field's value, in its place: one copy per value type of the read and of the drop of the default
+    /// it replaces (inlined, a vector's drop, a loop over its elements' strings, was copied into each field).
+    #[inline(never)]
+    pub(crate) fn read_into<'de, T: de::Deserialize<'de>, A: MapAccess<'de>>(map: &mut A, slot: &mut T) -> Result<(), A::Error> {
+        *slot = map.next_value()?;
+        Ok(())
+    }
+
+    /// `Deserialize` for a struct read as a JSON object, in the pages' builds in place of serde derive's
+    /// (issue 16: the page's size). Derive keeps every field in an `Option` of its own until the object
+    /// ends, drops each of them on every way out and matches keys in a reader of each struct's own; here
+    /// the fields are written into the struct's defaults as they come, one bit each says it was read, and
+    /// one key reader serves every struct. Every message is the one derive gives, at the same point of
+    /// the read (so serde_json's position, and the JSON path made from it, are the same): an unknown
+    /// field (`deny_unknown_fields`, the list in declaration order), a duplicate one, the first required
+    /// field missing, and `struct Name` where an object belongs. Fields are listed as `rust_name:
+    /// "jsonName"`, `required` for those without a serde default; `init(...)` gives the starting value
+    /// where a serde default is not `Default`'s. The Action's and the CLI's build keep derive's, which
+    /// read a board 3-6% faster there; the unit tests build these, and src/facts.rs's tests hold each list
+    /// to the struct's schema, which derive reads off the same attributes.
+    macro_rules! object_reader {
+        ($ty:ident $(init($init:expr))? { $($field:ident: $json:literal $($required:ident)?),* $(,)? }) => {
+            impl<'de> serde::Deserialize<'de> for $ty {
+                fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                    #[allow(non_camel_case_types)]
+                    #[derive(Clone, Copy)]
+                    enum Field { $($field),* }
+                    const FIELDS: &[&str] = &[$($json),*];
+                    const REQUIRED: u64 = 0 $(| object_reader!(@required Field::$field, $($required)?))*;
+                    struct Object;
+                    impl<'de> serde::de::Visitor<'de> for Object {
+                        type Value = $ty;
+                        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                            f.write_str(concat!("struct ", stringify!($ty)))
+                        }
+                        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<$ty, A::Error> {
+                            let mut out: $ty = object_reader!(@init $ty $($init)?);
+                            let mut seen = 0u64;
+                            while let Some(i) = map.next_key_seed($crate::objects::KeyOf(FIELDS))? {
+                                if seen & (1 << i) != 0 {
+                                    return Err(serde::de::Error::duplicate_field(FIELDS[i]));
+                                }
+                                seen |= 1 << i;
+                                match i {
+                                    $(i if i == Field::$field as usize => $crate::objects::reader::read_into(&mut map, &mut out.$field)?,)*
+                                    _ => unreachable!("KeyOf gives a place in FIELDS"),
+                                }
+                            }
+                            $crate::objects::reader::check_required(seen, REQUIRED, FIELDS)?;
+                            Ok(out)
+                        }
+                    }
+                    d.deserialize_struct(stringify!($ty), FIELDS, Object)
+                }
+            }
+        };
+        (@required $field:path, required) => { 1u64 << ($field as u32) };
+        (@required $field:path,) => { 0 };
+        (@init $ty:ident $init:expr) => { $init };
+        (@init $ty:ident) => { <$ty as Default>::default() };
+    }
+    pub(crate) use object_reader;
+}
+
+#[cfg(test)]
+mod reader_tests {
+    use crate::config::{followup, queue, stations, BotPanel, Config, Stale};
+    use crate::facts::*;
+    use schemars::JsonSchema;
+    use serde::de::DeserializeOwned;
+    use serde::Serialize;
+
+    /// A struct's reader (`object_reader!`) against the schema serde derive's attributes give it: the
+    /// same fields in declaration order, the same required ones, the same defaults. `sample` is a value
+    /// whose required fields are valid (`Default`'s, where the struct has one).
+    fn holds<T: DeserializeOwned + Serialize + JsonSchema>(name: &str, sample: T) {
+        let root = schemars::schema_for!(T);
+        let object = root.schema.object.as_ref().expect("an object schema");
+        let mut properties: Vec<&str> = object.properties.keys().map(String::as_str).collect();
+        let required: Vec<&str> = object.required.iter().map(String::as_str).collect();
+        let read = |text: &str| crate::json_path::from_str::<T>(text);
+
+        // Every field, and in declaration order (the order a default value serializes in).
+        let e = read(r#"{"__unknown": 1}"#).err().unwrap_or_else(|| panic!("{name}: an unknown field is refused"));
+        let expected = e.message.split_once("expected").expect("a field list").1;
+        let listed: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+        let default_text = serde_json::to_string(&sample).unwrap();
+        let KeysInOrder(keys) = serde_json::from_str(&default_text).unwrap();
+        let at = |k: &str| keys.iter().position(|key| key == k);
+        let serialized: Vec<&str> = listed.iter().copied().filter(|k| at(k).is_some()).collect();
+        assert!(serialized.windows(2).all(|w| at(w[0]) < at(w[1])), "{name}: fields out of declaration order: {listed:?}");
+        let mut sorted = listed.clone();
+        sorted.sort_unstable();
+        properties.sort_unstable();
+        assert_eq!(sorted, properties, "{name}: the reader's fields");
+
+        // The required fields alone read; without any one of them, that one is named.
+        let default: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&default_text).unwrap();
+        let minimal: serde_json::Map<String, serde_json::Value> = required.iter().map(|k| (k.to_string(), default[*k].clone())).collect();
+        let got = read(&serde_json::Value::Object(minimal.clone()).to_string()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        for k in &required {
+            let mut less = minimal.clone();
+            less.remove(*k);
+            let e = read(&serde_json::Value::Object(less).to_string()).err().unwrap_or_else(|| panic!("{name}: {k} is required"));
+            assert_eq!(e.message, format!("missing field `{k}`"), "{name}");
+        }
+
+        // What was left out takes its serde default: the schema's where it names one, else `Default`'s.
+        let mut want = default;
+        for (k, schema) in &object.properties {
+            if let Some(d) = schema.clone().into_object().metadata.and_then(|m| m.default) {
+                want.insert(k.clone(), d);
+            }
+        }
+        assert_eq!(serde_json::to_value(&got).unwrap(), serde_json::Value::Object(want), "{name}: defaults");
+    }
+
+    /// An object's keys in the order its text has them (serde_json's map sorts them).
+    struct KeysInOrder(Vec<String>);
+
+    impl<'de> serde::Deserialize<'de> for KeysInOrder {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct Keys;
+            impl<'de> serde::de::Visitor<'de> for Keys {
+                type Value = KeysInOrder;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("an object")
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<KeysInOrder, A::Error> {
+                    let mut keys = Vec::new();
+                    while let Some(key) = map.next_key::<String>()? {
+                        map.next_value::<serde::de::IgnoredAny>()?;
+                        keys.push(key);
+                    }
+                    Ok(KeysInOrder(keys))
+                }
+            }
+            d.deserialize_map(Keys)
+        }
+    }
+
+    #[test]
+    fn each_reader_reads_its_struct_as_derive_would() {
+        holds("Facts", Facts::default());
+        holds("Issue", Issue::default());
+        holds("IssueRef", IssueRef::default());
+        holds("QueueMemory", QueueMemory::default());
+        holds("SetAsideRecord", SetAsideRecord::default());
+        holds("Demotion", Demotion::default());
+        holds("BoardIssue", BoardIssue::default());
+        holds("PullRequest", PullRequest::default());
+        holds("Review", Review::default());
+        holds("Check", Check::default());
+        holds("Comment", Comment::default());
+        holds("TimelineEvent", TimelineEvent::default());
+        holds("Config", Config::default());
+        holds("BotPanel", BotPanel::default());
+        holds("Stale", Stale::default());
+        holds("Level", followup::Level { after: 0, action: followup::Action::Ping, who: vec![], message: None });
+        holds("People", followup::People::default());
+        holds("WorkingHours", followup::WorkingHours::default());
+        holds("Board", followup::Board::default());
+        holds("Followup", followup::Followup::default());
+        holds("QueueConfig", queue::QueueConfig::default());
+        holds("GeneratedBranch", queue::GeneratedBranch::default());
+        holds("WatchConfig", queue::WatchConfig::default());
+        holds("AutoFixConfig", queue::AutoFixConfig::default());
+        holds("AutoFixStep", queue::AutoFixStep::default());
+        holds("Machine", stations::Machine::default());
+        holds("Gate", stations::Gate::default());
+        holds("Stations", stations::Stations::default());
+    }
+
+    /// Derive's other messages, at the same paths: a duplicate field, an array where an object belongs.
+    #[test]
+    fn duplicates_and_arrays_are_refused_as_derive_refuses_them() {
+        let e = crate::json_path::from_str::<Facts>(r#"{"now": "x", "pullRequests": [{"number": 1, "number": 2}]}"#).unwrap_err();
+        assert_eq!((e.path.as_str(), e.message.as_str()), ("$.pullRequests[0].number", "duplicate field `number`"));
+        let e = crate::json_path::from_str::<Facts>(r#"{"now": "x", "pullRequests": [{"number": 1, "checks": [[]]}]}"#).unwrap_err();
+        assert_eq!((e.path.as_str(), e.message.as_str()), ("$.pullRequests[0].checks[0]", "invalid type: sequence, expected struct Check"));
+    }
+}

@@ -37,7 +37,8 @@ impl Action {
 }
 
 /// One level of one state.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Level {
     /// Minutes in the state (working minutes when `workingHours.enabled`) before it fires.
@@ -72,7 +73,8 @@ impl Level {
 }
 
 /// The people the levels name.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct People {
     /// Everyone who can act (`everyone`); when empty, `botPanel.humans`.
@@ -108,7 +110,8 @@ impl Day {
 }
 
 /// Count only the team's working hours, so Monday morning does not open with a weekend's escalations.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct WorkingHours {
     /// Count only working minutes toward a level, so a night or a weekend fires nothing.
@@ -140,7 +143,8 @@ impl Default for WorkingHours {
 }
 
 /// The board issue.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Board {
     /// Write the board at all.
@@ -181,7 +185,8 @@ impl Default for Board {
 }
 
 /// The `followup` config section.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Followup {
     /// Per state label, its levels. A state named here replaces its default levels; `[]` turns it off.
@@ -379,6 +384,28 @@ impl Followup {
             errors.push(ConfigError { path: "$.followup.board.label".into(), expected: "a label name".into(), found: format!("{:?}", self.board.label) });
         }
     }
+}
+
+
+// The pages' readers of these structs (src/objects.rs), one line a field in declaration order; the
+// Action's and the CLI's build derive theirs.
+#[cfg(any(test, not(feature = "full")))]
+mod readers {
+    use super::*;
+    use crate::objects::reader::object_reader;
+
+    object_reader!(Level init(Level { after: 0, action: Action::Ping, who: Vec::new(), message: None }) {
+        after: "after" required, action: "action" required, who: "who", message: "message",
+    });
+    object_reader!(People { humans: "humans", on_duty: "onDuty", machine_owners: "machineOwners", gate_owner: "gateOwner", reviewers: "reviewers" });
+    object_reader!(WorkingHours {
+        enabled: "enabled", utc_offset_minutes: "utcOffsetMinutes", zone: "zone", days: "days", start: "start", end: "end",
+    });
+    object_reader!(Board { enabled: "enabled", label: "label", title: "title", blocker_prefixes: "blockerPrefixes", order: "order" });
+    object_reader!(Followup {
+        levels: "levels", people: "people", working_hours: "workingHours", board: "board", state_prefix: "statePrefix",
+        author_prefix: "authorPrefix", claim_prefix: "claimPrefix", queue_state: "queueState",
+    });
 }
 
 #[cfg(test)]

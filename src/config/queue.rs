@@ -3,9 +3,10 @@
 
 use crate::config::ConfigError;
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct QueueConfig {
     /// The queue's labels.
@@ -30,7 +31,8 @@ pub struct QueueConfig {
 }
 
 /// One generated branch of `queue.generated`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GeneratedBranch {
     /// The head branch's name, exactly (`chore/pnpm-update`).
@@ -93,7 +95,8 @@ impl Default for QueueLabels {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct WatchConfig {
     /// Consecutive green polls before `not-merging` when GitHub calls the pull request mergeable.
@@ -113,7 +116,8 @@ impl Default for WatchConfig {
 }
 
 /// `autoFix`: a failure is fixed only when every failed context is ignored or matches a fixer.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct AutoFixConfig {
     /// Regular expressions for failed contexts that are not read (aggregates).
@@ -128,7 +132,8 @@ pub struct AutoFixConfig {
     pub after: Vec<String>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AutoFixStep {
     /// A regular expression for the failed context; `$1`..`$9` in `run` are its groups, shell-quoted.
@@ -225,4 +230,24 @@ pub fn validate_auto_fix(cfg: &AutoFixConfig) -> Vec<ConfigError> {
         check(format!("$.queue.autoFix.fixers[{i}].context"), &s.context);
     }
     errors
+}
+
+// The pages' readers of these structs (src/objects.rs), one line a field in declaration order; the
+// Action's and the CLI's build derive theirs.
+#[cfg(any(test, not(feature = "full")))]
+mod readers {
+    use super::*;
+    use crate::objects::reader::object_reader;
+
+    object_reader!(QueueConfig {
+        labels: "labels", version_branch_prefix: "versionBranchPrefix", target_age_hours: "targetAgeHours",
+        claim_minutes: "claimMinutes", watch: "watch", auto_fix: "autoFix", generated: "generated",
+    });
+    object_reader!(GeneratedBranch { branch: "branch" required, rebuild: "rebuild" required });
+    object_reader!(WatchConfig {
+        green_polls_mergeable: "greenPollsMergeable", green_polls_blocked: "greenPollsBlocked", read_failures: "readFailures",
+        timeout_minutes: "timeoutMinutes",
+    });
+    object_reader!(AutoFixConfig { ignore: "ignore", before: "before", prepare: "prepare", fixers: "fixers", after: "after" });
+    object_reader!(AutoFixStep { context: "context" required, run: "run" required, stage: "stage" });
 }

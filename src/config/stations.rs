@@ -21,7 +21,8 @@ pub enum Role {
 }
 
 /// One machine of the team.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Machine {
     /// `dev`, `review` or `any` (reviews when the queue is deep, develops when it is empty).
@@ -34,7 +35,8 @@ pub struct Machine {
 }
 
 /// The validation gate (the article's Windows box).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Gate {
     /// The commit status the gate writes itself and the ruleset requires. No run, no status: a skipped
@@ -131,7 +133,8 @@ impl StationLabels {
 }
 
 /// The `stations` section.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Stations {
     /// Machine id (`m1`) to its role, owner and logins.
@@ -220,6 +223,22 @@ impl Stations {
             errors.push(ConfigError { path: "$.stations.gate.context".into(), expected: "a commit status context name".into(), found: "an empty string".into() });
         }
     }
+}
+
+
+// The pages' readers of these structs (src/objects.rs), one line a field in declaration order; the
+// Action's and the CLI's build derive theirs.
+#[cfg(any(test, not(feature = "full")))]
+mod readers {
+    use super::*;
+    use crate::objects::reader::object_reader;
+
+    object_reader!(Machine { role: "role", owner: "owner", logins: "logins" });
+    object_reader!(Gate { context: "context", docs_only: "docsOnly", on_every_push: "onEveryPush" });
+    object_reader!(Stations {
+        machines: "machines", review_wip: "reviewWip", dev_wip: "devWip", settle_seconds: "settleSeconds",
+        deep_queue: "deepQueue", bots: "bots", ai_command: "aiCommand", gate: "gate", labels: "labels",
+    });
 }
 
 #[cfg(test)]
