@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 use crate::sorting::VecMap;
 
 /// Which rule set decides the `state:*` axis.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
 #[serde(rename_all = "kebab-case")]
 pub enum Flow {
     /// Several bot reviewers, then a human: `state:*` on the review axis plus a set of `blocker:*`.
@@ -438,7 +439,7 @@ pub fn json_path(p: &str) -> String {
 #[cfg(any(test, not(feature = "full")))]
 mod readers {
     use super::*;
-    use crate::objects::reader::object_reader;
+    use crate::objects::reader::{object_reader, unit_enum_reader};
 
     object_reader!(Config {
         schema: "$schema", flow: "flow", labels: "labels", bot_panel: "botPanel", stations: "stations", stale: "stale",
@@ -446,6 +447,7 @@ mod readers {
     });
     object_reader!(BotPanel { bots: "bots", humans: "humans", request_humans_when_approved: "requestHumansWhenApproved" });
     object_reader!(Stale { days: "days" });
+    unit_enum_reader!(Flow { BotPanel: "bot-panel", Stations: "stations" });
 }
 
 #[cfg(test)]

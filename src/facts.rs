@@ -3,11 +3,11 @@
 //! and "the label read failed" must lead to opposite plans.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// A repository snapshot: everything the engine needs, including the clock.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Facts {
     /// `owner/name`.
@@ -63,7 +63,7 @@ pub struct Facts {
 
 /// An issue, as the merge queue reads it: `Start-After:` in its body and GitHub's "blocked by".
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Issue {
     pub number: u64,
@@ -82,7 +82,7 @@ pub struct Issue {
 
 /// An issue a pull request closes, and where that was read from.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct IssueRef {
     pub number: u64,
@@ -112,7 +112,7 @@ fn link_source() -> String {
 
 /// The merge-queue worker's memory, passed in so the engine stays without state.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct QueueMemory {
     /// Set-asides this process recorded (their comment may have failed to be written).
@@ -124,7 +124,7 @@ pub struct QueueMemory {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SetAsideRecord {
     pub number: u64,
@@ -135,7 +135,7 @@ pub struct SetAsideRecord {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Demotion {
     pub number: u64,
@@ -145,7 +145,7 @@ pub struct Demotion {
 
 /// The issue the follow-up sweep rewrites as the board.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BoardIssue {
     pub number: u64,
@@ -156,7 +156,8 @@ pub struct BoardIssue {
 }
 
 /// Repository-level facts a read can fail on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase")]
 pub enum RepoFact {
     /// The repository's label set.
@@ -178,7 +179,7 @@ pub enum RepoFact {
 
 /// One open pull request.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PullRequest {
     pub number: u64,
@@ -258,7 +259,8 @@ pub struct PullRequest {
 }
 
 /// Per-pull-request facts a read can fail on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase")]
 pub enum PullFact {
     Labels,
@@ -277,7 +279,8 @@ pub enum PullFact {
     BuiltOnBaseTip,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Mergeable {
     Mergeable,
@@ -288,7 +291,7 @@ pub enum Mergeable {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Review {
     pub author: String,
@@ -310,7 +313,7 @@ pub struct Review {
 
 /// A check run or a commit status context, in one shape.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Check {
     /// The check run's name or the status's context.
@@ -340,7 +343,7 @@ pub struct Check {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Comment {
     #[serde(default)]
@@ -356,7 +359,7 @@ pub struct Comment {
 
 /// One timeline entry. `kind` follows GitHub's event names.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TimelineEvent {
     /// labeled, unlabeled, committed, head_ref_force_pushed, commented, reviewed, review_requested,
@@ -375,7 +378,7 @@ pub struct TimelineEvent {
 #[cfg(any(test, not(feature = "full")))]
 mod readers {
     use super::*;
-    use crate::objects::reader::object_reader;
+    use crate::objects::reader::{object_reader, unit_enum_reader};
 
     object_reader!(Facts {
         repository: "repository", now: "now" required, viewer: "viewer", default_branch: "defaultBranch", labels: "labels",
@@ -409,6 +412,16 @@ mod readers {
     });
     object_reader!(Comment { id: "id", author: "author" required, body: "body" required, created_at: "createdAt", author_can_write: "authorCanWrite" });
     object_reader!(TimelineEvent { kind: "kind" required, at: "at" required, actor: "actor", label: "label" });
+    unit_enum_reader!(RepoFact {
+        Labels: "labels", RequiredChecks: "requiredChecks", Codeowners: "codeowners", Issues: "issues", Board: "board",
+        Rules: "rules", TeamMembers: "teamMembers",
+    });
+    unit_enum_reader!(PullFact {
+        Labels: "labels", Reviews: "reviews", ReviewRequests: "reviewRequests", Checks: "checks", Files: "files",
+        Comments: "comments", Timeline: "timeline", ClosingIssues: "closingIssues", ReviewThreads: "reviewThreads",
+        IsDraft: "isDraft", BuiltOnBaseTip: "builtOnBaseTip",
+    });
+    unit_enum_reader!(Mergeable { Mergeable: "MERGEABLE", Conflicting: "CONFLICTING", Unknown: "UNKNOWN" });
 }
 
 impl Facts {

@@ -274,7 +274,12 @@ impl<'de> Deserializer<'de> for &mut Reader<'de> {
     }
 
     fn deserialize_enum<V: Visitor<'de>>(self, _: &'static str, _: &'static [&'static str], visitor: V) -> Result<V::Value> {
-        // A unit variant by name; the `{"Variant": ...}` forms are left to serde_json.
+        // A unit variant by name; the `{"Variant": ...}` forms are left to serde_json, and so is
+        // anything but a string, which serde_json refuses (read as an identifier, a number would pass
+        // as the variant of that index).
+        if self.peek()? != b'"' {
+            return Err(GiveUp);
+        }
         visitor.visit_enum(UnitVariant(self))
     }
 
@@ -452,5 +457,9 @@ mod tests {
         assert!(from_str::<crate::facts::Facts>(r#"{"now": "x", "pullRequests": [{"number": "3"}]}"#).is_none());
         assert!(from_str::<crate::facts::Facts>(r#"{"now": "x", "nope": 1}"#).is_none());
         assert!(from_str::<crate::facts::Facts>(r#"{"now": "x", "pullRequests": [[3]]}"#).is_none());
+        // An enum is a string here: a number is serde_json's to refuse, not a variant's index.
+        let numbered = r#"{"now": "x", "pullRequests": [{"number": 3, "mergeable": 0}]}"#;
+        assert!(serde_json::from_str::<crate::facts::Facts>(numbered).is_err());
+        assert!(from_str::<crate::facts::Facts>(numbered).is_none());
     }
 }

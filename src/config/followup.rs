@@ -6,11 +6,12 @@
 use crate::config::ConfigError;
 use super::stations::StationLabels;
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use crate::sorting::VecMap;
 
 /// What a level does when it fires.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "kebab-case")]
 pub enum Action {
     /// Comment mentioning `who`.
@@ -38,7 +39,7 @@ impl Action {
 
 /// One level of one state.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Level {
     /// Minutes in the state (working minutes when `workingHours.enabled`) before it fires.
@@ -74,7 +75,7 @@ impl Level {
 
 /// The people the levels name.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct People {
     /// Everyone who can act (`everyone`); when empty, `botPanel.humans`.
@@ -90,7 +91,8 @@ pub struct People {
 }
 
 /// Week days, for working hours.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "lowercase")]
 pub enum Day {
     Mon,
@@ -111,7 +113,7 @@ impl Day {
 
 /// Count only the team's working hours, so Monday morning does not open with a weekend's escalations.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct WorkingHours {
     /// Count only working minutes toward a level, so a night or a weekend fires nothing.
@@ -144,7 +146,7 @@ impl Default for WorkingHours {
 
 /// The board issue.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Board {
     /// Write the board at all.
@@ -186,7 +188,7 @@ impl Default for Board {
 
 /// The `followup` config section.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Followup {
     /// Per state label, its levels. A state named here replaces its default levels; `[]` turns it off.
@@ -392,7 +394,7 @@ impl Followup {
 #[cfg(any(test, not(feature = "full")))]
 mod readers {
     use super::*;
-    use crate::objects::reader::object_reader;
+    use crate::objects::reader::{object_reader, unit_enum_reader};
 
     object_reader!(Level init(Level { after: 0, action: Action::Ping, who: Vec::new(), message: None }) {
         after: "after" required, action: "action" required, who: "who", message: "message",
@@ -406,6 +408,8 @@ mod readers {
         levels: "levels", people: "people", working_hours: "workingHours", board: "board", state_prefix: "statePrefix",
         author_prefix: "authorPrefix", claim_prefix: "claimPrefix", queue_state: "queueState",
     });
+    unit_enum_reader!(Action { Ping: "ping", Escalate: "escalate", StopTheLine: "stop-the-line", ReleaseClaim: "release-claim" });
+    unit_enum_reader!(Day { Mon: "mon", Tue: "tue", Wed: "wed", Thu: "thu", Fri: "fri", Sat: "sat", Sun: "sun" });
 }
 
 #[cfg(test)]

@@ -4,11 +4,12 @@
 
 use crate::config::ConfigError;
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use crate::sorting::VecMap;
 
 /// What a machine does. `any` is the article's machine 7: it asks for whichever side needs it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "kebab-case")]
 pub enum Role {
     /// Opens pull requests (`from:<machine>`) and fixes the bounced ones.
@@ -22,7 +23,7 @@ pub enum Role {
 
 /// One machine of the team.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Machine {
     /// `dev`, `review` or `any` (reviews when the queue is deep, develops when it is empty).
@@ -36,7 +37,7 @@ pub struct Machine {
 
 /// The validation gate (the article's Windows box).
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Gate {
     /// The commit status the gate writes itself and the ruleset requires. No run, no status: a skipped
@@ -134,7 +135,7 @@ impl StationLabels {
 
 /// The `stations` section.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Stations {
     /// Machine id (`m1`) to its role, owner and logins.
@@ -231,7 +232,7 @@ impl Stations {
 #[cfg(any(test, not(feature = "full")))]
 mod readers {
     use super::*;
-    use crate::objects::reader::object_reader;
+    use crate::objects::reader::{object_reader, unit_enum_reader};
 
     object_reader!(Machine { role: "role", owner: "owner", logins: "logins" });
     object_reader!(Gate { context: "context", docs_only: "docsOnly", on_every_push: "onEveryPush" });
@@ -239,6 +240,7 @@ mod readers {
         machines: "machines", review_wip: "reviewWip", dev_wip: "devWip", settle_seconds: "settleSeconds",
         deep_queue: "deepQueue", bots: "bots", ai_command: "aiCommand", gate: "gate", labels: "labels",
     });
+    unit_enum_reader!(Role { Dev: "dev", Review: "review", Any: "any" });
 }
 
 #[cfg(test)]

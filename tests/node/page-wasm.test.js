@@ -14,10 +14,10 @@ const root = new URL("../../", import.meta.url);
 const bytes = (path) => readFileSync(new URL(path, root));
 
 // The dashboard's Wasm: the goal is 300 KB (110 KB gzipped), not reached; these bounds are what the
-// build reaches today (380,274 bytes, 165,346 gzipped) with about 3% for the facts' growth, so a change
+// build reaches today (371,438 bytes, 162,442 gzipped) with about 3% for the facts' growth, so a change
 // that grows it by more fails here. Lower them as it shrinks.
-const PAGE_MAX = 391_700;
-const PAGE_GZIP_MAX = 170_300;
+const PAGE_MAX = 382_600;
+const PAGE_GZIP_MAX = 167_300;
 
 let loads = 0;
 /** The pages' glue (pkg/prflow.js, the one they bundle) over a given Wasm, bound as every host binds it. */
@@ -88,6 +88,7 @@ test("the page's readers refuse malformed facts and config as the full engine's 
     { now: "2026-11-30T12:00:00Z", pullRequests: [pr({ checks: [["a"]] })] },
     { now: "2026-11-30T12:00:00Z", pullRequests: [pr({ reviews: [{ state: "APPROVED" }] })] },
     { now: "2026-11-30T12:00:00Z", pullRequests: [pr({ mergeable: "MAYBE" })] },
+    { now: "2026-11-30T12:00:00Z", pullRequests: [pr({ mergeable: 0 })] },
     { now: "2026-11-30T12:00:00Z", pullRequests: [pr({ unknown: ["labels", "nothing"] })] },
     { now: "2026-11-30T12:00:00Z", pullRequests: [pr({ comments: [{ author: "a" }] })] },
     { now: "2026-11-30T12:00:00Z", pullRequests: [pr({ timeline: [{ kind: "labeled", at: 3 }] })] },
@@ -134,6 +135,10 @@ test("the page's readers refuse malformed facts and config as the full engine's 
     assert.ok(want.length > 0, JSON.stringify(c));
     assert.deepEqual(page.createEngine(c).configErrors(), want, JSON.stringify(c));
   }
+  // serde_json's other spelling of a unit variant, `{"name": null}`, is read alike by both.
+  const mapped = { followup: { levels: { "state:addressing": [{ after: 5, action: { escalate: null } }] } } };
+  assert.deepEqual(createEngine(mapped).configErrors(), []);
+  assert.deepEqual(page.createEngine(mapped).configErrors(), []);
 });
 
 test("a big request written into Wasm memory by encodeInto reads as wasm-bindgen's string copy does", () => {
