@@ -192,7 +192,7 @@ impl<'de> serde::de::Visitor<'de> for NamesVisitor<'_> {
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let mut seen = 0u64;
-        while let Some(i) = map.next_key_seed(crate::objects::KeyOf(self.fields))? {
+        while let Some(i) = map.next_key_seed(crate::objects::NameOf::<false>(self.fields))? {
             if seen & (1 << i) != 0 {
                 return Err(serde::de::Error::duplicate_field(self.fields[i]));
             }

@@ -269,26 +269,32 @@ mod tests {
     }
 }
 
-/// A key of a struct's object read as its field's place in the list, or derive's unknown-field error
-/// (the struct is `deny_unknown_fields`), raised while the key is read as derive's field visitor does,
-/// so the error is the key's in every deserializer. One reader for the keys of every struct read
-/// without derive (`object_reader!`, src/config.rs's label names), where derive made one each.
-pub(crate) struct KeyOf(pub &'static [&'static str]);
+/// A struct's key or an enum's variant read as its place in `names`, or derive's unknown-field
+/// (`deny_unknown_fields`) or unknown-variant error, raised while the name is read as derive's
+/// identifier visitor does, so the error is the name's in every deserializer. One reader for the names
+/// of every struct and enum read without derive (`object_reader!`, `unit_enum_reader!`, src/config.rs's
+/// label names), where derive made one each. `VARIANT` (an enum's variant, else a struct's key)
+/// picks the kind at compile time, so each kind's reading is as small as one written for it alone.
+pub(crate) struct NameOf<const VARIANT: bool>(pub &'static [&'static str]);
 
-impl<'de> DeserializeSeed<'de> for KeyOf {
+impl<'de, const VARIANT: bool> DeserializeSeed<'de> for NameOf<VARIANT> {
     type Value = usize;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
         d.deserialize_identifier(self)
     }
 }
 
-impl<'de> Visitor<'de> for KeyOf {
+impl<'de, const VARIANT: bool> Visitor<'de> for NameOf<VARIANT> {
     type Value = usize;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("field identifier")
+        f.write_str(if VARIANT { "variant identifier" } else { "field identifier" })
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<usize, E> {
-        self.0.iter().position(|field| *field == v).ok_or_else(|| E::unknown_field(v, self.0))
+        match self.0.iter().position(|name| *name == v) {
+            Some(i) => Ok(i),
+            None if VARIANT => Err(E::unknown_variant(v, self.0)),
+            None => Err(E::unknown_field(v, self.0)),
+        }
     }
 }
 
@@ -346,14 +352,14 @@ pub(crate) mod reader {
                         fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<$ty, A::Error> {
                             let mut out: $ty = object_reader!(@init $ty $($init)?);
                             let mut seen = 0u64;
-                            while let Some(i) = map.next_key_seed($crate::objects::KeyOf(FIELDS))? {
+                            while let Some(i) = map.next_key_seed($crate::objects::NameOf::<false>(FIELDS))? {
                                 if seen & (1 << i) != 0 {
                                     return Err(serde::de::Error::duplicate_field(FIELDS[i]));
                                 }
                                 seen |= 1 << i;
                                 match i {
                                     $(i if i == Field::$field as usize => $crate::objects::reader::read_into(&mut map, &mut out.$field)?,)*
-                                    _ => unreachable!("KeyOf gives a place in FIELDS"),
+                                    _ => unreachable!("NameOf gives a place in FIELDS"),
                                 }
                             }
                             $crate::objects::reader::check_required(seen, REQUIRED, FIELDS)?;
@@ -390,29 +396,9 @@ pub(crate) mod reader {
             write!(f, "enum {}", self.name)
         }
         fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<usize, A::Error> {
-            let (i, variant) = data.variant_seed(VariantOf(self.variants))?;
+            let (i, variant) = data.variant_seed(NameOf::<true>(self.variants))?;
             variant.unit_variant()?;
             Ok(i)
-        }
-    }
-
-    /// A variant's name read as its place, or derive's unknown-variant error, raised as the name is read.
-    struct VariantOf(&'static [&'static str]);
-
-    impl<'de> DeserializeSeed<'de> for VariantOf {
-        type Value = usize;
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
-            d.deserialize_identifier(self)
-        }
-    }
-
-    impl<'de> Visitor<'de> for VariantOf {
-        type Value = usize;
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("variant identifier")
-        }
-        fn visit_str<E: de::Error>(self, v: &str) -> Result<usize, E> {
-            self.0.iter().position(|name| *name == v).ok_or_else(|| E::unknown_variant(v, self.0))
         }
     }
 
