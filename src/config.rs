@@ -192,11 +192,7 @@ impl<'de> serde::de::Visitor<'de> for NamesVisitor<'_> {
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let mut seen = 0u64;
-        while let Some(i) = map.next_key_seed(crate::objects::NameOf::<false>(self.fields))? {
-            if seen & (1 << i) != 0 {
-                return Err(serde::de::Error::duplicate_field(self.fields[i]));
-            }
-            seen |= 1 << i;
+        while let Some(i) = crate::objects::next_field(&mut map, self.fields, &mut seen)? {
             (self.set)(i, map.next_value()?);
         }
         Ok(())
@@ -432,7 +428,6 @@ pub fn json_path(p: &str) -> String {
         format!("$.{p}")
     }
 }
-
 
 // The pages' readers of these structs (src/objects.rs), one line a field in declaration order; the
 // Action's and the CLI's build derive theirs.

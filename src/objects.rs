@@ -298,6 +298,18 @@ impl<'de, const VARIANT: bool> Visitor<'de> for NameOf<VARIANT> {
     }
 }
 
+/// The next key of a struct's object, as its field's place, or derive's duplicate-field error when `seen`
+/// (bit `i` for each field read so far) already has it. The one loop step of every struct read without
+/// derive (`object_reader!`, src/config.rs's label names).
+pub(crate) fn next_field<'de, A: MapAccess<'de>>(map: &mut A, fields: &'static [&'static str], seen: &mut u64) -> Result<Option<usize>, A::Error> {
+    let Some(i) = map.next_key_seed(NameOf::<false>(fields))? else { return Ok(None) };
+    if *seen & (1 << i) != 0 {
+        return Err(de::Error::duplicate_field(fields[i]));
+    }
+    *seen |= 1 << i;
+    Ok(Some(i))
+}
+
 /// The pages' struct reader (`object_reader!`), built where it is used: the pages' builds, and the unit
 /// tests, which hold it to serde derive's behaviour.
 #[cfg(any(test, not(feature = "full")))]
@@ -331,15 +343,14 @@ pub(crate) mod reader {
     /// field (`deny_unknown_fields`, the list in declaration order), a duplicate one, the first required
     /// field missing, and `struct Name` where an object belongs. Fields are listed as `rust_name:
     /// "jsonName"`, `required` for those without a serde default; `init(...)` gives the starting value
-    /// where a serde default is not `Default`'s. The Action's and the CLI's build keep derive's, which
-    /// read a board 3-6% faster there; the unit tests build these, and src/facts.rs's tests hold each list
-    /// to the struct's schema, which derive reads off the same attributes.
+    /// where a serde default is not `Default`'s. The Action's and the CLI's build keep derive's (a first
+    /// form of this reader read a board 3-6% slower there); the unit tests build these, and `reader_tests`
+    /// below hold each list to the struct's schema, which derive reads off the same attributes.
     macro_rules! object_reader {
         ($ty:ident $(init($init:expr))? { $($field:ident: $json:literal $($required:ident)?),* $(,)? }) => {
             impl<'de> serde::Deserialize<'de> for $ty {
                 fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                     #[allow(non_camel_case_types)]
-                    #[derive(Clone, Copy)]
                     enum Field { $($field),* }
                     const FIELDS: &[&str] = &[$($json),*];
                     const REQUIRED: u64 = 0 $(| object_reader!(@required Field::$field, $($required)?))*;
@@ -352,11 +363,7 @@ pub(crate) mod reader {
                         fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<$ty, A::Error> {
                             let mut out: $ty = object_reader!(@init $ty $($init)?);
                             let mut seen = 0u64;
-                            while let Some(i) = map.next_key_seed($crate::objects::NameOf::<false>(FIELDS))? {
-                                if seen & (1 << i) != 0 {
-                                    return Err(serde::de::Error::duplicate_field(FIELDS[i]));
-                                }
-                                seen |= 1 << i;
+                            while let Some(i) = $crate::objects::next_field(&mut map, FIELDS, &mut seen)? {
                                 match i {
                                     $(i if i == Field::$field as usize => $crate::objects::reader::read_into(&mut map, &mut out.$field)?,)*
                                     _ => unreachable!("NameOf gives a place in FIELDS"),

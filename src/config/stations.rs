@@ -226,7 +226,6 @@ impl Stations {
     }
 }
 
-
 // The pages' readers of these structs (src/objects.rs), one line a field in declaration order; the
 // Action's and the CLI's build derive theirs.
 #[cfg(any(test, not(feature = "full")))]
