@@ -9,6 +9,9 @@
 //! `{ "configErrors": [...] }` instead of their usual shape). Decisions that read no config (a body's
 //! trailers, CODEOWNERS, a check rollup) answer as usual. Only malformed facts are an error, naming
 //! the JSON path inside the request.
+// The pages' builds compile only their own decisions (the `decisions!` table): the other decisions'
+// helpers and imports are unused there.
+#![cfg_attr(not(feature = "full"), allow(dead_code, unused_imports))]
 
 use crate::config::{Config, ConfigError};
 use crate::facts::{Check, Facts};
@@ -104,7 +107,7 @@ fn checked(facts: &Facts) -> Result<(), String> {
     }
 }
 
-fn parse_input<T: serde::de::DeserializeOwned>(name: &str, input: &str) -> Result<T, String> {
+fn parse_input<T: crate::json_path::FromJson>(name: &str, input: &str) -> Result<T, String> {
     let text = if input.trim().is_empty() { "{}" } else { input };
     crate::json_path::from_str(text).map_err(|e| if e.syntax { format!("{name}: the input is not valid JSON: {}", e.message) } else { format!("{name} {}: {}", e.path, e.message) })
 }
@@ -121,6 +124,15 @@ pub struct NoInput {}
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FactsInput {
     pub facts: Facts,
+}
+
+#[cfg(any(test, not(feature = "full")))]
+mod readers {
+    use super::*;
+    use crate::lean::{lean_by_serde, lean_object};
+    lean_object!(NoInput {});
+    lean_object!(FactsInput init(FactsInput { facts: Facts::default() }) { facts: "facts" required });
+    lean_by_serde!(crate::sim::review::ReviewParams, crate::sim::queue::QueueParams);
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -379,18 +391,20 @@ fn answer_text<T: Serialize>(out: &T) -> Result<String, serde_json::Error> {
 macro_rules! decisions {
     ($( $(#[doc = $doc:literal])* $name:literal $(($kind:ident))? $([$feature:ident])? : $input:ty => $output:ty = $run:expr; )*) => {
         fn dispatch(engine: &Engine, name: &str, input: &str) -> Result<String, String> {
-            match name {
-                $($name if decisions!(@built $($feature)?) => {
+            // Each decision compiled only into the builds that have it, so a page's build reads only
+            // the inputs of its own decisions (and only those need its reader, src/lean.rs).
+            $(decisions!(@when $($feature)? {
+                if name == $name {
                     let input: $input = parse_input(name, input)?;
                     let run: fn(&Engine, &$input) -> Result<$output, String> = $run;
                     let out = run(engine, &input).map_err(|e| format!("{name} {e}"))?;
                     let text = answer_text(&out).map_err(|e| format!("{name}: {e}"));
                     leave_to_arena(input);
                     leave_to_arena(out);
-                    text
-                })*
-                other => Err(format!("unknown decision {other:?}; the engine knows {}", names().join(", "))),
-            }
+                    return text;
+                }
+            });)*
+            Err(format!("unknown decision {name:?}; the engine knows {}", names().join(", ")))
         }
 
         /// Every decision's name in the table's order, and whether this build has it.
@@ -425,6 +439,9 @@ macro_rules! decisions {
     };
     (@fixture fixture) => { true };
     (@fixture) => { false };
+    (@when page { $($body:tt)* }) => { #[cfg(feature = "page")] { $($body)* } };
+    (@when sim { $($body:tt)* }) => { #[cfg(feature = "sim")] { $($body)* } };
+    (@when { $($body:tt)* }) => { #[cfg(feature = "full")] { $($body)* } };
     (@built page) => { cfg!(feature = "page") };
     (@built sim) => { cfg!(feature = "sim") };
     (@built) => { cfg!(feature = "full") };

@@ -13,7 +13,7 @@ use crate::sorting::VecMap;
 
 /// Which rule set decides the `state:*` axis.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[derive(Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Flow {
     /// Several bot reviewers, then a human: `state:*` on the review axis plus a set of `blocker:*`.
@@ -26,7 +26,7 @@ pub enum Flow {
 
 /// The whole config file. Every key is optional; the preset of `flow` fills the rest.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Config {
     /// Editors may point this at the published schema; the engine ignores it.
@@ -108,7 +108,7 @@ impl Default for Labels {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct BotPanel {
     /// Logins of the bot reviewers whose verdicts make a round.
@@ -126,7 +126,7 @@ impl Default for BotPanel {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(Deserialize))]
+#[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Stale {
     /// Days without real activity before `stale` is set; 0 turns the label off.
@@ -145,6 +145,8 @@ impl Default for Stale {
 /// `x`, expected one of ...", "duplicate field `x`", "invalid type: ..., expected struct Labels".
 pub(crate) trait LabelNames: Default {
     const NAME: &'static str;
+    /// serde's word for it where an object belongs (`struct Labels`).
+    const EXPECTING: &'static str;
     /// The keys, in the fields' order (the serde names, held to the schema by a test).
     const FIELDS: &'static [&'static str];
     fn slots(&mut self) -> Vec<&mut String>;
@@ -155,6 +157,7 @@ macro_rules! label_names {
     ($ty:ident { $($field:ident: $key:literal),* $(,)? }) => {
         impl crate::config::LabelNames for $ty {
             const NAME: &'static str = stringify!($ty);
+            const EXPECTING: &'static str = concat!("struct ", stringify!($ty));
             const FIELDS: &'static [&'static str] = &[$($key),*];
             fn slots(&mut self) -> Vec<&mut String> {
                 vec![$(&mut self.$field),*]
@@ -166,19 +169,36 @@ macro_rules! label_names {
                 crate::config::read_label_names(d)
             }
         }
+
+        #[cfg(any(test, not(feature = "full")))]
+        impl crate::lean::Read for $ty {
+            fn read(r: &mut crate::lean::Lean<'_>) -> crate::lean::Result<Self> {
+                crate::config::lean_label_names(r)
+            }
+        }
     };
 }
 pub(crate) use label_names;
 
 pub(crate) fn read_label_names<'de, D: serde::Deserializer<'de>, T: LabelNames>(d: D) -> Result<T, D::Error> {
     let mut out = T::default();
-    d.deserialize_struct(T::NAME, T::FIELDS, NamesVisitor { name: T::NAME, fields: T::FIELDS, set: &mut |i, v| *out.slots().swap_remove(i) = v })?;
+    d.deserialize_struct(T::NAME, T::FIELDS, NamesVisitor { expecting: T::EXPECTING, fields: T::FIELDS, set: &mut |i, v| *out.slots().swap_remove(i) = v })?;
+    Ok(out)
+}
+
+/// The same in the pages' reader.
+#[cfg(any(test, not(feature = "full")))]
+pub(crate) fn lean_label_names<T: LabelNames>(r: &mut crate::lean::Lean<'_>) -> crate::lean::Result<T> {
+    let mut out = T::default();
+    r.fields(T::EXPECTING, T::FIELDS, 0, &mut |i, r| {
+        crate::lean::read_into(r, out.slots().swap_remove(i))
+    })?;
     Ok(out)
 }
 
 /// The one visitor every `LabelNames` struct is read with: not generic over the struct, so one copy.
 struct NamesVisitor<'a> {
-    name: &'static str,
+    expecting: &'static str,
     fields: &'static [&'static str],
     set: &'a mut dyn FnMut(usize, String),
 }
@@ -187,7 +207,7 @@ impl<'de> serde::de::Visitor<'de> for NamesVisitor<'_> {
     type Value = ();
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        write!(f, "struct {}", self.name)
+        f.write_str(self.expecting)
     }
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
@@ -434,15 +454,15 @@ pub fn json_path(p: &str) -> String {
 #[cfg(any(test, not(feature = "full")))]
 mod readers {
     use super::*;
-    use crate::objects::reader::{object_reader, unit_enum_reader};
+    use crate::lean::{lean_enum, lean_object};
 
-    object_reader!(Config {
+    lean_object!(Config {
         schema: "$schema", flow: "flow", labels: "labels", bot_panel: "botPanel", stations: "stations", stale: "stale",
         scopes: "scopes", scope_sync: "scopeSync", required_checks: "requiredChecks", followup: "followup", queue: "queue",
     });
-    object_reader!(BotPanel { bots: "bots", humans: "humans", request_humans_when_approved: "requestHumansWhenApproved" });
-    object_reader!(Stale { days: "days" });
-    unit_enum_reader!(Flow { BotPanel: "bot-panel", Stations: "stations" });
+    lean_object!(BotPanel { bots: "bots", humans: "humans", request_humans_when_approved: "requestHumansWhenApproved" });
+    lean_object!(Stale { days: "days" });
+    lean_enum!(Flow { BotPanel: "bot-panel", Stations: "stations" });
 }
 
 #[cfg(test)]

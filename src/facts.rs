@@ -7,7 +7,7 @@ use serde::Serialize;
 
 /// A repository snapshot: everything the engine needs, including the clock.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Facts {
     /// `owner/name`.
@@ -63,7 +63,7 @@ pub struct Facts {
 
 /// An issue, as the merge queue reads it: `Start-After:` in its body and GitHub's "blocked by".
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Issue {
     pub number: u64,
@@ -82,7 +82,7 @@ pub struct Issue {
 
 /// An issue a pull request closes, and where that was read from.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct IssueRef {
     pub number: u64,
@@ -112,7 +112,7 @@ fn link_source() -> String {
 
 /// The merge-queue worker's memory, passed in so the engine stays without state.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct QueueMemory {
     /// Set-asides this process recorded (their comment may have failed to be written).
@@ -124,7 +124,7 @@ pub struct QueueMemory {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SetAsideRecord {
     pub number: u64,
@@ -135,7 +135,7 @@ pub struct SetAsideRecord {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Demotion {
     pub number: u64,
@@ -145,7 +145,7 @@ pub struct Demotion {
 
 /// The issue the follow-up sweep rewrites as the board.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BoardIssue {
     pub number: u64,
@@ -157,7 +157,7 @@ pub struct BoardIssue {
 
 /// Repository-level facts a read can fail on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum RepoFact {
     /// The repository's label set.
@@ -179,7 +179,7 @@ pub enum RepoFact {
 
 /// One open pull request.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PullRequest {
     pub number: u64,
@@ -260,7 +260,7 @@ pub struct PullRequest {
 
 /// Per-pull-request facts a read can fail on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum PullFact {
     Labels,
@@ -280,7 +280,7 @@ pub enum PullFact {
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Mergeable {
     Mergeable,
@@ -291,7 +291,7 @@ pub enum Mergeable {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Review {
     pub author: String,
@@ -313,7 +313,7 @@ pub struct Review {
 
 /// A check run or a commit status context, in one shape.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Check {
     /// The check run's name or the status's context.
@@ -343,7 +343,7 @@ pub struct Check {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Comment {
     #[serde(default)]
@@ -359,7 +359,7 @@ pub struct Comment {
 
 /// One timeline entry. `kind` follows GitHub's event names.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TimelineEvent {
     /// labeled, unlabeled, committed, head_ref_force_pushed, commented, reviewed, review_requested,
@@ -378,23 +378,23 @@ pub struct TimelineEvent {
 #[cfg(any(test, not(feature = "full")))]
 mod readers {
     use super::*;
-    use crate::objects::reader::{object_reader, unit_enum_reader};
+    use crate::lean::{lean_enum, lean_object};
 
-    object_reader!(Facts {
+    lean_object!(Facts {
         repository: "repository", now: "now" required, viewer: "viewer", default_branch: "defaultBranch", labels: "labels",
         required_checks: "requiredChecks", codeowners: "codeowners", unknown: "unknown", pull_requests: "pullRequests",
         issues: "issues", team_members: "teamMembers", base_tip_sha: "baseTipSha", require_code_owner_review: "requireCodeOwnerReview",
         require_conversation_resolution: "requireConversationResolution", queue_memory: "queueMemory", board: "board",
     });
-    object_reader!(Issue { number: "number" required, open: "open", body: "body", blocked_by: "blockedBy", pull_request: "pullRequest" });
-    object_reader!(IssueRef init(IssueRef { source: link_source(), ..IssueRef::default() }) {
+    lean_object!(Issue { number: "number" required, open: "open", body: "body", blocked_by: "blockedBy", pull_request: "pullRequest" });
+    lean_object!(IssueRef init(IssueRef { source: link_source(), ..IssueRef::default() }) {
         number: "number" required, source: "source", repository: "repository",
     });
-    object_reader!(QueueMemory { records: "records", demoted: "demoted" });
-    object_reader!(SetAsideRecord { number: "number" required, reason: "reason" required, head: "head" required, base: "base" });
-    object_reader!(Demotion { number: "number" required, head: "head" required });
-    object_reader!(BoardIssue { number: "number" required, title: "title", body: "body" });
-    object_reader!(PullRequest {
+    lean_object!(QueueMemory { records: "records", demoted: "demoted" });
+    lean_object!(SetAsideRecord { number: "number" required, reason: "reason" required, head: "head" required, base: "base" });
+    lean_object!(Demotion { number: "number" required, head: "head" required });
+    lean_object!(BoardIssue { number: "number" required, title: "title", body: "body" });
+    lean_object!(PullRequest {
         number: "number" required, title: "title", author: "author", body: "body", is_draft: "isDraft", created_at: "createdAt",
         base_ref: "baseRef", head_ref: "headRef", head_sha: "headSha", mergeable: "mergeable", merge_state_status: "mergeStateStatus",
         labels: "labels", reviews: "reviews", review_requests: "reviewRequests", checks: "checks", files: "files", comments: "comments",
@@ -402,26 +402,26 @@ mod readers {
         auto_merge: "autoMerge", is_fork: "isFork", native_stack: "nativeStack", built_on_base_tip: "builtOnBaseTip",
         files_truncated: "filesTruncated", commit_count: "commitCount",
     });
-    object_reader!(Review {
+    lean_object!(Review {
         author: "author" required, state: "state" required, commit: "commit", submitted_at: "submittedAt", body: "body",
         author_can_write: "authorCanWrite",
     });
-    object_reader!(Check {
+    lean_object!(Check {
         name: "name" required, workflow: "workflow", status: "status" required, conclusion: "conclusion", started_at: "startedAt",
         completed_at: "completedAt", id: "id", run_id: "runId", url: "url",
     });
-    object_reader!(Comment { id: "id", author: "author" required, body: "body" required, created_at: "createdAt", author_can_write: "authorCanWrite" });
-    object_reader!(TimelineEvent { kind: "kind" required, at: "at" required, actor: "actor", label: "label" });
-    unit_enum_reader!(RepoFact {
+    lean_object!(Comment { id: "id", author: "author" required, body: "body" required, created_at: "createdAt", author_can_write: "authorCanWrite" });
+    lean_object!(TimelineEvent { kind: "kind" required, at: "at" required, actor: "actor", label: "label" });
+    lean_enum!(RepoFact {
         Labels: "labels", RequiredChecks: "requiredChecks", Codeowners: "codeowners", Issues: "issues", Board: "board",
         Rules: "rules", TeamMembers: "teamMembers",
     });
-    unit_enum_reader!(PullFact {
+    lean_enum!(PullFact {
         Labels: "labels", Reviews: "reviews", ReviewRequests: "reviewRequests", Checks: "checks", Files: "files",
         Comments: "comments", Timeline: "timeline", ClosingIssues: "closingIssues", ReviewThreads: "reviewThreads",
         IsDraft: "isDraft", BuiltOnBaseTip: "builtOnBaseTip",
     });
-    unit_enum_reader!(Mergeable { Mergeable: "MERGEABLE", Conflicting: "CONFLICTING", Unknown: "UNKNOWN" });
+    lean_enum!(Mergeable { Mergeable: "MERGEABLE", Conflicting: "CONFLICTING", Unknown: "UNKNOWN" });
 }
 
 impl Facts {

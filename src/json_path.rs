@@ -3,7 +3,6 @@
 //! the text up to where serde_json stopped to say which key or index that was. (Tracking the path
 //! during the parse doubled the deserializer code of every type in the Wasm and halved its speed.)
 
-use serde::de::DeserializeOwned;
 
 /// A parse failure: where (`$` for the root) and serde's message without its line and column.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,9 +19,27 @@ impl std::fmt::Display for PathError {
     }
 }
 
+/// What `from_str` reads: serde's `Deserialize` in the Action's and the CLI's build, the pages' own
+/// reader's `Read` in theirs (src/lean.rs).
+#[cfg(feature = "full")]
+pub trait FromJson: serde::de::DeserializeOwned {}
+#[cfg(feature = "full")]
+impl<T: serde::de::DeserializeOwned> FromJson for T {}
+#[cfg(not(feature = "full"))]
+pub use crate::lean::Read as FromJson;
+
 /// `T` from JSON text; its structs are read as objects only (src/objects.rs). Text that is not JSON is
 /// said so first, though the shape went wrong before the syntax did (`[` where an object belongs).
-pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, PathError> {
+/// The pages read with their own reader (src/lean.rs), to the same values and errors.
+#[cfg(not(feature = "full"))]
+pub fn from_str<T: FromJson>(text: &str) -> Result<T, PathError> {
+    crate::lean::from_str(text)
+}
+
+/// `T` from JSON text; its structs are read as objects only (src/objects.rs). Text that is not JSON is
+/// said so first, though the shape went wrong before the syntax did (`[` where an object belongs).
+#[cfg(feature = "full")]
+pub fn from_str<T: FromJson>(text: &str) -> Result<T, PathError> {
     // The Action's and the CLI's build read the plain path faster (src/json_in.rs); what it leaves,
     // serde_json reads, and only serde_json's errors are ever reported.
     #[cfg(feature = "full")]
@@ -43,12 +60,13 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, PathError> {
 /// The same for a value already parsed: straight from the value, and only when that fails through
 /// text, so the error names its path the one way. Writing a board of 10,000 out and parsing it again
 /// cost 520 ms on every call.
-pub fn from_value<T: DeserializeOwned>(value: &serde_json::Value) -> Result<T, PathError> {
+#[cfg(feature = "full")]
+pub fn from_value<T: serde::de::DeserializeOwned>(value: &serde_json::Value) -> Result<T, PathError> {
     T::deserialize(value).or_else(|_| from_str(&value.to_string()))
 }
 
 /// serde_json's message without " at line L column C" (the path says where, in any input).
-fn without_position(e: &serde_json::Error) -> String {
+pub(crate) fn without_position(e: &serde_json::Error) -> String {
     let text = e.to_string();
     if e.line() == 0 {
         return text;
@@ -68,9 +86,20 @@ enum Frame {
 /// The path of the value being read when a parser stopped at `line`/`column` (serde_json's 1-based
 /// line and the column of the last byte it consumed on it).
 pub fn path_at(text: &str, line: usize, column: usize) -> String {
+    path_to(text, offset(text, line, column))
+}
+
+/// The byte offset of serde_json's line and column: the bytes it had consumed.
+pub(crate) fn offset(text: &str, line: usize, column: usize) -> usize {
     let bytes = text.as_bytes();
     let line_start = if line <= 1 { 0 } else { bytes.iter().enumerate().filter(|(_, b)| **b == b'\n').nth(line - 2).map_or(bytes.len(), |(i, _)| i + 1) };
-    let end = (line_start + column).min(bytes.len());
+    (line_start + column).min(bytes.len())
+}
+
+/// The same at a byte offset: the path of the value being read when `end` bytes were consumed.
+pub fn path_to(text: &str, end: usize) -> String {
+    let bytes = text.as_bytes();
+    let end = end.min(bytes.len());
     let mut frames: Vec<Frame> = Vec::new();
     let mut i = 0;
     while i < end {
@@ -289,7 +318,7 @@ mod tests {
 
     /// The path serde_path_to_error finds by tracking the parse, in our `$` notation: the reference
     /// the scanner must agree with.
-    fn tracked<T: DeserializeOwned>(text: &str) -> String {
+    fn tracked<T: serde::de::DeserializeOwned>(text: &str) -> String {
         let mut de = serde_json::Deserializer::from_str(text);
         let e = serde_path_to_error::deserialize::<_, T>(&mut de).map(|_| ()).expect_err("the case is malformed");
         crate::config::json_path(&e.path().to_string())

@@ -25,6 +25,9 @@ pub mod json_in;
 pub mod json_out;
 pub mod json_path;
 pub mod labels;
+// The pages' typed JSON reader; the unit tests hold it to the Action's (serde derive's).
+#[cfg(any(test, not(feature = "full")))]
+pub mod lean;
 pub mod markers;
 pub mod objects;
 pub mod plan;

@@ -272,8 +272,8 @@ mod tests {
 /// A struct's key or an enum's variant read as its place in `names`, or derive's unknown-field
 /// (`deny_unknown_fields`) or unknown-variant error, raised while the name is read as derive's
 /// identifier visitor does, so the error is the name's in every deserializer. One reader for the names
-/// of every struct and enum read without derive (`object_reader!`, `unit_enum_reader!`, src/config.rs's
-/// label names), where derive made one each. `VARIANT` (an enum's variant, else a struct's key)
+/// of every struct and enum read without derive (src/config.rs's label names, `read_unit_enum`),
+/// where derive made one each. `VARIANT` (an enum's variant, else a struct's key)
 /// picks the kind at compile time, so each kind's reading is as small as one written for it alone.
 pub(crate) struct NameOf<const VARIANT: bool>(pub &'static [&'static str]);
 
@@ -300,7 +300,7 @@ impl<'de, const VARIANT: bool> Visitor<'de> for NameOf<VARIANT> {
 
 /// The next key of a struct's object, as its field's place, or derive's duplicate-field error when `seen`
 /// (bit `i` for each field read so far) already has it. The one loop step of every struct read without
-/// derive (`object_reader!`, src/config.rs's label names).
+/// derive (src/config.rs's label names).
 pub(crate) fn next_field<'de, A: MapAccess<'de>>(map: &mut A, fields: &'static [&'static str], seen: &mut u64) -> Result<Option<usize>, A::Error> {
     let Some(i) = map.next_key_seed(NameOf::<false>(fields))? else { return Ok(None) };
     if *seen & (1 << i) != 0 {
@@ -310,118 +310,31 @@ pub(crate) fn next_field<'de, A: MapAccess<'de>>(map: &mut A, fields: &'static [
     Ok(Some(i))
 }
 
-/// The pages' struct reader (`object_reader!`), built where it is used: the pages' builds, and the unit
-/// tests, which hold it to serde derive's behaviour.
+/// A unit-only enum's variant by name, as serde derive reads one (`deserialize_enum`, so serde_json's
+/// `{"name": null}` form too): "unknown variant `x`, expected one of ...", `enum Name` where a string
+/// belongs. The pages' reader (src/lean.rs) hands serde_json every variant not written as a plain string.
 #[cfg(any(test, not(feature = "full")))]
-pub(crate) mod reader {
-    use super::*;
+pub(crate) fn read_unit_enum<'de, D: Deserializer<'de>>(d: D, name: &'static str, variants: &'static [&'static str]) -> Result<usize, D::Error> {
+    d.deserialize_enum(name, variants, UnitEnum { name, variants })
+}
 
-    /// The first required field a struct's object left out, as serde derive names it (`missing field
-    /// `now``): `seen` has bit `i` for each field read, `required` for each field that must be.
-    pub(crate) fn check_required<E: de::Error>(seen: u64, required: u64, fields: &'static [&'static str]) -> Result<(), E> {
-        let missing = required & !seen;
-        if missing == 0 {
-            return Ok(());
-        }
-        Err(E::missing_field(fields[missing.trailing_zeros() as usize]))
-    }
+#[cfg(any(test, not(feature = "full")))]
+struct UnitEnum {
+    name: &'static str,
+    variants: &'static [&'static str],
+}
 
-    /// A field's value, in its place: one copy per value type of the read and of the drop of the default
-    /// it replaces (inlined, a vector's drop, a loop over its elements' strings, was copied into each field).
-    #[inline(never)]
-    pub(crate) fn read_into<'de, T: de::Deserialize<'de>, A: MapAccess<'de>>(map: &mut A, slot: &mut T) -> Result<(), A::Error> {
-        *slot = map.next_value()?;
-        Ok(())
+#[cfg(any(test, not(feature = "full")))]
+impl<'de> Visitor<'de> for UnitEnum {
+    type Value = usize;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "enum {}", self.name)
     }
-
-    /// `Deserialize` for a struct read as a JSON object, in the pages' builds in place of serde derive's
-    /// (issue 16: the page's size). Derive keeps every field in an `Option` of its own until the object
-    /// ends, drops each of them on every way out and matches keys in a reader of each struct's own; here
-    /// the fields are written into the struct's defaults as they come, one bit each says it was read, and
-    /// one key reader serves every struct. Every message is the one derive gives, at the same point of
-    /// the read (so serde_json's position, and the JSON path made from it, are the same): an unknown
-    /// field (`deny_unknown_fields`, the list in declaration order), a duplicate one, the first required
-    /// field missing, and `struct Name` where an object belongs. Fields are listed as `rust_name:
-    /// "jsonName"`, `required` for those without a serde default; `init(...)` gives the starting value
-    /// where a serde default is not `Default`'s. The Action's and the CLI's build keep derive's (a first
-    /// form of this reader read a board 3-6% slower there); the unit tests build these, and `reader_tests`
-    /// below hold each list to the struct's schema, which derive reads off the same attributes.
-    macro_rules! object_reader {
-        ($ty:ident $(init($init:expr))? { $($field:ident: $json:literal $($required:ident)?),* $(,)? }) => {
-            impl<'de> serde::Deserialize<'de> for $ty {
-                fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                    #[allow(non_camel_case_types)]
-                    enum Field { $($field),* }
-                    const FIELDS: &[&str] = &[$($json),*];
-                    const REQUIRED: u64 = 0 $(| object_reader!(@required Field::$field, $($required)?))*;
-                    struct Object;
-                    impl<'de> serde::de::Visitor<'de> for Object {
-                        type Value = $ty;
-                        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                            f.write_str(concat!("struct ", stringify!($ty)))
-                        }
-                        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<$ty, A::Error> {
-                            let mut out: $ty = object_reader!(@init $ty $($init)?);
-                            let mut seen = 0u64;
-                            while let Some(i) = $crate::objects::next_field(&mut map, FIELDS, &mut seen)? {
-                                match i {
-                                    $(i if i == Field::$field as usize => $crate::objects::reader::read_into(&mut map, &mut out.$field)?,)*
-                                    _ => unreachable!("NameOf gives a place in FIELDS"),
-                                }
-                            }
-                            $crate::objects::reader::check_required(seen, REQUIRED, FIELDS)?;
-                            Ok(out)
-                        }
-                    }
-                    d.deserialize_struct(stringify!($ty), FIELDS, Object)
-                }
-            }
-        };
-        (@required $field:path, required) => { 1u64 << ($field as u32) };
-        (@required $field:path,) => { 0 };
-        (@init $ty:ident $init:expr) => { $init };
-        (@init $ty:ident) => { <$ty as Default>::default() };
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<usize, A::Error> {
+        let (i, variant) = data.variant_seed(NameOf::<true>(self.variants))?;
+        variant.unit_variant()?;
+        Ok(i)
     }
-    pub(crate) use object_reader;
-
-    /// A unit-only enum's variant by name, as serde derive reads one (`deserialize_enum`, so serde_json's
-    /// `{"name": null}` form too): "unknown variant `x`, expected one of ...", `enum Name` where a string
-    /// belongs. One visitor for every enum, where derive gave each its own copy of serde_json's enum
-    /// reading (about 1.4 KB of the page each): the place of the variant in `variants`.
-    pub(crate) fn read_unit_enum<'de, D: Deserializer<'de>>(d: D, name: &'static str, variants: &'static [&'static str]) -> Result<usize, D::Error> {
-        d.deserialize_enum(name, variants, UnitEnum { name, variants })
-    }
-
-    struct UnitEnum {
-        name: &'static str,
-        variants: &'static [&'static str],
-    }
-
-    impl<'de> Visitor<'de> for UnitEnum {
-        type Value = usize;
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            write!(f, "enum {}", self.name)
-        }
-        fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<usize, A::Error> {
-            let (i, variant) = data.variant_seed(NameOf::<true>(self.variants))?;
-            variant.unit_variant()?;
-            Ok(i)
-        }
-    }
-
-    /// `Deserialize` for a unit-only enum: `unit_enum_reader!(T { Variant: "name", ... })`, in declaration order.
-    macro_rules! unit_enum_reader {
-        ($ty:ident { $($variant:ident: $json:literal),* $(,)? }) => {
-            impl<'de> serde::Deserialize<'de> for $ty {
-                fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                    const VARIANTS: &[&str] = &[$($json),*];
-                    const ALL: &[$ty] = &[$($ty::$variant),*];
-                    $crate::objects::reader::read_unit_enum(d, stringify!($ty), VARIANTS).map(|i| ALL[i])
-                }
-            }
-        };
-    }
-    pub(crate) use unit_enum_reader;
 }
 
 #[cfg(test)]
@@ -432,15 +345,15 @@ mod reader_tests {
     use serde::de::DeserializeOwned;
     use serde::Serialize;
 
-    /// A struct's reader (`object_reader!`) against the schema serde derive's attributes give it: the
+    /// The pages' reader of a struct (src/lean.rs's `lean_object!`) against the schema serde derive's attributes give it: the
     /// same fields in declaration order, the same required ones, the same defaults. `sample` is a value
     /// whose required fields are valid (`Default`'s, where the struct has one).
-    fn holds<T: DeserializeOwned + Serialize + JsonSchema>(name: &str, sample: T) {
+    fn holds<T: crate::lean::Read + DeserializeOwned + Serialize + JsonSchema>(name: &str, sample: T) {
         let root = schemars::schema_for!(T);
         let object = root.schema.object.as_ref().expect("an object schema");
         let mut properties: Vec<&str> = object.properties.keys().map(String::as_str).collect();
         let required: Vec<&str> = object.required.iter().map(String::as_str).collect();
-        let read = |text: &str| crate::json_path::from_str::<T>(text);
+        let read = |text: &str| crate::lean::from_str::<T>(text);
 
         // Every field, and in declaration order (the order a default value serializes in).
         let e = read(r#"{"__unknown": 1}"#).err().unwrap_or_else(|| panic!("{name}: an unknown field is refused"));
@@ -533,9 +446,9 @@ mod reader_tests {
         holds("Stations", stations::Stations::default());
     }
 
-    /// A unit enum's reader (`unit_enum_reader!`) against its schema: the same names, in declaration
+    /// The pages' reader of a unit enum (`lean_enum!`) against its schema: the same names, in declaration
     /// order, each read back as the variant that writes it.
-    fn enum_holds<T: DeserializeOwned + Serialize + JsonSchema>(name: &str) {
+    fn enum_holds<T: crate::lean::Read + Serialize + JsonSchema>(name: &str) {
         fn names(v: &serde_json::Value, out: &mut Vec<String>) {
             match v {
                 serde_json::Value::Object(m) => {
@@ -554,12 +467,12 @@ mod reader_tests {
         }
         let mut declared = Vec::new();
         names(&serde_json::to_value(schemars::schema_for!(T)).unwrap(), &mut declared);
-        let e = crate::json_path::from_str::<T>(r#""__nope""#).err().unwrap_or_else(|| panic!("{name}: an unknown variant is refused"));
+        let e = crate::lean::from_str::<T>(r#""__nope""#).err().unwrap_or_else(|| panic!("{name}: an unknown variant is refused"));
         let expected = e.message.split_once("expected").expect("a variant list").1;
         let listed: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
         assert_eq!(listed, declared, "{name}: the variants, in declaration order");
         for v in listed {
-            let read = crate::json_path::from_str::<T>(&format!("\"{v}\"")).unwrap_or_else(|e| panic!("{name}: {v}: {e}"));
+            let read = crate::lean::from_str::<T>(&format!("\"{v}\"")).unwrap_or_else(|e| panic!("{name}: {v}: {e}"));
             assert_eq!(serde_json::to_value(read).unwrap(), v, "{name}");
         }
     }
@@ -578,9 +491,9 @@ mod reader_tests {
     /// Derive's other messages, at the same paths: a duplicate field, an array where an object belongs.
     #[test]
     fn duplicates_and_arrays_are_refused_as_derive_refuses_them() {
-        let e = crate::json_path::from_str::<Facts>(r#"{"now": "x", "pullRequests": [{"number": 1, "number": 2}]}"#).unwrap_err();
+        let e = crate::lean::from_str::<Facts>(r#"{"now": "x", "pullRequests": [{"number": 1, "number": 2}]}"#).unwrap_err();
         assert_eq!((e.path.as_str(), e.message.as_str()), ("$.pullRequests[0].number", "duplicate field `number`"));
-        let e = crate::json_path::from_str::<Facts>(r#"{"now": "x", "pullRequests": [{"number": 1, "checks": [[]]}]}"#).unwrap_err();
+        let e = crate::lean::from_str::<Facts>(r#"{"now": "x", "pullRequests": [{"number": 1, "checks": [[]]}]}"#).unwrap_err();
         assert_eq!((e.path.as_str(), e.message.as_str()), ("$.pullRequests[0].checks[0]", "invalid type: sequence, expected struct Check"));
     }
 }

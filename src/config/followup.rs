@@ -11,7 +11,7 @@ use crate::sorting::VecMap;
 
 /// What a level does when it fires.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Action {
     /// Comment mentioning `who`.
@@ -39,7 +39,7 @@ impl Action {
 
 /// One level of one state.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Level {
     /// Minutes in the state (working minutes when `workingHours.enabled`) before it fires.
@@ -75,7 +75,7 @@ impl Level {
 
 /// The people the levels name.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct People {
     /// Everyone who can act (`everyone`); when empty, `botPanel.humans`.
@@ -92,7 +92,7 @@ pub struct People {
 
 /// Week days, for working hours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Day {
     Mon,
@@ -113,7 +113,7 @@ impl Day {
 
 /// Count only the team's working hours, so Monday morning does not open with a weekend's escalations.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct WorkingHours {
     /// Count only working minutes toward a level, so a night or a weekend fires nothing.
@@ -146,7 +146,7 @@ impl Default for WorkingHours {
 
 /// The board issue.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Board {
     /// Write the board at all.
@@ -188,7 +188,7 @@ impl Default for Board {
 
 /// The `followup` config section.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Followup {
     /// Per state label, its levels. A state named here replaces its default levels; `[]` turns it off.
@@ -394,22 +394,22 @@ impl Followup {
 #[cfg(any(test, not(feature = "full")))]
 mod readers {
     use super::*;
-    use crate::objects::reader::{object_reader, unit_enum_reader};
+    use crate::lean::{lean_enum, lean_object};
 
-    object_reader!(Level init(Level { after: 0, action: Action::Ping, who: Vec::new(), message: None }) {
+    lean_object!(Level init(Level { after: 0, action: Action::Ping, who: Vec::new(), message: None }) {
         after: "after" required, action: "action" required, who: "who", message: "message",
     });
-    object_reader!(People { humans: "humans", on_duty: "onDuty", machine_owners: "machineOwners", gate_owner: "gateOwner", reviewers: "reviewers" });
-    object_reader!(WorkingHours {
+    lean_object!(People { humans: "humans", on_duty: "onDuty", machine_owners: "machineOwners", gate_owner: "gateOwner", reviewers: "reviewers" });
+    lean_object!(WorkingHours {
         enabled: "enabled", utc_offset_minutes: "utcOffsetMinutes", zone: "zone", days: "days", start: "start", end: "end",
     });
-    object_reader!(Board { enabled: "enabled", label: "label", title: "title", blocker_prefixes: "blockerPrefixes", order: "order" });
-    object_reader!(Followup {
+    lean_object!(Board { enabled: "enabled", label: "label", title: "title", blocker_prefixes: "blockerPrefixes", order: "order" });
+    lean_object!(Followup {
         levels: "levels", people: "people", working_hours: "workingHours", board: "board", state_prefix: "statePrefix",
         author_prefix: "authorPrefix", claim_prefix: "claimPrefix", queue_state: "queueState",
     });
-    unit_enum_reader!(Action { Ping: "ping", Escalate: "escalate", StopTheLine: "stop-the-line", ReleaseClaim: "release-claim" });
-    unit_enum_reader!(Day { Mon: "mon", Tue: "tue", Wed: "wed", Thu: "thu", Fri: "fri", Sat: "sat", Sun: "sun" });
+    lean_enum!(Action { Ping: "ping", Escalate: "escalate", StopTheLine: "stop-the-line", ReleaseClaim: "release-claim" });
+    lean_enum!(Day { Mon: "mon", Tue: "tue", Wed: "wed", Thu: "thu", Fri: "fri", Sat: "sat", Sun: "sun" });
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct QueueConfig {
     /// The queue's labels.
@@ -32,7 +32,7 @@ pub struct QueueConfig {
 
 /// One generated branch of `queue.generated`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GeneratedBranch {
     /// The head branch's name, exactly (`chore/pnpm-update`).
@@ -96,7 +96,7 @@ impl Default for QueueLabels {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct WatchConfig {
     /// Consecutive green polls before `not-merging` when GitHub calls the pull request mergeable.
@@ -117,7 +117,7 @@ impl Default for WatchConfig {
 
 /// `autoFix`: a failure is fixed only when every failed context is ignored or matches a fixer.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct AutoFixConfig {
     /// Regular expressions for failed contexts that are not read (aggregates).
@@ -133,7 +133,7 @@ pub struct AutoFixConfig {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AutoFixStep {
     /// A regular expression for the failed context; `$1`..`$9` in `run` are its groups, shell-quoted.
@@ -237,17 +237,17 @@ pub fn validate_auto_fix(cfg: &AutoFixConfig) -> Vec<ConfigError> {
 #[cfg(any(test, not(feature = "full")))]
 mod readers {
     use super::*;
-    use crate::objects::reader::object_reader;
+    use crate::lean::lean_object;
 
-    object_reader!(QueueConfig {
+    lean_object!(QueueConfig {
         labels: "labels", version_branch_prefix: "versionBranchPrefix", target_age_hours: "targetAgeHours",
         claim_minutes: "claimMinutes", watch: "watch", auto_fix: "autoFix", generated: "generated",
     });
-    object_reader!(GeneratedBranch { branch: "branch" required, rebuild: "rebuild" required });
-    object_reader!(WatchConfig {
+    lean_object!(GeneratedBranch { branch: "branch" required, rebuild: "rebuild" required });
+    lean_object!(WatchConfig {
         green_polls_mergeable: "greenPollsMergeable", green_polls_blocked: "greenPollsBlocked", read_failures: "readFailures",
         timeout_minutes: "timeoutMinutes",
     });
-    object_reader!(AutoFixConfig { ignore: "ignore", before: "before", prepare: "prepare", fixers: "fixers", after: "after" });
-    object_reader!(AutoFixStep { context: "context" required, run: "run" required, stage: "stage" });
+    lean_object!(AutoFixConfig { ignore: "ignore", before: "before", prepare: "prepare", fixers: "fixers", after: "after" });
+    lean_object!(AutoFixStep { context: "context" required, run: "run" required, stage: "stage" });
 }

@@ -9,7 +9,7 @@ use crate::sorting::VecMap;
 
 /// What a machine does. `any` is the article's machine 7: it asks for whichever side needs it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Role {
     /// Opens pull requests (`from:<machine>`) and fixes the bounced ones.
@@ -23,7 +23,7 @@ pub enum Role {
 
 /// One machine of the team.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Machine {
     /// `dev`, `review` or `any` (reviews when the queue is deep, develops when it is empty).
@@ -37,7 +37,7 @@ pub struct Machine {
 
 /// The validation gate (the article's Windows box).
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Gate {
     /// The commit status the gate writes itself and the ruleset requires. No run, no status: a skipped
@@ -135,7 +135,7 @@ impl StationLabels {
 
 /// The `stations` section.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-#[cfg_attr(all(feature = "full", not(test)), derive(serde::Deserialize))]
+#[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Stations {
     /// Machine id (`m1`) to its role, owner and logins.
@@ -231,15 +231,15 @@ impl Stations {
 #[cfg(any(test, not(feature = "full")))]
 mod readers {
     use super::*;
-    use crate::objects::reader::{object_reader, unit_enum_reader};
+    use crate::lean::{lean_enum, lean_object};
 
-    object_reader!(Machine { role: "role", owner: "owner", logins: "logins" });
-    object_reader!(Gate { context: "context", docs_only: "docsOnly", on_every_push: "onEveryPush" });
-    object_reader!(Stations {
+    lean_object!(Machine { role: "role", owner: "owner", logins: "logins" });
+    lean_object!(Gate { context: "context", docs_only: "docsOnly", on_every_push: "onEveryPush" });
+    lean_object!(Stations {
         machines: "machines", review_wip: "reviewWip", dev_wip: "devWip", settle_seconds: "settleSeconds",
         deep_queue: "deepQueue", bots: "bots", ai_command: "aiCommand", gate: "gate", labels: "labels",
     });
-    unit_enum_reader!(Role { Dev: "dev", Review: "review", Any: "any" });
+    lean_enum!(Role { Dev: "dev", Review: "review", Any: "any" });
 }
 
 #[cfg(test)]

@@ -14,10 +14,10 @@ const root = new URL("../../", import.meta.url);
 const bytes = (path) => readFileSync(new URL(path, root));
 
 // The dashboard's Wasm: the goal is 300 KB (110 KB gzipped), not reached; these bounds are what the
-// build reaches today (370,268 bytes, 162,823 gzipped) with about 3% for the facts' growth, so a change
+// build reaches today (349,089 bytes, 153,845 gzipped) with about 3% for the facts' growth, so a change
 // that grows it by more fails here. Lower them as it shrinks.
-const PAGE_MAX = 382_600;
-const PAGE_GZIP_MAX = 167_300;
+const PAGE_MAX = 359_600;
+const PAGE_GZIP_MAX = 158_500;
 
 let loads = 0;
 /** The pages' glue (pkg/prflow.js, the one they bundle) over a given Wasm, bound as every host binds it. */
