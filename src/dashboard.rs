@@ -7,7 +7,7 @@
 
 use crate::config::{Config, ConfigError};
 use crate::facts::Facts;
-use crate::followup::sweep;
+use crate::followup::sweep_rows;
 use crate::plan::Warning;
 use crate::queue::owner::{Claim, Owner};
 use crate::queue::triage::{Class, Next};
@@ -243,10 +243,8 @@ fn in_queue(entry: &crate::queue::triage::Entry) -> bool {
 /// The view for facts under a valid config.
 pub fn dashboard(facts: &Facts, config: &Config) -> DashboardView {
     let plan = reconcile(facts, config);
-    // The page only reads: the board issue is the sweep's to write, so its rows are wanted, not its body.
-    let mut quiet = config.clone();
-    quiet.followup.board.enabled = false;
-    let swept = sweep(facts, &quiet);
+    // The page only reads: the sweep's rows are wanted, not its comments or its board.
+    let swept = sweep_rows(facts, config);
     let ctx = crate::queue::Ctx::new(facts, config);
     let queue = crate::queue::triage::triage(&ctx);
     let mut required = facts.required_checks.clone();
@@ -551,7 +549,7 @@ mod tests {
             let queue = crate::queue::triage(&facts, &config);
             let mut quiet = config.clone();
             quiet.followup.board.enabled = false;
-            let swept = sweep(&facts, &quiet);
+            let swept = crate::followup::sweep(&facts, &quiet);
 
             let mut numbers: Vec<u64> = facts.pull_requests.iter().map(|p| p.number).collect();
             crate::sorting::sort(&mut numbers);

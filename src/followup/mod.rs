@@ -189,6 +189,18 @@ fn level_ref(l: &Level) -> LevelRef {
 /// The sweep. Facts must carry `viewer` (whose markers are trusted), each pull request's labels,
 /// timeline and comments, and the board issue (`board`, or `unknown: ["board"]`).
 pub fn sweep(facts: &Facts, config: &Config) -> SweepPlan {
+    sweep_with::<true>(facts, config)
+}
+
+/// The sweep's readings without its writing, for the dashboard, which shows them: every row, warning
+/// and stop as `sweep` gives them, no comment and no board. The comments' and the board's texts are
+/// then not in the page's Wasm at all (issue 16).
+pub fn sweep_rows(facts: &Facts, config: &Config) -> SweepPlan {
+    sweep_with::<false>(facts, config)
+}
+
+/// `WRITE` at compile time, so that a build calling only `sweep_rows` carries no text of a write.
+fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config) -> SweepPlan {
     let f = &config.followup;
     let now = parse_rfc3339(&facts.now).unwrap_or(0);
     let clock = Clock::new(&f.working_hours);
@@ -282,25 +294,27 @@ pub fn sweep(facts: &Facts, config: &Config) -> SweepPlan {
         }
         let audience = resolve(&level.recipients(), pr, config);
         notes.extend(audience.notes);
-        let mark = FollowupMark { state: state.clone(), since, level: level.after };
-        let next = state_levels.iter().find(|l| l.after > level.after);
-        let body = texts::comment_body(&texts::CommentText {
-            mark: &mark,
-            level,
-            next,
-            mentions: &audience.logins,
-            minutes,
-            working_hours: matches!(clock, Clock::Working { .. }),
-            claims: &claims,
-            queue_state: &f.queue_state,
-        });
-        let reason = format!("{} in `{state}` for {}: {} at {}", pr.number, texts::duration(minutes), level.action.word(), texts::duration(i64::from(level.after)));
-        let marker = mark.line();
-        // The comment to edit is named here, by the one own-account rule, so no shell judges authors.
-        let comment_id = viewer.and_then(|v| {
-            pr.comments.iter().find(|c| crate::account::is_own(&c.author, v) && c.body.split('\n').next() == Some(marker.as_str())).and_then(|c| c.id)
-        });
-        plan.ops.push(Op::UpsertComment { number: pr.number, marker, body, reason: format!("#{reason}"), comment_id, guard: Guard::default() });
+        if WRITE {
+            let mark = FollowupMark { state: state.clone(), since, level: level.after };
+            let next = state_levels.iter().find(|l| l.after > level.after);
+            let body = texts::comment_body(&texts::CommentText {
+                mark: &mark,
+                level,
+                next,
+                mentions: &audience.logins,
+                minutes,
+                working_hours: matches!(clock, Clock::Working { .. }),
+                claims: &claims,
+                queue_state: &f.queue_state,
+            });
+            let reason = format!("{} in `{state}` for {}: {} at {}", pr.number, texts::duration(minutes), level.action.word(), texts::duration(i64::from(level.after)));
+            let marker = mark.line();
+            // The comment to edit is named here, by the one own-account rule, so no shell judges authors.
+            let comment_id = viewer.and_then(|v| {
+                pr.comments.iter().find(|c| crate::account::is_own(&c.author, v) && c.body.split('\n').next() == Some(marker.as_str())).and_then(|c| c.id)
+            });
+            plan.ops.push(Op::UpsertComment { number: pr.number, marker, body, reason: format!("#{reason}"), comment_id, guard: Guard::default() });
+        }
         if level.action == Action::ReleaseClaim {
             let mut wants = Wants::default();
             let why = format!("claimed for {} with no verdict", texts::duration(minutes));
@@ -331,7 +345,7 @@ pub fn sweep(facts: &Facts, config: &Config) -> SweepPlan {
         plan.pulls.push(row);
     }
 
-    if f.board.enabled {
+    if WRITE && f.board.enabled {
         if facts.repo_unknown(RepoFact::Board) {
             plan.warnings.push(Warning { number: None, message: "the board issue could not be read; it was not rewritten".into() });
         } else {
@@ -452,6 +466,58 @@ mod tests {
         assert_eq!(followup_settings(json!({})).board.expect("valid").label, "flow:board");
         assert_eq!(followup_settings(json!({"followup": {"board": {"label": "board"}}})).board.expect("valid").label, "board");
         assert_eq!(followup_settings(json!({"followup": {"board": {"label": ""}}})).config_errors[0].path, "$.followup.board.label");
+    }
+
+    #[test]
+    fn the_dashboards_sweep_reads_what_the_sweep_decides() {
+        // sweep_rows (the page's) leaves out the comments and the board, and nothing else: the same rows,
+        // warnings and stop, and the same label edits, as the writing sweep on every board here.
+        let facts = |minutes_ago: i64, board: Option<&str>, own_mark: bool| -> Facts {
+            let at = |m: i64| format_rfc3339(parse_rfc3339("2026-11-30T14:00:00Z").unwrap() - 60 * (minutes_ago + m));
+            let mut comments = vec![];
+            if own_mark {
+                comments.push(json!({"id": 9, "author": "bot", "body": format!("<!-- prflow:followup state=state:reviewing since={} level=90 -->\nping", at(0)), "createdAt": at(0)}));
+            }
+            let mut f = json!({
+                "now": "2026-11-30T14:00:00Z", "viewer": "bot",
+                "labels": ["state:ready-for-review", "state:reviewing", "state:changes-requested", "reviewer:m4", "from:m1"],
+                "pullRequests": [
+                    {"number": 1, "author": "agent", "labels": ["state:ready-for-review", "from:m1"],
+                     "timeline": [{"kind": "labeled", "at": at(0), "label": "state:ready-for-review"}]},
+                    {"number": 2, "author": "agent", "labels": ["state:reviewing", "reviewer:m4", "from:m1"], "comments": comments,
+                     "timeline": [{"kind": "labeled", "at": at(30), "label": "state:reviewing"}]},
+                    {"number": 3, "author": "agent", "labels": ["state:changes-requested"],
+                     "timeline": [{"kind": "labeled", "at": at(600), "label": "state:changes-requested"}]},
+                    {"number": 4, "author": "agent", "labels": []},
+                ],
+            });
+            match board {
+                Some(body) => f["board"] = json!({"number": 50, "title": "Board", "body": body}),
+                None => f["unknown"] = json!(["board"]),
+            }
+            serde_json::from_value(f).unwrap()
+        };
+        // m4 has no owner and no one is on duty: the levels that fire leave notes among the warnings.
+        let people = json!({"humans": ["alice"], "reviewers": ["alice"], "machineOwners": {"m1": "alice"}});
+        let (mut comments, mut notes) = (0, 0);
+        for minutes_ago in [0, 61, 95, 185, 250, 1000] {
+            for (board_on, board) in [(true, Some("")), (true, None), (false, None)] {
+                for own_mark in [false, true] {
+                    let config = Config::from_value(json!({"followup": {"board": {"enabled": board_on}, "people": people}})).unwrap();
+                    let facts = facts(minutes_ago, board, own_mark);
+                    let rows = sweep_rows(&facts, &config);
+                    let mut quiet = config.clone();
+                    quiet.followup.board.enabled = false;
+                    let mut written = sweep(&facts, &quiet);
+                    comments += written.ops.iter().filter(|op| matches!(op, Op::UpsertComment { .. })).count();
+                    written.ops.retain(|op| !matches!(op, Op::UpsertComment { .. } | Op::UpsertBoard { .. }));
+                    assert_eq!(rows, written, "{minutes_ago} minutes, board {board_on} {board:?}, marker {own_mark}");
+                    notes += rows.warnings.iter().filter(|w| w.message.contains("machineOwners")).count();
+                }
+            }
+        }
+        assert!(comments >= 10, "the writing sweep wrote comments on these boards ({comments}), so the two were compared where they differ");
+        assert!(notes > 0, "some level's audience had a gap");
     }
 
     #[test]
