@@ -316,18 +316,7 @@ impl Config {
     /// Semantic checks serde cannot express.
     pub fn validate(&self) -> Vec<ConfigError> {
         let mut errors = Vec::new();
-        let mut seen: VecMap<&str, String> = VecMap::default();
-        for (key, name) in self.labels.named() {
-            let path = format!("$.labels.{key}");
-            check_label_name(&path, name, &mut errors);
-            if let Some(other) = seen.insert(name, path.clone()) {
-                errors.push(ConfigError {
-                    path,
-                    expected: format!("a label name not already used by {other}"),
-                    found: format!("{name:?}"),
-                });
-            }
-        }
+        check_label_names("$.labels", self.labels.named(), &mut errors);
         for (i, bot) in self.bot_panel.bots.iter().enumerate() {
             if bot.trim().is_empty() {
                 errors.push(ConfigError { path: format!("$.botPanel.bots[{i}]"), expected: "a GitHub login".into(), found: "an empty string".into() });
@@ -379,6 +368,18 @@ impl Labels {
     /// The state axis: exactly one of these belongs on every open pull request.
     pub fn states(&self) -> [&str; 4] {
         [&self.draft, &self.bots_reviewing, &self.addressing, &self.needs_human]
+    }
+}
+
+/// A section's label names (`named()`, key and name), each a valid name and none used twice in it.
+pub(crate) fn check_label_names<'a>(section: &str, named: impl IntoIterator<Item = (&'static str, &'a str)>, errors: &mut Vec<ConfigError>) {
+    let mut seen: VecMap<&str, String> = VecMap::default();
+    for (key, name) in named {
+        let path = format!("{section}.{key}");
+        check_label_name(&path, name, errors);
+        if let Some(other) = seen.insert(name, path.clone()) {
+            errors.push(ConfigError { path, expected: format!("a label name not already used by {other}"), found: format!("{name:?}") });
+        }
     }
 }
 

@@ -40,11 +40,15 @@ impl de::Error for Fail {
 }
 
 impl Fail {
-    fn placed(mut self, at: usize) -> Box<Self> {
+    fn placed(self, at: usize) -> Box<Self> {
+        Box::new(self).placed_box(at)
+    }
+
+    fn placed_box(mut self: Box<Self>, at: usize) -> Box<Self> {
         if self.at == NOWHERE {
             self.at = at;
         }
-        Box::new(self)
+        self
     }
 }
 
@@ -202,26 +206,9 @@ impl<'a> Lean<'a> {
         }
         self.at += 1;
         let mut first = true;
-        loop {
-            self.ws();
-            match self.byte() {
-                Some(b'}') => {
-                    self.at += 1;
-                    return Ok(());
-                }
-                Some(b',') if !first => {
-                    self.at += 1;
-                    self.ws();
-                }
-                Some(_) if first => first = false,
-                Some(_) => return Err(syntax("expected `,` or `}`")),
-                None => return Err(syntax("EOF while parsing an object")),
-            }
-            match self.byte() {
-                Some(b'"') => {}
-                Some(b'}') => return Err(syntax("trailing comma")),
-                Some(_) => return Err(syntax("key must be a string")),
-                None => return Err(syntax("EOF while parsing a value")),
+        while self.next_entry(b'}', &mut first, "expected `,` or `}`", "EOF while parsing an object")? {
+            if self.byte() != Some(b'"') {
+                return Err(syntax("key must be a string"));
             }
             let key: std::borrow::Cow<'a, str> = match self.plain_str() {
                 Some(s) => s.into(),
@@ -238,6 +225,7 @@ impl<'a> Lean<'a> {
             self.ws();
             value(&key, after_key, self)?;
         }
+        Ok(())
     }
 
     /// A struct's object: `fields` its keys, `required` a bit for each that must be there, `field(i, r)`
@@ -268,26 +256,33 @@ impl<'a> Lean<'a> {
         }
         self.at += 1;
         let mut first = true;
-        loop {
-            self.ws();
-            match self.byte() {
-                Some(b']') => {
-                    self.at += 1;
-                    return Ok(());
-                }
-                Some(b',') if !first => {
-                    self.at += 1;
-                    self.ws();
-                }
-                Some(_) if first => first = false,
-                Some(_) => return Err(syntax("expected `,` or `]`")),
-                None => return Err(syntax("EOF while parsing a list")),
+        while self.next_entry(b']', &mut first, "expected `,` or `]`", "EOF while parsing a list")? {
+            element(self)?;
+        }
+        Ok(())
+    }
+
+    /// serde_json's step to an object's or an array's next entry (its `has_next_key`, `has_next_element`):
+    /// false at the end (`close`, consumed), true at the first byte of an entry; and its syntax errors.
+    fn next_entry(&mut self, close: u8, first: &mut bool, comma_or_end: &str, eof: &str) -> Result<bool> {
+        self.ws();
+        match self.byte() {
+            Some(b) if b == close => {
+                self.at += 1;
+                return Ok(false);
             }
-            match self.byte() {
-                Some(b']') => return Err(syntax("trailing comma")),
-                Some(_) => element(self)?,
-                None => return Err(syntax("EOF while parsing a value")),
+            Some(b',') if !*first => {
+                self.at += 1;
+                self.ws();
             }
+            Some(_) if *first => *first = false,
+            Some(_) => return Err(syntax(comma_or_end)),
+            None => return Err(syntax(eof)),
+        }
+        match self.byte() {
+            Some(b) if b == close => Err(syntax("trailing comma")),
+            Some(_) => Ok(true),
+            None => Err(syntax("EOF while parsing a value")),
         }
     }
 
@@ -354,16 +349,56 @@ impl Read for bool {
     }
 }
 
-macro_rules! by_serde {
-    ($($ty:ty),*) => {
+/// An integer as serde_json reads it for a primitive (`deserialize_u64` and its kin all read a number
+/// alike): its value whole, or anything else refused with `expecting`, the type's name in serde's words.
+/// One reading for every integer type; the range check and its message are serde's primitive visitor's.
+enum Number {
+    Unsigned(u64),
+    Signed(i64),
+}
+
+struct Integer(&'static str);
+
+impl<'de> Visitor<'de> for Integer {
+    type Value = Number;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.0)
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<Number, E> {
+        Ok(Number::Unsigned(v))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<Number, E> {
+        Ok(Number::Signed(v))
+    }
+}
+
+impl Lean<'_> {
+    /// An integer that `fits` the type named `name` (serde's `invalid value` where it does not).
+    #[inline(never)]
+    fn integer(&mut self, name: &'static str, fits: fn(i128) -> bool) -> Result<i128> {
+        let n = self.serde(|d| de::Deserializer::deserialize_u64(d, Integer(name)))?;
+        let (v, unexpected) = match n {
+            Number::Unsigned(v) => (i128::from(v), de::Unexpected::Unsigned(v)),
+            Number::Signed(v) => (i128::from(v), de::Unexpected::Signed(v)),
+        };
+        if fits(v) {
+            return Ok(v);
+        }
+        // serde_json places a visitor's error past the number.
+        Err(Box::new(<Fail as de::Error>::invalid_value(unexpected, &name)).placed_box(self.at))
+    }
+}
+
+macro_rules! integer {
+    ($($ty:ident),*) => {
         $(impl Read for $ty {
             fn read(r: &mut Lean<'_>) -> Result<Self> {
-                r.by_serde()
+                r.integer(stringify!($ty), |v| $ty::try_from(v).is_ok()).map(|v| v as $ty)
             }
         })*
     };
 }
-by_serde!(u8, u16, u32, u64, usize, i32, i64);
+integer!(u8, u16, u32, u64, usize, i32, i64);
 
 impl<T: Read> Read for Option<T> {
     fn read(r: &mut Lean<'_>) -> Result<Self> {

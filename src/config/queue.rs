@@ -148,16 +148,7 @@ pub struct AutoFixStep {
 impl QueueConfig {
     pub fn validate(&self) -> Vec<ConfigError> {
         let mut errors = Vec::new();
-        let mut seen = std::collections::BTreeMap::new();
-        for (key, name) in self.labels.named() {
-            let path = format!("$.queue.labels.{key}");
-            if name.trim().is_empty() || name.chars().count() > crate::config::MAX_LABEL_NAME || name.contains(',') {
-                errors.push(ConfigError { path: path.clone(), expected: "a label name of 1 to 50 characters without commas".into(), found: format!("{name:?}") });
-            }
-            if let Some(other) = seen.insert(name.to_string(), path.clone()) {
-                errors.push(ConfigError { path, expected: format!("a label name not already used by {other}"), found: format!("{name:?}") });
-            }
-        }
+        crate::config::check_label_names("$.queue.labels", self.labels.named(), &mut errors);
         if self.version_branch_prefix.trim().is_empty() {
             errors.push(ConfigError { path: "$.queue.versionBranchPrefix".into(), expected: "a branch prefix such as \"changeset-release/\"".into(), found: "an empty string".into() });
         }

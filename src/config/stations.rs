@@ -192,14 +192,7 @@ impl Stations {
     }
 
     pub fn validate(&self, errors: &mut Vec<ConfigError>) {
-        let mut seen: VecMap<&str, String> = VecMap::default();
-        for (key, name) in self.labels.named() {
-            let path = format!("$.stations.labels.{key}");
-            crate::config::check_label_name(&path, name, errors);
-            if let Some(other) = seen.insert(name, path.clone()) {
-                errors.push(ConfigError { path, expected: format!("a label name not already used by {other}"), found: format!("{name:?}") });
-            }
-        }
+        crate::config::check_label_names("$.stations.labels", self.labels.named(), errors);
         for (i, glob) in self.gate.docs_only.iter().enumerate() {
             if let Some(expected) = crate::glob::labeler_problem(glob) {
                 errors.push(ConfigError { path: format!("$.stations.gate.docsOnly[{i}]"), expected, found: format!("{glob:?}") });

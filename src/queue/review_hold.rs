@@ -30,14 +30,10 @@ fn login(owner: &str) -> String {
 
 /// Logins whose newest decisive review approves.
 fn approvers(pr: &PullRequest) -> VecSet<String> {
-    let mut latest: std::collections::BTreeMap<String, &str> = Default::default();
-    for r in &pr.reviews {
-        let state = r.state.as_str();
-        if matches!(state, "APPROVED" | "CHANGES_REQUESTED" | "DISMISSED") {
-            latest.insert(r.author.to_ascii_lowercase(), state);
-        }
-    }
-    latest.into_iter().filter(|(_, s)| *s == "APPROVED").map(|(a, _)| a).collect()
+    // Each login's last decisive review stands (a later duplicate key replaces an earlier one).
+    let decisive = pr.reviews.iter().filter(|r| matches!(r.state.as_str(), "APPROVED" | "CHANGES_REQUESTED" | "DISMISSED"));
+    let latest = crate::sorting::VecMap::new(decisive.map(|r| (r.author.to_ascii_lowercase(), r.state.as_str())));
+    latest.iter().filter(|(_, s)| **s == "APPROVED").map(|(a, _)| a.clone()).collect()
 }
 
 pub fn review_hold(facts: &Facts, pr: &PullRequest) -> ReviewHold {
