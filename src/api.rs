@@ -385,9 +385,10 @@ fn answer_text<T: Serialize>(out: &T) -> Result<String, serde_json::Error> {
 /// The decisions: `"name": Input => Output = |engine, input| answer;`, with the doc line the generated
 /// TypeScript shows. `fixture` marks a rule exposed only so the fixture corpora can pin it alone.
 /// `[page]` or `[sim]` names the Cargo feature that builds a decision into a host's Wasm (the dashboard
-/// page's, the simulations page's); the rest come with `full`, the default. A decision left out is a
-/// match arm whose guard is a constant `false`, so the optimiser drops its parser, its rule and its
-/// serializer, and the page downloads only what it calls.
+/// page's, the simulations page's); the rest come with `full`, the default. A decision left out of a
+/// build is not compiled into it at all (its dispatch arm carries the feature's `cfg`): neither its
+/// parser, its rule nor its serializer is in the page's download, and its input type need not have the
+/// pages' reader.
 macro_rules! decisions {
     ($( $(#[doc = $doc:literal])* $name:literal $(($kind:ident))? $([$feature:ident])? : $input:ty => $output:ty = $run:expr; )*) => {
         fn dispatch(engine: &Engine, name: &str, input: &str) -> Result<String, String> {
