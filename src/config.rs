@@ -12,8 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::sorting::VecMap;
 
 /// Which rule set decides the `state:*` axis.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
-#[derive(Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Flow {
     /// Several bot reviewers, then a human: `state:*` on the review axis plus a set of `blocker:*`.
@@ -25,8 +24,7 @@ pub enum Flow {
 }
 
 /// The whole config file. Every key is optional; the preset of `flow` fills the rest.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[derive(Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Config {
     /// Editors may point this at the published schema; the engine ignores it.
@@ -107,8 +105,7 @@ impl Default for Labels {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-#[derive(Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct BotPanel {
     /// Logins of the bot reviewers whose verdicts make a round.
@@ -125,8 +122,7 @@ impl Default for BotPanel {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-#[derive(Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Stale {
     /// Days without real activity before `stale` is set; 0 turns the label off.
@@ -212,7 +208,11 @@ impl<'de> serde::de::Visitor<'de> for NamesVisitor<'_> {
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let mut seen = 0u64;
-        while let Some(i) = crate::objects::next_field(&mut map, self.fields, &mut seen)? {
+        while let Some(i) = map.next_key_seed(crate::objects::NameOf::<false>(self.fields))? {
+            if seen & (1 << i) != 0 {
+                return Err(serde::de::Error::duplicate_field(self.fields[i]));
+            }
+            seen |= 1 << i;
             (self.set)(i, map.next_value()?);
         }
         Ok(())
@@ -450,8 +450,8 @@ pub fn json_path(p: &str) -> String {
     }
 }
 
-// The pages' readers of these structs (src/objects.rs), one line a field in declaration order; the
-// Action's and the CLI's build derive theirs.
+// The pages' readers of these structs (src/lean.rs), one line a field in declaration order; the
+// Action and the CLI read them with serde derive's.
 #[cfg(any(test, not(feature = "full")))]
 mod readers {
     use super::*;

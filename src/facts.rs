@@ -3,11 +3,10 @@
 //! and "the label read failed" must lead to opposite plans.
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A repository snapshot: everything the engine needs, including the clock.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Facts {
     /// `owner/name`.
@@ -62,8 +61,7 @@ pub struct Facts {
 }
 
 /// An issue, as the merge queue reads it: `Start-After:` in its body and GitHub's "blocked by".
-#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Issue {
     pub number: u64,
@@ -81,8 +79,7 @@ pub struct Issue {
 }
 
 /// An issue a pull request closes, and where that was read from.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct IssueRef {
     pub number: u64,
@@ -111,8 +108,7 @@ fn link_source() -> String {
 }
 
 /// The merge-queue worker's memory, passed in so the engine stays without state.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct QueueMemory {
     /// Set-asides this process recorded (their comment may have failed to be written).
@@ -123,8 +119,7 @@ pub struct QueueMemory {
     pub demoted: Vec<Demotion>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SetAsideRecord {
     pub number: u64,
@@ -134,8 +129,7 @@ pub struct SetAsideRecord {
     pub base: String,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Demotion {
     pub number: u64,
@@ -144,8 +138,7 @@ pub struct Demotion {
 }
 
 /// The issue the follow-up sweep rewrites as the board.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BoardIssue {
     pub number: u64,
@@ -156,8 +149,7 @@ pub struct BoardIssue {
 }
 
 /// Repository-level facts a read can fail on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum RepoFact {
     /// The repository's label set.
@@ -178,8 +170,7 @@ pub enum RepoFact {
 }
 
 /// One open pull request.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PullRequest {
     pub number: u64,
@@ -259,8 +250,7 @@ pub struct PullRequest {
 }
 
 /// Per-pull-request facts a read can fail on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum PullFact {
     Labels,
@@ -279,8 +269,7 @@ pub enum PullFact {
     BuiltOnBaseTip,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Mergeable {
     Mergeable,
@@ -290,8 +279,7 @@ pub enum Mergeable {
     Unknown,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Review {
     pub author: String,
@@ -312,8 +300,7 @@ pub struct Review {
 }
 
 /// A check run or a commit status context, in one shape.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Check {
     /// The check run's name or the status's context.
@@ -342,8 +329,7 @@ pub struct Check {
     pub url: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Comment {
     #[serde(default)]
@@ -358,8 +344,7 @@ pub struct Comment {
 }
 
 /// One timeline entry. `kind` follows GitHub's event names.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TimelineEvent {
     /// labeled, unlabeled, committed, head_ref_force_pushed, commented, reviewed, review_requested,
@@ -373,8 +358,8 @@ pub struct TimelineEvent {
     pub label: Option<String>,
 }
 
-// The pages' readers of the facts' structs (src/objects.rs), one line a field in declaration order; the
-// Action's and the CLI's build derive theirs, which read a board faster there.
+// The pages' readers of the facts' structs (src/lean.rs), one line a field in declaration order; the
+// Action and the CLI read them with serde derive's, behind src/json_in.rs.
 #[cfg(any(test, not(feature = "full")))]
 mod readers {
     use super::*;

@@ -3,7 +3,6 @@
 //! the text up to where serde_json stopped to say which key or index that was. (Tracking the path
 //! during the parse doubled the deserializer code of every type in the Wasm and halved its speed.)
 
-
 /// A parse failure: where (`$` for the root) and serde's message without its line and column.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PathError {
@@ -42,7 +41,6 @@ pub fn from_str<T: FromJson>(text: &str) -> Result<T, PathError> {
 pub fn from_str<T: FromJson>(text: &str) -> Result<T, PathError> {
     // The Action's and the CLI's build read the plain path faster (src/json_in.rs); what it leaves,
     // serde_json reads, and only serde_json's errors are ever reported.
-    #[cfg(feature = "full")]
     if let Some(value) = crate::json_in::from_str(text) {
         return Ok(value);
     }
@@ -210,7 +208,7 @@ fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
 }
 
 /// The index after the JSON value starting at `i`.
-fn skip_value(bytes: &[u8], mut i: usize) -> usize {
+pub(crate) fn skip_value(bytes: &[u8], mut i: usize) -> usize {
     let mut depth = 0usize;
     while i < bytes.len() {
         match bytes[i] {

@@ -106,8 +106,10 @@ impl<'a> Lean<'a> {
         None
     }
 
-    /// The end of the value at `i`, which serde_json has just read without error (so it is JSON).
-    fn value_end(&self, mut i: usize) -> usize {
+    /// The end of the value at `i`, which serde_json has just read without error (so it is JSON as far as
+    /// it goes). A string, an object or an array ends where json_path's scanner says; a number or a word
+    /// exactly where serde_json stopped reading it, since what follows may be anything (`12x`).
+    fn value_end(&self, i: usize) -> usize {
         let b = self.text.as_bytes();
         let digits = |mut i: usize| {
             while b.get(i).is_some_and(u8::is_ascii_digit) {
@@ -116,33 +118,11 @@ impl<'a> Lean<'a> {
             i
         };
         match b[i] {
-            b'"' => self.string_end(i).map_or(b.len(), |(end, _)| end),
-            b'{' | b'[' => {
-                let mut depth = 0usize;
-                while i < b.len() {
-                    match b[i] {
-                        b'"' => {
-                            i = self.string_end(i).map_or(b.len(), |(end, _)| end);
-                            continue;
-                        }
-                        b'{' | b'[' => depth += 1,
-                        b'}' | b']' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                return i + 1;
-                            }
-                        }
-                        _ => {}
-                    }
-                    i += 1;
-                }
-                i
-            }
             b't' | b'n' => i + 4,
             b'f' => i + 5,
-            _ => {
-                // A number: -?int(.digits)?([eE][+-]?digits)?
-                i = digits(i + usize::from(b[i] == b'-'));
+            b'-' | b'0'..=b'9' => {
+                // -?int(.digits)?([eE][+-]?digits)?
+                let mut i = digits(i + usize::from(b[i] == b'-'));
                 if b.get(i) == Some(&b'.') {
                     i = digits(i + 1);
                 }
@@ -155,6 +135,7 @@ impl<'a> Lean<'a> {
                 }
                 i
             }
+            _ => crate::json_path::skip_value(b, i),
         }
     }
 

@@ -298,18 +298,6 @@ impl<'de, const VARIANT: bool> Visitor<'de> for NameOf<VARIANT> {
     }
 }
 
-/// The next key of a struct's object, as its field's place, or derive's duplicate-field error when `seen`
-/// (bit `i` for each field read so far) already has it. The one loop step of every struct read without
-/// derive (src/config.rs's label names).
-pub(crate) fn next_field<'de, A: MapAccess<'de>>(map: &mut A, fields: &'static [&'static str], seen: &mut u64) -> Result<Option<usize>, A::Error> {
-    let Some(i) = map.next_key_seed(NameOf::<false>(fields))? else { return Ok(None) };
-    if *seen & (1 << i) != 0 {
-        return Err(de::Error::duplicate_field(fields[i]));
-    }
-    *seen |= 1 << i;
-    Ok(Some(i))
-}
-
 /// A unit-only enum's variant by name, as serde derive reads one (`deserialize_enum`, so serde_json's
 /// `{"name": null}` form too): "unknown variant `x`, expected one of ...", `enum Name` where a string
 /// belongs. The pages' reader (src/lean.rs) hands serde_json every variant not written as a plain string.

@@ -6,12 +6,11 @@
 use crate::config::ConfigError;
 use super::stations::StationLabels;
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use crate::sorting::VecMap;
 
 /// What a level does when it fires.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Action {
     /// Comment mentioning `who`.
@@ -38,8 +37,7 @@ impl Action {
 }
 
 /// One level of one state.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Level {
     /// Minutes in the state (working minutes when `workingHours.enabled`) before it fires.
@@ -74,8 +72,7 @@ impl Level {
 }
 
 /// The people the levels name.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct People {
     /// Everyone who can act (`everyone`); when empty, `botPanel.humans`.
@@ -91,8 +88,7 @@ pub struct People {
 }
 
 /// Week days, for working hours.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Day {
     Mon,
@@ -112,8 +108,7 @@ impl Day {
 }
 
 /// Count only the team's working hours, so Monday morning does not open with a weekend's escalations.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct WorkingHours {
     /// Count only working minutes toward a level, so a night or a weekend fires nothing.
@@ -145,8 +140,7 @@ impl Default for WorkingHours {
 }
 
 /// The board issue.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Board {
     /// Write the board at all.
@@ -187,8 +181,7 @@ impl Default for Board {
 }
 
 /// The `followup` config section.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Followup {
     /// Per state label, its levels. A state named here replaces its default levels; `[]` turns it off.
@@ -389,8 +382,8 @@ impl Followup {
 }
 
 
-// The pages' readers of these structs (src/objects.rs), one line a field in declaration order; the
-// Action's and the CLI's build derive theirs.
+// The pages' readers of these structs (src/lean.rs), one line a field in declaration order; the
+// Action and the CLI read them with serde derive's.
 #[cfg(any(test, not(feature = "full")))]
 mod readers {
     use super::*;

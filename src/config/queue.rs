@@ -3,10 +3,9 @@
 
 use crate::config::ConfigError;
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct QueueConfig {
     /// The queue's labels.
@@ -31,8 +30,7 @@ pub struct QueueConfig {
 }
 
 /// One generated branch of `queue.generated`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GeneratedBranch {
     /// The head branch's name, exactly (`chore/pnpm-update`).
@@ -95,8 +93,7 @@ impl Default for QueueLabels {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct WatchConfig {
     /// Consecutive green polls before `not-merging` when GitHub calls the pull request mergeable.
@@ -116,8 +113,7 @@ impl Default for WatchConfig {
 }
 
 /// `autoFix`: a failure is fixed only when every failed context is ignored or matches a fixer.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct AutoFixConfig {
     /// Regular expressions for failed contexts that are not read (aggregates).
@@ -132,8 +128,7 @@ pub struct AutoFixConfig {
     pub after: Vec<String>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AutoFixStep {
     /// A regular expression for the failed context; `$1`..`$9` in `run` are its groups, shell-quoted.
@@ -223,8 +218,8 @@ pub fn validate_auto_fix(cfg: &AutoFixConfig) -> Vec<ConfigError> {
     errors
 }
 
-// The pages' readers of these structs (src/objects.rs), one line a field in declaration order; the
-// Action's and the CLI's build derive theirs.
+// The pages' readers of these structs (src/lean.rs), one line a field in declaration order; the
+// Action and the CLI read them with serde derive's.
 #[cfg(any(test, not(feature = "full")))]
 mod readers {
     use super::*;

@@ -4,12 +4,11 @@
 
 use crate::config::ConfigError;
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use crate::sorting::VecMap;
 
 /// What a machine does. `any` is the article's machine 7: it asks for whichever side needs it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Role {
     /// Opens pull requests (`from:<machine>`) and fixes the bounced ones.
@@ -22,8 +21,7 @@ pub enum Role {
 }
 
 /// One machine of the team.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Machine {
     /// `dev`, `review` or `any` (reviews when the queue is deep, develops when it is empty).
@@ -36,8 +34,7 @@ pub struct Machine {
 }
 
 /// The validation gate (the article's Windows box).
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Gate {
     /// The commit status the gate writes itself and the ruleset requires. No run, no status: a skipped
@@ -134,8 +131,7 @@ impl StationLabels {
 }
 
 /// The `stations` section.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-#[derive(serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Stations {
     /// Machine id (`m1`) to its role, owner and logins.
@@ -219,8 +215,8 @@ impl Stations {
     }
 }
 
-// The pages' readers of these structs (src/objects.rs), one line a field in declaration order; the
-// Action's and the CLI's build derive theirs.
+// The pages' readers of these structs (src/lean.rs), one line a field in declaration order; the
+// Action and the CLI read them with serde derive's.
 #[cfg(any(test, not(feature = "full")))]
 mod readers {
     use super::*;
