@@ -14,10 +14,10 @@ const root = new URL("../../", import.meta.url);
 const bytes = (path) => readFileSync(new URL(path, root));
 
 // The dashboard's Wasm: the goal is 300 KB (110 KB gzipped), not reached; these bounds are what the
-// build reaches today (322,848 bytes, 143,528 gzipped) with about 3% for the facts' growth, so a change
+// build reaches today (317,901 bytes, 139,742 gzipped) with about 3% for the facts' growth, so a change
 // that grows it by more fails here. Lower them as it shrinks.
-const PAGE_MAX = 332_800;
-const PAGE_GZIP_MAX = 147_900;
+const PAGE_MAX = 327_500;
+const PAGE_GZIP_MAX = 143_900;
 
 let loads = 0;
 /** The pages' glue (pkg/prflow.js, the one they bundle) over a given Wasm, bound as every host binds it. */
