@@ -585,12 +585,12 @@ decisions! {
     /// ops the shell applied in; the next ops, the new state and what to wait for out.
     "cycleStep": queue::cycle::StepInput => OrRefusal<queue::cycle::StepOut> = |e, i| {
         checked(&i.facts)?;
-        with_config(e, |c| Ok(queue::cycle::step(&i, c)))
+        with_config(e, |c| Ok(queue::cycle::step(i, c)))
     };
     /// The review-stations simulation for one seed: waits by policy, the utilization sweep, the dev WIP limit.
-    "simReview" [sim]: crate::sim::review::ReviewParams => crate::sim::review::ReviewReport = |_, i| crate::sim::review::review(&i).map_err(|e| e.join("\n"));
+    "simReview" [sim]: crate::sim::review::ReviewParams => crate::sim::review::ReviewReport = |_, i| crate::sim::review::review(i).map_err(|e| e.join("\n"));
     /// The merge-queue simulation for one seed: landings, CI runs and minutes per day by queue policy.
-    "simQueue" [sim]: crate::sim::queue::QueueParams => crate::sim::queue::QueueReport = |_, i| crate::sim::queue::queue(&i).map_err(|e| e.join("\n"));
+    "simQueue" [sim]: crate::sim::queue::QueueParams => crate::sim::queue::QueueReport = |_, i| crate::sim::queue::queue(i).map_err(|e| e.join("\n"));
     /// The review simulation's parameters with their defaults (what `prflow sim review --help` prints).
     "simReviewDefaults" [sim]: NoInput => crate::sim::review::ReviewParams = |_, _| Ok(Default::default());
     /// The queue simulation's parameters with their defaults.

@@ -89,7 +89,7 @@ pub fn newest_runs(checks: &[Check]) -> Newest<'_> {
     // per question allocated a node for each. Runs are ordered only when two share a context (a re-run):
     // most contexts have one run, and their timestamps need not be parsed at all. The sort is stable,
     // so of two runs equal in every key the first kept wins, as the map's entry did.
-    let mut runs: Vec<((&str, &str), (&Check, Rollup))> = checks.iter().map(|c| ((c.workflow.as_deref().unwrap_or(""), c.name.as_str()), (c, outcome(c)))).collect();
+    let mut runs: Vec<Run<'_>> = checks.iter().map(|c| ((c.workflow.as_deref().unwrap_or(""), c.name.as_str()), (c, outcome(c)))).collect();
     // Contexts listed in strictly rising order (GitHub's usual listing, with no re-run) are sorted and
     // each once already: one pass of comparisons instead of the sort's and the dedup's.
     if runs.windows(2).all(|w| w[0].0 < w[1].0) {
@@ -111,10 +111,13 @@ pub fn newest_runs(checks: &[Check]) -> Newest<'_> {
 }
 
 /// Each context's newest run, sorted by (workflow, name), one entry per context.
-pub struct Newest<'a>(Vec<((&'a str, &'a str), (&'a Check, Rollup))>);
+pub struct Newest<'a>(Vec<Run<'a>>);
+
+/// A context (workflow, name) and its run with that run's outcome.
+pub type Run<'a> = ((&'a str, &'a str), (&'a Check, Rollup));
 
 impl<'a> Newest<'a> {
-    pub fn iter(&self) -> std::slice::Iter<'_, ((&'a str, &'a str), (&'a Check, Rollup))> {
+    pub fn iter(&self) -> std::slice::Iter<'_, Run<'a>> {
         self.0.iter()
     }
 

@@ -596,7 +596,8 @@ mod tests {
     #[test]
     fn each_row_says_who_acts_next() {
         // (rule, labels, review requests, viewer, expected actor): the bot-panel preset's states.
-        let cases: Vec<(&str, &[&str], &[&str], &str, Actor)> = vec![
+        type Case<'a> = (&'a str, &'a [&'a str], &'a [&'a str], &'a str, Actor);
+        let cases: Vec<Case> = vec![
             ("a draft is its author's agents'", &["state:draft"], &[], "prflow", Actor::Agents),
             ("a draft of the reading account's own is yours", &["state:draft"], &[], "dev-bot", Actor::You),
             ("a live bot request is the reviewers'", &["state:bots-reviewing"], &["claude-bot"], "prflow", Actor::Reviewers),

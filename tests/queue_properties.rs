@@ -16,11 +16,14 @@ const LABELS: [&str; 7] = ["merge-queued", "skip-ci", "auto-rebase", "blocks-rel
 const STATES: [&str; 8] = ["BEHIND", "DIRTY", "CLEAN", "UNSTABLE", "HAS_HOOKS", "BLOCKED", "UNKNOWN", "BLOCKED"];
 const REASONS: [&str; 4] = ["rebase-failed", "checks-failed", "not-merging", "gremlins"];
 
-fn pull() -> impl Strategy<Value = (u8, u8, Vec<u8>, u8, bool, u8, u8, u8)> {
+/// One generated pull request: (labels, state, Merge-After targets, base, draft, marker, check, kind).
+type PullSpec = (u8, u8, Vec<u8>, u8, bool, u8, u8, u8);
+
+fn pull() -> impl Strategy<Value = PullSpec> {
     (any::<u8>(), 0u8..8, proptest::collection::vec(0u8..12, 0..3), 0u8..12, any::<bool>(), 0u8..6, 0u8..4, 0u8..3)
 }
 
-fn facts_from(spec: Vec<(u8, u8, Vec<u8>, u8, bool, u8, u8, u8)>) -> Facts {
+fn facts_from(spec: Vec<PullSpec>) -> Facts {
     let n = spec.len() as u64;
     let mut prs = Vec::new();
     for (i, (labels, state, after, base, draft, marker, check, kind)) in spec.into_iter().enumerate() {

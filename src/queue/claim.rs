@@ -47,7 +47,7 @@ pub fn claim_pr(ctx: &Ctx, number: u64, by: &str, release: bool) -> ClaimDecisio
     if release {
         return match holding {
             Some(c) if c.by == by => {
-                let (comment, m) = markers::own(&pr.comments, ctx.facts.viewer.as_deref()).into_iter().filter(|(x, _)| x.id == c.comment_id).last().expect("the claim's comment");
+                let (comment, m) = markers::own(&pr.comments, ctx.facts.viewer.as_deref()).into_iter().rev().find(|(x, _)| x.id == c.comment_id).expect("the claim's comment");
                 let message = format!("#{number}: claim by {by} released");
                 let op = claim_op(number, Some(&comment.body), markers::resolved_line(&m, &format!("released by {by}.")), c.comment_id, &c.head, message.clone());
                 ClaimDecision { ok: true, code: "release".into(), message, head: Some(c.head), ops: vec![op] }

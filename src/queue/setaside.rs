@@ -89,7 +89,7 @@ pub fn applies(reason: &str, at_head: &str, at_base: &str, head: &str, base_tip:
 /// The newest set-aside comment the tool's own account wrote on a pull request, resolved or not
 /// (one per pull request, edited in place).
 pub fn own_set_aside<'a>(facts: &'a Facts, pr: &'a crate::facts::PullRequest) -> Option<(&'a crate::facts::Comment, Marker)> {
-    markers::own(&pr.comments, facts.viewer.as_deref()).into_iter().filter(|(_, m)| m.kind == KIND_SET_ASIDE || (m.kind == markers::KIND_RESOLVED && m.get("was") == KIND_SET_ASIDE)).last()
+    markers::own(&pr.comments, facts.viewer.as_deref()).into_iter().rev().find(|(_, m)| m.kind == KIND_SET_ASIDE || (m.kind == markers::KIND_RESOLVED && m.get("was") == KIND_SET_ASIDE))
 }
 
 /// The first line of a comment body: the marker an edit checks the comment still carries.
