@@ -27,9 +27,7 @@ impl<T: serde::de::DeserializeOwned> FromJson for T {}
 #[cfg(not(feature = "full"))]
 pub use crate::lean::Read as FromJson;
 
-/// `T` from JSON text; its structs are read as objects only (src/objects.rs). Text that is not JSON is
-/// said so first, though the shape went wrong before the syntax did (`[` where an object belongs).
-/// The pages read with their own reader (src/lean.rs), to the same values and errors.
+/// The pages' `from_str`: their own reader (src/lean.rs), to the same values and errors as the one below.
 #[cfg(not(feature = "full"))]
 pub fn from_str<T: FromJson>(text: &str) -> Result<T, PathError> {
     crate::lean::from_str(text)
@@ -45,14 +43,17 @@ pub fn from_str<T: FromJson>(text: &str) -> Result<T, PathError> {
         return Ok(value);
     }
     crate::objects::from_str(text).map_err(|e| {
-        let e = match serde_json::from_str::<serde::de::IgnoredAny>(text) {
-            Err(bad) if !(e.is_syntax() || e.is_eof()) && (bad.is_syntax() || bad.is_eof()) => bad,
-            _ => e,
-        };
-        let syntax = e.is_syntax() || e.is_eof();
-        let path = if syntax { "$".to_string() } else { path_at(text, e.line(), e.column()) };
-        PathError { path, message: without_position(&e), syntax }
+        if e.is_syntax() || e.is_eof() {
+            return PathError { path: "$".into(), message: without_position(&e), syntax: true };
+        }
+        not_json(text).unwrap_or_else(|| PathError { path: path_at(text, e.line(), e.column()), message: without_position(&e), syntax: false })
     })
+}
+
+/// serde_json's syntax error for `text`, if it is not JSON. A typed read stops at the first value of
+/// the wrong type; where the text is not JSON further on, that is what both readers report instead.
+pub(crate) fn not_json(text: &str) -> Option<PathError> {
+    serde_json::from_str::<serde::de::IgnoredAny>(text).err().map(|e| PathError { path: "$".into(), message: without_position(&e), syntax: true })
 }
 
 /// The same for a value already parsed: straight from the value, and only when that fails through

@@ -417,7 +417,7 @@ impl<V: Read> Read for crate::sorting::VecMap<String, V> {
 /// its typed read's syntax error, else (the value of a wrong type) the syntax check's, if the text is
 /// not JSON further on.
 pub(crate) fn from_str<T: Read>(text: &str) -> std::result::Result<T, crate::json_path::PathError> {
-    use crate::json_path::{path_to, without_position, PathError};
+    use crate::json_path::{not_json, path_to, PathError};
     let mut r = Lean { text, at: 0 };
     r.ws();
     let read = T::read(&mut r).and_then(|value| {
@@ -430,10 +430,7 @@ pub(crate) fn from_str<T: Read>(text: &str) -> std::result::Result<T, crate::jso
     match read {
         Ok(value) => Ok(value),
         Err(fail) if fail.syntax => Err(PathError { path: "$".into(), message: fail.message, syntax: true }),
-        Err(fail) => match serde_json::from_str::<de::IgnoredAny>(text) {
-            Err(e) => Err(PathError { path: "$".into(), message: without_position(&e), syntax: true }),
-            Ok(_) => Err(PathError { path: path_to(text, fail.at), message: fail.message, syntax: false }),
-        },
+        Err(fail) => Err(not_json(text).unwrap_or_else(|| PathError { path: path_to(text, fail.at), message: fail.message, syntax: false })),
     }
 }
 

@@ -14,7 +14,7 @@ const root = new URL("../../", import.meta.url);
 const bytes = (path) => readFileSync(new URL(path, root));
 
 // The dashboard's Wasm: the goal is 300 KB (110 KB gzipped), not reached; these bounds are what the
-// build reaches today (318,029 bytes, 139,768 gzipped) with about 3% for the facts' growth, so a change
+// build reaches today (318,184 bytes, 139,880 gzipped) with about 3% for the facts' growth, so a change
 // that grows it by more fails here. Lower them as it shrinks.
 const PAGE_MAX = 327_500;
 const PAGE_GZIP_MAX = 143_900;
