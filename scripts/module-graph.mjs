@@ -11,13 +11,13 @@ import { fileURLToPath } from "node:url";
 
 const at = process.argv.indexOf("--src");
 const SRC = at > 0 ? resolvePath(process.argv[at + 1]) : fileURLToPath(new URL("../src", import.meta.url));
-/** The flows, by their first path segment. */
-const FLOWS = new Set(["bot_panel", "stations", "followup", "queue"]);
-/** The named composers, which may join flows: reconcile (bot_panel and stations per pull request),
- * the dashboard (every flow on one board), and the boundary that answers JS (wasm, api). */
-const COMPOSERS = new Set(["reconcile", "dashboard", "wasm", "api"]);
-const layer = (m) => (FLOWS.has(m.split("::")[0]) ? "flow" : COMPOSERS.has(m.split("::")[0]) ? "composer" : "core");
-const flowOf = (m) => (layer(m) === "core" ? null : m.split("::")[0]);
+/** The named composers, which may join flows: the views (reconcile: bot_panel and stations per pull
+ * request; the dashboard: every flow on one board; the label catalogue), and the boundary that answers
+ * JS (wasm, api). A flow is a folder under `flows/`; everything else is the core. */
+const COMPOSERS = new Set(["views", "wasm", "api"]);
+const layer = (m) => (m.split("::")[0] === "flows" ? "flow" : COMPOSERS.has(m.split("::")[0]) ? "composer" : "core");
+/** The flow a module belongs to (`flows::queue::green` -> queue); a composer counts as its own. */
+const flowOf = (m) => (layer(m) === "flow" ? m.split("::")[1] : layer(m) === "composer" ? m.split("::")[0] : null);
 
 function files(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -26,7 +26,7 @@ function files(dir) {
   });
 }
 
-/** src/queue/mod.rs -> queue, src/queue/green.rs -> queue::green, src/lib.rs -> crate. */
+/** src/flows/queue/mod.rs -> flows::queue, src/core/facts.rs -> core::facts, src/lib.rs -> crate. */
 function moduleOf(file) {
   const parts = relative(SRC, file).replace(/\.rs$/, "").split("/");
   if (parts.at(-1) === "mod") parts.pop();

@@ -13,10 +13,10 @@
 // helpers and imports are unused there.
 #![cfg_attr(not(feature = "full"), allow(dead_code, unused_imports))]
 
-use crate::config::{Config, ConfigError};
-use crate::facts::{Check, Facts};
-use crate::queue::{self, autofix, claim, declare, fixer, green, markers, open, order, owner, review_hold, setaside, triage, watch};
-use crate::stations;
+use crate::core::config::{Config, ConfigError};
+use crate::core::facts::{Check, Facts};
+use crate::flows::queue::{self, autofix, claim, declare, fixer, green, markers, open, order, owner, review_hold, setaside, triage, watch};
+use crate::flows::stations;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -34,7 +34,7 @@ impl Engine {
     /// From the config file's text. Text that is not JSON (an empty file too), or JSON that is not an
     /// object, is a config error at `$`.
     pub fn new(config_text: &str) -> Engine {
-        let loaded = crate::config::load(config_text);
+        let loaded = crate::core::config::load(config_text);
         Engine { config: loaded.config, has_queue: loaded.has_queue, has_followup: loaded.has_followup }
     }
 
@@ -65,7 +65,7 @@ impl Engine {
     /// naming the decision and the JSON path in the request (`reconcile $.facts.now: ...`).
     pub fn call(&self, name: &str, input: &str) -> Result<String, String> {
         #[cfg(all(target_arch = "wasm32", feature = "full"))]
-        let _call = crate::arena::CallScope::enter();
+        let _call = crate::codec::arena::CallScope::enter();
         dispatch(self, name, input)
     }
 
@@ -101,15 +101,15 @@ fn with_config<T>(engine: &Engine, f: impl FnOnce(&Config) -> Result<T, String>)
 
 /// The one check facts get beyond their shape: the engine has no clock, so `now` must be a time.
 fn checked(facts: &Facts) -> Result<(), String> {
-    match crate::time::parse_rfc3339(&facts.now) {
+    match crate::core::time::parse_rfc3339(&facts.now) {
         Some(_) => Ok(()),
         None => Err(format!("$.facts.now: expected an RFC 3339 time, found {:?}", facts.now)),
     }
 }
 
-fn parse_input<T: crate::json_path::FromJson>(name: &str, input: &str) -> Result<T, String> {
+fn parse_input<T: crate::codec::json_path::FromJson>(name: &str, input: &str) -> Result<T, String> {
     let text = if input.trim().is_empty() { "{}" } else { input };
-    crate::json_path::from_str(text).map_err(|e| if e.syntax { format!("{name}: the input is not valid JSON: {}", e.message) } else { format!("{name} {}: {}", e.path, e.message) })
+    crate::codec::json_path::from_str(text).map_err(|e| if e.syntax { format!("{name}: the input is not valid JSON: {}", e.message) } else { format!("{name} {}: {}", e.path, e.message) })
 }
 
 // ---- The inputs. A field's doc comment is what the generated TypeScript shows. ----
@@ -129,7 +129,7 @@ pub struct FactsInput {
 #[cfg(any(test, not(feature = "full")))]
 mod readers {
     use super::*;
-    use crate::lean::{lean_by_serde, lean_object};
+    use crate::codec::lean::{lean_by_serde, lean_object};
     lean_object!(NoInput {});
     lean_object!(FactsInput init(FactsInput { facts: Facts::default() }) { facts: "facts" required });
     lean_by_serde!(crate::sim::review::ReviewParams, crate::sim::queue::QueueParams);
@@ -173,9 +173,9 @@ pub struct ResolveClaimRaceInput {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LabelSyncInput {
     /// The labels wanted, as `labelCatalog` answers them.
-    pub catalog: crate::catalog::Catalog,
+    pub catalog: crate::views::catalog::Catalog,
     /// The repository's labels as read.
-    pub existing: Vec<crate::catalog::RepoLabel>,
+    pub existing: Vec<crate::views::catalog::RepoLabel>,
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -358,7 +358,7 @@ pub struct SetAsideCommentInput {
 #[serde(rename_all = "camelCase")]
 pub struct MarkerView {
     pub kind: String,
-    pub fields: crate::sorting::VecMap<String, String>,
+    pub fields: crate::codec::sorting::VecMap<String, String>,
     pub retry_ticked: bool,
 }
 
@@ -377,7 +377,7 @@ fn leave_to_arena<T>(value: T) {
 /// with serde_json alone, whose serializer json_out falls back on, so they carry one serializer, not two.
 fn answer_text<T: Serialize>(out: &T) -> Result<String, serde_json::Error> {
     #[cfg(feature = "full")]
-    return crate::json_out::to_string(out);
+    return crate::codec::json_out::to_string(out);
     #[cfg(not(feature = "full"))]
     serde_json::to_string(out)
 }
@@ -450,38 +450,38 @@ macro_rules! decisions {
 
 decisions! {
     /// The plan for a snapshot: every open pull request's labels and statuses, and why.
-    "reconcile": FactsInput => crate::plan::Plan = |e, i| {
+    "reconcile": FactsInput => crate::core::plan::Plan = |e, i| {
         checked(&i.facts)?;
         Ok(match &e.config {
             Ok(config) => crate::reconcile(&i.facts, config),
-            Err(errors) => crate::reconcile::config_error_plan(errors.clone()),
+            Err(errors) => crate::views::reconcile::config_error_plan(errors.clone()),
         })
     };
     /// The follow-up sweep: comments for the levels due, claim releases, the board, and `stopTheLine`.
-    "sweep": FactsInput => crate::followup::SweepPlan = |e, i| {
+    "sweep": FactsInput => crate::flows::followup::SweepPlan = |e, i| {
         checked(&i.facts)?;
         Ok(match &e.config {
-            Ok(config) => crate::followup::sweep(&i.facts, config),
-            Err(errors) => crate::followup::SweepPlan { engine: crate::VERSION.to_string(), config_errors: errors.clone(), ..Default::default() },
+            Ok(config) => crate::flows::followup::sweep(&i.facts, config),
+            Err(errors) => crate::flows::followup::SweepPlan { engine: crate::VERSION.to_string(), config_errors: errors.clone(), ..Default::default() },
         })
     };
     /// What the dashboard draws: one row per open pull request, the pick order and the warnings.
-    "dashboard" [page]: FactsInput => crate::dashboard::DashboardView = |e, i| {
+    "dashboard" [page]: FactsInput => crate::views::dashboard::DashboardView = |e, i| {
         checked(&i.facts)?;
         Ok(match &e.config {
-            Ok(config) => crate::dashboard::dashboard(&i.facts, config),
-            Err(errors) => crate::dashboard::DashboardView { engine: crate::VERSION.to_string(), config_errors: errors.clone(), ..Default::default() },
+            Ok(config) => crate::views::dashboard::dashboard(&i.facts, config),
+            Err(errors) => crate::views::dashboard::DashboardView { engine: crate::VERSION.to_string(), config_errors: errors.clone(), ..Default::default() },
         })
     };
     /// The board settings a shell reads before the sweep, defaults filled in.
-    "followupSettings": NoInput => crate::followup::FollowupSettings = |e, _| Ok(match &e.config {
-        Ok(config) => crate::followup::FollowupSettings { config_errors: Vec::new(), board: Some(config.followup.board.clone()) },
-        Err(errors) => crate::followup::FollowupSettings { config_errors: errors.clone(), board: None },
+    "followupSettings": NoInput => crate::flows::followup::FollowupSettings = |e, _| Ok(match &e.config {
+        Ok(config) => crate::flows::followup::FollowupSettings { config_errors: Vec::new(), board: Some(config.followup.board.clone()) },
+        Err(errors) => crate::flows::followup::FollowupSettings { config_errors: errors.clone(), board: None },
     });
     /// Every label the config uses, with colour and description.
-    "labelCatalog": NoInput => crate::catalog::Catalog = |e, _| Ok(crate::catalog::catalog_of(e.config.clone(), e.has_queue, e.has_followup));
+    "labelCatalog": NoInput => crate::views::catalog::Catalog = |e, _| Ok(crate::views::catalog::catalog_of(e.config.clone(), e.has_queue, e.has_followup));
     /// What `prflow labels` writes: a catalogue (`labelCatalog`'s) compared with the repository's labels as read (create, update, never delete).
-    "labelSync": LabelSyncInput => crate::catalog::LabelSync = |_, i| Ok(crate::catalog::label_sync(&i.catalog, &i.existing));
+    "labelSync": LabelSyncInput => crate::views::catalog::LabelSync = |_, i| Ok(crate::views::catalog::label_sync(&i.catalog, &i.existing));
     /// The config's problems, each with its JSON path; empty when it is valid.
     "validateConfig": NoInput => Vec<ConfigError> = |e, _| Ok(e.config_errors().to_vec());
     /// The JSON Schema of `.github/prflow.json`.
@@ -568,7 +568,7 @@ decisions! {
     /// The text the fixer's AI command reads on stdin.
     "fixerBrief": FixerBriefInput => String = |_, i| Ok(fixer::fixer_brief(&i.pick, &i.found));
     /// A fixer giving up: the claim released and a comment saying why.
-    "fixerGiveUp": FixerGiveUpInput => OrRefusal<Vec<crate::plan::Op>> = |e, i| {
+    "fixerGiveUp": FixerGiveUpInput => OrRefusal<Vec<crate::core::plan::Op>> = |e, i| {
         checked(&i.facts)?;
         with_config(e, |c| Ok(fixer::fixer_give_up(&queue::Ctx::new(&i.facts, c), i.number, &i.name, &i.why)))
     };
@@ -606,7 +606,7 @@ decisions! {
         checked(&i.facts)?;
         with_config(e, |c| {
             let ctx = queue::Ctx::new(&i.facts, c);
-            Ok(crate::sorting::map(i.facts.pull_requests.iter().map(|p| (p.number.to_string(), owner::queue_owner(&ctx, p)))))
+            Ok(crate::codec::sorting::map(i.facts.pull_requests.iter().map(|p| (p.number.to_string(), owner::queue_owner(&ctx, p)))))
         })
     };
     /// The queue's reading of a head commit's checks.

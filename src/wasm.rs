@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 // A request's UTF-8 check: sixteen bytes a step in the Action's and the CLI's build; the pages' builds
 // keep std's, for size.
 #[cfg(feature = "full")]
-use crate::json_in::utf8;
+use crate::codec::json_in::utf8;
 #[cfg(not(feature = "full"))]
 use std::str::from_utf8 as utf8;
 

@@ -13,7 +13,7 @@ mod apply;
 #[path = "fixtures/dump.rs"]
 mod dump;
 
-use prflow::plan::{Op, Plan};
+use prflow::core::plan::{Op, Plan};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -152,7 +152,7 @@ fn reconcile_holds(config: &Value, input: &Value, answer: &Value) -> Vec<String>
             out.push(format!("every write carries a one-line reason, got {bad:?} in {op:?}"));
         }
     }
-    let Ok(mut facts) = prflow::reconcile::parse_facts(input["facts"].clone()) else { return out };
+    let Ok(mut facts) = prflow::views::reconcile::parse_facts(input["facts"].clone()) else { return out };
     apply::apply(&mut facts, &plan);
     match ask(config, "reconcile", &json!({ "facts": facts })).and_then(|a| serde_json::from_value::<Plan>(a).map_err(|e| e.to_string())) {
         Ok(again) if !again.ops.is_empty() => out.push(format!("not idempotent: after applying the plan, reconciling again wants {:?}", again.ops)),
@@ -233,7 +233,7 @@ fn run_file(corpus: &str, path: &Path, out: &mut Outcome) {
                 let mut base = input.clone();
                 if step.get("apply") == Some(&Value::Bool(true)) {
                     let ops: Vec<Op> = serde_json::from_value(last["ops"].clone()).unwrap_or_else(|e| panic!("{at}: apply: the last answer's ops do not read: {e}"));
-                    let mut facts: prflow::facts::Facts = serde_json::from_value(base["facts"].clone()).unwrap_or_else(|e| panic!("{at}: apply: the facts do not read: {e}"));
+                    let mut facts: prflow::core::facts::Facts = serde_json::from_value(base["facts"].clone()).unwrap_or_else(|e| panic!("{at}: apply: the facts do not read: {e}"));
                     apply::apply_ops(&mut facts, &ops);
                     base["facts"] = json!(facts);
                 }
@@ -243,8 +243,8 @@ fn run_file(corpus: &str, path: &Path, out: &mut Outcome) {
                 }
                 if let Some(a) = step.get("advance") {
                     let secs = a.as_str().and_then(seconds).unwrap_or_else(|| panic!("{at}: advance: expected a duration such as \"90m\", found {a}"));
-                    let now = base["facts"]["now"].as_str().and_then(prflow::time::parse_rfc3339).unwrap_or_else(|| panic!("{at}: advance: the facts have no time"));
-                    base["facts"]["now"] = json!(prflow::time::format_rfc3339(now + secs));
+                    let now = base["facts"]["now"].as_str().and_then(prflow::core::time::parse_rfc3339).unwrap_or_else(|| panic!("{at}: advance: the facts have no time"));
+                    base["facts"]["now"] = json!(prflow::core::time::format_rfc3339(now + secs));
                 }
                 merge(&base, step.get("input").unwrap_or(&json!({})), &pull, true, "$")
             };

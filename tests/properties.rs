@@ -7,10 +7,10 @@
 #[path = "fixtures/apply.rs"]
 mod apply;
 
-use prflow::checks::{check_rollup, Rollup};
-use prflow::config::{BotPanel, Config, Stale};
-use prflow::facts::{Check, Comment, Facts, Mergeable, PullFact, PullRequest, RepoFact, Review, TimelineEvent};
-use prflow::plan::{Op, Plan};
+use prflow::core::checks::{check_rollup, Rollup};
+use prflow::core::config::{BotPanel, Config, Stale};
+use prflow::core::facts::{Check, Comment, Facts, Mergeable, PullFact, PullRequest, RepoFact, Review, TimelineEvent};
+use prflow::core::plan::{Op, Plan};
 use prflow::reconcile;
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -42,7 +42,7 @@ fn config() -> impl Strategy<Value = Config> {
         |(mut humans, request, days, sync)| {
             humans.dedup();
             let humans: Vec<String> = humans.into_iter().map(String::from).collect();
-            let mut scopes = prflow::sorting::VecMap::default();
+            let mut scopes = prflow::codec::sorting::VecMap::default();
             scopes.insert("scope:docs".to_string(), vec!["docs/**".to_string(), "**/*.md".to_string()]);
             scopes.insert("scope:engine".to_string(), vec!["src/**".to_string()]);
             Config {
@@ -224,7 +224,7 @@ fn bot_done_on_head(pr: &PullRequest, bot: &str) -> bool {
     {
         let reviewed = on_head(pr, bot).any(|r| r.state == "APPROVED" || r.state == "COMMENTED");
         let unanswered_changes = on_head(pr, bot).filter(|r| r.state == "CHANGES_REQUESTED").any(|cr| {
-            !on_head(pr, bot).any(|a| a.state == "APPROVED" && prflow::time::parse_rfc3339(&a.submitted_at) > prflow::time::parse_rfc3339(&cr.submitted_at))
+            !on_head(pr, bot).any(|a| a.state == "APPROVED" && prflow::core::time::parse_rfc3339(&a.submitted_at) > prflow::core::time::parse_rfc3339(&cr.submitted_at))
         });
         reviewed && !unanswered_changes
     }
@@ -236,7 +236,7 @@ fn all_formally_approved(pr: &PullRequest) -> bool {
         let approvals: Vec<&Review> = on_head(pr, bot).filter(|r| r.state == "APPROVED").collect();
         !approvals.is_empty()
             && on_head(pr, bot).filter(|r| r.state == "CHANGES_REQUESTED").all(|cr| {
-                approvals.iter().any(|a| prflow::time::parse_rfc3339(&a.submitted_at) > prflow::time::parse_rfc3339(&cr.submitted_at))
+                approvals.iter().any(|a| prflow::core::time::parse_rfc3339(&a.submitted_at) > prflow::core::time::parse_rfc3339(&cr.submitted_at))
             })
     })
 }

@@ -4,10 +4,10 @@
 //! ever chosen, and of several released at once exactly one keeps its release.
 #![cfg(not(target_arch = "wasm32"))]
 
-use prflow::facts::{Check, Comment, Facts, PullRequest};
-use prflow::queue::declare::Priority;
-use prflow::queue::order::{yields_to, OrderKey, Released};
-use prflow::queue::triage::Class;
+use prflow::core::facts::{Check, Comment, Facts, PullRequest};
+use prflow::flows::queue::declare::Priority;
+use prflow::flows::queue::order::{yields_to, OrderKey, Released};
+use prflow::flows::queue::triage::Class;
 use prflow::Config;
 use proptest::prelude::*;
 use std::cmp::Ordering;
@@ -91,8 +91,8 @@ proptest! {
     fn decisions_over_random_queues(spec in proptest::collection::vec(pull(), 1..14)) {
         let facts = facts_from(spec);
         let config = Config::default();
-        let report = prflow::queue::triage(&facts, &config);
-        let ctx = prflow::queue::Ctx::new(&facts, &config);
+        let report = prflow::flows::queue::triage(&facts, &config);
+        let ctx = prflow::flows::queue::Ctx::new(&facts, &config);
         for e in &report.entries {
             // No pull request in a cycle is ever a candidate (or picked, or watched).
             if report.cycles.iter().any(|c| c.contains(&e.number)) {
@@ -100,12 +100,12 @@ proptest! {
             }
             // Exactly one owner for every queued pull request, the same from the one function.
             let pr = facts.pull_requests.iter().find(|p| p.number == e.number).unwrap();
-            let owner = prflow::queue::owner::queue_owner(&ctx, pr);
+            let owner = prflow::flows::queue::owner::queue_owner(&ctx, pr);
             prop_assert_eq!(owner.as_ref().map(|o| o.owner), e.owner);
             prop_assert_eq!(e.declared.in_queue(), e.owner.is_some(), "#{} queued={} owner={:?}", e.number, e.declared.in_queue(), e.owner);
             // A candidate or one in flight is always the worker's.
             if matches!(e.triage, Class::Candidate | Class::InFlight) {
-                prop_assert_eq!(e.owner, Some(prflow::queue::owner::Owner::Worker));
+                prop_assert_eq!(e.owner, Some(prflow::flows::queue::owner::Owner::Worker));
             }
         }
         // At most one is chosen, and nothing is picked while one is in flight.

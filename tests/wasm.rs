@@ -226,8 +226,8 @@ fn strings_are_escaped_and_read_wherever_the_escape_falls() {
                 for filler in ['a', ' ', '\u{7f}', 'é'] {
                     let text: String = (0..len).map(|i| if i == at { hit } else { filler }).collect();
                     let json = serde_json::to_string(&text).unwrap();
-                    assert_eq!(prflow::json_out::to_string(&text).unwrap(), json, "{text:?}");
-                    assert_eq!(prflow::json_in::from_str::<String>(&json).as_deref(), Some(text.as_str()), "{json}");
+                    assert_eq!(prflow::codec::json_out::to_string(&text).unwrap(), json, "{text:?}");
+                    assert_eq!(prflow::codec::json_in::from_str::<String>(&json).as_deref(), Some(text.as_str()), "{json}");
                 }
             }
         }
@@ -246,7 +246,7 @@ fn the_requests_utf8_check_is_stds() {
             for piece in pieces {
                 let mut bytes = vec![b'a'; len];
                 bytes.splice(at..at, piece.iter().copied());
-                assert_eq!(prflow::json_in::utf8(&bytes), std::str::from_utf8(&bytes), "{piece:?} at {at} of {len}");
+                assert_eq!(prflow::codec::json_in::utf8(&bytes), std::str::from_utf8(&bytes), "{piece:?} at {at} of {len}");
                 checked += 1;
             }
         }

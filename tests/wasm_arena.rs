@@ -4,7 +4,7 @@
 //! restart; and a Vec filled while strings are made grows where it is.
 #![cfg(target_arch = "wasm32")]
 
-use prflow::arena::CallScope;
+use prflow::codec::arena::CallScope;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 /// A pull request's check runs as the reader makes them: a string for each, the Vec growing between.

@@ -42,11 +42,11 @@ fn run(args: &[String]) -> Result<(), String> {
             let mut ops = 0;
             for _ in 0..runs {
                 let t0 = std::time::Instant::now();
-                let parsed = prflow::reconcile::parse_facts_str(&facts).map_err(|e| e.to_string())?;
+                let parsed = prflow::views::reconcile::parse_facts_str(&facts).map_err(|e| e.to_string())?;
                 let t1 = std::time::Instant::now();
                 let plan = prflow::reconcile(&parsed, &config);
                 let t2 = std::time::Instant::now();
-                let text = prflow::json_out::to_string(&plan).unwrap();
+                let text = prflow::codec::json_out::to_string(&plan).unwrap();
                 let t3 = std::time::Instant::now();
                 drop(parsed);
                 ops = plan.ops.len();
@@ -85,7 +85,7 @@ fn run(args: &[String]) -> Result<(), String> {
         }
         Some("catalog") => {
             let config = read_json(args.get(1).ok_or("usage: prflow-native catalog CONFIG")?)?;
-            println!("{}", serde_json::to_string_pretty(&prflow::catalog::catalog_value(config)).unwrap());
+            println!("{}", serde_json::to_string_pretty(&prflow::views::catalog::catalog_value(config)).unwrap());
             Ok(())
         }
         Some("schemas") => {

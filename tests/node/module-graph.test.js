@@ -16,11 +16,11 @@ function graph(src) {
   return { status: r.status, out: r.stdout + r.stderr };
 }
 
-/** A temporary src/ tree from { "queue/mod.rs": "use crate::...;" }. */
+/** A temporary src/ tree from { "flows/queue/mod.rs": "use crate::...;" }. */
 function tree(files, t) {
   const root = mkdtempSync(join(tmpdir(), "prflow-graph-"));
   t.after(() => rmSync(root, { recursive: true, force: true }));
-  for (const [path, text] of Object.entries({ "lib.rs": "pub mod facts;\n", "facts.rs": "pub struct Facts;\n", ...files })) {
+  for (const [path, text] of Object.entries({ "lib.rs": "pub mod core;\n", "core/facts.rs": "pub struct Facts;\n", ...files })) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);
   }
@@ -34,35 +34,35 @@ test("the engine's own tree has no broken layer and no circle across flows", () 
 });
 
 test("a circle across two flows fails", (t) => {
-  const src = tree({ "queue/mod.rs": "use crate::stations::x;\npub fn q() {}\n", "stations/mod.rs": "use crate::queue::q;\npub fn x() {}\n" }, t);
+  const src = tree({ "flows/queue/mod.rs": "use crate::flows::stations::x;\npub fn q() {}\n", "flows/stations/mod.rs": "use crate::flows::queue::q;\npub fn x() {}\n" }, t);
   const { status, out } = graph(src);
   assert.equal(status, 1, out);
   assert.match(out, /an import circle spans the flows queue, stations|an import circle spans the flows stations, queue/);
 });
 
 test("the core using a flow fails, even without a circle", (t) => {
-  const src = tree({ "config.rs": "pub struct C(crate::queue::Q);\n", "queue/mod.rs": "pub struct Q;\n" }, t);
+  const src = tree({ "core/config.rs": "pub struct C(crate::flows::queue::Q);\n", "flows/queue/mod.rs": "pub struct Q;\n" }, t);
   const { status, out } = graph(src);
   assert.equal(status, 1, out);
-  assert.match(out, /ERROR: core config uses flow queue/);
+  assert.match(out, /ERROR: core core::config uses flow flows::queue/);
 });
 
 test("a flow using another flow fails; a composer may join them", (t) => {
-  const sideways = tree({ "stations/mod.rs": "use crate::followup::stop;\n", "followup/mod.rs": "pub fn stop() {}\n" }, t);
+  const sideways = tree({ "flows/stations/mod.rs": "use crate::flows::followup::stop;\n", "flows/followup/mod.rs": "pub fn stop() {}\n" }, t);
   assert.equal(graph(sideways).status, 1);
-  const composed = tree({ "reconcile.rs": "use crate::followup::stop;\nuse crate::stations::go;\n", "stations/mod.rs": "pub fn go() {}\n", "followup/mod.rs": "pub fn stop() {}\n" }, t);
+  const composed = tree({ "views/reconcile.rs": "use crate::flows::followup::stop;\nuse crate::flows::stations::go;\n", "flows/stations/mod.rs": "pub fn go() {}\n", "flows/followup/mod.rs": "pub fn stop() {}\n" }, t);
   const { status, out } = graph(composed);
   assert.equal(status, 0, out);
 });
 
 test("a path through a re-export pointing down is an edge to the core module, not to the flow", (t) => {
   const files = {
-    "config.rs": "pub mod stations;\n",
-    "config/stations.rs": "pub struct Labels;\n",
-    "stations/mod.rs": "pub use crate::config::stations as settings;\n",
-    "followup/mod.rs": "use crate::stations::settings::Labels;\n",
+    "core/config.rs": "pub mod stations;\n",
+    "core/config/stations.rs": "pub struct Labels;\n",
+    "flows/stations/mod.rs": "pub use crate::core::config::stations as settings;\n",
+    "flows/followup/mod.rs": "use crate::flows::stations::settings::Labels;\n",
   };
   const { status, out } = graph(tree(files, t));
   assert.equal(status, 0, out);
-  assert.match(out, /^followup \[flow\] -> config::stations$/m);
+  assert.match(out, /^flows::followup \[flow\] -> core::config::stations$/m);
 });

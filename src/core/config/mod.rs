@@ -1,0 +1,573 @@
+//! The config file (`.github/prflow.json`): typed, with defaults from the chosen flow's preset, and
+//! validated into errors a person can act on (JSON path, what was expected, what was found).
+//! A bad config is an input, not a crash: `reconcile` turns it into a plan that changes nothing.
+
+pub mod followup;
+pub mod pattern;
+pub mod queue;
+pub mod stations;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use crate::codec::sorting::VecMap;
+
+/// Which rule set decides the `state:*` axis.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Flow {
+    /// Several bot reviewers, then a human: `state:*` on the review axis plus a set of `blocker:*`.
+    #[default]
+    BotPanel,
+    /// Dev machines open, review stations pull work under a WIP limit, a person approves, a
+    /// validation gate writes a commit status (the `stations` section).
+    Stations,
+}
+
+/// The whole config file. Every key is optional; the preset of `flow` fills the rest.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct Config {
+    /// Editors may point this at the published schema; the engine ignores it.
+    #[serde(rename = "$schema", skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
+    /// The flow preset: `bot-panel` or `stations`.
+    pub flow: Flow,
+    /// Label names. Every label the tool writes is named here.
+    pub labels: Labels,
+    /// The bot-panel flow's reviewers.
+    pub bot_panel: BotPanel,
+    /// The stations flow: machines, WIP limits, the validation gate and its labels.
+    pub stations: stations::Stations,
+    /// When a pull request counts as stale.
+    pub stale: Stale,
+    /// `scope:*` labels from changed paths: label name to globs (any glob matching any file adds it;
+    /// braces `{a,b}` as actions/labeler reads them; no `!` negation).
+    pub scopes: VecMap<String, Vec<String>>,
+    /// Remove a scope label whose globs no longer match (actions/labeler's `sync-labels`).
+    pub scope_sync: bool,
+    /// Contexts that must pass, in addition to those the repository's ruleset requires.
+    pub required_checks: Vec<String>,
+    /// The scheduled follow-up sweep: levels per state, who is pinged, working hours, the board.
+    pub followup: followup::Followup,
+    /// The merge queue: its labels, the version pull request, ages, the watch budgets and `autoFix`.
+    pub queue: queue::QueueConfig,
+}
+
+/// Label names. Defaults are the bot-panel preset's names.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct Labels {
+    /// State: a draft, still being built by its author.
+    pub draft: String,
+    /// State: a review request to a panel bot is live.
+    pub bots_reviewing: String,
+    /// State: the author's agent holds the ball (changes requested, approvals staled, nobody asked, blocked).
+    pub addressing: String,
+    /// State: a human could merge this right now.
+    pub needs_human: String,
+    /// Blocker: GitHub reports a merge conflict.
+    pub blocker_conflict: String,
+    /// Blocker: a check on the head commit failed.
+    pub blocker_checks: String,
+    /// Blocker: a panel bot has no verdict on the head commit and was not asked for one.
+    pub blocker_unrequested: String,
+    /// Human intent: merge this one next. The tool only ever clears it.
+    pub merge_next: String,
+    /// No real activity (commits, comments, reviews) for `stale.days`.
+    pub stale: String,
+}
+
+label_names!(Labels {
+    draft: "draft",
+    bots_reviewing: "botsReviewing",
+    addressing: "addressing",
+    needs_human: "needsHuman",
+    blocker_conflict: "blockerConflict",
+    blocker_checks: "blockerChecks",
+    blocker_unrequested: "blockerUnrequested",
+    merge_next: "mergeNext",
+    stale: "stale",
+});
+
+impl Default for Labels {
+    fn default() -> Self {
+        Labels {
+            draft: "state:draft".into(),
+            bots_reviewing: "state:bots-reviewing".into(),
+            addressing: "state:addressing".into(),
+            needs_human: "state:needs-human".into(),
+            blocker_conflict: "blocker:conflict".into(),
+            blocker_checks: "blocker:checks".into(),
+            blocker_unrequested: "blocker:unrequested".into(),
+            merge_next: "merge-next".into(),
+            stale: "stale".into(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct BotPanel {
+    /// Logins of the bot reviewers whose verdicts make a round.
+    pub bots: Vec<String>,
+    /// Logins of the humans who merge.
+    pub humans: Vec<String>,
+    /// Request the humans' review once every bot has formally approved the head commit.
+    pub request_humans_when_approved: bool,
+}
+
+impl Default for BotPanel {
+    fn default() -> Self {
+        BotPanel { bots: Vec::new(), humans: Vec::new(), request_humans_when_approved: true }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct Stale {
+    /// Days without real activity before `stale` is set; 0 turns the label off.
+    pub days: u32,
+}
+
+impl Default for Stale {
+    fn default() -> Self {
+        Stale { days: 14 }
+    }
+}
+
+/// A struct of label names only (`Labels`, `StationLabels`, `QueueLabels`): every field a string, a
+/// missing one its default, an unknown key refused. They share one reader (`label_names!`) instead of
+/// one each from serde derive (15 KB of the page's Wasm), saying what derive says: "unknown field
+/// `x`, expected one of ...", "duplicate field `x`", "invalid type: ..., expected struct Labels".
+pub(crate) trait LabelNames: Default {
+    const NAME: &'static str;
+    /// serde's word for it where an object belongs (`struct Labels`).
+    const EXPECTING: &'static str;
+    /// The keys, in the fields' order (the serde names, held to the schema by a test).
+    const FIELDS: &'static [&'static str];
+    fn slots(&mut self) -> Vec<&mut String>;
+}
+
+/// `Deserialize` and `LabelNames` for a struct of strings: `label_names!(T { field: "key", ... })`.
+macro_rules! label_names {
+    ($ty:ident { $($field:ident: $key:literal),* $(,)? }) => {
+        impl crate::core::config::LabelNames for $ty {
+            const NAME: &'static str = stringify!($ty);
+            const EXPECTING: &'static str = concat!("struct ", stringify!($ty));
+            const FIELDS: &'static [&'static str] = &[$($key),*];
+            fn slots(&mut self) -> Vec<&mut String> {
+                vec![$(&mut self.$field),*]
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                crate::core::config::read_label_names(d)
+            }
+        }
+
+        #[cfg(any(test, not(feature = "full")))]
+        impl crate::codec::lean::Read for $ty {
+            fn read(r: &mut crate::codec::lean::Lean<'_>) -> crate::codec::lean::Result<Self> {
+                crate::core::config::lean_label_names(r)
+            }
+        }
+    };
+}
+pub(crate) use label_names;
+
+pub(crate) fn read_label_names<'de, D: serde::Deserializer<'de>, T: LabelNames>(d: D) -> Result<T, D::Error> {
+    let mut out = T::default();
+    d.deserialize_struct(T::NAME, T::FIELDS, NamesVisitor { expecting: T::EXPECTING, fields: T::FIELDS, set: &mut |i, v| *out.slots().swap_remove(i) = v })?;
+    Ok(out)
+}
+
+/// The same in the pages' reader.
+#[cfg(any(test, not(feature = "full")))]
+pub(crate) fn lean_label_names<T: LabelNames>(r: &mut crate::codec::lean::Lean<'_>) -> crate::codec::lean::Result<T> {
+    let mut out = T::default();
+    r.fields(T::EXPECTING, T::FIELDS, 0, &mut |i, r| {
+        crate::codec::lean::read_into(r, out.slots().swap_remove(i))
+    })?;
+    Ok(out)
+}
+
+/// The one visitor every `LabelNames` struct is read with: not generic over the struct, so one copy.
+struct NamesVisitor<'a> {
+    expecting: &'static str,
+    fields: &'static [&'static str],
+    set: &'a mut dyn FnMut(usize, String),
+}
+
+impl<'de> serde::de::Visitor<'de> for NamesVisitor<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(self.expecting)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = 0u64;
+        while let Some(i) = map.next_key_seed(crate::codec::objects::NameOf::<false>(self.fields))? {
+            if seen & (1 << i) != 0 {
+                return Err(serde::de::Error::duplicate_field(self.fields[i]));
+            }
+            seen |= 1 << i;
+            (self.set)(i, map.next_value()?);
+        }
+        Ok(())
+    }
+}
+
+/// One problem in the config, located by JSON path.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConfigError {
+    /// Where, as a JSON path from the root (`$.botPanel.bots[0]`).
+    pub path: String,
+    /// What a valid value looks like.
+    pub expected: String,
+    /// What was there.
+    pub found: String,
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: expected {}, found {}", self.path, self.expected, self.found)
+    }
+}
+
+/// GitHub rejects label names longer than this.
+pub const MAX_LABEL_NAME: usize = 50;
+
+/// A config file read: the config or every problem in it, and which optional sections it names (the
+/// label catalogue lists the queue's and the board's labels only for a team that uses them).
+pub struct Loaded {
+    pub config: Result<Config, Vec<ConfigError>>,
+    pub has_queue: bool,
+    pub has_followup: bool,
+}
+
+/// What JSON text is, in words, from its first byte (the text is JSON).
+fn text_kind(text: &str) -> &'static str {
+    match text.trim_start().as_bytes().first() {
+        Some(b'{') => "an object",
+        Some(b'[') => "an array",
+        Some(b'"') => "a string",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "null",
+        _ => "a number",
+    }
+}
+
+/// Reads and validates the config file's text. Text that is not JSON (an empty file too), or JSON
+/// that is not an object, is one error at `$`. Straight from the text, never through a
+/// `serde_json::Value`: that tree's parser, printer and map were 16 KB of the page's Wasm.
+pub fn load(text: &str) -> Loaded {
+    let refused = |error: ConfigError| Loaded { config: Err(vec![error]), has_queue: false, has_followup: false };
+    if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
+        return refused(ConfigError { path: "$".into(), expected: "JSON".into(), found: format!("a syntax error ({e})") });
+    }
+    // Only an object is a config: serde would read `[]` as a struct of defaults, so an array (or a
+    // number, a string, null) would silently be the preset.
+    if text_kind(text) != "an object" {
+        return refused(ConfigError { path: "$".into(), expected: "a JSON object".into(), found: text_kind(text).into() });
+    }
+    let (keys, given) = crate::codec::json_path::keys_of(text, "followup");
+    let has = |key: &str| keys.iter().any(|k| k == key);
+    Loaded { config: Config::from_text(text, &given), has_queue: has("queue"), has_followup: has("followup") }
+}
+
+impl Config {
+    /// Parse and validate a config value (`load` on its text).
+    pub fn from_value(value: serde_json::Value) -> Result<Config, Vec<ConfigError>> {
+        load(&value.to_string()).config
+    }
+
+    /// Parse and validate an object's text, `given` the keys its `followup` names. All problems are
+    /// returned, not just the first one that serde meets, when they are semantic; a type error stops
+    /// at the first.
+    fn from_text(text: &str, given: &[String]) -> Result<Config, Vec<ConfigError>> {
+        // serde stops at the first mistake; each one is kept and its key taken out (its default then
+        // stands) so the next parse meets the next mistake: a config with three mistakes reports three.
+        let mut rest = text.to_string();
+        let mut errors = Vec::new();
+        let mut config: Config = loop {
+            match crate::codec::json_path::from_str(&rest) {
+                Ok(config) => break config,
+                Err(e) => {
+                    errors.push(serde_error(&e));
+                    match crate::codec::json_path::remove_at(&rest, &e.path) {
+                        Some(shorter) if !e.syntax && errors.len() < 50 => rest = shorter,
+                        _ => return Err(errors),
+                    }
+                }
+            }
+        };
+        config.followup.inherit(&config.stations.labels, given);
+        errors.extend(config.validate());
+        if errors.is_empty() {
+            Ok(config)
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// Semantic checks serde cannot express.
+    pub fn validate(&self) -> Vec<ConfigError> {
+        let mut errors = Vec::new();
+        check_label_names("$.labels", self.labels.named(), &mut errors);
+        for (i, bot) in self.bot_panel.bots.iter().enumerate() {
+            if bot.trim().is_empty() {
+                errors.push(ConfigError { path: format!("$.botPanel.bots[{i}]"), expected: "a GitHub login".into(), found: "an empty string".into() });
+            }
+            if self.bot_panel.humans.iter().any(|h| h.eq_ignore_ascii_case(bot)) {
+                errors.push(ConfigError {
+                    path: format!("$.botPanel.bots[{i}]"),
+                    expected: "a login that is not also in botPanel.humans".into(),
+                    found: format!("{bot:?}"),
+                });
+            }
+        }
+        if self.flow == Flow::Stations {
+            self.stations.validate(&mut errors);
+        }
+        errors.extend(self.queue.validate());
+        for (name, globs) in &self.scopes {
+            check_label_name(&format!("$.scopes[{name:?}]"), name, &mut errors);
+            if globs.is_empty() {
+                errors.push(ConfigError { path: format!("$.scopes[{name:?}]"), expected: "at least one glob".into(), found: "an empty list".into() });
+            }
+            for (i, glob) in globs.iter().enumerate() {
+                if let Some(expected) = crate::core::glob::labeler_problem(glob) {
+                    errors.push(ConfigError { path: format!("$.scopes[{name:?}][{i}]"), expected, found: format!("{glob:?}") });
+                }
+            }
+        }
+        self.followup.validate(&mut errors);
+        errors
+    }
+}
+
+impl Labels {
+    /// Every configurable label with its config key, for validation and for `prflow labels`.
+    pub fn named(&self) -> [(&'static str, &str); 9] {
+        [
+            ("draft", &self.draft),
+            ("botsReviewing", &self.bots_reviewing),
+            ("addressing", &self.addressing),
+            ("needsHuman", &self.needs_human),
+            ("blockerConflict", &self.blocker_conflict),
+            ("blockerChecks", &self.blocker_checks),
+            ("blockerUnrequested", &self.blocker_unrequested),
+            ("mergeNext", &self.merge_next),
+            ("stale", &self.stale),
+        ]
+    }
+
+    /// The state axis: exactly one of these belongs on every open pull request.
+    pub fn states(&self) -> [&str; 4] {
+        [&self.draft, &self.bots_reviewing, &self.addressing, &self.needs_human]
+    }
+}
+
+/// A section's label names (`named()`, key and name), each a valid name and none used twice in it.
+pub(crate) fn check_label_names<'a>(section: &str, named: impl IntoIterator<Item = (&'static str, &'a str)>, errors: &mut Vec<ConfigError>) {
+    let mut seen: VecMap<&str, String> = VecMap::default();
+    for (key, name) in named {
+        let path = format!("{section}.{key}");
+        check_label_name(&path, name, errors);
+        if let Some(other) = seen.insert(name, path.clone()) {
+            errors.push(ConfigError { path, expected: format!("a label name not already used by {other}"), found: format!("{name:?}") });
+        }
+    }
+}
+
+pub(crate) fn check_label_name(path: &str, name: &str, errors: &mut Vec<ConfigError>) {
+    if name.trim().is_empty() || name.chars().count() > MAX_LABEL_NAME || name.contains(',') {
+        errors.push(ConfigError {
+            path: path.to_string(),
+            expected: format!("a label name of 1 to {MAX_LABEL_NAME} characters without commas"),
+            found: format!("{name:?}"),
+        });
+    }
+}
+
+/// serde's names for Rust types in plain words, with the unit a key's name gives (`timeoutMinutes`).
+fn plain(expected: &str, path: &str) -> String {
+    let key = path.rsplit('.').next().unwrap_or_default().to_ascii_lowercase();
+    let unit = ["minutes", "seconds", "hours", "days", "polls"].into_iter().find(|u| key.ends_with(u));
+    match expected {
+        "u8" | "u16" | "u32" | "u64" | "usize" => match unit {
+            Some(u) => format!("a whole number of {u}, at least 0"),
+            None => "a whole number, at least 0".to_string(),
+        },
+        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number".to_string(),
+        "f32" | "f64" => "a number".to_string(),
+        "a map" => "an object".to_string(),
+        e if e.starts_with("struct ") => "an object".to_string(),
+        e => e.to_string(),
+    }
+}
+
+/// Turns serde's message ("invalid type: integer `3`, expected a string") into expected/found.
+fn serde_error(e: &crate::codec::json_path::PathError) -> ConfigError {
+    let path = e.path.clone();
+    let msg = e.message.clone();
+    let (expected, found) = if let Some(rest) = msg.strip_prefix("invalid type: ").or_else(|| msg.strip_prefix("invalid value: ")) {
+        match rest.split_once(", expected ") {
+            Some((found, expected)) => (expected.to_string(), found.to_string()),
+            None => ("a valid value".to_string(), rest.to_string()),
+        }
+    } else if let Some(rest) = msg.strip_prefix("unknown field ") {
+        match rest.split_once(", expected ") {
+            Some((field, expected)) => (format!("a known key ({expected})"), format!("the key {field}")),
+            None => ("a known key".to_string(), rest.to_string()),
+        }
+    } else if let Some(rest) = msg.strip_prefix("unknown variant ") {
+        match rest.split_once(", expected ") {
+            Some((variant, expected)) => (expected.to_string(), variant.to_string()),
+            None => ("a known value".to_string(), rest.to_string()),
+        }
+    } else if let Some(field) = msg.strip_prefix("missing field ") {
+        (format!("the key {field}"), "nothing".to_string())
+    } else {
+        ("a valid value".to_string(), msg)
+    };
+    let expected = plain(&expected, &path);
+    ConfigError { path, expected, found }
+}
+
+/// serde_path_to_error (the reference the tests hold our paths to) writes `a.b[0].c` (or `.` for
+/// the root); we write `$.a.b[0].c`.
+pub fn json_path(p: &str) -> String {
+    if p == "." || p.is_empty() {
+        "$".to_string()
+    } else if p.starts_with('[') {
+        format!("${p}")
+    } else {
+        format!("$.{p}")
+    }
+}
+
+// The pages' readers of these structs (src/lean.rs), one line a field in declaration order; the
+// Action and the CLI read them with serde derive's.
+#[cfg(any(test, not(feature = "full")))]
+mod readers {
+    use super::*;
+    use crate::codec::lean::{lean_enum, lean_object};
+
+    lean_object!(Config {
+        schema: "$schema", flow: "flow", labels: "labels", bot_panel: "botPanel", stations: "stations", stale: "stale",
+        scopes: "scopes", scope_sync: "scopeSync", required_checks: "requiredChecks", followup: "followup", queue: "queue",
+    });
+    lean_object!(BotPanel { bots: "bots", humans: "humans", request_humans_when_approved: "requestHumansWhenApproved" });
+    lean_object!(Stale { days: "days" });
+    lean_enum!(Flow { BotPanel: "bot-panel", Stations: "stations" });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn three_mistakes_are_three_errors_in_plain_words() {
+        let errors = Config::from_value(json!({
+            "queue": { "watch": { "timeoutMinutes": -5 } },
+            "labels": { "draft": 3 },
+            "nonsense": true,
+        }))
+        .expect_err("three mistakes");
+        let by_path: std::collections::BTreeMap<&str, &str> = errors.iter().map(|e| (e.path.as_str(), e.expected.as_str())).collect();
+        assert_eq!(errors.len(), 3, "{errors:?}");
+        assert_eq!(by_path.get("$.queue.watch.timeoutMinutes"), Some(&"a whole number of minutes, at least 0"), "{errors:?}");
+        assert_eq!(by_path.get("$.labels.draft"), Some(&"a string"), "{errors:?}");
+        assert!(by_path.contains_key("$.nonsense"), "{errors:?}");
+    }
+
+    #[test]
+    fn a_glob_the_labeler_reads_otherwise_is_an_error_naming_it() {
+        // Issue 18: `!docs/**` and an unclosed brace matched nothing and said nothing.
+        let errors = Config::from_value(json!({
+            "scopes": { "scope:docs": ["{docs,guides/**", "!docs/**", "{src,lib}/**"] },
+        }))
+        .expect_err("two bad globs");
+        let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(paths, [r#"$.scopes["scope:docs"][0]"#, r#"$.scopes["scope:docs"][1]"#], "{errors:?}");
+        assert!(errors[1].expected.contains("negated"), "{errors:?}");
+    }
+
+    #[test]
+    fn anything_but_an_object_is_an_error() {
+        // Issue 15 item 9: serde reads `[]` as a struct of defaults, so an array was the preset.
+        for (value, found) in [(json!(null), "null"), (json!([]), "an array"), (json!("{}"), "a string"), (json!(1), "a number")] {
+            let errors = Config::from_value(value).expect_err(found);
+            assert_eq!(errors, vec![ConfigError { path: "$".into(), expected: "a JSON object".into(), found: found.into() }]);
+        }
+    }
+
+    #[test]
+    fn empty_config_is_the_preset() {
+        let c = Config::from_value(json!({})).unwrap();
+        assert_eq!(c.labels.needs_human, "state:needs-human");
+        assert_eq!(c.stale.days, 14);
+    }
+
+    #[test]
+    fn type_error_names_path_expected_found() {
+        let e = Config::from_value(json!({"botPanel": {"bots": ["a", 3]}})).unwrap_err();
+        assert_eq!(e, vec![ConfigError { path: "$.botPanel.bots[1]".into(), expected: "a string".into(), found: "integer `3`".into() }]);
+    }
+
+    #[test]
+    fn unknown_key_is_an_error() {
+        let e = Config::from_value(json!({"stale": {"dayz": 3}})).unwrap_err();
+        assert_eq!(e[0].path, "$.stale.dayz");
+        assert!(e[0].found.contains("dayz"), "{:?}", e);
+    }
+
+    /// Each label struct's keys are its schema's properties, in the fields' order, and it reads as
+    /// serde derive read it: defaults for what is missing, derive's words for what is wrong.
+    #[test]
+    fn label_structs_read_their_keys_as_derive_did() {
+        fn keys<T: LabelNames + JsonSchema + Serialize + serde::de::DeserializeOwned>() {
+            let schema = serde_json::to_value(schemars::schema_for!(T)).unwrap();
+            let props: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+            let mut fields: Vec<&str> = T::FIELDS.to_vec();
+            fields.sort();
+            assert_eq!(props, fields, "{}", T::NAME);
+            let written: Vec<String> = serde_json::to_value(T::default()).unwrap().as_object().unwrap().keys().cloned().collect();
+            let mut mine: Vec<String> = T::FIELDS.iter().map(|f| f.to_string()).collect();
+            mine.sort();
+            assert_eq!(written, mine, "{}: the keys it is written with", T::NAME);
+            for (i, key) in T::FIELDS.iter().enumerate() {
+                let mut want = T::default();
+                *want.slots().swap_remove(i) = format!("x{i}");
+                let got: T = crate::codec::json_path::from_str(&json!({ *key: format!("x{i}") }).to_string()).unwrap();
+                assert_eq!(serde_json::to_value(got).unwrap(), serde_json::to_value(want).unwrap(), "{}.{key}", T::NAME);
+            }
+        }
+        keys::<Labels>();
+        keys::<crate::core::config::stations::StationLabels>();
+        keys::<crate::core::config::queue::QueueLabels>();
+        let cases = [
+            (r#"{"stale": "s", "nope": 1}"#, "$.nope", "unknown field `nope`, expected one of `draft`, `botsReviewing`, `addressing`, `needsHuman`, `blockerConflict`, `blockerChecks`, `blockerUnrequested`, `mergeNext`, `stale`"),
+            (r#"{"stale": "s", "stale": "t"}"#, "$.stale", "duplicate field `stale`"),
+            (r#"{"draft": 3}"#, "$.draft", "invalid type: integer `3`, expected a string"),
+            (r#"["a"]"#, "$", "invalid type: sequence, expected struct Labels"),
+            (r#""a""#, "$", "invalid type: string \"a\", expected struct Labels"),
+        ];
+        for (text, path, message) in cases {
+            let e = crate::codec::json_path::from_str::<Labels>(text).expect_err(text);
+            assert_eq!((e.path.as_str(), e.message.as_str()), (path, message), "{text}");
+        }
+    }
+
+    #[test]
+    fn duplicate_label_names_are_reported_once_each() {
+        let e = Config::from_value(json!({"labels": {"stale": "merge-next"}})).unwrap_err();
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].path, "$.labels.stale");
+    }
+}

@@ -1,0 +1,239 @@
+//! The `queue` section of `.github/prflow.json`: the queue's label names, how the version pull
+//! request is recognized, the ages and budgets the queue works by, and `autoFix`.
+
+use crate::core::config::ConfigError;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct QueueConfig {
+    /// The queue's labels.
+    pub labels: QueueLabels,
+    /// The version pull request is the one whose head branch is this prefix plus the default branch
+    /// (`changesets/action` opens it from `changeset-release/main`).
+    pub version_branch_prefix: String,
+    /// A pull request queued for longer than this many hours is reported as starved.
+    pub target_age_hours: u32,
+    /// A fixer's claim holds for at most this many minutes while the head is unchanged.
+    pub claim_minutes: u32,
+    /// The budgets of the watch step.
+    pub watch: WatchConfig,
+    /// Which failures are only a fixer's diff, and what fixes them. Absent: nothing is fixed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auto_fix: Option<AutoFixConfig>,
+    /// Branches a tool generates (a dependency update such as `chore/pnpm-update`): a fixer never
+    /// resolves one by hand, it runs the branch's `rebuild` command instead, because nothing checks
+    /// that a lockfile resolved by hand is what the generator would have written.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub generated: Vec<GeneratedBranch>,
+}
+
+/// One generated branch of `queue.generated`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GeneratedBranch {
+    /// The head branch's name, exactly (`chore/pnpm-update`).
+    pub branch: String,
+    /// The shell command a fixer runs in a throwaway worktree at the tip of the base to build the
+    /// branch again (it may commit there, which the fixer pushes, or push or start a workflow itself).
+    pub rebuild: String,
+}
+
+impl Default for QueueConfig {
+    fn default() -> Self {
+        QueueConfig {
+            labels: QueueLabels::default(),
+            version_branch_prefix: "changeset-release/".into(),
+            target_age_hours: 72,
+            claim_minutes: 120,
+            watch: WatchConfig::default(),
+            auto_fix: None,
+            generated: Vec::new(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct QueueLabels {
+    /// The scope rule: only pull requests carrying it are taken forward.
+    pub merge_queued: String,
+    /// The pause: a push under it runs no checks. Taking it off is what releases a pull request.
+    pub skip_ci: String,
+    /// The next release must contain this pull request: the version pull request waits while it is open.
+    pub blocks_release: String,
+    /// Keep this pull request on the tip of the base while it waits.
+    pub auto_rebase: String,
+    /// Pick first among the candidates.
+    pub priority_high: String,
+    /// Pick last among the candidates.
+    pub priority_low: String,
+}
+
+crate::core::config::label_names!(QueueLabels {
+    merge_queued: "mergeQueued",
+    skip_ci: "skipCi",
+    blocks_release: "blocksRelease",
+    auto_rebase: "autoRebase",
+    priority_high: "priorityHigh",
+    priority_low: "priorityLow",
+});
+
+impl Default for QueueLabels {
+    fn default() -> Self {
+        QueueLabels {
+            merge_queued: "merge-queued".into(),
+            skip_ci: "skip-ci".into(),
+            blocks_release: "blocks-release".into(),
+            auto_rebase: "auto-rebase".into(),
+            priority_high: "priority:high".into(),
+            priority_low: "priority:low".into(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct WatchConfig {
+    /// Consecutive green polls before `not-merging` when GitHub calls the pull request mergeable.
+    pub green_polls_mergeable: u32,
+    /// The same while GitHub still reads `BLOCKED` (a superseded run looks like this for a moment).
+    pub green_polls_blocked: u32,
+    /// Failed re-reads in a row before the watch ends in `error`.
+    pub read_failures: u32,
+    /// Minutes before the watch gives up with `timeout`.
+    pub timeout_minutes: u32,
+}
+
+impl Default for WatchConfig {
+    fn default() -> Self {
+        WatchConfig { green_polls_mergeable: 3, green_polls_blocked: 8, read_failures: 5, timeout_minutes: 90 }
+    }
+}
+
+/// `autoFix`: a failure is fixed only when every failed context is ignored or matches a fixer.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct AutoFixConfig {
+    /// Regular expressions for failed contexts that are not read (aggregates).
+    pub ignore: Vec<String>,
+    /// Commands run first, always (an install).
+    pub before: Vec<String>,
+    /// Commands run once after `before` when a context being fixed matches `context` (a build).
+    pub prepare: Vec<AutoFixStep>,
+    /// Every other failure must match one `context`; the first that matches gives the `run`.
+    pub fixers: Vec<AutoFixStep>,
+    /// Commands run last, always (a formatter).
+    pub after: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AutoFixStep {
+    /// A regular expression for the failed context; `$1`..`$9` in `run` are its groups, shell-quoted.
+    pub context: String,
+    /// The shell command to run when `context` matches a failed context.
+    pub run: String,
+    /// Fixers run by stage, lowest first, and within a stage by command.
+    #[serde(default)]
+    pub stage: i32,
+}
+
+impl QueueConfig {
+    pub fn validate(&self) -> Vec<ConfigError> {
+        let mut errors = Vec::new();
+        crate::core::config::check_label_names("$.queue.labels", self.labels.named(), &mut errors);
+        if self.version_branch_prefix.trim().is_empty() {
+            errors.push(ConfigError { path: "$.queue.versionBranchPrefix".into(), expected: "a branch prefix such as \"changeset-release/\"".into(), found: "an empty string".into() });
+        }
+        for (key, value) in [("greenPollsMergeable", self.watch.green_polls_mergeable), ("greenPollsBlocked", self.watch.green_polls_blocked), ("readFailures", self.watch.read_failures), ("timeoutMinutes", self.watch.timeout_minutes)] {
+            if value == 0 {
+                errors.push(ConfigError { path: format!("$.queue.watch.{key}"), expected: "a number of at least 1".into(), found: "0".into() });
+            }
+        }
+        for (i, g) in self.generated.iter().enumerate() {
+            if g.branch.trim().is_empty() {
+                errors.push(ConfigError { path: format!("$.queue.generated[{i}].branch"), expected: "a branch name such as \"chore/pnpm-update\"".into(), found: "an empty string".into() });
+            }
+            if g.rebuild.trim().is_empty() {
+                errors.push(ConfigError { path: format!("$.queue.generated[{i}].rebuild"), expected: "a shell command that builds the branch again".into(), found: "an empty string".into() });
+            }
+        }
+        if let Some(auto_fix) = &self.auto_fix {
+            errors.extend(validate_auto_fix(auto_fix));
+        }
+        errors
+    }
+}
+
+impl QueueLabels {
+    pub fn named(&self) -> [(&'static str, &str); 6] {
+        [
+            ("mergeQueued", &self.merge_queued),
+            ("skipCi", &self.skip_ci),
+            ("blocksRelease", &self.blocks_release),
+            ("autoRebase", &self.auto_rebase),
+            ("priorityHigh", &self.priority_high),
+            ("priorityLow", &self.priority_low),
+        ]
+    }
+}
+
+/// A context pattern of `autoFix`, compiled as the decision reads it.
+#[cfg_attr(not(feature = "full"), allow(dead_code))]
+pub(crate) fn compile(re: &str) -> Result<regex_lite::Regex, regex_lite::Error> {
+    // A context pattern matches the whole context name, so `fix:fmt` does not catch `fix:fmt:diff`.
+    regex_lite::Regex::new(&format!("^(?:{re})$"))
+}
+
+/// Why regex-lite refuses a context pattern: compiled by it where the decisions that match run (`full`);
+/// in the pages' builds, which only report the config's errors, by the walk in `pattern.rs` (issue 16).
+#[cfg(feature = "full")]
+fn pattern_problem(re: &str) -> Option<String> {
+    compile(re).err().map(|e| e.to_string())
+}
+#[cfg(not(feature = "full"))]
+fn pattern_problem(re: &str) -> Option<&'static str> {
+    super::pattern::problem(&format!("^(?:{re})$"))
+}
+
+/// The patterns of `autoFix` that do not compile, each at its JSON path.
+pub fn validate_auto_fix(cfg: &AutoFixConfig) -> Vec<ConfigError> {
+    let mut errors = Vec::new();
+    let mut check = |path: String, re: &str| {
+        if let Some(e) = pattern_problem(re) {
+            errors.push(ConfigError { path, expected: "a regular expression".into(), found: format!("{re:?} ({e})") });
+        }
+    };
+    for (i, re) in cfg.ignore.iter().enumerate() {
+        check(format!("$.queue.autoFix.ignore[{i}]"), re);
+    }
+    for (i, s) in cfg.prepare.iter().enumerate() {
+        check(format!("$.queue.autoFix.prepare[{i}].context"), &s.context);
+    }
+    for (i, s) in cfg.fixers.iter().enumerate() {
+        check(format!("$.queue.autoFix.fixers[{i}].context"), &s.context);
+    }
+    errors
+}
+
+// The pages' readers of these structs (src/lean.rs), one line a field in declaration order; the
+// Action and the CLI read them with serde derive's.
+#[cfg(any(test, not(feature = "full")))]
+mod readers {
+    use super::*;
+    use crate::codec::lean::lean_object;
+
+    lean_object!(QueueConfig {
+        labels: "labels", version_branch_prefix: "versionBranchPrefix", target_age_hours: "targetAgeHours",
+        claim_minutes: "claimMinutes", watch: "watch", auto_fix: "autoFix", generated: "generated",
+    });
+    lean_object!(GeneratedBranch { branch: "branch" required, rebuild: "rebuild" required });
+    lean_object!(WatchConfig {
+        green_polls_mergeable: "greenPollsMergeable", green_polls_blocked: "greenPollsBlocked", read_failures: "readFailures",
+        timeout_minutes: "timeoutMinutes",
+    });
+    lean_object!(AutoFixConfig { ignore: "ignore", before: "before", prepare: "prepare", fixers: "fixers", after: "after" });
+    lean_object!(AutoFixStep { context: "context" required, run: "run" required, stage: "stage" });
+}
