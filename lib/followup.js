@@ -73,13 +73,15 @@ export function sweepSummary({ repo, plan, results, live }) {
  * One sweep. Returns { facts, plan, results, counts, summary, lines }. `counts.requests` is how many API
  * requests the sweep made when `octokit.prflowRequests` counts them (the emulator's client does).
  */
-export async function sweepRun({ prflow, octokit, owner, repo, configPath, readFile, live, log = () => {} }) {
-  const loaded = loadConfig(prflow, configPath, readFile ? { readFile } : undefined);
+export async function sweepRun({ prflow, octokit, owner, repo, configPath, readFile, loaded: given, live, log = () => {} }) {
+  // `given`: a config the caller read and named already (the CLI's, from the repository).
+  const loaded = given ?? loadConfig(prflow, configPath, readFile ? { readFile } : undefined);
   if (loaded.errors.length) throw new RunError(loaded.errors);
   const { engine } = loaded;
+  if (given) configPath = given.source;
   const settings = engine.followupSettings();
   if (settings.configErrors.length) throw new RunError(settings.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  log(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
+  if (!given) log(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
   const facts = await readFacts(octokit, { owner, repo });
   const board = settings.board;
   if (board.enabled) {

@@ -1,11 +1,10 @@
 // `prflow status`: the dashboard in a terminal. Every open pull request with its state and why, its
 // blockers, owner, claimers, time in state and place in the merge queue: the engine's dashboard view
 // (the page draws the same view), from a repository (read-only) or offline from a facts file.
-import { DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
 import { dashboardText } from "../../lib/dashboard-text.js";
 import { readInput } from "./report.js";
-import { UsageError, terminalWidth } from "../usage.js";
+import { CONFIG_EITHER, UsageError, terminalWidth } from "../usage.js";
 
 export const summary = "Show every open pull request: state and why, blockers, owner, claims, time in state, queue (read-only).";
 export const usage =
@@ -14,11 +13,11 @@ export const examples = ["prflow status --repo acme/widgets", "prflow status --f
 export const options = {
   repo: { type: "string" },
   facts: { type: "string" },
-  config: { type: "string", default: DEFAULT_CONFIG_PATH },
+  config: { type: "string" },
   format: { type: "string", default: "text" },
   width: { type: "string" },
 };
-export const help = { width: "cut each cell to N characters (0 cuts nothing); without it, the widest cut (at most 48) whose table fits the terminal (COLUMNS, or 100 when not a terminal)" };
+export const help = { config: CONFIG_EITHER, width: "cut each cell to N characters (0 cuts nothing); without it, the widest cut (at most 48) whose table fits the terminal (COLUMNS, or 100 when not a terminal)" };
 
 export async function run(values) {
   const { engine, facts, repository, answer } = await readInput(values, usage, "dashboard");
