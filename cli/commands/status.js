@@ -6,9 +6,9 @@ import { dashboardText } from "../../lib/dashboard-text.js";
 import { readInput } from "./report.js";
 import { CONFIG_EITHER, UsageError, terminalWidth } from "../usage.js";
 
-export const summary = "Show every open pull request: state and why, blockers, owner, claims, time in state, queue (read-only).";
+export const summary = "Show every open pull request, grouped by who acts next: state and why, blockers, claims, time in state, the queue's lane (read-only).";
 export const usage =
-  "prflow status (--repo owner/name | --facts FACTS.json) [--config FILE] [--format text|json] [--width N]   (token: GITHUB_TOKEN; API: GITHUB_API_URL)";
+  "prflow status (--repo owner/name | --facts FACTS.json) [--config FILE] [--format text|json] [--width N]";
 export const examples = ["prflow status --repo acme/widgets", "prflow status --facts facts.json --width 0 --format json"];
 export const options = {
   repo: { type: "string" },
@@ -17,7 +17,7 @@ export const options = {
   format: { type: "string", default: "text" },
   width: { type: "string" },
 };
-export const help = { config: CONFIG_EITHER, width: "cut each cell to N characters (0 cuts nothing); without it, the widest cut (at most 48) whose table fits the terminal (COLUMNS, or 100 when not a terminal)" };
+export const help = { config: CONFIG_EITHER, width: "fit every line to N columns (0 cuts nothing; default: the terminal's width, else COLUMNS, else 80)" };
 
 export async function run(values) {
   const { engine, facts, repository, answer } = await readInput(values, usage, "dashboard");
@@ -32,17 +32,10 @@ export async function run(values) {
   }
   const source = repository ?? facts.repository ?? values.facts;
   if (values.format === "json") console.log(JSON.stringify({ repository: source, ...view }, null, 2));
-  else process.stdout.write(`${source}: ${view.rows.length} open pull request${view.rows.length === 1 ? "" : "s"} as of ${facts.now} (engine ${view.engine})\n${width === null ? fitted(view, terminalWidth()) : dashboardText(view, { width })}`);
-  return 0;
-}
-
-/** The table with the widest cell cut (48 down to 6) whose rows fit `columns`; the narrowest when none does. */
-export function fitted(view, columns) {
-  let text;
-  for (let cut = 48; cut >= 6; cut--) {
-    text = dashboardText(view, { width: cut });
-    const rows = text.split("\n").filter((l) => l && !/^(Merge queue:|STOP THE LINE:|Warnings:| {2})/.test(l));
-    if (rows.every((l) => l.length <= columns)) return text;
+  else {
+    const columns = width ?? terminalWidth();
+    const head = `${source}: ${view.rows.length} open pull request${view.rows.length === 1 ? "" : "s"} as of ${String(facts.now).slice(0, 16).replace("T", " ")} UTC`;
+    process.stdout.write(`${columns > 0 && head.length > columns ? `${head.slice(0, columns - 1)}…` : head}\n${dashboardText(view, { width: columns })}`);
   }
-  return text;
+  return 0;
 }
