@@ -3,7 +3,7 @@
 // plan, and say what happened. Nothing here decides who to ping or when: the engine does.
 import { readFacts, applyPlan, APPLIED } from "./github/index.js";
 import { loadConfig } from "./config-file.js";
-import { RunError } from "./run.js";
+import { RunError, count } from "./run.js";
 
 /**
  * The oldest open issue (not pull request) carrying `label`, as facts.board, or null when there is none.
@@ -93,7 +93,7 @@ export async function sweepRun({ prflow, octokit, owner, repo, configPath, readF
     }
   }
   const plan = engine.sweep({ facts });
-  log(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`);
+  log(`engine ${plan.engine}: ${count(plan.pulls.length, "pull request")}, ${count(plan.ops.length, "operation")}, ${count(plan.warnings.length, "warning")}, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`);
   const results = await applyPlan(octokit, plan, { owner, repo, live, log });
   const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
   for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);

@@ -22,7 +22,7 @@ export const options = {
 
 export async function run(values, positionals) {
   const [role, machine, ...extra] = positionals;
-  if (!ROLES.includes(role)) throw new UsageError(`role: expected ${ROLES.join(", ")}, found ${JSON.stringify(role ?? "nothing")}\nusage: ${usage}`);
+  if (!ROLES.includes(role)) throw new UsageError(`role: expected ${ROLES.join(", ")}, found ${role === undefined ? "none" : JSON.stringify(role)}\nusage: ${usage}`);
   if (!machine || extra.length) throw new UsageError(`expected one machine id after the role\nusage: ${usage}`);
   const dryRun = values["dry-run"];
   const { owner, repo, octokit, log } = connect({ repo: values.repo });
