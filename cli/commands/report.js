@@ -8,7 +8,7 @@ import { RunError } from "../../lib/run.js";
 import { reportJson, reportText } from "../../lib/queue-report.js";
 
 export const summary = "Show the merge queue: every open pull request's triage, owner, reason and place (read-only).";
-export const usage = "prflow report (--repo owner/name | --facts FACTS.json) [--config FILE] [--format text|json]   (token: GITHUB_TOKEN; API: GITHUB_API_URL)";
+export const usage = "prflow report (--repo owner/name | --facts FACTS.json) [--config FILE] [--format text|json]";
 export const examples = ["prflow report --repo acme/widgets", "prflow report --facts facts.json --format json"];
 export const help = { config: CONFIG_EITHER };
 export const options = {

@@ -162,7 +162,7 @@ export function explain(message, from) {
 
 export async function run(values, positionals) {
   const [kind, ...extra] = positionals;
-  if (!KINDS.includes(kind) || extra.length) throw new UsageError(`expected review or queue, found ${JSON.stringify(positionals.join(" ") || "nothing")}\nusage: ${usage}`);
+  if (!KINDS.includes(kind) || extra.length) throw new UsageError(`expected review or queue, found ${positionals.length ? JSON.stringify(positionals.join(" ")) : "none"}\nusage: ${usage}`);
   const { params, from } = paramsOf(kind, values);
   if (params.seed === undefined || params.seed === null) {
     params.seed = prflow.drawSeed();
