@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The `prflow` command: `prflow <command> [options]`, each command a file in cli/commands/ exporting
-// { summary, usage, options, run } (and optionally help, examples, writes), so a new command is a new
-// file and nothing here changes. Here: --version, help pages, one --format, the one write rule (--live
-// writes; a command that wrote by default still does, with a deprecation line), and every failure as
-// one line with exit 1 (2 for usage), the stack only with --debug.
+// { summary, usage, options, run } (and optionally help, examples, writes: "live" or "legacy",
+// writeNote), so a new command is a new file and nothing here changes. Here: --version, help pages,
+// one --format, the one write rule (--live writes; a command that wrote by default still does, with a
+// deprecation line), and every failure as one line with exit 1 (2 for usage), the stack only with --debug.
 import { readdirSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { UsageError, EXIT, FOOTER, commandHelp, terminalWidth, wrap } from "./usage.js";
