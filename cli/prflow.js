@@ -21,7 +21,12 @@ const version = () => JSON.parse(readFileSync(new URL("../package.json", import.
 async function help(width) {
   const lines = ["usage: prflow <command> [options]", "       prflow help <command> | prflow <command> --help | prflow --version", "", "commands:"];
   for (const name of available()) lines.push(wrap((await load(name)).summary, width, 18, `  ${name.padEnd(15)} `));
-  lines.push("", "Every command takes --format text|json and --debug; `prflow help <command>` lists its options.", ...FOOTER);
+  lines.push(
+    "",
+    wrap("A command writes only with --live. One that reads a repository decides with the repository's own .github/prflow.json (--config FILE tries a local one) and names it on stderr.", width),
+    wrap("Every command takes --format text|json and --debug; `prflow help <command>` lists its options.", width),
+    ...FOOTER,
+  );
   return lines.join("\n");
 }
 
