@@ -25,7 +25,7 @@ async function help(width) {
     "",
     wrap("A command writes only with --live. One that reads a repository decides with the repository's own .github/prflow.json (--config FILE tries a local one) and names it on stderr.", width),
     wrap("Every command takes --format text|json and --debug; `prflow help <command>` lists its options.", width),
-    ...FOOTER,
+    ...FOOTER.map((f) => wrap(f, width, 2)),
   );
   return lines.join("\n");
 }

@@ -22,6 +22,7 @@ function compare(name, text) {
 test("cli help: the top-level help", async () => {
   const r = await runCli(["--help"], { env: { COLUMNS: "80" } });
   assert.equal(r.code, 0);
+  for (const line of r.stdout.split("\n")) assert.ok(line.length <= 80, `a line over 80 columns: ${line}`);
   compare("prflow", r.stdout);
 });
 
