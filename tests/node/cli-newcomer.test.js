@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEngine } from "../../js/node.js";
 import { startEmulator } from "../../emulator/index.js";
-import { runCli } from "./lib/cli.js";
+import { ROOT, runCli } from "./lib/cli.js";
 
 const STATIONS = { flow: "stations", stations: { machines: { m1: { role: "dev", logins: ["agent-m1"] }, m4: { role: "review", logins: ["review-bot"] } }, settleSeconds: 0 } };
 
@@ -41,6 +41,28 @@ test("newcomer: from an empty folder, status decides with the repository's confi
   writeFileSync(join(cwd, "preset.json"), "{}");
   const presetRun = await run(["status", "--repo", "acme/widgets", "--format", "json", "--config", "preset.json"]);
   assert.notDeepEqual(JSON.parse(presetRun.stdout).rows, JSON.parse(repoRun.stdout).rows);
+});
+
+test("newcomer: reconcile from an empty folder plans what the Action plans from its checkout of the same config", async (t) => {
+  const { gh, run } = await board(t, { config: STATIONS });
+  gh.createPull({ author: "agent-m1", labels: ["from:m1"] });
+  gh.createPull({ author: "agent-m1", labels: ["from:m1", "state:dev"], draft: false });
+  const cli = await run(["reconcile", "--repo", "acme/widgets", "--format", "json"]);
+  assert.equal(cli.code, 0, cli.stderr);
+  assert.match(cli.stderr, /^config: \.github\/prflow\.json of acme\/widgets \(its default branch\)$/m);
+  const ws = emptyFolder();
+  mkdirSync(join(ws, ".github"));
+  writeFileSync(join(ws, ".github", "prflow.json"), JSON.stringify(STATIONS));
+  const action = await gh.runAction({ actionPath: ROOT, event: "schedule", payload: { schedule: "17,47 * * * *" }, inputs: { mode: "reconcile", live: "false" }, workspace: ws });
+  assert.equal(action.code, 0, action.stdout + action.stderr);
+  const ops = (plan) => plan.ops.map((op) => JSON.stringify(op)).sort();
+  const cliPlan = JSON.parse(cli.stdout).plan;
+  assert.ok(cliPlan.ops.length > 0, "the stations config has something to say here");
+  assert.deepEqual(ops(cliPlan), ops(JSON.parse(action.outputs.plan)));
+  // The preset, which the CLI used to fall back to here, plans otherwise.
+  writeFileSync(join(ws, "preset.json"), "{}");
+  const preset = await run(["reconcile", "--repo", "acme/widgets", "--format", "json", "--config", join(ws, "preset.json")]);
+  assert.notDeepEqual(ops(JSON.parse(preset.stdout).plan), ops(cliPlan));
 });
 
 test("newcomer: a local .github/prflow.json is never read in place of the repository's, and the line says how to try it", async (t) => {
