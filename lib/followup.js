@@ -3,7 +3,7 @@
 // plan, and say what happened. Nothing here decides who to ping or when: the engine does.
 import { readFacts, applyPlan, APPLIED } from "./github/index.js";
 import { loadConfig } from "./config-file.js";
-import { RunError } from "./run.js";
+import { RunError, count } from "./run.js";
 
 /**
  * The oldest open issue (not pull request) carrying `label`, as facts.board, or null when there is none.
@@ -73,13 +73,15 @@ export function sweepSummary({ repo, plan, results, live }) {
  * One sweep. Returns { facts, plan, results, counts, summary, lines }. `counts.requests` is how many API
  * requests the sweep made when `octokit.prflowRequests` counts them (the emulator's client does).
  */
-export async function sweepRun({ prflow, octokit, owner, repo, configPath, readFile, live, log = () => {} }) {
-  const loaded = loadConfig(prflow, configPath, readFile ? { readFile } : undefined);
+export async function sweepRun({ prflow, octokit, owner, repo, configPath, readFile, loaded: given, live, log = () => {} }) {
+  // `given`: a config the caller read and named already (the CLI's, from the repository).
+  const loaded = given ?? loadConfig(prflow, configPath, readFile ? { readFile } : undefined);
   if (loaded.errors.length) throw new RunError(loaded.errors);
   const { engine } = loaded;
+  if (given) configPath = given.source;
   const settings = engine.followupSettings();
   if (settings.configErrors.length) throw new RunError(settings.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  log(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
+  if (!given) log(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
   const facts = await readFacts(octokit, { owner, repo });
   const board = settings.board;
   if (board.enabled) {
@@ -91,7 +93,7 @@ export async function sweepRun({ prflow, octokit, owner, repo, configPath, readF
     }
   }
   const plan = engine.sweep({ facts });
-  log(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`);
+  log(`engine ${plan.engine}: ${count(plan.pulls.length, "pull request")}, ${count(plan.ops.length, "operation")}, ${count(plan.warnings.length, "warning")}, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`);
   const results = await applyPlan(octokit, plan, { owner, repo, live, log });
   const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
   for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);

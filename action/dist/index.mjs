@@ -41,6 +41,1551 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
+// node_modules/universal-user-agent/index.js
+function getUserAgent() {
+  if (typeof navigator === "object" && "userAgent" in navigator) {
+    return navigator.userAgent;
+  }
+  if (typeof process === "object" && process.version !== void 0) {
+    return `Node.js/${process.version.substr(1)} (${process.platform}; ${process.arch})`;
+  }
+  return "<environment undetectable>";
+}
+var init_universal_user_agent = __esm({
+  "node_modules/universal-user-agent/index.js"() {
+  }
+});
+
+// node_modules/before-after-hook/lib/register.js
+function register(state, name, method, options) {
+  if (typeof method !== "function") {
+    throw new Error("method for before hook must be a function");
+  }
+  if (!options) {
+    options = {};
+  }
+  if (Array.isArray(name)) {
+    return name.reverse().reduce((callback, name2) => {
+      return register.bind(null, state, name2, callback, options);
+    }, method)();
+  }
+  return Promise.resolve().then(() => {
+    if (!state.registry[name]) {
+      return method(options);
+    }
+    return state.registry[name].reduce((method2, registered) => {
+      return registered.hook.bind(null, method2, options);
+    }, method)();
+  });
+}
+var init_register = __esm({
+  "node_modules/before-after-hook/lib/register.js"() {
+  }
+});
+
+// node_modules/before-after-hook/lib/add.js
+function addHook(state, kind, name, hook2) {
+  const orig = hook2;
+  if (!state.registry[name]) {
+    state.registry[name] = [];
+  }
+  if (kind === "before") {
+    hook2 = (method, options) => {
+      return Promise.resolve().then(orig.bind(null, options)).then(method.bind(null, options));
+    };
+  }
+  if (kind === "after") {
+    hook2 = (method, options) => {
+      let result;
+      return Promise.resolve().then(method.bind(null, options)).then((result_) => {
+        result = result_;
+        return orig(result, options);
+      }).then(() => {
+        return result;
+      });
+    };
+  }
+  if (kind === "error") {
+    hook2 = (method, options) => {
+      return Promise.resolve().then(method.bind(null, options)).catch((error) => {
+        return orig(error, options);
+      });
+    };
+  }
+  state.registry[name].push({
+    hook: hook2,
+    orig
+  });
+}
+var init_add = __esm({
+  "node_modules/before-after-hook/lib/add.js"() {
+  }
+});
+
+// node_modules/before-after-hook/lib/remove.js
+function removeHook(state, name, method) {
+  if (!state.registry[name]) {
+    return;
+  }
+  const index = state.registry[name].map((registered) => {
+    return registered.orig;
+  }).indexOf(method);
+  if (index === -1) {
+    return;
+  }
+  state.registry[name].splice(index, 1);
+}
+var init_remove = __esm({
+  "node_modules/before-after-hook/lib/remove.js"() {
+  }
+});
+
+// node_modules/before-after-hook/index.js
+function bindApi(hook2, state, name) {
+  const removeHookRef = bindable(removeHook, null).apply(
+    null,
+    name ? [state, name] : [state]
+  );
+  hook2.api = { remove: removeHookRef };
+  hook2.remove = removeHookRef;
+  ["before", "error", "after", "wrap"].forEach((kind) => {
+    const args = name ? [state, kind, name] : [state, kind];
+    hook2[kind] = hook2.api[kind] = bindable(addHook, null).apply(null, args);
+  });
+}
+function Singular() {
+  const singularHookName = /* @__PURE__ */ Symbol("Singular");
+  const singularHookState = {
+    registry: {}
+  };
+  const singularHook = register.bind(null, singularHookState, singularHookName);
+  bindApi(singularHook, singularHookState, singularHookName);
+  return singularHook;
+}
+function Collection() {
+  const state = {
+    registry: {}
+  };
+  const hook2 = register.bind(null, state);
+  bindApi(hook2, state);
+  return hook2;
+}
+var bind, bindable, before_after_hook_default;
+var init_before_after_hook = __esm({
+  "node_modules/before-after-hook/index.js"() {
+    init_register();
+    init_add();
+    init_remove();
+    bind = Function.bind;
+    bindable = bind.bind(bind);
+    before_after_hook_default = { Singular, Collection };
+  }
+});
+
+// node_modules/@octokit/endpoint/dist-bundle/index.js
+function lowercaseKeys(object) {
+  if (!object) {
+    return {};
+  }
+  return Object.keys(object).reduce((newObj, key) => {
+    newObj[key.toLowerCase()] = object[key];
+    return newObj;
+  }, {});
+}
+function isPlainObject(value) {
+  if (typeof value !== "object" || value === null) return false;
+  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto === null) return true;
+  const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
+  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
+}
+function mergeDeep(defaults, options) {
+  const result = Object.assign({}, defaults);
+  Object.keys(options).forEach((key) => {
+    if (isPlainObject(options[key])) {
+      if (!(key in defaults)) Object.assign(result, { [key]: options[key] });
+      else result[key] = mergeDeep(defaults[key], options[key]);
+    } else {
+      Object.assign(result, { [key]: options[key] });
+    }
+  });
+  return result;
+}
+function removeUndefinedProperties(obj) {
+  for (const key in obj) {
+    if (obj[key] === void 0) {
+      delete obj[key];
+    }
+  }
+  return obj;
+}
+function merge(defaults, route, options) {
+  if (typeof route === "string") {
+    let [method, url] = route.split(" ");
+    options = Object.assign(url ? { method, url } : { url: method }, options);
+  } else {
+    options = Object.assign({}, route);
+  }
+  options.headers = lowercaseKeys(options.headers);
+  removeUndefinedProperties(options);
+  removeUndefinedProperties(options.headers);
+  const mergedOptions = mergeDeep(defaults || {}, options);
+  if (options.url === "/graphql") {
+    if (defaults && defaults.mediaType.previews?.length) {
+      mergedOptions.mediaType.previews = defaults.mediaType.previews.filter(
+        (preview) => !mergedOptions.mediaType.previews.includes(preview)
+      ).concat(mergedOptions.mediaType.previews);
+    }
+    mergedOptions.mediaType.previews = (mergedOptions.mediaType.previews || []).map((preview) => preview.replace(/-preview/, ""));
+  }
+  return mergedOptions;
+}
+function addQueryParameters(url, parameters) {
+  const separator = /\?/.test(url) ? "&" : "?";
+  const names = Object.keys(parameters);
+  if (names.length === 0) {
+    return url;
+  }
+  return url + separator + names.map((name) => {
+    if (name === "q") {
+      return "q=" + parameters.q.split("+").map(encodeURIComponent).join("+");
+    }
+    return `${name}=${encodeURIComponent(parameters[name])}`;
+  }).join("&");
+}
+function removeNonChars(variableName) {
+  return variableName.replace(/(?:^\W+)|(?:(?<!\W)\W+$)/g, "").split(/,/);
+}
+function extractUrlVariableNames(url) {
+  const matches = url.match(urlVariableRegex);
+  if (!matches) {
+    return [];
+  }
+  return matches.map(removeNonChars).reduce((a, b) => a.concat(b), []);
+}
+function omit(object, keysToOmit) {
+  const result = { __proto__: null };
+  for (const key of Object.keys(object)) {
+    if (keysToOmit.indexOf(key) === -1) {
+      result[key] = object[key];
+    }
+  }
+  return result;
+}
+function encodeReserved(str) {
+  return str.split(/(%[0-9A-Fa-f]{2})/g).map(function(part) {
+    if (!/%[0-9A-Fa-f]/.test(part)) {
+      part = encodeURI(part).replace(/%5B/g, "[").replace(/%5D/g, "]");
+    }
+    return part;
+  }).join("");
+}
+function encodeUnreserved(str) {
+  return encodeURIComponent(str).replace(/[!'()*]/g, function(c) {
+    return "%" + c.charCodeAt(0).toString(16).toUpperCase();
+  });
+}
+function encodeValue(operator, value, key) {
+  value = operator === "+" || operator === "#" ? encodeReserved(value) : encodeUnreserved(value);
+  if (key) {
+    return encodeUnreserved(key) + "=" + value;
+  } else {
+    return value;
+  }
+}
+function isDefined(value) {
+  return value !== void 0 && value !== null;
+}
+function isKeyOperator(operator) {
+  return operator === ";" || operator === "&" || operator === "?";
+}
+function getValues(context, operator, key, modifier) {
+  var value = context[key], result = [];
+  if (isDefined(value) && value !== "") {
+    if (typeof value === "string" || typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
+      value = value.toString();
+      if (modifier && modifier !== "*") {
+        value = value.substring(0, parseInt(modifier, 10));
+      }
+      result.push(
+        encodeValue(operator, value, isKeyOperator(operator) ? key : "")
+      );
+    } else {
+      if (modifier === "*") {
+        if (Array.isArray(value)) {
+          value.filter(isDefined).forEach(function(value2) {
+            result.push(
+              encodeValue(operator, value2, isKeyOperator(operator) ? key : "")
+            );
+          });
+        } else {
+          Object.keys(value).forEach(function(k) {
+            if (isDefined(value[k])) {
+              result.push(encodeValue(operator, value[k], k));
+            }
+          });
+        }
+      } else {
+        const tmp = [];
+        if (Array.isArray(value)) {
+          value.filter(isDefined).forEach(function(value2) {
+            tmp.push(encodeValue(operator, value2));
+          });
+        } else {
+          Object.keys(value).forEach(function(k) {
+            if (isDefined(value[k])) {
+              tmp.push(encodeUnreserved(k));
+              tmp.push(encodeValue(operator, value[k].toString()));
+            }
+          });
+        }
+        if (isKeyOperator(operator)) {
+          result.push(encodeUnreserved(key) + "=" + tmp.join(","));
+        } else if (tmp.length !== 0) {
+          result.push(tmp.join(","));
+        }
+      }
+    }
+  } else {
+    if (operator === ";") {
+      if (isDefined(value)) {
+        result.push(encodeUnreserved(key));
+      }
+    } else if (value === "" && (operator === "&" || operator === "?")) {
+      result.push(encodeUnreserved(key) + "=");
+    } else if (value === "") {
+      result.push("");
+    }
+  }
+  return result;
+}
+function parseUrl(template) {
+  return {
+    expand: expand.bind(null, template)
+  };
+}
+function expand(template, context) {
+  var operators = ["+", "#", ".", "/", ";", "?", "&"];
+  template = template.replace(
+    /\{([^\{\}]+)\}|([^\{\}]+)/g,
+    function(_, expression, literal) {
+      if (expression) {
+        let operator = "";
+        const values = [];
+        if (operators.indexOf(expression.charAt(0)) !== -1) {
+          operator = expression.charAt(0);
+          expression = expression.substr(1);
+        }
+        expression.split(/,/g).forEach(function(variable) {
+          var tmp = /([^:\*]*)(?::(\d+)|(\*))?/.exec(variable);
+          values.push(getValues(context, operator, tmp[1], tmp[2] || tmp[3]));
+        });
+        if (operator && operator !== "+") {
+          var separator = ",";
+          if (operator === "?") {
+            separator = "&";
+          } else if (operator !== "#") {
+            separator = operator;
+          }
+          return (values.length !== 0 ? operator : "") + values.join(separator);
+        } else {
+          return values.join(",");
+        }
+      } else {
+        return encodeReserved(literal);
+      }
+    }
+  );
+  if (template === "/") {
+    return template;
+  } else {
+    return template.replace(/\/$/, "");
+  }
+}
+function parse(options) {
+  let method = options.method.toUpperCase();
+  let url = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
+  let headers = Object.assign({}, options.headers);
+  let body;
+  let parameters = omit(options, [
+    "method",
+    "baseUrl",
+    "url",
+    "headers",
+    "request",
+    "mediaType"
+  ]);
+  const urlVariableNames = extractUrlVariableNames(url);
+  url = parseUrl(url).expand(parameters);
+  if (!/^http/.test(url)) {
+    url = options.baseUrl + url;
+  }
+  const omittedParameters = Object.keys(options).filter((option) => urlVariableNames.includes(option)).concat("baseUrl");
+  const remainingParameters = omit(parameters, omittedParameters);
+  const isBinaryRequest = /application\/octet-stream/i.test(headers.accept);
+  if (!isBinaryRequest) {
+    if (options.mediaType.format) {
+      headers.accept = headers.accept.split(/,/).map(
+        (format) => format.replace(
+          /application\/vnd(\.\w+)(\.v3)?(\.\w+)?(\+json)?$/,
+          `application/vnd$1$2.${options.mediaType.format}`
+        )
+      ).join(",");
+    }
+    if (url.endsWith("/graphql")) {
+      if (options.mediaType.previews?.length) {
+        const previewsFromAcceptHeader = headers.accept.match(/(?<![\w-])[\w-]+(?=-preview)/g) || [];
+        headers.accept = previewsFromAcceptHeader.concat(options.mediaType.previews).map((preview) => {
+          const format = options.mediaType.format ? `.${options.mediaType.format}` : "+json";
+          return `application/vnd.github.${preview}-preview${format}`;
+        }).join(",");
+      }
+    }
+  }
+  if (["GET", "HEAD"].includes(method)) {
+    url = addQueryParameters(url, remainingParameters);
+  } else {
+    if ("data" in remainingParameters) {
+      body = remainingParameters.data;
+    } else {
+      if (Object.keys(remainingParameters).length) {
+        body = remainingParameters;
+      }
+    }
+  }
+  if (!headers["content-type"] && typeof body !== "undefined") {
+    headers["content-type"] = "application/json; charset=utf-8";
+  }
+  if (["PATCH", "PUT"].includes(method) && typeof body === "undefined") {
+    body = "";
+  }
+  return Object.assign(
+    { method, url, headers },
+    typeof body !== "undefined" ? { body } : null,
+    options.request ? { request: options.request } : null
+  );
+}
+function endpointWithDefaults(defaults, route, options) {
+  return parse(merge(defaults, route, options));
+}
+function withDefaults(oldDefaults, newDefaults) {
+  const DEFAULTS2 = merge(oldDefaults, newDefaults);
+  const endpoint2 = endpointWithDefaults.bind(null, DEFAULTS2);
+  return Object.assign(endpoint2, {
+    DEFAULTS: DEFAULTS2,
+    defaults: withDefaults.bind(null, DEFAULTS2),
+    merge: merge.bind(null, DEFAULTS2),
+    parse
+  });
+}
+var VERSION, userAgent, DEFAULTS, urlVariableRegex, endpoint;
+var init_dist_bundle = __esm({
+  "node_modules/@octokit/endpoint/dist-bundle/index.js"() {
+    init_universal_user_agent();
+    VERSION = "0.0.0-development";
+    userAgent = `octokit-endpoint.js/${VERSION} ${getUserAgent()}`;
+    DEFAULTS = {
+      method: "GET",
+      baseUrl: "https://api.github.com",
+      headers: {
+        accept: "application/vnd.github.v3+json",
+        "user-agent": userAgent
+      },
+      mediaType: {
+        format: ""
+      }
+    };
+    urlVariableRegex = /\{[^{}}]+\}/g;
+    endpoint = withDefaults(null, DEFAULTS);
+  }
+});
+
+// node_modules/content-type/dist/index.js
+function parse2(header, options) {
+  const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
+  const len = header.length;
+  let valueStart = options?.start ?? 0;
+  while ((CHAR_MAP[header.charCodeAt(valueStart)] & OWS) !== 0) {
+    valueStart++;
+  }
+  let index = valueStart;
+  let typeFlags = 0;
+  let whitespace = -1;
+  let stop = options?.parameters === false ? COMMA_FLAG : 0;
+  while (index < len) {
+    const code = header.charCodeAt(index);
+    const flags = CHAR_MAP[code];
+    if ((flags & stopFlags) !== 0) {
+      stop |= flags & COMMA_FLAG;
+      break;
+    }
+    if ((flags & OWS) !== 0) {
+      if (whitespace === -1)
+        whitespace = index;
+    } else {
+      whitespace = -1;
+    }
+    typeFlags |= code & NON_ASCII | flags;
+    index++;
+  }
+  const valueEnd = whitespace === -1 ? index : whitespace;
+  const value = header.slice(valueStart, valueEnd);
+  const type = (typeFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
+  if (index === len || stop !== 0) {
+    return { type, index, parameters: new NullObject() };
+  }
+  return parseParameters(header, type, index, len, stopFlags);
+}
+function parseParameters(header, type, index, len, stopFlags) {
+  const parameters = new NullObject();
+  parameter: while (index < len) {
+    index++;
+    while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
+      index++;
+    }
+    const keyStart = index;
+    let keyFlags = 0;
+    let keyWhitespace = -1;
+    while (index < len) {
+      const code = header.charCodeAt(index);
+      const flags = CHAR_MAP[code];
+      if ((flags & stopFlags) !== 0) {
+        if ((flags & COMMA_FLAG) !== 0)
+          break parameter;
+        continue parameter;
+      }
+      if (code === EQ) {
+        const keyEnd = keyWhitespace === -1 ? index : keyWhitespace;
+        const value = header.slice(keyStart, keyEnd);
+        const key = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
+        index++;
+        while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
+          index++;
+        }
+        if (index < len && header.charCodeAt(index) === DQUOTE) {
+          const quotedStart = ++index;
+          let escaped = false;
+          while (index < len) {
+            const code2 = header.charCodeAt(index);
+            if (code2 === DQUOTE) {
+              if (parameters[key] === void 0) {
+                parameters[key] = escaped ? unescapeQuotedPairs(header, quotedStart, index) : header.slice(quotedStart, index);
+              }
+              index++;
+              let stop2 = 0;
+              while (index < len) {
+                const code3 = header.charCodeAt(index);
+                const flags2 = CHAR_MAP[code3];
+                if ((flags2 & stopFlags) !== 0) {
+                  stop2 = flags2 & COMMA_FLAG;
+                  break;
+                }
+                index++;
+              }
+              if (stop2 !== 0)
+                break parameter;
+              continue parameter;
+            }
+            if (code2 === BSLASH && index + 1 < len) {
+              escaped = true;
+              index += 2;
+              continue;
+            }
+            index++;
+          }
+          continue parameter;
+        }
+        const valueStart = index;
+        let stop = 0;
+        let valueWhitespace = -1;
+        while (index < len) {
+          const code2 = header.charCodeAt(index);
+          const flags2 = CHAR_MAP[code2];
+          if ((flags2 & stopFlags) !== 0) {
+            stop = flags2 & COMMA_FLAG;
+            break;
+          }
+          if ((flags2 & OWS) !== 0) {
+            if (valueWhitespace === -1)
+              valueWhitespace = index;
+          } else {
+            valueWhitespace = -1;
+          }
+          index++;
+        }
+        if (parameters[key] === void 0) {
+          const valueEnd = valueWhitespace === -1 ? index : valueWhitespace;
+          parameters[key] = header.slice(valueStart, valueEnd);
+        }
+        if (stop !== 0)
+          break parameter;
+        continue parameter;
+      }
+      if ((flags & OWS) !== 0) {
+        if (keyWhitespace === -1)
+          keyWhitespace = index;
+      } else {
+        keyWhitespace = -1;
+      }
+      keyFlags |= code & NON_ASCII | flags;
+      index++;
+    }
+  }
+  return { type, index, parameters };
+}
+function unescapeQuotedPairs(str, start, end) {
+  let result = "";
+  for (let index = start; index < end; index++) {
+    if (str.charCodeAt(index) === BSLASH) {
+      result += str.slice(start, index);
+      start = ++index;
+    }
+  }
+  return result + str.slice(start, end);
+}
+var SP, HTAB, SEMI, EQ, DQUOTE, BSLASH, COMMA, LOWER_CASE, OWS, SEMI_FLAG, COMMA_FLAG, TOKEN_FLAG, NON_ASCII, CASE_FLAGS, CHAR_MAP, NullObject;
+var init_dist = __esm({
+  "node_modules/content-type/dist/index.js"() {
+    SP = 32;
+    HTAB = 9;
+    SEMI = 59;
+    EQ = 61;
+    DQUOTE = 34;
+    BSLASH = 92;
+    COMMA = 44;
+    LOWER_CASE = 1;
+    OWS = 2;
+    SEMI_FLAG = 4;
+    COMMA_FLAG = 8;
+    TOKEN_FLAG = 16;
+    NON_ASCII = 65280;
+    CASE_FLAGS = LOWER_CASE | NON_ASCII;
+    CHAR_MAP = new Uint8Array(256);
+    CHAR_MAP[HTAB] |= OWS;
+    CHAR_MAP[SP] |= OWS;
+    CHAR_MAP[SEMI] |= SEMI_FLAG;
+    CHAR_MAP[COMMA] |= COMMA_FLAG;
+    for (let code = 128; code <= 255; code++) {
+      CHAR_MAP[code] |= LOWER_CASE;
+    }
+    for (const char of "!#$%&'*+-.^_`|~") {
+      CHAR_MAP[char.charCodeAt(0)] |= TOKEN_FLAG;
+    }
+    for (let code = 48; code <= 57; code++) {
+      CHAR_MAP[code] |= TOKEN_FLAG;
+    }
+    for (let code = 65; code <= 90; code++) {
+      CHAR_MAP[code] |= LOWER_CASE | TOKEN_FLAG;
+    }
+    for (let code = 97; code <= 122; code++) {
+      CHAR_MAP[code] |= TOKEN_FLAG;
+    }
+    NullObject = /* @__PURE__ */ (() => {
+      const C = function() {
+      };
+      C.prototype = /* @__PURE__ */ Object.create(null);
+      return C;
+    })();
+  }
+});
+
+// node_modules/json-with-bigint/json-with-bigint.js
+var intRegex, noiseValue, originalStringify, originalParse, customFormat, bigIntsStringify, noiseStringify, isUnstringifiable, isRawJSON, stringifyIteratively, JSONStringify, featureCache, isContextSourceSupported, convertMarkedBigIntsReviver, JSONParseV2, MAX_INT, MAX_DIGITS, stringsOrLargeNumbers, noiseValueWithQuotes, applyReviverIteratively, serializeBigInts, JSONParse;
+var init_json_with_bigint = __esm({
+  "node_modules/json-with-bigint/json-with-bigint.js"() {
+    intRegex = /^-?\d+$/;
+    noiseValue = /^-?\d+n+$/;
+    originalStringify = JSON.stringify;
+    originalParse = JSON.parse;
+    customFormat = /^-?\d+n$/;
+    bigIntsStringify = /([\[:])?"(-?\d+)n"($|\s*[,\}\]])/g;
+    noiseStringify = /([\[:])?("-?\d+n+)n("$|"\s*[,\}\]])/g;
+    isUnstringifiable = (val) => val === void 0 || typeof val === "function" || typeof val === "symbol";
+    isRawJSON = (val) => val !== null && typeof val === "object" && val.constructor && val.constructor.name === "RawJSON";
+    stringifyIteratively = (rootValue, replacer, spaceParam) => {
+      let space = "";
+      if (typeof spaceParam === "number") {
+        space = " ".repeat(Math.min(10, Math.max(0, Math.floor(spaceParam))));
+      } else if (typeof spaceParam === "string") {
+        space = spaceParam.slice(0, 10);
+      }
+      const isFunctionReplacer = typeof replacer === "function";
+      const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
+      const prepareVal = (parent, key, val) => {
+        const isObject = val !== null && typeof val === "object";
+        const hasToJSON = isObject && typeof val.toJSON === "function";
+        if (hasToJSON) {
+          val = val.toJSON(key);
+        }
+        const isNoise = typeof val === "string" && noiseValue.test(val);
+        if (isNoise) return val + "n";
+        const isBigInt = typeof val === "bigint";
+        if (isBigInt) {
+          const supportsRawJSON = "rawJSON" in JSON;
+          if (supportsRawJSON) return JSON.rawJSON(val.toString());
+          return val.toString() + "n";
+        }
+        if (isFunctionReplacer) {
+          val = replacer.call(parent, key, val);
+        }
+        const isPostReplacerObject = val !== null && typeof val === "object";
+        if (isPostReplacerObject) {
+          const isPrimitiveWrapper = val instanceof Number || val instanceof String || val instanceof Boolean;
+          if (isPrimitiveWrapper) {
+            val = val.valueOf();
+          }
+        }
+        return val;
+      };
+      const rootProcessed = prepareVal({ "": rootValue }, "", rootValue);
+      if (isUnstringifiable(rootProcessed)) {
+        return void 0;
+      }
+      const isRootPrimitive = rootProcessed === null || typeof rootProcessed !== "object";
+      const isRootNativeRawJSON = isRawJSON(rootProcessed);
+      if (isRootPrimitive || isRootNativeRawJSON) {
+        return originalStringify(rootProcessed);
+      }
+      const chunks = [];
+      let level = 0;
+      const stack = [
+        {
+          parent: { "": rootProcessed },
+          key: "",
+          val: rootProcessed,
+          isArray: Array.isArray(rootProcessed),
+          keys: Array.isArray(rootProcessed) ? null : Object.keys(rootProcessed),
+          index: 0,
+          first: true
+        }
+      ];
+      const visited = new WeakSet([rootProcessed]);
+      while (stack.length > 0) {
+        const node = stack[stack.length - 1];
+        if (node.index === 0) {
+          chunks.push(node.isArray ? "[" : "{");
+          level++;
+        }
+        let isDone = false;
+        if (node.isArray) {
+          if (node.index < node.val.length) {
+            if (!node.first) chunks.push(",");
+            if (space) chunks.push("\n" + space.repeat(level));
+            const childRaw = node.val[node.index];
+            const childVal = prepareVal(node.val, String(node.index), childRaw);
+            if (isUnstringifiable(childVal)) {
+              chunks.push("null");
+              node.first = false;
+              node.index++;
+            } else {
+              const isComplexObject = childVal !== null && typeof childVal === "object";
+              const isNativeRaw = isRawJSON(childVal);
+              if (isComplexObject && !isNativeRaw) {
+                if (visited.has(childVal)) {
+                  throw new TypeError("Converting circular structure to JSON");
+                }
+                visited.add(childVal);
+                stack.push({
+                  parent: node.val,
+                  key: String(node.index),
+                  val: childVal,
+                  isArray: Array.isArray(childVal),
+                  keys: Array.isArray(childVal) ? null : Object.keys(childVal),
+                  index: 0,
+                  first: true
+                });
+                node.first = false;
+                node.index++;
+              } else {
+                chunks.push(originalStringify(childVal));
+                node.first = false;
+                node.index++;
+              }
+            }
+          } else {
+            isDone = true;
+          }
+        } else {
+          while (node.index < node.keys.length) {
+            const k = node.keys[node.index++];
+            const isFilteredOutByArray = propertyList && !propertyList.has(k);
+            if (isFilteredOutByArray) continue;
+            const childRaw = node.val[k];
+            const childVal = prepareVal(node.val, k, childRaw);
+            if (isUnstringifiable(childVal)) continue;
+            if (!node.first) chunks.push(",");
+            if (space) {
+              chunks.push("\n" + space.repeat(level) + originalStringify(k) + ": ");
+            } else {
+              chunks.push(originalStringify(k) + ":");
+            }
+            const isComplexObject = childVal !== null && typeof childVal === "object";
+            const isNativeRaw = isRawJSON(childVal);
+            if (isComplexObject && !isNativeRaw) {
+              if (visited.has(childVal)) {
+                throw new TypeError("Converting circular structure to JSON");
+              }
+              visited.add(childVal);
+              stack.push({
+                parent: node.val,
+                key: k,
+                val: childVal,
+                isArray: Array.isArray(childVal),
+                keys: Array.isArray(childVal) ? null : Object.keys(childVal),
+                index: 0,
+                first: true
+              });
+              node.first = false;
+              break;
+            } else {
+              chunks.push(originalStringify(childVal));
+              node.first = false;
+            }
+          }
+          const isNodeFullyProcessed = node.index >= node.keys.length && stack[stack.length - 1] === node;
+          if (isNodeFullyProcessed) {
+            isDone = true;
+          }
+        }
+        if (isDone) {
+          level--;
+          if (!node.first && space) chunks.push("\n" + space.repeat(level));
+          chunks.push(node.isArray ? "]" : "}");
+          visited.delete(node.val);
+          stack.pop();
+        }
+      }
+      return chunks.join("");
+    };
+    JSONStringify = (value, replacer, space) => {
+      try {
+        const supportsRawJSON = "rawJSON" in JSON;
+        if (supportsRawJSON) {
+          return originalStringify(
+            value,
+            (key, val) => {
+              if (typeof val === "bigint") return JSON.rawJSON(val.toString());
+              const hasFunctionReplacer = typeof replacer === "function";
+              if (hasFunctionReplacer) return replacer(key, val);
+              const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key);
+              if (isKeyInArrayReplacer) return val;
+              return val;
+            },
+            space
+          );
+        }
+        if (!value) return originalStringify(value, replacer, space);
+        const convertedToCustomJSON = originalStringify(
+          value,
+          (key, val) => {
+            const isNoise = typeof val === "string" && noiseValue.test(val);
+            if (isNoise) return val.toString() + "n";
+            if (typeof val === "bigint") return val.toString() + "n";
+            const hasFunctionReplacer = typeof replacer === "function";
+            if (hasFunctionReplacer) return replacer(key, val);
+            const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key);
+            if (isKeyInArrayReplacer) return val;
+            return val;
+          },
+          space
+        );
+        const processedJSON = convertedToCustomJSON.replace(
+          bigIntsStringify,
+          "$1$2$3"
+        );
+        const denoisedJSON = processedJSON.replace(noiseStringify, "$1$2$3");
+        return denoisedJSON;
+      } catch (error) {
+        if (error instanceof RangeError) {
+          const convertedJSON = stringifyIteratively(value, replacer, space);
+          if (convertedJSON === void 0) return void 0;
+          const supportsRawJSON = "rawJSON" in JSON;
+          if (supportsRawJSON) return convertedJSON;
+          const processedJSON = convertedJSON.replace(bigIntsStringify, "$1$2$3");
+          return processedJSON.replace(noiseStringify, "$1$2$3");
+        }
+        throw error;
+      }
+    };
+    featureCache = /* @__PURE__ */ new Map();
+    isContextSourceSupported = () => {
+      const parseFingerprint = JSON.parse.toString();
+      if (featureCache.has(parseFingerprint)) {
+        return featureCache.get(parseFingerprint);
+      }
+      try {
+        const result = JSON.parse(
+          "1",
+          (_, __, context) => !!context?.source && context.source === "1"
+        );
+        featureCache.set(parseFingerprint, result);
+        return result;
+      } catch {
+        featureCache.set(parseFingerprint, false);
+        return false;
+      }
+    };
+    convertMarkedBigIntsReviver = (key, value, context, userReviver) => {
+      const isCustomFormatBigInt = typeof value === "string" && customFormat.test(value);
+      if (isCustomFormatBigInt) return BigInt(value.slice(0, -1));
+      const isNoiseValue = typeof value === "string" && noiseValue.test(value);
+      if (isNoiseValue) return value.slice(0, -1);
+      const hasUserReviver = typeof userReviver === "function";
+      if (!hasUserReviver) return value;
+      return userReviver(key, value, context);
+    };
+    JSONParseV2 = (text, reviver) => {
+      return JSON.parse(text, (key, value, context) => {
+        const isNumber = typeof value === "number";
+        const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
+        const isBigNumber = isNumber && isOutOfBounds;
+        const isInt = context && intRegex.test(context.source);
+        const isBigInt = isBigNumber && isInt;
+        if (isBigInt) return BigInt(context.source);
+        const hasCustomReviver = typeof reviver === "function";
+        if (!hasCustomReviver) return value;
+        return reviver(key, value, context);
+      });
+    };
+    MAX_INT = Number.MAX_SAFE_INTEGER.toString();
+    MAX_DIGITS = MAX_INT.length;
+    stringsOrLargeNumbers = /"(?:[^"\\]|\\.)*"|-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/g;
+    noiseValueWithQuotes = /^"-?\d+n+"$/;
+    applyReviverIteratively = (parsed, userReviver) => {
+      const rootHolder = { "": parsed };
+      const stack = [{ parent: rootHolder, key: "", visited: false }];
+      while (stack.length > 0) {
+        const node = stack[stack.length - 1];
+        if (!node.visited) {
+          node.visited = true;
+          const value = node.parent[node.key];
+          const isComplexObject = value !== null && typeof value === "object";
+          if (isComplexObject) {
+            const keys = Object.keys(value);
+            for (let i = keys.length - 1; i >= 0; i--) {
+              stack.push({ parent: value, key: keys[i], visited: false });
+            }
+          }
+        } else {
+          const { parent, key } = node;
+          let value = parent[key];
+          if (typeof value === "string") {
+            const isCustomFormatBigInt = customFormat.test(value);
+            if (isCustomFormatBigInt) {
+              value = BigInt(value.slice(0, -1));
+            } else {
+              const isNoise = noiseValue.test(value);
+              if (isNoise) value = value.slice(0, -1);
+            }
+          }
+          const hasUserReviver = typeof userReviver === "function";
+          if (hasUserReviver) {
+            value = userReviver.call(parent, key, value);
+          }
+          const isDeleted = value === void 0;
+          if (isDeleted) {
+            delete parent[key];
+          } else {
+            parent[key] = value;
+          }
+          stack.pop();
+        }
+      }
+      return rootHolder[""];
+    };
+    serializeBigInts = (text) => {
+      return text.replace(
+        stringsOrLargeNumbers,
+        (match, digits, fractional, exponential) => {
+          const isString = match[0] === '"';
+          const isNoise = isString && noiseValueWithQuotes.test(match);
+          if (isNoise) return match.substring(0, match.length - 1) + 'n"';
+          const hasFractionalOrExponential = fractional || exponential;
+          const isLessThanMaxSafeInt = digits && (digits.length < MAX_DIGITS || digits.length === MAX_DIGITS && digits <= MAX_INT);
+          const isStandardValue = isString || hasFractionalOrExponential || isLessThanMaxSafeInt;
+          if (isStandardValue) return match;
+          return '"' + match + 'n"';
+        }
+      );
+    };
+    JSONParse = (text, reviver) => {
+      if (!text) return originalParse(text, reviver);
+      try {
+        if (isContextSourceSupported()) return JSONParseV2(text, reviver);
+        const serializedData = serializeBigInts(text);
+        return originalParse(
+          serializedData,
+          (key, value, context) => convertMarkedBigIntsReviver(key, value, context, reviver)
+        );
+      } catch (error) {
+        if (error instanceof RangeError) {
+          const serializedData = serializeBigInts(text);
+          const parsed = originalParse(serializedData);
+          return applyReviverIteratively(parsed, reviver);
+        }
+        throw error;
+      }
+    };
+  }
+});
+
+// node_modules/@octokit/request-error/dist-src/index.js
+var RequestError;
+var init_dist_src = __esm({
+  "node_modules/@octokit/request-error/dist-src/index.js"() {
+    RequestError = class extends Error {
+      name;
+      /**
+       * http status code
+       */
+      status;
+      /**
+       * Request options that lead to the error.
+       */
+      request;
+      /**
+       * Response object if a response was received
+       */
+      response;
+      constructor(message, statusCode, options) {
+        super(message, { cause: options.cause });
+        this.name = "HttpError";
+        this.status = Number.parseInt(statusCode);
+        if (Number.isNaN(this.status)) {
+          this.status = 0;
+        }
+        if ("response" in options) {
+          this.response = options.response;
+        }
+        const requestCopy = Object.assign({}, options.request);
+        if (options.request.headers.authorization) {
+          requestCopy.headers = Object.assign({}, options.request.headers, {
+            authorization: options.request.headers.authorization.replace(
+              /(?<! ) .*$/,
+              " [REDACTED]"
+            )
+          });
+        }
+        requestCopy.url = requestCopy.url.replace(/\bclient_secret=\w+/g, "client_secret=[REDACTED]").replace(/\baccess_token=\w+/g, "access_token=[REDACTED]");
+        this.request = requestCopy;
+      }
+    };
+  }
+});
+
+// node_modules/@octokit/request/dist-bundle/index.js
+function isPlainObject2(value) {
+  if (typeof value !== "object" || value === null) return false;
+  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto === null) return true;
+  const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
+  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
+}
+async function fetchWrapper(requestOptions) {
+  const fetch2 = requestOptions.request?.fetch || globalThis.fetch;
+  if (!fetch2) {
+    throw new Error(
+      "fetch is not set. Please pass a fetch implementation as new Octokit({ request: { fetch }}). Learn more at https://github.com/octokit/octokit.js/#fetch-missing"
+    );
+  }
+  const log2 = requestOptions.request?.log || console;
+  const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
+  const body = isPlainObject2(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
+  const requestHeaders = Object.fromEntries(
+    Object.entries(requestOptions.headers).map(([name, value]) => [
+      name,
+      String(value)
+    ])
+  );
+  let fetchResponse;
+  try {
+    fetchResponse = await fetch2(requestOptions.url, {
+      method: requestOptions.method,
+      body,
+      redirect: requestOptions.request?.redirect,
+      headers: requestHeaders,
+      signal: requestOptions.request?.signal,
+      // duplex must be set if request.body is ReadableStream or Async Iterables.
+      // See https://fetch.spec.whatwg.org/#dom-requestinit-duplex.
+      ...requestOptions.body && { duplex: "half" }
+    });
+  } catch (error) {
+    let message = "Unknown Error";
+    if (error instanceof Error) {
+      if (error.name === "AbortError") {
+        error.status = 500;
+        throw error;
+      }
+      message = error.message;
+      if (error.name === "TypeError" && "cause" in error) {
+        if (error.cause instanceof Error) {
+          message = error.cause.message;
+        } else if (typeof error.cause === "string") {
+          message = error.cause;
+        }
+      }
+    }
+    const requestError = new RequestError(message, 500, {
+      request: requestOptions
+    });
+    requestError.cause = error;
+    throw requestError;
+  }
+  const status = fetchResponse.status;
+  const url = fetchResponse.url;
+  const responseHeaders = {};
+  for (const [key, value] of fetchResponse.headers) {
+    responseHeaders[key] = value;
+  }
+  const octokitResponse = {
+    url,
+    status,
+    headers: responseHeaders,
+    data: ""
+  };
+  if ("deprecation" in responseHeaders) {
+    const matches = responseHeaders.link && responseHeaders.link.match(/<([^<>]+)>; rel="deprecation"/);
+    const deprecationLink = matches && matches.pop();
+    log2.warn(
+      `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
+    );
+  }
+  if (status === 204 || status === 205) {
+    return octokitResponse;
+  }
+  if (requestOptions.method === "HEAD") {
+    if (status < 400) {
+      return octokitResponse;
+    }
+    throw new RequestError(fetchResponse.statusText, status, {
+      response: octokitResponse,
+      request: requestOptions
+    });
+  }
+  if (status === 304) {
+    octokitResponse.data = await getResponseData(fetchResponse);
+    throw new RequestError("Not modified", status, {
+      response: octokitResponse,
+      request: requestOptions
+    });
+  }
+  if (status >= 400) {
+    octokitResponse.data = await getResponseData(fetchResponse);
+    throw new RequestError(toErrorMessage(octokitResponse.data), status, {
+      response: octokitResponse,
+      request: requestOptions
+    });
+  }
+  octokitResponse.data = parseSuccessResponseBody ? await getResponseData(fetchResponse) : fetchResponse.body;
+  return octokitResponse;
+}
+async function getResponseData(response) {
+  const contentType = response.headers.get("content-type");
+  if (!contentType) {
+    return response.text().catch(noop);
+  }
+  const mimetype = parse2(contentType);
+  if (isJSONResponse(mimetype)) {
+    let text = "";
+    try {
+      text = await response.text();
+      return JSONParse(text);
+    } catch (err) {
+      return text;
+    }
+  } else if (mimetype.type.startsWith("text/") || // `application/octet-stream` is the canonical "arbitrary binary" type
+  // (RFC 2046) and must never be decoded as text, even when the response
+  // carries a (misleading) `charset=utf-8` parameter — see #751.
+  mimetype.parameters.charset?.toLowerCase() === "utf-8" && mimetype.type !== "application/octet-stream") {
+    return response.text().catch(noop);
+  } else {
+    return response.arrayBuffer().catch(
+      /* v8 ignore next -- @preserve */
+      () => new ArrayBuffer(0)
+    );
+  }
+}
+function isJSONResponse(mimetype) {
+  return mimetype.type === "application/json" || mimetype.type === "application/scim+json";
+}
+function toErrorMessage(data) {
+  if (typeof data === "string") {
+    return data;
+  }
+  if (data instanceof ArrayBuffer) {
+    return "Unknown error";
+  }
+  if (typeof data === "object" && data !== null && "message" in data) {
+    const objectData = data;
+    const suffix = "documentation_url" in objectData ? ` - ${objectData.documentation_url}` : "";
+    return Array.isArray(objectData.errors) ? `${objectData.message}: ${objectData.errors.map((v) => JSON.stringify(v)).join(", ")}${suffix}` : `${objectData.message}${suffix}`;
+  }
+  return `Unknown error: ${JSON.stringify(data)}`;
+}
+function withDefaults2(oldEndpoint, newDefaults) {
+  const endpoint2 = oldEndpoint.defaults(newDefaults);
+  const newApi = function(route, parameters) {
+    const endpointOptions = endpoint2.merge(route, parameters);
+    if (!endpointOptions.request || !endpointOptions.request.hook) {
+      return fetchWrapper(endpoint2.parse(endpointOptions));
+    }
+    const request22 = (route2, parameters2) => {
+      return fetchWrapper(
+        endpoint2.parse(endpoint2.merge(route2, parameters2))
+      );
+    };
+    Object.assign(request22, {
+      endpoint: endpoint2,
+      defaults: withDefaults2.bind(null, endpoint2)
+    });
+    return endpointOptions.request.hook(request22, endpointOptions);
+  };
+  return Object.assign(newApi, {
+    endpoint: endpoint2,
+    defaults: withDefaults2.bind(null, endpoint2)
+  });
+}
+var VERSION2, defaults_default, noop, request;
+var init_dist_bundle2 = __esm({
+  "node_modules/@octokit/request/dist-bundle/index.js"() {
+    init_dist_bundle();
+    init_universal_user_agent();
+    init_dist();
+    init_json_with_bigint();
+    init_dist_src();
+    VERSION2 = "10.0.16";
+    defaults_default = {
+      headers: {
+        "user-agent": `octokit-request.js/${VERSION2} ${getUserAgent()}`
+      }
+    };
+    noop = () => "";
+    request = withDefaults2(endpoint, defaults_default);
+  }
+});
+
+// node_modules/@octokit/graphql/dist-bundle/index.js
+function _buildMessageForResponseErrors(data) {
+  return `Request failed due to following response errors:
+` + data.errors.map((e) => ` - ${e.message}`).join("\n");
+}
+function graphql(request22, query, options) {
+  if (options) {
+    if (typeof query === "string" && "query" in options) {
+      return Promise.reject(
+        new Error(`[@octokit/graphql] "query" cannot be used as variable name`)
+      );
+    }
+    for (const key in options) {
+      if (!FORBIDDEN_VARIABLE_OPTIONS.includes(key)) continue;
+      return Promise.reject(
+        new Error(
+          `[@octokit/graphql] "${key}" cannot be used as variable name`
+        )
+      );
+    }
+  }
+  const parsedOptions = typeof query === "string" ? Object.assign({ query }, options) : query;
+  const requestOptions = Object.keys(
+    parsedOptions
+  ).reduce((result, key) => {
+    if (NON_VARIABLE_OPTIONS.includes(key)) {
+      result[key] = parsedOptions[key];
+      return result;
+    }
+    if (!result.variables) {
+      result.variables = {};
+    }
+    result.variables[key] = parsedOptions[key];
+    return result;
+  }, {});
+  const baseUrl = parsedOptions.baseUrl || request22.endpoint.DEFAULTS.baseUrl;
+  if (GHES_V3_SUFFIX_REGEX.test(baseUrl)) {
+    requestOptions.url = baseUrl.replace(GHES_V3_SUFFIX_REGEX, "/api/graphql");
+  }
+  return request22(requestOptions).then((response) => {
+    if (response.data.errors) {
+      const headers = {};
+      for (const key of Object.keys(response.headers)) {
+        headers[key] = response.headers[key];
+      }
+      throw new GraphqlResponseError(
+        requestOptions,
+        headers,
+        response.data
+      );
+    }
+    return response.data.data;
+  });
+}
+function withDefaults3(request22, newDefaults) {
+  const newRequest = request22.defaults(newDefaults);
+  const newApi = (query, options) => {
+    return graphql(newRequest, query, options);
+  };
+  return Object.assign(newApi, {
+    defaults: withDefaults3.bind(null, newRequest),
+    endpoint: newRequest.endpoint
+  });
+}
+function withCustomRequest(customRequest) {
+  return withDefaults3(customRequest, {
+    method: "POST",
+    url: "/graphql"
+  });
+}
+var VERSION3, GraphqlResponseError, NON_VARIABLE_OPTIONS, FORBIDDEN_VARIABLE_OPTIONS, GHES_V3_SUFFIX_REGEX, graphql2;
+var init_dist_bundle3 = __esm({
+  "node_modules/@octokit/graphql/dist-bundle/index.js"() {
+    init_dist_bundle2();
+    init_universal_user_agent();
+    VERSION3 = "0.0.0-development";
+    GraphqlResponseError = class extends Error {
+      constructor(request22, headers, response) {
+        super(_buildMessageForResponseErrors(response));
+        this.request = request22;
+        this.headers = headers;
+        this.response = response;
+        this.errors = response.errors;
+        this.data = response.data;
+        if (Error.captureStackTrace) {
+          Error.captureStackTrace(this, this.constructor);
+        }
+      }
+      request;
+      headers;
+      response;
+      name = "GraphqlResponseError";
+      errors;
+      data;
+    };
+    NON_VARIABLE_OPTIONS = [
+      "method",
+      "baseUrl",
+      "url",
+      "headers",
+      "request",
+      "query",
+      "mediaType",
+      "operationName"
+    ];
+    FORBIDDEN_VARIABLE_OPTIONS = ["query", "method", "url"];
+    GHES_V3_SUFFIX_REGEX = /\/api\/v3\/?$/;
+    graphql2 = withDefaults3(request, {
+      headers: {
+        "user-agent": `octokit-graphql.js/${VERSION3} ${getUserAgent()}`
+      },
+      method: "POST",
+      url: "/graphql"
+    });
+  }
+});
+
+// node_modules/@octokit/auth-token/dist-bundle/index.js
+async function auth(token) {
+  const isApp = isJWT(token);
+  const isInstallation = token.startsWith("v1.") || token.startsWith("ghs_");
+  const isUserToServer = token.startsWith("ghu_");
+  const tokenType = isApp ? "app" : isInstallation ? "installation" : isUserToServer ? "user-to-server" : "oauth";
+  return {
+    type: "token",
+    token,
+    tokenType
+  };
+}
+function withAuthorizationPrefix(token) {
+  if (token.split(/\./).length === 3) {
+    return `bearer ${token}`;
+  }
+  return `token ${token}`;
+}
+async function hook(token, request3, route, parameters) {
+  const endpoint2 = request3.endpoint.merge(
+    route,
+    parameters
+  );
+  endpoint2.headers.authorization = withAuthorizationPrefix(token);
+  return request3(endpoint2);
+}
+var b64url, sep, jwtRE, isJWT, createTokenAuth;
+var init_dist_bundle4 = __esm({
+  "node_modules/@octokit/auth-token/dist-bundle/index.js"() {
+    b64url = "(?:[a-zA-Z0-9_-]+)";
+    sep = "\\.";
+    jwtRE = new RegExp(`^${b64url}${sep}${b64url}${sep}${b64url}$`);
+    isJWT = jwtRE.test.bind(jwtRE);
+    createTokenAuth = function createTokenAuth2(token) {
+      if (!token) {
+        throw new Error("[@octokit/auth-token] No token passed to createTokenAuth");
+      }
+      if (typeof token !== "string") {
+        throw new Error(
+          "[@octokit/auth-token] Token passed to createTokenAuth is not a string"
+        );
+      }
+      token = token.replace(/^(token|bearer) +/i, "");
+      return Object.assign(auth.bind(null, token), {
+        hook: hook.bind(null, token)
+      });
+    };
+  }
+});
+
+// node_modules/@octokit/core/dist-src/version.js
+var VERSION4;
+var init_version = __esm({
+  "node_modules/@octokit/core/dist-src/version.js"() {
+    VERSION4 = "7.0.8";
+  }
+});
+
+// node_modules/@octokit/core/dist-src/index.js
+function createLogger(logger = {}) {
+  if (typeof logger.debug !== "function") {
+    logger.debug = noop2;
+  }
+  if (typeof logger.info !== "function") {
+    logger.info = noop2;
+  }
+  if (typeof logger.warn !== "function") {
+    logger.warn = consoleWarn;
+  }
+  if (typeof logger.error !== "function") {
+    logger.error = consoleError;
+  }
+  return logger;
+}
+var noop2, consoleWarn, consoleError, userAgentTrail, Octokit;
+var init_dist_src2 = __esm({
+  "node_modules/@octokit/core/dist-src/index.js"() {
+    init_universal_user_agent();
+    init_before_after_hook();
+    init_dist_bundle2();
+    init_dist_bundle3();
+    init_dist_bundle4();
+    init_version();
+    noop2 = () => {
+    };
+    consoleWarn = console.warn.bind(console);
+    consoleError = console.error.bind(console);
+    userAgentTrail = `octokit-core.js/${VERSION4} ${getUserAgent()}`;
+    Octokit = class {
+      static VERSION = VERSION4;
+      static defaults(defaults) {
+        const OctokitWithDefaults = class extends this {
+          constructor(...args) {
+            const options = args[0] || {};
+            if (typeof defaults === "function") {
+              super(defaults(options));
+              return;
+            }
+            super(
+              Object.assign(
+                {},
+                defaults,
+                options,
+                options.userAgent && defaults.userAgent ? {
+                  userAgent: `${options.userAgent} ${defaults.userAgent}`
+                } : null
+              )
+            );
+          }
+        };
+        return OctokitWithDefaults;
+      }
+      static plugins = [];
+      /**
+       * Attach a plugin (or many) to your Octokit instance.
+       *
+       * @example
+       * const API = Octokit.plugin(plugin1, plugin2, plugin3, ...)
+       */
+      static plugin(...newPlugins) {
+        const currentPlugins = this.plugins;
+        const NewOctokit = class extends this {
+          static plugins = currentPlugins.concat(
+            newPlugins.filter((plugin) => !currentPlugins.includes(plugin))
+          );
+        };
+        return NewOctokit;
+      }
+      constructor(options = {}) {
+        const hook2 = new before_after_hook_default.Collection();
+        const requestDefaults = {
+          baseUrl: request.endpoint.DEFAULTS.baseUrl,
+          headers: {},
+          request: Object.assign({}, options.request, {
+            // @ts-ignore internal usage only, no need to type
+            hook: hook2.bind(null, "request")
+          }),
+          mediaType: {
+            previews: [],
+            format: ""
+          }
+        };
+        requestDefaults.headers["user-agent"] = options.userAgent ? `${options.userAgent} ${userAgentTrail}` : userAgentTrail;
+        if (options.baseUrl) {
+          requestDefaults.baseUrl = options.baseUrl;
+        }
+        if (options.previews) {
+          requestDefaults.mediaType.previews = options.previews;
+        }
+        if (options.timeZone) {
+          requestDefaults.headers["time-zone"] = options.timeZone;
+        }
+        this.request = request.defaults(requestDefaults);
+        this.graphql = withCustomRequest(this.request).defaults(requestDefaults);
+        this.log = createLogger(options.log);
+        this.hook = hook2;
+        if (!options.authStrategy) {
+          if (!options.auth) {
+            this.auth = async () => ({
+              type: "unauthenticated"
+            });
+          } else {
+            const auth2 = createTokenAuth(options.auth);
+            hook2.wrap("request", auth2.hook);
+            this.auth = auth2;
+          }
+        } else {
+          const { authStrategy, ...otherOptions } = options;
+          const auth2 = authStrategy(
+            Object.assign(
+              {
+                request: this.request,
+                log: this.log,
+                // we pass the current octokit instance as well as its constructor options
+                // to allow for authentication strategies that return a new octokit instance
+                // that shares the same internal state as the current one. The original
+                // requirement for this was the "event-octokit" authentication strategy
+                // of https://github.com/probot/octokit-auth-probot.
+                octokit: this,
+                octokitOptions: otherOptions
+              },
+              options.auth
+            )
+          );
+          hook2.wrap("request", auth2.hook);
+          this.auth = auth2;
+        }
+        const classConstructor = this.constructor;
+        for (let i = 0; i < classConstructor.plugins.length; ++i) {
+          Object.assign(this, classConstructor.plugins[i](this, options));
+        }
+      }
+      // assigned during constructor
+      request;
+      graphql;
+      log;
+      hook;
+      // TODO: type `octokit.auth` based on passed options.authStrategy
+      auth;
+    };
+  }
+});
+
 // node_modules/bottleneck/light.js
 var require_light = __commonJS({
   "node_modules/bottleneck/light.js"(exports, module) {
@@ -1360,6 +2905,1466 @@ var require_light = __commonJS({
   }
 });
 
+// node_modules/@octokit/plugin-retry/dist-bundle/index.js
+function isRequestError(error) {
+  return error.request !== void 0;
+}
+async function errorRequest(state, octokit, error, options) {
+  if (!isRequestError(error) || !error?.request.request) {
+    throw error;
+  }
+  if (error.status >= 400 && !state.doNotRetry.includes(error.status)) {
+    const retries = options.request.retries != null ? options.request.retries : state.retries;
+    const retryAfter = Math.pow((options.request.retryCount || 0) + 1, 2);
+    throw octokit.retry.retryRequest(error, retries, retryAfter);
+  }
+  throw error;
+}
+async function wrapRequest(state, octokit, request3, options) {
+  const limiter = new import_light.default();
+  limiter.on("failed", function(error, info) {
+    const maxRetries = ~~error.request.request?.retries;
+    const after = ~~error.request.request?.retryAfter;
+    options.request.retryCount = info.retryCount + 1;
+    if (maxRetries > info.retryCount) {
+      return after * state.retryAfterBaseValue;
+    }
+  });
+  return limiter.schedule(
+    requestWithGraphqlErrorHandling.bind(null, state, octokit, request3),
+    options
+  );
+}
+async function requestWithGraphqlErrorHandling(state, octokit, request3, options) {
+  const response = await request3(options);
+  if (response.data && response.data.errors && response.data.errors.length > 0 && /Something went wrong while executing your query/.test(
+    response.data.errors[0].message
+  )) {
+    const error = new RequestError(response.data.errors[0].message, 500, {
+      request: options,
+      response
+    });
+    return errorRequest(state, octokit, error, options);
+  }
+  return response;
+}
+function retry(octokit, octokitOptions) {
+  const state = Object.assign(
+    {
+      enabled: true,
+      retryAfterBaseValue: 1e3,
+      doNotRetry: [400, 401, 403, 404, 410, 422, 451],
+      retries: 3
+    },
+    octokitOptions.retry
+  );
+  const retryPlugin = {
+    retry: {
+      retryRequest: (error, retries, retryAfter) => {
+        error.request.request = Object.assign({}, error.request.request, {
+          retries,
+          retryAfter
+        });
+        return error;
+      }
+    }
+  };
+  if (state.enabled) {
+    octokit.hook.error("request", errorRequest.bind(null, state, retryPlugin));
+    octokit.hook.wrap("request", wrapRequest.bind(null, state, retryPlugin));
+  }
+  return retryPlugin;
+}
+var import_light, VERSION5;
+var init_dist_bundle5 = __esm({
+  "node_modules/@octokit/plugin-retry/dist-bundle/index.js"() {
+    import_light = __toESM(require_light(), 1);
+    init_dist_src();
+    VERSION5 = "0.0.0-development";
+    retry.VERSION = VERSION5;
+  }
+});
+
+// node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+function wrapRequest2(state, request3, options) {
+  return state.retryLimiter.schedule(doRequest, state, request3, options);
+}
+async function doRequest(state, request3, options) {
+  const { pathname } = new URL(options.url, "http://github.test");
+  const isAuth = isAuthRequest(options.method, pathname);
+  const isWrite = !isAuth && options.method !== "GET" && options.method !== "HEAD";
+  const isSearch = options.method === "GET" && pathname.startsWith("/search/");
+  const isGraphQL = pathname.startsWith("/graphql");
+  const retryCount = ~~request3.retryCount;
+  const jobOptions = retryCount > 0 ? { priority: 0, weight: 0 } : {};
+  if (state.clustering) {
+    jobOptions.expiration = 1e3 * 60;
+  }
+  if (isWrite || isGraphQL) {
+    await state.write.key(state.id).schedule(jobOptions, noop3);
+  }
+  if (isWrite && state.triggersNotification(pathname)) {
+    await state.notifications.key(state.id).schedule(jobOptions, noop3);
+  }
+  if (isSearch) {
+    await state.search.key(state.id).schedule(jobOptions, noop3);
+  }
+  const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request3, options);
+  if (isGraphQL) {
+    const res = await req;
+    if (res.data.errors != null && res.data.errors.some((error) => error.type === "RATE_LIMITED")) {
+      const error = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
+        response: res,
+        data: res.data
+      });
+      throw error;
+    }
+  }
+  return req;
+}
+function isAuthRequest(method, pathname) {
+  return method === "PATCH" && // https://docs.github.com/en/rest/apps/apps?apiVersion=2022-11-28#create-a-scoped-access-token
+  /^\/applications\/[^/]+\/token\/scoped$/.test(pathname) || method === "POST" && // https://docs.github.com/en/rest/apps/oauth-applications?apiVersion=2022-11-28#reset-a-token
+  (/^\/applications\/[^/]+\/token$/.test(pathname) || // https://docs.github.com/en/rest/apps/apps?apiVersion=2022-11-28#create-an-installation-access-token-for-an-app
+  /^\/app\/installations\/[^/]+\/access_tokens$/.test(pathname) || // https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps
+  pathname === "/login/oauth/access_token");
+}
+function routeMatcher(paths) {
+  const regexes = paths.map(
+    (path2) => path2.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+  );
+  const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
+  return new RegExp(regex2, "i");
+}
+function throttling(octokit, octokitOptions) {
+  const {
+    enabled = true,
+    Bottleneck: Bottleneck3 = import_light2.default,
+    id = "no-id",
+    timeout = 1e3 * 60 * 2,
+    // Redis TTL: 2 minutes
+    connection
+  } = octokitOptions.throttle || {};
+  if (!enabled) {
+    return {};
+  }
+  const common = { timeout };
+  if (typeof connection !== "undefined") {
+    common.connection = connection;
+  }
+  const state = Object.assign(
+    {
+      clustering: connection != null,
+      triggersNotification,
+      fallbackSecondaryRateRetryAfter: 60,
+      retryAfterBaseValue: 1e3,
+      id
+    },
+    octokitOptions.throttle
+  );
+  if (typeof state.onSecondaryRateLimit !== "function" || typeof state.onRateLimit !== "function") {
+    throw new Error(`octokit/plugin-throttling error:
+        You must pass the onSecondaryRateLimit and onRateLimit error handlers.
+        See https://octokit.github.io/rest.js/#throttling
+
+        const octokit = new Octokit({
+          throttle: {
+            onSecondaryRateLimit: (retryAfter, options) => {/* ... */},
+            onRateLimit: (retryAfter, options) => {/* ... */}
+          }
+        })
+    `);
+  }
+  let initialized = false;
+  const initializeBottleneck = () => {
+    if (initialized) {
+      return;
+    }
+    initialized = true;
+    if (groups.global == null) {
+      createGroups(Bottleneck3, common);
+    }
+    state.global = state.global ?? groups.global;
+    state.auth = state.auth ?? groups.auth;
+    state.search = state.search ?? groups.search;
+    state.write = state.write ?? groups.write;
+    state.notifications = state.notifications ?? groups.notifications;
+    state.retryLimiter = state.retryLimiter ?? new Bottleneck3();
+    const events = {};
+    const emitter = new Bottleneck3.Events(events);
+    events.on("secondary-limit", state.onSecondaryRateLimit);
+    events.on("rate-limit", state.onRateLimit);
+    events.on(
+      "error",
+      (e) => octokit.log.warn("Error in throttling-plugin limit handler", e)
+    );
+    state.retryLimiter.on("failed", async function(error, info) {
+      const [state2, request3, options] = info.args;
+      const { pathname } = new URL(options.url, "http://github.test");
+      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error.status !== 401;
+      if (!(shouldRetryGraphQL || error.status === 403 || error.status === 429)) {
+        return;
+      }
+      const retryCount = ~~request3.retryCount;
+      request3.retryCount = retryCount;
+      options.request.retryCount = retryCount;
+      const { wantRetry, retryAfter = 0 } = await (async function() {
+        if (/\bsecondary rate\b/i.test(error.message)) {
+          const retryAfter2 = Number(error.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
+          const wantRetry2 = await emitter.trigger(
+            "secondary-limit",
+            retryAfter2,
+            options,
+            octokit,
+            retryCount
+          );
+          return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
+        }
+        if (error.response.headers != null && error.response.headers["x-ratelimit-remaining"] === "0" || (error.response.data?.errors ?? []).some(
+          (error2) => error2.type === "RATE_LIMITED"
+        )) {
+          const rateLimitReset2 = new Date(
+            ~~error.response.headers["x-ratelimit-reset"] * 1e3
+          ).getTime();
+          const retryAfter2 = Math.max(
+            // Add one second so we retry _after_ the reset time
+            // https://docs.github.com/en/rest/overview/resources-in-the-rest-api?apiVersion=2022-11-28#exceeding-the-rate-limit
+            Math.ceil((rateLimitReset2 - Date.now()) / 1e3) + 1,
+            0
+          );
+          const wantRetry2 = await emitter.trigger(
+            "rate-limit",
+            retryAfter2,
+            options,
+            octokit,
+            retryCount
+          );
+          return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
+        }
+        return {};
+      })();
+      if (wantRetry) {
+        request3.retryCount++;
+        return retryAfter * state2.retryAfterBaseValue;
+      }
+    });
+  };
+  octokit.hook.wrap("request", (request3, options) => {
+    initializeBottleneck();
+    return wrapRequest2(state, request3, options);
+  });
+  return {};
+}
+var import_light2, VERSION6, noop3, triggers_notification_paths_default, regex, triggersNotification, groups, createGroups;
+var init_dist_bundle6 = __esm({
+  "node_modules/@octokit/plugin-throttling/dist-bundle/index.js"() {
+    import_light2 = __toESM(require_light(), 1);
+    VERSION6 = "0.0.0-development";
+    noop3 = () => Promise.resolve();
+    triggers_notification_paths_default = [
+      "/orgs/{org}/invitations",
+      "/orgs/{org}/invitations/{invitation_id}",
+      "/orgs/{org}/teams/{team_slug}/discussions",
+      "/orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments",
+      "/repos/{owner}/{repo}/collaborators/{username}",
+      "/repos/{owner}/{repo}/commits/{commit_sha}/comments",
+      "/repos/{owner}/{repo}/issues",
+      "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+      "/repos/{owner}/{repo}/issues/{issue_number}/sub_issue",
+      "/repos/{owner}/{repo}/issues/{issue_number}/sub_issues/priority",
+      "/repos/{owner}/{repo}/pulls",
+      "/repos/{owner}/{repo}/pulls/{pull_number}/comments",
+      "/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies",
+      "/repos/{owner}/{repo}/pulls/{pull_number}/merge",
+      "/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers",
+      "/repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+      "/repos/{owner}/{repo}/releases",
+      "/teams/{team_id}/discussions",
+      "/teams/{team_id}/discussions/{discussion_number}/comments"
+    ];
+    regex = routeMatcher(triggers_notification_paths_default);
+    triggersNotification = regex.test.bind(regex);
+    groups = {};
+    createGroups = function(Bottleneck3, common) {
+      groups.global = new Bottleneck3.Group({
+        id: "octokit-global",
+        maxConcurrent: 10,
+        ...common
+      });
+      groups.auth = new Bottleneck3.Group({
+        id: "octokit-auth",
+        maxConcurrent: 1,
+        ...common
+      });
+      groups.search = new Bottleneck3.Group({
+        id: "octokit-search",
+        maxConcurrent: 1,
+        minTime: 2e3,
+        ...common
+      });
+      groups.write = new Bottleneck3.Group({
+        id: "octokit-write",
+        maxConcurrent: 1,
+        minTime: 1e3,
+        ...common
+      });
+      groups.notifications = new Bottleneck3.Group({
+        id: "octokit-notifications",
+        maxConcurrent: 1,
+        minTime: 3e3,
+        ...common
+      });
+    };
+    throttling.VERSION = VERSION6;
+    throttling.triggersNotification = triggersNotification;
+  }
+});
+
+// lib/github/client.js
+function unreachable(octokit) {
+  octokit.hook.wrap("request", async (request3, options) => {
+    try {
+      return await request3(options);
+    } catch (e) {
+      if (e?.status !== 500 || e.response || !e.cause) throw e;
+      const code = e.cause?.cause?.code ?? e.cause?.code ?? e.cause?.cause?.message ?? e.message;
+      const origin = (() => {
+        try {
+          return new URL(e.request?.url ?? options.url).origin;
+        } catch {
+          return options.baseUrl ?? "the API";
+        }
+      })();
+      const err = new e.constructor(`could not reach the API at ${origin}: ${describeCause(code)}`, 0, { request: e.request });
+      err.unreachable = true;
+      throw err;
+    }
+  });
+}
+function describeCause(code) {
+  const words = { ECONNREFUSED: "connection refused", ENOTFOUND: "no such host", ECONNRESET: "connection reset", ETIMEDOUT: "timed out", EAI_AGAIN: "name lookup failed" };
+  return words[code] ? `${words[code]} (${code})` : code;
+}
+function makeOctokit({ token, baseUrl, graphqlUrl, log: log2 = () => {
+}, timeScale, userAgent: userAgent2 } = {}) {
+  const env = globalThis.process?.env ?? {};
+  const scale = timeScale ?? (Number(env.PRFLOW_TIME_SCALE) > 0 ? Number(env.PRFLOW_TIME_SCALE) : 1);
+  const apiUrl = (baseUrl || env.GITHUB_API_URL || "https://api.github.com").replace(/\/+$/, "");
+  const gqlUrl = graphqlUrl || (baseUrl ? void 0 : env.GITHUB_GRAPHQL_URL) || void 0;
+  const what = (options) => `${options.method} ${options.url}`;
+  const onLimit = (kind) => (retryAfter, options, _octokit, retryCount) => {
+    if (kind === "rate limit" && retryAfter > MAX_RATE_LIMIT_WAIT_S) {
+      log2(`giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, too long to wait (over ${MAX_RATE_LIMIT_WAIT_S} s)`);
+      return false;
+    }
+    if (retryCount < MAX_RATE_LIMIT_RETRIES) {
+      log2(`retry: ${kind} on ${what(options)}; waiting ${retryAfter} s as GitHub asks (retry ${retryCount + 1} of ${MAX_RATE_LIMIT_RETRIES})`);
+      return true;
+    }
+    log2(`giving up: ${kind} on ${what(options)} after ${retryCount} retries`);
+    return false;
+  };
+  const octokit = new RetryingOctokit({
+    auth: token,
+    baseUrl: apiUrl,
+    userAgent: userAgent2 ?? "prflow",
+    // Every failed attempt is logged where it happens, beneath the plugins, so each retry leaves a line.
+    request: { fetch: loggingFetch(log2, scale) },
+    log: { debug() {
+    }, info() {
+    }, warn: (m) => log2(`octokit: ${m}`), error: (m) => log2(`octokit: ${m}`) },
+    retry: { retries: MAX_SERVER_ERROR_RETRIES, retryAfterBaseValue: 1e3 * scale },
+    throttle: {
+      retryAfterBaseValue: 1e3 * scale,
+      // Own groups so the spacing scales too (the plugin's defaults are module-wide singletons).
+      write: new import_light3.default.Group({ maxConcurrent: 1, minTime: WRITE_SPACING_MS * scale }),
+      notifications: new import_light3.default.Group({ maxConcurrent: 1, minTime: 3 * WRITE_SPACING_MS * scale }),
+      search: new import_light3.default.Group({ maxConcurrent: 1, minTime: 2 * WRITE_SPACING_MS * scale }),
+      onRateLimit: onLimit("rate limit"),
+      onSecondaryRateLimit: onLimit("secondary rate limit")
+    }
+  });
+  octokit.prflowGraphqlUrl = gqlUrl ?? (/\/api\/v3$/.test(apiUrl) ? apiUrl.replace(/\/api\/v3$/, "/api/graphql") : `${apiUrl}/graphql`);
+  octokit.graphql = octokit.graphql.defaults({ url: octokit.prflowGraphqlUrl });
+  return octokit;
+}
+function loggingFetch(log2, scale) {
+  return async (url, init) => {
+    const res = await fetch(url, init);
+    if (res.status >= 500 || res.status === 429 || res.status === 403 && res.headers.get("retry-after")) {
+      const after = Number(res.headers.get("retry-after"));
+      log2(`GitHub answered ${res.status} to ${init?.method ?? "GET"} ${new URL(url).pathname}${after ? ` (retry-after ${after} s)` : ""}`);
+      if (res.status === 429 && after > 0) {
+        log2(`waiting ${after} s as GitHub asks before retrying`);
+        await new Promise((r) => setTimeout(r, after * 1e3 * scale));
+      }
+    }
+    return res;
+  };
+}
+var import_light3, MAX_RATE_LIMIT_RETRIES, MAX_SERVER_ERROR_RETRIES, MAX_RATE_LIMIT_WAIT_S, WRITE_SPACING_MS, RetryingOctokit;
+var init_client = __esm({
+  "lib/github/client.js"() {
+    init_dist_src2();
+    init_dist_bundle5();
+    init_dist_bundle6();
+    import_light3 = __toESM(require_light(), 1);
+    MAX_RATE_LIMIT_RETRIES = 3;
+    MAX_SERVER_ERROR_RETRIES = 3;
+    MAX_RATE_LIMIT_WAIT_S = 60;
+    WRITE_SPACING_MS = 1e3;
+    RetryingOctokit = Octokit.plugin(unreachable, retry, throttling);
+  }
+});
+
+// lib/github/read.js
+function sweepQuery(first, size = PULL_PAGE) {
+  return `query prflowSweep($owner: String!, $repo: String!, $after: String) {
+  ${first ? "viewer { __typename login } " : ""}rateLimit { cost remaining resetAt }
+  repository(owner: $owner, name: $repo) {
+    ${first ? REPO_FIELDS : ""}
+    pullRequests(states: OPEN, first: ${size}, after: $after, orderBy: { field: CREATED_AT, direction: ASC }) {
+      totalCount ${PAGE_INFO} nodes { ${PULL_FIELDS} }
+    }
+  }
+}`;
+}
+function pullsQuery(first, numbers) {
+  const aliases = numbers.map((n, i) => `p${i}: pullRequest(number: ${Number(n)}) { ${PULL_FIELDS} }`).join("\n    ");
+  return `query prflowPulls($owner: String!, $repo: String!) {
+  ${first ? "viewer { __typename login } " : ""}rateLimit { cost remaining resetAt }
+  repository(owner: $owner, name: $repo) {
+    ${first ? REPO_FIELDS : "id"}
+    ${aliases}
+  }
+}`;
+}
+async function graphqlRequest(octokit, query, variables = {}) {
+  const url = octokit.prflowGraphqlUrl ?? graphqlUrlOf(octokit);
+  const res = await octokit.request({ method: "POST", url, query, variables });
+  return { data: res.data?.data ?? null, errors: res.data?.errors ?? [], date: res.headers?.date };
+}
+function graphqlUrlOf(octokit) {
+  const base = octokit.request.endpoint.DEFAULTS.baseUrl;
+  return /\/api\/v3\/?$/.test(base) ? base.replace(/\/api\/v3\/?$/, "/api/graphql") : `${base}/graphql`;
+}
+async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2 = () => {
+} } = {}) {
+  const facts = { repository: `${owner}/${repo}`, now: "", viewer: viewer ?? null, defaultBranch: null, labels: [], requiredChecks: [], codeowners: null, unknown: [], pullRequests: [] };
+  const stats = { graphql: 0, rest: 0, followUps: 0 };
+  const raw = [];
+  let head = null;
+  let date;
+  const run2 = async (query, variables) => {
+    stats.graphql++;
+    const r = await graphqlRequest(octokit, query, variables);
+    date ??= r.date;
+    return r;
+  };
+  if (numbers === void 0) {
+    let after = null;
+    let size = PULL_PAGE;
+    for (; ; ) {
+      let r;
+      try {
+        r = await run2(sweepQuery(head === null, size), { owner, repo, after });
+      } catch (e) {
+        if (!serverSide(e) || size <= MIN_PULL_PAGE) throw e;
+        size = Math.max(MIN_PULL_PAGE, Math.floor(size / 2));
+        log2(`a page of pull requests failed on GitHub's side (${e.status ?? ""} ${e.message}); asking again ${size} at a time`);
+        continue;
+      }
+      const repository2 = r.data?.repository;
+      if (!repository2) throw new GraphqlErrors(r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }], r.data);
+      if (head === null) head = { data: r.data, errors: r.errors };
+      const conn = repository2.pullRequests;
+      if (!conn) throw new GraphqlErrors(r.errors, r.data);
+      conn.nodes.forEach((pr, i) => {
+        const errors = errorsUnder(r.errors, ["repository", "pullRequests", "nodes", i]);
+        if (!pr) return log2(`a pull request came back empty from GitHub (${errors.map((e) => e.message).join("; ") || "no error given"}); it is left out of this run, its labels untouched`);
+        raw.push({ pr, errors });
+      });
+      log2(`reading pull requests ${raw.length}/${conn.totalCount}`);
+      if (!conn.pageInfo.hasNextPage) break;
+      after = conn.pageInfo.endCursor;
+    }
+  } else {
+    const wanted = [...new Set(numbers)];
+    for (let start = 0; start < wanted.length || start === 0; start += PULL_PAGE) {
+      const chunk = wanted.slice(start, start + PULL_PAGE);
+      const r = await run2(pullsQuery(head === null, chunk), { owner, repo });
+      const repository2 = r.data?.repository;
+      if (!repository2) throw new GraphqlErrors(r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }], r.data);
+      if (head === null) head = { data: r.data, errors: r.errors };
+      chunk.forEach((_, i) => {
+        const pr = repository2[`p${i}`];
+        if (pr) raw.push({ pr, errors: errorsUnder(r.errors, ["repository", `p${i}`]) });
+      });
+      if (!chunk.length) break;
+    }
+  }
+  const repository = head.data.repository;
+  facts.viewer = viewer ?? loginOf(head.data.viewer);
+  facts.defaultBranch = repository.defaultBranchRef?.name ?? null;
+  if (repository.labels && !errorsUnder(head.errors, ["repository", "labels"]).length) {
+    const names = repository.labels.nodes.map((l) => l.name);
+    let page = repository.labels.pageInfo;
+    try {
+      while (page.hasNextPage) {
+        const r = await run2(
+          `query prflowLabels($owner: String!, $repo: String!, $after: String) { repository(owner: $owner, name: $repo) { labels(first: ${FOLLOW_PAGE}, after: $after) { ${PAGE_INFO} nodes { name } } } }`,
+          { owner, repo, after: page.endCursor }
+        );
+        const conn = r.data?.repository?.labels;
+        if (!conn || r.errors.length) throw new GraphqlErrors(r.errors, r.data);
+        names.push(...conn.nodes.map((l) => l.name));
+        page = conn.pageInfo;
+      }
+      facts.labels = names;
+    } catch (e) {
+      log2(`labels: could not read the repository's labels (${e.message}); treating them as unknown`);
+      facts.unknown.push("labels");
+    }
+  } else {
+    log2(`labels: could not read the repository's labels (${head.errors.map((e) => e.message).join("; ")}); treating them as unknown`);
+    facts.unknown.push("labels");
+  }
+  const codeownerErrors = CODEOWNERS_PATHS.some((_, i) => errorsUnder(head.errors, ["repository", `codeowners${i}`]).length);
+  if (codeownerErrors) facts.unknown.push("codeowners");
+  else facts.codeowners = CODEOWNERS_PATHS.map((_, i) => repository[`codeowners${i}`]?.text).find((t) => typeof t === "string") ?? null;
+  const protectionFailed = errorsUnder(head.errors, ["repository", "defaultBranchRef"]).length > 0;
+  const protection = repository.defaultBranchRef?.refUpdateRule?.requiredStatusCheckContexts ?? [];
+  let rules = null;
+  if (facts.defaultBranch) {
+    try {
+      stats.rest++;
+      rules = (await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch: facts.defaultBranch, per_page: 100 })).data;
+    } catch (e) {
+      log2(`rules: could not read the rules of ${facts.defaultBranch} (${e.status ?? ""} ${e.message}); treating them as unknown`);
+    }
+  }
+  if (rules && !protectionFailed) facts.requiredChecks = [.../* @__PURE__ */ new Set([...protection.filter(Boolean), ...requiredContexts(rules)])];
+  else facts.unknown.push("requiredChecks");
+  if (rules) Object.assign(facts, reviewRules(rules));
+  else facts.unknown.push("rules");
+  const pulls2 = raw.filter(({ pr }) => !pr.state || pr.state === "OPEN").map(({ pr, errors }) => firstPage(pr, errors));
+  await followUp(pulls2, { owner, repo, run: run2, stats, log: log2 });
+  facts.pullRequests.push(...pulls2.map(toPull));
+  facts.pullRequests.sort((a, b) => a.number - b.number);
+  facts.now = now ?? new Date(date ?? Date.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
+  Object.defineProperty(facts, "stats", { value: stats, enumerable: false });
+  return facts;
+}
+function serverSide(e) {
+  return e.status >= 500 || /Something went wrong while executing your query/.test(e.message ?? "");
+}
+function reviewRules(rules) {
+  const pr = (rules ?? []).find((rule) => rule.type === "pull_request");
+  return { requireCodeOwnerReview: Boolean(pr?.parameters?.require_code_owner_review), requireConversationResolution: Boolean(pr?.parameters?.required_review_thread_resolution) };
+}
+function requiredContexts(rules) {
+  const out = [];
+  for (const rule of rules ?? []) {
+    if (rule.type !== "required_status_checks") continue;
+    for (const c of rule.parameters?.required_status_checks ?? []) if (!out.includes(c.context)) out.push(c.context);
+  }
+  return out;
+}
+function loginOf(actor) {
+  if (!actor?.login) return null;
+  return actor.__typename === "Bot" && !actor.login.endsWith("[bot]") ? `${actor.login}[bot]` : actor.login;
+}
+function errorsUnder(errors, prefix) {
+  return (errors ?? []).filter((e) => Array.isArray(e.path) && prefix.every((p, i) => e.path[i] === p));
+}
+function firstPage(pr, errors) {
+  const unknown = /* @__PURE__ */ new Set();
+  const lists = {};
+  const pending = {};
+  for (const [key, list] of Object.entries(LISTS)) {
+    const failed = errors.some((e) => e.path.includes(LIST_FIELD[key]));
+    const conn = list.at(pr);
+    if (failed || !conn) {
+      unknown.add(list.fact);
+      continue;
+    }
+    lists[key] = [...conn.nodes];
+    if (conn.pageInfo?.hasNextPage) pending[key] = conn.pageInfo.endCursor;
+  }
+  for (const field of ["isDraft", "mergeable"]) {
+    if (errors.some((e) => e.path.at(-1) === field) || typeof pr[field] === "undefined" || pr[field] === null) unknown.add(field);
+  }
+  return { pr, lists, pending, unknown };
+}
+async function followUp(pulls2, ctx) {
+  for (; ; ) {
+    const open = pulls2.filter((p) => Object.keys(p.pending).length);
+    if (!open.length) return;
+    for (let i = 0; i < open.length; i += FOLLOW_BATCH) {
+      const batch = open.slice(i, i + FOLLOW_BATCH);
+      const vars = {};
+      const aliases = batch.map((p, j) => {
+        const keys = Object.keys(p.pending);
+        for (const k of keys) vars[`a${j}_${k}`] = p.pending[k];
+        return `f${j}: pullRequest(number: ${Number(p.pr.number)}) { ${keys.map((k) => LISTS[k].select(`first: ${FOLLOW_PAGE}, after: $a${j}_${k}`)).join(" ")} }`;
+      });
+      const query = `query prflowMore($owner: String!, $repo: String!, ${Object.keys(vars).map((v) => `$${v}: String`).join(", ")}) { repository(owner: $owner, name: $repo) { ${aliases.join(" ")} } }`;
+      ctx.stats.followUps++;
+      ctx.log(`reading more of ${batch.map((p) => `#${p.pr.number} (${Object.keys(p.pending).join(", ")})`).join(", ")}`);
+      let r;
+      try {
+        r = await ctx.run(query, { owner: ctx.owner, repo: ctx.repo, ...vars });
+      } catch (e) {
+        r = { data: null, errors: [{ message: e.message, path: [] }] };
+      }
+      batch.forEach((p, j) => {
+        const more = r.data?.repository?.[`f${j}`];
+        const errors = r.errors.filter((e) => !e.path?.length || e.path.length <= 1 || e.path[1] === `f${j}`);
+        for (const k of Object.keys(p.pending)) {
+          const failed = !more || errors.some((e) => (e.path ?? []).includes(LIST_FIELD[k]) || (e.path ?? []).length <= 2);
+          const conn = more && LISTS[k].at(more);
+          if (failed || !conn) {
+            p.unknown.add(LISTS[k].fact);
+            delete p.lists[k];
+            delete p.pending[k];
+            continue;
+          }
+          p.lists[k].push(...conn.nodes);
+          if (conn.pageInfo.hasNextPage) p.pending[k] = conn.pageInfo.endCursor;
+          else delete p.pending[k];
+        }
+      });
+    }
+  }
+}
+function toPull({ pr, lists, unknown }) {
+  const headOid = pr.commits?.nodes?.[0]?.commit?.oid;
+  return {
+    number: pr.number,
+    title: pr.title ?? "",
+    author: loginOf(pr.author) ?? "ghost",
+    body: pr.body ?? "",
+    isDraft: pr.isDraft === true,
+    createdAt: pr.createdAt ?? "",
+    baseRef: pr.baseRefName ?? "",
+    headRef: pr.headRefName ?? "",
+    headSha: pr.headRefOid ?? headOid ?? "",
+    // An errored single field is "do not know", never its falsy reading: a null isDraft is listed
+    // unknown (not "ready"), and mergeable has its own UNKNOWN.
+    mergeable: !unknown.has("mergeable") && ["MERGEABLE", "CONFLICTING"].includes(pr.mergeable) ? pr.mergeable : "UNKNOWN",
+    mergeStateStatus: pr.mergeStateStatus ?? null,
+    labels: (lists.labels ?? []).map((l) => l.name),
+    reviews: (lists.reviews ?? []).map(toReview),
+    reviewRequests: (lists.reviewRequests ?? []).map((r) => reviewerName(r.requestedReviewer)).filter(Boolean),
+    checks: (lists.checks ?? []).map(toCheck),
+    files: (lists.files ?? []).map((f) => f.path),
+    comments: (lists.comments ?? []).map(toComment),
+    timeline: (lists.timeline ?? []).map(toEvent).filter(Boolean),
+    unknown: [...Object.keys(LISTS).map((k) => LISTS[k].fact), "isDraft"].filter((f) => unknown.has(f))
+  };
+}
+function toReview(r) {
+  return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "", authorCanWrite: WRITE_ASSOCIATIONS.includes(r.authorAssociation) };
+}
+function reviewerName(r) {
+  if (!r) return null;
+  if (r.__typename === "Team") return `${r.organization?.login ?? ""}/${r.slug}`.replace(/^\//, "");
+  return r.login ?? null;
+}
+function toCheck(c) {
+  if (c.__typename === "StatusContext") {
+    const pending = c.state === "PENDING" || c.state === "EXPECTED";
+    return {
+      name: c.context,
+      workflow: null,
+      status: pending ? "PENDING" : "COMPLETED",
+      conclusion: pending ? null : c.state,
+      startedAt: c.createdAt ?? null,
+      completedAt: pending ? null : c.createdAt ?? null,
+      id: null,
+      ...c.targetUrl ? { url: c.targetUrl } : {}
+    };
+  }
+  return {
+    name: c.name,
+    workflow: c.checkSuite?.workflowRun?.workflow?.name ?? null,
+    status: c.status,
+    conclusion: c.conclusion ?? null,
+    startedAt: c.startedAt ?? null,
+    completedAt: c.completedAt ?? null,
+    id: c.databaseId ?? null,
+    ...c.detailsUrl ? { url: c.detailsUrl } : {}
+  };
+}
+async function readJobLog(octokit, { owner, repo, jobId }) {
+  const r = await octokit.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", { owner, repo, job_id: jobId, request: { redirect: "manual" } });
+  const location = r.headers.location;
+  if (r.status !== 302 || !location) throw Object.assign(new Error(`the job log of ${jobId}: expected a redirect to the log, got ${r.status}`), { status: r.status });
+  const res = await fetch(location);
+  if (!res.ok) throw Object.assign(new Error(`the job log of ${jobId}: the download answered ${res.status}`), { status: res.status });
+  return res.text();
+}
+function toComment(c) {
+  return {
+    id: c.databaseId ?? null,
+    author: loginOf(c.author) ?? "ghost",
+    body: c.body ?? "",
+    createdAt: c.createdAt ?? "",
+    authorCanWrite: WRITE_ASSOCIATIONS.includes(c.authorAssociation)
+  };
+}
+function toEvent(item) {
+  const kind = TIMELINE_KINDS[item.__typename];
+  if (!kind) return null;
+  switch (item.__typename) {
+    case "PullRequestCommit":
+      return { kind, at: item.commit?.committedDate ?? "", actor: item.commit?.author?.user?.login ?? null, label: null };
+    case "IssueComment":
+      return { kind, at: item.createdAt, actor: loginOf(item.author), label: null };
+    case "PullRequestReview":
+      return { kind, at: item.submittedAt ?? item.createdAt, actor: loginOf(item.author), label: null };
+    default:
+      return { kind, at: item.createdAt, actor: loginOf(item.actor), label: item.label?.name ?? null };
+  }
+}
+var PULL_PAGE, MIN_PULL_PAGE, NESTED, FOLLOW_PAGE, FOLLOW_BATCH, CODEOWNERS_PATHS, TIMELINE_KINDS, ITEM_TYPES, WRITE_ASSOCIATIONS, PAGE_INFO, ACTOR, AUTHOR, LISTS, LIST_FIELD, PULL_FIELDS, REPO_FIELDS, GraphqlErrors;
+var init_read = __esm({
+  "lib/github/read.js"() {
+    PULL_PAGE = 100;
+    MIN_PULL_PAGE = 6;
+    NESTED = { labels: 50, reviews: 50, reviewRequests: 25, files: 100, comments: 50, checks: 100, timeline: 100 };
+    FOLLOW_PAGE = 100;
+    FOLLOW_BATCH = 20;
+    CODEOWNERS_PATHS = [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"];
+    TIMELINE_KINDS = {
+      LabeledEvent: "labeled",
+      UnlabeledEvent: "unlabeled",
+      PullRequestCommit: "committed",
+      HeadRefForcePushedEvent: "head_ref_force_pushed",
+      IssueComment: "commented",
+      PullRequestReview: "reviewed",
+      ReviewRequestedEvent: "review_requested",
+      ReadyForReviewEvent: "ready_for_review",
+      ConvertToDraftEvent: "convert_to_draft",
+      ReopenedEvent: "reopened"
+    };
+    ITEM_TYPES = ["LABELED_EVENT", "UNLABELED_EVENT", "PULL_REQUEST_COMMIT", "HEAD_REF_FORCE_PUSHED_EVENT", "ISSUE_COMMENT", "PULL_REQUEST_REVIEW", "REVIEW_REQUESTED_EVENT", "READY_FOR_REVIEW_EVENT", "CONVERT_TO_DRAFT_EVENT", "REOPENED_EVENT"];
+    WRITE_ASSOCIATIONS = ["OWNER", "MEMBER", "COLLABORATOR"];
+    PAGE_INFO = "pageInfo { hasNextPage endCursor }";
+    ACTOR = "actor { __typename login }";
+    AUTHOR = "author { __typename login }";
+    LISTS = {
+      labels: { fact: "labels", select: (a) => `labels(${a}) { ${PAGE_INFO} nodes { name } }`, at: (pr) => pr.labels },
+      reviews: {
+        fact: "reviews",
+        select: (a) => `reviews(${a}) { ${PAGE_INFO} nodes { ${AUTHOR} state submittedAt body authorAssociation commit { oid } } }`,
+        at: (pr) => pr.reviews
+      },
+      reviewRequests: {
+        fact: "reviewRequests",
+        select: (a) => `reviewRequests(${a}) { ${PAGE_INFO} nodes { requestedReviewer { __typename ... on User { login } ... on Bot { login } ... on Mannequin { login } ... on Team { slug organization { login } } } } }`,
+        at: (pr) => pr.reviewRequests
+      },
+      files: { fact: "files", select: (a) => `files(${a}) { ${PAGE_INFO} nodes { path } }`, at: (pr) => pr.files },
+      comments: {
+        fact: "comments",
+        select: (a) => `comments(${a}) { ${PAGE_INFO} nodes { databaseId ${AUTHOR} body createdAt authorAssociation } }`,
+        at: (pr) => pr.comments
+      },
+      checks: {
+        fact: "checks",
+        select: (a) => `commits(last: 1) { nodes { commit { oid statusCheckRollup { state contexts(${a}) { ${PAGE_INFO} nodes { __typename ... on CheckRun { databaseId name status conclusion startedAt completedAt detailsUrl checkSuite { workflowRun { workflow { name } } } } ... on StatusContext { context state createdAt targetUrl } } } } } } }`,
+        at: (pr) => {
+          const commit = pr.commits?.nodes?.[0]?.commit;
+          if (!commit) return pr.commits === null ? null : { pageInfo: { hasNextPage: false }, nodes: [] };
+          return commit.statusCheckRollup ? commit.statusCheckRollup.contexts : { pageInfo: { hasNextPage: false }, nodes: [] };
+        }
+      },
+      timeline: {
+        fact: "timeline",
+        select: (a) => `timelineItems(${a}, itemTypes: [${ITEM_TYPES.join(", ")}]) { ${PAGE_INFO} nodes { __typename ... on LabeledEvent { createdAt ${ACTOR} label { name } } ... on UnlabeledEvent { createdAt ${ACTOR} label { name } } ... on PullRequestCommit { commit { oid committedDate author { user { login } } } } ... on HeadRefForcePushedEvent { createdAt ${ACTOR} } ... on IssueComment { createdAt ${AUTHOR} } ... on PullRequestReview { createdAt submittedAt ${AUTHOR} } ... on ReviewRequestedEvent { createdAt ${ACTOR} } ... on ReadyForReviewEvent { createdAt ${ACTOR} } ... on ConvertToDraftEvent { createdAt ${ACTOR} } ... on ReopenedEvent { createdAt ${ACTOR} } } }`,
+        at: (pr) => pr.timelineItems
+      }
+    };
+    LIST_FIELD = { labels: "labels", reviews: "reviews", reviewRequests: "reviewRequests", files: "files", comments: "comments", checks: "commits", timeline: "timelineItems" };
+    PULL_FIELDS = "number state title body isDraft createdAt baseRefName headRefName headRefOid mergeable mergeStateStatus author { __typename login } " + Object.entries(LISTS).map(([k, l]) => l.select(`first: ${NESTED[k]}`)).join(" ");
+    REPO_FIELDS = `defaultBranchRef { name refUpdateRule { requiredStatusCheckContexts } } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` + CODEOWNERS_PATHS.map((p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`).join(" ");
+    GraphqlErrors = class extends Error {
+      constructor(errors, data) {
+        super(errors.map((e) => e.message).join("; "));
+        this.errors = errors;
+        this.data = data;
+      }
+    };
+  }
+});
+
+// lib/github/write.js
+async function applyOps(octokit, ops, { owner, repo, live = false, log: log2 = () => {
+}, git: git2 } = {}) {
+  const params = { owner, repo };
+  const stopped = /* @__PURE__ */ new Map();
+  const results = [];
+  for (const op of ops ?? []) {
+    const base = { op: op.op, number: op.number ?? null };
+    const r = await applyOne(octokit, op, { params, live, git: git2, stopped });
+    if (r.outcome === GUARD_FAILED && op.number) stopped.set(op.number, stopped.get(op.number) ?? r.detail);
+    if (r.outcome === GUARD_FAILED || r.outcome === FAILED) log2(`#${op.number}: ${op.op} ${r.outcome}: ${r.detail}`);
+    results.push({ ...base, ...r });
+  }
+  return results;
+}
+function applyPlan(octokit, plan, options) {
+  return applyOps(octokit, plan.ops, options);
+}
+async function applyOne(octokit, op, { params, live, git: git2, stopped }) {
+  const writer = Object.hasOwn(WRITERS, op.op) ? WRITERS[op.op] : null;
+  if (!writer) return { outcome: FAILED, detail: `prflow has no writer for "${op.op}"` };
+  if (!live) return { outcome: DRY_RUN, detail: writer.describe(op) + guardWords(op.guard) };
+  if (op.number && stopped.has(op.number)) return { outcome: GUARD_FAILED, detail: `not applied: an earlier write to #${op.number} failed its guard (${stopped.get(op.number)})` };
+  try {
+    let fresh = null;
+    if (!writer.ownGuard && (hasGuard(op.guard) || NEEDS_PULL.has(op.op))) {
+      fresh = await freshRead(octokit, op, params);
+      const broken = guardBroken(op.guard ?? {}, fresh);
+      if (broken) return { outcome: GUARD_FAILED, detail: broken };
+    }
+    return await writer.apply(octokit, op, { params, fresh, git: git2 });
+  } catch (e) {
+    return { outcome: FAILED, detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}` };
+  }
+}
+async function freshRead(octokit, op, params) {
+  if (op.guard?.head || op.guard?.base || NEEDS_PULL.has(op.op)) {
+    const { data: data2 } = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...params, pull_number: op.number, request: { ...GUARD_READ } });
+    return { head: data2.head?.sha ?? null, base: data2.base?.ref ?? null, labels: (data2.labels ?? []).map((l) => l.name), nodeId: data2.node_id };
+  }
+  const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}", { ...params, issue_number: op.number, request: { ...GUARD_READ } });
+  return { head: null, labels: (data.labels ?? []).map((l) => typeof l === "string" ? l : l.name), nodeId: data.node_id };
+}
+function guardBroken(guard, fresh) {
+  if (guard.head && fresh.head !== guard.head) return `the head moved from ${short(guard.head)} to ${short(fresh.head)}`;
+  if (guard.base && fresh.base !== guard.base) return `it was retargeted from ${guard.base} to ${fresh.base}`;
+  const on = new Set(fresh.labels.map((l) => l.toLowerCase()));
+  const off = (guard.labelsOn ?? []).filter((l) => !on.has(l.toLowerCase()));
+  if (off.length) return `${off.join(", ")} ${off.length === 1 ? "was" : "were"} taken off`;
+  const put = (guard.labelsOff ?? []).filter((l) => on.has(l.toLowerCase()));
+  if (put.length) return `${put.join(", ")} ${put.length === 1 ? "was" : "were"} put on`;
+  return null;
+}
+function guardWords(guard) {
+  const parts = [];
+  if (guard?.head) parts.push(`the head is still ${short(guard.head)}`);
+  if (guard?.base) parts.push(`it is still based on ${guard.base}`);
+  if (guard?.labelsOn?.length) parts.push(`${guard.labelsOn.join(", ")} still on`);
+  if (guard?.labelsOff?.length) parts.push(`${guard.labelsOff.join(", ")} still off`);
+  return parts.length ? ` (if ${parts.join(" and ")})` : "";
+}
+function labelWords(op) {
+  return [...op.add.map((c) => `+${c.label}`), ...op.remove.map((c) => `-${c.label}`)].join(" ");
+}
+function statusWords(op) {
+  return `${op.context}=${op.state} on ${op.sha.slice(0, 7)}`;
+}
+function short(sha) {
+  return sha ? String(sha).slice(0, 7) : "nothing";
+}
+var REVIEW_EVENT, APPLIED, UNCHANGED, DRY_RUN, GUARD_FAILED, FAILED, WRITERS, GUARD_READ, NEEDS_PULL, hasGuard;
+var init_write = __esm({
+  "lib/github/write.js"() {
+    REVIEW_EVENT = Object.freeze("COMMENT");
+    APPLIED = "applied";
+    UNCHANGED = "unchanged";
+    DRY_RUN = "dry-run";
+    GUARD_FAILED = "guard-failed";
+    FAILED = "failed";
+    WRITERS = {
+      editLabels: {
+        describe: (op) => `would ${labelWords(op)}`,
+        async apply(octokit, op, { params }) {
+          const add = op.add.map((c) => c.label);
+          const remove = op.remove.map((c) => c.label);
+          if (!add.length && !remove.length) return { outcome: UNCHANGED, detail: "no label to change" };
+          if (add.length) await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: op.number, labels: add });
+          const gone = [];
+          for (const name of remove) {
+            try {
+              await octokit.request("DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", { ...params, issue_number: op.number, name });
+            } catch (e) {
+              if (e.status !== 404) throw e;
+              gone.push(name);
+            }
+          }
+          if (!add.length && gone.length === remove.length) return { outcome: UNCHANGED, detail: `${gone.join(", ")} already removed` };
+          return { outcome: APPLIED, detail: labelWords(op) + (gone.length ? ` (${gone.join(", ")} already removed)` : "") };
+        }
+      },
+      requestReviewers: {
+        describe: (op) => `would request ${op.reviewers.join(", ")}`,
+        async apply(octokit, op, { params }) {
+          const teams = op.reviewers.filter((r) => r.includes("/")).map((r) => r.split("/").pop());
+          const users = op.reviewers.filter((r) => !r.includes("/"));
+          if (!teams.length && !users.length) return { outcome: UNCHANGED, detail: "nobody to request" };
+          const body = { ...params, pull_number: op.number };
+          if (users.length) body.reviewers = users;
+          if (teams.length) body.team_reviewers = teams;
+          await octokit.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers", body);
+          return { outcome: APPLIED, detail: `requested ${op.reviewers.join(", ")}` };
+        }
+      },
+      upsertComment: {
+        describe: (op) => op.commentId == null ? "would comment" : `would update comment ${op.commentId}`,
+        async apply(octokit, op, { params }) {
+          if (op.commentId == null) {
+            const res = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...params, issue_number: op.number, body: op.body });
+            return { outcome: APPLIED, detail: `commented (${res.data.id})` };
+          }
+          let current;
+          try {
+            current = (await octokit.request("GET /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...params, comment_id: op.commentId, request: { ...GUARD_READ } })).data;
+          } catch (e) {
+            if (e.status === 404) return { outcome: GUARD_FAILED, detail: `comment ${op.commentId} is gone` };
+            throw e;
+          }
+          const body = current.body ?? "";
+          if (!body.startsWith(op.marker)) return { outcome: GUARD_FAILED, detail: `comment ${op.commentId} no longer starts with ${op.marker}` };
+          if (body === op.body) return { outcome: UNCHANGED, detail: "the comment already says this" };
+          await octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...params, comment_id: op.commentId, body: op.body });
+          return { outcome: APPLIED, detail: `updated comment ${op.commentId}` };
+        }
+      },
+      comment: {
+        describe: (op) => `would comment ${JSON.stringify(op.body.slice(0, 60))}`,
+        async apply(octokit, op, { params }) {
+          const res = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...params, issue_number: op.number, body: op.body });
+          return { outcome: APPLIED, detail: `commented (${res.data.id})` };
+        }
+      },
+      postReview: {
+        describe: () => `would post a ${REVIEW_EVENT} review`,
+        async apply(octokit, op, { params }) {
+          const body = { ...params, pull_number: op.number, event: REVIEW_EVENT, body: op.body };
+          if (op.guard?.head) body.commit_id = op.guard.head;
+          await octokit.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews", body);
+          return { outcome: APPLIED, detail: `posted a ${REVIEW_EVENT} review` };
+        }
+      },
+      upsertBoard: {
+        describe: (op) => op.number == null ? `would open the board issue with ${op.label}` : `would rewrite the board #${op.number}`,
+        async apply(octokit, op, { params }) {
+          if (op.number == null) {
+            const res = await octokit.request("POST /repos/{owner}/{repo}/issues", { ...params, title: op.title, body: op.body, labels: [op.label] });
+            return { outcome: APPLIED, detail: `opened the board as #${res.data.number}` };
+          }
+          await octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", { ...params, issue_number: op.number, body: op.body });
+          return { outcome: APPLIED, detail: `rewrote the board #${op.number}` };
+        }
+      },
+      createIssue: {
+        describe: (op) => `would open an issue: ${op.title}`,
+        async apply(octokit, op, { params }) {
+          const body = { ...params, title: op.title, body: op.body };
+          if (op.labels?.length) body.labels = op.labels;
+          const res = await octokit.request("POST /repos/{owner}/{repo}/issues", body);
+          return { outcome: APPLIED, detail: `opened #${res.data.number}`, created: res.data.number };
+        }
+      },
+      editIssue: {
+        describe: (op) => `would edit #${op.number}${op.state ? ` (${op.state})` : ""}`,
+        async apply(octokit, op, { params }) {
+          const body = { ...params, issue_number: op.number };
+          for (const k of ["title", "body", "state"]) if (op[k] != null) body[k] = op[k];
+          await octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", body);
+          return { outcome: APPLIED, detail: `edited #${op.number}${op.state ? ` (${op.state})` : ""}` };
+        }
+      },
+      setStatus: {
+        describe: (op) => `would set ${statusWords(op)}`,
+        // A commit status (the stations flow's gate). It belongs to `op.sha`, which may be older than the head.
+        async apply(octokit, op, { params }) {
+          await octokit.request("POST /repos/{owner}/{repo}/statuses/{sha}", { ...params, sha: op.sha, state: op.state, context: op.context, description: op.description.slice(0, 140) });
+          return { outcome: APPLIED, detail: statusWords(op) };
+        }
+      },
+      armAutoMerge: {
+        describe: (op) => `would arm auto-merge (${op.method.toLowerCase()}) at ${short(op.guard?.head)}`,
+        async apply(octokit, op, { fresh }) {
+          await octokit.graphql(
+            "mutation($id: ID!, $mergeMethod: PullRequestMergeMethod!, $head: GitObjectID!) { enablePullRequestAutoMerge(input: { pullRequestId: $id, mergeMethod: $mergeMethod, expectedHeadOid: $head }) { clientMutationId } }",
+            { id: fresh.nodeId, mergeMethod: op.method, head: op.guard.head }
+          );
+          return { outcome: APPLIED, detail: `armed auto-merge (${op.method.toLowerCase()}) at ${short(op.guard.head)}` };
+        }
+      },
+      disarmAutoMerge: {
+        describe: () => "would disarm auto-merge",
+        async apply(octokit, op, { fresh }) {
+          await octokit.graphql("mutation($id: ID!) { disablePullRequestAutoMerge(input: { pullRequestId: $id }) { clientMutationId } }", { id: fresh.nodeId });
+          return { outcome: APPLIED, detail: "disarmed auto-merge" };
+        }
+      },
+      createPullRequest: {
+        describe: (op) => `would open a pull request from ${op.head} onto ${op.base}${op.labels?.length ? ` with ${op.labels.join(", ")}` : ""}`,
+        // The labels right after the pull request: GitHub's create endpoint takes none. Opening fires one
+        // round of checks; the skip-ci label the engine puts here is what cancels it.
+        async apply(octokit, op, { params }) {
+          const res = await octokit.request("POST /repos/{owner}/{repo}/pulls", { ...params, title: op.title, body: op.body, head: op.head, base: op.base, draft: Boolean(op.draft) });
+          const number = res.data.number;
+          if (op.labels?.length) {
+            try {
+              await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: number, labels: op.labels });
+            } catch (e) {
+              return { outcome: FAILED, detail: `opened #${number} but its labels were not put on (${e.status ?? ""} ${String(e.message).split("\n")[0]})`, created: number };
+            }
+          }
+          return { outcome: APPLIED, detail: `opened #${number}${op.labels?.length ? ` with ${op.labels.join(", ")}` : ""}`, created: number };
+        }
+      },
+      createLabel: {
+        describe: (op) => `would create the label ${op.name}`,
+        async apply(octokit, op, { params }) {
+          await octokit.request("POST /repos/{owner}/{repo}/labels", { ...params, name: op.name, color: op.color, description: op.description });
+          return { outcome: APPLIED, detail: `created ${op.name}` };
+        }
+      },
+      updateLabel: {
+        describe: (op) => `would update the label ${op.name}`,
+        async apply(octokit, op, { params }) {
+          await octokit.request("PATCH /repos/{owner}/{repo}/labels/{name}", { ...params, name: op.name, new_name: op.newName, color: op.color, description: op.description });
+          return { outcome: APPLIED, detail: `updated ${op.name}` };
+        }
+      },
+      rebaseAndPush: {
+        describe: (op) => `would rebase ${op.branch} onto ${op.onto} and push with lease ${short(op.guard?.head)}`,
+        // Git's own --force-with-lease is this op's head guard, so no REST read: the shell that runs git
+        // passes `git` ({ rebaseAndPush(op) → { outcome, detail } }) and says guard-failed when the lease is lost.
+        ownGuard: true,
+        async apply(_octokit, op, { git: git2 }) {
+          if (!git2) return { outcome: FAILED, detail: "no git runner here: only the queue worker applies rebaseAndPush" };
+          return git2.rebaseAndPush(op);
+        }
+      }
+    };
+    GUARD_READ = Object.freeze({ prflowGuard: true });
+    NEEDS_PULL = /* @__PURE__ */ new Set(["armAutoMerge", "disarmAutoMerge"]);
+    hasGuard = (g) => Boolean(g && (g.head || g.base || g.labelsOn?.length || g.labelsOff?.length));
+  }
+});
+
+// lib/github/labels.js
+async function listLabels(octokit, { owner, repo }) {
+  const out = [];
+  for (let page = 1; ; page++) {
+    const res = await octokit.request("GET /repos/{owner}/{repo}/labels", { owner, repo, per_page: 100, page });
+    out.push(...res.data);
+    if (res.data.length < 100) return out;
+  }
+}
+async function syncLabels(octokit, { owner, repo, decide, live = false, log: log2 = () => {
+} }) {
+  const existing = (await listLabels(octokit, { owner, repo })).map((l) => ({ name: l.name, color: l.color, description: l.description ?? null }));
+  const sync = decide(existing);
+  const written = await applyOps(octokit, sync.ops, { owner, repo, live, log: log2 });
+  let next = 0;
+  const results = sync.rows.map(({ name, color, description, change, detail }) => {
+    const row = { name, color, description };
+    if (change === "invalid") return { ...row, status: "failed", detail };
+    if (change === "unchanged") return { ...row, status: "unchanged", detail: "" };
+    const r = written[next++];
+    const word = change === "create" ? "create" : "update";
+    if (r.outcome === "dry-run") return { ...row, status: `would ${word}`, detail: change === "update" ? detail : "" };
+    if (r.outcome === "applied") return { ...row, status: `${word}d`, detail: change === "update" ? detail : "" };
+    return { ...row, status: "failed", detail: r.detail };
+  });
+  return { results, unused: sync.unused };
+}
+var init_labels = __esm({
+  "lib/github/labels.js"() {
+    init_write();
+  }
+});
+
+// lib/github/events.js
+function parseEvent(eventName, payload = {}) {
+  payload = payload ?? {};
+  switch (eventName) {
+    case "pull_request":
+    case "pull_request_target":
+    case "pull_request_review":
+    case "pull_request_review_comment":
+    case "pull_request_review_thread": {
+      const n = payload.pull_request?.number ?? payload.number;
+      return Number.isInteger(n) ? pulls([n], `${eventName} ${payload.action ?? ""}`.trim()) : none(`${eventName} without a pull request number`);
+    }
+    case "issue_comment":
+    case "issues": {
+      const issue = payload.issue;
+      if (!issue) return none(`${eventName} without an issue`);
+      if (!issue.pull_request) return none(`${eventName} on issue #${issue.number}, not a pull request`);
+      return pulls([issue.number], `${eventName} ${payload.action ?? ""} on #${issue.number}`.trim());
+    }
+    case "check_suite":
+    case "check_run": {
+      const list = payload[eventName]?.pull_requests ?? [];
+      const numbers = list.map((p) => p.number).filter(Number.isInteger);
+      return numbers.length ? pulls(numbers, `${eventName} ${payload.action ?? ""}`.trim()) : all(`${eventName} names no pull request (a fork's head, or a branch without one)`);
+    }
+    case "status":
+      return all(`status ${payload.context ?? ""} on ${String(payload.sha ?? "").slice(0, 7)}: a status names only a commit`.replace("  ", " "));
+    case "schedule":
+      return all("scheduled sweep");
+    case "workflow_dispatch":
+      return all("started by hand");
+    case "":
+      return all("no event (run outside a workflow)");
+    default:
+      return all(`${eventName}: sweeping all`);
+  }
+}
+var SCOPE_ALL, SCOPE_PULLS, SCOPE_NONE, all, pulls, none;
+var init_events = __esm({
+  "lib/github/events.js"() {
+    SCOPE_ALL = "all";
+    SCOPE_PULLS = "pulls";
+    SCOPE_NONE = "none";
+    all = (why) => ({ scope: SCOPE_ALL, why });
+    pulls = (numbers, why) => ({ scope: SCOPE_PULLS, numbers: [...new Set(numbers)].sort((a, b) => a - b), why });
+    none = (why) => ({ scope: SCOPE_NONE, why });
+  }
+});
+
+// lib/github/index.js
+var init_github = __esm({
+  "lib/github/index.js"() {
+    init_client();
+    init_read();
+    init_write();
+    init_labels();
+    init_events();
+  }
+});
+
+// lib/config-text.js
+function checkConfigText(prflow2, text) {
+  const engine = prflow2.createEngine(text);
+  const problems = engine.configErrors();
+  return { engine, config: problems.length ? null : JSON.parse(text), problems };
+}
+function formatProblem(file, { path: path2, expected, found }) {
+  return `${file}: ${path2}: expected ${expected}, found ${found}`;
+}
+var DEFAULT_CONFIG_PATH;
+var init_config_text = __esm({
+  "lib/config-text.js"() {
+    DEFAULT_CONFIG_PATH = ".github/prflow.json";
+  }
+});
+
+// lib/config-file.js
+import { readFileSync } from "node:fs";
+function loadConfig(prflow2, path2, { readFile = (p) => readFileSync(p, "utf8") } = {}) {
+  let text;
+  try {
+    text = readFile(path2);
+  } catch (e) {
+    if (e.code === "ENOENT") return { engine: prflow2.createEngine(), config: {}, source: "preset", errors: [] };
+    return { engine: null, config: null, source: path2, errors: [`${path2}: $: expected a readable file, found ${e.code ?? e.message}`] };
+  }
+  const { engine, config, problems } = checkConfigText(prflow2, text);
+  return { engine, config, source: path2, errors: problems.map((p) => formatProblem(path2, p)) };
+}
+var init_config_file = __esm({
+  "lib/config-file.js"() {
+    init_config_text();
+    init_config_text();
+  }
+});
+
+// lib/summary.js
+function describeOp(op) {
+  switch (op.op) {
+    case "editLabels":
+      return [...op.add.map((c) => `+${c.label}`), ...op.remove.map((c) => `−${c.label}`)].join(" ");
+    case "requestReviewers":
+      return `request review: ${op.reviewers.join(", ")}`;
+    default:
+      return op.op;
+  }
+}
+function logLines(plan, results, { live }) {
+  const lines = [];
+  plan.ops.forEach((op, i) => {
+    const r = results[i];
+    const outcome = r?.outcome ?? (live ? "not applied" : "dry-run");
+    const said = r?.detail ? outcome === "dry-run" ? r.detail : `${outcome}: ${r.detail}` : outcome;
+    lines.push(`#${op.number}: ${describeOp(op)} [${said}] because ${op.reason}`);
+  });
+  for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
+  return lines;
+}
+function whyCell(pull, ops) {
+  const parts = [pull.why];
+  for (const op of ops) {
+    const changes = op.op === "editLabels" ? [...op.add.map((c) => ["+", c]), ...op.remove.map((c) => ["−", c])] : [];
+    for (const [sign, c] of changes) {
+      if (c.label === pull.state || c.reason.includes(pull.why)) continue;
+      parts.push(`${sign}${c.label}: ${c.reason}`);
+    }
+    if (op.op !== "editLabels" && !op.reason.includes(pull.why)) parts.push(op.reason);
+  }
+  return parts.join("; ");
+}
+function warningKinds(warnings) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const w of warnings) {
+    const kind = withoutParentheses(w.message).replace(/"[^"]*"/g, "…").replace(/\s+/g, " ").trim();
+    const g = groups2.get(kind) ?? { kind, count: 0, numbers: /* @__PURE__ */ new Set(), names: /* @__PURE__ */ new Set(), example: w.message };
+    g.count++;
+    if (w.number) g.numbers.add(w.number);
+    for (const m of w.message.matchAll(/"([^"]*)"/g)) g.names.add(m[1]);
+    groups2.set(kind, g);
+  }
+  return [...groups2.values()].map((g) => ({ ...g, numbers: [...g.numbers], names: [...g.names] })).sort((a, b) => b.count - a.count);
+}
+function withoutParentheses(text) {
+  let out = text;
+  for (let before; before !== out; ) {
+    before = out;
+    out = out.replace(/\([^()]*\)/g, "");
+  }
+  const open = out.indexOf("(");
+  if (open >= 0) out = out.slice(0, open);
+  return out.replace(/\s+([;,.])/g, "$1");
+}
+function reconcileSummary({ repo, plan, results, live, scope, counts, maxBytes = MAX_SUMMARY_BYTES }) {
+  const full = reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChanged: false });
+  if (Buffer.byteLength(full) <= maxBytes) return full;
+  return reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChanged: true });
+}
+function reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChanged }) {
+  const out = [];
+  out.push(`## prflow reconcile: ${repo}${live ? "" : " (dry run: nothing was written)"}`);
+  out.push("");
+  out.push(
+    `Engine ${plan.engine} · ${scope} · ${plan.pulls.length} pull request${plan.pulls.length === 1 ? "" : "s"} · ${counts.ops} operation${counts.ops === 1 ? "" : "s"} · ${counts.writes} write${counts.writes === 1 ? "" : "s"} · ${counts.warnings} warning${counts.warnings === 1 ? "" : "s"}`
+  );
+  out.push("");
+  if (plan.pulls.length) {
+    const byNumber = /* @__PURE__ */ new Map();
+    plan.ops.forEach((op, i) => {
+      const list = byNumber.get(op.number) ?? [];
+      list.push({ op, result: results[i] });
+      byNumber.set(op.number, list);
+    });
+    out.push("| PR | state | blockers | checks | changes | why |");
+    out.push("| --- | --- | --- | --- | --- | --- |");
+    let omitted = 0;
+    for (const pull of plan.pulls) {
+      const ops = byNumber.get(pull.number) ?? [];
+      if (onlyChanged && !ops.length) {
+        omitted++;
+        continue;
+      }
+      const changes = ops.length ? ops.map(({ op, result }) => live ? `${describeOp(op)} (${result?.outcome ?? "not applied"})` : `would ${describeOp(op)}`).join("; ") : "no change";
+      const why = whyCell(pull, ops.map(({ op }) => op));
+      out.push(
+        `| #${pull.number} | ${cell(pull.state ?? "unknown")} | ${cell(pull.blockers.join(", "))} | ${cell(pull.checks)} | ${cell(changes)} | ${cell(why)} |`
+      );
+    }
+    out.push("");
+    if (omitted) out.push(`${omitted} pull requests with no change are left out: the whole table would pass GitHub's 1 MiB summary limit.`, "");
+  }
+  if (plan.warnings.length) {
+    const kinds = warningKinds(plan.warnings);
+    out.push(`### ${plan.warnings.length} warning${plan.warnings.length === 1 ? "" : "s"}${kinds.length > 1 ? ` of ${kinds.length} kinds` : ""}`);
+    out.push("");
+    const list = (xs, n) => xs.slice(0, n).join(", ") + (xs.length > n ? `, and ${xs.length - n} more` : "");
+    for (const g of kinds) {
+      const where = g.numbers.length ? ` on ${list(g.numbers.map((n) => `#${n}`), 20)}` : "";
+      out.push(`- **${g.count} ×** ${cell(g.kind)}${where}${g.names.length ? ` (${list(g.names, 12)})` : ""}. For example: ${cell(g.example)}`);
+    }
+    out.push("");
+  }
+  return out.join("\n");
+}
+function labelsSummary({ repo, results, unused, live }) {
+  const out = [`## prflow labels: ${repo}${live ? "" : " (dry run: nothing was written)"}`, ""];
+  out.push("| label | colour | action | description |");
+  out.push("| --- | --- | --- | --- |");
+  for (const r of results) {
+    out.push(`| ${cell(r.name)} | \`#${r.color}\` | ${cell(r.status)} | ${cell(r.description)} |`);
+  }
+  out.push("");
+  if (unused.length) {
+    out.push("### Labels prflow made that this config no longer uses (kept; delete them by hand if you wish)");
+    out.push("");
+    for (const name of unused) out.push(`- ${name}`);
+    out.push("");
+  }
+  return out.join("\n");
+}
+function countResults(plan, results) {
+  return {
+    ops: plan.ops.length,
+    writes: results.filter((r) => r.outcome === "applied").length,
+    warnings: plan.warnings.length
+  };
+}
+var DASH, MAX_SUMMARY_BYTES, cell;
+var init_summary = __esm({
+  "lib/summary.js"() {
+    DASH = "—";
+    MAX_SUMMARY_BYTES = 9e5;
+    cell = (text) => String(text ?? "").replace(/\|/g, "\\|").replace(/\r?\n/g, " ") || DASH;
+  }
+});
+
+// lib/run.js
+function configOrThrow(prflow2, configPath, readFile, loaded) {
+  if (loaded) return { ...loaded, said: null };
+  const read = loadConfig(prflow2, configPath, readFile ? { readFile } : void 0);
+  if (read.errors.length) throw new RunError2(read.errors);
+  return { ...read, said: `config: ${read.source === "preset" ? `no ${configPath}: the ${read.config.flow ?? "bot-panel"} preset` : read.source}` };
+}
+async function reconcileRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, loaded, scope, live, log: log2 = () => {
+} }) {
+  const { engine, source, said } = configOrThrow(prflow2, configPath, readFile, loaded);
+  if (said) log2(said);
+  configPath = source;
+  const scopeText = describeScope(scope);
+  if (scope.scope === "none") {
+    log2(`nothing to reconcile: ${scope.why ?? "the event names no pull request"}`);
+    const plan2 = { engine: engine.version(), configErrors: [], ops: [], pulls: [], warnings: [] };
+    const counts2 = countResults(plan2, []);
+    return { plan: plan2, results: [], counts: counts2, skipped: true, summary: reconcileSummary({ repo: `${owner}/${repo}`, plan: plan2, results: [], live, scope: scopeText, counts: counts2 }), lines: [] };
+  }
+  log2(`reading ${scopeText}`);
+  const facts = await step(`reading the pull requests of ${owner}/${repo}`, () => readFacts(octokit, { owner, repo, numbers: scope.scope === "pulls" ? scope.numbers : void 0 }));
+  const plan = engine.reconcile({ facts });
+  if (plan.configErrors.length) throw new RunError2(plan.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
+  log2(`engine ${plan.engine}: ${count(plan.pulls.length, "pull request")}, ${count(plan.ops.length, "operation")}, ${count(plan.warnings.length, "warning")}${live ? "" : " (dry run: writing nothing)"}`);
+  stopWritesOnRateLimit(octokit, log2);
+  const results = await applyPlan(octokit, plan, { owner, repo, live, log: log2 });
+  const counts = countResults(plan, results);
+  const lines = logLines(plan, results, { live });
+  for (const line of lines) log2(line);
+  const summary = reconcileSummary({ repo: `${owner}/${repo}`, plan, results, live, scope: scopeText, counts });
+  return { facts, plan, results, counts, summary, lines, skipped: false };
+}
+async function labelsRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, loaded, live, log: log2 = () => {
+} }) {
+  const { engine, source, said } = configOrThrow(prflow2, configPath, readFile, loaded);
+  if (said) log2(said);
+  configPath = source;
+  const catalog = engine.labelCatalog();
+  if (catalog.configErrors.length) throw new RunError2(catalog.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
+  const sync = await step(`syncing the labels of ${owner}/${repo}`, () => syncLabels(octokit, { owner, repo, decide: (existing) => engine.labelSync({ catalog, existing }), live, log: log2 }));
+  const results = sync.results;
+  const unused = sync.unused ?? [];
+  for (const r of results) log2(`label ${r.name}: ${r.status}${r.detail ? ` (${r.detail})` : ""}`);
+  for (const name of unused) log2(`label ${name}: made by prflow but no longer in the config; kept, never deleted`);
+  const counts = {
+    ops: results.filter((r) => r.status !== "unchanged").length,
+    writes: results.filter((r) => r.status === "created" || r.status === "updated").length,
+    warnings: unused.length
+  };
+  const summary = labelsSummary({ repo: `${owner}/${repo}`, results, unused, live });
+  return { catalog, results, unused, counts, summary };
+}
+function count(n, noun) {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+function stopWritesOnRateLimit(octokit, log2 = () => {
+}) {
+  if (octokit.prflowWriteGuard) return;
+  octokit.prflowWriteGuard = true;
+  let until;
+  octokit.hook.wrap("request", async (request3, options) => {
+    const write = (options.method !== "GET" || options.request?.prflowGuard === true) && !(options.url === "/graphql" && !/^\s*mutation\b/.test(options.query ?? ""));
+    if (until !== void 0 && write) throw new Error(`${NOT_ATTEMPTED}${until ? ` until ${until}` : ""}`);
+    try {
+      return await request3(options);
+    } catch (e) {
+      const reset = rateLimitReset(e);
+      if (reset !== void 0 && until === void 0) {
+        until = reset;
+        log2(`rate limited by GitHub${reset ? ` until ${reset}` : ""} on ${options.method} ${options.url}; no further writes attempted this run`);
+      }
+      throw e;
+    }
+  });
+}
+async function step(what, fn) {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e && typeof e === "object" && !e.step) e.step = what;
+    throw e;
+  }
+}
+function describeScope(scope) {
+  const why = scope.why ? ` (${scope.why})` : "";
+  if (scope.scope === "pulls") return `pull request${scope.numbers.length === 1 ? "" : "s"} ${scope.numbers.map((n) => `#${n}`).join(", ")}${why}`;
+  if (scope.scope === "none") return `no pull request${why}`;
+  return `all open pull requests${why}`;
+}
+function parseNumbers(text) {
+  const parts = String(text ?? "").split(/[\s,]+/).map((s) => s.replace(/^#/, "")).filter(Boolean);
+  return parts.map((p) => {
+    if (!/^[1-9][0-9]*$/.test(p)) throw new RunError2([`numbers: expected pull request numbers separated by commas or spaces, found ${JSON.stringify(p)}`]);
+    return Number(p);
+  });
+}
+function describeFailure(e, { step: step2 } = {}) {
+  if (e instanceof RunError2) return e.lines;
+  const at = step2 ?? e?.step;
+  const req = e?.request ? ` to ${e.request.method ?? "GET"} ${pathOf(e.request.url)}` : "";
+  const say = (line) => [at ? `${at}: ${line}` : line];
+  if (e?.unreachable) return say(`${e.message}; check GITHUB_API_URL and the network`);
+  const status = e?.status ?? e?.response?.status;
+  const gh = e?.message ? ` (${String(e.message).split("\n")[0]})` : "";
+  if (status === 401) return say(`bad token: GitHub answered 401${gh}${req}; check the token (GH_TOKEN, else GITHUB_TOKEN)`);
+  const limited = rateLimitReset(e);
+  if (limited !== void 0) return say(`rate limited by GitHub${limited ? ` until ${limited}` : ""} (${status}${req ? ` on${req.slice(3)}` : ""}); nothing more was attempted; run again after the reset`);
+  if (status === 403) return say(`forbidden: GitHub answered 403${gh}${req}; the token lacks a permission this step needs (pull-requests, issues or statuses: write for --live)`);
+  if (status === 404 || /NOT_FOUND|not found|Could not resolve to a Repository/i.test(e?.message ?? "")) return say(`not found: GitHub answered ${status ?? "NOT_FOUND"}${gh}${req}; check --repo owner/name and that the token can see the repository`);
+  if (status >= 500) return say(`GitHub failed on its side (${status}${gh})${req}, even after retries; try again later`);
+  if (status) return say(`GitHub answered ${status}${gh}${req}`);
+  return say(String(e?.message ?? e).split("\n")[0]);
+}
+function pathOf(url) {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url ?? "";
+  }
+}
+function rateLimitReset(e) {
+  const status = e?.status ?? e?.response?.status;
+  if (status !== 403 && status !== 429) return void 0;
+  const h = e?.response?.headers ?? {};
+  const spent = h["x-ratelimit-remaining"] === "0" || h["retry-after"] !== void 0 || status === 429 || /rate limit/i.test(e?.message ?? "");
+  if (!spent) return void 0;
+  const reset = Number(h["x-ratelimit-reset"]);
+  const at = reset > 0 ? new Date(reset * 1e3) : Number(h["retry-after"]) > 0 ? new Date(Date.now() + Number(h["retry-after"]) * 1e3) : null;
+  return at ? `${at.toISOString().slice(11, 16)} UTC` : "";
+}
+var RunError2, NOT_ATTEMPTED;
+var init_run = __esm({
+  "lib/run.js"() {
+    init_github();
+    init_config_file();
+    init_summary();
+    RunError2 = class extends Error {
+      constructor(lines) {
+        super(lines.join("\n"));
+        this.lines = lines;
+      }
+    };
+    NOT_ATTEMPTED = "not attempted: rate limited by GitHub";
+  }
+});
+
 // pkg/prflow.js
 var prflow_exports = {};
 __export(prflow_exports, {
@@ -1833,2855 +4838,24 @@ var init_core = __esm({
   }
 });
 
-// action/src/main.js
-import { resolve } from "node:path";
-import { readFileSync as readFileSync5 } from "node:fs";
-
-// node_modules/universal-user-agent/index.js
-function getUserAgent() {
-  if (typeof navigator === "object" && "userAgent" in navigator) {
-    return navigator.userAgent;
+// cli/usage.js
+var init_usage = __esm({
+  "cli/usage.js"() {
   }
-  if (typeof process === "object" && process.version !== void 0) {
-    return `Node.js/${process.version.substr(1)} (${process.platform}; ${process.arch})`;
-  }
-  return "<environment undetectable>";
-}
-
-// node_modules/before-after-hook/lib/register.js
-function register(state, name, method, options) {
-  if (typeof method !== "function") {
-    throw new Error("method for before hook must be a function");
-  }
-  if (!options) {
-    options = {};
-  }
-  if (Array.isArray(name)) {
-    return name.reverse().reduce((callback, name2) => {
-      return register.bind(null, state, name2, callback, options);
-    }, method)();
-  }
-  return Promise.resolve().then(() => {
-    if (!state.registry[name]) {
-      return method(options);
-    }
-    return state.registry[name].reduce((method2, registered) => {
-      return registered.hook.bind(null, method2, options);
-    }, method)();
-  });
-}
-
-// node_modules/before-after-hook/lib/add.js
-function addHook(state, kind, name, hook2) {
-  const orig = hook2;
-  if (!state.registry[name]) {
-    state.registry[name] = [];
-  }
-  if (kind === "before") {
-    hook2 = (method, options) => {
-      return Promise.resolve().then(orig.bind(null, options)).then(method.bind(null, options));
-    };
-  }
-  if (kind === "after") {
-    hook2 = (method, options) => {
-      let result;
-      return Promise.resolve().then(method.bind(null, options)).then((result_) => {
-        result = result_;
-        return orig(result, options);
-      }).then(() => {
-        return result;
-      });
-    };
-  }
-  if (kind === "error") {
-    hook2 = (method, options) => {
-      return Promise.resolve().then(method.bind(null, options)).catch((error) => {
-        return orig(error, options);
-      });
-    };
-  }
-  state.registry[name].push({
-    hook: hook2,
-    orig
-  });
-}
-
-// node_modules/before-after-hook/lib/remove.js
-function removeHook(state, name, method) {
-  if (!state.registry[name]) {
-    return;
-  }
-  const index = state.registry[name].map((registered) => {
-    return registered.orig;
-  }).indexOf(method);
-  if (index === -1) {
-    return;
-  }
-  state.registry[name].splice(index, 1);
-}
-
-// node_modules/before-after-hook/index.js
-var bind = Function.bind;
-var bindable = bind.bind(bind);
-function bindApi(hook2, state, name) {
-  const removeHookRef = bindable(removeHook, null).apply(
-    null,
-    name ? [state, name] : [state]
-  );
-  hook2.api = { remove: removeHookRef };
-  hook2.remove = removeHookRef;
-  ["before", "error", "after", "wrap"].forEach((kind) => {
-    const args = name ? [state, kind, name] : [state, kind];
-    hook2[kind] = hook2.api[kind] = bindable(addHook, null).apply(null, args);
-  });
-}
-function Singular() {
-  const singularHookName = /* @__PURE__ */ Symbol("Singular");
-  const singularHookState = {
-    registry: {}
-  };
-  const singularHook = register.bind(null, singularHookState, singularHookName);
-  bindApi(singularHook, singularHookState, singularHookName);
-  return singularHook;
-}
-function Collection() {
-  const state = {
-    registry: {}
-  };
-  const hook2 = register.bind(null, state);
-  bindApi(hook2, state);
-  return hook2;
-}
-var before_after_hook_default = { Singular, Collection };
-
-// node_modules/@octokit/endpoint/dist-bundle/index.js
-var VERSION = "0.0.0-development";
-var userAgent = `octokit-endpoint.js/${VERSION} ${getUserAgent()}`;
-var DEFAULTS = {
-  method: "GET",
-  baseUrl: "https://api.github.com",
-  headers: {
-    accept: "application/vnd.github.v3+json",
-    "user-agent": userAgent
-  },
-  mediaType: {
-    format: ""
-  }
-};
-function lowercaseKeys(object) {
-  if (!object) {
-    return {};
-  }
-  return Object.keys(object).reduce((newObj, key) => {
-    newObj[key.toLowerCase()] = object[key];
-    return newObj;
-  }, {});
-}
-function isPlainObject(value) {
-  if (typeof value !== "object" || value === null) return false;
-  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
-  const proto = Object.getPrototypeOf(value);
-  if (proto === null) return true;
-  const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
-  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
-}
-function mergeDeep(defaults, options) {
-  const result = Object.assign({}, defaults);
-  Object.keys(options).forEach((key) => {
-    if (isPlainObject(options[key])) {
-      if (!(key in defaults)) Object.assign(result, { [key]: options[key] });
-      else result[key] = mergeDeep(defaults[key], options[key]);
-    } else {
-      Object.assign(result, { [key]: options[key] });
-    }
-  });
-  return result;
-}
-function removeUndefinedProperties(obj) {
-  for (const key in obj) {
-    if (obj[key] === void 0) {
-      delete obj[key];
-    }
-  }
-  return obj;
-}
-function merge(defaults, route, options) {
-  if (typeof route === "string") {
-    let [method, url] = route.split(" ");
-    options = Object.assign(url ? { method, url } : { url: method }, options);
-  } else {
-    options = Object.assign({}, route);
-  }
-  options.headers = lowercaseKeys(options.headers);
-  removeUndefinedProperties(options);
-  removeUndefinedProperties(options.headers);
-  const mergedOptions = mergeDeep(defaults || {}, options);
-  if (options.url === "/graphql") {
-    if (defaults && defaults.mediaType.previews?.length) {
-      mergedOptions.mediaType.previews = defaults.mediaType.previews.filter(
-        (preview) => !mergedOptions.mediaType.previews.includes(preview)
-      ).concat(mergedOptions.mediaType.previews);
-    }
-    mergedOptions.mediaType.previews = (mergedOptions.mediaType.previews || []).map((preview) => preview.replace(/-preview/, ""));
-  }
-  return mergedOptions;
-}
-function addQueryParameters(url, parameters) {
-  const separator = /\?/.test(url) ? "&" : "?";
-  const names = Object.keys(parameters);
-  if (names.length === 0) {
-    return url;
-  }
-  return url + separator + names.map((name) => {
-    if (name === "q") {
-      return "q=" + parameters.q.split("+").map(encodeURIComponent).join("+");
-    }
-    return `${name}=${encodeURIComponent(parameters[name])}`;
-  }).join("&");
-}
-var urlVariableRegex = /\{[^{}}]+\}/g;
-function removeNonChars(variableName) {
-  return variableName.replace(/(?:^\W+)|(?:(?<!\W)\W+$)/g, "").split(/,/);
-}
-function extractUrlVariableNames(url) {
-  const matches = url.match(urlVariableRegex);
-  if (!matches) {
-    return [];
-  }
-  return matches.map(removeNonChars).reduce((a, b) => a.concat(b), []);
-}
-function omit(object, keysToOmit) {
-  const result = { __proto__: null };
-  for (const key of Object.keys(object)) {
-    if (keysToOmit.indexOf(key) === -1) {
-      result[key] = object[key];
-    }
-  }
-  return result;
-}
-function encodeReserved(str) {
-  return str.split(/(%[0-9A-Fa-f]{2})/g).map(function(part) {
-    if (!/%[0-9A-Fa-f]/.test(part)) {
-      part = encodeURI(part).replace(/%5B/g, "[").replace(/%5D/g, "]");
-    }
-    return part;
-  }).join("");
-}
-function encodeUnreserved(str) {
-  return encodeURIComponent(str).replace(/[!'()*]/g, function(c) {
-    return "%" + c.charCodeAt(0).toString(16).toUpperCase();
-  });
-}
-function encodeValue(operator, value, key) {
-  value = operator === "+" || operator === "#" ? encodeReserved(value) : encodeUnreserved(value);
-  if (key) {
-    return encodeUnreserved(key) + "=" + value;
-  } else {
-    return value;
-  }
-}
-function isDefined(value) {
-  return value !== void 0 && value !== null;
-}
-function isKeyOperator(operator) {
-  return operator === ";" || operator === "&" || operator === "?";
-}
-function getValues(context, operator, key, modifier) {
-  var value = context[key], result = [];
-  if (isDefined(value) && value !== "") {
-    if (typeof value === "string" || typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
-      value = value.toString();
-      if (modifier && modifier !== "*") {
-        value = value.substring(0, parseInt(modifier, 10));
-      }
-      result.push(
-        encodeValue(operator, value, isKeyOperator(operator) ? key : "")
-      );
-    } else {
-      if (modifier === "*") {
-        if (Array.isArray(value)) {
-          value.filter(isDefined).forEach(function(value2) {
-            result.push(
-              encodeValue(operator, value2, isKeyOperator(operator) ? key : "")
-            );
-          });
-        } else {
-          Object.keys(value).forEach(function(k) {
-            if (isDefined(value[k])) {
-              result.push(encodeValue(operator, value[k], k));
-            }
-          });
-        }
-      } else {
-        const tmp = [];
-        if (Array.isArray(value)) {
-          value.filter(isDefined).forEach(function(value2) {
-            tmp.push(encodeValue(operator, value2));
-          });
-        } else {
-          Object.keys(value).forEach(function(k) {
-            if (isDefined(value[k])) {
-              tmp.push(encodeUnreserved(k));
-              tmp.push(encodeValue(operator, value[k].toString()));
-            }
-          });
-        }
-        if (isKeyOperator(operator)) {
-          result.push(encodeUnreserved(key) + "=" + tmp.join(","));
-        } else if (tmp.length !== 0) {
-          result.push(tmp.join(","));
-        }
-      }
-    }
-  } else {
-    if (operator === ";") {
-      if (isDefined(value)) {
-        result.push(encodeUnreserved(key));
-      }
-    } else if (value === "" && (operator === "&" || operator === "?")) {
-      result.push(encodeUnreserved(key) + "=");
-    } else if (value === "") {
-      result.push("");
-    }
-  }
-  return result;
-}
-function parseUrl(template) {
-  return {
-    expand: expand.bind(null, template)
-  };
-}
-function expand(template, context) {
-  var operators = ["+", "#", ".", "/", ";", "?", "&"];
-  template = template.replace(
-    /\{([^\{\}]+)\}|([^\{\}]+)/g,
-    function(_, expression, literal) {
-      if (expression) {
-        let operator = "";
-        const values = [];
-        if (operators.indexOf(expression.charAt(0)) !== -1) {
-          operator = expression.charAt(0);
-          expression = expression.substr(1);
-        }
-        expression.split(/,/g).forEach(function(variable) {
-          var tmp = /([^:\*]*)(?::(\d+)|(\*))?/.exec(variable);
-          values.push(getValues(context, operator, tmp[1], tmp[2] || tmp[3]));
-        });
-        if (operator && operator !== "+") {
-          var separator = ",";
-          if (operator === "?") {
-            separator = "&";
-          } else if (operator !== "#") {
-            separator = operator;
-          }
-          return (values.length !== 0 ? operator : "") + values.join(separator);
-        } else {
-          return values.join(",");
-        }
-      } else {
-        return encodeReserved(literal);
-      }
-    }
-  );
-  if (template === "/") {
-    return template;
-  } else {
-    return template.replace(/\/$/, "");
-  }
-}
-function parse(options) {
-  let method = options.method.toUpperCase();
-  let url = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
-  let headers = Object.assign({}, options.headers);
-  let body;
-  let parameters = omit(options, [
-    "method",
-    "baseUrl",
-    "url",
-    "headers",
-    "request",
-    "mediaType"
-  ]);
-  const urlVariableNames = extractUrlVariableNames(url);
-  url = parseUrl(url).expand(parameters);
-  if (!/^http/.test(url)) {
-    url = options.baseUrl + url;
-  }
-  const omittedParameters = Object.keys(options).filter((option) => urlVariableNames.includes(option)).concat("baseUrl");
-  const remainingParameters = omit(parameters, omittedParameters);
-  const isBinaryRequest = /application\/octet-stream/i.test(headers.accept);
-  if (!isBinaryRequest) {
-    if (options.mediaType.format) {
-      headers.accept = headers.accept.split(/,/).map(
-        (format) => format.replace(
-          /application\/vnd(\.\w+)(\.v3)?(\.\w+)?(\+json)?$/,
-          `application/vnd$1$2.${options.mediaType.format}`
-        )
-      ).join(",");
-    }
-    if (url.endsWith("/graphql")) {
-      if (options.mediaType.previews?.length) {
-        const previewsFromAcceptHeader = headers.accept.match(/(?<![\w-])[\w-]+(?=-preview)/g) || [];
-        headers.accept = previewsFromAcceptHeader.concat(options.mediaType.previews).map((preview) => {
-          const format = options.mediaType.format ? `.${options.mediaType.format}` : "+json";
-          return `application/vnd.github.${preview}-preview${format}`;
-        }).join(",");
-      }
-    }
-  }
-  if (["GET", "HEAD"].includes(method)) {
-    url = addQueryParameters(url, remainingParameters);
-  } else {
-    if ("data" in remainingParameters) {
-      body = remainingParameters.data;
-    } else {
-      if (Object.keys(remainingParameters).length) {
-        body = remainingParameters;
-      }
-    }
-  }
-  if (!headers["content-type"] && typeof body !== "undefined") {
-    headers["content-type"] = "application/json; charset=utf-8";
-  }
-  if (["PATCH", "PUT"].includes(method) && typeof body === "undefined") {
-    body = "";
-  }
-  return Object.assign(
-    { method, url, headers },
-    typeof body !== "undefined" ? { body } : null,
-    options.request ? { request: options.request } : null
-  );
-}
-function endpointWithDefaults(defaults, route, options) {
-  return parse(merge(defaults, route, options));
-}
-function withDefaults(oldDefaults, newDefaults) {
-  const DEFAULTS2 = merge(oldDefaults, newDefaults);
-  const endpoint2 = endpointWithDefaults.bind(null, DEFAULTS2);
-  return Object.assign(endpoint2, {
-    DEFAULTS: DEFAULTS2,
-    defaults: withDefaults.bind(null, DEFAULTS2),
-    merge: merge.bind(null, DEFAULTS2),
-    parse
-  });
-}
-var endpoint = withDefaults(null, DEFAULTS);
-
-// node_modules/content-type/dist/index.js
-var SP = 32;
-var HTAB = 9;
-var SEMI = 59;
-var EQ = 61;
-var DQUOTE = 34;
-var BSLASH = 92;
-var COMMA = 44;
-var LOWER_CASE = 1;
-var OWS = 2;
-var SEMI_FLAG = 4;
-var COMMA_FLAG = 8;
-var TOKEN_FLAG = 16;
-var NON_ASCII = 65280;
-var CASE_FLAGS = LOWER_CASE | NON_ASCII;
-var CHAR_MAP = new Uint8Array(256);
-CHAR_MAP[HTAB] |= OWS;
-CHAR_MAP[SP] |= OWS;
-CHAR_MAP[SEMI] |= SEMI_FLAG;
-CHAR_MAP[COMMA] |= COMMA_FLAG;
-for (let code = 128; code <= 255; code++) {
-  CHAR_MAP[code] |= LOWER_CASE;
-}
-for (const char of "!#$%&'*+-.^_`|~") {
-  CHAR_MAP[char.charCodeAt(0)] |= TOKEN_FLAG;
-}
-for (let code = 48; code <= 57; code++) {
-  CHAR_MAP[code] |= TOKEN_FLAG;
-}
-for (let code = 65; code <= 90; code++) {
-  CHAR_MAP[code] |= LOWER_CASE | TOKEN_FLAG;
-}
-for (let code = 97; code <= 122; code++) {
-  CHAR_MAP[code] |= TOKEN_FLAG;
-}
-var NullObject = /* @__PURE__ */ (() => {
-  const C = function() {
-  };
-  C.prototype = /* @__PURE__ */ Object.create(null);
-  return C;
-})();
-function parse2(header, options) {
-  const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
-  const len = header.length;
-  let valueStart = options?.start ?? 0;
-  while ((CHAR_MAP[header.charCodeAt(valueStart)] & OWS) !== 0) {
-    valueStart++;
-  }
-  let index = valueStart;
-  let typeFlags = 0;
-  let whitespace = -1;
-  let stop = options?.parameters === false ? COMMA_FLAG : 0;
-  while (index < len) {
-    const code = header.charCodeAt(index);
-    const flags = CHAR_MAP[code];
-    if ((flags & stopFlags) !== 0) {
-      stop |= flags & COMMA_FLAG;
-      break;
-    }
-    if ((flags & OWS) !== 0) {
-      if (whitespace === -1)
-        whitespace = index;
-    } else {
-      whitespace = -1;
-    }
-    typeFlags |= code & NON_ASCII | flags;
-    index++;
-  }
-  const valueEnd = whitespace === -1 ? index : whitespace;
-  const value = header.slice(valueStart, valueEnd);
-  const type = (typeFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-  if (index === len || stop !== 0) {
-    return { type, index, parameters: new NullObject() };
-  }
-  return parseParameters(header, type, index, len, stopFlags);
-}
-function parseParameters(header, type, index, len, stopFlags) {
-  const parameters = new NullObject();
-  parameter: while (index < len) {
-    index++;
-    while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
-      index++;
-    }
-    const keyStart = index;
-    let keyFlags = 0;
-    let keyWhitespace = -1;
-    while (index < len) {
-      const code = header.charCodeAt(index);
-      const flags = CHAR_MAP[code];
-      if ((flags & stopFlags) !== 0) {
-        if ((flags & COMMA_FLAG) !== 0)
-          break parameter;
-        continue parameter;
-      }
-      if (code === EQ) {
-        const keyEnd = keyWhitespace === -1 ? index : keyWhitespace;
-        const value = header.slice(keyStart, keyEnd);
-        const key = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-        index++;
-        while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
-          index++;
-        }
-        if (index < len && header.charCodeAt(index) === DQUOTE) {
-          const quotedStart = ++index;
-          let escaped = false;
-          while (index < len) {
-            const code2 = header.charCodeAt(index);
-            if (code2 === DQUOTE) {
-              if (parameters[key] === void 0) {
-                parameters[key] = escaped ? unescapeQuotedPairs(header, quotedStart, index) : header.slice(quotedStart, index);
-              }
-              index++;
-              let stop2 = 0;
-              while (index < len) {
-                const code3 = header.charCodeAt(index);
-                const flags2 = CHAR_MAP[code3];
-                if ((flags2 & stopFlags) !== 0) {
-                  stop2 = flags2 & COMMA_FLAG;
-                  break;
-                }
-                index++;
-              }
-              if (stop2 !== 0)
-                break parameter;
-              continue parameter;
-            }
-            if (code2 === BSLASH && index + 1 < len) {
-              escaped = true;
-              index += 2;
-              continue;
-            }
-            index++;
-          }
-          continue parameter;
-        }
-        const valueStart = index;
-        let stop = 0;
-        let valueWhitespace = -1;
-        while (index < len) {
-          const code2 = header.charCodeAt(index);
-          const flags2 = CHAR_MAP[code2];
-          if ((flags2 & stopFlags) !== 0) {
-            stop = flags2 & COMMA_FLAG;
-            break;
-          }
-          if ((flags2 & OWS) !== 0) {
-            if (valueWhitespace === -1)
-              valueWhitespace = index;
-          } else {
-            valueWhitespace = -1;
-          }
-          index++;
-        }
-        if (parameters[key] === void 0) {
-          const valueEnd = valueWhitespace === -1 ? index : valueWhitespace;
-          parameters[key] = header.slice(valueStart, valueEnd);
-        }
-        if (stop !== 0)
-          break parameter;
-        continue parameter;
-      }
-      if ((flags & OWS) !== 0) {
-        if (keyWhitespace === -1)
-          keyWhitespace = index;
-      } else {
-        keyWhitespace = -1;
-      }
-      keyFlags |= code & NON_ASCII | flags;
-      index++;
-    }
-  }
-  return { type, index, parameters };
-}
-function unescapeQuotedPairs(str, start, end) {
-  let result = "";
-  for (let index = start; index < end; index++) {
-    if (str.charCodeAt(index) === BSLASH) {
-      result += str.slice(start, index);
-      start = ++index;
-    }
-  }
-  return result + str.slice(start, end);
-}
-
-// node_modules/json-with-bigint/json-with-bigint.js
-var intRegex = /^-?\d+$/;
-var noiseValue = /^-?\d+n+$/;
-var originalStringify = JSON.stringify;
-var originalParse = JSON.parse;
-var customFormat = /^-?\d+n$/;
-var bigIntsStringify = /([\[:])?"(-?\d+)n"($|\s*[,\}\]])/g;
-var noiseStringify = /([\[:])?("-?\d+n+)n("$|"\s*[,\}\]])/g;
-var isUnstringifiable = (val) => val === void 0 || typeof val === "function" || typeof val === "symbol";
-var isRawJSON = (val) => val !== null && typeof val === "object" && val.constructor && val.constructor.name === "RawJSON";
-var stringifyIteratively = (rootValue, replacer, spaceParam) => {
-  let space = "";
-  if (typeof spaceParam === "number") {
-    space = " ".repeat(Math.min(10, Math.max(0, Math.floor(spaceParam))));
-  } else if (typeof spaceParam === "string") {
-    space = spaceParam.slice(0, 10);
-  }
-  const isFunctionReplacer = typeof replacer === "function";
-  const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
-  const prepareVal = (parent, key, val) => {
-    const isObject = val !== null && typeof val === "object";
-    const hasToJSON = isObject && typeof val.toJSON === "function";
-    if (hasToJSON) {
-      val = val.toJSON(key);
-    }
-    const isNoise = typeof val === "string" && noiseValue.test(val);
-    if (isNoise) return val + "n";
-    const isBigInt = typeof val === "bigint";
-    if (isBigInt) {
-      const supportsRawJSON = "rawJSON" in JSON;
-      if (supportsRawJSON) return JSON.rawJSON(val.toString());
-      return val.toString() + "n";
-    }
-    if (isFunctionReplacer) {
-      val = replacer.call(parent, key, val);
-    }
-    const isPostReplacerObject = val !== null && typeof val === "object";
-    if (isPostReplacerObject) {
-      const isPrimitiveWrapper = val instanceof Number || val instanceof String || val instanceof Boolean;
-      if (isPrimitiveWrapper) {
-        val = val.valueOf();
-      }
-    }
-    return val;
-  };
-  const rootProcessed = prepareVal({ "": rootValue }, "", rootValue);
-  if (isUnstringifiable(rootProcessed)) {
-    return void 0;
-  }
-  const isRootPrimitive = rootProcessed === null || typeof rootProcessed !== "object";
-  const isRootNativeRawJSON = isRawJSON(rootProcessed);
-  if (isRootPrimitive || isRootNativeRawJSON) {
-    return originalStringify(rootProcessed);
-  }
-  const chunks = [];
-  let level = 0;
-  const stack = [
-    {
-      parent: { "": rootProcessed },
-      key: "",
-      val: rootProcessed,
-      isArray: Array.isArray(rootProcessed),
-      keys: Array.isArray(rootProcessed) ? null : Object.keys(rootProcessed),
-      index: 0,
-      first: true
-    }
-  ];
-  const visited = new WeakSet([rootProcessed]);
-  while (stack.length > 0) {
-    const node = stack[stack.length - 1];
-    if (node.index === 0) {
-      chunks.push(node.isArray ? "[" : "{");
-      level++;
-    }
-    let isDone = false;
-    if (node.isArray) {
-      if (node.index < node.val.length) {
-        if (!node.first) chunks.push(",");
-        if (space) chunks.push("\n" + space.repeat(level));
-        const childRaw = node.val[node.index];
-        const childVal = prepareVal(node.val, String(node.index), childRaw);
-        if (isUnstringifiable(childVal)) {
-          chunks.push("null");
-          node.first = false;
-          node.index++;
-        } else {
-          const isComplexObject = childVal !== null && typeof childVal === "object";
-          const isNativeRaw = isRawJSON(childVal);
-          if (isComplexObject && !isNativeRaw) {
-            if (visited.has(childVal)) {
-              throw new TypeError("Converting circular structure to JSON");
-            }
-            visited.add(childVal);
-            stack.push({
-              parent: node.val,
-              key: String(node.index),
-              val: childVal,
-              isArray: Array.isArray(childVal),
-              keys: Array.isArray(childVal) ? null : Object.keys(childVal),
-              index: 0,
-              first: true
-            });
-            node.first = false;
-            node.index++;
-          } else {
-            chunks.push(originalStringify(childVal));
-            node.first = false;
-            node.index++;
-          }
-        }
-      } else {
-        isDone = true;
-      }
-    } else {
-      while (node.index < node.keys.length) {
-        const k = node.keys[node.index++];
-        const isFilteredOutByArray = propertyList && !propertyList.has(k);
-        if (isFilteredOutByArray) continue;
-        const childRaw = node.val[k];
-        const childVal = prepareVal(node.val, k, childRaw);
-        if (isUnstringifiable(childVal)) continue;
-        if (!node.first) chunks.push(",");
-        if (space) {
-          chunks.push("\n" + space.repeat(level) + originalStringify(k) + ": ");
-        } else {
-          chunks.push(originalStringify(k) + ":");
-        }
-        const isComplexObject = childVal !== null && typeof childVal === "object";
-        const isNativeRaw = isRawJSON(childVal);
-        if (isComplexObject && !isNativeRaw) {
-          if (visited.has(childVal)) {
-            throw new TypeError("Converting circular structure to JSON");
-          }
-          visited.add(childVal);
-          stack.push({
-            parent: node.val,
-            key: k,
-            val: childVal,
-            isArray: Array.isArray(childVal),
-            keys: Array.isArray(childVal) ? null : Object.keys(childVal),
-            index: 0,
-            first: true
-          });
-          node.first = false;
-          break;
-        } else {
-          chunks.push(originalStringify(childVal));
-          node.first = false;
-        }
-      }
-      const isNodeFullyProcessed = node.index >= node.keys.length && stack[stack.length - 1] === node;
-      if (isNodeFullyProcessed) {
-        isDone = true;
-      }
-    }
-    if (isDone) {
-      level--;
-      if (!node.first && space) chunks.push("\n" + space.repeat(level));
-      chunks.push(node.isArray ? "]" : "}");
-      visited.delete(node.val);
-      stack.pop();
-    }
-  }
-  return chunks.join("");
-};
-var JSONStringify = (value, replacer, space) => {
-  try {
-    const supportsRawJSON = "rawJSON" in JSON;
-    if (supportsRawJSON) {
-      return originalStringify(
-        value,
-        (key, val) => {
-          if (typeof val === "bigint") return JSON.rawJSON(val.toString());
-          const hasFunctionReplacer = typeof replacer === "function";
-          if (hasFunctionReplacer) return replacer(key, val);
-          const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key);
-          if (isKeyInArrayReplacer) return val;
-          return val;
-        },
-        space
-      );
-    }
-    if (!value) return originalStringify(value, replacer, space);
-    const convertedToCustomJSON = originalStringify(
-      value,
-      (key, val) => {
-        const isNoise = typeof val === "string" && noiseValue.test(val);
-        if (isNoise) return val.toString() + "n";
-        if (typeof val === "bigint") return val.toString() + "n";
-        const hasFunctionReplacer = typeof replacer === "function";
-        if (hasFunctionReplacer) return replacer(key, val);
-        const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key);
-        if (isKeyInArrayReplacer) return val;
-        return val;
-      },
-      space
-    );
-    const processedJSON = convertedToCustomJSON.replace(
-      bigIntsStringify,
-      "$1$2$3"
-    );
-    const denoisedJSON = processedJSON.replace(noiseStringify, "$1$2$3");
-    return denoisedJSON;
-  } catch (error) {
-    if (error instanceof RangeError) {
-      const convertedJSON = stringifyIteratively(value, replacer, space);
-      if (convertedJSON === void 0) return void 0;
-      const supportsRawJSON = "rawJSON" in JSON;
-      if (supportsRawJSON) return convertedJSON;
-      const processedJSON = convertedJSON.replace(bigIntsStringify, "$1$2$3");
-      return processedJSON.replace(noiseStringify, "$1$2$3");
-    }
-    throw error;
-  }
-};
-var featureCache = /* @__PURE__ */ new Map();
-var isContextSourceSupported = () => {
-  const parseFingerprint = JSON.parse.toString();
-  if (featureCache.has(parseFingerprint)) {
-    return featureCache.get(parseFingerprint);
-  }
-  try {
-    const result = JSON.parse(
-      "1",
-      (_, __, context) => !!context?.source && context.source === "1"
-    );
-    featureCache.set(parseFingerprint, result);
-    return result;
-  } catch {
-    featureCache.set(parseFingerprint, false);
-    return false;
-  }
-};
-var convertMarkedBigIntsReviver = (key, value, context, userReviver) => {
-  const isCustomFormatBigInt = typeof value === "string" && customFormat.test(value);
-  if (isCustomFormatBigInt) return BigInt(value.slice(0, -1));
-  const isNoiseValue = typeof value === "string" && noiseValue.test(value);
-  if (isNoiseValue) return value.slice(0, -1);
-  const hasUserReviver = typeof userReviver === "function";
-  if (!hasUserReviver) return value;
-  return userReviver(key, value, context);
-};
-var JSONParseV2 = (text, reviver) => {
-  return JSON.parse(text, (key, value, context) => {
-    const isNumber = typeof value === "number";
-    const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
-    const isBigNumber = isNumber && isOutOfBounds;
-    const isInt = context && intRegex.test(context.source);
-    const isBigInt = isBigNumber && isInt;
-    if (isBigInt) return BigInt(context.source);
-    const hasCustomReviver = typeof reviver === "function";
-    if (!hasCustomReviver) return value;
-    return reviver(key, value, context);
-  });
-};
-var MAX_INT = Number.MAX_SAFE_INTEGER.toString();
-var MAX_DIGITS = MAX_INT.length;
-var stringsOrLargeNumbers = /"(?:[^"\\]|\\.)*"|-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/g;
-var noiseValueWithQuotes = /^"-?\d+n+"$/;
-var applyReviverIteratively = (parsed, userReviver) => {
-  const rootHolder = { "": parsed };
-  const stack = [{ parent: rootHolder, key: "", visited: false }];
-  while (stack.length > 0) {
-    const node = stack[stack.length - 1];
-    if (!node.visited) {
-      node.visited = true;
-      const value = node.parent[node.key];
-      const isComplexObject = value !== null && typeof value === "object";
-      if (isComplexObject) {
-        const keys = Object.keys(value);
-        for (let i = keys.length - 1; i >= 0; i--) {
-          stack.push({ parent: value, key: keys[i], visited: false });
-        }
-      }
-    } else {
-      const { parent, key } = node;
-      let value = parent[key];
-      if (typeof value === "string") {
-        const isCustomFormatBigInt = customFormat.test(value);
-        if (isCustomFormatBigInt) {
-          value = BigInt(value.slice(0, -1));
-        } else {
-          const isNoise = noiseValue.test(value);
-          if (isNoise) value = value.slice(0, -1);
-        }
-      }
-      const hasUserReviver = typeof userReviver === "function";
-      if (hasUserReviver) {
-        value = userReviver.call(parent, key, value);
-      }
-      const isDeleted = value === void 0;
-      if (isDeleted) {
-        delete parent[key];
-      } else {
-        parent[key] = value;
-      }
-      stack.pop();
-    }
-  }
-  return rootHolder[""];
-};
-var serializeBigInts = (text) => {
-  return text.replace(
-    stringsOrLargeNumbers,
-    (match, digits, fractional, exponential) => {
-      const isString = match[0] === '"';
-      const isNoise = isString && noiseValueWithQuotes.test(match);
-      if (isNoise) return match.substring(0, match.length - 1) + 'n"';
-      const hasFractionalOrExponential = fractional || exponential;
-      const isLessThanMaxSafeInt = digits && (digits.length < MAX_DIGITS || digits.length === MAX_DIGITS && digits <= MAX_INT);
-      const isStandardValue = isString || hasFractionalOrExponential || isLessThanMaxSafeInt;
-      if (isStandardValue) return match;
-      return '"' + match + 'n"';
-    }
-  );
-};
-var JSONParse = (text, reviver) => {
-  if (!text) return originalParse(text, reviver);
-  try {
-    if (isContextSourceSupported()) return JSONParseV2(text, reviver);
-    const serializedData = serializeBigInts(text);
-    return originalParse(
-      serializedData,
-      (key, value, context) => convertMarkedBigIntsReviver(key, value, context, reviver)
-    );
-  } catch (error) {
-    if (error instanceof RangeError) {
-      const serializedData = serializeBigInts(text);
-      const parsed = originalParse(serializedData);
-      return applyReviverIteratively(parsed, reviver);
-    }
-    throw error;
-  }
-};
-
-// node_modules/@octokit/request-error/dist-src/index.js
-var RequestError = class extends Error {
-  name;
-  /**
-   * http status code
-   */
-  status;
-  /**
-   * Request options that lead to the error.
-   */
-  request;
-  /**
-   * Response object if a response was received
-   */
-  response;
-  constructor(message, statusCode, options) {
-    super(message, { cause: options.cause });
-    this.name = "HttpError";
-    this.status = Number.parseInt(statusCode);
-    if (Number.isNaN(this.status)) {
-      this.status = 0;
-    }
-    if ("response" in options) {
-      this.response = options.response;
-    }
-    const requestCopy = Object.assign({}, options.request);
-    if (options.request.headers.authorization) {
-      requestCopy.headers = Object.assign({}, options.request.headers, {
-        authorization: options.request.headers.authorization.replace(
-          /(?<! ) .*$/,
-          " [REDACTED]"
-        )
-      });
-    }
-    requestCopy.url = requestCopy.url.replace(/\bclient_secret=\w+/g, "client_secret=[REDACTED]").replace(/\baccess_token=\w+/g, "access_token=[REDACTED]");
-    this.request = requestCopy;
-  }
-};
-
-// node_modules/@octokit/request/dist-bundle/index.js
-var VERSION2 = "10.0.16";
-var defaults_default = {
-  headers: {
-    "user-agent": `octokit-request.js/${VERSION2} ${getUserAgent()}`
-  }
-};
-function isPlainObject2(value) {
-  if (typeof value !== "object" || value === null) return false;
-  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
-  const proto = Object.getPrototypeOf(value);
-  if (proto === null) return true;
-  const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
-  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
-}
-var noop = () => "";
-async function fetchWrapper(requestOptions) {
-  const fetch2 = requestOptions.request?.fetch || globalThis.fetch;
-  if (!fetch2) {
-    throw new Error(
-      "fetch is not set. Please pass a fetch implementation as new Octokit({ request: { fetch }}). Learn more at https://github.com/octokit/octokit.js/#fetch-missing"
-    );
-  }
-  const log2 = requestOptions.request?.log || console;
-  const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
-  const body = isPlainObject2(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
-  const requestHeaders = Object.fromEntries(
-    Object.entries(requestOptions.headers).map(([name, value]) => [
-      name,
-      String(value)
-    ])
-  );
-  let fetchResponse;
-  try {
-    fetchResponse = await fetch2(requestOptions.url, {
-      method: requestOptions.method,
-      body,
-      redirect: requestOptions.request?.redirect,
-      headers: requestHeaders,
-      signal: requestOptions.request?.signal,
-      // duplex must be set if request.body is ReadableStream or Async Iterables.
-      // See https://fetch.spec.whatwg.org/#dom-requestinit-duplex.
-      ...requestOptions.body && { duplex: "half" }
-    });
-  } catch (error) {
-    let message = "Unknown Error";
-    if (error instanceof Error) {
-      if (error.name === "AbortError") {
-        error.status = 500;
-        throw error;
-      }
-      message = error.message;
-      if (error.name === "TypeError" && "cause" in error) {
-        if (error.cause instanceof Error) {
-          message = error.cause.message;
-        } else if (typeof error.cause === "string") {
-          message = error.cause;
-        }
-      }
-    }
-    const requestError = new RequestError(message, 500, {
-      request: requestOptions
-    });
-    requestError.cause = error;
-    throw requestError;
-  }
-  const status = fetchResponse.status;
-  const url = fetchResponse.url;
-  const responseHeaders = {};
-  for (const [key, value] of fetchResponse.headers) {
-    responseHeaders[key] = value;
-  }
-  const octokitResponse = {
-    url,
-    status,
-    headers: responseHeaders,
-    data: ""
-  };
-  if ("deprecation" in responseHeaders) {
-    const matches = responseHeaders.link && responseHeaders.link.match(/<([^<>]+)>; rel="deprecation"/);
-    const deprecationLink = matches && matches.pop();
-    log2.warn(
-      `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
-    );
-  }
-  if (status === 204 || status === 205) {
-    return octokitResponse;
-  }
-  if (requestOptions.method === "HEAD") {
-    if (status < 400) {
-      return octokitResponse;
-    }
-    throw new RequestError(fetchResponse.statusText, status, {
-      response: octokitResponse,
-      request: requestOptions
-    });
-  }
-  if (status === 304) {
-    octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError("Not modified", status, {
-      response: octokitResponse,
-      request: requestOptions
-    });
-  }
-  if (status >= 400) {
-    octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError(toErrorMessage(octokitResponse.data), status, {
-      response: octokitResponse,
-      request: requestOptions
-    });
-  }
-  octokitResponse.data = parseSuccessResponseBody ? await getResponseData(fetchResponse) : fetchResponse.body;
-  return octokitResponse;
-}
-async function getResponseData(response) {
-  const contentType = response.headers.get("content-type");
-  if (!contentType) {
-    return response.text().catch(noop);
-  }
-  const mimetype = parse2(contentType);
-  if (isJSONResponse(mimetype)) {
-    let text = "";
-    try {
-      text = await response.text();
-      return JSONParse(text);
-    } catch (err) {
-      return text;
-    }
-  } else if (mimetype.type.startsWith("text/") || // `application/octet-stream` is the canonical "arbitrary binary" type
-  // (RFC 2046) and must never be decoded as text, even when the response
-  // carries a (misleading) `charset=utf-8` parameter — see #751.
-  mimetype.parameters.charset?.toLowerCase() === "utf-8" && mimetype.type !== "application/octet-stream") {
-    return response.text().catch(noop);
-  } else {
-    return response.arrayBuffer().catch(
-      /* v8 ignore next -- @preserve */
-      () => new ArrayBuffer(0)
-    );
-  }
-}
-function isJSONResponse(mimetype) {
-  return mimetype.type === "application/json" || mimetype.type === "application/scim+json";
-}
-function toErrorMessage(data) {
-  if (typeof data === "string") {
-    return data;
-  }
-  if (data instanceof ArrayBuffer) {
-    return "Unknown error";
-  }
-  if (typeof data === "object" && data !== null && "message" in data) {
-    const objectData = data;
-    const suffix = "documentation_url" in objectData ? ` - ${objectData.documentation_url}` : "";
-    return Array.isArray(objectData.errors) ? `${objectData.message}: ${objectData.errors.map((v) => JSON.stringify(v)).join(", ")}${suffix}` : `${objectData.message}${suffix}`;
-  }
-  return `Unknown error: ${JSON.stringify(data)}`;
-}
-function withDefaults2(oldEndpoint, newDefaults) {
-  const endpoint2 = oldEndpoint.defaults(newDefaults);
-  const newApi = function(route, parameters) {
-    const endpointOptions = endpoint2.merge(route, parameters);
-    if (!endpointOptions.request || !endpointOptions.request.hook) {
-      return fetchWrapper(endpoint2.parse(endpointOptions));
-    }
-    const request22 = (route2, parameters2) => {
-      return fetchWrapper(
-        endpoint2.parse(endpoint2.merge(route2, parameters2))
-      );
-    };
-    Object.assign(request22, {
-      endpoint: endpoint2,
-      defaults: withDefaults2.bind(null, endpoint2)
-    });
-    return endpointOptions.request.hook(request22, endpointOptions);
-  };
-  return Object.assign(newApi, {
-    endpoint: endpoint2,
-    defaults: withDefaults2.bind(null, endpoint2)
-  });
-}
-var request = withDefaults2(endpoint, defaults_default);
-
-// node_modules/@octokit/graphql/dist-bundle/index.js
-var VERSION3 = "0.0.0-development";
-function _buildMessageForResponseErrors(data) {
-  return `Request failed due to following response errors:
-` + data.errors.map((e) => ` - ${e.message}`).join("\n");
-}
-var GraphqlResponseError = class extends Error {
-  constructor(request22, headers, response) {
-    super(_buildMessageForResponseErrors(response));
-    this.request = request22;
-    this.headers = headers;
-    this.response = response;
-    this.errors = response.errors;
-    this.data = response.data;
-    if (Error.captureStackTrace) {
-      Error.captureStackTrace(this, this.constructor);
-    }
-  }
-  request;
-  headers;
-  response;
-  name = "GraphqlResponseError";
-  errors;
-  data;
-};
-var NON_VARIABLE_OPTIONS = [
-  "method",
-  "baseUrl",
-  "url",
-  "headers",
-  "request",
-  "query",
-  "mediaType",
-  "operationName"
-];
-var FORBIDDEN_VARIABLE_OPTIONS = ["query", "method", "url"];
-var GHES_V3_SUFFIX_REGEX = /\/api\/v3\/?$/;
-function graphql(request22, query, options) {
-  if (options) {
-    if (typeof query === "string" && "query" in options) {
-      return Promise.reject(
-        new Error(`[@octokit/graphql] "query" cannot be used as variable name`)
-      );
-    }
-    for (const key in options) {
-      if (!FORBIDDEN_VARIABLE_OPTIONS.includes(key)) continue;
-      return Promise.reject(
-        new Error(
-          `[@octokit/graphql] "${key}" cannot be used as variable name`
-        )
-      );
-    }
-  }
-  const parsedOptions = typeof query === "string" ? Object.assign({ query }, options) : query;
-  const requestOptions = Object.keys(
-    parsedOptions
-  ).reduce((result, key) => {
-    if (NON_VARIABLE_OPTIONS.includes(key)) {
-      result[key] = parsedOptions[key];
-      return result;
-    }
-    if (!result.variables) {
-      result.variables = {};
-    }
-    result.variables[key] = parsedOptions[key];
-    return result;
-  }, {});
-  const baseUrl = parsedOptions.baseUrl || request22.endpoint.DEFAULTS.baseUrl;
-  if (GHES_V3_SUFFIX_REGEX.test(baseUrl)) {
-    requestOptions.url = baseUrl.replace(GHES_V3_SUFFIX_REGEX, "/api/graphql");
-  }
-  return request22(requestOptions).then((response) => {
-    if (response.data.errors) {
-      const headers = {};
-      for (const key of Object.keys(response.headers)) {
-        headers[key] = response.headers[key];
-      }
-      throw new GraphqlResponseError(
-        requestOptions,
-        headers,
-        response.data
-      );
-    }
-    return response.data.data;
-  });
-}
-function withDefaults3(request22, newDefaults) {
-  const newRequest = request22.defaults(newDefaults);
-  const newApi = (query, options) => {
-    return graphql(newRequest, query, options);
-  };
-  return Object.assign(newApi, {
-    defaults: withDefaults3.bind(null, newRequest),
-    endpoint: newRequest.endpoint
-  });
-}
-var graphql2 = withDefaults3(request, {
-  headers: {
-    "user-agent": `octokit-graphql.js/${VERSION3} ${getUserAgent()}`
-  },
-  method: "POST",
-  url: "/graphql"
 });
-function withCustomRequest(customRequest) {
-  return withDefaults3(customRequest, {
-    method: "POST",
-    url: "/graphql"
-  });
-}
 
-// node_modules/@octokit/auth-token/dist-bundle/index.js
-var b64url = "(?:[a-zA-Z0-9_-]+)";
-var sep = "\\.";
-var jwtRE = new RegExp(`^${b64url}${sep}${b64url}${sep}${b64url}$`);
-var isJWT = jwtRE.test.bind(jwtRE);
-async function auth(token) {
-  const isApp = isJWT(token);
-  const isInstallation = token.startsWith("v1.") || token.startsWith("ghs_");
-  const isUserToServer = token.startsWith("ghu_");
-  const tokenType = isApp ? "app" : isInstallation ? "installation" : isUserToServer ? "user-to-server" : "oauth";
-  return {
-    type: "token",
-    token,
-    tokenType
-  };
-}
-function withAuthorizationPrefix(token) {
-  if (token.split(/\./).length === 3) {
-    return `bearer ${token}`;
-  }
-  return `token ${token}`;
-}
-async function hook(token, request3, route, parameters) {
-  const endpoint2 = request3.endpoint.merge(
-    route,
-    parameters
-  );
-  endpoint2.headers.authorization = withAuthorizationPrefix(token);
-  return request3(endpoint2);
-}
-var createTokenAuth = function createTokenAuth2(token) {
-  if (!token) {
-    throw new Error("[@octokit/auth-token] No token passed to createTokenAuth");
-  }
-  if (typeof token !== "string") {
-    throw new Error(
-      "[@octokit/auth-token] Token passed to createTokenAuth is not a string"
-    );
-  }
-  token = token.replace(/^(token|bearer) +/i, "");
-  return Object.assign(auth.bind(null, token), {
-    hook: hook.bind(null, token)
-  });
-};
-
-// node_modules/@octokit/core/dist-src/version.js
-var VERSION4 = "7.0.8";
-
-// node_modules/@octokit/core/dist-src/index.js
-var noop2 = () => {
-};
-var consoleWarn = console.warn.bind(console);
-var consoleError = console.error.bind(console);
-function createLogger(logger = {}) {
-  if (typeof logger.debug !== "function") {
-    logger.debug = noop2;
-  }
-  if (typeof logger.info !== "function") {
-    logger.info = noop2;
-  }
-  if (typeof logger.warn !== "function") {
-    logger.warn = consoleWarn;
-  }
-  if (typeof logger.error !== "function") {
-    logger.error = consoleError;
-  }
-  return logger;
-}
-var userAgentTrail = `octokit-core.js/${VERSION4} ${getUserAgent()}`;
-var Octokit = class {
-  static VERSION = VERSION4;
-  static defaults(defaults) {
-    const OctokitWithDefaults = class extends this {
-      constructor(...args) {
-        const options = args[0] || {};
-        if (typeof defaults === "function") {
-          super(defaults(options));
-          return;
-        }
-        super(
-          Object.assign(
-            {},
-            defaults,
-            options,
-            options.userAgent && defaults.userAgent ? {
-              userAgent: `${options.userAgent} ${defaults.userAgent}`
-            } : null
-          )
-        );
-      }
-    };
-    return OctokitWithDefaults;
-  }
-  static plugins = [];
-  /**
-   * Attach a plugin (or many) to your Octokit instance.
-   *
-   * @example
-   * const API = Octokit.plugin(plugin1, plugin2, plugin3, ...)
-   */
-  static plugin(...newPlugins) {
-    const currentPlugins = this.plugins;
-    const NewOctokit = class extends this {
-      static plugins = currentPlugins.concat(
-        newPlugins.filter((plugin) => !currentPlugins.includes(plugin))
-      );
-    };
-    return NewOctokit;
-  }
-  constructor(options = {}) {
-    const hook2 = new before_after_hook_default.Collection();
-    const requestDefaults = {
-      baseUrl: request.endpoint.DEFAULTS.baseUrl,
-      headers: {},
-      request: Object.assign({}, options.request, {
-        // @ts-ignore internal usage only, no need to type
-        hook: hook2.bind(null, "request")
-      }),
-      mediaType: {
-        previews: [],
-        format: ""
-      }
-    };
-    requestDefaults.headers["user-agent"] = options.userAgent ? `${options.userAgent} ${userAgentTrail}` : userAgentTrail;
-    if (options.baseUrl) {
-      requestDefaults.baseUrl = options.baseUrl;
-    }
-    if (options.previews) {
-      requestDefaults.mediaType.previews = options.previews;
-    }
-    if (options.timeZone) {
-      requestDefaults.headers["time-zone"] = options.timeZone;
-    }
-    this.request = request.defaults(requestDefaults);
-    this.graphql = withCustomRequest(this.request).defaults(requestDefaults);
-    this.log = createLogger(options.log);
-    this.hook = hook2;
-    if (!options.authStrategy) {
-      if (!options.auth) {
-        this.auth = async () => ({
-          type: "unauthenticated"
-        });
-      } else {
-        const auth2 = createTokenAuth(options.auth);
-        hook2.wrap("request", auth2.hook);
-        this.auth = auth2;
-      }
-    } else {
-      const { authStrategy, ...otherOptions } = options;
-      const auth2 = authStrategy(
-        Object.assign(
-          {
-            request: this.request,
-            log: this.log,
-            // we pass the current octokit instance as well as its constructor options
-            // to allow for authentication strategies that return a new octokit instance
-            // that shares the same internal state as the current one. The original
-            // requirement for this was the "event-octokit" authentication strategy
-            // of https://github.com/probot/octokit-auth-probot.
-            octokit: this,
-            octokitOptions: otherOptions
-          },
-          options.auth
-        )
-      );
-      hook2.wrap("request", auth2.hook);
-      this.auth = auth2;
-    }
-    const classConstructor = this.constructor;
-    for (let i = 0; i < classConstructor.plugins.length; ++i) {
-      Object.assign(this, classConstructor.plugins[i](this, options));
-    }
-  }
-  // assigned during constructor
-  request;
-  graphql;
-  log;
-  hook;
-  // TODO: type `octokit.auth` based on passed options.authStrategy
-  auth;
-};
-
-// node_modules/@octokit/plugin-retry/dist-bundle/index.js
-var import_light = __toESM(require_light(), 1);
-var VERSION5 = "0.0.0-development";
-function isRequestError(error) {
-  return error.request !== void 0;
-}
-async function errorRequest(state, octokit, error, options) {
-  if (!isRequestError(error) || !error?.request.request) {
-    throw error;
-  }
-  if (error.status >= 400 && !state.doNotRetry.includes(error.status)) {
-    const retries = options.request.retries != null ? options.request.retries : state.retries;
-    const retryAfter = Math.pow((options.request.retryCount || 0) + 1, 2);
-    throw octokit.retry.retryRequest(error, retries, retryAfter);
-  }
-  throw error;
-}
-async function wrapRequest(state, octokit, request3, options) {
-  const limiter = new import_light.default();
-  limiter.on("failed", function(error, info) {
-    const maxRetries = ~~error.request.request?.retries;
-    const after = ~~error.request.request?.retryAfter;
-    options.request.retryCount = info.retryCount + 1;
-    if (maxRetries > info.retryCount) {
-      return after * state.retryAfterBaseValue;
-    }
-  });
-  return limiter.schedule(
-    requestWithGraphqlErrorHandling.bind(null, state, octokit, request3),
-    options
-  );
-}
-async function requestWithGraphqlErrorHandling(state, octokit, request3, options) {
-  const response = await request3(options);
-  if (response.data && response.data.errors && response.data.errors.length > 0 && /Something went wrong while executing your query/.test(
-    response.data.errors[0].message
-  )) {
-    const error = new RequestError(response.data.errors[0].message, 500, {
-      request: options,
-      response
-    });
-    return errorRequest(state, octokit, error, options);
-  }
-  return response;
-}
-function retry(octokit, octokitOptions) {
-  const state = Object.assign(
-    {
-      enabled: true,
-      retryAfterBaseValue: 1e3,
-      doNotRetry: [400, 401, 403, 404, 410, 422, 451],
-      retries: 3
-    },
-    octokitOptions.retry
-  );
-  const retryPlugin = {
-    retry: {
-      retryRequest: (error, retries, retryAfter) => {
-        error.request.request = Object.assign({}, error.request.request, {
-          retries,
-          retryAfter
-        });
-        return error;
-      }
-    }
-  };
-  if (state.enabled) {
-    octokit.hook.error("request", errorRequest.bind(null, state, retryPlugin));
-    octokit.hook.wrap("request", wrapRequest.bind(null, state, retryPlugin));
-  }
-  return retryPlugin;
-}
-retry.VERSION = VERSION5;
-
-// node_modules/@octokit/plugin-throttling/dist-bundle/index.js
-var import_light2 = __toESM(require_light(), 1);
-var VERSION6 = "0.0.0-development";
-var noop3 = () => Promise.resolve();
-function wrapRequest2(state, request3, options) {
-  return state.retryLimiter.schedule(doRequest, state, request3, options);
-}
-async function doRequest(state, request3, options) {
-  const { pathname } = new URL(options.url, "http://github.test");
-  const isAuth = isAuthRequest(options.method, pathname);
-  const isWrite = !isAuth && options.method !== "GET" && options.method !== "HEAD";
-  const isSearch = options.method === "GET" && pathname.startsWith("/search/");
-  const isGraphQL = pathname.startsWith("/graphql");
-  const retryCount = ~~request3.retryCount;
-  const jobOptions = retryCount > 0 ? { priority: 0, weight: 0 } : {};
-  if (state.clustering) {
-    jobOptions.expiration = 1e3 * 60;
-  }
-  if (isWrite || isGraphQL) {
-    await state.write.key(state.id).schedule(jobOptions, noop3);
-  }
-  if (isWrite && state.triggersNotification(pathname)) {
-    await state.notifications.key(state.id).schedule(jobOptions, noop3);
-  }
-  if (isSearch) {
-    await state.search.key(state.id).schedule(jobOptions, noop3);
-  }
-  const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request3, options);
-  if (isGraphQL) {
-    const res = await req;
-    if (res.data.errors != null && res.data.errors.some((error) => error.type === "RATE_LIMITED")) {
-      const error = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
-        response: res,
-        data: res.data
-      });
-      throw error;
-    }
-  }
-  return req;
-}
-function isAuthRequest(method, pathname) {
-  return method === "PATCH" && // https://docs.github.com/en/rest/apps/apps?apiVersion=2022-11-28#create-a-scoped-access-token
-  /^\/applications\/[^/]+\/token\/scoped$/.test(pathname) || method === "POST" && // https://docs.github.com/en/rest/apps/oauth-applications?apiVersion=2022-11-28#reset-a-token
-  (/^\/applications\/[^/]+\/token$/.test(pathname) || // https://docs.github.com/en/rest/apps/apps?apiVersion=2022-11-28#create-an-installation-access-token-for-an-app
-  /^\/app\/installations\/[^/]+\/access_tokens$/.test(pathname) || // https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps
-  pathname === "/login/oauth/access_token");
-}
-var triggers_notification_paths_default = [
-  "/orgs/{org}/invitations",
-  "/orgs/{org}/invitations/{invitation_id}",
-  "/orgs/{org}/teams/{team_slug}/discussions",
-  "/orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments",
-  "/repos/{owner}/{repo}/collaborators/{username}",
-  "/repos/{owner}/{repo}/commits/{commit_sha}/comments",
-  "/repos/{owner}/{repo}/issues",
-  "/repos/{owner}/{repo}/issues/{issue_number}/comments",
-  "/repos/{owner}/{repo}/issues/{issue_number}/sub_issue",
-  "/repos/{owner}/{repo}/issues/{issue_number}/sub_issues/priority",
-  "/repos/{owner}/{repo}/pulls",
-  "/repos/{owner}/{repo}/pulls/{pull_number}/comments",
-  "/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies",
-  "/repos/{owner}/{repo}/pulls/{pull_number}/merge",
-  "/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers",
-  "/repos/{owner}/{repo}/pulls/{pull_number}/reviews",
-  "/repos/{owner}/{repo}/releases",
-  "/teams/{team_id}/discussions",
-  "/teams/{team_id}/discussions/{discussion_number}/comments"
-];
-function routeMatcher(paths) {
-  const regexes = paths.map(
-    (path2) => path2.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
-  );
-  const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
-  return new RegExp(regex2, "i");
-}
-var regex = routeMatcher(triggers_notification_paths_default);
-var triggersNotification = regex.test.bind(regex);
-var groups = {};
-var createGroups = function(Bottleneck3, common) {
-  groups.global = new Bottleneck3.Group({
-    id: "octokit-global",
-    maxConcurrent: 10,
-    ...common
-  });
-  groups.auth = new Bottleneck3.Group({
-    id: "octokit-auth",
-    maxConcurrent: 1,
-    ...common
-  });
-  groups.search = new Bottleneck3.Group({
-    id: "octokit-search",
-    maxConcurrent: 1,
-    minTime: 2e3,
-    ...common
-  });
-  groups.write = new Bottleneck3.Group({
-    id: "octokit-write",
-    maxConcurrent: 1,
-    minTime: 1e3,
-    ...common
-  });
-  groups.notifications = new Bottleneck3.Group({
-    id: "octokit-notifications",
-    maxConcurrent: 1,
-    minTime: 3e3,
-    ...common
-  });
-};
-function throttling(octokit, octokitOptions) {
-  const {
-    enabled = true,
-    Bottleneck: Bottleneck3 = import_light2.default,
-    id = "no-id",
-    timeout = 1e3 * 60 * 2,
-    // Redis TTL: 2 minutes
-    connection
-  } = octokitOptions.throttle || {};
-  if (!enabled) {
-    return {};
-  }
-  const common = { timeout };
-  if (typeof connection !== "undefined") {
-    common.connection = connection;
-  }
-  const state = Object.assign(
-    {
-      clustering: connection != null,
-      triggersNotification,
-      fallbackSecondaryRateRetryAfter: 60,
-      retryAfterBaseValue: 1e3,
-      id
-    },
-    octokitOptions.throttle
-  );
-  if (typeof state.onSecondaryRateLimit !== "function" || typeof state.onRateLimit !== "function") {
-    throw new Error(`octokit/plugin-throttling error:
-        You must pass the onSecondaryRateLimit and onRateLimit error handlers.
-        See https://octokit.github.io/rest.js/#throttling
-
-        const octokit = new Octokit({
-          throttle: {
-            onSecondaryRateLimit: (retryAfter, options) => {/* ... */},
-            onRateLimit: (retryAfter, options) => {/* ... */}
-          }
-        })
-    `);
-  }
-  let initialized = false;
-  const initializeBottleneck = () => {
-    if (initialized) {
-      return;
-    }
-    initialized = true;
-    if (groups.global == null) {
-      createGroups(Bottleneck3, common);
-    }
-    state.global = state.global ?? groups.global;
-    state.auth = state.auth ?? groups.auth;
-    state.search = state.search ?? groups.search;
-    state.write = state.write ?? groups.write;
-    state.notifications = state.notifications ?? groups.notifications;
-    state.retryLimiter = state.retryLimiter ?? new Bottleneck3();
-    const events = {};
-    const emitter = new Bottleneck3.Events(events);
-    events.on("secondary-limit", state.onSecondaryRateLimit);
-    events.on("rate-limit", state.onRateLimit);
-    events.on(
-      "error",
-      (e) => octokit.log.warn("Error in throttling-plugin limit handler", e)
-    );
-    state.retryLimiter.on("failed", async function(error, info) {
-      const [state2, request3, options] = info.args;
-      const { pathname } = new URL(options.url, "http://github.test");
-      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error.status !== 401;
-      if (!(shouldRetryGraphQL || error.status === 403 || error.status === 429)) {
-        return;
-      }
-      const retryCount = ~~request3.retryCount;
-      request3.retryCount = retryCount;
-      options.request.retryCount = retryCount;
-      const { wantRetry, retryAfter = 0 } = await (async function() {
-        if (/\bsecondary rate\b/i.test(error.message)) {
-          const retryAfter2 = Number(error.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
-          const wantRetry2 = await emitter.trigger(
-            "secondary-limit",
-            retryAfter2,
-            options,
-            octokit,
-            retryCount
-          );
-          return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
-        }
-        if (error.response.headers != null && error.response.headers["x-ratelimit-remaining"] === "0" || (error.response.data?.errors ?? []).some(
-          (error2) => error2.type === "RATE_LIMITED"
-        )) {
-          const rateLimitReset2 = new Date(
-            ~~error.response.headers["x-ratelimit-reset"] * 1e3
-          ).getTime();
-          const retryAfter2 = Math.max(
-            // Add one second so we retry _after_ the reset time
-            // https://docs.github.com/en/rest/overview/resources-in-the-rest-api?apiVersion=2022-11-28#exceeding-the-rate-limit
-            Math.ceil((rateLimitReset2 - Date.now()) / 1e3) + 1,
-            0
-          );
-          const wantRetry2 = await emitter.trigger(
-            "rate-limit",
-            retryAfter2,
-            options,
-            octokit,
-            retryCount
-          );
-          return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
-        }
-        return {};
-      })();
-      if (wantRetry) {
-        request3.retryCount++;
-        return retryAfter * state2.retryAfterBaseValue;
-      }
-    });
-  };
-  octokit.hook.wrap("request", (request3, options) => {
-    initializeBottleneck();
-    return wrapRequest2(state, request3, options);
-  });
-  return {};
-}
-throttling.VERSION = VERSION6;
-throttling.triggersNotification = triggersNotification;
-
-// lib/github/client.js
-var import_light3 = __toESM(require_light(), 1);
-var MAX_RATE_LIMIT_RETRIES = 3;
-var MAX_SERVER_ERROR_RETRIES = 3;
-var MAX_RATE_LIMIT_WAIT_S = 60;
-var WRITE_SPACING_MS = 1e3;
-function unreachable(octokit) {
-  octokit.hook.wrap("request", async (request3, options) => {
-    try {
-      return await request3(options);
-    } catch (e) {
-      if (e?.status !== 500 || e.response || !e.cause) throw e;
-      const code = e.cause?.cause?.code ?? e.cause?.code ?? e.cause?.cause?.message ?? e.message;
-      const origin = (() => {
-        try {
-          return new URL(e.request?.url ?? options.url).origin;
-        } catch {
-          return options.baseUrl ?? "the API";
-        }
-      })();
-      const err = new e.constructor(`could not reach the API at ${origin}: ${describeCause(code)}`, 0, { request: e.request });
-      err.unreachable = true;
-      throw err;
-    }
-  });
-}
-function describeCause(code) {
-  const words = { ECONNREFUSED: "connection refused", ENOTFOUND: "no such host", ECONNRESET: "connection reset", ETIMEDOUT: "timed out", EAI_AGAIN: "name lookup failed" };
-  return words[code] ? `${words[code]} (${code})` : code;
-}
-var RetryingOctokit = Octokit.plugin(unreachable, retry, throttling);
-function makeOctokit({ token, baseUrl, graphqlUrl, log: log2 = () => {
-}, timeScale, userAgent: userAgent2 } = {}) {
-  const env = globalThis.process?.env ?? {};
-  const scale = timeScale ?? (Number(env.PRFLOW_TIME_SCALE) > 0 ? Number(env.PRFLOW_TIME_SCALE) : 1);
-  const apiUrl = (baseUrl || env.GITHUB_API_URL || "https://api.github.com").replace(/\/+$/, "");
-  const gqlUrl = graphqlUrl || (baseUrl ? void 0 : env.GITHUB_GRAPHQL_URL) || void 0;
-  const what = (options) => `${options.method} ${options.url}`;
-  const onLimit = (kind) => (retryAfter, options, _octokit, retryCount) => {
-    if (kind === "rate limit" && retryAfter > MAX_RATE_LIMIT_WAIT_S) {
-      log2(`giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, too long to wait (over ${MAX_RATE_LIMIT_WAIT_S} s)`);
-      return false;
-    }
-    if (retryCount < MAX_RATE_LIMIT_RETRIES) {
-      log2(`retry: ${kind} on ${what(options)}; waiting ${retryAfter} s as GitHub asks (retry ${retryCount + 1} of ${MAX_RATE_LIMIT_RETRIES})`);
-      return true;
-    }
-    log2(`giving up: ${kind} on ${what(options)} after ${retryCount} retries`);
-    return false;
-  };
-  const octokit = new RetryingOctokit({
-    auth: token,
-    baseUrl: apiUrl,
-    userAgent: userAgent2 ?? "prflow",
-    // Every failed attempt is logged where it happens, beneath the plugins, so each retry leaves a line.
-    request: { fetch: loggingFetch(log2, scale) },
-    log: { debug() {
-    }, info() {
-    }, warn: (m) => log2(`octokit: ${m}`), error: (m) => log2(`octokit: ${m}`) },
-    retry: { retries: MAX_SERVER_ERROR_RETRIES, retryAfterBaseValue: 1e3 * scale },
-    throttle: {
-      retryAfterBaseValue: 1e3 * scale,
-      // Own groups so the spacing scales too (the plugin's defaults are module-wide singletons).
-      write: new import_light3.default.Group({ maxConcurrent: 1, minTime: WRITE_SPACING_MS * scale }),
-      notifications: new import_light3.default.Group({ maxConcurrent: 1, minTime: 3 * WRITE_SPACING_MS * scale }),
-      search: new import_light3.default.Group({ maxConcurrent: 1, minTime: 2 * WRITE_SPACING_MS * scale }),
-      onRateLimit: onLimit("rate limit"),
-      onSecondaryRateLimit: onLimit("secondary rate limit")
-    }
-  });
-  octokit.prflowGraphqlUrl = gqlUrl ?? (/\/api\/v3$/.test(apiUrl) ? apiUrl.replace(/\/api\/v3$/, "/api/graphql") : `${apiUrl}/graphql`);
-  octokit.graphql = octokit.graphql.defaults({ url: octokit.prflowGraphqlUrl });
-  return octokit;
-}
-function loggingFetch(log2, scale) {
-  return async (url, init) => {
-    const res = await fetch(url, init);
-    if (res.status >= 500 || res.status === 429 || res.status === 403 && res.headers.get("retry-after")) {
-      const after = Number(res.headers.get("retry-after"));
-      log2(`GitHub answered ${res.status} to ${init?.method ?? "GET"} ${new URL(url).pathname}${after ? ` (retry-after ${after} s)` : ""}`);
-      if (res.status === 429 && after > 0) {
-        log2(`waiting ${after} s as GitHub asks before retrying`);
-        await new Promise((r) => setTimeout(r, after * 1e3 * scale));
-      }
-    }
-    return res;
-  };
-}
-
-// lib/github/read.js
-var PULL_PAGE = 100;
-var MIN_PULL_PAGE = 6;
-var NESTED = { labels: 50, reviews: 50, reviewRequests: 25, files: 100, comments: 50, checks: 100, timeline: 100 };
-var FOLLOW_PAGE = 100;
-var FOLLOW_BATCH = 20;
-var CODEOWNERS_PATHS = [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"];
-var TIMELINE_KINDS = {
-  LabeledEvent: "labeled",
-  UnlabeledEvent: "unlabeled",
-  PullRequestCommit: "committed",
-  HeadRefForcePushedEvent: "head_ref_force_pushed",
-  IssueComment: "commented",
-  PullRequestReview: "reviewed",
-  ReviewRequestedEvent: "review_requested",
-  ReadyForReviewEvent: "ready_for_review",
-  ConvertToDraftEvent: "convert_to_draft",
-  ReopenedEvent: "reopened"
-};
-var ITEM_TYPES = ["LABELED_EVENT", "UNLABELED_EVENT", "PULL_REQUEST_COMMIT", "HEAD_REF_FORCE_PUSHED_EVENT", "ISSUE_COMMENT", "PULL_REQUEST_REVIEW", "REVIEW_REQUESTED_EVENT", "READY_FOR_REVIEW_EVENT", "CONVERT_TO_DRAFT_EVENT", "REOPENED_EVENT"];
-var WRITE_ASSOCIATIONS = ["OWNER", "MEMBER", "COLLABORATOR"];
-var PAGE_INFO = "pageInfo { hasNextPage endCursor }";
-var ACTOR = "actor { __typename login }";
-var AUTHOR = "author { __typename login }";
-var LISTS = {
-  labels: { fact: "labels", select: (a) => `labels(${a}) { ${PAGE_INFO} nodes { name } }`, at: (pr) => pr.labels },
-  reviews: {
-    fact: "reviews",
-    select: (a) => `reviews(${a}) { ${PAGE_INFO} nodes { ${AUTHOR} state submittedAt body authorAssociation commit { oid } } }`,
-    at: (pr) => pr.reviews
-  },
-  reviewRequests: {
-    fact: "reviewRequests",
-    select: (a) => `reviewRequests(${a}) { ${PAGE_INFO} nodes { requestedReviewer { __typename ... on User { login } ... on Bot { login } ... on Mannequin { login } ... on Team { slug organization { login } } } } }`,
-    at: (pr) => pr.reviewRequests
-  },
-  files: { fact: "files", select: (a) => `files(${a}) { ${PAGE_INFO} nodes { path } }`, at: (pr) => pr.files },
-  comments: {
-    fact: "comments",
-    select: (a) => `comments(${a}) { ${PAGE_INFO} nodes { databaseId ${AUTHOR} body createdAt authorAssociation } }`,
-    at: (pr) => pr.comments
-  },
-  checks: {
-    fact: "checks",
-    select: (a) => `commits(last: 1) { nodes { commit { oid statusCheckRollup { state contexts(${a}) { ${PAGE_INFO} nodes { __typename ... on CheckRun { databaseId name status conclusion startedAt completedAt detailsUrl checkSuite { workflowRun { workflow { name } } } } ... on StatusContext { context state createdAt targetUrl } } } } } } }`,
-    at: (pr) => {
-      const commit = pr.commits?.nodes?.[0]?.commit;
-      if (!commit) return pr.commits === null ? null : { pageInfo: { hasNextPage: false }, nodes: [] };
-      return commit.statusCheckRollup ? commit.statusCheckRollup.contexts : { pageInfo: { hasNextPage: false }, nodes: [] };
-    }
-  },
-  timeline: {
-    fact: "timeline",
-    select: (a) => `timelineItems(${a}, itemTypes: [${ITEM_TYPES.join(", ")}]) { ${PAGE_INFO} nodes { __typename ... on LabeledEvent { createdAt ${ACTOR} label { name } } ... on UnlabeledEvent { createdAt ${ACTOR} label { name } } ... on PullRequestCommit { commit { oid committedDate author { user { login } } } } ... on HeadRefForcePushedEvent { createdAt ${ACTOR} } ... on IssueComment { createdAt ${AUTHOR} } ... on PullRequestReview { createdAt submittedAt ${AUTHOR} } ... on ReviewRequestedEvent { createdAt ${ACTOR} } ... on ReadyForReviewEvent { createdAt ${ACTOR} } ... on ConvertToDraftEvent { createdAt ${ACTOR} } ... on ReopenedEvent { createdAt ${ACTOR} } } }`,
-    at: (pr) => pr.timelineItems
-  }
-};
-var LIST_FIELD = { labels: "labels", reviews: "reviews", reviewRequests: "reviewRequests", files: "files", comments: "comments", checks: "commits", timeline: "timelineItems" };
-var PULL_FIELDS = "number state title body isDraft createdAt baseRefName headRefName headRefOid mergeable mergeStateStatus author { __typename login } " + Object.entries(LISTS).map(([k, l]) => l.select(`first: ${NESTED[k]}`)).join(" ");
-var REPO_FIELDS = `defaultBranchRef { name refUpdateRule { requiredStatusCheckContexts } } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` + CODEOWNERS_PATHS.map((p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`).join(" ");
-function sweepQuery(first, size = PULL_PAGE) {
-  return `query prflowSweep($owner: String!, $repo: String!, $after: String) {
-  ${first ? "viewer { __typename login } " : ""}rateLimit { cost remaining resetAt }
-  repository(owner: $owner, name: $repo) {
-    ${first ? REPO_FIELDS : ""}
-    pullRequests(states: OPEN, first: ${size}, after: $after, orderBy: { field: CREATED_AT, direction: ASC }) {
-      totalCount ${PAGE_INFO} nodes { ${PULL_FIELDS} }
-    }
-  }
-}`;
-}
-function pullsQuery(first, numbers) {
-  const aliases = numbers.map((n, i) => `p${i}: pullRequest(number: ${Number(n)}) { ${PULL_FIELDS} }`).join("\n    ");
-  return `query prflowPulls($owner: String!, $repo: String!) {
-  ${first ? "viewer { __typename login } " : ""}rateLimit { cost remaining resetAt }
-  repository(owner: $owner, name: $repo) {
-    ${first ? REPO_FIELDS : "id"}
-    ${aliases}
-  }
-}`;
-}
-var GraphqlErrors = class extends Error {
-  constructor(errors, data) {
-    super(errors.map((e) => e.message).join("; "));
-    this.errors = errors;
-    this.data = data;
-  }
-};
-async function graphqlRequest(octokit, query, variables = {}) {
-  const url = octokit.prflowGraphqlUrl ?? graphqlUrlOf(octokit);
-  const res = await octokit.request({ method: "POST", url, query, variables });
-  return { data: res.data?.data ?? null, errors: res.data?.errors ?? [], date: res.headers?.date };
-}
-function graphqlUrlOf(octokit) {
-  const base = octokit.request.endpoint.DEFAULTS.baseUrl;
-  return /\/api\/v3\/?$/.test(base) ? base.replace(/\/api\/v3\/?$/, "/api/graphql") : `${base}/graphql`;
-}
-async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2 = () => {
-} } = {}) {
-  const facts = { repository: `${owner}/${repo}`, now: "", viewer: viewer ?? null, defaultBranch: null, labels: [], requiredChecks: [], codeowners: null, unknown: [], pullRequests: [] };
-  const stats = { graphql: 0, rest: 0, followUps: 0 };
-  const raw = [];
-  let head = null;
-  let date;
-  const run2 = async (query, variables) => {
-    stats.graphql++;
-    const r = await graphqlRequest(octokit, query, variables);
-    date ??= r.date;
-    return r;
-  };
-  if (numbers === void 0) {
-    let after = null;
-    let size = PULL_PAGE;
-    for (; ; ) {
-      let r;
-      try {
-        r = await run2(sweepQuery(head === null, size), { owner, repo, after });
-      } catch (e) {
-        if (!serverSide(e) || size <= MIN_PULL_PAGE) throw e;
-        size = Math.max(MIN_PULL_PAGE, Math.floor(size / 2));
-        log2(`a page of pull requests failed on GitHub's side (${e.status ?? ""} ${e.message}); asking again ${size} at a time`);
-        continue;
-      }
-      const repository2 = r.data?.repository;
-      if (!repository2) throw new GraphqlErrors(r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }], r.data);
-      if (head === null) head = { data: r.data, errors: r.errors };
-      const conn = repository2.pullRequests;
-      if (!conn) throw new GraphqlErrors(r.errors, r.data);
-      conn.nodes.forEach((pr, i) => {
-        const errors = errorsUnder(r.errors, ["repository", "pullRequests", "nodes", i]);
-        if (!pr) return log2(`a pull request came back empty from GitHub (${errors.map((e) => e.message).join("; ") || "no error given"}); it is left out of this run, its labels untouched`);
-        raw.push({ pr, errors });
-      });
-      log2(`reading pull requests ${raw.length}/${conn.totalCount}`);
-      if (!conn.pageInfo.hasNextPage) break;
-      after = conn.pageInfo.endCursor;
-    }
-  } else {
-    const wanted = [...new Set(numbers)];
-    for (let start = 0; start < wanted.length || start === 0; start += PULL_PAGE) {
-      const chunk = wanted.slice(start, start + PULL_PAGE);
-      const r = await run2(pullsQuery(head === null, chunk), { owner, repo });
-      const repository2 = r.data?.repository;
-      if (!repository2) throw new GraphqlErrors(r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }], r.data);
-      if (head === null) head = { data: r.data, errors: r.errors };
-      chunk.forEach((_, i) => {
-        const pr = repository2[`p${i}`];
-        if (pr) raw.push({ pr, errors: errorsUnder(r.errors, ["repository", `p${i}`]) });
-      });
-      if (!chunk.length) break;
-    }
-  }
-  const repository = head.data.repository;
-  facts.viewer = viewer ?? loginOf(head.data.viewer);
-  facts.defaultBranch = repository.defaultBranchRef?.name ?? null;
-  if (repository.labels && !errorsUnder(head.errors, ["repository", "labels"]).length) {
-    const names = repository.labels.nodes.map((l) => l.name);
-    let page = repository.labels.pageInfo;
-    try {
-      while (page.hasNextPage) {
-        const r = await run2(
-          `query prflowLabels($owner: String!, $repo: String!, $after: String) { repository(owner: $owner, name: $repo) { labels(first: ${FOLLOW_PAGE}, after: $after) { ${PAGE_INFO} nodes { name } } } }`,
-          { owner, repo, after: page.endCursor }
-        );
-        const conn = r.data?.repository?.labels;
-        if (!conn || r.errors.length) throw new GraphqlErrors(r.errors, r.data);
-        names.push(...conn.nodes.map((l) => l.name));
-        page = conn.pageInfo;
-      }
-      facts.labels = names;
-    } catch (e) {
-      log2(`labels: could not read the repository's labels (${e.message}); treating them as unknown`);
-      facts.unknown.push("labels");
-    }
-  } else {
-    log2(`labels: could not read the repository's labels (${head.errors.map((e) => e.message).join("; ")}); treating them as unknown`);
-    facts.unknown.push("labels");
-  }
-  const codeownerErrors = CODEOWNERS_PATHS.some((_, i) => errorsUnder(head.errors, ["repository", `codeowners${i}`]).length);
-  if (codeownerErrors) facts.unknown.push("codeowners");
-  else facts.codeowners = CODEOWNERS_PATHS.map((_, i) => repository[`codeowners${i}`]?.text).find((t) => typeof t === "string") ?? null;
-  const protectionFailed = errorsUnder(head.errors, ["repository", "defaultBranchRef"]).length > 0;
-  const protection = repository.defaultBranchRef?.refUpdateRule?.requiredStatusCheckContexts ?? [];
-  let rules = null;
-  if (facts.defaultBranch) {
-    try {
-      stats.rest++;
-      rules = (await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch: facts.defaultBranch, per_page: 100 })).data;
-    } catch (e) {
-      log2(`rules: could not read the rules of ${facts.defaultBranch} (${e.status ?? ""} ${e.message}); treating them as unknown`);
-    }
-  }
-  if (rules && !protectionFailed) facts.requiredChecks = [.../* @__PURE__ */ new Set([...protection.filter(Boolean), ...requiredContexts(rules)])];
-  else facts.unknown.push("requiredChecks");
-  if (rules) Object.assign(facts, reviewRules(rules));
-  else facts.unknown.push("rules");
-  const pulls2 = raw.filter(({ pr }) => !pr.state || pr.state === "OPEN").map(({ pr, errors }) => firstPage(pr, errors));
-  await followUp(pulls2, { owner, repo, run: run2, stats, log: log2 });
-  facts.pullRequests.push(...pulls2.map(toPull));
-  facts.pullRequests.sort((a, b) => a.number - b.number);
-  facts.now = now ?? new Date(date ?? Date.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
-  Object.defineProperty(facts, "stats", { value: stats, enumerable: false });
-  return facts;
-}
-function serverSide(e) {
-  return e.status >= 500 || /Something went wrong while executing your query/.test(e.message ?? "");
-}
-function reviewRules(rules) {
-  const pr = (rules ?? []).find((rule) => rule.type === "pull_request");
-  return { requireCodeOwnerReview: Boolean(pr?.parameters?.require_code_owner_review), requireConversationResolution: Boolean(pr?.parameters?.required_review_thread_resolution) };
-}
-function requiredContexts(rules) {
-  const out = [];
-  for (const rule of rules ?? []) {
-    if (rule.type !== "required_status_checks") continue;
-    for (const c of rule.parameters?.required_status_checks ?? []) if (!out.includes(c.context)) out.push(c.context);
-  }
-  return out;
-}
-function loginOf(actor) {
-  if (!actor?.login) return null;
-  return actor.__typename === "Bot" && !actor.login.endsWith("[bot]") ? `${actor.login}[bot]` : actor.login;
-}
-function errorsUnder(errors, prefix) {
-  return (errors ?? []).filter((e) => Array.isArray(e.path) && prefix.every((p, i) => e.path[i] === p));
-}
-function firstPage(pr, errors) {
-  const unknown = /* @__PURE__ */ new Set();
-  const lists = {};
-  const pending = {};
-  for (const [key, list] of Object.entries(LISTS)) {
-    const failed = errors.some((e) => e.path.includes(LIST_FIELD[key]));
-    const conn = list.at(pr);
-    if (failed || !conn) {
-      unknown.add(list.fact);
-      continue;
-    }
-    lists[key] = [...conn.nodes];
-    if (conn.pageInfo?.hasNextPage) pending[key] = conn.pageInfo.endCursor;
-  }
-  for (const field of ["isDraft", "mergeable"]) {
-    if (errors.some((e) => e.path.at(-1) === field) || typeof pr[field] === "undefined" || pr[field] === null) unknown.add(field);
-  }
-  return { pr, lists, pending, unknown };
-}
-async function followUp(pulls2, ctx) {
-  for (; ; ) {
-    const open = pulls2.filter((p) => Object.keys(p.pending).length);
-    if (!open.length) return;
-    for (let i = 0; i < open.length; i += FOLLOW_BATCH) {
-      const batch = open.slice(i, i + FOLLOW_BATCH);
-      const vars = {};
-      const aliases = batch.map((p, j) => {
-        const keys = Object.keys(p.pending);
-        for (const k of keys) vars[`a${j}_${k}`] = p.pending[k];
-        return `f${j}: pullRequest(number: ${Number(p.pr.number)}) { ${keys.map((k) => LISTS[k].select(`first: ${FOLLOW_PAGE}, after: $a${j}_${k}`)).join(" ")} }`;
-      });
-      const query = `query prflowMore($owner: String!, $repo: String!, ${Object.keys(vars).map((v) => `$${v}: String`).join(", ")}) { repository(owner: $owner, name: $repo) { ${aliases.join(" ")} } }`;
-      ctx.stats.followUps++;
-      ctx.log(`reading more of ${batch.map((p) => `#${p.pr.number} (${Object.keys(p.pending).join(", ")})`).join(", ")}`);
-      let r;
-      try {
-        r = await ctx.run(query, { owner: ctx.owner, repo: ctx.repo, ...vars });
-      } catch (e) {
-        r = { data: null, errors: [{ message: e.message, path: [] }] };
-      }
-      batch.forEach((p, j) => {
-        const more = r.data?.repository?.[`f${j}`];
-        const errors = r.errors.filter((e) => !e.path?.length || e.path.length <= 1 || e.path[1] === `f${j}`);
-        for (const k of Object.keys(p.pending)) {
-          const failed = !more || errors.some((e) => (e.path ?? []).includes(LIST_FIELD[k]) || (e.path ?? []).length <= 2);
-          const conn = more && LISTS[k].at(more);
-          if (failed || !conn) {
-            p.unknown.add(LISTS[k].fact);
-            delete p.lists[k];
-            delete p.pending[k];
-            continue;
-          }
-          p.lists[k].push(...conn.nodes);
-          if (conn.pageInfo.hasNextPage) p.pending[k] = conn.pageInfo.endCursor;
-          else delete p.pending[k];
-        }
-      });
-    }
-  }
-}
-function toPull({ pr, lists, unknown }) {
-  const headOid = pr.commits?.nodes?.[0]?.commit?.oid;
-  return {
-    number: pr.number,
-    title: pr.title ?? "",
-    author: loginOf(pr.author) ?? "ghost",
-    body: pr.body ?? "",
-    isDraft: pr.isDraft === true,
-    createdAt: pr.createdAt ?? "",
-    baseRef: pr.baseRefName ?? "",
-    headRef: pr.headRefName ?? "",
-    headSha: pr.headRefOid ?? headOid ?? "",
-    // An errored single field is "do not know", never its falsy reading: a null isDraft is listed
-    // unknown (not "ready"), and mergeable has its own UNKNOWN.
-    mergeable: !unknown.has("mergeable") && ["MERGEABLE", "CONFLICTING"].includes(pr.mergeable) ? pr.mergeable : "UNKNOWN",
-    mergeStateStatus: pr.mergeStateStatus ?? null,
-    labels: (lists.labels ?? []).map((l) => l.name),
-    reviews: (lists.reviews ?? []).map(toReview),
-    reviewRequests: (lists.reviewRequests ?? []).map((r) => reviewerName(r.requestedReviewer)).filter(Boolean),
-    checks: (lists.checks ?? []).map(toCheck),
-    files: (lists.files ?? []).map((f) => f.path),
-    comments: (lists.comments ?? []).map(toComment),
-    timeline: (lists.timeline ?? []).map(toEvent).filter(Boolean),
-    unknown: [...Object.keys(LISTS).map((k) => LISTS[k].fact), "isDraft"].filter((f) => unknown.has(f))
-  };
-}
-function toReview(r) {
-  return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "", authorCanWrite: WRITE_ASSOCIATIONS.includes(r.authorAssociation) };
-}
-function reviewerName(r) {
-  if (!r) return null;
-  if (r.__typename === "Team") return `${r.organization?.login ?? ""}/${r.slug}`.replace(/^\//, "");
-  return r.login ?? null;
-}
-function toCheck(c) {
-  if (c.__typename === "StatusContext") {
-    const pending = c.state === "PENDING" || c.state === "EXPECTED";
-    return {
-      name: c.context,
-      workflow: null,
-      status: pending ? "PENDING" : "COMPLETED",
-      conclusion: pending ? null : c.state,
-      startedAt: c.createdAt ?? null,
-      completedAt: pending ? null : c.createdAt ?? null,
-      id: null,
-      ...c.targetUrl ? { url: c.targetUrl } : {}
-    };
-  }
-  return {
-    name: c.name,
-    workflow: c.checkSuite?.workflowRun?.workflow?.name ?? null,
-    status: c.status,
-    conclusion: c.conclusion ?? null,
-    startedAt: c.startedAt ?? null,
-    completedAt: c.completedAt ?? null,
-    id: c.databaseId ?? null,
-    ...c.detailsUrl ? { url: c.detailsUrl } : {}
-  };
-}
-async function readJobLog(octokit, { owner, repo, jobId }) {
-  const r = await octokit.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", { owner, repo, job_id: jobId, request: { redirect: "manual" } });
-  const location = r.headers.location;
-  if (r.status !== 302 || !location) throw Object.assign(new Error(`the job log of ${jobId}: expected a redirect to the log, got ${r.status}`), { status: r.status });
-  const res = await fetch(location);
-  if (!res.ok) throw Object.assign(new Error(`the job log of ${jobId}: the download answered ${res.status}`), { status: res.status });
-  return res.text();
-}
-function toComment(c) {
-  return {
-    id: c.databaseId ?? null,
-    author: loginOf(c.author) ?? "ghost",
-    body: c.body ?? "",
-    createdAt: c.createdAt ?? "",
-    authorCanWrite: WRITE_ASSOCIATIONS.includes(c.authorAssociation)
-  };
-}
-function toEvent(item) {
-  const kind = TIMELINE_KINDS[item.__typename];
-  if (!kind) return null;
-  switch (item.__typename) {
-    case "PullRequestCommit":
-      return { kind, at: item.commit?.committedDate ?? "", actor: item.commit?.author?.user?.login ?? null, label: null };
-    case "IssueComment":
-      return { kind, at: item.createdAt, actor: loginOf(item.author), label: null };
-    case "PullRequestReview":
-      return { kind, at: item.submittedAt ?? item.createdAt, actor: loginOf(item.author), label: null };
-    default:
-      return { kind, at: item.createdAt, actor: loginOf(item.actor), label: item.label?.name ?? null };
-  }
-}
-
-// lib/github/write.js
-var REVIEW_EVENT = Object.freeze("COMMENT");
-var APPLIED = "applied";
-var UNCHANGED = "unchanged";
-var DRY_RUN = "dry-run";
-var GUARD_FAILED = "guard-failed";
-var FAILED = "failed";
-var WRITERS = {
-  editLabels: {
-    describe: (op) => `would ${labelWords(op)}`,
-    async apply(octokit, op, { params }) {
-      const add = op.add.map((c) => c.label);
-      const remove = op.remove.map((c) => c.label);
-      if (!add.length && !remove.length) return { outcome: UNCHANGED, detail: "no label to change" };
-      if (add.length) await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: op.number, labels: add });
-      const gone = [];
-      for (const name of remove) {
-        try {
-          await octokit.request("DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", { ...params, issue_number: op.number, name });
-        } catch (e) {
-          if (e.status !== 404) throw e;
-          gone.push(name);
-        }
-      }
-      if (!add.length && gone.length === remove.length) return { outcome: UNCHANGED, detail: `${gone.join(", ")} already removed` };
-      return { outcome: APPLIED, detail: labelWords(op) + (gone.length ? ` (${gone.join(", ")} already removed)` : "") };
-    }
-  },
-  requestReviewers: {
-    describe: (op) => `would request ${op.reviewers.join(", ")}`,
-    async apply(octokit, op, { params }) {
-      const teams = op.reviewers.filter((r) => r.includes("/")).map((r) => r.split("/").pop());
-      const users = op.reviewers.filter((r) => !r.includes("/"));
-      if (!teams.length && !users.length) return { outcome: UNCHANGED, detail: "nobody to request" };
-      const body = { ...params, pull_number: op.number };
-      if (users.length) body.reviewers = users;
-      if (teams.length) body.team_reviewers = teams;
-      await octokit.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers", body);
-      return { outcome: APPLIED, detail: `requested ${op.reviewers.join(", ")}` };
-    }
-  },
-  upsertComment: {
-    describe: (op) => op.commentId == null ? "would comment" : `would update comment ${op.commentId}`,
-    async apply(octokit, op, { params }) {
-      if (op.commentId == null) {
-        const res = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...params, issue_number: op.number, body: op.body });
-        return { outcome: APPLIED, detail: `commented (${res.data.id})` };
-      }
-      let current;
-      try {
-        current = (await octokit.request("GET /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...params, comment_id: op.commentId, request: { ...GUARD_READ } })).data;
-      } catch (e) {
-        if (e.status === 404) return { outcome: GUARD_FAILED, detail: `comment ${op.commentId} is gone` };
-        throw e;
-      }
-      const body = current.body ?? "";
-      if (!body.startsWith(op.marker)) return { outcome: GUARD_FAILED, detail: `comment ${op.commentId} no longer starts with ${op.marker}` };
-      if (body === op.body) return { outcome: UNCHANGED, detail: "the comment already says this" };
-      await octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...params, comment_id: op.commentId, body: op.body });
-      return { outcome: APPLIED, detail: `updated comment ${op.commentId}` };
-    }
-  },
-  comment: {
-    describe: (op) => `would comment ${JSON.stringify(op.body.slice(0, 60))}`,
-    async apply(octokit, op, { params }) {
-      const res = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...params, issue_number: op.number, body: op.body });
-      return { outcome: APPLIED, detail: `commented (${res.data.id})` };
-    }
-  },
-  postReview: {
-    describe: () => `would post a ${REVIEW_EVENT} review`,
-    async apply(octokit, op, { params }) {
-      const body = { ...params, pull_number: op.number, event: REVIEW_EVENT, body: op.body };
-      if (op.guard?.head) body.commit_id = op.guard.head;
-      await octokit.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews", body);
-      return { outcome: APPLIED, detail: `posted a ${REVIEW_EVENT} review` };
-    }
-  },
-  upsertBoard: {
-    describe: (op) => op.number == null ? `would open the board issue with ${op.label}` : `would rewrite the board #${op.number}`,
-    async apply(octokit, op, { params }) {
-      if (op.number == null) {
-        const res = await octokit.request("POST /repos/{owner}/{repo}/issues", { ...params, title: op.title, body: op.body, labels: [op.label] });
-        return { outcome: APPLIED, detail: `opened the board as #${res.data.number}` };
-      }
-      await octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", { ...params, issue_number: op.number, body: op.body });
-      return { outcome: APPLIED, detail: `rewrote the board #${op.number}` };
-    }
-  },
-  createIssue: {
-    describe: (op) => `would open an issue: ${op.title}`,
-    async apply(octokit, op, { params }) {
-      const body = { ...params, title: op.title, body: op.body };
-      if (op.labels?.length) body.labels = op.labels;
-      const res = await octokit.request("POST /repos/{owner}/{repo}/issues", body);
-      return { outcome: APPLIED, detail: `opened #${res.data.number}`, created: res.data.number };
-    }
-  },
-  editIssue: {
-    describe: (op) => `would edit #${op.number}${op.state ? ` (${op.state})` : ""}`,
-    async apply(octokit, op, { params }) {
-      const body = { ...params, issue_number: op.number };
-      for (const k of ["title", "body", "state"]) if (op[k] != null) body[k] = op[k];
-      await octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", body);
-      return { outcome: APPLIED, detail: `edited #${op.number}${op.state ? ` (${op.state})` : ""}` };
-    }
-  },
-  setStatus: {
-    describe: (op) => `would set ${statusWords(op)}`,
-    // A commit status (the stations flow's gate). It belongs to `op.sha`, which may be older than the head.
-    async apply(octokit, op, { params }) {
-      await octokit.request("POST /repos/{owner}/{repo}/statuses/{sha}", { ...params, sha: op.sha, state: op.state, context: op.context, description: op.description.slice(0, 140) });
-      return { outcome: APPLIED, detail: statusWords(op) };
-    }
-  },
-  armAutoMerge: {
-    describe: (op) => `would arm auto-merge (${op.method.toLowerCase()}) at ${short(op.guard?.head)}`,
-    async apply(octokit, op, { fresh }) {
-      await octokit.graphql(
-        "mutation($id: ID!, $mergeMethod: PullRequestMergeMethod!, $head: GitObjectID!) { enablePullRequestAutoMerge(input: { pullRequestId: $id, mergeMethod: $mergeMethod, expectedHeadOid: $head }) { clientMutationId } }",
-        { id: fresh.nodeId, mergeMethod: op.method, head: op.guard.head }
-      );
-      return { outcome: APPLIED, detail: `armed auto-merge (${op.method.toLowerCase()}) at ${short(op.guard.head)}` };
-    }
-  },
-  disarmAutoMerge: {
-    describe: () => "would disarm auto-merge",
-    async apply(octokit, op, { fresh }) {
-      await octokit.graphql("mutation($id: ID!) { disablePullRequestAutoMerge(input: { pullRequestId: $id }) { clientMutationId } }", { id: fresh.nodeId });
-      return { outcome: APPLIED, detail: "disarmed auto-merge" };
-    }
-  },
-  createPullRequest: {
-    describe: (op) => `would open a pull request from ${op.head} onto ${op.base}${op.labels?.length ? ` with ${op.labels.join(", ")}` : ""}`,
-    // The labels right after the pull request: GitHub's create endpoint takes none. Opening fires one
-    // round of checks; the skip-ci label the engine puts here is what cancels it.
-    async apply(octokit, op, { params }) {
-      const res = await octokit.request("POST /repos/{owner}/{repo}/pulls", { ...params, title: op.title, body: op.body, head: op.head, base: op.base, draft: Boolean(op.draft) });
-      const number = res.data.number;
-      if (op.labels?.length) {
-        try {
-          await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: number, labels: op.labels });
-        } catch (e) {
-          return { outcome: FAILED, detail: `opened #${number} but its labels were not put on (${e.status ?? ""} ${String(e.message).split("\n")[0]})`, created: number };
-        }
-      }
-      return { outcome: APPLIED, detail: `opened #${number}${op.labels?.length ? ` with ${op.labels.join(", ")}` : ""}`, created: number };
-    }
-  },
-  createLabel: {
-    describe: (op) => `would create the label ${op.name}`,
-    async apply(octokit, op, { params }) {
-      await octokit.request("POST /repos/{owner}/{repo}/labels", { ...params, name: op.name, color: op.color, description: op.description });
-      return { outcome: APPLIED, detail: `created ${op.name}` };
-    }
-  },
-  updateLabel: {
-    describe: (op) => `would update the label ${op.name}`,
-    async apply(octokit, op, { params }) {
-      await octokit.request("PATCH /repos/{owner}/{repo}/labels/{name}", { ...params, name: op.name, new_name: op.newName, color: op.color, description: op.description });
-      return { outcome: APPLIED, detail: `updated ${op.name}` };
-    }
-  },
-  rebaseAndPush: {
-    describe: (op) => `would rebase ${op.branch} onto ${op.onto} and push with lease ${short(op.guard?.head)}`,
-    // Git's own --force-with-lease is this op's head guard, so no REST read: the shell that runs git
-    // passes `git` ({ rebaseAndPush(op) → { outcome, detail } }) and says guard-failed when the lease is lost.
-    ownGuard: true,
-    async apply(_octokit, op, { git: git2 }) {
-      if (!git2) return { outcome: FAILED, detail: "no git runner here: only the queue worker applies rebaseAndPush" };
-      return git2.rebaseAndPush(op);
-    }
-  }
-};
-var GUARD_READ = Object.freeze({ prflowGuard: true });
-var NEEDS_PULL = /* @__PURE__ */ new Set(["armAutoMerge", "disarmAutoMerge"]);
-async function applyOps(octokit, ops, { owner, repo, live = false, log: log2 = () => {
-}, git: git2 } = {}) {
-  const params = { owner, repo };
-  const stopped = /* @__PURE__ */ new Map();
-  const results = [];
-  for (const op of ops ?? []) {
-    const base = { op: op.op, number: op.number ?? null };
-    const r = await applyOne(octokit, op, { params, live, git: git2, stopped });
-    if (r.outcome === GUARD_FAILED && op.number) stopped.set(op.number, stopped.get(op.number) ?? r.detail);
-    if (r.outcome === GUARD_FAILED || r.outcome === FAILED) log2(`#${op.number}: ${op.op} ${r.outcome}: ${r.detail}`);
-    results.push({ ...base, ...r });
-  }
-  return results;
-}
-function applyPlan(octokit, plan, options) {
-  return applyOps(octokit, plan.ops, options);
-}
-async function applyOne(octokit, op, { params, live, git: git2, stopped }) {
-  const writer = Object.hasOwn(WRITERS, op.op) ? WRITERS[op.op] : null;
-  if (!writer) return { outcome: FAILED, detail: `prflow has no writer for "${op.op}"` };
-  if (!live) return { outcome: DRY_RUN, detail: writer.describe(op) + guardWords(op.guard) };
-  if (op.number && stopped.has(op.number)) return { outcome: GUARD_FAILED, detail: `not applied: an earlier write to #${op.number} failed its guard (${stopped.get(op.number)})` };
-  try {
-    let fresh = null;
-    if (!writer.ownGuard && (hasGuard(op.guard) || NEEDS_PULL.has(op.op))) {
-      fresh = await freshRead(octokit, op, params);
-      const broken = guardBroken(op.guard ?? {}, fresh);
-      if (broken) return { outcome: GUARD_FAILED, detail: broken };
-    }
-    return await writer.apply(octokit, op, { params, fresh, git: git2 });
-  } catch (e) {
-    return { outcome: FAILED, detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}` };
-  }
-}
-var hasGuard = (g) => Boolean(g && (g.head || g.base || g.labelsOn?.length || g.labelsOff?.length));
-async function freshRead(octokit, op, params) {
-  if (op.guard?.head || op.guard?.base || NEEDS_PULL.has(op.op)) {
-    const { data: data2 } = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...params, pull_number: op.number, request: { ...GUARD_READ } });
-    return { head: data2.head?.sha ?? null, base: data2.base?.ref ?? null, labels: (data2.labels ?? []).map((l) => l.name), nodeId: data2.node_id };
-  }
-  const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}", { ...params, issue_number: op.number, request: { ...GUARD_READ } });
-  return { head: null, labels: (data.labels ?? []).map((l) => typeof l === "string" ? l : l.name), nodeId: data.node_id };
-}
-function guardBroken(guard, fresh) {
-  if (guard.head && fresh.head !== guard.head) return `the head moved from ${short(guard.head)} to ${short(fresh.head)}`;
-  if (guard.base && fresh.base !== guard.base) return `it was retargeted from ${guard.base} to ${fresh.base}`;
-  const on = new Set(fresh.labels.map((l) => l.toLowerCase()));
-  const off = (guard.labelsOn ?? []).filter((l) => !on.has(l.toLowerCase()));
-  if (off.length) return `${off.join(", ")} ${off.length === 1 ? "was" : "were"} taken off`;
-  const put = (guard.labelsOff ?? []).filter((l) => on.has(l.toLowerCase()));
-  if (put.length) return `${put.join(", ")} ${put.length === 1 ? "was" : "were"} put on`;
-  return null;
-}
-function guardWords(guard) {
-  const parts = [];
-  if (guard?.head) parts.push(`the head is still ${short(guard.head)}`);
-  if (guard?.base) parts.push(`it is still based on ${guard.base}`);
-  if (guard?.labelsOn?.length) parts.push(`${guard.labelsOn.join(", ")} still on`);
-  if (guard?.labelsOff?.length) parts.push(`${guard.labelsOff.join(", ")} still off`);
-  return parts.length ? ` (if ${parts.join(" and ")})` : "";
-}
-function labelWords(op) {
-  return [...op.add.map((c) => `+${c.label}`), ...op.remove.map((c) => `-${c.label}`)].join(" ");
-}
-function statusWords(op) {
-  return `${op.context}=${op.state} on ${op.sha.slice(0, 7)}`;
-}
-function short(sha) {
-  return sha ? String(sha).slice(0, 7) : "nothing";
-}
-
-// lib/github/labels.js
-async function listLabels(octokit, { owner, repo }) {
-  const out = [];
-  for (let page = 1; ; page++) {
-    const res = await octokit.request("GET /repos/{owner}/{repo}/labels", { owner, repo, per_page: 100, page });
-    out.push(...res.data);
-    if (res.data.length < 100) return out;
-  }
-}
-async function syncLabels(octokit, { owner, repo, decide, live = false, log: log2 = () => {
-} }) {
-  const existing = (await listLabels(octokit, { owner, repo })).map((l) => ({ name: l.name, color: l.color, description: l.description ?? null }));
-  const sync = decide(existing);
-  const written = await applyOps(octokit, sync.ops, { owner, repo, live, log: log2 });
-  let next = 0;
-  const results = sync.rows.map(({ name, color, description, change, detail }) => {
-    const row = { name, color, description };
-    if (change === "invalid") return { ...row, status: "failed", detail };
-    if (change === "unchanged") return { ...row, status: "unchanged", detail: "" };
-    const r = written[next++];
-    const word = change === "create" ? "create" : "update";
-    if (r.outcome === "dry-run") return { ...row, status: `would ${word}`, detail: change === "update" ? detail : "" };
-    if (r.outcome === "applied") return { ...row, status: `${word}d`, detail: change === "update" ? detail : "" };
-    return { ...row, status: "failed", detail: r.detail };
-  });
-  return { results, unused: sync.unused };
-}
-
-// lib/github/events.js
-var SCOPE_ALL = "all";
-var SCOPE_PULLS = "pulls";
-var SCOPE_NONE = "none";
-var all = (why) => ({ scope: SCOPE_ALL, why });
-var pulls = (numbers, why) => ({ scope: SCOPE_PULLS, numbers: [...new Set(numbers)].sort((a, b) => a - b), why });
-var none = (why) => ({ scope: SCOPE_NONE, why });
-function parseEvent(eventName, payload = {}) {
-  payload = payload ?? {};
-  switch (eventName) {
-    case "pull_request":
-    case "pull_request_target":
-    case "pull_request_review":
-    case "pull_request_review_comment":
-    case "pull_request_review_thread": {
-      const n = payload.pull_request?.number ?? payload.number;
-      return Number.isInteger(n) ? pulls([n], `${eventName} ${payload.action ?? ""}`.trim()) : none(`${eventName} without a pull request number`);
-    }
-    case "issue_comment":
-    case "issues": {
-      const issue = payload.issue;
-      if (!issue) return none(`${eventName} without an issue`);
-      if (!issue.pull_request) return none(`${eventName} on issue #${issue.number}, not a pull request`);
-      return pulls([issue.number], `${eventName} ${payload.action ?? ""} on #${issue.number}`.trim());
-    }
-    case "check_suite":
-    case "check_run": {
-      const list = payload[eventName]?.pull_requests ?? [];
-      const numbers = list.map((p) => p.number).filter(Number.isInteger);
-      return numbers.length ? pulls(numbers, `${eventName} ${payload.action ?? ""}`.trim()) : all(`${eventName} names no pull request (a fork's head, or a branch without one)`);
-    }
-    case "status":
-      return all(`status ${payload.context ?? ""} on ${String(payload.sha ?? "").slice(0, 7)}: a status names only a commit`.replace("  ", " "));
-    case "schedule":
-      return all("scheduled sweep");
-    case "workflow_dispatch":
-      return all("started by hand");
-    case "":
-      return all("no event (run outside a workflow)");
-    default:
-      return all(`${eventName}: sweeping all`);
-  }
-}
-
-// lib/config-file.js
-import { readFileSync } from "node:fs";
-
-// lib/config-text.js
-var DEFAULT_CONFIG_PATH = ".github/prflow.json";
-function checkConfigText(prflow2, text) {
-  const engine = prflow2.createEngine(text);
-  const problems = engine.configErrors();
-  return { engine, config: problems.length ? null : JSON.parse(text), problems };
-}
-function formatProblem(file, { path: path2, expected, found }) {
-  return `${file}: ${path2}: expected ${expected}, found ${found}`;
-}
-
-// lib/config-file.js
-function loadConfig(prflow2, path2, { readFile = (p) => readFileSync(p, "utf8") } = {}) {
-  let text;
-  try {
-    text = readFile(path2);
-  } catch (e) {
-    if (e.code === "ENOENT") return { engine: prflow2.createEngine(), config: {}, source: "preset", errors: [] };
-    return { engine: null, config: null, source: path2, errors: [`${path2}: $: expected a readable file, found ${e.code ?? e.message}`] };
-  }
-  const { engine, config, problems } = checkConfigText(prflow2, text);
-  return { engine, config, source: path2, errors: problems.map((p) => formatProblem(path2, p)) };
-}
-
-// lib/summary.js
-var DASH = "—";
-var MAX_SUMMARY_BYTES = 9e5;
-function describeOp(op) {
-  switch (op.op) {
-    case "editLabels":
-      return [...op.add.map((c) => `+${c.label}`), ...op.remove.map((c) => `−${c.label}`)].join(" ");
-    case "requestReviewers":
-      return `request review: ${op.reviewers.join(", ")}`;
-    default:
-      return op.op;
-  }
-}
-function logLines(plan, results, { live }) {
-  const lines = [];
-  plan.ops.forEach((op, i) => {
-    const r = results[i];
-    const outcome = r?.outcome ?? (live ? "not applied" : "dry-run");
-    const said = r?.detail ? outcome === "dry-run" ? r.detail : `${outcome}: ${r.detail}` : outcome;
-    lines.push(`#${op.number}: ${describeOp(op)} [${said}] because ${op.reason}`);
-  });
-  for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
-  return lines;
-}
-var cell = (text) => String(text ?? "").replace(/\|/g, "\\|").replace(/\r?\n/g, " ") || DASH;
-function whyCell(pull, ops) {
-  const parts = [pull.why];
-  for (const op of ops) {
-    const changes = op.op === "editLabels" ? [...op.add.map((c) => ["+", c]), ...op.remove.map((c) => ["−", c])] : [];
-    for (const [sign, c] of changes) {
-      if (c.label === pull.state || c.reason.includes(pull.why)) continue;
-      parts.push(`${sign}${c.label}: ${c.reason}`);
-    }
-    if (op.op !== "editLabels" && !op.reason.includes(pull.why)) parts.push(op.reason);
-  }
-  return parts.join("; ");
-}
-function warningKinds(warnings) {
-  const groups2 = /* @__PURE__ */ new Map();
-  for (const w of warnings) {
-    const kind = withoutParentheses(w.message).replace(/"[^"]*"/g, "…").replace(/\s+/g, " ").trim();
-    const g = groups2.get(kind) ?? { kind, count: 0, numbers: /* @__PURE__ */ new Set(), names: /* @__PURE__ */ new Set(), example: w.message };
-    g.count++;
-    if (w.number) g.numbers.add(w.number);
-    for (const m of w.message.matchAll(/"([^"]*)"/g)) g.names.add(m[1]);
-    groups2.set(kind, g);
-  }
-  return [...groups2.values()].map((g) => ({ ...g, numbers: [...g.numbers], names: [...g.names] })).sort((a, b) => b.count - a.count);
-}
-function withoutParentheses(text) {
-  let out = text;
-  for (let before; before !== out; ) {
-    before = out;
-    out = out.replace(/\([^()]*\)/g, "");
-  }
-  const open = out.indexOf("(");
-  if (open >= 0) out = out.slice(0, open);
-  return out.replace(/\s+([;,.])/g, "$1");
-}
-function reconcileSummary({ repo, plan, results, live, scope, counts, maxBytes = MAX_SUMMARY_BYTES }) {
-  const full = reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChanged: false });
-  if (Buffer.byteLength(full) <= maxBytes) return full;
-  return reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChanged: true });
-}
-function reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChanged }) {
-  const out = [];
-  out.push(`## prflow reconcile: ${repo}${live ? "" : " (dry run: nothing was written)"}`);
-  out.push("");
-  out.push(
-    `Engine ${plan.engine} · ${scope} · ${plan.pulls.length} pull request${plan.pulls.length === 1 ? "" : "s"} · ${counts.ops} operation${counts.ops === 1 ? "" : "s"} · ${counts.writes} write${counts.writes === 1 ? "" : "s"} · ${counts.warnings} warning${counts.warnings === 1 ? "" : "s"}`
-  );
-  out.push("");
-  if (plan.pulls.length) {
-    const byNumber = /* @__PURE__ */ new Map();
-    plan.ops.forEach((op, i) => {
-      const list = byNumber.get(op.number) ?? [];
-      list.push({ op, result: results[i] });
-      byNumber.set(op.number, list);
-    });
-    out.push("| PR | state | blockers | checks | changes | why |");
-    out.push("| --- | --- | --- | --- | --- | --- |");
-    let omitted = 0;
-    for (const pull of plan.pulls) {
-      const ops = byNumber.get(pull.number) ?? [];
-      if (onlyChanged && !ops.length) {
-        omitted++;
-        continue;
-      }
-      const changes = ops.length ? ops.map(({ op, result }) => live ? `${describeOp(op)} (${result?.outcome ?? "not applied"})` : `would ${describeOp(op)}`).join("; ") : "no change";
-      const why = whyCell(pull, ops.map(({ op }) => op));
-      out.push(
-        `| #${pull.number} | ${cell(pull.state ?? "unknown")} | ${cell(pull.blockers.join(", "))} | ${cell(pull.checks)} | ${cell(changes)} | ${cell(why)} |`
-      );
-    }
-    out.push("");
-    if (omitted) out.push(`${omitted} pull requests with no change are left out: the whole table would pass GitHub's 1 MiB summary limit.`, "");
-  }
-  if (plan.warnings.length) {
-    const kinds = warningKinds(plan.warnings);
-    out.push(`### Warnings: ${plan.warnings.length} of ${kinds.length} kind${kinds.length === 1 ? "" : "s"}`);
-    out.push("");
-    const list = (xs, n) => xs.slice(0, n).join(", ") + (xs.length > n ? `, and ${xs.length - n} more` : "");
-    for (const g of kinds) {
-      const where = g.numbers.length ? ` on ${list(g.numbers.map((n) => `#${n}`), 20)}` : "";
-      out.push(`- **${g.count} ×** ${cell(g.kind)}${where}${g.names.length ? ` (${list(g.names, 12)})` : ""}. For example: ${cell(g.example)}`);
-    }
-    out.push("");
-  }
-  return out.join("\n");
-}
-function labelsSummary({ repo, results, unused, live }) {
-  const out = [`## prflow labels: ${repo}${live ? "" : " (dry run: nothing was written)"}`, ""];
-  out.push("| label | colour | action | description |");
-  out.push("| --- | --- | --- | --- |");
-  for (const r of results) {
-    out.push(`| ${cell(r.name)} | \`#${r.color}\` | ${cell(r.status)} | ${cell(r.description)} |`);
-  }
-  out.push("");
-  if (unused.length) {
-    out.push("### Labels prflow made that this config no longer uses (kept; delete them by hand if you wish)");
-    out.push("");
-    for (const name of unused) out.push(`- ${name}`);
-    out.push("");
-  }
-  return out.join("\n");
-}
-function countResults(plan, results) {
-  return {
-    ops: plan.ops.length,
-    writes: results.filter((r) => r.outcome === "applied").length,
-    warnings: plan.warnings.length
-  };
-}
-
-// lib/run.js
-var RunError = class extends Error {
-  constructor(lines) {
-    super(lines.join("\n"));
-    this.lines = lines;
-  }
-};
-function configOrThrow(prflow2, configPath, readFile) {
-  const loaded = loadConfig(prflow2, configPath, readFile ? { readFile } : void 0);
-  if (loaded.errors.length) throw new RunError(loaded.errors);
-  return loaded;
-}
-async function reconcileRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, scope, live, log: log2 = () => {
-} }) {
-  const { engine, config, source } = configOrThrow(prflow2, configPath, readFile);
-  log2(`config: ${source === "preset" ? `no ${configPath}: the ${config.flow ?? "bot-panel"} preset` : source}`);
-  const scopeText = describeScope(scope);
-  if (scope.scope === "none") {
-    log2(`nothing to reconcile: ${scope.why ?? "the event names no pull request"}`);
-    const plan2 = { engine: engine.version(), configErrors: [], ops: [], pulls: [], warnings: [] };
-    const counts2 = countResults(plan2, []);
-    return { plan: plan2, results: [], counts: counts2, skipped: true, summary: reconcileSummary({ repo: `${owner}/${repo}`, plan: plan2, results: [], live, scope: scopeText, counts: counts2 }), lines: [] };
-  }
-  log2(`reading ${scopeText}`);
-  const facts = await step(`reading the pull requests of ${owner}/${repo}`, () => readFacts(octokit, { owner, repo, numbers: scope.scope === "pulls" ? scope.numbers : void 0 }));
-  const plan = engine.reconcile({ facts });
-  if (plan.configErrors.length) throw new RunError(plan.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  log2(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings${live ? "" : " (dry run: writing nothing)"}`);
-  stopWritesOnRateLimit(octokit, log2);
-  const results = await applyPlan(octokit, plan, { owner, repo, live, log: log2 });
-  const counts = countResults(plan, results);
-  const lines = logLines(plan, results, { live });
-  for (const line of lines) log2(line);
-  const summary = reconcileSummary({ repo: `${owner}/${repo}`, plan, results, live, scope: scopeText, counts });
-  return { facts, plan, results, counts, summary, lines, skipped: false };
-}
-async function labelsRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, live, log: log2 = () => {
-} }) {
-  const { engine, source } = configOrThrow(prflow2, configPath, readFile);
-  log2(`config: ${source === "preset" ? `no ${configPath}: the bot-panel preset` : source}`);
-  const catalog = engine.labelCatalog();
-  if (catalog.configErrors.length) throw new RunError(catalog.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  const sync = await step(`syncing the labels of ${owner}/${repo}`, () => syncLabels(octokit, { owner, repo, decide: (existing) => engine.labelSync({ catalog, existing }), live, log: log2 }));
-  const results = sync.results;
-  const unused = sync.unused ?? [];
-  for (const r of results) log2(`label ${r.name}: ${r.status}${r.detail ? ` (${r.detail})` : ""}`);
-  for (const name of unused) log2(`label ${name}: made by prflow but no longer in the config; kept, never deleted`);
-  const counts = {
-    ops: results.filter((r) => r.status !== "unchanged").length,
-    writes: results.filter((r) => r.status === "created" || r.status === "updated").length,
-    warnings: unused.length
-  };
-  const summary = labelsSummary({ repo: `${owner}/${repo}`, results, unused, live });
-  return { catalog, results, unused, counts, summary };
-}
-var NOT_ATTEMPTED = "not attempted: rate limited by GitHub";
-function stopWritesOnRateLimit(octokit, log2 = () => {
-}) {
-  if (octokit.prflowWriteGuard) return;
-  octokit.prflowWriteGuard = true;
-  let until;
-  octokit.hook.wrap("request", async (request3, options) => {
-    const write = (options.method !== "GET" || options.request?.prflowGuard === true) && !(options.url === "/graphql" && !/^\s*mutation\b/.test(options.query ?? ""));
-    if (until !== void 0 && write) throw new Error(`${NOT_ATTEMPTED}${until ? ` until ${until}` : ""}`);
-    try {
-      return await request3(options);
-    } catch (e) {
-      const reset = rateLimitReset(e);
-      if (reset !== void 0 && until === void 0) {
-        until = reset;
-        log2(`rate limited by GitHub${reset ? ` until ${reset}` : ""} on ${options.method} ${options.url}; no further writes attempted this run`);
-      }
-      throw e;
-    }
-  });
-}
-async function step(what, fn) {
-  try {
-    return await fn();
-  } catch (e) {
-    if (e && typeof e === "object" && !e.step) e.step = what;
-    throw e;
-  }
-}
-function describeScope(scope) {
-  const why = scope.why ? ` (${scope.why})` : "";
-  if (scope.scope === "pulls") return `pull request${scope.numbers.length === 1 ? "" : "s"} ${scope.numbers.map((n) => `#${n}`).join(", ")}${why}`;
-  if (scope.scope === "none") return `no pull request${why}`;
-  return `all open pull requests${why}`;
-}
-function parseNumbers(text) {
-  const parts = String(text ?? "").split(/[\s,]+/).map((s) => s.replace(/^#/, "")).filter(Boolean);
-  return parts.map((p) => {
-    if (!/^[1-9][0-9]*$/.test(p)) throw new RunError([`numbers: expected pull request numbers separated by commas or spaces, found ${JSON.stringify(p)}`]);
-    return Number(p);
-  });
-}
-function describeFailure(e, { step: step2 } = {}) {
-  if (e instanceof RunError) return e.lines;
-  const at = step2 ?? e?.step;
-  const req = e?.request ? ` to ${e.request.method ?? "GET"} ${pathOf(e.request.url)}` : "";
-  const say = (line) => [at ? `${at}: ${line}` : line];
-  if (e?.unreachable) return say(`${e.message}; check GITHUB_API_URL and the network`);
-  const status = e?.status ?? e?.response?.status;
-  const gh = e?.message ? ` (${String(e.message).split("\n")[0]})` : "";
-  if (status === 401) return say(`bad token: GitHub answered 401${gh}${req}; check GITHUB_TOKEN (or GH_TOKEN)`);
-  const limited = rateLimitReset(e);
-  if (limited !== void 0) return say(`rate limited by GitHub${limited ? ` until ${limited}` : ""} (${status}${req ? ` on${req.slice(3)}` : ""}); nothing more was attempted; run again after the reset`);
-  if (status === 403) return say(`forbidden: GitHub answered 403${gh}${req}; the token lacks a permission this step needs (pull-requests, issues or statuses: write for --live)`);
-  if (status === 404 || /NOT_FOUND|not found|Could not resolve to a Repository/i.test(e?.message ?? "")) return say(`not found: GitHub answered ${status ?? "NOT_FOUND"}${gh}${req}; check --repo owner/name and that the token can see the repository`);
-  if (status >= 500) return say(`GitHub failed on its side (${status}${gh})${req}, even after retries; try again later`);
-  if (status) return say(`GitHub answered ${status}${gh}${req}`);
-  return say(String(e?.message ?? e).split("\n")[0]);
-}
-function pathOf(url) {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return url ?? "";
-  }
-}
-function rateLimitReset(e) {
-  const status = e?.status ?? e?.response?.status;
-  if (status !== 403 && status !== 429) return void 0;
-  const h = e?.response?.headers ?? {};
-  const spent = h["x-ratelimit-remaining"] === "0" || h["retry-after"] !== void 0 || status === 429 || /rate limit/i.test(e?.message ?? "");
-  if (!spent) return void 0;
-  const reset = Number(h["x-ratelimit-reset"]);
-  const at = reset > 0 ? new Date(reset * 1e3) : Number(h["retry-after"]) > 0 ? new Date(Date.now() + Number(h["retry-after"]) * 1e3) : null;
-  return at ? `${at.toISOString().slice(11, 16)} UTC` : "";
-}
+// action/src/main.js
+init_github();
+init_config_file();
+init_run();
+import { resolve } from "node:path";
+import { cpSync, existsSync as existsSync4, readFileSync as readFileSync5, readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
 // lib/followup.js
+init_github();
+init_config_file();
+init_run();
 async function findBoard(octokit, { owner, repo, label }) {
   const res = await octokit.request("GET /repos/{owner}/{repo}/issues", {
     owner,
@@ -4734,14 +4908,15 @@ function sweepSummary({ repo, plan, results, live }) {
   }
   return out.join("\n");
 }
-async function sweepRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, live, log: log2 = () => {
+async function sweepRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, loaded: given, live, log: log2 = () => {
 } }) {
-  const loaded = loadConfig(prflow2, configPath, readFile ? { readFile } : void 0);
-  if (loaded.errors.length) throw new RunError(loaded.errors);
+  const loaded = given ?? loadConfig(prflow2, configPath, readFile ? { readFile } : void 0);
+  if (loaded.errors.length) throw new RunError2(loaded.errors);
   const { engine } = loaded;
+  if (given) configPath = given.source;
   const settings = engine.followupSettings();
-  if (settings.configErrors.length) throw new RunError(settings.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  log2(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
+  if (settings.configErrors.length) throw new RunError2(settings.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
+  if (!given) log2(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
   const facts = await readFacts(octokit, { owner, repo });
   const board = settings.board;
   if (board.enabled) {
@@ -4753,7 +4928,7 @@ async function sweepRun({ prflow: prflow2, octokit, owner, repo, configPath, rea
     }
   }
   const plan = engine.sweep({ facts });
-  log2(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`);
+  log2(`engine ${plan.engine}: ${count(plan.pulls.length, "pull request")}, ${count(plan.ops.length, "operation")}, ${count(plan.warnings.length, "warning")}, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`);
   const results = await applyPlan(octokit, plan, { owner, repo, live, log: log2 });
   const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
   for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
@@ -4776,10 +4951,20 @@ initSync({ module: readFileSync2(path) });
 var prflow = bind2(prflow_exports);
 
 // lib/stations/github-port.js
+init_github();
 function githubPort(octokit, { owner, repo, live = true, log: log2 = () => {
 } }) {
   const params = { owner, repo };
   return {
+    slug: `${owner}/${repo}`,
+    repoLabels: async () => {
+      try {
+        return (await listLabels(octokit, params)).map((l) => l.name);
+      } catch (e) {
+        e.step ??= `reading the labels of ${owner}/${repo}`;
+        throw e;
+      }
+    },
     readFacts: (numbers) => readFacts(octokit, { owner, repo, numbers, log: log2 }),
     readLabels: async (number) => {
       const res = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: number, per_page: 100 });
@@ -4834,9 +5019,12 @@ import { tmpdir } from "node:os";
 // cli/commands/queue.js
 import { execFileSync } from "node:child_process";
 import { existsSync as existsSync2, mkdirSync, readFileSync as readFileSync3, rmSync } from "node:fs";
+init_usage();
+init_github();
 import { join } from "node:path";
 
 // lib/github/read-queue.js
+init_read();
 var PAGE = 50;
 var QUEUE_PULLS_QUERY = `query QueuePulls($owner: String!, $repo: String!, $after: String) {
   viewer { login }
@@ -5071,6 +5259,7 @@ async function git(cwd, args, { allowFail = false, env = {}, input } = {}) {
 }
 
 // cli/commands/queue.js
+init_write();
 var Git = class {
   constructor({ cloneUrl, stateDir }) {
     ({ url: this.cloneUrl, env: this.auth } = splitCredentials(cloneUrl));
@@ -5342,6 +5531,7 @@ function stoppableSleep(ms, signal) {
 }
 
 // action/src/queue.js
+init_run();
 function workflowTokenRefusal(token, { workflowToken = "", envToken = "" } = {}) {
   if (token !== workflowToken && token !== envToken) return null;
   return [
@@ -5353,7 +5543,7 @@ function workflowTokenRefusal(token, { workflowToken = "", envToken = "" } = {})
 }
 async function queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes, log: log2 }) {
   const server = (env.GITHUB_SERVER_URL || "https://github.com").replace(/\/+$/, "");
-  if (!/^https?:\/\//.test(server)) throw new RunError([`GITHUB_SERVER_URL: expected an http(s) URL, found ${JSON.stringify(server)}`]);
+  if (!/^https?:\/\//.test(server)) throw new RunError2([`GITHUB_SERVER_URL: expected an http(s) URL, found ${JSON.stringify(server)}`]);
   const cloneUrl = remoteUrl({ owner, repo, token, serverUrl: server });
   const g = new Git({ cloneUrl, stateDir: join2(env.RUNNER_TEMP || tmpdir(), "prflow-queue", `${owner}-${repo}`) });
   const scale = Number(env.PRFLOW_TIME_SCALE) > 0 ? Number(env.PRFLOW_TIME_SCALE) : 1;
@@ -5395,6 +5585,7 @@ function queueSummary({ lines, state }, { owner, repo, live }) {
 }
 
 // action/src/runner.js
+init_summary();
 import { appendFileSync, existsSync as existsSync3, readFileSync as readFileSync4 } from "node:fs";
 import { randomUUID } from "node:crypto";
 function getInput(name, env = process.env) {
@@ -5477,22 +5668,24 @@ function warningAnnotations(warnings) {
 }
 
 // action/src/main.js
-var MODES = ["reconcile", "labels", "sweep", "gate-classify", "gate-report", "queue"];
+var MODES = ["reconcile", "labels", "sweep", "gate-classify", "gate-report", "queue", "page"];
+var PAGE_DIST = new URL("../../page/dist/", import.meta.url);
 var log = groupedLog();
 async function main(env = process.env) {
   const mode = getInput("mode", env) || "reconcile";
-  if (!MODES.includes(mode)) throw new RunError([`input mode: expected one of ${MODES.join(", ")}, found ${JSON.stringify(mode)}`]);
+  if (!MODES.includes(mode)) throw new RunError2([`input mode: expected one of ${MODES.join(", ")}, found ${JSON.stringify(mode)}`]);
   const live = getBooleanInput("live", false, env);
   const configPath = getInput("config", env) || DEFAULT_CONFIG_PATH;
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
+  if (mode === "page") return writePage(resolve(workspace, getInput("page-dir", env) || "_site"), env);
   const readFile = (p) => readFileSync5(resolve(workspace, p), "utf8");
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
-  if (!owner || !repo) throw new RunError([`GITHUB_REPOSITORY: expected owner/name, found ${JSON.stringify(env.GITHUB_REPOSITORY ?? "")}`]);
+  if (!owner || !repo) throw new RunError2([`GITHUB_REPOSITORY: expected owner/name, found ${JSON.stringify(env.GITHUB_REPOSITORY ?? "")}`]);
   const token = getInput("token", env);
-  if (!token) throw new RunError(["input token: expected a token (the default is the workflow's GITHUB_TOKEN), found nothing"]);
+  if (!token) throw new RunError2(["input token: expected a token (the default is the workflow's GITHUB_TOKEN), found nothing"]);
   if (mode === "queue") {
     const refusal = workflowTokenRefusal(token, { workflowToken: getInput("workflow-token", env), envToken: env.GITHUB_TOKEN ?? "" });
-    if (refusal) throw new RunError([refusal]);
+    if (refusal) throw new RunError2([refusal]);
     console.log(`::add-mask::${token}`);
   }
   const octokit = makeOctokit({ token, baseUrl: env.GITHUB_API_URL, graphqlUrl: env.GITHUB_GRAPHQL_URL, log });
@@ -5518,10 +5711,10 @@ async function main(env = process.env) {
   }
   if (mode === "queue") {
     const { engine, errors } = loadConfig(prflow, configPath, { readFile });
-    if (errors.length) throw new RunError(errors);
+    if (errors.length) throw new RunError2(errors);
     log.end();
     const watchTimeout = getInput("watch-timeout", env);
-    if (watchTimeout && !/^\d+$/.test(watchTimeout)) throw new RunError([`input watch-timeout: expected whole minutes, found ${JSON.stringify(watchTimeout)}`]);
+    if (watchTimeout && !/^\d+$/.test(watchTimeout)) throw new RunError2([`input watch-timeout: expected whole minutes, found ${JSON.stringify(watchTimeout)}`]);
     const run3 = await queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes: watchTimeout ? Number(watchTimeout) : void 0, log: (line) => console.log(line) });
     setOutput("acted", (run3.state.actedOn ?? []).join(","), env);
     setOutput("wait", run3.wait, env);
@@ -5530,9 +5723,9 @@ async function main(env = process.env) {
   }
   if (mode === "gate-classify" || mode === "gate-report") {
     const number = parseNumbers(getInput("numbers", env))[0];
-    if (!number) throw new RunError([`input numbers: expected the pull request the gate is for, found nothing`]);
+    if (!number) throw new RunError2([`input numbers: expected the pull request the gate is for, found nothing`]);
     const { engine, errors } = loadConfig(prflow, configPath, { readFile });
-    if (errors.length) throw new RunError(errors);
+    if (errors.length) throw new RunError2(errors);
     const step2 = mode === "gate-classify" ? "classify" : "report";
     const { decision, results } = await gateRun({ engine, octokit, owner, repo, step: step2, number, sha: getInput("sha", env), result: getInput("result", env), live, log });
     log.end();
@@ -5556,6 +5749,20 @@ ${decision.why}
 > **The plan output is cut:** ${note}.
 ` : run2.summary, env);
   failOnFailedWrites(run2.results.filter((r) => r.outcome === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
+}
+function writePage(dir, env) {
+  const from = fileURLToPath(PAGE_DIST);
+  if (!existsSync4(from)) throw new RunError2([`mode page: the built page is missing beside the Action (${from}); use a released tag or a commit of main, which carry page/dist`]);
+  cpSync(from, dir, { recursive: true });
+  const files = readdirSync(dir);
+  log(`page: ${files.length} files written to ${dir} (${files.join(", ")})`);
+  log.end();
+  setOutput("page-dir", dir, env);
+  const repo = env.GITHUB_REPOSITORY ?? "OWNER/REPO";
+  appendSummary(`## prflow page
+
+Written to \`${dir}\` for actions/upload-pages-artifact. Open it as \`https://${repo.split("/")[0]}.github.io/${repo.split("/")[1] ?? "REPO"}/?repo=${repo}\`.
+`, env);
 }
 function annotate(warnings) {
   for (const line of warningAnnotations(warnings)) console.log(line);
@@ -5589,9 +5796,9 @@ try {
   log.end();
   const lines = describeFailure(e);
   for (const line of lines) console.log(errorCommand(line));
-  const title = e instanceof RunError || rateLimitReset(e) !== void 0 ? "## prflow stopped before writing anything" : "## prflow failed";
+  const title = e instanceof RunError2 || rateLimitReset(e) !== void 0 ? "## prflow stopped before writing anything" : "## prflow failed";
   appendSummary([title, "", ...lines.map((l) => `- ${l.replace(/\|/g, "\\|")}`), ""].join("\n"));
-  if (!(e instanceof RunError) && e?.stack && process.env.RUNNER_DEBUG === "1") console.error(e.stack);
+  if (!(e instanceof RunError2) && e?.stack && process.env.RUNNER_DEBUG === "1") console.error(e.stack);
   process.exitCode = 1;
 }
 //! An Octokit for the shells: @octokit/core with retries on 5xx (plugin-retry) and rate-limit handling

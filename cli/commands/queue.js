@@ -8,8 +8,6 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { UsageError } from "../usage.js";
-import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
-import { RunError } from "../../lib/run.js";
 import { graphqlRequest, makeOctokit, parseSlug, readJobLog } from "../../lib/github/index.js";
 import { readBoardFacts } from "../../lib/github/read-queue.js";
 import { commandEnv, git, IDENTITY, killRunning, remoteUrl, run as runProcess, splitCredentials } from "../../lib/queue/git.js";
@@ -17,10 +15,11 @@ import { applyOps as applyWrites, APPLIED, FAILED, GUARD_FAILED, UNCHANGED } fro
 
 export const summary = "Land the merge queue one pull request at a time: rebase, push, release, watch (the worker).";
 export const usage =
-  "prflow queue [--repo owner/name] [--once] [--dry-run] [--active-interval SEC] [--idle-after N] [--idle-interval SEC] [--poll-interval SEC] [--watch-timeout MIN] [--no-auto-fix] [--config FILE]   (token: GH_TOKEN, GITHUB_TOKEN, then `gh auth token`)";
-export const examples = ["prflow queue --repo acme/widgets", "prflow queue --once --dry-run"];
-export const writes =
-  "Writes: pushes rebased branches (leased), arms auto-merge, takes skip-ci off the one it releases, and writes set-aside comments. --dry-run writes nothing.";
+  "prflow queue [--repo owner/name] [--once] [--dry-run] [--active-interval SEC] [--idle-after N] [--idle-interval SEC] [--poll-interval SEC] [--watch-timeout MIN] [--no-auto-fix] [--live | --dry-run] [--config FILE] [--json]   (token: GH_TOKEN, GITHUB_TOKEN, then `gh auth token`)";
+export const examples = ["prflow queue --repo acme/widgets --live", "prflow queue --once --dry-run --format json"];
+export const writes = "legacy";
+export const writeNote =
+  "It pushes rebased branches (leased), arms auto-merge, takes skip-ci off the one it releases, and writes set-aside comments. --format json prints one JSON object a line, one per event.";
 export const help = {
   repo: "the repository, owner/name (default: origin, else package.json)",
   once: "run one cycle and exit",
@@ -34,7 +33,7 @@ export const help = {
 };
 export const options = {
   repo: { type: "string" },
-  config: { type: "string", default: DEFAULT_CONFIG_PATH },
+  config: { type: "string" },
   once: { type: "boolean", default: false },
   "dry-run": { type: "boolean", default: false },
   "active-interval": { type: "string", valueName: "SEC", default: "30" },
@@ -406,9 +405,7 @@ export async function run(values) {
   if (!token) throw new UsageError("no token: set GH_TOKEN or GITHUB_TOKEN, or log in with `gh auth login`");
   // The engine is imported here, not at the top: the Action bundles runQueue from this module and loads
   // its own engine (the Wasm beside the bundle), so this module must not load pkg/ when imported.
-  const { prflow } = await import("../engine.js");
-  const { engine, errors } = loadConfig(prflow, values.config);
-  if (errors.length) throw new RunError(errors);
+  const { repoConfig } = await import("../common.js");
   const options = {
     dryRun: values["dry-run"],
     autoFix: !values["no-auto-fix"],
@@ -418,8 +415,10 @@ export async function run(values) {
     pollInterval: seconds(values, "poll-interval"),
     watchTimeoutMinutes: seconds(values, "watch-timeout"),
   };
-  const log = (line) => console.log(`${stamp()} ${line}`);
+  // --format json: one object a line per event, for a script to read as it comes.
+  const log = values.json ? (line) => console.log(JSON.stringify({ at: new Date().toISOString(), event: line })) : (line) => console.log(`${stamp()} ${line}`);
   const octokit = makeOctokit({ token, baseUrl: env.GITHUB_API_URL, graphqlUrl: env.GITHUB_GRAPHQL_URL, log });
+  const { engine } = await repoConfig(values, { octokit, ...slug }, log);
   const server = env.PRFLOW_GIT_URL ?? "https://github.com";
   const cloneUrl = remoteUrl({ owner: slug.owner, repo: slug.repo, token, serverUrl: server });
   const stateDir = join(env.XDG_STATE_HOME || join(homedir(), ".local", "state"), "prflow", `${slug.owner}-${slug.repo}`);

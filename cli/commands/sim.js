@@ -1,4 +1,4 @@
-// `prflow sim review|queue`: the engine's simulations (issue 19) from a terminal. Parameters come from
+// `prflow sim review|queue`: the engine's simulations from a terminal. Parameters come from
 // the engine's defaults, then a --params JSON file, then flags; the seed from --seed, or drawn with
 // the host's crypto (engine.drawSeed) and printed so the run can be replayed. Nothing is read from or
 // written to GitHub.
@@ -162,7 +162,7 @@ export function explain(message, from) {
 
 export async function run(values, positionals) {
   const [kind, ...extra] = positionals;
-  if (!KINDS.includes(kind) || extra.length) throw new UsageError(`expected review or queue, found ${JSON.stringify(positionals.join(" ") || "nothing")}\nusage: ${usage}`);
+  if (!KINDS.includes(kind) || extra.length) throw new UsageError(`expected review or queue, found ${positionals.length ? JSON.stringify(positionals.join(" ")) : "none"}\nusage: ${usage}`);
   const { params, from } = paramsOf(kind, values);
   if (params.seed === undefined || params.seed === null) {
     params.seed = prflow.drawSeed();
@@ -172,7 +172,10 @@ export async function run(values, positionals) {
   try {
     report = simulate[kind](params);
   } catch (e) {
-    throw new RunError(explain(e.message, from));
+    // A value a flag gave is a usage mistake (exit 2), like a flag's bad type; a file's is a failure.
+    const lines = explain(e.message, from);
+    if (lines.every((l) => l.startsWith("--"))) throw new UsageError(lines.join("\n"));
+    throw new RunError(lines);
   }
   if (values.format === "json") console.log(JSON.stringify(report, null, 2));
   else process.stdout.write(kind === "review" ? reviewText(report) : queueText(report));

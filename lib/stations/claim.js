@@ -8,6 +8,28 @@
 /** Lines the loop prints besides the engine's own (`claim #N`, `wip-full n/w`, `queue-empty`, `fix #N`, `new-work`). */
 export const LINE_QUEUE_EMPTY = "queue-empty";
 
+/**
+ * A claim that cannot be written because labels are missing: it stops the loop (a station's too) before
+ * anything is written, since a claim label that is not there reads back as a lost race, the loop walks
+ * every candidate, and "queue-empty" would be false.
+ */
+export class LabelsMissing extends Error {
+  constructor(slug, names) {
+    const what = names.length ? `${names.length} label${names.length === 1 ? "" : "s"} the config uses do${names.length === 1 ? "es" : ""} not exist in ${slug} (${names.slice(0, 4).join(", ")}${names.length > 4 ? ` and ${names.length - 4} more` : ""})` : `the labels a claim writes do not exist in ${slug}`;
+    super(`claim: ${what}; create them with \`prflow labels --repo ${slug} --live\`, then claim again`);
+    this.fatal = true;
+  }
+}
+
+/** Throws LabelsMissing when a label of the config's catalogue is not among the repository's `have`. */
+export function labelsOrThrow(engine, have, slug) {
+  const catalog = engine.labelCatalog();
+  if (catalog.configErrors?.length) return; // the engine's claim reports them
+  const names = new Set(have);
+  const missing = catalog.labels.map((l) => l.name).filter((n) => !names.has(n));
+  if (missing.length) throw new LabelsMissing(slug, missing);
+}
+
 /** A claim gives up after this many lost races in one call (every loss removes a candidate, so this is a guard). */
 export const MAX_RACES = 20;
 
@@ -19,6 +41,7 @@ const sleepMs = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function claimNext({ engine, role, machine, port, dryRun = false, sleep = sleepMs, settleMs, now = () => performance.now(), log = () => {} }) {
   const races = [];
+  if (port.repoLabels) labelsOrThrow(engine, await port.repoLabels(), port.slug);
   for (let attempt = 0; attempt <= MAX_RACES; attempt++) {
     // The claim's window, from before the facts read to the write acknowledged: the engine withdraws a
     // claim whose window reached the settle (a rate limit's retry-after can stretch it past it).
@@ -26,6 +49,9 @@ export async function claimNext({ engine, role, machine, port, dryRun = false, s
     const facts = await port.readFacts();
     const result = engine.claim({ facts, role, machine });
     for (const w of result.warnings) log(`warning: ${w.message}`);
+    // The engine drops a claim's label ops when the labels are not in the repository (under any flow's
+    // config): nothing could be written, so this is the labels' fault, not a race.
+    if (result.line.startsWith("claim #") && !result.ops.length) throw new LabelsMissing(port.slug ?? "the repository", []);
     if (result.line.startsWith("claim #") === false || dryRun) return { line: result.line, result, races };
     await port.apply(result.ops);
     const tookMs = now() - opened;

@@ -49,7 +49,7 @@ export async function stationLoop({ once = false, intervalMs = 300_000, sleep = 
     try {
       pass = await stationPass({ ...rest, sleep });
     } catch (e) {
-      if (once) throw e;
+      if (once || e?.fatal) throw e;
       rest.log?.(`pass failed: ${e.message}`);
       pass = { line: "error" };
     }

@@ -98,7 +98,7 @@ test("cli sim: a bad --params file names the file and the field; a bad flag name
   assert.equal(r.code, 1);
   assert.equal(r.stderr, "prflow: --params missing.json: no such file\n");
   r = await run("review", "--stations", "0");
-  assert.equal(r.code, 1);
+  assert.equal(r.code, 2, "a flag's bad value is a usage mistake");
   assert.equal(r.stderr, "prflow: --stations: expected from 1 to 50, found 0\n");
   r = await run("review", "--ci-minutes", "10");
   assert.equal(r.code, 2);

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createEngine } from "../../js/node.js";
 import { startEmulator } from "../../emulator/index.js";
-import { runCli } from "./lib/cli.js";
+import { PRESET_CONFIG, runCli } from "./lib/cli.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const STATION_TOKEN = "ghp_stationM4token0000000000000000000000";
@@ -36,7 +36,7 @@ async function setup() {
 const usageCases = [
   { rule: "claim needs a known role", args: ["claim", "reviewer", "m4"], err: /role: expected review, dev, any, found "reviewer"/ },
   { rule: "claim needs one machine", args: ["claim", "review"], err: /expected one machine id after the role/ },
-  { rule: "station needs an AI command", args: ["station", "m4", "--repo", "a/b"], err: /no AI command: pass --ai/ },
+  { rule: "station needs an AI command", args: ["station", "m4", "--repo", "a/b", "--config", PRESET_CONFIG], err: /no AI command: pass --ai/ },
   { rule: "gate report needs the tested sha and the result", args: ["gate", "report", "3", "--repo", "a/b"], err: /report needs --sha and --result/ },
 ];
 for (const c of usageCases) {

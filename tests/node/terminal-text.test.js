@@ -1,6 +1,6 @@
 // Control characters in what prflow prints: a pull request's title is anyone's text, and an ESC
 // sequence or a NUL in it must not reach the reader's terminal through `prflow status` or
-// `prflow report` (issue 15, item 8). The facts are the queue report's, with hostile titles.
+// `prflow report`. The facts are the queue report's, with hostile titles.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -31,7 +31,7 @@ for (const command of ["status", "report"]) {
     const out = prflow([command, "--facts", file, "--config", PRESET_CONFIG, ...(command === "status" ? ["--width", "0"] : [])]);
     const bad = out.split("\n").filter((l) => CONTROL.test(l));
     assert.deepEqual(bad.map((l) => JSON.stringify(l)), [], "no line holds a control character");
-    const rowOf = (n) => out.split("\n").find((l) => l.startsWith(`#${n} `)) ?? "";
+    const rowOf = (n) => out.split("\n").find((l) => l.trimStart().startsWith(`#${n} `)) ?? "";
     assert.match(rowOf(numbers[0]), /\[31mred\[0m title/, "the visible part of the title stays");
     assert.match(rowOf(numbers[1]), /nulcut/);
     assert.match(rowOf(numbers[3]), /two lines tabbed/, "a title's line break does not start a new line");
