@@ -25,8 +25,8 @@ function configOrThrow(prflow, configPath, readFile) {
  * Returns { plan, results, counts, summary, lines, skipped }.
  */
 export async function reconcileRun({ prflow, octokit, owner, repo, configPath, readFile, scope, live, log = () => {} }) {
-  const { engine, config, source } = configOrThrow(prflow, configPath, readFile);
-  log(`config: ${source === "preset" ? `no ${configPath}: the ${config.flow ?? "bot-panel"} preset` : source}`);
+  const { engine, source } = configOrThrow(prflow, configPath, readFile);
+  log(`config: ${source === "preset" ? `no ${configPath}: the ${engine.flow()} preset` : source}`);
   const scopeText = describeScope(scope);
   if (scope.scope === "none") {
     log(`nothing to reconcile: ${scope.why ?? "the event names no pull request"}`);
@@ -54,7 +54,7 @@ export async function reconcileRun({ prflow, octokit, owner, repo, configPath, r
  */
 export async function labelsRun({ prflow, octokit, owner, repo, configPath, readFile, live, log = () => {} }) {
   const { engine, source } = configOrThrow(prflow, configPath, readFile);
-  log(`config: ${source === "preset" ? `no ${configPath}: the bot-panel preset` : source}`);
+  log(`config: ${source === "preset" ? `no ${configPath}: the ${engine.flow()} preset` : source}`);
   const catalog = engine.labelCatalog();
   if (catalog.configErrors.length) throw new RunError(catalog.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
   const sync = await step(`syncing the labels of ${owner}/${repo}`, () => syncLabels(octokit, { owner, repo, decide: (existing) => engine.labelSync({ catalog, existing }), live, log }));

@@ -165,6 +165,20 @@ fn reconcile_holds(config: &Value, input: &Value, answer: &Value) -> Vec<String>
     out
 }
 
+/// What holds of every sweep answer: a follow-up comment's level (in its marker) is its row's `firing`,
+/// the typed field the shells read instead of the marker.
+fn sweep_holds(answer: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for op in answer["ops"].as_array().into_iter().flatten().filter(|op| op["op"] == "upsertComment") {
+        let level = op["marker"].as_str().and_then(|m| m.split(" level=").nth(1)).and_then(|l| l.split(' ').next()).and_then(|l| l.parse::<u64>().ok());
+        let row = answer["pulls"].as_array().into_iter().flatten().find(|p| p["number"] == op["number"]);
+        if level.is_none() || row.map(|r| r["firing"].as_u64()) != Some(level) {
+            out.push(format!("the comment on #{} fires level {level:?}, its row says {:?}", op["number"], row.map(|r| &r["firing"])));
+        }
+    }
+    out
+}
+
 /// The texts a step's ops write (comments and the board), for a file's snapshot.
 fn texts(step: usize, answer: &Value) -> String {
     let mut out = String::new();
@@ -277,6 +291,9 @@ fn run_file(corpus: &str, path: &Path, out: &mut Outcome) {
             last = answer.unwrap_or(Value::Null);
             if call == "reconcile" {
                 out.failures.extend(reconcile_holds(&config, &input, &last).into_iter().map(|p| format!("{at}: {p}")));
+            }
+            if call == "sweep" {
+                out.failures.extend(sweep_holds(&last).into_iter().map(|p| format!("{at}: {p}")));
             }
             if file.get("snapshot") == Some(&Value::Bool(true)) {
                 snapshot_texts.push_str(&texts(s + 1, &last));
