@@ -3712,7 +3712,6 @@ var TIMELINE_KINDS = {
   ReopenedEvent: "reopened"
 };
 var ITEM_TYPES = ["LABELED_EVENT", "UNLABELED_EVENT", "PULL_REQUEST_COMMIT", "HEAD_REF_FORCE_PUSHED_EVENT", "ISSUE_COMMENT", "PULL_REQUEST_REVIEW", "REVIEW_REQUESTED_EVENT", "READY_FOR_REVIEW_EVENT", "CONVERT_TO_DRAFT_EVENT", "REOPENED_EVENT"];
-var WRITE_ASSOCIATIONS = ["OWNER", "MEMBER", "COLLABORATOR"];
 var PAGE_INFO = "pageInfo { hasNextPage endCursor }";
 var ACTOR = "actor { __typename login }";
 var AUTHOR = "author { __typename login }";
@@ -4005,7 +4004,7 @@ function toPull({ pr, lists, unknown }) {
   };
 }
 function toReview(r) {
-  return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "", authorCanWrite: WRITE_ASSOCIATIONS.includes(r.authorAssociation) };
+  return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "", authorAssociation: r.authorAssociation ?? "" };
 }
 function reviewerName(r) {
   if (!r) return null;
@@ -4051,7 +4050,7 @@ function toComment(c) {
     author: loginOf(c.author) ?? "ghost",
     body: c.body ?? "",
     createdAt: c.createdAt ?? "",
-    authorCanWrite: WRITE_ASSOCIATIONS.includes(c.authorAssociation)
+    authorAssociation: c.authorAssociation ?? ""
   };
 }
 function toEvent(item) {
@@ -4563,8 +4562,8 @@ function configOrThrow(prflow2, configPath, readFile) {
 }
 async function reconcileRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, scope, live, log: log2 = () => {
 } }) {
-  const { engine, config, source } = configOrThrow(prflow2, configPath, readFile);
-  log2(`config: ${source === "preset" ? `no ${configPath}: the ${config.flow ?? "bot-panel"} preset` : source}`);
+  const { engine, source } = configOrThrow(prflow2, configPath, readFile);
+  log2(`config: ${source === "preset" ? `no ${configPath}: the ${engine.flow()} preset` : source}`);
   const scopeText = describeScope(scope);
   if (scope.scope === "none") {
     log2(`nothing to reconcile: ${scope.why ?? "the event names no pull request"}`);
@@ -4588,7 +4587,7 @@ async function reconcileRun({ prflow: prflow2, octokit, owner, repo, configPath,
 async function labelsRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, live, log: log2 = () => {
 } }) {
   const { engine, source } = configOrThrow(prflow2, configPath, readFile);
-  log2(`config: ${source === "preset" ? `no ${configPath}: the bot-panel preset` : source}`);
+  log2(`config: ${source === "preset" ? `no ${configPath}: the ${engine.flow()} preset` : source}`);
   const catalog = engine.labelCatalog();
   if (catalog.configErrors.length) throw new RunError(catalog.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
   const sync = await step(`syncing the labels of ${owner}/${repo}`, () => syncLabels(octokit, { owner, repo, decide: (existing) => engine.labelSync({ catalog, existing }), live, log: log2 }));
@@ -4682,7 +4681,7 @@ function rateLimitReset(e) {
 }
 
 // lib/followup.js
-async function findBoard(octokit, { owner, repo, label }) {
+async function listBoards(octokit, { owner, repo, label }) {
   const res = await octokit.request("GET /repos/{owner}/{repo}/issues", {
     owner,
     repo,
@@ -4692,15 +4691,12 @@ async function findBoard(octokit, { owner, repo, label }) {
     direction: "asc",
     per_page: 10
   });
-  const issue = res.data.filter((i) => !i.pull_request).sort((a, b) => a.number - b.number)[0];
-  return issue ? { number: issue.number, title: issue.title ?? "", body: issue.body ?? "" } : null;
+  return res.data.map((i) => ({ number: i.number, title: i.title ?? "", body: i.body ?? "", pullRequest: Boolean(i.pull_request) }));
 }
-function describeSweepOp(op) {
+function describeSweepOp(op, plan) {
   switch (op.op) {
-    case "upsertComment": {
-      const m = /level=(\d+)/.exec(op.marker);
-      return `comment (level ${m ? m[1] : "?"} min)`;
-    }
+    case "upsertComment":
+      return `comment (level ${plan.pulls.find((p) => p.number === op.number)?.firing ?? "?"} min)`;
     case "upsertBoard":
       return op.number == null ? "open the board issue" : `rewrite the board #${op.number}`;
     case "editLabels":
@@ -4723,7 +4719,7 @@ function sweepSummary({ repo, plan, results, live }) {
     plan.ops.forEach((op, i) => {
       const r = results[i];
       const target = op.op === "upsertBoard" ? "board" : `#${op.number}`;
-      out.push(`| ${target} | ${cell2(describeSweepOp(op))} | ${cell2(r ? `${r.outcome}${r.detail ? `: ${r.detail}` : ""}` : "not applied")} | ${cell2(op.reason)} |`);
+      out.push(`| ${target} | ${cell2(describeSweepOp(op, plan))} | ${cell2(r ? `${r.outcome}${r.detail ? `: ${r.detail}` : ""}` : "not applied")} | ${cell2(op.reason)} |`);
     });
     out.push("");
   }
@@ -4746,7 +4742,7 @@ async function sweepRun({ prflow: prflow2, octokit, owner, repo, configPath, rea
   const board = settings.board;
   if (board.enabled) {
     try {
-      facts.board = await findBoard(octokit, { owner, repo, label: board.label });
+      facts.boards = await listBoards(octokit, { owner, repo, label: board.label });
     } catch (e) {
       log2(`the board issue could not be read (${e.status ?? ""} ${e.message}); it will not be rewritten`);
       facts.unknown = [...facts.unknown ?? [], "board"];
@@ -4755,7 +4751,7 @@ async function sweepRun({ prflow: prflow2, octokit, owner, repo, configPath, rea
   const plan = engine.sweep({ facts });
   log2(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`);
   const results = await applyPlan(octokit, plan, { owner, repo, live, log: log2 });
-  const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
+  const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op, plan)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
   for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
   for (const line of lines) log2(line);
   const counts = {
