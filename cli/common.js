@@ -3,7 +3,7 @@
 // the config a command decides with: the repository's own, unless --config names a local file.
 import { existsSync } from "node:fs";
 import { makeOctokit, parseSlug } from "../lib/github/index.js";
-import { DEFAULT_CONFIG_PATH, PRESET_NAME, loadConfig, readRepoConfig } from "../lib/config-file.js";
+import { DEFAULT_CONFIG_PATH, loadConfig, readRepoConfig } from "../lib/config-file.js";
 import { RunError } from "../lib/run.js";
 import { prflow } from "./engine.js";
 
@@ -71,10 +71,10 @@ export async function repoConfig(values, { octokit, owner, repo }, log = (line) 
  */
 export function offlineConfig(values, log = (line) => console.error(line)) {
   let loaded;
-  if (values.config !== undefined) loaded = localFile(values.config, `${DEFAULT_CONFIG_PATH} here (or the ${PRESET_NAME} preset)`, log);
+  if (values.config !== undefined) loaded = localFile(values.config, `${DEFAULT_CONFIG_PATH} here (or the ${prflow.createEngine().flow()} preset)`, log);
   else {
     loaded = loadConfig(prflow, DEFAULT_CONFIG_PATH);
-    log(loaded.source === "preset" ? `config: no ${DEFAULT_CONFIG_PATH} here: the ${PRESET_NAME} preset` : `config: ${DEFAULT_CONFIG_PATH} (this folder)`);
+    log(loaded.source === "preset" ? `config: no ${DEFAULT_CONFIG_PATH} here: the ${loaded.engine.flow()} preset` : `config: ${DEFAULT_CONFIG_PATH} (this folder)`);
   }
   if (loaded.errors.length) throw new RunError(loaded.errors);
   return loaded;

@@ -1061,9 +1061,9 @@ export interface Facts {
  */
 baseTipSha?: (string | null)
 /**
- * The board issue (the oldest open issue carrying the board label), for the follow-up sweep; none when there is none yet, `unknown: ["board"]` when the read failed.
+ * The open issues carrying the follow-up board's label, as listed (pull requests included, in any order): the sweep takes one of them as its board. Empty when there is none yet, `unknown: ["board"]` when the read failed.
  */
-board?: (BoardIssue | null)
+boards?: BoardIssue[]
 /**
  * The text of CODEOWNERS, when the repository has one.
  */
@@ -1124,11 +1124,15 @@ unknown?: RepoFact[]
 viewer?: (string | null)
 }
 /**
- * The issue the follow-up sweep rewrites as the board.
+ * An open issue carrying the follow-up board's label.
  */
 export interface BoardIssue {
 body?: string
 number: number
+/**
+ * GitHub's issue list holds pull requests too (REST's `pull_request` key); one is never the board.
+ */
+pullRequest?: boolean
 title?: string
 }
 /**
@@ -1294,9 +1298,9 @@ source?: string
 export interface Comment {
 author: string
 /**
- * Whether the author can write to the repository (GitHub's authorAssociation OWNER/MEMBER/COLLABORATOR).
+ * The author's relation to the repository, as GitHub reports it (`authorAssociation`); absent means none.
  */
-authorCanWrite?: boolean
+authorAssociation?: string
 body: string
 createdAt?: string
 id?: (number | null)
@@ -1304,9 +1308,9 @@ id?: (number | null)
 export interface Review {
 author: string
 /**
- * Whether the reviewer can write to the repository (GitHub's authorAssociation OWNER, MEMBER or COLLABORATOR). Absent means no: anyone may submit a review, and an outsider's verdict must not move a pull request.
+ * The reviewer's relation to the repository, as GitHub reports it (`authorAssociation`: OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE, ...). Whether that can write is the engine's rule (`author_can_write`); absent means no: anyone may submit a review, and an outsider's verdict must not move a pull request.
  */
-authorCanWrite?: boolean
+authorAssociation?: string
 body?: string
 /**
  * The commit the review was submitted against.
@@ -2117,6 +2121,10 @@ export type CheckRollupOutput = CheckRollup;
 export interface ClaimInput {
 facts: Facts
 /**
+ * The races this machine lost already in this claim (each `resolveClaimRace` with `won: false`): after `MAX_RACES` (20) the answer is `queue-empty`.
+ */
+lost?: number
+/**
  * The machine asking, as the config names it.
  */
 machine: string
@@ -2130,6 +2138,10 @@ role: string
  */
 export type ClaimOutput = (ClaimResult | ConfigRefusal)
 /**
+ * What the answer is, as the first word of its line says it.
+ */
+export type ClaimKind = (("wip-full" | "queue-empty" | "stop-the-line" | "new-work") | "claim" | "fix")
+/**
  * The answer to `prflow claim`.
  */
 export interface ClaimResult {
@@ -2137,6 +2149,10 @@ export interface ClaimResult {
  * Its head commit as read: what a review of it is about, and what its writes expect.
  */
 head?: (string | null)
+/**
+ * The line's first word, typed: what a shell acts on.
+ */
+kind: ClaimKind
 /**
  * `claim #N`, `wip-full n/w`, `queue-empty`, `fix #N`, `stop-the-line` or `new-work`.
  */
@@ -2375,6 +2391,17 @@ name: string
  * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
  */
 export type FixerPickOutput = (FixerPick | ConfigRefusal)
+/**
+ * A request with nothing in it but the engine's config.
+ */
+export interface FlowInput {
+
+}
+
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type FlowOutput = (Flow | ConfigRefusal)
 /**
  * A request with nothing in it but the engine's config.
  */
@@ -3400,6 +3427,7 @@ export interface Decisions {
   fixerBrief: { input: FixerBriefInput; output: FixerBriefOutput };
   fixerGiveUp: { input: FixerGiveUpInput; output: FixerGiveUpOutput };
   fixerPick: { input: FixerPickInput; output: FixerPickOutput };
+  flow: { input: FlowInput; output: FlowOutput };
   followupSettings: { input: FollowupSettingsInput; output: FollowupSettingsOutput };
   gateClassify: { input: GateClassifyInput; output: GateClassifyOutput };
   gateReport: { input: GateReportInput; output: GateReportOutput };
@@ -3470,6 +3498,8 @@ export interface Engine {
   fixerGiveUp(input: EngineRequest<FixerGiveUpInput>): FixerGiveUpOutput;
   /** The fixer station's next set-aside pull request (its owner the fixer), how its worktree starts, and the claim to write. */
   fixerPick(input: EngineRequest<FixerPickInput>): FixerPickOutput;
+  /** The flow the config runs (`bot-panel` or `stations`), the preset's when it names none. */
+  flow(input?: EngineRequest<FlowInput>): FlowOutput;
   /** The board settings a shell reads before the sweep, defaults filled in. */
   followupSettings(input?: EngineRequest<FollowupSettingsInput>): FollowupSettingsOutput;
   /** The validation gate's classify step for one pull request. */

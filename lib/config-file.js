@@ -7,9 +7,6 @@ import { checkConfigText, formatProblem, DEFAULT_CONFIG_PATH } from "./config-te
 
 export { DEFAULT_CONFIG_PATH, formatProblem } from "./config-text.js";
 
-/** The flow the engine uses when a repository has no config (`{}`). */
-export const PRESET_NAME = "bot-panel";
-
 /**
  * Reads the config at `path` and builds the engine from it (`prflow`: js/node.js or the Action's copy).
  * Returns { engine, config, source, errors }: `source` is the file or "preset"; `errors` are printable
@@ -44,7 +41,8 @@ export async function readRepoConfig(prflow, octokit, { owner, repo, path = DEFA
       if (e && typeof e === "object") e.step ??= `reading ${path} of ${owner}/${repo}`;
       throw e;
     }
-    return { ...loadConfig(prflow, where, { readFile: () => { throw Object.assign(new Error("none"), { code: "ENOENT" }); } }), said: `config: ${owner}/${repo} has no ${path} on its default branch: the ${PRESET_NAME} preset` };
+    const preset = loadConfig(prflow, where, { readFile: () => { throw Object.assign(new Error("none"), { code: "ENOENT" }); } });
+    return { ...preset, said: `config: ${owner}/${repo} has no ${path} on its default branch: the ${preset.engine.flow()} preset` };
   }
   return { ...loadConfig(prflow, where, { readFile: () => text }), said: `config: ${path} of ${owner}/${repo} (its default branch)` };
 }

@@ -6,10 +6,10 @@ import { loadConfig } from "./config-file.js";
 import { RunError, count } from "./run.js";
 
 /**
- * The oldest open issue (not pull request) carrying `label`, as facts.board, or null when there is none.
+ * The open issues carrying `label`, oldest first, as facts.boards: the engine picks the board among them.
  * One request: the board is created with the label, so the first page holds it.
  */
-export async function findBoard(octokit, { owner, repo, label }) {
+export async function listBoards(octokit, { owner, repo, label }) {
   const res = await octokit.request("GET /repos/{owner}/{repo}/issues", {
     owner,
     repo,
@@ -19,18 +19,14 @@ export async function findBoard(octokit, { owner, repo, label }) {
     direction: "asc",
     per_page: 10,
   });
-  // The oldest, whatever order the server chose: a second board made by hand must not take over.
-  const issue = res.data.filter((i) => !i.pull_request).sort((a, b) => a.number - b.number)[0];
-  return issue ? { number: issue.number, title: issue.title ?? "", body: issue.body ?? "" } : null;
+  return res.data.map((i) => ({ number: i.number, title: i.title ?? "", body: i.body ?? "", pullRequest: Boolean(i.pull_request) }));
 }
 
-/** An op in a few words, for the log and the summary. */
-export function describeSweepOp(op) {
+/** An op of `plan` in a few words, for the log and the summary. */
+export function describeSweepOp(op, plan) {
   switch (op.op) {
-    case "upsertComment": {
-      const m = /level=(\d+)/.exec(op.marker);
-      return `comment (level ${m ? m[1] : "?"} min)`;
-    }
+    case "upsertComment":
+      return `comment (level ${plan.pulls.find((p) => p.number === op.number)?.firing ?? "?"} min)`;
     case "upsertBoard":
       return op.number == null ? "open the board issue" : `rewrite the board #${op.number}`;
     case "editLabels":
@@ -57,7 +53,7 @@ export function sweepSummary({ repo, plan, results, live }) {
     plan.ops.forEach((op, i) => {
       const r = results[i];
       const target = op.op === "upsertBoard" ? "board" : `#${op.number}`;
-      out.push(`| ${target} | ${cell(describeSweepOp(op))} | ${cell(r ? `${r.outcome}${r.detail ? `: ${r.detail}` : ""}` : "not applied")} | ${cell(op.reason)} |`);
+      out.push(`| ${target} | ${cell(describeSweepOp(op, plan))} | ${cell(r ? `${r.outcome}${r.detail ? `: ${r.detail}` : ""}` : "not applied")} | ${cell(op.reason)} |`);
     });
     out.push("");
   }
@@ -86,7 +82,7 @@ export async function sweepRun({ prflow, octokit, owner, repo, configPath, readF
   const board = settings.board;
   if (board.enabled) {
     try {
-      facts.board = await findBoard(octokit, { owner, repo, label: board.label });
+      facts.boards = await listBoards(octokit, { owner, repo, label: board.label });
     } catch (e) {
       log(`the board issue could not be read (${e.status ?? ""} ${e.message}); it will not be rewritten`);
       facts.unknown = [...(facts.unknown ?? []), "board"];
@@ -95,7 +91,7 @@ export async function sweepRun({ prflow, octokit, owner, repo, configPath, readF
   const plan = engine.sweep({ facts });
   log(`engine ${plan.engine}: ${count(plan.pulls.length, "pull request")}, ${count(plan.ops.length, "operation")}, ${count(plan.warnings.length, "warning")}, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`);
   const results = await applyPlan(octokit, plan, { owner, repo, live, log });
-  const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
+  const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op, plan)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
   for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
   for (const line of lines) log(line);
   const counts = {

@@ -22,7 +22,7 @@ function configOrThrow(prflow, configPath, readFile, loaded) {
   if (loaded) return { ...loaded, said: null };
   const read = loadConfig(prflow, configPath, readFile ? { readFile } : undefined);
   if (read.errors.length) throw new RunError(read.errors);
-  return { ...read, said: `config: ${read.source === "preset" ? `no ${configPath}: the ${read.config.flow ?? "bot-panel"} preset` : read.source}` };
+  return { ...read, said: `config: ${read.source === "preset" ? `no ${configPath}: the ${read.engine.flow()} preset` : read.source}` };
 }
 
 /**

@@ -153,6 +153,10 @@ pub struct ClaimInput {
     pub role: String,
     /// The machine asking, as the config names it.
     pub machine: String,
+    /// The races this machine lost already in this claim (each `resolveClaimRace` with `won: false`):
+    /// after `MAX_RACES` (20) the answer is `queue-empty`.
+    #[serde(default)]
+    pub lost: u32,
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -484,6 +488,8 @@ decisions! {
     "labelSync": LabelSyncInput => crate::views::catalog::LabelSync = |_, i| Ok(crate::views::catalog::label_sync(&i.catalog, &i.existing));
     /// The config's problems, each with its JSON path; empty when it is valid.
     "validateConfig": NoInput => Vec<ConfigError> = |e, _| Ok(e.config_errors().to_vec());
+    /// The flow the config runs (`bot-panel` or `stations`), the preset's when it names none.
+    "flow": NoInput => OrRefusal<crate::core::config::Flow> = |e, _| with_config(e, |c| Ok(c.flow));
     /// The JSON Schema of `.github/prflow.json`.
     "configSchema": NoInput => Value = |_, _| {
         // Generated natively by scripts/build.sh and embedded, so schemars' code stays out of the Wasm.
@@ -494,7 +500,7 @@ decisions! {
     /// The stations flow's next job for a machine: `claim #N`, `wip-full n/w`, `queue-empty`, `fix #N` or `new-work`.
     "claim": ClaimInput => OrRefusal<stations::claim::ClaimResult> = |e, i| {
         checked(&i.facts)?;
-        with_config(e, |c| stations::claim::claim(&i.facts, c, &i.role, &i.machine))
+        with_config(e, |c| stations::claim::claim_after(&i.facts, c, &i.role, &i.machine, i.lost))
     };
     /// After the settle time, with the labels read back: does the machine keep its claim?
     "resolveClaimRace": ResolveClaimRaceInput => OrRefusal<stations::claim::RaceResult> = |e, i| {
@@ -689,6 +695,14 @@ mod tests {
             let got = engine.call(name, input).expect_err(name);
             assert!(got.starts_with(want), "{name}: {got:?} should start with {want:?}");
         }
+    }
+
+    #[test]
+    fn the_flow_is_the_configs_or_the_presets() {
+        assert_eq!(Engine::preset().call_value("flow", &json!({})).unwrap(), json!("bot-panel"));
+        assert_eq!(Engine::new(r#"{"flow": "stations"}"#).call_value("flow", &json!({})).unwrap(), json!("stations"));
+        let bad = Engine::new(r#"{"flow": "kanban"}"#).call_value("flow", &json!({})).unwrap();
+        assert_eq!(bad["configErrors"][0]["path"], "$.flow");
     }
 
     #[test]

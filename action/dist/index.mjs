@@ -3564,7 +3564,7 @@ function toPull({ pr, lists, unknown }) {
   };
 }
 function toReview(r) {
-  return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "", authorCanWrite: WRITE_ASSOCIATIONS.includes(r.authorAssociation) };
+  return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "", authorAssociation: r.authorAssociation ?? "" };
 }
 function reviewerName(r) {
   if (!r) return null;
@@ -3610,7 +3610,7 @@ function toComment(c) {
     author: loginOf(c.author) ?? "ghost",
     body: c.body ?? "",
     createdAt: c.createdAt ?? "",
-    authorCanWrite: WRITE_ASSOCIATIONS.includes(c.authorAssociation)
+    authorAssociation: c.authorAssociation ?? ""
   };
 }
 function toEvent(item) {
@@ -3627,7 +3627,7 @@ function toEvent(item) {
       return { kind, at: item.createdAt, actor: loginOf(item.actor), label: item.label?.name ?? null };
   }
 }
-var PULL_PAGE, MIN_PULL_PAGE, NESTED, FOLLOW_PAGE, FOLLOW_BATCH, CODEOWNERS_PATHS, TIMELINE_KINDS, ITEM_TYPES, WRITE_ASSOCIATIONS, PAGE_INFO, ACTOR, AUTHOR, LISTS, LIST_FIELD, PULL_FIELDS, REPO_FIELDS, GraphqlErrors;
+var PULL_PAGE, MIN_PULL_PAGE, NESTED, FOLLOW_PAGE, FOLLOW_BATCH, CODEOWNERS_PATHS, TIMELINE_KINDS, ITEM_TYPES, PAGE_INFO, ACTOR, AUTHOR, LISTS, LIST_FIELD, PULL_FIELDS, REPO_FIELDS, GraphqlErrors;
 var init_read = __esm({
   "lib/github/read.js"() {
     PULL_PAGE = 100;
@@ -3649,7 +3649,6 @@ var init_read = __esm({
       ReopenedEvent: "reopened"
     };
     ITEM_TYPES = ["LABELED_EVENT", "UNLABELED_EVENT", "PULL_REQUEST_COMMIT", "HEAD_REF_FORCE_PUSHED_EVENT", "ISSUE_COMMENT", "PULL_REQUEST_REVIEW", "REVIEW_REQUESTED_EVENT", "READY_FOR_REVIEW_EVENT", "CONVERT_TO_DRAFT_EVENT", "REOPENED_EVENT"];
-    WRITE_ASSOCIATIONS = ["OWNER", "MEMBER", "COLLABORATOR"];
     PAGE_INFO = "pageInfo { hasNextPage endCursor }";
     ACTOR = "actor { __typename login }";
     AUTHOR = "author { __typename login }";
@@ -4224,7 +4223,7 @@ function configOrThrow(prflow2, configPath, readFile, loaded) {
   if (loaded) return { ...loaded, said: null };
   const read = loadConfig(prflow2, configPath, readFile ? { readFile } : void 0);
   if (read.errors.length) throw new RunError2(read.errors);
-  return { ...read, said: `config: ${read.source === "preset" ? `no ${configPath}: the ${read.config.flow ?? "bot-panel"} preset` : read.source}` };
+  return { ...read, said: `config: ${read.source === "preset" ? `no ${configPath}: the ${read.engine.flow()} preset` : read.source}` };
 }
 async function reconcileRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, loaded, scope, live, log: log2 = () => {
 } }) {
@@ -4856,7 +4855,7 @@ import { fileURLToPath } from "node:url";
 init_github();
 init_config_file();
 init_run();
-async function findBoard(octokit, { owner, repo, label }) {
+async function listBoards(octokit, { owner, repo, label }) {
   const res = await octokit.request("GET /repos/{owner}/{repo}/issues", {
     owner,
     repo,
@@ -4866,15 +4865,12 @@ async function findBoard(octokit, { owner, repo, label }) {
     direction: "asc",
     per_page: 10
   });
-  const issue = res.data.filter((i) => !i.pull_request).sort((a, b) => a.number - b.number)[0];
-  return issue ? { number: issue.number, title: issue.title ?? "", body: issue.body ?? "" } : null;
+  return res.data.map((i) => ({ number: i.number, title: i.title ?? "", body: i.body ?? "", pullRequest: Boolean(i.pull_request) }));
 }
-function describeSweepOp(op) {
+function describeSweepOp(op, plan) {
   switch (op.op) {
-    case "upsertComment": {
-      const m = /level=(\d+)/.exec(op.marker);
-      return `comment (level ${m ? m[1] : "?"} min)`;
-    }
+    case "upsertComment":
+      return `comment (level ${plan.pulls.find((p) => p.number === op.number)?.firing ?? "?"} min)`;
     case "upsertBoard":
       return op.number == null ? "open the board issue" : `rewrite the board #${op.number}`;
     case "editLabels":
@@ -4897,7 +4893,7 @@ function sweepSummary({ repo, plan, results, live }) {
     plan.ops.forEach((op, i) => {
       const r = results[i];
       const target = op.op === "upsertBoard" ? "board" : `#${op.number}`;
-      out.push(`| ${target} | ${cell2(describeSweepOp(op))} | ${cell2(r ? `${r.outcome}${r.detail ? `: ${r.detail}` : ""}` : "not applied")} | ${cell2(op.reason)} |`);
+      out.push(`| ${target} | ${cell2(describeSweepOp(op, plan))} | ${cell2(r ? `${r.outcome}${r.detail ? `: ${r.detail}` : ""}` : "not applied")} | ${cell2(op.reason)} |`);
     });
     out.push("");
   }
@@ -4921,7 +4917,7 @@ async function sweepRun({ prflow: prflow2, octokit, owner, repo, configPath, rea
   const board = settings.board;
   if (board.enabled) {
     try {
-      facts.board = await findBoard(octokit, { owner, repo, label: board.label });
+      facts.boards = await listBoards(octokit, { owner, repo, label: board.label });
     } catch (e) {
       log2(`the board issue could not be read (${e.status ?? ""} ${e.message}); it will not be rewritten`);
       facts.unknown = [...facts.unknown ?? [], "board"];
@@ -4930,7 +4926,7 @@ async function sweepRun({ prflow: prflow2, octokit, owner, repo, configPath, rea
   const plan = engine.sweep({ facts });
   log2(`engine ${plan.engine}: ${count(plan.pulls.length, "pull request")}, ${count(plan.ops.length, "operation")}, ${count(plan.warnings.length, "warning")}, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`);
   const results = await applyPlan(octokit, plan, { owner, repo, live, log: log2 });
-  const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
+  const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op, plan)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
   for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
   for (const line of lines) log2(line);
   const counts = {

@@ -3745,7 +3745,6 @@
     ReopenedEvent: "reopened"
   };
   var ITEM_TYPES = ["LABELED_EVENT", "UNLABELED_EVENT", "PULL_REQUEST_COMMIT", "HEAD_REF_FORCE_PUSHED_EVENT", "ISSUE_COMMENT", "PULL_REQUEST_REVIEW", "REVIEW_REQUESTED_EVENT", "READY_FOR_REVIEW_EVENT", "CONVERT_TO_DRAFT_EVENT", "REOPENED_EVENT"];
-  var WRITE_ASSOCIATIONS = ["OWNER", "MEMBER", "COLLABORATOR"];
   var PAGE_INFO = "pageInfo { hasNextPage endCursor }";
   var ACTOR = "actor { __typename login }";
   var AUTHOR = "author { __typename login }";
@@ -4038,7 +4037,7 @@
     };
   }
   function toReview(r) {
-    return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "", authorCanWrite: WRITE_ASSOCIATIONS.includes(r.authorAssociation) };
+    return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "", authorAssociation: r.authorAssociation ?? "" };
   }
   function reviewerName(r) {
     if (!r) return null;
@@ -4076,7 +4075,7 @@
       author: loginOf(c.author) ?? "ghost",
       body: c.body ?? "",
       createdAt: c.createdAt ?? "",
-      authorCanWrite: WRITE_ASSOCIATIONS.includes(c.authorAssociation)
+      authorAssociation: c.authorAssociation ?? ""
     };
   }
   function toEvent(item) {
@@ -4449,8 +4448,9 @@
   // lib/dashboard-text.js
   var nums = (ns) => ns.length ? ns.map((n) => `#${n}`).join(", ") : "none";
   function queueLine(q) {
-    const next = q.next && q.next.action !== "idle" ? `${q.next.action}${q.next.number ? ` #${q.next.number}` : ""}` : "idle";
     const cycles = q.cycles.length ? `; cycles: ${q.cycles.map((c) => c.map((n) => `#${n}`).join(" → ")).join("; ")}` : "";
+    if (q.lane?.summary) return `Merge queue: ${q.lane.summary}${q.inFlight.length ? `; in flight ${nums(q.inFlight)}` : ""}${cycles}`;
+    const next = q.next && q.next.action !== "idle" ? `${q.next.action}${q.next.number ? ` #${q.next.number}` : ""}` : "idle";
     return `Merge queue: next ${next}; order ${nums(q.order)}; in flight ${nums(q.inFlight)}${cycles}`;
   }
 

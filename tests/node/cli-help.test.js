@@ -1,23 +1,15 @@
 // Every command's help, as a person reads it at 80 columns, against tests/node/snapshots/help/*.txt
-// (UPDATE_SNAPSHOTS=1 rewrites them); and every option a command takes appears on its page with words.
+// (PRFLOW_BLESS=1 rewrites them); and every option a command takes appears on its page with words.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { runCli, ROOT } from "./lib/cli.js";
+import { matchSnapshot } from "./lib/snapshot.js";
 
 const DIR = `${ROOT}tests/node/snapshots/help/`;
 const commands = readdirSync(`${ROOT}cli/commands`).filter((f) => f.endsWith(".js")).map((f) => f.slice(0, -3)).sort();
 
-function compare(name, text) {
-  const file = `${DIR}${name}.txt`;
-  if (process.env.UPDATE_SNAPSHOTS === "1" || !existsSync(file)) {
-    mkdirSync(DIR, { recursive: true });
-    writeFileSync(file, text);
-    if (process.env.UPDATE_SNAPSHOTS !== "1") assert.fail(`${file} was missing; written, check it in`);
-    return;
-  }
-  assert.equal(text, readFileSync(file, "utf8"), `${name}: help changed; UPDATE_SNAPSHOTS=1 rewrites ${file}`);
-}
+const compare = (name, text) => matchSnapshot(`${DIR}${name}.txt`, text);
 
 test("cli help: the top-level help", async () => {
   const r = await runCli(["--help"], { env: { COLUMNS: "80" } });

@@ -96,9 +96,9 @@ describe("readFacts reproduces the seeded repository", () => {
       { name: "ci/legacy", workflow: null, status: "COMPLETED", conclusion: "ERROR", startedAt: "2026-01-05T09:01:00Z", completedAt: "2026-01-05T09:01:00Z", hasId: false, url: undefined },
     ]);
     assert.match(a.checks[0].url, /^https:\/\/github\.com\/acme\/widgets\/actions\/runs\/\d+$/, "a check run's page (detailsUrl); a status without a target_url has none");
-    assert.deepEqual(a.comments.map((c) => [c.author, c.body, c.authorCanWrite]), [
-      ["maintainer", "/ready", true],
-      ["github-actions[bot]", "<!-- prflow:claim key=1 -->", false],
+    assert.deepEqual(a.comments.map((c) => [c.author, c.body, c.authorAssociation]), [
+      ["maintainer", "/ready", "MEMBER"],
+      ["github-actions[bot]", "<!-- prflow:claim key=1 -->", "CONTRIBUTOR"],
     ]);
   });
 

@@ -3,37 +3,35 @@
 // the issue; and the queue reader's GraphQL and REST calls checked against GitHub's own descriptions.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { buildSchema, parse, validate } from "graphql";
 import { createEngine } from "../../js/node.js";
 
 const engine = createEngine();
 import { QUEUE_PULLS_QUERY, numbersQuery } from "../../lib/github/read-queue.js";
-import { PRESET_CONFIG } from "./lib/cli.js";
+import { prflow, PRESET_CONFIG } from "./lib/cli.js";
+import { matchSnapshot } from "./lib/snapshot.js";
 
 const root = new URL("../../", import.meta.url);
 const dir = new URL("tests/fixtures/queue-report/", root);
 const FACTS = new URL("facts.json", dir).pathname;
-// PRFLOW_UPDATE_SNAPSHOTS=1 rewrites the expected files; review the diff before committing.
-const update = process.env.PRFLOW_UPDATE_SNAPSHOTS === "1";
 
-function prflow(args) {
-  return execFileSync(process.execPath, [new URL("cli/prflow.js", root).pathname, ...args], { encoding: "utf8", cwd: new URL(".", root).pathname });
+/** The report's text; a failed run fails the test with its words. */
+async function reportText(args) {
+  const r = await prflow(["report", ...args]);
+  assert.equal(r.code, 0, r.stderr);
+  return r.stdout;
 }
 
-function snapshot(name, actual) {
-  const file = new URL(name, dir);
-  if (update || !existsSync(file)) writeFileSync(file, actual);
-  assert.equal(actual, readFileSync(file, "utf8"), `${name} differs from the committed report`);
-}
+// PRFLOW_BLESS=1 rewrites the expected files; review the diff before committing.
+const snapshot = (name, actual) => matchSnapshot(new URL(name, dir), actual);
 
-test("report: text of a queue exercising every triage class matches the committed report", () => {
-  snapshot("expected.txt", prflow(["report", "--facts", FACTS, "--config", PRESET_CONFIG]));
+test("report: text of a queue exercising every triage class matches the committed report", async () => {
+  snapshot("expected.txt", await reportText(["--facts", FACTS, "--config", PRESET_CONFIG]));
 });
 
-test("report: --format json matches the committed report, and covers every class and owner", () => {
-  const text = prflow(["report", "--facts", FACTS, "--config", PRESET_CONFIG, "--format", "json"]);
+test("report: --format json matches the committed report, and covers every class and owner", async () => {
+  const text = await reportText(["--facts", FACTS, "--config", PRESET_CONFIG, "--format", "json"]);
   snapshot("expected.json", text);
   const report = JSON.parse(text);
   assert.ok(report.entries.length >= 25, `${report.entries.length} pull requests`);
@@ -51,9 +49,13 @@ test("report: --format json matches the committed report, and covers every class
   assert.equal(report.next.action, "watch");
 });
 
-test("report: bad input names the file and what was wrong", () => {
-  assert.throws(() => prflow(["report", "--facts", "/nonexistent/facts.json", "--config", PRESET_CONFIG]), /nonexistent\/facts\.json: \$: expected a JSON facts file, found no such file/);
-  assert.throws(() => prflow(["report", "--facts", FACTS, "--format", "yaml"]), /--format: expected text or json/);
+test("report: bad input names the file and what was wrong", async () => {
+  const missing = await prflow(["report", "--facts", "/nonexistent/facts.json", "--config", PRESET_CONFIG]);
+  assert.notEqual(missing.code, 0);
+  assert.match(missing.stderr, /nonexistent\/facts\.json: \$: expected a JSON facts file, found no such file/);
+  const format = await prflow(["report", "--facts", FACTS, "--format", "yaml"]);
+  assert.notEqual(format.code, 0);
+  assert.match(format.stderr, /--format: expected text or json/);
 });
 
 const exportCases = [

@@ -10,8 +10,16 @@ use super::markers::{digest, KIND_BOARD};
 use crate::core::markers;
 use super::texts::{duration, when};
 use super::FollowupPull;
+use crate::core::facts::BoardIssue;
 use crate::core::plan::Warning;
 use std::fmt::Write;
+
+/// Which of the issues carrying the board label is the board: the oldest (the lowest number) that is
+/// not a pull request, so a second board made by hand, or a pull request given the label, never takes
+/// over from the one the sweep keeps.
+pub fn the_board(issues: &[BoardIssue]) -> Option<&BoardIssue> {
+    issues.iter().filter(|i| !i.pull_request).min_by_key(|i| i.number)
+}
 
 /// One pull request that holds the line stopped: number, state, stop level (minutes), minutes.
 pub struct Stop {

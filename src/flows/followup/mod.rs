@@ -187,7 +187,7 @@ fn level_ref(l: &Level) -> LevelRef {
 }
 
 /// The sweep. Facts must carry `viewer` (whose markers are trusted), each pull request's labels,
-/// timeline and comments, and the board issue (`board`, or `unknown: ["board"]`).
+/// timeline and comments, and the issues carrying the board label (`boards`, or `unknown: ["board"]`).
 pub fn sweep(facts: &Facts, config: &Config) -> SweepPlan {
     sweep_with::<true>(facts, config)
 }
@@ -358,7 +358,7 @@ fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config) -> SweepPlan {
                 order: &f.board.order,
             };
             let (digest, body) = board::render(&view);
-            let current = facts.board.as_ref();
+            let current = board::the_board(&facts.boards);
             let unchanged = current.is_some_and(|b| board::digest_of(&b.body).as_deref() == Some(digest.as_str()));
             if !unchanged {
                 plan.ops.push(Op::UpsertBoard {
@@ -492,7 +492,7 @@ mod tests {
                 ],
             });
             match board {
-                Some(body) => f["board"] = json!({"number": 50, "title": "Board", "body": body}),
+                Some(body) => f["boards"] = json!([{"number": 50, "title": "Board", "body": body}]),
                 None => f["unknown"] = json!(["board"]),
             }
             serde_json::from_value(f).unwrap()

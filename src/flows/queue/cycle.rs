@@ -411,7 +411,7 @@ impl Stepper<'_> {
             let Some(pr) = self.facts.pull_requests.iter_mut().find(|p| p.number == w.number) else { continue };
             match pr.comments.iter_mut().find(|c| c.id.is_some() && c.id == w.comment_id) {
                 Some(c) => c.body = w.body.clone(),
-                None => pr.comments.push(crate::core::facts::Comment { id: w.comment_id, author: viewer.clone(), body: w.body.clone(), created_at: self.facts.now.clone(), author_can_write: true }),
+                None => pr.comments.push(crate::core::facts::Comment { id: w.comment_id, author: viewer.clone(), body: w.body.clone(), created_at: self.facts.now.clone(), author_association: "OWNER".into() }),
             }
         }
     }
