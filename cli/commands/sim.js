@@ -80,7 +80,7 @@ const PARAMETERS = {
     valueName: "A-B",
     words: "pull requests an hour from all dev machines; each run draws its rate in this range",
     // The queue's own reading of the flag: bursts in place of its Poisson draw.
-    queue: { key: "burst", type: burst, valueName: "burst:N/Mm", words: "N pull requests at once every M minutes, in place of arrivals-per-day" },
+    queue: { key: "burst", type: burst, valueName: "burst:N/Mm", words: "burst:N/Mm, N pull requests at once every M minutes, in place of arrivals-per-day" },
   },
   stations: { kinds: ["review"], key: "stations", type: integer, words: "review stations" },
   "ai-minutes": { kinds: ["review"], key: "aiMinutes", type: number, words: "the AI first pass, minutes" },
