@@ -118,7 +118,7 @@ const typeOf = (flag, kind) => (flag === "policies" ? policyType[kind] : specOf(
 
 function defaultWords(flag) {
   const spec = PARAMETERS[flag];
-  if (flag === "policies") return `${spec.words} (default: all of them)`;
+  if (flag === "policies") return `${spec.words} (default: review's three; queue's ${policyType.queue.show(defaults.queue.policies)})`;
   const shown = spec.kinds.map((kind) => {
     const s = specOf(flag, kind);
     const v = defaults[kind][s.key];
