@@ -509,9 +509,17 @@ stale?: string
 }
 export interface QueueConfig {
 /**
+ * The most pull requests the queue admits; one queued beyond it waits outside with `queue full: position N, estimated start HH:MM`. Absent: what the queue can land within `targetWaitMinutes`, from the measured CI time and failure rate.
+ */
+admit?: (number | null)
+/**
  * Which failures are only a fixer's diff, and what fixes them. Absent: nothing is fixed.
  */
 autoFix?: (AutoFixConfig | null)
+/**
+ * How many pull requests one CI run may test as a chain (docs/queue-batches.md). The default, `max: 1`, is the serial queue: a chain of one.
+ */
+batch?: BatchConfig
 /**
  * A fixer's claim holds for at most this many minutes while the head is unchanged.
  */
@@ -525,9 +533,17 @@ generated?: GeneratedBranch[]
  */
 labels?: QueueLabels
 /**
+ * Checkpoints along a chain whose CI runs at once (the top of the batch always is one). 1: only the top; more spends runs to find a red sooner.
+ */
+speculate?: number
+/**
  * A pull request queued for longer than this many hours is reported as starved.
  */
 targetAgeHours?: number
+/**
+ * The wait, in minutes, that admission aims at when `admit` is absent.
+ */
+targetWaitMinutes?: number
 /**
  * The version pull request is the one whose head branch is this prefix plus the default branch (`changesets/action` opens it from `changeset-release/main`).
  */
@@ -575,6 +591,19 @@ run: string
  * Fixers run by stage, lowest first, and within a stage by command.
  */
 stage?: number
+}
+/**
+ * `queue.batch`: the size of a chain.
+ */
+export interface BatchConfig {
+/**
+ * Choose the size from the failure rate of the last landings, between 1 and `max`: large when few fail, 1 when many do (the model in docs/queue-batches.md).
+ */
+adaptive?: boolean
+/**
+ * The most pull requests in one chain (1: serial).
+ */
+max?: number
 }
 /**
  * One generated branch of `queue.generated`.
@@ -2085,6 +2114,66 @@ detail: string
 outcome: string
 state: WatchState
 }
+export interface AdmissionInput {
+/**
+ * The measured minutes of one CI run (the mean of the recent ones).
+ */
+ciMinutes: number
+/**
+ * The time now (RFC 3339): the engine has no clock.
+ */
+now: string
+/**
+ * The pull request's place in the queue's order, 1 for the next to go.
+ */
+position: number
+recent?: Recent
+}
+/**
+ * The last landings, as the worker counted them.
+ */
+export interface Recent {
+/**
+ * Pull requests landed among the last landings.
+ */
+landed?: number
+/**
+ * Pull requests set aside as broken among them.
+ */
+setAside?: number
+}
+
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type AdmissionOutput = (Admission | ConfigRefusal)
+
+export interface Admission {
+admitted: boolean
+/**
+ * When the pull requests ahead will have landed (RFC 3339).
+ */
+estimatedStart: string
+/**
+ * What the queue lands an hour at the chosen size, measured CI time and failure rate.
+ */
+landingsPerHour: number
+/**
+ * The most the queue admits: `queue.admit`, or what lands within `queue.targetWaitMinutes`.
+ */
+limit: number
+position: number
+/**
+ * `queue full: position N, estimated start HH:MM` (UTC) when not admitted.
+ */
+reason: string
+}
+/**
+ * The answer of a decision that needs the config, when the config has errors.
+ */
+export interface ConfigRefusal {
+configErrors: ConfigError[]
+}
 export interface AutoFixInput {
 /**
  * The branch's commits over its base; null when it could not be read.
@@ -2102,11 +2191,75 @@ failed: string[]
 export type AutoFixOutput = (AutoFix | ConfigRefusal)
 
 /**
- * The answer of a decision that needs the config, when the config has errors.
+ * The last landings, as the worker counted them.
  */
-export interface ConfigRefusal {
-configErrors: ConfigError[]
+export interface BatchSizeInput {
+/**
+ * Pull requests landed among the last landings.
+ */
+landed?: number
+/**
+ * Pull requests set aside as broken among them.
+ */
+setAside?: number
 }
+
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type BatchSizeOutput = (BatchSize | ConfigRefusal)
+
+export interface BatchSize {
+/**
+ * The failure rate the size was chosen for.
+ */
+failureRate: number
+/**
+ * The model's landings per run at this size, and at 1 (serial).
+ */
+landingsPerRun: number
+/**
+ * The size and why, in words (the log's and the page's line).
+ */
+reason: string
+serialLandingsPerRun: number
+size: number
+}
+export interface BisectStepInput {
+/**
+ * The chain, bottom up.
+ */
+chain: number[]
+/**
+ * The longest prefix known green (0: only the base).
+ */
+green?: number
+/**
+ * The shortest prefix known red, judged real (the chain's length when only the top was run).
+ */
+red: number
+}
+
+export interface BisectStepOutput {
+/**
+ * Land these now: the longest green prefix.
+ */
+land: number[]
+reason: string
+/**
+ * Chained again, onto the landed prefix, without the one set aside.
+ */
+rechain: number[]
+/**
+ * The first failing pull request on its own: set aside, with its owner and today's comment.
+ */
+setAside?: (number | null)
+/**
+ * Take `skip-ci` off this one next: the middle of what is still unknown.
+ */
+test?: (number | null)
+}
+
 export interface CheckRollupInput {
 /**
  * The head commit's check runs and statuses.
@@ -2391,6 +2544,53 @@ name: string
  * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
  */
 export type FixerPickOutput = (FixerPick | ConfigRefusal)
+export interface FlakeVerdictInput {
+/**
+ * The job's attempts on this head, oldest first: the red one judged, and its re-run if there was one.
+ */
+attempts: Attempt[]
+/**
+ * The job's recent conclusions on the base, newest first.
+ */
+baseHistory?: string[]
+/**
+ * The job's name, for the reason.
+ */
+job: string
+/**
+ * A real verdict sets a pull request aside: the red head adds one pull request to a head known green (a chain of one, or bisection's last step).
+ */
+setsAside?: boolean
+}
+/**
+ * One attempt of the job on the head being judged.
+ */
+export interface Attempt {
+/**
+ * `success`, `failure`, `cancelled` or `timed_out` (the check run's conclusion).
+ */
+conclusion: string
+/**
+ * The runner went away (GitHub's "lost communication with the server").
+ */
+runnerLost?: boolean
+/**
+ * Failed tests and all tests of the job, where its JUnit output or annotations say.
+ */
+testsFailed?: (number | null)
+testsTotal?: (number | null)
+}
+
+export type Verdict = ("flake" | "real" | "rerun")
+
+export interface FlakeVerdictOutput {
+/**
+ * The evidence that decided, in words.
+ */
+reason: string
+verdict: Verdict
+}
+
 /**
  * A request with nothing in it but the engine's config.
  */
@@ -2704,6 +2904,76 @@ commit: string
  */
 lease: string
 }
+export interface QueueChainInput {
+/**
+ * Pairs whose changes meet: the files both change, and whether `git merge-tree` conflicts.
+ */
+collisions?: Collision[]
+/**
+ * The queued pull requests in the queue's order (triage's `order`, each with its `waitingOn`).
+ */
+queue: Queued[]
+/**
+ * The chain's size (`batchSize`'s answer); absent: `queue.batch.max`.
+ */
+size?: (number | null)
+}
+/**
+ * Two queued pull requests whose changes meet, as the worker read them.
+ */
+export interface Collision {
+a: number
+b: number
+/**
+ * `git merge-tree` of the two reports a conflict.
+ */
+conflict?: boolean
+/**
+ * The files both change.
+ */
+files?: string[]
+}
+/**
+ * One queued pull request, in the queue's order.
+ */
+export interface Queued {
+number: number
+/**
+ * The open pull requests it waits for (triage's `waitingOn`: Merge-After, the stack, Start-After).
+ */
+waitingOn?: number[]
+}
+
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type QueueChainOutput = (Chain | ConfigRefusal)
+
+/**
+ * The next chain.
+ */
+export interface Chain {
+/**
+ * Bottom up: the first is rebased onto the base, each next onto the one before.
+ */
+batch: number[]
+/**
+ * The pull requests whose `skip-ci` comes off, bottom up; the last is the top of the batch.
+ */
+checkpoints: number[]
+/**
+ * Queued ones kept out of this chain by a collision, a wait or the size.
+ */
+deferred: Deferred[]
+reason: string
+}
+/**
+ * One queued pull request left for a later chain, and why.
+ */
+export interface Deferred {
+number: number
+why: string
+}
 /**
  * A repository snapshot to decide.
  */
@@ -2827,7 +3097,7 @@ retried: number[]
  */
 takenUp: number[]
 }
-export type QueuePolicy = ("serial" | "updateEveryBranch" | "mergeQueue" | "batch")
+export type QueuePolicy = ("serial" | "updateEveryBranch" | "mergeQueue" | "batch" | "chainSerial" | "chainBatch" | "chainAdaptive")
 
 /**
  * The queue simulation's parameters; the defaults are a busy team on 15-minute CI.
@@ -2846,9 +3116,17 @@ arrivalsPerDay?: number
  */
 batchSize?: number
 /**
+ * Bursts in place of the Poisson draw: `size` pull requests every `everyMinutes`, from minute 0.
+ */
+burst?: (Burst | null)
+/**
  * Minutes of one CI run (one build of one branch or one batch).
  */
 ciMinutes?: number
+/**
+ * Each CI run of the worker's policies lasts a uniform draw in this range (minutes); the other policies, and the serial cap, take its middle. Absent: `ciMinutes`.
+ */
+ciRange?: (Range | null)
 /**
  * The merge queue's builds at once.
  */
@@ -2867,6 +3145,10 @@ failureRate?: number
  */
 flakeRate?: number
 /**
+ * The worker's policies: a red that would set a pull request aside is re-run once on the same head first (the flake verdict's re-run); false, it is set aside at once, as a serial worker without the verdict does.
+ */
+flakeVerdict?: boolean
+/**
  * The policies compared, in the order reported.
  */
 policies?: QueuePolicy[]
@@ -2878,6 +3160,10 @@ seed?: (number | null)
  * Independent runs pooled into each figure.
  */
 seeds?: number
+/**
+ * The worker's policies: checkpoints whose CI runs at once along a chain (1: only its top).
+ */
+speculate?: number
 /**
  * The sweeps: each varies one parameter over these values, the rest as above.
  */
@@ -2894,6 +3180,20 @@ export interface Arrival {
  */
 broken?: boolean
 minute: number
+}
+/**
+ * Bursty arrivals: `size` pull requests at once every `everyMinutes`.
+ */
+export interface Burst {
+everyMinutes: number
+size: number
+}
+/**
+ * A closed interval; a run draws uniformly inside it.
+ */
+export interface Range {
+max: number
+min: number
 }
 
 export type SimQueueOutput = QueueReport;
@@ -2921,9 +3221,17 @@ arrivalsPerDay?: number
  */
 batchSize?: number
 /**
+ * Bursts in place of the Poisson draw: `size` pull requests every `everyMinutes`, from minute 0.
+ */
+burst?: (Burst | null)
+/**
  * Minutes of one CI run (one build of one branch or one batch).
  */
 ciMinutes?: number
+/**
+ * Each CI run of the worker's policies lasts a uniform draw in this range (minutes); the other policies, and the serial cap, take its middle. Absent: `ciMinutes`.
+ */
+ciRange?: (Range | null)
 /**
  * The merge queue's builds at once.
  */
@@ -2942,6 +3250,10 @@ failureRate?: number
  */
 flakeRate?: number
 /**
+ * The worker's policies: a red that would set a pull request aside is re-run once on the same head first (the flake verdict's re-run); false, it is set aside at once, as a serial worker without the verdict does.
+ */
+flakeVerdict?: boolean
+/**
  * The policies compared, in the order reported.
  */
 policies?: QueuePolicy[]
@@ -2953,6 +3265,10 @@ seed?: (number | null)
  * Independent runs pooled into each figure.
  */
 seeds?: number
+/**
+ * The worker's policies: checkpoints whose CI runs at once along a chain (1: only its top).
+ */
+speculate?: number
 /**
  * The sweeps: each varies one parameter over these values, the rest as above.
  */
@@ -3042,14 +3358,6 @@ stations?: number
  */
 utilizations?: number[]
 }
-/**
- * A closed interval; a run draws uniformly inside it.
- */
-export interface Range {
-max: number
-min: number
-}
-
 /**
  * The review simulation's answer.
  */
@@ -3414,7 +3722,10 @@ export type YieldsToOutput = (number | null)
 
 /** Every decision of the engine by name: what it takes and what it answers (src/api.rs). */
 export interface Decisions {
+  admission: { input: AdmissionInput; output: AdmissionOutput };
   autoFix: { input: AutoFixInput; output: AutoFixOutput };
+  batchSize: { input: BatchSizeInput; output: BatchSizeOutput };
+  bisectStep: { input: BisectStepInput; output: BisectStepOutput };
   checkRollup: { input: CheckRollupInput; output: CheckRollupOutput };
   claim: { input: ClaimInput; output: ClaimOutput };
   claimPr: { input: ClaimPrInput; output: ClaimPrOutput };
@@ -3427,6 +3738,7 @@ export interface Decisions {
   fixerBrief: { input: FixerBriefInput; output: FixerBriefOutput };
   fixerGiveUp: { input: FixerGiveUpInput; output: FixerGiveUpOutput };
   fixerPick: { input: FixerPickInput; output: FixerPickOutput };
+  flakeVerdict: { input: FlakeVerdictInput; output: FlakeVerdictOutput };
   flow: { input: FlowInput; output: FlowOutput };
   followupSettings: { input: FollowupSettingsInput; output: FollowupSettingsOutput };
   gateClassify: { input: GateClassifyInput; output: GateClassifyOutput };
@@ -3440,6 +3752,7 @@ export interface Decisions {
   owner: { input: OwnerInput; output: OwnerOutput };
   parseTrailers: { input: ParseTrailersInput; output: ParseTrailersOutput };
   pushFixedPr: { input: PushFixedPrInput; output: PushFixedPrOutput };
+  queueChain: { input: QueueChainInput; output: QueueChainOutput };
   queueReads: { input: QueueReadsInput; output: QueueReadsOutput };
   reconcile: { input: ReconcileInput; output: ReconcileOutput };
   resolveClaimRace: { input: ResolveClaimRaceInput; output: ResolveClaimRaceOutput };
@@ -3472,8 +3785,14 @@ export interface Engine {
   configErrors(): ConfigError[];
   /** Any decision by name. */
   call<K extends keyof Decisions>(name: K, input?: EngineRequest<Decisions[K]["input"]>): Decisions[K]["output"];
+  /** Admission: whether a newly queued pull request is let in, or waits outside with `queue full: position N, estimated start HH:MM`. */
+  admission(input: EngineRequest<AdmissionInput>): AdmissionOutput;
   /** Whether failed contexts are only a fixer's diff under `queue.autoFix`, and the commands that fix them. */
   autoFix(input: EngineRequest<AutoFixInput>): AutoFixOutput;
+  /** The chain's size under `queue.batch` from the last landings' failures, and why. */
+  batchSize(input?: EngineRequest<BatchSizeInput>): BatchSizeOutput;
+  /** One step of bisection by prefixes: the green prefix to land, the pull request to test next, or the one to set aside and what to chain again. */
+  bisectStep(input: EngineRequest<BisectStepInput>): BisectStepOutput;
   /** The rollup of a head commit's checks against the required contexts. */
   checkRollup(input: EngineRequest<CheckRollupInput>): CheckRollupOutput;
   /** The stations flow's next job for a machine: `claim #N`, `wip-full n/w`, `queue-empty`, `fix #N` or `new-work`. */
@@ -3498,6 +3817,8 @@ export interface Engine {
   fixerGiveUp(input: EngineRequest<FixerGiveUpInput>): FixerGiveUpOutput;
   /** The fixer station's next set-aside pull request (its owner the fixer), how its worktree starts, and the claim to write. */
   fixerPick(input: EngineRequest<FixerPickInput>): FixerPickOutput;
+  /** A red checkpoint's flake verdict from evidence: `flake`, `real`, or `rerun` (the failed jobs once on the same head), with the reason. */
+  flakeVerdict(input: EngineRequest<FlakeVerdictInput>): FlakeVerdictOutput;
   /** The flow the config runs (`bot-panel` or `stations`), the preset's when it names none. */
   flow(input?: EngineRequest<FlowInput>): FlowOutput;
   /** The board settings a shell reads before the sweep, defaults filled in. */
@@ -3524,6 +3845,8 @@ export interface Engine {
   parseTrailers(input?: EngineRequest<ParseTrailersInput>): ParseTrailersOutput;
   /** `push-fixed-pr`: skip-ci on before the push, the push leased at the claimed head, the claim resolved after. */
   pushFixedPr(input: EngineRequest<PushFixedPrInput>): PushFixedPrOutput;
+  /** The next chain: the queued pull requests it takes bottom up, kept apart where their changes collide, and its checkpoints (`queue.speculate`). */
+  queueChain(input: EngineRequest<QueueChainInput>): QueueChainOutput;
   /** What the queue's reader must still fetch: issues, what blocks them, CODEOWNERS teams, branches to compare with the tip. */
   queueReads(input: EngineRequest<QueueReadsInput>): QueueReadsOutput;
   /** The plan for a snapshot: every open pull request's labels and statuses, and why. */

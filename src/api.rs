@@ -357,6 +357,19 @@ pub struct SetAsideCommentInput {
     pub detail: String,
 }
 
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct QueueChainInput {
+    /// The queued pull requests in the queue's order (triage's `order`, each with its `waitingOn`).
+    pub queue: Vec<queue::chain::Queued>,
+    /// Pairs whose changes meet: the files both change, and whether `git merge-tree` conflicts.
+    #[serde(default)]
+    pub collisions: Vec<queue::chain::Collision>,
+    /// The chain's size (`batchSize`'s answer); absent: `queue.batch.max`.
+    #[serde(default)]
+    pub size: Option<u32>,
+}
+
 /// A marker comment as the queue reads it.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -593,6 +606,18 @@ decisions! {
         checked(&i.facts)?;
         with_config(e, |c| Ok(queue::cycle::step(i, c)))
     };
+    /// The next chain: the queued pull requests it takes bottom up, kept apart where their changes collide, and its checkpoints (`queue.speculate`).
+    "queueChain": QueueChainInput => OrRefusal<queue::chain::Chain> = |e, i| with_config(e, |c| {
+        Ok(queue::chain::compose(&i.queue, &i.collisions, i.size.unwrap_or(c.queue.batch.max), c.queue.speculate))
+    });
+    /// A red checkpoint's flake verdict from evidence: `flake`, `real`, or `rerun` (the failed jobs once on the same head), with the reason.
+    "flakeVerdict": queue::flake::FlakeInput => queue::flake::FlakeVerdict = |_, i| queue::flake::verdict(i);
+    /// One step of bisection by prefixes: the green prefix to land, the pull request to test next, or the one to set aside and what to chain again.
+    "bisectStep": queue::bisect::BisectInput => queue::bisect::BisectStep = |_, i| queue::bisect::step(i);
+    /// The chain's size under `queue.batch` from the last landings' failures, and why.
+    "batchSize": queue::sizing::Recent => OrRefusal<queue::sizing::BatchSize> = |e, i| with_config(e, |c| Ok(queue::sizing::batch_size(&c.queue, i)));
+    /// Admission: whether a newly queued pull request is let in, or waits outside with `queue full: position N, estimated start HH:MM`.
+    "admission": queue::sizing::AdmissionInput => OrRefusal<queue::sizing::Admission> = |e, i| with_config(e, |c| queue::sizing::admission(&c.queue, i));
     /// The review-stations simulation for one seed: waits by policy, the utilization sweep, the dev WIP limit.
     "simReview" [sim]: crate::sim::review::ReviewParams => crate::sim::review::ReviewReport = |_, i| crate::sim::review::review(i).map_err(|e| e.join("\n"));
     /// The merge-queue simulation for one seed: landings, CI runs and minutes per day by queue policy.

@@ -27,6 +27,36 @@ pub struct QueueConfig {
     /// that a lockfile resolved by hand is what the generator would have written.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub generated: Vec<GeneratedBranch>,
+    /// How many pull requests one CI run may test as a chain (docs/queue-batches.md). The default,
+    /// `max: 1`, is the serial queue: a chain of one.
+    pub batch: BatchConfig,
+    /// Checkpoints along a chain whose CI runs at once (the top of the batch always is one). 1: only
+    /// the top; more spends runs to find a red sooner.
+    pub speculate: u32,
+    /// The most pull requests the queue admits; one queued beyond it waits outside with `queue full:
+    /// position N, estimated start HH:MM`. Absent: what the queue can land within `targetWaitMinutes`,
+    /// from the measured CI time and failure rate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub admit: Option<u32>,
+    /// The wait, in minutes, that admission aims at when `admit` is absent.
+    pub target_wait_minutes: u32,
+}
+
+/// `queue.batch`: the size of a chain.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct BatchConfig {
+    /// The most pull requests in one chain (1: serial).
+    pub max: u32,
+    /// Choose the size from the failure rate of the last landings, between 1 and `max`: large when
+    /// few fail, 1 when many do (the model in docs/queue-batches.md).
+    pub adaptive: bool,
+}
+
+impl Default for BatchConfig {
+    fn default() -> Self {
+        BatchConfig { max: 1, adaptive: false }
+    }
 }
 
 /// One generated branch of `queue.generated`.
@@ -50,6 +80,10 @@ impl Default for QueueConfig {
             watch: WatchConfig::default(),
             auto_fix: None,
             generated: Vec::new(),
+            batch: BatchConfig::default(),
+            speculate: 1,
+            admit: None,
+            target_wait_minutes: 240,
         }
     }
 }
@@ -160,6 +194,14 @@ impl QueueConfig {
                 errors.push(ConfigError { path: format!("$.queue.generated[{i}].rebuild"), expected: "a shell command that builds the branch again".into(), found: "an empty string".into() });
             }
         }
+        for (key, value, most) in [("batch.max", self.batch.max, 100), ("speculate", self.speculate, 100), ("targetWaitMinutes", self.target_wait_minutes, 100_000)] {
+            if value == 0 || value > most {
+                errors.push(ConfigError { path: format!("$.queue.{key}"), expected: format!("a number from 1 to {most}"), found: value.to_string() });
+            }
+        }
+        if self.admit == Some(0) {
+            errors.push(ConfigError { path: "$.queue.admit".into(), expected: "a number of at least 1 (or no key: from targetWaitMinutes)".into(), found: "0".into() });
+        }
         if let Some(auto_fix) = &self.auto_fix {
             errors.extend(validate_auto_fix(auto_fix));
         }
@@ -228,7 +270,9 @@ mod readers {
     lean_object!(QueueConfig {
         labels: "labels", version_branch_prefix: "versionBranchPrefix", target_age_hours: "targetAgeHours",
         claim_minutes: "claimMinutes", watch: "watch", auto_fix: "autoFix", generated: "generated",
+        batch: "batch", speculate: "speculate", admit: "admit", target_wait_minutes: "targetWaitMinutes",
     });
+    lean_object!(BatchConfig { max: "max", adaptive: "adaptive" });
     lean_object!(GeneratedBranch { branch: "branch" required, rebuild: "rebuild" required });
     lean_object!(WatchConfig {
         green_polls_mergeable: "greenPollsMergeable", green_polls_blocked: "greenPollsBlocked", read_failures: "readFailures",

@@ -3,10 +3,13 @@
 //! that rebases, pushes and watches only carries these out; every `if` about the queue lives here.
 
 pub mod autofix;
+pub mod bisect;
+pub mod chain;
 pub mod claim;
 pub mod codeowners;
 pub mod cycle;
 pub mod declare;
+pub mod flake;
 pub mod fixer;
 pub mod graph;
 pub mod green;
@@ -20,6 +23,7 @@ pub mod reads;
 pub mod restack;
 pub mod review_hold;
 pub mod setaside;
+pub mod sizing;
 pub mod triage;
 pub mod watch;
 pub mod why;
