@@ -528,6 +528,15 @@ decisions! {
         checked(&i.facts)?;
         with_config(e, |c| Ok(queue::triage(&i.facts, c)))
     };
+    /// The queue as a lane: what lands next, each one's position and estimated landing (from the CI
+    /// times of recent landings), and today's landings with their CI runs.
+    "lane": FactsInput => OrRefusal<queue::lane::Lane> = |e, i| {
+        checked(&i.facts)?;
+        with_config(e, |c| {
+            let ctx = queue::Ctx::new(&i.facts, c);
+            Ok(queue::lane::lane(&ctx, &triage::triage(&ctx)))
+        })
+    };
     /// The pull requests whose `builtOnBaseTip` triage reads: a reader asks git about these only.
     "tipReads": FactsInput => OrRefusal<Vec<u64>> = |e, i| {
         checked(&i.facts)?;
