@@ -537,6 +537,11 @@ decisions! {
             Ok(queue::lane::lane(&ctx, &triage::triage(&ctx)))
         })
     };
+    /// Each agent's record (its `from:` label, else the author): opened, landed, bounced, set aside, median time to land, CI minutes per landing, flakes.
+    "scoreboard" [page]: FactsInput => OrRefusal<crate::views::scoreboard::Scoreboard> = |e, i| {
+        checked(&i.facts)?;
+        with_config(e, |c| Ok(crate::views::scoreboard::scoreboard(&i.facts, c)))
+    };
     /// The pull requests whose `builtOnBaseTip` triage reads: a reader asks git about these only.
     "tipReads": FactsInput => OrRefusal<Vec<u64>> = |e, i| {
         checked(&i.facts)?;
