@@ -22,7 +22,7 @@ const nums = (ns) => (ns.length ? ns.map((n) => `#${n}`).join(", ") : "none");
 /** A row's place in the merge queue, or "" when it is not queued. */
 export function queueText(q) {
   if (!q) return "";
-  const place = q.place ? ` #${q.place} in line` : "";
+  const place = q.lane ? ` ${q.lane.words}` : q.place ? ` #${q.place} in line` : "";
   const waits = q.waitingOn.length ? ` (waits for ${nums(q.waitingOn)})` : "";
   return `${q.triage}${place}${q.detail ? `: ${q.detail}` : ` (${q.reason})`}${waits}; next: ${q.nextActor}, ${q.nextAction}`;
 }
@@ -31,6 +31,9 @@ export function queueText(q) {
 export function queueLine(q) {
   const next = q.next && q.next.action !== "idle" ? `${q.next.action}${q.next.number ? ` #${q.next.number}` : ""}` : "idle";
   const cycles = q.cycles.length ? `; cycles: ${q.cycles.map((c) => c.map((n) => `#${n}`).join(" → ")).join("; ")}` : "";
+  // The lane (what lands next, with estimates) says it better than a bare pick order, which reads
+  // "none" while the one queued pull request is in flight.
+  if (q.lane?.entries.length) return `Merge queue: ${q.lane.entries.map((e) => `#${e.number} ${e.words}`).join("; ")}${cycles}`;
   return `Merge queue: next ${next}; order ${nums(q.order)}; in flight ${nums(q.inFlight)}${cycles}`;
 }
 

@@ -349,7 +349,10 @@ fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config) -> SweepPlan {
         if facts.repo_unknown(RepoFact::Board) {
             plan.warnings.push(Warning { number: None, message: "the board issue could not be read; it was not rewritten".into() });
         } else {
+            let ctx = crate::flows::queue::Ctx::new(facts, config);
+            let lane = crate::flows::queue::lane::lane(&ctx, &crate::flows::queue::triage::triage(&ctx));
             let view = board::BoardView {
+                lane: &lane.entries,
                 pulls: &plan.pulls,
                 warnings: &plan.warnings,
                 stops: &stops,
