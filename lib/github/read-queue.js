@@ -106,6 +106,9 @@ function addUnknown(list, what) {
  */
 export async function readBoardFacts(octokit, { owner, repo, engine, config = {}, log = () => {}, tips, reads }) {
   const facts = await readFacts(octokit, { owner, repo, log });
+  // A view of the board shows the lane's estimates and the scoreboard: the recent landings, one query
+  // (the worker's own reads leave it out: its cost per landing stays flat).
+  await readLanded(octokit, { owner, repo, facts, log });
   return readQueueFacts(octokit, { owner, repo, engine, facts, config, log, tips, reads });
 }
 
@@ -127,7 +130,6 @@ export async function readQueueFacts(octokit, { owner, repo, engine, facts, conf
   facts.issues ??= [];
   facts.teamMembers ??= {};
   const byNumber = new Map(facts.pullRequests.map((p) => [p.number, p]));
-  if (!facts.landed && !facts.unknown.includes("landed")) await readLanded(octokit, { owner, repo, facts, log });
 
   // 1. Per pull request, in pages of 50. GitHub answers a field it failed on with null and an error
   //    beside the data; what came back is used and what did not is marked unknown, never guessed.

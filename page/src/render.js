@@ -344,7 +344,8 @@ export function graph(doc, b, several) {
 /** Warnings by kind (lib/summary.js's reading), with their counts, the pull requests each names, and an example. */
 function warnings(doc, list) {
   const kinds = warningKinds(list);
-  const box = el(doc, "div", { class: "warnings" }, el(doc, "h3", {}, `Warnings: ${list.length} of ${kinds.length} kind${kinds.length === 1 ? "" : "s"}`));
+  // Folded to one line: the rows come first on the screen, the warnings a click away.
+  const box = el(doc, "details", { class: "warnings" }, el(doc, "summary", {}, el(doc, "h3", {}, `Warnings: ${list.length} of ${kinds.length} kind${kinds.length === 1 ? "" : "s"}`)));
   for (const k of kinds) {
     const body = el(doc, "div", { class: "kind-body" });
     if (k.numbers.length) body.append(el(doc, "p", {}, `Pull requests: ${k.numbers.map((n) => `#${n}`).join(", ")}`));
