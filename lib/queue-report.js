@@ -34,8 +34,8 @@ export function reportText(report, { repository, engine, lane }) {
   lines.push(`Next: ${nextWords}`);
   // The lane (engine.lane) replaces the bare pick order: it names the next landing and when.
   if (lane) {
-    lines.push(`Lane: ${lane.entries.length ? lane.entries.map((e) => `#${e.number} ${e.words}`).join("; ") : "nothing queued to land"}`);
-    lines.push(`      ${lane.summary}; ${lane.basis}`);
+    lines.push(`Lane: ${lane.summary} (${lane.entries.length} in line)`);
+    lines.push(`Estimate: ${lane.basis}`);
   } else lines.push(`Order: ${nums(report.order)}`);
   lines.push(`In flight: ${nums(report.inFlight)}`);
   lines.push(`Released: ${nums(report.released)}`);

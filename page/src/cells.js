@@ -44,6 +44,15 @@ export function ago(now, at) {
   return Number.isNaN(then) || !Number.isFinite(now) ? `at ${at}` : `${duration((now - then) / 60000)} ago`;
 }
 
+/** `HH:MM` of a time on this browser's clock. */
+export function clockOf(iso) {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? "" : [d.getHours(), d.getMinutes()].map((n) => String(n).padStart(2, "0")).join(":");
+}
+
+/** The engine's `3rd of 7, about 14:20` (UTC) with the time on this browser's clock. */
+export const laneWords = (l) => (l.eta ? l.words.replace(/about \d\d:\d\d$/, `about ${clockOf(l.eta)}`) : l.words);
+
 const chip = (name, ctx, cls = "chip") => ({ text: name, cls, color: ctx.labelColors?.[name] });
 const join = (items, sep = " ") => items.flatMap((x, i) => (i ? [sep, x] : [x]));
 
@@ -110,7 +119,7 @@ export const COLUMNS = [
       const claimed = q?.reason === "claimed" && r.claim;
       const asideByRecord = q?.reason === "set-aside" && r.setAside;
       if (q) {
-        if (q.lane) parts.push({ text: q.lane.words, cls: "place", title: "position in the lane and estimated landing (UTC)" }, " ");
+        if (q.lane) parts.push({ text: laneWords(q.lane), cls: "place", title: `position in the lane and estimated landing (${q.lane.words} UTC)` }, " ");
         else if (q.place) parts.push({ text: `#${q.place} in line`, cls: "place" }, " ");
         if (!claimed && !asideByRecord) parts.push(...prose(q.detail || q.reason));
         if (q.waitingOn.length) parts.push(` (waits for ${q.waitingOn.map((n) => `#${n}`).join(", ")})`);

@@ -6,7 +6,7 @@
 // reads layout while drawing, so 500 rows cost one layout.
 import { warningKinds } from "../../lib/summary.js";
 import { queueLine } from "../../lib/dashboard-text.js";
-import { COLUMNS, duration, partsText, prose } from "./cells.js";
+import { COLUMNS, clockOf as hhmm, duration, partsText, prose } from "./cells.js";
 
 export { COLUMNS, partsText };
 
@@ -170,11 +170,6 @@ function failedSection(doc, b) {
   return el(doc, "section", { class: "repo failed", "data-repo": b.repository }, el(doc, "h2", {}, b.repository), el(doc, "p", { class: "repo-error", role: "alert" }, b.error));
 }
 
-/** `HH:MM` of a time on this browser's clock. */
-const hhmm = (iso) => {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? "" : [d.getHours(), d.getMinutes()].map((n) => String(n).padStart(2, "0")).join(":");
-};
 
 /**
  * The lane: what lands next, numbered, each with its estimate (in this browser's time; the engine's
