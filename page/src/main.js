@@ -270,6 +270,8 @@ function drawAgents(boards) {
   box.replaceChildren();
   for (const b of boards) {
     const board = b.engine.scoreboard({ facts: b.facts });
+    // A config with errors answers with them (drawn on the pull requests' tab), and no scoreboard.
+    if (!board.agents) continue;
     const head = ["Agent", "Opened", "Landed", "Bounced", "Set aside", "Median to land", "CI min per landing", "Flakes blamed / cleared"];
     const table = document.createElement("table");
     table.className = "agents";
