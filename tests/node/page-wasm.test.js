@@ -14,10 +14,11 @@ const root = new URL("../../", import.meta.url);
 const bytes = (path) => readFileSync(new URL(path, root));
 
 // The dashboard's Wasm: the goal is 300 KB (110 KB gzipped), not reached; these bounds are what the
-// build reaches today (318,184 bytes, 139,880 gzipped) with about 3% for the facts' growth, so a change
-// that grows it by more fails here. Lower them as it shrinks.
-const PAGE_MAX = 327_500;
-const PAGE_GZIP_MAX = 143_900;
+// build reaches today (339,507 bytes, 149,767 gzipped, with the queue's lane and the agents'
+// scoreboard; 318,184 and 139,880 before them) with about 3% for the facts' growth, so a change that
+// grows it by more fails here. Lower them as it shrinks.
+const PAGE_MAX = 349_700;
+const PAGE_GZIP_MAX = 154_300;
 
 let loads = 0;
 /** The pages' glue (pkg/prflow.js, the one they bundle) over a given Wasm, bound as every host binds it. */
@@ -46,7 +47,7 @@ test("the dashboard page's Wasm is its own build: only the page's decisions, and
   assert.ok(page.length < full.length / 2, `page ${page.length} bytes against the full engine's ${full.length}`);
 
   const { glue } = await load("pkg/page/prflow_bg.wasm");
-  assert.deepEqual(glue.Engine.names(), ["dashboard", "queueReads"]);
+  assert.deepEqual(glue.Engine.names(), ["dashboard", "scoreboard", "queueReads"]);
 });
 
 test("the page's and the simulations' builds answer as the full engine does", async () => {
