@@ -261,7 +261,10 @@ function fold(folded) {
   $("form").hidden = folded;
   $("intro").hidden = folded;
   $("connected").hidden = !folded;
-  if (folded) $("connected-repos").textContent = `${$("repo").value.trim()} via ${$("api").value.trim() || DEFAULT_API}`;
+  if (folded) {
+    $("connected-repos").textContent = $("repo").value.trim();
+    $("connected-via").textContent = ` via ${$("api").value.trim() || DEFAULT_API}`;
+  }
 }
 
 /** The Agents tab: each repository's scoreboard (the engine's), one table per repository. */

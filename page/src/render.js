@@ -197,7 +197,7 @@ export function laneBox(doc, b, several) {
         ),
       );
     }
-    box.append(el(doc, "p", { class: "lane-head" }, `Lands next (${lane.entries.length} in line; ${lane.basis}):`), ol);
+    box.append(el(doc, "p", { class: "lane-head" }, `Lands next, ${lane.entries.length} in line`, el(doc, "span", { class: "basis" }, ` (${lane.basis})`)), ol);
   }
   const today = lane.landedToday;
   if (today.length) {
@@ -248,11 +248,16 @@ function repoSection(doc, b, several) {
   const { view } = b;
   const sec = el(doc, "section", { class: "repo", "data-repo": b.repository });
   sec.append(el(doc, "h2", {}, several ? b.repository : `${b.repository}`, el(doc, "span", { class: "asof" }, ` as of ${view.now.replace("T", " ").replace("Z", " UTC")} (${b.clock})`)));
-  if (view.stopTheLine) sec.append(el(doc, "p", { class: "stop" }, "Stop the line: ", appendParts(doc, el(doc, "span"), prose(view.stopReasons.join("; ")))));
   if (b.problems.length) sec.append(configErrors(doc, b.configSource, b.problems));
   // While pull requests are queued the lane says what lands next; the bare line only when none is.
   if (view.queue.lane.entries.length || view.queue.lane.landedToday.length) sec.append(laneBox(doc, b, several));
   else sec.append(appendParts(doc, el(doc, "p", { class: "queue" }), prose(queueLine(view.queue))));
+  if (view.stopTheLine) {
+    // One line beside the other folded parts; the reasons a click away (the rows lead the groups below).
+    const n = view.stopReasons.length;
+    const reasons = el(doc, "ul", {}, ...view.stopReasons.map((r) => appendParts(doc, el(doc, "li"), prose(r))));
+    sec.append(el(doc, "details", { class: "stop" }, el(doc, "summary", {}, `Stop the line: ${n} waited past ${n === 1 ? "its" : "their"} limit`), reasons));
+  }
   if (view.graph.nodes.length) {
     sec.append(el(doc, "details", { class: "graph" }, el(doc, "summary", {}, `Dependency graph: ${view.graph.nodes.length} pull requests, ${view.graph.edges.length} edges${view.graph.cycles.length ? `, ${view.graph.cycles.length} cycle${view.graph.cycles.length === 1 ? "" : "s"}` : ""}`), graph(doc, b, several)));
   }

@@ -79,7 +79,7 @@ export async function runDemo({ root, count = 20, dashboard = false }) {
 }
 
 /** How far seeding `count` situations moves the emulator's clock. */
-async function seedingSpan(count) {
+export async function seedingSpan(count) {
   const probe = await startEmulator();
   try {
     const start = probe.clock.now();

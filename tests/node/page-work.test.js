@@ -14,7 +14,8 @@ import { createEngine } from "../../js/node.js";
 import { startEmulator } from "../../emulator/index.js";
 import { makeOctokit, readFacts } from "../../lib/github/index.js";
 import { githubPort } from "../../lib/stations/github-port.js";
-import { demoConfig, seedDemo } from "../../scripts/lib/demo-emulator.mjs";
+import { demoConfig, seedDemo, seedingSpan } from "../../scripts/lib/demo-emulator.mjs";
+import { makeClock } from "../../emulator/state.js";
 import { servePage } from "../../scripts/lib/serve-page.mjs";
 import { launchChromium } from "./lib/chromium.js";
 
@@ -29,7 +30,8 @@ let chromiumRun;
 
 before(async () => {
   chromiumRun = await launchChromium();
-  em = await startEmulator();
+  // As the demo does: the seeding ends at this machine's time, so the page's durations are the board's.
+  em = await startEmulator({ clock: makeClock(Date.now() - (await seedingSpan(20))) });
   seedDemo(em, 20);
   em.setFile(".github/prflow.json", JSON.stringify(config));
   for (const l of engine.labelCatalog().labels) if (!em.state.label(l.name)) em.createLabel(l);
@@ -98,6 +100,8 @@ test("in chromium at 1440x900: the form folds, the first screen holds at least 8
     assert.deepEqual(errors, []);
     assert.equal(await tab.isVisible("#form"), false, "the form is folded once connected");
     assert.match(await tab.textContent("#connected"), new RegExp(`${REPO()} via`), "one line names what is shown");
+    mkdirSync(SCREENS, { recursive: true });
+    await tab.screenshot({ path: join(SCREENS, "work-1440-light.png") });
     const rows = await onFirstScreen(tab);
     t.diagnostic(`${rows} rows on the first screen at 1440x900`);
     assert.ok(rows >= 8, `at least 8 rows on the first screen, found ${rows}`);
@@ -141,8 +145,6 @@ test("in chromium at 1440x900: the form folds, the first screen holds at least 8
       assert.equal(await tab.$$eval(`section.group[data-actor="${g.actor}"] .group-next`, (xs) => xs.length), 1);
     }
 
-    mkdirSync(SCREENS, { recursive: true });
-    await tab.screenshot({ path: join(SCREENS, "work-1440-light.png") });
     await tab.emulateMedia({ colorScheme: "dark" });
     await tab.screenshot({ path: join(SCREENS, "work-1440-dark.png") });
   } finally {
@@ -154,6 +156,8 @@ test("in chromium at 390x844: two cards on the first screen, each leading with i
   const { tab, outcome } = await open(390, 844);
   try {
     assert.equal(outcome, "rendered");
+    mkdirSync(SCREENS, { recursive: true });
+    await tab.screenshot({ path: join(SCREENS, "work-390-light.png") });
     const cards = await onFirstScreen(tab);
     t.diagnostic(`${cards} cards on the first screen at 390x844`);
     assert.ok(cards >= 2, `at least 2 cards on the first screen, found ${cards}`);
@@ -169,8 +173,6 @@ test("in chromium at 390x844: two cards on the first screen, each leading with i
       assert.equal(c.firstText, "none", `${c.id}: no "title:" before it`);
       assert.equal(new Set(c.chips).size, c.chips.length, `${c.id}: each label once: ${c.chips}`);
     }
-    mkdirSync(SCREENS, { recursive: true });
-    await tab.screenshot({ path: join(SCREENS, "work-390-light.png") });
     await tab.emulateMedia({ colorScheme: "dark" });
     await tab.screenshot({ path: join(SCREENS, "work-390-dark.png") });
   } finally {
