@@ -3749,6 +3749,8 @@ var LISTS = {
     at: (pr) => pr.timelineItems
   }
 };
+var checksSelect = (first) => LISTS.checks.select(`first: ${first}`);
+var checksAt = (pr) => LISTS.checks.at(pr);
 var LIST_FIELD = { labels: "labels", reviews: "reviews", reviewRequests: "reviewRequests", files: "files", comments: "comments", checks: "commits", timeline: "timelineItems" };
 var PULL_FIELDS = "number state title body isDraft createdAt baseRefName headRefName headRefOid mergeable mergeStateStatus author { __typename login } " + Object.entries(LISTS).map(([k, l]) => l.select(`first: ${NESTED[k]}`)).join(" ");
 var REPO_FIELDS = `defaultBranchRef { name refUpdateRule { requiredStatusCheckContexts } } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` + CODEOWNERS_PATHS.map((p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`).join(" ");
@@ -4838,6 +4840,36 @@ import { join } from "node:path";
 
 // lib/github/read-queue.js
 var PAGE = 50;
+var LANDED = 30;
+var LANDED_CHECKS = 30;
+var LANDED_QUERY = `query Landed($owner: String!, $repo: String!) {
+  repository(owner: $owner, name: $repo) {
+    pullRequests(states: MERGED, last: ${LANDED}, orderBy: { field: UPDATED_AT, direction: ASC }) {
+      nodes { number title createdAt mergedAt author { __typename login } labels(first: 20) { nodes { name } } ${checksSelect(LANDED_CHECKS)} }
+    }
+  }
+}`;
+async function readLanded(octokit, { owner, repo, facts, log: log2 = () => {
+} }) {
+  try {
+    const { data, errors } = await graphqlPartial(octokit, LANDED_QUERY, { owner, repo });
+    const nodes = data?.repository?.pullRequests?.nodes;
+    if (!nodes || errors.length) throw new Error(errors[0]?.message ?? "no merged pull requests in the answer");
+    facts.landed = nodes.filter((n) => n?.mergedAt).map((n) => ({
+      number: n.number,
+      title: n.title ?? "",
+      author: loginOf(n.author) ?? "",
+      labels: (n.labels?.nodes ?? []).map((l) => l.name),
+      createdAt: n.createdAt ?? "",
+      mergedAt: n.mergedAt,
+      checks: (checksAt(n)?.nodes ?? []).filter(Boolean).map(toCheck)
+    })).sort((a, b) => b.mergedAt.localeCompare(a.mergedAt) || b.number - a.number);
+  } catch (e) {
+    log2(`landed: could not read the recent landings (${e.message}); no estimate is made`);
+    addUnknown(facts.unknown, "landed");
+  }
+  return facts;
+}
 var QUEUE_PULLS_QUERY = `query QueuePulls($owner: String!, $repo: String!, $after: String) {
   viewer { login }
   repository(owner: $owner, name: $repo) {
@@ -4883,6 +4915,7 @@ function addUnknown(list, what) {
 async function readBoardFacts(octokit, { owner, repo, engine, config = {}, log: log2 = () => {
 }, tips, reads }) {
   const facts = await readFacts(octokit, { owner, repo, log: log2 });
+  await readLanded(octokit, { owner, repo, facts, log: log2 });
   return readQueueFacts(octokit, { owner, repo, engine, facts, config, log: log2, tips, reads });
 }
 var MAX_ROUNDS = 8;
