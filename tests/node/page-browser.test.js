@@ -304,6 +304,8 @@ test("in chromium: a deep link opens at its row, j and k move between rows shown
     await tab.keyboard.press("k");
     await tab.keyboard.press("k");
     assert.deepEqual(await at(), { focused: ids[i - 1], hash: `#${ids[i - 1]}`, repo: `${OWNER}/${REPO}` }, "k twice: two rows up");
+    // Once connected the form is folded: Change opens it again.
+    await tab.click("#change");
     await tab.focus("#repo");
     await tab.keyboard.press("j");
     assert.equal(await tab.inputValue("#repo"), `${OWNER}/${REPO}j`, "a j typed in a field is the field's");
@@ -466,6 +468,7 @@ test("in chromium: warnings grouped by kind with their counts and inline code as
     // The same repository with a config that has mistakes: the engine's problems, each at its path, and no guess.
     bare.setFile(".github/prflow.json", JSON.stringify({ ...CONFIG, flow: "stations", followup: 7, labels: { prefix: 3 } }));
     const next = tab.evaluate(() => window.__next());
+    await tab.click("#change");
     await tab.click("#form button[type=submit]");
     assert.equal(await next, "rendered read");
     const broken = createEngine({ ...CONFIG, flow: "stations", followup: 7, labels: { prefix: 3 } }).configErrors();
