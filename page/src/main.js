@@ -92,6 +92,8 @@ function writeAddress() {
   for (const r of $("repo").value.split(/[\s,]+/).filter(Boolean)) p.append("repo", r);
   const api = $("api").value.trim();
   if (api && api !== DEFAULT_API) p.set("api", api);
+  const web = new URLSearchParams(location.search).get("web");
+  if (web) p.set("web", web);
   const f = filters();
   for (const k of FILTER_KEYS) if (f[k] && !(k === "sort" && f[k] === "engine")) p.set(k, f[k]);
   if (Number($("every").value) > 0) p.set("every", $("every").value);
