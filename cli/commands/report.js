@@ -8,9 +8,12 @@ import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
 import { reportJson, reportText, scoreboardText } from "../../lib/queue-report.js";
 
-export const summary = "Show the merge queue: every open pull request's triage, owner, reason, position and estimated landing; or each agent's record with --by-agent (read-only).";
+export const summary = "Show the merge queue: each pull request's triage, owner, position and estimated landing (read-only).";
 export const usage = "prflow report (--repo owner/name | --facts FACTS.json) [--by-agent] [--config FILE] [--format text|json]   (token: GITHUB_TOKEN; API: GITHUB_API_URL)";
 export const examples = ["prflow report --repo acme/widgets", "prflow report --repo acme/widgets --by-agent", "prflow report --facts facts.json --format json"];
+export const help = {
+  "by-agent": "each agent's record instead (its from: label, else the author): opened, landed, bounced, set aside, median time to land, CI minutes per landing, flakes",
+};
 export const options = {
   repo: { type: "string" },
   facts: { type: "string" },
