@@ -461,7 +461,12 @@ decisions! {
     "sweep": FactsInput => crate::flows::followup::SweepPlan = |e, i| {
         checked(&i.facts)?;
         Ok(match &e.config {
-            Ok(config) => crate::flows::followup::sweep(&i.facts, config),
+            // The board shows the queue's lane: worked out here, where flows meet.
+            Ok(config) => {
+                let ctx = queue::Ctx::new(&i.facts, config);
+                let lane = queue::lane::lane(&ctx, &triage::triage(&ctx));
+                crate::flows::followup::sweep_with_lane(&i.facts, config, &lane.entries)
+            }
             Err(errors) => crate::flows::followup::SweepPlan { engine: crate::VERSION.to_string(), config_errors: errors.clone(), ..Default::default() },
         })
     };

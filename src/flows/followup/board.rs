@@ -30,7 +30,7 @@ pub struct BoardView<'a> {
     pub hours: Option<String>,
     pub order: &'a [String],
     /// The merge queue's lane (position and estimate of each one it lands), when something is queued.
-    pub lane: &'a [crate::flows::queue::lane::LaneEntry],
+    pub lane: &'a [crate::core::lane::LaneEntry],
 }
 
 /// The engine's one sanitizer of text written to GitHub: control characters removed (C0 but tab and
@@ -191,7 +191,7 @@ mod tests {
 
     #[test]
     fn the_board_names_what_the_queue_lands_next_and_a_moved_estimate_does_not_rewrite_it() {
-        use crate::flows::queue::lane::LaneEntry;
+        use crate::core::lane::LaneEntry;
         let pulls = [FollowupPull { number: 5, title: "queued one".into(), ..Default::default() }];
         let entry = |words: &str| LaneEntry { number: 5, position: 1, of: 1, eta: None, words: words.into() };
         let at = [entry("1st of 1, about 12:10")];

@@ -34,18 +34,7 @@ pub struct Lane {
     pub landed_today: Vec<LandedToday>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[schemars(rename = "QueueLaneEntry")]
-pub struct LaneEntry {
-    pub number: u64,
-    pub position: usize,
-    pub of: usize,
-    /// When it should land (RFC 3339); none without an estimate.
-    pub eta: Option<String>,
-    /// `3rd of 7, about 14:20` (UTC), or `3rd of 7` with no estimate.
-    pub words: String,
-}
+pub use crate::core::lane::LaneEntry;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
