@@ -657,6 +657,18 @@ mod tests {
     const FACTS: &str = r#"{"facts": {"now": "2026-11-30T12:00:00Z", "pullRequests": [{"number": 1, "author": "a", "labels": ["merge-queued"]}]}}"#;
 
     #[test]
+    fn the_sweeps_board_lists_what_the_queue_lands_next() {
+        // The lane is worked out by the decision (a flow reads no other flow): the board must carry it.
+        let engine = Engine::new(r#"{"followup": {"board": {"enabled": true}}}"#);
+        let facts = json!({"facts": {"now": "2026-11-30T12:00:00Z", "viewer": "prflow", "defaultBranch": "main", "pullRequests": [
+            {"number": 1, "title": "queued one", "author": "a", "baseRef": "main", "headRef": "b1", "headSha": "h", "mergeStateStatus": "BEHIND", "labels": ["merge-queued", "skip-ci"]}
+        ]}});
+        let plan = engine.call_value("sweep", &facts).expect("sweep");
+        let body = plan["ops"].as_array().expect("ops").iter().find(|o| o["op"] == "upsertBoard" || o.get("body").is_some()).and_then(|o| o["body"].as_str()).expect("a board op").to_string();
+        assert!(body.contains("### Merge queue: lands next (1)\n\n1. #1 queued one: 1st of 1"), "{body}");
+    }
+
+    #[test]
     fn a_config_with_three_mistakes_keeps_all_three_with_their_paths() {
         let engine = Engine::new(r#"{"botPanel": {"bots": "bot-a"}, "colour": "red", "stale": {"days": -1}}"#);
         let mut paths: Vec<&str> = engine.config_errors().iter().map(|e| e.path.as_str()).collect();
