@@ -235,6 +235,8 @@ test("in chromium: the Agents tab is the engine's scoreboard, with no invented f
     assert.ok(board.agents.some((a) => a.landed > 0), "the demo's landings count");
     assert.ok(rows.every((r) => r[7] === "–"), "flakes: no number while none is recorded");
     assert.match(await tab.textContent("#agents"), /Flakes: no flake data yet/);
+    mkdirSync(SCREENS, { recursive: true });
+    await tab.screenshot({ path: join(SCREENS, "work-1440-agents.png") });
   } finally {
     await tab.close();
   }
