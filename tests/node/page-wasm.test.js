@@ -53,7 +53,9 @@ test("the dashboard page's Wasm is its own build: only the page's decisions, and
 test("the page's and the simulations' builds answer as the full engine does", async () => {
   const { prflow: page } = await load("pkg/page/prflow_bg.wasm");
   const config = { botPanel: { bots: ["claude-bot"] }, queue: {} };
-  for (const name of ["dashboard", "queueReads"]) {
+  const queued = { ...board, landed: [{ number: 9, author: "a", labels: ["from:m1"], createdAt: "2026-11-30T10:00:00Z", mergedAt: "2026-11-30T11:00:00Z", checks: [{ name: "t", status: "COMPLETED", conclusion: "SUCCESS", startedAt: "2026-11-30T10:30:00Z", completedAt: "2026-11-30T10:42:00Z" }] }] };
+  for (const name of ["dashboard", "scoreboard", "queueReads"]) {
+    assert.deepEqual(page.createEngine(config)[name]({ facts: queued }), createEngine(config)[name]({ facts: queued }), `${name}, with a landing`);
     assert.deepEqual(page.createEngine(config)[name]({ facts: board }), createEngine(config)[name]({ facts: board }), name);
   }
   // A bad config: the same problems, with their paths.
@@ -64,7 +66,7 @@ test("the page's and the simulations' builds answer as the full engine does", as
   assert.equal(expected.filter((e) => e.expected === "a regular expression").length, 3, JSON.stringify(expected));
   assert.deepEqual(page.createEngine(patterns).configErrors(), expected);
   // A decision the page does not call is not in its build.
-  assert.throws(() => page.createEngine().call("reconcile", { facts: board }), /unknown decision "reconcile"; the engine knows dashboard, queueReads/);
+  assert.throws(() => page.createEngine().call("reconcile", { facts: board }), /unknown decision "reconcile"; the engine knows dashboard, scoreboard, queueReads/);
 
   const { glue, prflow: sim } = await load("pkg/sim/prflow_bg.wasm");
   assert.deepEqual(glue.Engine.names(), ["simReview", "simQueue", "simReviewDefaults", "simQueueDefaults"]);
