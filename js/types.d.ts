@@ -1065,7 +1065,7 @@ export type PullFact = (("labels" | "reviews" | "reviewRequests" | "checks" | "f
 /**
  * Repository-level facts a read can fail on.
  */
-export type RepoFact = ("labels" | "requiredChecks" | "codeowners" | "issues" | "board" | "rules" | "teamMembers")
+export type RepoFact = ("labels" | "requiredChecks" | "codeowners" | "issues" | "board" | "rules" | "teamMembers" | "landed")
 /**
  * How one op went, as the shell reports it (one per op applied, in order; it stops at the first that is not `done`/`unchanged`/`skipped`).
  */
@@ -1109,6 +1109,10 @@ issues?: Issue[]
  * Every label that exists in the repository (additions are filtered against it).
  */
 labels?: string[]
+/**
+ * Pull requests merged lately, newest first, with their head's checks: what the queue times its estimates by and the scoreboard counts landings from. `unknown: ["landed"]` when the read failed.
+ */
+landed?: Landing[]
 /**
  * The time of the snapshot (RFC 3339). The engine has no clock of its own.
  */
@@ -1179,6 +1183,56 @@ open?: boolean
  * The number is a pull request that is not open (merged or closed), not an issue.
  */
 pullRequest?: boolean
+}
+/**
+ * A merged pull request, as the queue's estimate and the scoreboard read it.
+ */
+export interface Landing {
+author?: string
+/**
+ * The merged head's check runs and statuses: its CI runs.
+ */
+checks?: Check[]
+createdAt?: string
+labels?: string[]
+mergedAt: string
+number: number
+title?: string
+}
+/**
+ * A check run or a commit status context, in one shape.
+ */
+export interface Check {
+completedAt?: (string | null)
+/**
+ * When completed: SUCCESS, NEUTRAL, SKIPPED, FAILURE, CANCELLED, TIMED_OUT, ACTION_REQUIRED, STARTUP_FAILURE, STALE, ERROR.
+ */
+conclusion?: (string | null)
+/**
+ * GitHub's database id; later runs have larger ids, which breaks ties between equal timestamps.
+ */
+id?: (number | null)
+/**
+ * The check run's name or the status's context.
+ */
+name: string
+/**
+ * The workflow run a check run belongs to; a newer run of the same workflow supersedes it.
+ */
+runId?: (number | null)
+startedAt?: (string | null)
+/**
+ * COMPLETED, or a pending value (QUEUED, IN_PROGRESS, WAITING, REQUESTED, PENDING, EXPECTED).
+ */
+status: string
+/**
+ * Where people see the run: a check run's `detailsUrl` (the job's page), a status's `targetUrl`.
+ */
+url?: (string | null)
+/**
+ * The workflow a check run belongs to; a bare job name is unique only within its workflow.
+ */
+workflow?: (string | null)
 }
 /**
  * One open pull request.
@@ -1274,41 +1328,6 @@ unknown?: PullFact[]
  * Review conversations not resolved; `None` when not read.
  */
 unresolvedThreads?: (number | null)
-}
-/**
- * A check run or a commit status context, in one shape.
- */
-export interface Check {
-completedAt?: (string | null)
-/**
- * When completed: SUCCESS, NEUTRAL, SKIPPED, FAILURE, CANCELLED, TIMED_OUT, ACTION_REQUIRED, STARTUP_FAILURE, STALE, ERROR.
- */
-conclusion?: (string | null)
-/**
- * GitHub's database id; later runs have larger ids, which breaks ties between equal timestamps.
- */
-id?: (number | null)
-/**
- * The check run's name or the status's context.
- */
-name: string
-/**
- * The workflow run a check run belongs to; a newer run of the same workflow supersedes it.
- */
-runId?: (number | null)
-startedAt?: (string | null)
-/**
- * COMPLETED, or a pending value (QUEUED, IN_PROGRESS, WAITING, REQUESTED, PENDING, EXPECTED).
- */
-status: string
-/**
- * Where people see the run: a check run's `detailsUrl` (the job's page), a status's `targetUrl`.
- */
-url?: (string | null)
-/**
- * The workflow a check run belongs to; a bare job name is unique only within its workflow.
- */
-workflow?: (string | null)
 }
 /**
  * An issue a pull request closes, and where that was read from.
@@ -1457,7 +1476,7 @@ outcome: QueueOpOutcome
 /**
  * Who moves a pull request next.
  */
-export type Actor = ("you" | "reviewers" | "agents" | "queue" | "person" | "nobody")
+export type Actor = ("stopTheLine" | "you" | "reviewers" | "agents" | "queue" | "person" | "nobody")
 export type QueueClass = ("ignore" | "note" | "candidate" | "inFlight" | "failing" | "held")
 
 /**
@@ -1571,8 +1590,70 @@ numbers: number[]
 export interface QueueView {
 cycles: number[][]
 inFlight: number[]
+/**
+ * What lands next and when, with today's landings and their CI runs.
+ */
+lane: QueueLane
 next?: (QueueNext | null)
 order: number[]
+}
+export interface QueueLane {
+/**
+ * Where `ciMinutes` comes from, in words (or why there is none).
+ */
+basis: string
+/**
+ * Minutes one CI run takes, as the estimate reads it; none without a timed landing.
+ */
+ciMinutes?: (number | null)
+/**
+ * In landing order: position 1 lands first.
+ */
+entries: QueueLaneEntry[]
+/**
+ * Landings since midnight (UTC) of `now`, newest first, each with its CI runs.
+ */
+landedToday: LandedToday[]
+/**
+ * The next landing (position 1), if anything is in the lane.
+ */
+next?: (number | null)
+/**
+ * The lane in one line: `next to land: #22 about 14:20; then #23, #25`, or `nothing queued`.
+ */
+summary: string
+}
+export interface QueueLaneEntry {
+/**
+ * When it should land (RFC 3339); none without an estimate.
+ */
+eta?: (string | null)
+number: number
+of: number
+position: number
+/**
+ * `3rd of 7, about 14:20` (UTC), or `3rd of 7` with no estimate.
+ */
+words: string
+}
+export interface LandedToday {
+/**
+ * From the first run's start to the last run's end; none when its runs carry no times.
+ */
+ciMinutes?: (number | null)
+mergedAt: string
+number: number
+runs: LandedRun[]
+title: string
+}
+export interface LandedRun {
+conclusion?: (string | null)
+id?: (number | null)
+minutes?: (number | null)
+name: string
+runId?: (number | null)
+url?: (string | null)
+workflow?: (string | null)
 }
 /**
  * What the worker does this cycle: watch the one in flight, or pick the first candidate, or keep waiting ones on the tip, or nothing.
@@ -1654,6 +1735,11 @@ queue?: (QueueCell | null)
  */
 setAside?: (SetAsideCell | null)
 /**
+ * What the row shows as its state and reason, matching its group: the queue's label and reading for one the queue holds (not a review state that reads as a person's turn), else `state`/`why`.
+ */
+shownState?: (string | null)
+shownWhy: string
+/**
  * Start of the current stay in its state label (RFC 3339), and its length in minutes (working minutes when working hours are on), from the sweep.
  */
 since?: (string | null)
@@ -1665,6 +1751,10 @@ state?: (string | null)
  * Its stays in state labels, oldest first.
  */
 stays: Stay[]
+/**
+ * It waited past a stop-the-line level (the first group).
+ */
+stopsTheLine: boolean
 title: string
 /**
  * Reconcile's reason for that state.
@@ -1699,6 +1789,10 @@ head: string
 }
 export interface QueueCell {
 detail: string
+/**
+ * Its position in the lane and estimated landing (`3rd of 7, about 14:20`).
+ */
+lane?: (QueueLaneEntry | null)
 nextAction: string
 nextActor: string
 /**
@@ -2753,6 +2847,17 @@ name: string
 }
 
 export type LabelSyncOutput = LabelSync;
+/**
+ * A repository snapshot to decide.
+ */
+export interface LaneInput {
+facts: Facts
+}
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type LaneOutput = (QueueLane | ConfigRefusal)
+
 export interface MarkerInput {
 /**
  * A pull request's (or comment's) body.
@@ -3050,6 +3155,64 @@ notRead: string[]
 reasons: string[]
 }
 
+/**
+ * A repository snapshot to decide.
+ */
+export interface ScoreboardInput {
+facts: Facts
+}
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type ScoreboardOutput = (Scoreboard | ConfigRefusal)
+
+export interface Scoreboard {
+/**
+ * One per agent, most landed first, then by name.
+ */
+agents: AgentScore[]
+/**
+ * Why the flake columns have no number, when they have none.
+ */
+flakesNote?: (string | null)
+/**
+ * What the counts cover, in words.
+ */
+window: string
+}
+export interface AgentScore {
+/**
+ * The machine its `from:` label names, else the author's login.
+ */
+agent: string
+/**
+ * Sent back at least once: a review asking for changes, or the flow's "back to the author" state.
+ */
+bounced: number
+/**
+ * CI minutes (every run's own length, summed) per landing; none without a timed landing.
+ */
+ciMinutesPerLanding?: (number | null)
+/**
+ * Flakes the queue blamed on its pull requests, and cleared; none while no verdict is recorded.
+ */
+flakesBlamed?: (number | null)
+flakesCleared?: (number | null)
+landed: number
+/**
+ * Median minutes from opened to merged, over its landings; none without a landing.
+ */
+medianMinutesToLand?: (number | null)
+open: number
+/**
+ * Open now plus landed in the window.
+ */
+opened: number
+/**
+ * Set aside by the merge queue at least once (its own comment, standing or resolved).
+ */
+setAside: number
+}
 export interface SetAsideAppliesInput {
 atBase: string
 atHead: string
@@ -3746,6 +3909,7 @@ export interface Decisions {
   green: { input: GreenInput; output: GreenOutput };
   labelCatalog: { input: LabelCatalogInput; output: LabelCatalogOutput };
   labelSync: { input: LabelSyncInput; output: LabelSyncOutput };
+  lane: { input: LaneInput; output: LaneOutput };
   marker: { input: MarkerInput; output: MarkerOutput };
   openPr: { input: OpenPrInput; output: OpenPrOutput };
   order: { input: OrderInput; output: OrderOutput };
@@ -3757,6 +3921,7 @@ export interface Decisions {
   reconcile: { input: ReconcileInput; output: ReconcileOutput };
   resolveClaimRace: { input: ResolveClaimRaceInput; output: ResolveClaimRaceOutput };
   reviewHold: { input: ReviewHoldInput; output: ReviewHoldOutput };
+  scoreboard: { input: ScoreboardInput; output: ScoreboardOutput };
   setAsideApplies: { input: SetAsideAppliesInput; output: SetAsideAppliesOutput };
   setAsideComment: { input: SetAsideCommentInput; output: SetAsideCommentOutput };
   settle: { input: SettleInput; output: SettleOutput };
@@ -3833,6 +3998,8 @@ export interface Engine {
   labelCatalog(input?: EngineRequest<LabelCatalogInput>): LabelCatalogOutput;
   /** What `prflow labels` writes: a catalogue (`labelCatalog`'s) compared with the repository's labels as read (create, update, never delete). */
   labelSync(input: EngineRequest<LabelSyncInput>): LabelSyncOutput;
+  /** The queue as a lane: what lands next, each one's position and estimated landing (from the CI times of recent landings), and today's landings with their CI runs. */
+  lane(input: EngineRequest<LaneInput>): LaneOutput;
   /** A comment's queue marker, read. (A single rule exposed for the fixture corpora.) */
   marker(input?: EngineRequest<MarkerInput>): MarkerOutput;
   /** `open-pr`: the body with its Merge-After: trailer, the labels (skip-ci, auto-rebase on a layer, merge-queued, from:<machine>) and the ops. */
@@ -3855,6 +4022,8 @@ export interface Engine {
   resolveClaimRace(input: EngineRequest<ResolveClaimRaceInput>): ResolveClaimRaceOutput;
   /** Whether a review holds a pull request out of the queue. (A single rule exposed for the fixture corpora.) */
   reviewHold(input: EngineRequest<ReviewHoldInput>): ReviewHoldOutput;
+  /** Each agent's record (its `from:` label, else the author): opened, landed, bounced, set aside, median time to land, CI minutes per landing, flakes. */
+  scoreboard(input: EngineRequest<ScoreboardInput>): ScoreboardOutput;
   /** Whether a set-aside still applies to a head and base. (A single rule exposed for the fixture corpora.) */
   setAsideApplies(input: EngineRequest<SetAsideAppliesInput>): SetAsideAppliesOutput;
   /** The set-aside comment's body. (A single rule exposed for the fixture corpora.) */

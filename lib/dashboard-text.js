@@ -41,7 +41,9 @@ export function queueText(q) {
 /** The queue's summary line: the lane's words when the engine gives them, else what moves next, the order, what is in flight, any cycle. */
 export function queueLine(q) {
   const cycles = q.cycles.length ? `; cycles: ${q.cycles.map((c) => c.map((n) => `#${n}`).join(" → ")).join("; ")}` : "";
-  if (q.lane?.summary) return `Merge queue: ${q.lane.summary}${q.inFlight.length ? `; in flight ${nums(q.inFlight)}` : ""}${cycles}`;
+  // The lane (what lands next, with estimates) says it better than a bare pick order, which reads
+  // "none" while the one queued pull request is in flight.
+  if (q.lane?.entries?.length) return `Merge queue: ${q.lane.summary}${q.inFlight.length ? `; in flight ${nums(q.inFlight)}` : ""}${cycles}`;
   const next = q.next && q.next.action !== "idle" ? `${q.next.action}${q.next.number ? ` #${q.next.number}` : ""}` : "idle";
   return `Merge queue: next ${next}; order ${nums(q.order)}; in flight ${nums(q.inFlight)}${cycles}`;
 }

@@ -478,7 +478,12 @@ decisions! {
     "sweep": FactsInput => crate::flows::followup::SweepPlan = |e, i| {
         checked(&i.facts)?;
         Ok(match &e.config {
-            Ok(config) => crate::flows::followup::sweep(&i.facts, config),
+            // The board shows the queue's lane: worked out here, where flows meet.
+            Ok(config) => {
+                let ctx = queue::Ctx::new(&i.facts, config);
+                let lane = queue::lane::lane(&ctx, &triage::triage(&ctx));
+                crate::flows::followup::sweep_with_lane(&i.facts, config, &lane.entries)
+            }
             Err(errors) => crate::flows::followup::SweepPlan { engine: crate::VERSION.to_string(), config_errors: errors.clone(), ..Default::default() },
         })
     };
@@ -546,6 +551,20 @@ decisions! {
     "triage": FactsInput => OrRefusal<triage::Report> = |e, i| {
         checked(&i.facts)?;
         with_config(e, |c| Ok(queue::triage(&i.facts, c)))
+    };
+    /// The queue as a lane: what lands next, each one's position and estimated landing (from the CI
+    /// times of recent landings), and today's landings with their CI runs.
+    "lane": FactsInput => OrRefusal<queue::lane::Lane> = |e, i| {
+        checked(&i.facts)?;
+        with_config(e, |c| {
+            let ctx = queue::Ctx::new(&i.facts, c);
+            Ok(queue::lane::lane(&ctx, &triage::triage(&ctx)))
+        })
+    };
+    /// Each agent's record (its `from:` label, else the author): opened, landed, bounced, set aside, median time to land, CI minutes per landing, flakes.
+    "scoreboard" [page]: FactsInput => OrRefusal<crate::views::scoreboard::Scoreboard> = |e, i| {
+        checked(&i.facts)?;
+        with_config(e, |c| Ok(crate::views::scoreboard::scoreboard(&i.facts, c)))
     };
     /// The pull requests whose `builtOnBaseTip` triage reads: a reader asks git about these only.
     "tipReads": FactsInput => OrRefusal<Vec<u64>> = |e, i| {
@@ -667,6 +686,18 @@ mod tests {
     use serde_json::json;
 
     const FACTS: &str = r#"{"facts": {"now": "2026-11-30T12:00:00Z", "pullRequests": [{"number": 1, "author": "a", "labels": ["merge-queued"]}]}}"#;
+
+    #[test]
+    fn the_sweeps_board_lists_what_the_queue_lands_next() {
+        // The lane is worked out by the decision (a flow reads no other flow): the board must carry it.
+        let engine = Engine::new(r#"{"followup": {"board": {"enabled": true}}}"#);
+        let facts = json!({"facts": {"now": "2026-11-30T12:00:00Z", "viewer": "prflow", "defaultBranch": "main", "pullRequests": [
+            {"number": 1, "title": "queued one", "author": "a", "baseRef": "main", "headRef": "b1", "headSha": "h", "mergeStateStatus": "BEHIND", "labels": ["merge-queued", "skip-ci"]}
+        ]}});
+        let plan = engine.call_value("sweep", &facts).expect("sweep");
+        let body = plan["ops"].as_array().expect("ops").iter().find(|o| o["op"] == "upsertBoard" || o.get("body").is_some()).and_then(|o| o["body"].as_str()).expect("a board op").to_string();
+        assert!(body.contains("### Merge queue: lands next (1)\n\n1. #1 queued one: 1st of 1"), "{body}");
+    }
 
     #[test]
     fn a_config_with_three_mistakes_keeps_all_three_with_their_paths() {

@@ -3627,7 +3627,7 @@ function toEvent(item) {
       return { kind, at: item.createdAt, actor: loginOf(item.actor), label: item.label?.name ?? null };
   }
 }
-var PULL_PAGE, MIN_PULL_PAGE, NESTED, FOLLOW_PAGE, FOLLOW_BATCH, CODEOWNERS_PATHS, TIMELINE_KINDS, ITEM_TYPES, PAGE_INFO, ACTOR, AUTHOR, LISTS, LIST_FIELD, PULL_FIELDS, REPO_FIELDS, GraphqlErrors;
+var PULL_PAGE, MIN_PULL_PAGE, NESTED, FOLLOW_PAGE, FOLLOW_BATCH, CODEOWNERS_PATHS, TIMELINE_KINDS, ITEM_TYPES, PAGE_INFO, ACTOR, AUTHOR, LISTS, checksSelect, checksAt, LIST_FIELD, PULL_FIELDS, REPO_FIELDS, GraphqlErrors;
 var init_read = __esm({
   "lib/github/read.js"() {
     PULL_PAGE = 100;
@@ -3685,6 +3685,8 @@ var init_read = __esm({
         at: (pr) => pr.timelineItems
       }
     };
+    checksSelect = (first) => LISTS.checks.select(`first: ${first}`);
+    checksAt = (pr) => LISTS.checks.at(pr);
     LIST_FIELD = { labels: "labels", reviews: "reviews", reviewRequests: "reviewRequests", files: "files", comments: "comments", checks: "commits", timeline: "timelineItems" };
     PULL_FIELDS = "number state title body isDraft createdAt baseRefName headRefName headRefOid mergeable mergeStateStatus author { __typename login } " + Object.entries(LISTS).map(([k, l]) => l.select(`first: ${NESTED[k]}`)).join(" ");
     REPO_FIELDS = `defaultBranchRef { name refUpdateRule { requiredStatusCheckContexts } } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` + CODEOWNERS_PATHS.map((p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`).join(" ");
@@ -5022,6 +5024,36 @@ import { join } from "node:path";
 // lib/github/read-queue.js
 init_read();
 var PAGE = 50;
+var LANDED = 30;
+var LANDED_CHECKS = 30;
+var LANDED_QUERY = `query Landed($owner: String!, $repo: String!) {
+  repository(owner: $owner, name: $repo) {
+    pullRequests(states: MERGED, last: ${LANDED}, orderBy: { field: UPDATED_AT, direction: ASC }) {
+      nodes { number title createdAt mergedAt author { __typename login } labels(first: 20) { nodes { name } } ${checksSelect(LANDED_CHECKS)} }
+    }
+  }
+}`;
+async function readLanded(octokit, { owner, repo, facts, log: log2 = () => {
+} }) {
+  try {
+    const { data, errors } = await graphqlPartial(octokit, LANDED_QUERY, { owner, repo });
+    const nodes = data?.repository?.pullRequests?.nodes;
+    if (!nodes || errors.length) throw new Error(errors[0]?.message ?? "no merged pull requests in the answer");
+    facts.landed = nodes.filter((n) => n?.mergedAt).map((n) => ({
+      number: n.number,
+      title: n.title ?? "",
+      author: loginOf(n.author) ?? "",
+      labels: (n.labels?.nodes ?? []).map((l) => l.name),
+      createdAt: n.createdAt ?? "",
+      mergedAt: n.mergedAt,
+      checks: (checksAt(n)?.nodes ?? []).filter(Boolean).map(toCheck)
+    })).sort((a, b) => b.mergedAt.localeCompare(a.mergedAt) || b.number - a.number);
+  } catch (e) {
+    log2(`landed: could not read the recent landings (${e.message}); no estimate is made`);
+    addUnknown(facts.unknown, "landed");
+  }
+  return facts;
+}
 var QUEUE_PULLS_QUERY = `query QueuePulls($owner: String!, $repo: String!, $after: String) {
   viewer { login }
   repository(owner: $owner, name: $repo) {
@@ -5067,6 +5099,7 @@ function addUnknown(list, what) {
 async function readBoardFacts(octokit, { owner, repo, engine, config = {}, log: log2 = () => {
 }, tips, reads }) {
   const facts = await readFacts(octokit, { owner, repo, log: log2 });
+  await readLanded(octokit, { owner, repo, facts, log: log2 });
   return readQueueFacts(octokit, { owner, repo, engine, facts, config, log: log2, tips, reads });
 }
 var MAX_ROUNDS = 8;

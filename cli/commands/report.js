@@ -5,17 +5,21 @@ import { readFileSync } from "node:fs";
 import { CONFIG_EITHER, UsageError } from "../usage.js";
 import { connect, offlineConfig, repoConfig } from "../common.js";
 import { RunError } from "../../lib/run.js";
-import { reportJson, reportText } from "../../lib/queue-report.js";
+import { reportJson, reportText, scoreboardText } from "../../lib/queue-report.js";
 
-export const summary = "Show the merge queue: every open pull request's triage, owner, reason and place (read-only).";
-export const usage = "prflow report (--repo owner/name | --facts FACTS.json) [--config FILE] [--format text|json]";
-export const examples = ["prflow report --repo acme/widgets", "prflow report --facts facts.json --format json"];
-export const help = { config: CONFIG_EITHER };
+export const summary = "Show the merge queue: each pull request's triage, owner, position and estimated landing (read-only).";
+export const usage = "prflow report (--repo owner/name | --facts FACTS.json) [--by-agent] [--config FILE] [--format text|json]";
+export const examples = ["prflow report --repo acme/widgets", "prflow report --repo acme/widgets --by-agent", "prflow report --facts facts.json --format json"];
+export const help = {
+  config: CONFIG_EITHER,
+  "by-agent": "each agent's record instead (its from: label, else the author): opened, landed, bounced, set aside, median time to land, CI minutes per landing, flakes",
+};
 export const options = {
   repo: { type: "string" },
   facts: { type: "string" },
   config: { type: "string" },
   format: { type: "string", default: "text" },
+  "by-agent": { type: "boolean", default: false },
 };
 
 /**
@@ -58,14 +62,23 @@ export async function readInput(values, usage, decision) {
 
 export async function run(values) {
   const { engine, facts, repository } = await readInput(values, usage);
-  let report;
-  try {
-    report = engine.triage({ facts });
-  } catch (e) {
-    throw new RunError([`${values.facts ?? repository}: ${e.message}`]);
-  }
   const meta = { repository: repository ?? facts.repository ?? values.facts, engine: engine.version() };
-  if (values.format === "json") console.log(JSON.stringify(reportJson(report, meta), null, 2));
-  else process.stdout.write(reportText(report, meta));
+  const ask = (decision) => {
+    try {
+      return engine[decision]({ facts });
+    } catch (e) {
+      throw new RunError([`${values.facts ?? repository}: ${e.message}`]);
+    }
+  };
+  if (values["by-agent"]) {
+    const board = ask("scoreboard");
+    if (values.format === "json") console.log(JSON.stringify({ ...meta, ...board }, null, 2));
+    else process.stdout.write(scoreboardText(board, meta));
+    return 0;
+  }
+  const report = ask("triage");
+  const lane = ask("lane");
+  if (values.format === "json") console.log(JSON.stringify(reportJson(report, { ...meta, lane }), null, 2));
+  else process.stdout.write(reportText(report, { ...meta, lane }));
   return 0;
 }

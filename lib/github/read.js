@@ -96,6 +96,10 @@ const LISTS = {
     at: (pr) => pr.timelineItems,
   },
 };
+/** A head commit's check runs and statuses, `first` of them: the selection and where its nodes sit in a pull request. */
+export const checksSelect = (first) => LISTS.checks.select(`first: ${first}`);
+export const checksAt = (pr) => LISTS.checks.at(pr);
+
 // The GraphQL field each list's errors are reported under.
 const LIST_FIELD = { labels: "labels", reviews: "reviews", reviewRequests: "reviewRequests", files: "files", comments: "comments", checks: "commits", timeline: "timelineItems" };
 

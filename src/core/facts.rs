@@ -59,6 +59,29 @@ pub struct Facts {
     /// `unknown: ["board"]` when the read failed.
     #[serde(default)]
     pub boards: Vec<BoardIssue>,
+    /// Pull requests merged lately, newest first, with their head's checks: what the queue times its
+    /// estimates by and the scoreboard counts landings from. `unknown: ["landed"]` when the read failed.
+    #[serde(default)]
+    pub landed: Vec<Landing>,
+}
+
+/// A merged pull request, as the queue's estimate and the scoreboard read it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Landing {
+    pub number: u64,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub author: String,
+    #[serde(default)]
+    pub labels: Vec<String>,
+    #[serde(default)]
+    pub created_at: String,
+    pub merged_at: String,
+    /// The merged head's check runs and statuses: its CI runs.
+    #[serde(default)]
+    pub checks: Vec<Check>,
 }
 
 /// An issue, as the merge queue reads it: `Start-After:` in its body and GitHub's "blocked by".
@@ -171,6 +194,8 @@ pub enum RepoFact {
     Rules,
     /// The members of a team CODEOWNERS names (`teamMembers`): a team missing there was not read.
     TeamMembers,
+    /// The pull requests merged lately (`landed`): no estimate is made from an unread history.
+    Landed,
 }
 
 /// One open pull request.
@@ -399,6 +424,11 @@ mod readers {
         required_checks: "requiredChecks", codeowners: "codeowners", unknown: "unknown", pull_requests: "pullRequests",
         issues: "issues", team_members: "teamMembers", base_tip_sha: "baseTipSha", require_code_owner_review: "requireCodeOwnerReview",
         require_conversation_resolution: "requireConversationResolution", queue_memory: "queueMemory", boards: "boards",
+        landed: "landed",
+    });
+    lean_object!(Landing {
+        number: "number" required, title: "title", author: "author", labels: "labels", created_at: "createdAt",
+        merged_at: "mergedAt" required, checks: "checks",
     });
     lean_object!(Issue { number: "number" required, open: "open", body: "body", blocked_by: "blockedBy", pull_request: "pullRequest" });
     lean_object!(IssueRef init(IssueRef { source: link_source(), ..IssueRef::default() }) {
@@ -428,7 +458,7 @@ mod readers {
     lean_object!(TimelineEvent { kind: "kind" required, at: "at" required, actor: "actor", label: "label" });
     lean_enum!(RepoFact {
         Labels: "labels", RequiredChecks: "requiredChecks", Codeowners: "codeowners", Issues: "issues", Board: "board",
-        Rules: "rules", TeamMembers: "teamMembers",
+        Rules: "rules", TeamMembers: "teamMembers", Landed: "landed",
     });
     lean_enum!(PullFact {
         Labels: "labels", Reviews: "reviews", ReviewRequests: "reviewRequests", Checks: "checks", Files: "files",

@@ -10,6 +10,7 @@ pub mod decision;
 pub mod facts;
 pub mod glob;
 pub mod labels;
+pub mod lane;
 pub mod markers;
 pub mod plan;
 pub mod scopes;

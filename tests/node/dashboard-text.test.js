@@ -24,7 +24,7 @@ const view = {
     { actor: "stopTheLine", heading: "Stop the line: waited past its limit", numbers: [30] },
     { actor: "queue", heading: "The merge queue", numbers: [22, 23] },
   ],
-  queue: { order: [23], inFlight: [22], next: { action: "watch", number: 22 }, cycles: [], lane: { summary: "next to land: #22 about 13:50; then #23" } },
+  queue: { order: [23], inFlight: [22], next: { action: "watch", number: 22 }, cycles: [], lane: { summary: "next to land: #22 about 13:50; then #23", entries: [queued(22, 1).lane, queued(23, 2).lane] } },
   stopTheLine: true, stopReasons: ["#30 waited 20 d in needs-human"], warnings: [],
 };
 

@@ -13,6 +13,7 @@ pub mod flake;
 pub mod fixer;
 pub mod graph;
 pub mod green;
+pub mod lane;
 pub mod markers;
 pub mod memory;
 pub mod open;
