@@ -51,13 +51,21 @@ export function killRunning() {
   for (const child of running) child.kill("SIGKILL");
 }
 
+// git as found when this module loads, before any command of a pull request has run: a command can
+// write into a folder on PATH (~/.local/bin, node_modules/.bin), and a `git` or `cat` it put there must
+// not be what later runs with the token. Our git processes get a PATH of git's folder and the system's.
+const GIT = (() => {
+  for (const dir of (process.env.PATH ?? "").split(":").filter((d) => d.startsWith("/"))) if (existsSync(join(dir, "git"))) return join(dir, "git");
+  return "git";
+})();
+const GIT_PATH = [...new Set([GIT.includes("/") ? GIT.slice(0, GIT.lastIndexOf("/")) : null, "/usr/bin", "/bin"].filter(Boolean))].join(":");
+
 /**
  * The environment a git process of ours gets: no GitHub token, no GIT_* variable a caller set (a
  * GIT_DIR or GIT_CONFIG_* would redirect it), the user's and the system's config left out.
  */
 function gitEnv(extra) {
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? homedir(), LANG: "C", GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", ...IDENTITY, ...extra };
-  return env;
+  return { PATH: GIT_PATH, HOME: process.env.HOME ?? homedir(), LANG: "C", GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", ...IDENTITY, ...extra };
 }
 
 /**
@@ -90,7 +98,7 @@ export class Git {
     if (existsSync(join(this.dir, "HEAD"))) writeFileSync(join(this.dir, "config"), CLEAN_CONFIG);
     const pre = ["-c", `core.hooksPath=${this.hooks}`, "-c", "credential.helper=", ...(auth && this.token ? ["-c", `credential.helper=${HELPER}`] : [])];
     return new Promise((resolve, reject) => {
-      const child = spawn("git", [...pre, ...args], { cwd, env: gitEnv(env), stdio: ["ignore", "pipe", "pipe", auth && this.token ? "pipe" : "ignore"] });
+      const child = spawn(GIT, [...pre, ...args], { cwd, env: gitEnv(env), stdio: ["ignore", "pipe", "pipe", auth && this.token ? "pipe" : "ignore"] });
       running.add(child);
       if (auth && this.token) {
         child.stdio[3].on("error", () => {});
@@ -186,7 +194,7 @@ export class Git {
     killRunning();
     for (const dir of this.trees.values()) {
       try {
-        execFileSync("git", ["-c", `core.hooksPath=${this.hooks}`, "worktree", "remove", "--force", "--force", dir], { cwd: this.dir, stdio: "ignore" });
+        execFileSync(GIT, ["-c", `core.hooksPath=${this.hooks}`, "worktree", "remove", "--force", "--force", dir], { cwd: this.dir, stdio: "ignore", env: gitEnv({}) });
       } catch {
         // Removed below whatever git says; prune forgets it.
       }
@@ -194,7 +202,7 @@ export class Git {
     }
     this.trees.clear();
     try {
-      execFileSync("git", ["worktree", "prune"], { cwd: this.dir, stdio: "ignore" });
+      execFileSync(GIT, ["-c", `core.hooksPath=${this.hooks}`, "worktree", "prune"], { cwd: this.dir, stdio: "ignore", env: gitEnv({}) });
     } catch {
       // Nothing to prune, or no clone yet.
     }
