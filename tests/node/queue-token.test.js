@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { startEmulator } from "../../emulator/index.js";
 import { makeOctokit } from "../../lib/github/index.js";
 import { Git } from "../../lib/queue/git.js";
@@ -160,4 +161,38 @@ test("prflow fixer: the AI command finds no token in any process's environment (
   assert.match(gaveUp, /the AI command exited 3/);
   assert.match(gaveUp, /key github_pat_\*\*\* real \*\*\*/, gaveUp);
   assert.ok(!gaveUp.includes(token) && !gaveUp.includes(shaped), gaveUp);
+});
+
+test("the Action's mode: queue: the autoFix spy finds no form of the token (the Action's own environment included), and the fix lands", async (t) => {
+  const gh = await startEmulator({ git: true });
+  gh.setRepoSettings({ allowAutoMerge: true });
+  gh.setRequiredChecks(REQUIRED, { strict: true });
+  gh.ci.register(CI);
+  const token = `ghp_${randomBytes(18).toString("hex")}`;
+  gh.registerToken(token, gh.owner, "personal");
+  const workspace = mkdtempSync(join(tmpdir(), "prflow-token-action-"));
+  t.after(async () => {
+    await gh.close();
+    rmSync(workspace, { recursive: true, force: true });
+  });
+  const spyOut = join(workspace, "spy");
+  writeFileSync(join(workspace, "spy.sh"), SPY);
+  writeFileSync(join(workspace, "prflow.json"), JSON.stringify({ queue: { autoFix: { ignore: ["^ci$", "^no-skip-ci-label$"], fixers: [{ context: "^fmt$", run: `sh ${join(workspace, "spy.sh")} && printf 'formatted\\n' > src/f.rs` }] } } }));
+  const pr = gh.createPull({ title: "unformatted", head: "agent/fmt", files: ["src/f.rs"], labels: ["merge-queued", "skip-ci"] });
+  gh.ci.setOutcome(pr.headSha, { jobs: { fmt: "fail" } });
+  const ticker = setInterval(() => gh.clock.advance({ minutes: 1 }), 5);
+  let r;
+  try {
+    r = await gh.runAction({ actionPath: fileURLToPath(new URL("../..", import.meta.url)), event: "workflow_dispatch", payload: {}, workspace, inputs: { mode: "queue", live: "true", token, config: "prflow.json" }, env: { SPY_OUT: spyOut } });
+  } finally {
+    clearInterval(ticker);
+  }
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.ok(gh.state.pull(pr.number).merged, r.stdout);
+  assert.equal(readdirSync(spyOut).filter((f) => f.startsWith("run")).length, 1, r.stdout);
+  assert.deepEqual(findings(spyOut, token), [], "no form of the token where the command could look, INPUT_TOKEN's kernel copy included");
+  assert.deepEqual(readdirSync(spyOut).filter((f) => f.startsWith("planted-ran")), []);
+  assert.deepEqual(daemons(), []);
+  // The one line that names it is the one telling the runner to mask it.
+  assert.deepEqual(r.stdout.split("\n").filter((l) => l.includes(token)), [`::add-mask::${token}`], "nor in the Action's log");
 });
