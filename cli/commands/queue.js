@@ -1,12 +1,11 @@
 // `prflow queue`: the merge-queue worker. Arguments in, then lib/queue/worker.js's loop: the engine's
 // cycle step decides, lib/ reads and writes (GitHub and git through the one writer table).
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { UsageError } from "../usage.js";
 import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
 import { RunError } from "../../lib/run.js";
 import { makeOctokit } from "../../lib/github/index.js";
-import { Git } from "../../lib/queue/git.js";
+import { Git, stateDir } from "../../lib/queue/git.js";
 import { findRepo, runQueue, stamp, stopSignals, stoppableSleep } from "../../lib/queue/worker.js";
 import { findToken, takeTokens } from "../../lib/token.js";
 import { redact } from "../../lib/redact.js";
@@ -83,8 +82,8 @@ export async function run(values) {
   const log = (line) => console.log(`${stamp()} ${plainText(redact(line))}`);
   const octokit = makeOctokit({ token, baseUrl: env.GITHUB_API_URL, graphqlUrl: env.GITHUB_GRAPHQL_URL, log });
   const server = env.PRFLOW_GIT_URL ?? "https://github.com";
-  const stateDir = join(env.XDG_STATE_HOME || join(homedir(), ".local", "state"), "prflow", `${slug.owner}-${slug.repo}`);
-  const g = new Git({ cloneUrl: `${server.replace(/\/$/, "")}/${slug.owner}/${slug.repo}.git`, token, stateDir, commandTimeoutMinutes });
+  // The one clone folder per repository, the fixer's too (lib/queue/git.js stateDir).
+  const g = new Git({ cloneUrl: `${server.replace(/\/$/, "")}/${slug.owner}/${slug.repo}.git`, token, stateDir: join(stateDir(env), `${slug.owner}-${slug.repo}`), commandTimeoutMinutes });
   const { signal, off } = stopSignals({ g, log });
   try {
     await runQueue({ gh: { octokit, ...slug }, g, engine, options, once: values.once, log, sleep: stoppableSleep, signal });
