@@ -38,7 +38,7 @@ state: Rollup
 /**
  * One write. `reason` is one line a person can read; `guard` is what must still hold when it is applied. Every flow's writes are ops of this one enum, applied by the one writer table (lib/github/write.js), which checks the guard against a fresh read, applies, and reports.
  * 
- * The git side (`rebaseAndPush`) is in the same vocabulary: a push is a write to GitHub like a label edit, its lease is the same head guard, and the worker that runs git reports it through the same table, so a moved branch comes back as `guard-failed` like any other stale op.
+ * The git side (`rebase`, `rebaseOnto`, `push`, `autoFix`) is in the same vocabulary and the same table: a push is a write to GitHub like a label edit, its lease is its head guard, and the table reports it in the same outcome words.
  */
 export type Op = ({
 add: LabelChange[]
@@ -140,14 +140,6 @@ reason: string
 title: string
 } | {
 branch: string
-guard: Guard
-number: number
-onto: string
-op: "rebaseAndPush"
-reason: string
-upstream?: (string | null)
-} | {
-branch: string
 dropping?: (string | null)
 expected_head: string
 number: number
@@ -175,6 +167,7 @@ expected_head: string
 number: number
 op: "autoFix"
 reason: string
+timeout_minutes?: number
 })
 /**
  * An issue's state, as GitHub's REST API spells it.
@@ -524,6 +517,10 @@ batch?: BatchConfig
  * A fixer's claim holds for at most this many minutes while the head is unchanged.
  */
 claimMinutes?: number
+/**
+ * How long an autoFix, rebuild or AI command may run before it is killed with everything it started (`--command-timeout` overrides it).
+ */
+commandTimeoutMinutes?: number
 /**
  * Branches a tool generates (a dependency update such as `chore/pnpm-update`): a fixer never resolves one by hand, it runs the branch's `rebuild` command instead, because nothing checks that a lockfile resolved by hand is what the generator would have written.
  */
@@ -1067,9 +1064,9 @@ export type PullFact = (("labels" | "reviews" | "reviewRequests" | "checks" | "f
  */
 export type RepoFact = ("labels" | "requiredChecks" | "codeowners" | "issues" | "board" | "rules" | "teamMembers" | "landed")
 /**
- * How one op went, as the shell reports it (one per op applied, in order; it stops at the first that is not `done`/`unchanged`/`skipped`).
+ * How one op went, in the writer table's words (lib/github/write.js): the same for a GitHub write and a git op. One per op applied, in order; the table stops at the first that is not `applied`/`unchanged`/`skipped`. The camel-case names of the worker's first shell are still read.
  */
-export type QueueOpOutcome = (("done" | "conflict" | "failed") | "unchanged" | "empty" | "skipped" | "moved" | "leaseLost" | "refused" | "guardFailed")
+export type QueueOpOutcome = (("applied" | "conflict" | "failed") | "unchanged" | "empty" | "skipped" | "moved" | "lease-lost" | "refused" | "guard-failed")
 /**
  * A pull request that left the open list, read by number because the worker asked (`reads`).
  */
@@ -1468,9 +1465,14 @@ files?: string[]
  */
 head?: (string | null)
 /**
- * What the command printed (the engine keeps its last lines).
+ * What the op or its command printed, redacted by the shell (the engine keeps its last lines); the writer table calls it `detail`.
  */
 log?: string
+number?: (number | null)
+/**
+ * The op's kind and target, as the writer table reports them (not read).
+ */
+op?: (string | null)
 outcome: QueueOpOutcome
 }
 /**
@@ -2591,6 +2593,10 @@ claimOps: Op[]
  * `pick`, `resume` (this fixer's claim holds already), or `nothing`.
  */
 code: string
+/**
+ * How long the AI or rebuild command may run (`queue.commandTimeoutMinutes`).
+ */
+commandTimeoutMinutes?: number
 failedChecks: FailedCheck[]
 head: string
 message: string
@@ -2619,7 +2625,11 @@ facts: Facts
 name: string
 number: number
 /**
- * Why, in words, for the comment.
+ * The last lines the command printed, redacted by the shell: quoted in a code block.
+ */
+output?: string
+/**
+ * What failed, in words, with the exit code (`the AI command exited 3`), for the comment.
  */
 why: string
 }

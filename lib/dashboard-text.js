@@ -51,15 +51,6 @@ export function queueLine(q) {
 /** A warning as one line. */
 export const warningLine = (w) => (w.number ? `#${w.number}: ${w.message}` : w.message);
 
-// Bidi controls reorder what a terminal shows (a title can make "#12 fix" read as something else):
-// shown as \u{...}, never obeyed.
-const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/** Text a person typed, safe for one terminal line: controls dropped, bidi controls escaped. */
-export function visible(text) {
-  return oneLine(text).replace(BIDI, (c) => `\\u{${c.codePointAt(0).toString(16).toUpperCase()}}`);
-}
-
 /** `text` cut to `width` columns with an ellipsis (0 cuts nothing). */
 const cut = (text, width) => (width > 0 && text.length > width ? `${text.slice(0, Math.max(1, width - 1))}…` : text);
 
@@ -85,21 +76,21 @@ function wrapped(text, width, indent, max = 2) {
 /** One pull request: `#N title … state · time`, then why, then what else holds it (blockers, claims, the queue). */
 function rowLines(r, width, group) {
   const time = r.minutes === null ? "time ?" : duration(r.minutes);
-  const right = `  ${visible(stateOf(r))} · ${time}`;
+  const right = `  ${oneLine(stateOf(r))} · ${time}`;
   const left = `  #${r.number} `;
-  const title = visible(r.title);
+  const title = oneLine(r.title);
   // The title takes the room the number and the state leave, padded so the states line up at the right.
   const room = Math.max(8, width - left.length - right.length);
   const lines = [width > 0 ? `${left}${cut(title, room).padEnd(room)}${right}`.trimEnd() : `${left}${title}${right}`];
   const indent = left.length;
-  const why = visible(whyOf(r) || (r.minutes === null ? r.problem ?? "" : ""));
+  const why = oneLine(whyOf(r) || (r.minutes === null ? r.problem ?? "" : ""));
   if (why) lines.push(...wrapped(why, width, indent));
   const more = [];
-  if (r.blockers.length) more.push(`blocked: ${r.blockers.map((b) => visible(b.replace(/^blocker:/, ""))).join(", ")}`);
+  if (r.blockers.length) more.push(`blocked: ${r.blockers.map((b) => oneLine(b.replace(/^blocker:/, ""))).join(", ")}`);
   // The group names who acts; the owner is worth a word where it is a named machine or person.
-  if (group !== "queue" && r.owner && r.owner !== r.author) more.push(`owner ${visible(r.owner)}`);
-  if (r.claimers.length) more.push(`claimed by ${r.claimers.map(visible).join(", ")}`);
-  if (r.queue) more.push(`queue: ${visible(queueText(r.queue))}`);
+  if (group !== "queue" && r.owner && r.owner !== r.author) more.push(`owner ${oneLine(r.owner)}`);
+  if (r.claimers.length) more.push(`claimed by ${r.claimers.map(oneLine).join(", ")}`);
+  if (r.queue) more.push(`queue: ${oneLine(queueText(r.queue))}`);
   if (more.length) lines.push(...wrapped(more.join(" · "), width, indent));
   return lines;
 }
@@ -111,9 +102,9 @@ function rowLines(r, width, group) {
  */
 export function dashboardText(view, { width = 80 } = {}) {
   const lines = [];
-  const fit = (text) => cut(visible(text), width);
-  if (view.stopTheLine) lines.push(...wrapped(`STOP THE LINE: ${view.stopReasons.map(visible).join("; ")}`, width, 0, 4));
-  lines.push(...wrapped(visible(queueLine(view.queue)), width, 0, 3));
+  const fit = (text) => cut(oneLine(text), width);
+  if (view.stopTheLine) lines.push(...wrapped(`STOP THE LINE: ${view.stopReasons.map(oneLine).join("; ")}`, width, 0, 4));
+  lines.push(...wrapped(oneLine(queueLine(view.queue)), width, 0, 3));
   if (!view.rows.length) lines.push("", "No open pull request.");
   const byNumber = new Map(view.rows.map((r) => [r.number, r]));
   const groups = view.groups?.length ? view.groups : [{ actor: "", heading: "Open pull requests", numbers: view.rows.map((r) => r.number) }];

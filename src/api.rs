@@ -283,8 +283,11 @@ pub struct FixerGiveUpInput {
     pub facts: Facts,
     pub number: u64,
     pub name: String,
-    /// Why, in words, for the comment.
+    /// What failed, in words, with the exit code (`the AI command exited 3`), for the comment.
     pub why: String,
+    /// The last lines the command printed, redacted by the shell: quoted in a code block.
+    #[serde(default)]
+    pub output: String,
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -608,7 +611,7 @@ decisions! {
     /// A fixer giving up: the claim released and a comment saying why.
     "fixerGiveUp": FixerGiveUpInput => OrRefusal<Vec<crate::core::plan::Op>> = |e, i| {
         checked(&i.facts)?;
-        with_config(e, |c| Ok(fixer::fixer_give_up(&queue::Ctx::new(&i.facts, c), i.number, &i.name, &i.why)))
+        with_config(e, |c| Ok(fixer::fixer_give_up(&queue::Ctx::new(&i.facts, c), i.number, &i.name, &i.why, &i.output)))
     };
     /// The issues `report-unowned` keeps: one per queued pull request whose owner is none.
     "unownedIssues": UnownedIssuesInput => OrRefusal<Vec<claim::UnownedIssue>> = |e, i| {

@@ -5,14 +5,6 @@ var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
 var __getOwnPropNames = Object.getOwnPropertyNames;
 var __getProtoOf = Object.getPrototypeOf;
 var __hasOwnProp = Object.prototype.hasOwnProperty;
-var __esm = (fn, res, err) => function __init() {
-  if (err) throw err[0];
-  try {
-    return fn && (res = (0, fn[__getOwnPropNames(fn)[0]])(fn = 0)), res;
-  } catch (e) {
-    throw err = [e], e;
-  }
-};
 var __commonJS = (cb, mod) => function __require() {
   try {
     return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
@@ -40,1551 +32,6 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   isNodeMode || !mod || !mod.__esModule ? __defProp(target, "default", { value: mod, enumerable: true }) : target,
   mod
 ));
-
-// node_modules/universal-user-agent/index.js
-function getUserAgent() {
-  if (typeof navigator === "object" && "userAgent" in navigator) {
-    return navigator.userAgent;
-  }
-  if (typeof process === "object" && process.version !== void 0) {
-    return `Node.js/${process.version.substr(1)} (${process.platform}; ${process.arch})`;
-  }
-  return "<environment undetectable>";
-}
-var init_universal_user_agent = __esm({
-  "node_modules/universal-user-agent/index.js"() {
-  }
-});
-
-// node_modules/before-after-hook/lib/register.js
-function register(state, name, method, options) {
-  if (typeof method !== "function") {
-    throw new Error("method for before hook must be a function");
-  }
-  if (!options) {
-    options = {};
-  }
-  if (Array.isArray(name)) {
-    return name.reverse().reduce((callback, name2) => {
-      return register.bind(null, state, name2, callback, options);
-    }, method)();
-  }
-  return Promise.resolve().then(() => {
-    if (!state.registry[name]) {
-      return method(options);
-    }
-    return state.registry[name].reduce((method2, registered) => {
-      return registered.hook.bind(null, method2, options);
-    }, method)();
-  });
-}
-var init_register = __esm({
-  "node_modules/before-after-hook/lib/register.js"() {
-  }
-});
-
-// node_modules/before-after-hook/lib/add.js
-function addHook(state, kind, name, hook2) {
-  const orig = hook2;
-  if (!state.registry[name]) {
-    state.registry[name] = [];
-  }
-  if (kind === "before") {
-    hook2 = (method, options) => {
-      return Promise.resolve().then(orig.bind(null, options)).then(method.bind(null, options));
-    };
-  }
-  if (kind === "after") {
-    hook2 = (method, options) => {
-      let result;
-      return Promise.resolve().then(method.bind(null, options)).then((result_) => {
-        result = result_;
-        return orig(result, options);
-      }).then(() => {
-        return result;
-      });
-    };
-  }
-  if (kind === "error") {
-    hook2 = (method, options) => {
-      return Promise.resolve().then(method.bind(null, options)).catch((error) => {
-        return orig(error, options);
-      });
-    };
-  }
-  state.registry[name].push({
-    hook: hook2,
-    orig
-  });
-}
-var init_add = __esm({
-  "node_modules/before-after-hook/lib/add.js"() {
-  }
-});
-
-// node_modules/before-after-hook/lib/remove.js
-function removeHook(state, name, method) {
-  if (!state.registry[name]) {
-    return;
-  }
-  const index = state.registry[name].map((registered) => {
-    return registered.orig;
-  }).indexOf(method);
-  if (index === -1) {
-    return;
-  }
-  state.registry[name].splice(index, 1);
-}
-var init_remove = __esm({
-  "node_modules/before-after-hook/lib/remove.js"() {
-  }
-});
-
-// node_modules/before-after-hook/index.js
-function bindApi(hook2, state, name) {
-  const removeHookRef = bindable(removeHook, null).apply(
-    null,
-    name ? [state, name] : [state]
-  );
-  hook2.api = { remove: removeHookRef };
-  hook2.remove = removeHookRef;
-  ["before", "error", "after", "wrap"].forEach((kind) => {
-    const args = name ? [state, kind, name] : [state, kind];
-    hook2[kind] = hook2.api[kind] = bindable(addHook, null).apply(null, args);
-  });
-}
-function Singular() {
-  const singularHookName = /* @__PURE__ */ Symbol("Singular");
-  const singularHookState = {
-    registry: {}
-  };
-  const singularHook = register.bind(null, singularHookState, singularHookName);
-  bindApi(singularHook, singularHookState, singularHookName);
-  return singularHook;
-}
-function Collection() {
-  const state = {
-    registry: {}
-  };
-  const hook2 = register.bind(null, state);
-  bindApi(hook2, state);
-  return hook2;
-}
-var bind, bindable, before_after_hook_default;
-var init_before_after_hook = __esm({
-  "node_modules/before-after-hook/index.js"() {
-    init_register();
-    init_add();
-    init_remove();
-    bind = Function.bind;
-    bindable = bind.bind(bind);
-    before_after_hook_default = { Singular, Collection };
-  }
-});
-
-// node_modules/@octokit/endpoint/dist-bundle/index.js
-function lowercaseKeys(object) {
-  if (!object) {
-    return {};
-  }
-  return Object.keys(object).reduce((newObj, key) => {
-    newObj[key.toLowerCase()] = object[key];
-    return newObj;
-  }, {});
-}
-function isPlainObject(value) {
-  if (typeof value !== "object" || value === null) return false;
-  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
-  const proto = Object.getPrototypeOf(value);
-  if (proto === null) return true;
-  const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
-  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
-}
-function mergeDeep(defaults, options) {
-  const result = Object.assign({}, defaults);
-  Object.keys(options).forEach((key) => {
-    if (isPlainObject(options[key])) {
-      if (!(key in defaults)) Object.assign(result, { [key]: options[key] });
-      else result[key] = mergeDeep(defaults[key], options[key]);
-    } else {
-      Object.assign(result, { [key]: options[key] });
-    }
-  });
-  return result;
-}
-function removeUndefinedProperties(obj) {
-  for (const key in obj) {
-    if (obj[key] === void 0) {
-      delete obj[key];
-    }
-  }
-  return obj;
-}
-function merge(defaults, route, options) {
-  if (typeof route === "string") {
-    let [method, url] = route.split(" ");
-    options = Object.assign(url ? { method, url } : { url: method }, options);
-  } else {
-    options = Object.assign({}, route);
-  }
-  options.headers = lowercaseKeys(options.headers);
-  removeUndefinedProperties(options);
-  removeUndefinedProperties(options.headers);
-  const mergedOptions = mergeDeep(defaults || {}, options);
-  if (options.url === "/graphql") {
-    if (defaults && defaults.mediaType.previews?.length) {
-      mergedOptions.mediaType.previews = defaults.mediaType.previews.filter(
-        (preview) => !mergedOptions.mediaType.previews.includes(preview)
-      ).concat(mergedOptions.mediaType.previews);
-    }
-    mergedOptions.mediaType.previews = (mergedOptions.mediaType.previews || []).map((preview) => preview.replace(/-preview/, ""));
-  }
-  return mergedOptions;
-}
-function addQueryParameters(url, parameters) {
-  const separator = /\?/.test(url) ? "&" : "?";
-  const names = Object.keys(parameters);
-  if (names.length === 0) {
-    return url;
-  }
-  return url + separator + names.map((name) => {
-    if (name === "q") {
-      return "q=" + parameters.q.split("+").map(encodeURIComponent).join("+");
-    }
-    return `${name}=${encodeURIComponent(parameters[name])}`;
-  }).join("&");
-}
-function removeNonChars(variableName) {
-  return variableName.replace(/(?:^\W+)|(?:(?<!\W)\W+$)/g, "").split(/,/);
-}
-function extractUrlVariableNames(url) {
-  const matches = url.match(urlVariableRegex);
-  if (!matches) {
-    return [];
-  }
-  return matches.map(removeNonChars).reduce((a, b) => a.concat(b), []);
-}
-function omit(object, keysToOmit) {
-  const result = { __proto__: null };
-  for (const key of Object.keys(object)) {
-    if (keysToOmit.indexOf(key) === -1) {
-      result[key] = object[key];
-    }
-  }
-  return result;
-}
-function encodeReserved(str) {
-  return str.split(/(%[0-9A-Fa-f]{2})/g).map(function(part) {
-    if (!/%[0-9A-Fa-f]/.test(part)) {
-      part = encodeURI(part).replace(/%5B/g, "[").replace(/%5D/g, "]");
-    }
-    return part;
-  }).join("");
-}
-function encodeUnreserved(str) {
-  return encodeURIComponent(str).replace(/[!'()*]/g, function(c) {
-    return "%" + c.charCodeAt(0).toString(16).toUpperCase();
-  });
-}
-function encodeValue(operator, value, key) {
-  value = operator === "+" || operator === "#" ? encodeReserved(value) : encodeUnreserved(value);
-  if (key) {
-    return encodeUnreserved(key) + "=" + value;
-  } else {
-    return value;
-  }
-}
-function isDefined(value) {
-  return value !== void 0 && value !== null;
-}
-function isKeyOperator(operator) {
-  return operator === ";" || operator === "&" || operator === "?";
-}
-function getValues(context, operator, key, modifier) {
-  var value = context[key], result = [];
-  if (isDefined(value) && value !== "") {
-    if (typeof value === "string" || typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
-      value = value.toString();
-      if (modifier && modifier !== "*") {
-        value = value.substring(0, parseInt(modifier, 10));
-      }
-      result.push(
-        encodeValue(operator, value, isKeyOperator(operator) ? key : "")
-      );
-    } else {
-      if (modifier === "*") {
-        if (Array.isArray(value)) {
-          value.filter(isDefined).forEach(function(value2) {
-            result.push(
-              encodeValue(operator, value2, isKeyOperator(operator) ? key : "")
-            );
-          });
-        } else {
-          Object.keys(value).forEach(function(k) {
-            if (isDefined(value[k])) {
-              result.push(encodeValue(operator, value[k], k));
-            }
-          });
-        }
-      } else {
-        const tmp = [];
-        if (Array.isArray(value)) {
-          value.filter(isDefined).forEach(function(value2) {
-            tmp.push(encodeValue(operator, value2));
-          });
-        } else {
-          Object.keys(value).forEach(function(k) {
-            if (isDefined(value[k])) {
-              tmp.push(encodeUnreserved(k));
-              tmp.push(encodeValue(operator, value[k].toString()));
-            }
-          });
-        }
-        if (isKeyOperator(operator)) {
-          result.push(encodeUnreserved(key) + "=" + tmp.join(","));
-        } else if (tmp.length !== 0) {
-          result.push(tmp.join(","));
-        }
-      }
-    }
-  } else {
-    if (operator === ";") {
-      if (isDefined(value)) {
-        result.push(encodeUnreserved(key));
-      }
-    } else if (value === "" && (operator === "&" || operator === "?")) {
-      result.push(encodeUnreserved(key) + "=");
-    } else if (value === "") {
-      result.push("");
-    }
-  }
-  return result;
-}
-function parseUrl(template) {
-  return {
-    expand: expand.bind(null, template)
-  };
-}
-function expand(template, context) {
-  var operators = ["+", "#", ".", "/", ";", "?", "&"];
-  template = template.replace(
-    /\{([^\{\}]+)\}|([^\{\}]+)/g,
-    function(_, expression, literal) {
-      if (expression) {
-        let operator = "";
-        const values = [];
-        if (operators.indexOf(expression.charAt(0)) !== -1) {
-          operator = expression.charAt(0);
-          expression = expression.substr(1);
-        }
-        expression.split(/,/g).forEach(function(variable) {
-          var tmp = /([^:\*]*)(?::(\d+)|(\*))?/.exec(variable);
-          values.push(getValues(context, operator, tmp[1], tmp[2] || tmp[3]));
-        });
-        if (operator && operator !== "+") {
-          var separator = ",";
-          if (operator === "?") {
-            separator = "&";
-          } else if (operator !== "#") {
-            separator = operator;
-          }
-          return (values.length !== 0 ? operator : "") + values.join(separator);
-        } else {
-          return values.join(",");
-        }
-      } else {
-        return encodeReserved(literal);
-      }
-    }
-  );
-  if (template === "/") {
-    return template;
-  } else {
-    return template.replace(/\/$/, "");
-  }
-}
-function parse(options) {
-  let method = options.method.toUpperCase();
-  let url = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
-  let headers = Object.assign({}, options.headers);
-  let body;
-  let parameters = omit(options, [
-    "method",
-    "baseUrl",
-    "url",
-    "headers",
-    "request",
-    "mediaType"
-  ]);
-  const urlVariableNames = extractUrlVariableNames(url);
-  url = parseUrl(url).expand(parameters);
-  if (!/^http/.test(url)) {
-    url = options.baseUrl + url;
-  }
-  const omittedParameters = Object.keys(options).filter((option) => urlVariableNames.includes(option)).concat("baseUrl");
-  const remainingParameters = omit(parameters, omittedParameters);
-  const isBinaryRequest = /application\/octet-stream/i.test(headers.accept);
-  if (!isBinaryRequest) {
-    if (options.mediaType.format) {
-      headers.accept = headers.accept.split(/,/).map(
-        (format) => format.replace(
-          /application\/vnd(\.\w+)(\.v3)?(\.\w+)?(\+json)?$/,
-          `application/vnd$1$2.${options.mediaType.format}`
-        )
-      ).join(",");
-    }
-    if (url.endsWith("/graphql")) {
-      if (options.mediaType.previews?.length) {
-        const previewsFromAcceptHeader = headers.accept.match(/(?<![\w-])[\w-]+(?=-preview)/g) || [];
-        headers.accept = previewsFromAcceptHeader.concat(options.mediaType.previews).map((preview) => {
-          const format = options.mediaType.format ? `.${options.mediaType.format}` : "+json";
-          return `application/vnd.github.${preview}-preview${format}`;
-        }).join(",");
-      }
-    }
-  }
-  if (["GET", "HEAD"].includes(method)) {
-    url = addQueryParameters(url, remainingParameters);
-  } else {
-    if ("data" in remainingParameters) {
-      body = remainingParameters.data;
-    } else {
-      if (Object.keys(remainingParameters).length) {
-        body = remainingParameters;
-      }
-    }
-  }
-  if (!headers["content-type"] && typeof body !== "undefined") {
-    headers["content-type"] = "application/json; charset=utf-8";
-  }
-  if (["PATCH", "PUT"].includes(method) && typeof body === "undefined") {
-    body = "";
-  }
-  return Object.assign(
-    { method, url, headers },
-    typeof body !== "undefined" ? { body } : null,
-    options.request ? { request: options.request } : null
-  );
-}
-function endpointWithDefaults(defaults, route, options) {
-  return parse(merge(defaults, route, options));
-}
-function withDefaults(oldDefaults, newDefaults) {
-  const DEFAULTS2 = merge(oldDefaults, newDefaults);
-  const endpoint2 = endpointWithDefaults.bind(null, DEFAULTS2);
-  return Object.assign(endpoint2, {
-    DEFAULTS: DEFAULTS2,
-    defaults: withDefaults.bind(null, DEFAULTS2),
-    merge: merge.bind(null, DEFAULTS2),
-    parse
-  });
-}
-var VERSION, userAgent, DEFAULTS, urlVariableRegex, endpoint;
-var init_dist_bundle = __esm({
-  "node_modules/@octokit/endpoint/dist-bundle/index.js"() {
-    init_universal_user_agent();
-    VERSION = "0.0.0-development";
-    userAgent = `octokit-endpoint.js/${VERSION} ${getUserAgent()}`;
-    DEFAULTS = {
-      method: "GET",
-      baseUrl: "https://api.github.com",
-      headers: {
-        accept: "application/vnd.github.v3+json",
-        "user-agent": userAgent
-      },
-      mediaType: {
-        format: ""
-      }
-    };
-    urlVariableRegex = /\{[^{}}]+\}/g;
-    endpoint = withDefaults(null, DEFAULTS);
-  }
-});
-
-// node_modules/content-type/dist/index.js
-function parse2(header, options) {
-  const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
-  const len = header.length;
-  let valueStart = options?.start ?? 0;
-  while ((CHAR_MAP[header.charCodeAt(valueStart)] & OWS) !== 0) {
-    valueStart++;
-  }
-  let index = valueStart;
-  let typeFlags = 0;
-  let whitespace = -1;
-  let stop = options?.parameters === false ? COMMA_FLAG : 0;
-  while (index < len) {
-    const code = header.charCodeAt(index);
-    const flags = CHAR_MAP[code];
-    if ((flags & stopFlags) !== 0) {
-      stop |= flags & COMMA_FLAG;
-      break;
-    }
-    if ((flags & OWS) !== 0) {
-      if (whitespace === -1)
-        whitespace = index;
-    } else {
-      whitespace = -1;
-    }
-    typeFlags |= code & NON_ASCII | flags;
-    index++;
-  }
-  const valueEnd = whitespace === -1 ? index : whitespace;
-  const value = header.slice(valueStart, valueEnd);
-  const type = (typeFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-  if (index === len || stop !== 0) {
-    return { type, index, parameters: new NullObject() };
-  }
-  return parseParameters(header, type, index, len, stopFlags);
-}
-function parseParameters(header, type, index, len, stopFlags) {
-  const parameters = new NullObject();
-  parameter: while (index < len) {
-    index++;
-    while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
-      index++;
-    }
-    const keyStart = index;
-    let keyFlags = 0;
-    let keyWhitespace = -1;
-    while (index < len) {
-      const code = header.charCodeAt(index);
-      const flags = CHAR_MAP[code];
-      if ((flags & stopFlags) !== 0) {
-        if ((flags & COMMA_FLAG) !== 0)
-          break parameter;
-        continue parameter;
-      }
-      if (code === EQ) {
-        const keyEnd = keyWhitespace === -1 ? index : keyWhitespace;
-        const value = header.slice(keyStart, keyEnd);
-        const key = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-        index++;
-        while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
-          index++;
-        }
-        if (index < len && header.charCodeAt(index) === DQUOTE) {
-          const quotedStart = ++index;
-          let escaped = false;
-          while (index < len) {
-            const code2 = header.charCodeAt(index);
-            if (code2 === DQUOTE) {
-              if (parameters[key] === void 0) {
-                parameters[key] = escaped ? unescapeQuotedPairs(header, quotedStart, index) : header.slice(quotedStart, index);
-              }
-              index++;
-              let stop2 = 0;
-              while (index < len) {
-                const code3 = header.charCodeAt(index);
-                const flags2 = CHAR_MAP[code3];
-                if ((flags2 & stopFlags) !== 0) {
-                  stop2 = flags2 & COMMA_FLAG;
-                  break;
-                }
-                index++;
-              }
-              if (stop2 !== 0)
-                break parameter;
-              continue parameter;
-            }
-            if (code2 === BSLASH && index + 1 < len) {
-              escaped = true;
-              index += 2;
-              continue;
-            }
-            index++;
-          }
-          continue parameter;
-        }
-        const valueStart = index;
-        let stop = 0;
-        let valueWhitespace = -1;
-        while (index < len) {
-          const code2 = header.charCodeAt(index);
-          const flags2 = CHAR_MAP[code2];
-          if ((flags2 & stopFlags) !== 0) {
-            stop = flags2 & COMMA_FLAG;
-            break;
-          }
-          if ((flags2 & OWS) !== 0) {
-            if (valueWhitespace === -1)
-              valueWhitespace = index;
-          } else {
-            valueWhitespace = -1;
-          }
-          index++;
-        }
-        if (parameters[key] === void 0) {
-          const valueEnd = valueWhitespace === -1 ? index : valueWhitespace;
-          parameters[key] = header.slice(valueStart, valueEnd);
-        }
-        if (stop !== 0)
-          break parameter;
-        continue parameter;
-      }
-      if ((flags & OWS) !== 0) {
-        if (keyWhitespace === -1)
-          keyWhitespace = index;
-      } else {
-        keyWhitespace = -1;
-      }
-      keyFlags |= code & NON_ASCII | flags;
-      index++;
-    }
-  }
-  return { type, index, parameters };
-}
-function unescapeQuotedPairs(str, start, end) {
-  let result = "";
-  for (let index = start; index < end; index++) {
-    if (str.charCodeAt(index) === BSLASH) {
-      result += str.slice(start, index);
-      start = ++index;
-    }
-  }
-  return result + str.slice(start, end);
-}
-var SP, HTAB, SEMI, EQ, DQUOTE, BSLASH, COMMA, LOWER_CASE, OWS, SEMI_FLAG, COMMA_FLAG, TOKEN_FLAG, NON_ASCII, CASE_FLAGS, CHAR_MAP, NullObject;
-var init_dist = __esm({
-  "node_modules/content-type/dist/index.js"() {
-    SP = 32;
-    HTAB = 9;
-    SEMI = 59;
-    EQ = 61;
-    DQUOTE = 34;
-    BSLASH = 92;
-    COMMA = 44;
-    LOWER_CASE = 1;
-    OWS = 2;
-    SEMI_FLAG = 4;
-    COMMA_FLAG = 8;
-    TOKEN_FLAG = 16;
-    NON_ASCII = 65280;
-    CASE_FLAGS = LOWER_CASE | NON_ASCII;
-    CHAR_MAP = new Uint8Array(256);
-    CHAR_MAP[HTAB] |= OWS;
-    CHAR_MAP[SP] |= OWS;
-    CHAR_MAP[SEMI] |= SEMI_FLAG;
-    CHAR_MAP[COMMA] |= COMMA_FLAG;
-    for (let code = 128; code <= 255; code++) {
-      CHAR_MAP[code] |= LOWER_CASE;
-    }
-    for (const char of "!#$%&'*+-.^_`|~") {
-      CHAR_MAP[char.charCodeAt(0)] |= TOKEN_FLAG;
-    }
-    for (let code = 48; code <= 57; code++) {
-      CHAR_MAP[code] |= TOKEN_FLAG;
-    }
-    for (let code = 65; code <= 90; code++) {
-      CHAR_MAP[code] |= LOWER_CASE | TOKEN_FLAG;
-    }
-    for (let code = 97; code <= 122; code++) {
-      CHAR_MAP[code] |= TOKEN_FLAG;
-    }
-    NullObject = /* @__PURE__ */ (() => {
-      const C = function() {
-      };
-      C.prototype = /* @__PURE__ */ Object.create(null);
-      return C;
-    })();
-  }
-});
-
-// node_modules/json-with-bigint/json-with-bigint.js
-var intRegex, noiseValue, originalStringify, originalParse, customFormat, bigIntsStringify, noiseStringify, isUnstringifiable, isRawJSON, stringifyIteratively, JSONStringify, featureCache, isContextSourceSupported, convertMarkedBigIntsReviver, JSONParseV2, MAX_INT, MAX_DIGITS, stringsOrLargeNumbers, noiseValueWithQuotes, applyReviverIteratively, serializeBigInts, JSONParse;
-var init_json_with_bigint = __esm({
-  "node_modules/json-with-bigint/json-with-bigint.js"() {
-    intRegex = /^-?\d+$/;
-    noiseValue = /^-?\d+n+$/;
-    originalStringify = JSON.stringify;
-    originalParse = JSON.parse;
-    customFormat = /^-?\d+n$/;
-    bigIntsStringify = /([\[:])?"(-?\d+)n"($|\s*[,\}\]])/g;
-    noiseStringify = /([\[:])?("-?\d+n+)n("$|"\s*[,\}\]])/g;
-    isUnstringifiable = (val) => val === void 0 || typeof val === "function" || typeof val === "symbol";
-    isRawJSON = (val) => val !== null && typeof val === "object" && val.constructor && val.constructor.name === "RawJSON";
-    stringifyIteratively = (rootValue, replacer, spaceParam) => {
-      let space = "";
-      if (typeof spaceParam === "number") {
-        space = " ".repeat(Math.min(10, Math.max(0, Math.floor(spaceParam))));
-      } else if (typeof spaceParam === "string") {
-        space = spaceParam.slice(0, 10);
-      }
-      const isFunctionReplacer = typeof replacer === "function";
-      const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
-      const prepareVal = (parent, key, val) => {
-        const isObject = val !== null && typeof val === "object";
-        const hasToJSON = isObject && typeof val.toJSON === "function";
-        if (hasToJSON) {
-          val = val.toJSON(key);
-        }
-        const isNoise = typeof val === "string" && noiseValue.test(val);
-        if (isNoise) return val + "n";
-        const isBigInt = typeof val === "bigint";
-        if (isBigInt) {
-          const supportsRawJSON = "rawJSON" in JSON;
-          if (supportsRawJSON) return JSON.rawJSON(val.toString());
-          return val.toString() + "n";
-        }
-        if (isFunctionReplacer) {
-          val = replacer.call(parent, key, val);
-        }
-        const isPostReplacerObject = val !== null && typeof val === "object";
-        if (isPostReplacerObject) {
-          const isPrimitiveWrapper = val instanceof Number || val instanceof String || val instanceof Boolean;
-          if (isPrimitiveWrapper) {
-            val = val.valueOf();
-          }
-        }
-        return val;
-      };
-      const rootProcessed = prepareVal({ "": rootValue }, "", rootValue);
-      if (isUnstringifiable(rootProcessed)) {
-        return void 0;
-      }
-      const isRootPrimitive = rootProcessed === null || typeof rootProcessed !== "object";
-      const isRootNativeRawJSON = isRawJSON(rootProcessed);
-      if (isRootPrimitive || isRootNativeRawJSON) {
-        return originalStringify(rootProcessed);
-      }
-      const chunks = [];
-      let level = 0;
-      const stack = [
-        {
-          parent: { "": rootProcessed },
-          key: "",
-          val: rootProcessed,
-          isArray: Array.isArray(rootProcessed),
-          keys: Array.isArray(rootProcessed) ? null : Object.keys(rootProcessed),
-          index: 0,
-          first: true
-        }
-      ];
-      const visited = new WeakSet([rootProcessed]);
-      while (stack.length > 0) {
-        const node = stack[stack.length - 1];
-        if (node.index === 0) {
-          chunks.push(node.isArray ? "[" : "{");
-          level++;
-        }
-        let isDone = false;
-        if (node.isArray) {
-          if (node.index < node.val.length) {
-            if (!node.first) chunks.push(",");
-            if (space) chunks.push("\n" + space.repeat(level));
-            const childRaw = node.val[node.index];
-            const childVal = prepareVal(node.val, String(node.index), childRaw);
-            if (isUnstringifiable(childVal)) {
-              chunks.push("null");
-              node.first = false;
-              node.index++;
-            } else {
-              const isComplexObject = childVal !== null && typeof childVal === "object";
-              const isNativeRaw = isRawJSON(childVal);
-              if (isComplexObject && !isNativeRaw) {
-                if (visited.has(childVal)) {
-                  throw new TypeError("Converting circular structure to JSON");
-                }
-                visited.add(childVal);
-                stack.push({
-                  parent: node.val,
-                  key: String(node.index),
-                  val: childVal,
-                  isArray: Array.isArray(childVal),
-                  keys: Array.isArray(childVal) ? null : Object.keys(childVal),
-                  index: 0,
-                  first: true
-                });
-                node.first = false;
-                node.index++;
-              } else {
-                chunks.push(originalStringify(childVal));
-                node.first = false;
-                node.index++;
-              }
-            }
-          } else {
-            isDone = true;
-          }
-        } else {
-          while (node.index < node.keys.length) {
-            const k = node.keys[node.index++];
-            const isFilteredOutByArray = propertyList && !propertyList.has(k);
-            if (isFilteredOutByArray) continue;
-            const childRaw = node.val[k];
-            const childVal = prepareVal(node.val, k, childRaw);
-            if (isUnstringifiable(childVal)) continue;
-            if (!node.first) chunks.push(",");
-            if (space) {
-              chunks.push("\n" + space.repeat(level) + originalStringify(k) + ": ");
-            } else {
-              chunks.push(originalStringify(k) + ":");
-            }
-            const isComplexObject = childVal !== null && typeof childVal === "object";
-            const isNativeRaw = isRawJSON(childVal);
-            if (isComplexObject && !isNativeRaw) {
-              if (visited.has(childVal)) {
-                throw new TypeError("Converting circular structure to JSON");
-              }
-              visited.add(childVal);
-              stack.push({
-                parent: node.val,
-                key: k,
-                val: childVal,
-                isArray: Array.isArray(childVal),
-                keys: Array.isArray(childVal) ? null : Object.keys(childVal),
-                index: 0,
-                first: true
-              });
-              node.first = false;
-              break;
-            } else {
-              chunks.push(originalStringify(childVal));
-              node.first = false;
-            }
-          }
-          const isNodeFullyProcessed = node.index >= node.keys.length && stack[stack.length - 1] === node;
-          if (isNodeFullyProcessed) {
-            isDone = true;
-          }
-        }
-        if (isDone) {
-          level--;
-          if (!node.first && space) chunks.push("\n" + space.repeat(level));
-          chunks.push(node.isArray ? "]" : "}");
-          visited.delete(node.val);
-          stack.pop();
-        }
-      }
-      return chunks.join("");
-    };
-    JSONStringify = (value, replacer, space) => {
-      try {
-        const supportsRawJSON = "rawJSON" in JSON;
-        if (supportsRawJSON) {
-          return originalStringify(
-            value,
-            (key, val) => {
-              if (typeof val === "bigint") return JSON.rawJSON(val.toString());
-              const hasFunctionReplacer = typeof replacer === "function";
-              if (hasFunctionReplacer) return replacer(key, val);
-              const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key);
-              if (isKeyInArrayReplacer) return val;
-              return val;
-            },
-            space
-          );
-        }
-        if (!value) return originalStringify(value, replacer, space);
-        const convertedToCustomJSON = originalStringify(
-          value,
-          (key, val) => {
-            const isNoise = typeof val === "string" && noiseValue.test(val);
-            if (isNoise) return val.toString() + "n";
-            if (typeof val === "bigint") return val.toString() + "n";
-            const hasFunctionReplacer = typeof replacer === "function";
-            if (hasFunctionReplacer) return replacer(key, val);
-            const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key);
-            if (isKeyInArrayReplacer) return val;
-            return val;
-          },
-          space
-        );
-        const processedJSON = convertedToCustomJSON.replace(
-          bigIntsStringify,
-          "$1$2$3"
-        );
-        const denoisedJSON = processedJSON.replace(noiseStringify, "$1$2$3");
-        return denoisedJSON;
-      } catch (error) {
-        if (error instanceof RangeError) {
-          const convertedJSON = stringifyIteratively(value, replacer, space);
-          if (convertedJSON === void 0) return void 0;
-          const supportsRawJSON = "rawJSON" in JSON;
-          if (supportsRawJSON) return convertedJSON;
-          const processedJSON = convertedJSON.replace(bigIntsStringify, "$1$2$3");
-          return processedJSON.replace(noiseStringify, "$1$2$3");
-        }
-        throw error;
-      }
-    };
-    featureCache = /* @__PURE__ */ new Map();
-    isContextSourceSupported = () => {
-      const parseFingerprint = JSON.parse.toString();
-      if (featureCache.has(parseFingerprint)) {
-        return featureCache.get(parseFingerprint);
-      }
-      try {
-        const result = JSON.parse(
-          "1",
-          (_, __, context) => !!context?.source && context.source === "1"
-        );
-        featureCache.set(parseFingerprint, result);
-        return result;
-      } catch {
-        featureCache.set(parseFingerprint, false);
-        return false;
-      }
-    };
-    convertMarkedBigIntsReviver = (key, value, context, userReviver) => {
-      const isCustomFormatBigInt = typeof value === "string" && customFormat.test(value);
-      if (isCustomFormatBigInt) return BigInt(value.slice(0, -1));
-      const isNoiseValue = typeof value === "string" && noiseValue.test(value);
-      if (isNoiseValue) return value.slice(0, -1);
-      const hasUserReviver = typeof userReviver === "function";
-      if (!hasUserReviver) return value;
-      return userReviver(key, value, context);
-    };
-    JSONParseV2 = (text, reviver) => {
-      return JSON.parse(text, (key, value, context) => {
-        const isNumber = typeof value === "number";
-        const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
-        const isBigNumber = isNumber && isOutOfBounds;
-        const isInt = context && intRegex.test(context.source);
-        const isBigInt = isBigNumber && isInt;
-        if (isBigInt) return BigInt(context.source);
-        const hasCustomReviver = typeof reviver === "function";
-        if (!hasCustomReviver) return value;
-        return reviver(key, value, context);
-      });
-    };
-    MAX_INT = Number.MAX_SAFE_INTEGER.toString();
-    MAX_DIGITS = MAX_INT.length;
-    stringsOrLargeNumbers = /"(?:[^"\\]|\\.)*"|-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/g;
-    noiseValueWithQuotes = /^"-?\d+n+"$/;
-    applyReviverIteratively = (parsed, userReviver) => {
-      const rootHolder = { "": parsed };
-      const stack = [{ parent: rootHolder, key: "", visited: false }];
-      while (stack.length > 0) {
-        const node = stack[stack.length - 1];
-        if (!node.visited) {
-          node.visited = true;
-          const value = node.parent[node.key];
-          const isComplexObject = value !== null && typeof value === "object";
-          if (isComplexObject) {
-            const keys = Object.keys(value);
-            for (let i = keys.length - 1; i >= 0; i--) {
-              stack.push({ parent: value, key: keys[i], visited: false });
-            }
-          }
-        } else {
-          const { parent, key } = node;
-          let value = parent[key];
-          if (typeof value === "string") {
-            const isCustomFormatBigInt = customFormat.test(value);
-            if (isCustomFormatBigInt) {
-              value = BigInt(value.slice(0, -1));
-            } else {
-              const isNoise = noiseValue.test(value);
-              if (isNoise) value = value.slice(0, -1);
-            }
-          }
-          const hasUserReviver = typeof userReviver === "function";
-          if (hasUserReviver) {
-            value = userReviver.call(parent, key, value);
-          }
-          const isDeleted = value === void 0;
-          if (isDeleted) {
-            delete parent[key];
-          } else {
-            parent[key] = value;
-          }
-          stack.pop();
-        }
-      }
-      return rootHolder[""];
-    };
-    serializeBigInts = (text) => {
-      return text.replace(
-        stringsOrLargeNumbers,
-        (match, digits, fractional, exponential) => {
-          const isString = match[0] === '"';
-          const isNoise = isString && noiseValueWithQuotes.test(match);
-          if (isNoise) return match.substring(0, match.length - 1) + 'n"';
-          const hasFractionalOrExponential = fractional || exponential;
-          const isLessThanMaxSafeInt = digits && (digits.length < MAX_DIGITS || digits.length === MAX_DIGITS && digits <= MAX_INT);
-          const isStandardValue = isString || hasFractionalOrExponential || isLessThanMaxSafeInt;
-          if (isStandardValue) return match;
-          return '"' + match + 'n"';
-        }
-      );
-    };
-    JSONParse = (text, reviver) => {
-      if (!text) return originalParse(text, reviver);
-      try {
-        if (isContextSourceSupported()) return JSONParseV2(text, reviver);
-        const serializedData = serializeBigInts(text);
-        return originalParse(
-          serializedData,
-          (key, value, context) => convertMarkedBigIntsReviver(key, value, context, reviver)
-        );
-      } catch (error) {
-        if (error instanceof RangeError) {
-          const serializedData = serializeBigInts(text);
-          const parsed = originalParse(serializedData);
-          return applyReviverIteratively(parsed, reviver);
-        }
-        throw error;
-      }
-    };
-  }
-});
-
-// node_modules/@octokit/request-error/dist-src/index.js
-var RequestError;
-var init_dist_src = __esm({
-  "node_modules/@octokit/request-error/dist-src/index.js"() {
-    RequestError = class extends Error {
-      name;
-      /**
-       * http status code
-       */
-      status;
-      /**
-       * Request options that lead to the error.
-       */
-      request;
-      /**
-       * Response object if a response was received
-       */
-      response;
-      constructor(message, statusCode, options) {
-        super(message, { cause: options.cause });
-        this.name = "HttpError";
-        this.status = Number.parseInt(statusCode);
-        if (Number.isNaN(this.status)) {
-          this.status = 0;
-        }
-        if ("response" in options) {
-          this.response = options.response;
-        }
-        const requestCopy = Object.assign({}, options.request);
-        if (options.request.headers.authorization) {
-          requestCopy.headers = Object.assign({}, options.request.headers, {
-            authorization: options.request.headers.authorization.replace(
-              /(?<! ) .*$/,
-              " [REDACTED]"
-            )
-          });
-        }
-        requestCopy.url = requestCopy.url.replace(/\bclient_secret=\w+/g, "client_secret=[REDACTED]").replace(/\baccess_token=\w+/g, "access_token=[REDACTED]");
-        this.request = requestCopy;
-      }
-    };
-  }
-});
-
-// node_modules/@octokit/request/dist-bundle/index.js
-function isPlainObject2(value) {
-  if (typeof value !== "object" || value === null) return false;
-  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
-  const proto = Object.getPrototypeOf(value);
-  if (proto === null) return true;
-  const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
-  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
-}
-async function fetchWrapper(requestOptions) {
-  const fetch2 = requestOptions.request?.fetch || globalThis.fetch;
-  if (!fetch2) {
-    throw new Error(
-      "fetch is not set. Please pass a fetch implementation as new Octokit({ request: { fetch }}). Learn more at https://github.com/octokit/octokit.js/#fetch-missing"
-    );
-  }
-  const log2 = requestOptions.request?.log || console;
-  const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
-  const body = isPlainObject2(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
-  const requestHeaders = Object.fromEntries(
-    Object.entries(requestOptions.headers).map(([name, value]) => [
-      name,
-      String(value)
-    ])
-  );
-  let fetchResponse;
-  try {
-    fetchResponse = await fetch2(requestOptions.url, {
-      method: requestOptions.method,
-      body,
-      redirect: requestOptions.request?.redirect,
-      headers: requestHeaders,
-      signal: requestOptions.request?.signal,
-      // duplex must be set if request.body is ReadableStream or Async Iterables.
-      // See https://fetch.spec.whatwg.org/#dom-requestinit-duplex.
-      ...requestOptions.body && { duplex: "half" }
-    });
-  } catch (error) {
-    let message = "Unknown Error";
-    if (error instanceof Error) {
-      if (error.name === "AbortError") {
-        error.status = 500;
-        throw error;
-      }
-      message = error.message;
-      if (error.name === "TypeError" && "cause" in error) {
-        if (error.cause instanceof Error) {
-          message = error.cause.message;
-        } else if (typeof error.cause === "string") {
-          message = error.cause;
-        }
-      }
-    }
-    const requestError = new RequestError(message, 500, {
-      request: requestOptions
-    });
-    requestError.cause = error;
-    throw requestError;
-  }
-  const status = fetchResponse.status;
-  const url = fetchResponse.url;
-  const responseHeaders = {};
-  for (const [key, value] of fetchResponse.headers) {
-    responseHeaders[key] = value;
-  }
-  const octokitResponse = {
-    url,
-    status,
-    headers: responseHeaders,
-    data: ""
-  };
-  if ("deprecation" in responseHeaders) {
-    const matches = responseHeaders.link && responseHeaders.link.match(/<([^<>]+)>; rel="deprecation"/);
-    const deprecationLink = matches && matches.pop();
-    log2.warn(
-      `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
-    );
-  }
-  if (status === 204 || status === 205) {
-    return octokitResponse;
-  }
-  if (requestOptions.method === "HEAD") {
-    if (status < 400) {
-      return octokitResponse;
-    }
-    throw new RequestError(fetchResponse.statusText, status, {
-      response: octokitResponse,
-      request: requestOptions
-    });
-  }
-  if (status === 304) {
-    octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError("Not modified", status, {
-      response: octokitResponse,
-      request: requestOptions
-    });
-  }
-  if (status >= 400) {
-    octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError(toErrorMessage(octokitResponse.data), status, {
-      response: octokitResponse,
-      request: requestOptions
-    });
-  }
-  octokitResponse.data = parseSuccessResponseBody ? await getResponseData(fetchResponse) : fetchResponse.body;
-  return octokitResponse;
-}
-async function getResponseData(response) {
-  const contentType = response.headers.get("content-type");
-  if (!contentType) {
-    return response.text().catch(noop);
-  }
-  const mimetype = parse2(contentType);
-  if (isJSONResponse(mimetype)) {
-    let text = "";
-    try {
-      text = await response.text();
-      return JSONParse(text);
-    } catch (err) {
-      return text;
-    }
-  } else if (mimetype.type.startsWith("text/") || // `application/octet-stream` is the canonical "arbitrary binary" type
-  // (RFC 2046) and must never be decoded as text, even when the response
-  // carries a (misleading) `charset=utf-8` parameter — see #751.
-  mimetype.parameters.charset?.toLowerCase() === "utf-8" && mimetype.type !== "application/octet-stream") {
-    return response.text().catch(noop);
-  } else {
-    return response.arrayBuffer().catch(
-      /* v8 ignore next -- @preserve */
-      () => new ArrayBuffer(0)
-    );
-  }
-}
-function isJSONResponse(mimetype) {
-  return mimetype.type === "application/json" || mimetype.type === "application/scim+json";
-}
-function toErrorMessage(data) {
-  if (typeof data === "string") {
-    return data;
-  }
-  if (data instanceof ArrayBuffer) {
-    return "Unknown error";
-  }
-  if (typeof data === "object" && data !== null && "message" in data) {
-    const objectData = data;
-    const suffix = "documentation_url" in objectData ? ` - ${objectData.documentation_url}` : "";
-    return Array.isArray(objectData.errors) ? `${objectData.message}: ${objectData.errors.map((v) => JSON.stringify(v)).join(", ")}${suffix}` : `${objectData.message}${suffix}`;
-  }
-  return `Unknown error: ${JSON.stringify(data)}`;
-}
-function withDefaults2(oldEndpoint, newDefaults) {
-  const endpoint2 = oldEndpoint.defaults(newDefaults);
-  const newApi = function(route, parameters) {
-    const endpointOptions = endpoint2.merge(route, parameters);
-    if (!endpointOptions.request || !endpointOptions.request.hook) {
-      return fetchWrapper(endpoint2.parse(endpointOptions));
-    }
-    const request22 = (route2, parameters2) => {
-      return fetchWrapper(
-        endpoint2.parse(endpoint2.merge(route2, parameters2))
-      );
-    };
-    Object.assign(request22, {
-      endpoint: endpoint2,
-      defaults: withDefaults2.bind(null, endpoint2)
-    });
-    return endpointOptions.request.hook(request22, endpointOptions);
-  };
-  return Object.assign(newApi, {
-    endpoint: endpoint2,
-    defaults: withDefaults2.bind(null, endpoint2)
-  });
-}
-var VERSION2, defaults_default, noop, request;
-var init_dist_bundle2 = __esm({
-  "node_modules/@octokit/request/dist-bundle/index.js"() {
-    init_dist_bundle();
-    init_universal_user_agent();
-    init_dist();
-    init_json_with_bigint();
-    init_dist_src();
-    VERSION2 = "10.0.16";
-    defaults_default = {
-      headers: {
-        "user-agent": `octokit-request.js/${VERSION2} ${getUserAgent()}`
-      }
-    };
-    noop = () => "";
-    request = withDefaults2(endpoint, defaults_default);
-  }
-});
-
-// node_modules/@octokit/graphql/dist-bundle/index.js
-function _buildMessageForResponseErrors(data) {
-  return `Request failed due to following response errors:
-` + data.errors.map((e) => ` - ${e.message}`).join("\n");
-}
-function graphql(request22, query, options) {
-  if (options) {
-    if (typeof query === "string" && "query" in options) {
-      return Promise.reject(
-        new Error(`[@octokit/graphql] "query" cannot be used as variable name`)
-      );
-    }
-    for (const key in options) {
-      if (!FORBIDDEN_VARIABLE_OPTIONS.includes(key)) continue;
-      return Promise.reject(
-        new Error(
-          `[@octokit/graphql] "${key}" cannot be used as variable name`
-        )
-      );
-    }
-  }
-  const parsedOptions = typeof query === "string" ? Object.assign({ query }, options) : query;
-  const requestOptions = Object.keys(
-    parsedOptions
-  ).reduce((result, key) => {
-    if (NON_VARIABLE_OPTIONS.includes(key)) {
-      result[key] = parsedOptions[key];
-      return result;
-    }
-    if (!result.variables) {
-      result.variables = {};
-    }
-    result.variables[key] = parsedOptions[key];
-    return result;
-  }, {});
-  const baseUrl = parsedOptions.baseUrl || request22.endpoint.DEFAULTS.baseUrl;
-  if (GHES_V3_SUFFIX_REGEX.test(baseUrl)) {
-    requestOptions.url = baseUrl.replace(GHES_V3_SUFFIX_REGEX, "/api/graphql");
-  }
-  return request22(requestOptions).then((response) => {
-    if (response.data.errors) {
-      const headers = {};
-      for (const key of Object.keys(response.headers)) {
-        headers[key] = response.headers[key];
-      }
-      throw new GraphqlResponseError(
-        requestOptions,
-        headers,
-        response.data
-      );
-    }
-    return response.data.data;
-  });
-}
-function withDefaults3(request22, newDefaults) {
-  const newRequest = request22.defaults(newDefaults);
-  const newApi = (query, options) => {
-    return graphql(newRequest, query, options);
-  };
-  return Object.assign(newApi, {
-    defaults: withDefaults3.bind(null, newRequest),
-    endpoint: newRequest.endpoint
-  });
-}
-function withCustomRequest(customRequest) {
-  return withDefaults3(customRequest, {
-    method: "POST",
-    url: "/graphql"
-  });
-}
-var VERSION3, GraphqlResponseError, NON_VARIABLE_OPTIONS, FORBIDDEN_VARIABLE_OPTIONS, GHES_V3_SUFFIX_REGEX, graphql2;
-var init_dist_bundle3 = __esm({
-  "node_modules/@octokit/graphql/dist-bundle/index.js"() {
-    init_dist_bundle2();
-    init_universal_user_agent();
-    VERSION3 = "0.0.0-development";
-    GraphqlResponseError = class extends Error {
-      constructor(request22, headers, response) {
-        super(_buildMessageForResponseErrors(response));
-        this.request = request22;
-        this.headers = headers;
-        this.response = response;
-        this.errors = response.errors;
-        this.data = response.data;
-        if (Error.captureStackTrace) {
-          Error.captureStackTrace(this, this.constructor);
-        }
-      }
-      request;
-      headers;
-      response;
-      name = "GraphqlResponseError";
-      errors;
-      data;
-    };
-    NON_VARIABLE_OPTIONS = [
-      "method",
-      "baseUrl",
-      "url",
-      "headers",
-      "request",
-      "query",
-      "mediaType",
-      "operationName"
-    ];
-    FORBIDDEN_VARIABLE_OPTIONS = ["query", "method", "url"];
-    GHES_V3_SUFFIX_REGEX = /\/api\/v3\/?$/;
-    graphql2 = withDefaults3(request, {
-      headers: {
-        "user-agent": `octokit-graphql.js/${VERSION3} ${getUserAgent()}`
-      },
-      method: "POST",
-      url: "/graphql"
-    });
-  }
-});
-
-// node_modules/@octokit/auth-token/dist-bundle/index.js
-async function auth(token) {
-  const isApp = isJWT(token);
-  const isInstallation = token.startsWith("v1.") || token.startsWith("ghs_");
-  const isUserToServer = token.startsWith("ghu_");
-  const tokenType = isApp ? "app" : isInstallation ? "installation" : isUserToServer ? "user-to-server" : "oauth";
-  return {
-    type: "token",
-    token,
-    tokenType
-  };
-}
-function withAuthorizationPrefix(token) {
-  if (token.split(/\./).length === 3) {
-    return `bearer ${token}`;
-  }
-  return `token ${token}`;
-}
-async function hook(token, request3, route, parameters) {
-  const endpoint2 = request3.endpoint.merge(
-    route,
-    parameters
-  );
-  endpoint2.headers.authorization = withAuthorizationPrefix(token);
-  return request3(endpoint2);
-}
-var b64url, sep, jwtRE, isJWT, createTokenAuth;
-var init_dist_bundle4 = __esm({
-  "node_modules/@octokit/auth-token/dist-bundle/index.js"() {
-    b64url = "(?:[a-zA-Z0-9_-]+)";
-    sep = "\\.";
-    jwtRE = new RegExp(`^${b64url}${sep}${b64url}${sep}${b64url}$`);
-    isJWT = jwtRE.test.bind(jwtRE);
-    createTokenAuth = function createTokenAuth2(token) {
-      if (!token) {
-        throw new Error("[@octokit/auth-token] No token passed to createTokenAuth");
-      }
-      if (typeof token !== "string") {
-        throw new Error(
-          "[@octokit/auth-token] Token passed to createTokenAuth is not a string"
-        );
-      }
-      token = token.replace(/^(token|bearer) +/i, "");
-      return Object.assign(auth.bind(null, token), {
-        hook: hook.bind(null, token)
-      });
-    };
-  }
-});
-
-// node_modules/@octokit/core/dist-src/version.js
-var VERSION4;
-var init_version = __esm({
-  "node_modules/@octokit/core/dist-src/version.js"() {
-    VERSION4 = "7.0.8";
-  }
-});
-
-// node_modules/@octokit/core/dist-src/index.js
-function createLogger(logger = {}) {
-  if (typeof logger.debug !== "function") {
-    logger.debug = noop2;
-  }
-  if (typeof logger.info !== "function") {
-    logger.info = noop2;
-  }
-  if (typeof logger.warn !== "function") {
-    logger.warn = consoleWarn;
-  }
-  if (typeof logger.error !== "function") {
-    logger.error = consoleError;
-  }
-  return logger;
-}
-var noop2, consoleWarn, consoleError, userAgentTrail, Octokit;
-var init_dist_src2 = __esm({
-  "node_modules/@octokit/core/dist-src/index.js"() {
-    init_universal_user_agent();
-    init_before_after_hook();
-    init_dist_bundle2();
-    init_dist_bundle3();
-    init_dist_bundle4();
-    init_version();
-    noop2 = () => {
-    };
-    consoleWarn = console.warn.bind(console);
-    consoleError = console.error.bind(console);
-    userAgentTrail = `octokit-core.js/${VERSION4} ${getUserAgent()}`;
-    Octokit = class {
-      static VERSION = VERSION4;
-      static defaults(defaults) {
-        const OctokitWithDefaults = class extends this {
-          constructor(...args) {
-            const options = args[0] || {};
-            if (typeof defaults === "function") {
-              super(defaults(options));
-              return;
-            }
-            super(
-              Object.assign(
-                {},
-                defaults,
-                options,
-                options.userAgent && defaults.userAgent ? {
-                  userAgent: `${options.userAgent} ${defaults.userAgent}`
-                } : null
-              )
-            );
-          }
-        };
-        return OctokitWithDefaults;
-      }
-      static plugins = [];
-      /**
-       * Attach a plugin (or many) to your Octokit instance.
-       *
-       * @example
-       * const API = Octokit.plugin(plugin1, plugin2, plugin3, ...)
-       */
-      static plugin(...newPlugins) {
-        const currentPlugins = this.plugins;
-        const NewOctokit = class extends this {
-          static plugins = currentPlugins.concat(
-            newPlugins.filter((plugin) => !currentPlugins.includes(plugin))
-          );
-        };
-        return NewOctokit;
-      }
-      constructor(options = {}) {
-        const hook2 = new before_after_hook_default.Collection();
-        const requestDefaults = {
-          baseUrl: request.endpoint.DEFAULTS.baseUrl,
-          headers: {},
-          request: Object.assign({}, options.request, {
-            // @ts-ignore internal usage only, no need to type
-            hook: hook2.bind(null, "request")
-          }),
-          mediaType: {
-            previews: [],
-            format: ""
-          }
-        };
-        requestDefaults.headers["user-agent"] = options.userAgent ? `${options.userAgent} ${userAgentTrail}` : userAgentTrail;
-        if (options.baseUrl) {
-          requestDefaults.baseUrl = options.baseUrl;
-        }
-        if (options.previews) {
-          requestDefaults.mediaType.previews = options.previews;
-        }
-        if (options.timeZone) {
-          requestDefaults.headers["time-zone"] = options.timeZone;
-        }
-        this.request = request.defaults(requestDefaults);
-        this.graphql = withCustomRequest(this.request).defaults(requestDefaults);
-        this.log = createLogger(options.log);
-        this.hook = hook2;
-        if (!options.authStrategy) {
-          if (!options.auth) {
-            this.auth = async () => ({
-              type: "unauthenticated"
-            });
-          } else {
-            const auth2 = createTokenAuth(options.auth);
-            hook2.wrap("request", auth2.hook);
-            this.auth = auth2;
-          }
-        } else {
-          const { authStrategy, ...otherOptions } = options;
-          const auth2 = authStrategy(
-            Object.assign(
-              {
-                request: this.request,
-                log: this.log,
-                // we pass the current octokit instance as well as its constructor options
-                // to allow for authentication strategies that return a new octokit instance
-                // that shares the same internal state as the current one. The original
-                // requirement for this was the "event-octokit" authentication strategy
-                // of https://github.com/probot/octokit-auth-probot.
-                octokit: this,
-                octokitOptions: otherOptions
-              },
-              options.auth
-            )
-          );
-          hook2.wrap("request", auth2.hook);
-          this.auth = auth2;
-        }
-        const classConstructor = this.constructor;
-        for (let i = 0; i < classConstructor.plugins.length; ++i) {
-          Object.assign(this, classConstructor.plugins[i](this, options));
-        }
-      }
-      // assigned during constructor
-      request;
-      graphql;
-      log;
-      hook;
-      // TODO: type `octokit.auth` based on passed options.authStrategy
-      auth;
-    };
-  }
-});
 
 // node_modules/bottleneck/light.js
 var require_light = __commonJS({
@@ -1926,7 +373,7 @@ var require_light = __commonJS({
           }
           return this.Events.trigger("scheduled", { args: this.args, options: this.options });
         }
-        async doExecute(chained, clearGlobalState, run2, free) {
+        async doExecute(chained, clearGlobalState, run, free) {
           var error, eventInfo, passed;
           if (this.retryCount === 0) {
             this._assertStatus("RUNNING");
@@ -1946,10 +393,10 @@ var require_light = __commonJS({
             }
           } catch (error1) {
             error = error1;
-            return this._onFailure(error, eventInfo, clearGlobalState, run2, free);
+            return this._onFailure(error, eventInfo, clearGlobalState, run, free);
           }
         }
-        doExpire(clearGlobalState, run2, free) {
+        doExpire(clearGlobalState, run, free) {
           var error, eventInfo;
           if (this._states.jobStatus(this.options.id === "RUNNING")) {
             this._states.next(this.options.id);
@@ -1957,9 +404,9 @@ var require_light = __commonJS({
           this._assertStatus("EXECUTING");
           eventInfo = { args: this.args, options: this.options, retryCount: this.retryCount };
           error = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
-          return this._onFailure(error, eventInfo, clearGlobalState, run2, free);
+          return this._onFailure(error, eventInfo, clearGlobalState, run, free);
         }
-        async _onFailure(error, eventInfo, clearGlobalState, run2, free) {
+        async _onFailure(error, eventInfo, clearGlobalState, run, free) {
           var retry2, retryAfter;
           if (clearGlobalState()) {
             retry2 = await this.Events.trigger("failed", error, eventInfo);
@@ -1967,7 +414,7 @@ var require_light = __commonJS({
               retryAfter = ~~retry2;
               this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter} ms`, eventInfo);
               this.retryCount++;
-              return run2(retryAfter);
+              return run(retryAfter);
             } else {
               this.doDone(eventInfo);
               await free(this.options, eventInfo);
@@ -2605,17 +1052,17 @@ var require_light = __commonJS({
             }
           }
           _run(index, job, wait) {
-            var clearGlobalState, free, run2;
+            var clearGlobalState, free, run;
             job.doRun();
             clearGlobalState = this._clearGlobalState.bind(this, index);
-            run2 = this._run.bind(this, index, job);
+            run = this._run.bind(this, index, job);
             free = this._free.bind(this, index, job);
             return this._scheduled[index] = {
               timeout: setTimeout(() => {
-                return job.doExecute(this._limiter, clearGlobalState, run2, free);
+                return job.doExecute(this._limiter, clearGlobalState, run, free);
               }, wait),
               expiration: job.options.expiration != null ? setTimeout(function() {
-                return job.doExpire(clearGlobalState, run2, free);
+                return job.doExpire(clearGlobalState, run, free);
               }, wait + job.options.expiration) : void 0,
               job
             };
@@ -2905,7 +1352,1476 @@ var require_light = __commonJS({
   }
 });
 
+// action/src/main.js
+import { resolve } from "node:path";
+import { cpSync, existsSync as existsSync4, readFileSync as readFileSync6, readdirSync as readdirSync2 } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+// node_modules/universal-user-agent/index.js
+function getUserAgent() {
+  if (typeof navigator === "object" && "userAgent" in navigator) {
+    return navigator.userAgent;
+  }
+  if (typeof process === "object" && process.version !== void 0) {
+    return `Node.js/${process.version.substr(1)} (${process.platform}; ${process.arch})`;
+  }
+  return "<environment undetectable>";
+}
+
+// node_modules/before-after-hook/lib/register.js
+function register(state, name, method, options) {
+  if (typeof method !== "function") {
+    throw new Error("method for before hook must be a function");
+  }
+  if (!options) {
+    options = {};
+  }
+  if (Array.isArray(name)) {
+    return name.reverse().reduce((callback, name2) => {
+      return register.bind(null, state, name2, callback, options);
+    }, method)();
+  }
+  return Promise.resolve().then(() => {
+    if (!state.registry[name]) {
+      return method(options);
+    }
+    return state.registry[name].reduce((method2, registered) => {
+      return registered.hook.bind(null, method2, options);
+    }, method)();
+  });
+}
+
+// node_modules/before-after-hook/lib/add.js
+function addHook(state, kind, name, hook2) {
+  const orig = hook2;
+  if (!state.registry[name]) {
+    state.registry[name] = [];
+  }
+  if (kind === "before") {
+    hook2 = (method, options) => {
+      return Promise.resolve().then(orig.bind(null, options)).then(method.bind(null, options));
+    };
+  }
+  if (kind === "after") {
+    hook2 = (method, options) => {
+      let result;
+      return Promise.resolve().then(method.bind(null, options)).then((result_) => {
+        result = result_;
+        return orig(result, options);
+      }).then(() => {
+        return result;
+      });
+    };
+  }
+  if (kind === "error") {
+    hook2 = (method, options) => {
+      return Promise.resolve().then(method.bind(null, options)).catch((error) => {
+        return orig(error, options);
+      });
+    };
+  }
+  state.registry[name].push({
+    hook: hook2,
+    orig
+  });
+}
+
+// node_modules/before-after-hook/lib/remove.js
+function removeHook(state, name, method) {
+  if (!state.registry[name]) {
+    return;
+  }
+  const index = state.registry[name].map((registered) => {
+    return registered.orig;
+  }).indexOf(method);
+  if (index === -1) {
+    return;
+  }
+  state.registry[name].splice(index, 1);
+}
+
+// node_modules/before-after-hook/index.js
+var bind = Function.bind;
+var bindable = bind.bind(bind);
+function bindApi(hook2, state, name) {
+  const removeHookRef = bindable(removeHook, null).apply(
+    null,
+    name ? [state, name] : [state]
+  );
+  hook2.api = { remove: removeHookRef };
+  hook2.remove = removeHookRef;
+  ["before", "error", "after", "wrap"].forEach((kind) => {
+    const args = name ? [state, kind, name] : [state, kind];
+    hook2[kind] = hook2.api[kind] = bindable(addHook, null).apply(null, args);
+  });
+}
+function Singular() {
+  const singularHookName = /* @__PURE__ */ Symbol("Singular");
+  const singularHookState = {
+    registry: {}
+  };
+  const singularHook = register.bind(null, singularHookState, singularHookName);
+  bindApi(singularHook, singularHookState, singularHookName);
+  return singularHook;
+}
+function Collection() {
+  const state = {
+    registry: {}
+  };
+  const hook2 = register.bind(null, state);
+  bindApi(hook2, state);
+  return hook2;
+}
+var before_after_hook_default = { Singular, Collection };
+
+// node_modules/@octokit/endpoint/dist-bundle/index.js
+var VERSION = "0.0.0-development";
+var userAgent = `octokit-endpoint.js/${VERSION} ${getUserAgent()}`;
+var DEFAULTS = {
+  method: "GET",
+  baseUrl: "https://api.github.com",
+  headers: {
+    accept: "application/vnd.github.v3+json",
+    "user-agent": userAgent
+  },
+  mediaType: {
+    format: ""
+  }
+};
+function lowercaseKeys(object) {
+  if (!object) {
+    return {};
+  }
+  return Object.keys(object).reduce((newObj, key) => {
+    newObj[key.toLowerCase()] = object[key];
+    return newObj;
+  }, {});
+}
+function isPlainObject(value) {
+  if (typeof value !== "object" || value === null) return false;
+  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto === null) return true;
+  const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
+  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
+}
+function mergeDeep(defaults, options) {
+  const result = Object.assign({}, defaults);
+  Object.keys(options).forEach((key) => {
+    if (isPlainObject(options[key])) {
+      if (!(key in defaults)) Object.assign(result, { [key]: options[key] });
+      else result[key] = mergeDeep(defaults[key], options[key]);
+    } else {
+      Object.assign(result, { [key]: options[key] });
+    }
+  });
+  return result;
+}
+function removeUndefinedProperties(obj) {
+  for (const key in obj) {
+    if (obj[key] === void 0) {
+      delete obj[key];
+    }
+  }
+  return obj;
+}
+function merge(defaults, route, options) {
+  if (typeof route === "string") {
+    let [method, url] = route.split(" ");
+    options = Object.assign(url ? { method, url } : { url: method }, options);
+  } else {
+    options = Object.assign({}, route);
+  }
+  options.headers = lowercaseKeys(options.headers);
+  removeUndefinedProperties(options);
+  removeUndefinedProperties(options.headers);
+  const mergedOptions = mergeDeep(defaults || {}, options);
+  if (options.url === "/graphql") {
+    if (defaults && defaults.mediaType.previews?.length) {
+      mergedOptions.mediaType.previews = defaults.mediaType.previews.filter(
+        (preview) => !mergedOptions.mediaType.previews.includes(preview)
+      ).concat(mergedOptions.mediaType.previews);
+    }
+    mergedOptions.mediaType.previews = (mergedOptions.mediaType.previews || []).map((preview) => preview.replace(/-preview/, ""));
+  }
+  return mergedOptions;
+}
+function addQueryParameters(url, parameters) {
+  const separator = /\?/.test(url) ? "&" : "?";
+  const names = Object.keys(parameters);
+  if (names.length === 0) {
+    return url;
+  }
+  return url + separator + names.map((name) => {
+    if (name === "q") {
+      return "q=" + parameters.q.split("+").map(encodeURIComponent).join("+");
+    }
+    return `${name}=${encodeURIComponent(parameters[name])}`;
+  }).join("&");
+}
+var urlVariableRegex = /\{[^{}}]+\}/g;
+function removeNonChars(variableName) {
+  return variableName.replace(/(?:^\W+)|(?:(?<!\W)\W+$)/g, "").split(/,/);
+}
+function extractUrlVariableNames(url) {
+  const matches = url.match(urlVariableRegex);
+  if (!matches) {
+    return [];
+  }
+  return matches.map(removeNonChars).reduce((a, b) => a.concat(b), []);
+}
+function omit(object, keysToOmit) {
+  const result = { __proto__: null };
+  for (const key of Object.keys(object)) {
+    if (keysToOmit.indexOf(key) === -1) {
+      result[key] = object[key];
+    }
+  }
+  return result;
+}
+function encodeReserved(str) {
+  return str.split(/(%[0-9A-Fa-f]{2})/g).map(function(part) {
+    if (!/%[0-9A-Fa-f]/.test(part)) {
+      part = encodeURI(part).replace(/%5B/g, "[").replace(/%5D/g, "]");
+    }
+    return part;
+  }).join("");
+}
+function encodeUnreserved(str) {
+  return encodeURIComponent(str).replace(/[!'()*]/g, function(c) {
+    return "%" + c.charCodeAt(0).toString(16).toUpperCase();
+  });
+}
+function encodeValue(operator, value, key) {
+  value = operator === "+" || operator === "#" ? encodeReserved(value) : encodeUnreserved(value);
+  if (key) {
+    return encodeUnreserved(key) + "=" + value;
+  } else {
+    return value;
+  }
+}
+function isDefined(value) {
+  return value !== void 0 && value !== null;
+}
+function isKeyOperator(operator) {
+  return operator === ";" || operator === "&" || operator === "?";
+}
+function getValues(context, operator, key, modifier) {
+  var value = context[key], result = [];
+  if (isDefined(value) && value !== "") {
+    if (typeof value === "string" || typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
+      value = value.toString();
+      if (modifier && modifier !== "*") {
+        value = value.substring(0, parseInt(modifier, 10));
+      }
+      result.push(
+        encodeValue(operator, value, isKeyOperator(operator) ? key : "")
+      );
+    } else {
+      if (modifier === "*") {
+        if (Array.isArray(value)) {
+          value.filter(isDefined).forEach(function(value2) {
+            result.push(
+              encodeValue(operator, value2, isKeyOperator(operator) ? key : "")
+            );
+          });
+        } else {
+          Object.keys(value).forEach(function(k) {
+            if (isDefined(value[k])) {
+              result.push(encodeValue(operator, value[k], k));
+            }
+          });
+        }
+      } else {
+        const tmp = [];
+        if (Array.isArray(value)) {
+          value.filter(isDefined).forEach(function(value2) {
+            tmp.push(encodeValue(operator, value2));
+          });
+        } else {
+          Object.keys(value).forEach(function(k) {
+            if (isDefined(value[k])) {
+              tmp.push(encodeUnreserved(k));
+              tmp.push(encodeValue(operator, value[k].toString()));
+            }
+          });
+        }
+        if (isKeyOperator(operator)) {
+          result.push(encodeUnreserved(key) + "=" + tmp.join(","));
+        } else if (tmp.length !== 0) {
+          result.push(tmp.join(","));
+        }
+      }
+    }
+  } else {
+    if (operator === ";") {
+      if (isDefined(value)) {
+        result.push(encodeUnreserved(key));
+      }
+    } else if (value === "" && (operator === "&" || operator === "?")) {
+      result.push(encodeUnreserved(key) + "=");
+    } else if (value === "") {
+      result.push("");
+    }
+  }
+  return result;
+}
+function parseUrl(template) {
+  return {
+    expand: expand.bind(null, template)
+  };
+}
+function expand(template, context) {
+  var operators = ["+", "#", ".", "/", ";", "?", "&"];
+  template = template.replace(
+    /\{([^\{\}]+)\}|([^\{\}]+)/g,
+    function(_, expression, literal) {
+      if (expression) {
+        let operator = "";
+        const values = [];
+        if (operators.indexOf(expression.charAt(0)) !== -1) {
+          operator = expression.charAt(0);
+          expression = expression.substr(1);
+        }
+        expression.split(/,/g).forEach(function(variable) {
+          var tmp = /([^:\*]*)(?::(\d+)|(\*))?/.exec(variable);
+          values.push(getValues(context, operator, tmp[1], tmp[2] || tmp[3]));
+        });
+        if (operator && operator !== "+") {
+          var separator = ",";
+          if (operator === "?") {
+            separator = "&";
+          } else if (operator !== "#") {
+            separator = operator;
+          }
+          return (values.length !== 0 ? operator : "") + values.join(separator);
+        } else {
+          return values.join(",");
+        }
+      } else {
+        return encodeReserved(literal);
+      }
+    }
+  );
+  if (template === "/") {
+    return template;
+  } else {
+    return template.replace(/\/$/, "");
+  }
+}
+function parse(options) {
+  let method = options.method.toUpperCase();
+  let url = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
+  let headers = Object.assign({}, options.headers);
+  let body;
+  let parameters = omit(options, [
+    "method",
+    "baseUrl",
+    "url",
+    "headers",
+    "request",
+    "mediaType"
+  ]);
+  const urlVariableNames = extractUrlVariableNames(url);
+  url = parseUrl(url).expand(parameters);
+  if (!/^http/.test(url)) {
+    url = options.baseUrl + url;
+  }
+  const omittedParameters = Object.keys(options).filter((option) => urlVariableNames.includes(option)).concat("baseUrl");
+  const remainingParameters = omit(parameters, omittedParameters);
+  const isBinaryRequest = /application\/octet-stream/i.test(headers.accept);
+  if (!isBinaryRequest) {
+    if (options.mediaType.format) {
+      headers.accept = headers.accept.split(/,/).map(
+        (format) => format.replace(
+          /application\/vnd(\.\w+)(\.v3)?(\.\w+)?(\+json)?$/,
+          `application/vnd$1$2.${options.mediaType.format}`
+        )
+      ).join(",");
+    }
+    if (url.endsWith("/graphql")) {
+      if (options.mediaType.previews?.length) {
+        const previewsFromAcceptHeader = headers.accept.match(/(?<![\w-])[\w-]+(?=-preview)/g) || [];
+        headers.accept = previewsFromAcceptHeader.concat(options.mediaType.previews).map((preview) => {
+          const format = options.mediaType.format ? `.${options.mediaType.format}` : "+json";
+          return `application/vnd.github.${preview}-preview${format}`;
+        }).join(",");
+      }
+    }
+  }
+  if (["GET", "HEAD"].includes(method)) {
+    url = addQueryParameters(url, remainingParameters);
+  } else {
+    if ("data" in remainingParameters) {
+      body = remainingParameters.data;
+    } else {
+      if (Object.keys(remainingParameters).length) {
+        body = remainingParameters;
+      }
+    }
+  }
+  if (!headers["content-type"] && typeof body !== "undefined") {
+    headers["content-type"] = "application/json; charset=utf-8";
+  }
+  if (["PATCH", "PUT"].includes(method) && typeof body === "undefined") {
+    body = "";
+  }
+  return Object.assign(
+    { method, url, headers },
+    typeof body !== "undefined" ? { body } : null,
+    options.request ? { request: options.request } : null
+  );
+}
+function endpointWithDefaults(defaults, route, options) {
+  return parse(merge(defaults, route, options));
+}
+function withDefaults(oldDefaults, newDefaults) {
+  const DEFAULTS2 = merge(oldDefaults, newDefaults);
+  const endpoint2 = endpointWithDefaults.bind(null, DEFAULTS2);
+  return Object.assign(endpoint2, {
+    DEFAULTS: DEFAULTS2,
+    defaults: withDefaults.bind(null, DEFAULTS2),
+    merge: merge.bind(null, DEFAULTS2),
+    parse
+  });
+}
+var endpoint = withDefaults(null, DEFAULTS);
+
+// node_modules/content-type/dist/index.js
+var SP = 32;
+var HTAB = 9;
+var SEMI = 59;
+var EQ = 61;
+var DQUOTE = 34;
+var BSLASH = 92;
+var COMMA = 44;
+var LOWER_CASE = 1;
+var OWS = 2;
+var SEMI_FLAG = 4;
+var COMMA_FLAG = 8;
+var TOKEN_FLAG = 16;
+var NON_ASCII = 65280;
+var CASE_FLAGS = LOWER_CASE | NON_ASCII;
+var CHAR_MAP = new Uint8Array(256);
+CHAR_MAP[HTAB] |= OWS;
+CHAR_MAP[SP] |= OWS;
+CHAR_MAP[SEMI] |= SEMI_FLAG;
+CHAR_MAP[COMMA] |= COMMA_FLAG;
+for (let code = 128; code <= 255; code++) {
+  CHAR_MAP[code] |= LOWER_CASE;
+}
+for (const char of "!#$%&'*+-.^_`|~") {
+  CHAR_MAP[char.charCodeAt(0)] |= TOKEN_FLAG;
+}
+for (let code = 48; code <= 57; code++) {
+  CHAR_MAP[code] |= TOKEN_FLAG;
+}
+for (let code = 65; code <= 90; code++) {
+  CHAR_MAP[code] |= LOWER_CASE | TOKEN_FLAG;
+}
+for (let code = 97; code <= 122; code++) {
+  CHAR_MAP[code] |= TOKEN_FLAG;
+}
+var NullObject = /* @__PURE__ */ (() => {
+  const C = function() {
+  };
+  C.prototype = /* @__PURE__ */ Object.create(null);
+  return C;
+})();
+function parse2(header, options) {
+  const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
+  const len = header.length;
+  let valueStart = options?.start ?? 0;
+  while ((CHAR_MAP[header.charCodeAt(valueStart)] & OWS) !== 0) {
+    valueStart++;
+  }
+  let index = valueStart;
+  let typeFlags = 0;
+  let whitespace = -1;
+  let stop = options?.parameters === false ? COMMA_FLAG : 0;
+  while (index < len) {
+    const code = header.charCodeAt(index);
+    const flags = CHAR_MAP[code];
+    if ((flags & stopFlags) !== 0) {
+      stop |= flags & COMMA_FLAG;
+      break;
+    }
+    if ((flags & OWS) !== 0) {
+      if (whitespace === -1)
+        whitespace = index;
+    } else {
+      whitespace = -1;
+    }
+    typeFlags |= code & NON_ASCII | flags;
+    index++;
+  }
+  const valueEnd = whitespace === -1 ? index : whitespace;
+  const value = header.slice(valueStart, valueEnd);
+  const type = (typeFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
+  if (index === len || stop !== 0) {
+    return { type, index, parameters: new NullObject() };
+  }
+  return parseParameters(header, type, index, len, stopFlags);
+}
+function parseParameters(header, type, index, len, stopFlags) {
+  const parameters = new NullObject();
+  parameter: while (index < len) {
+    index++;
+    while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
+      index++;
+    }
+    const keyStart = index;
+    let keyFlags = 0;
+    let keyWhitespace = -1;
+    while (index < len) {
+      const code = header.charCodeAt(index);
+      const flags = CHAR_MAP[code];
+      if ((flags & stopFlags) !== 0) {
+        if ((flags & COMMA_FLAG) !== 0)
+          break parameter;
+        continue parameter;
+      }
+      if (code === EQ) {
+        const keyEnd = keyWhitespace === -1 ? index : keyWhitespace;
+        const value = header.slice(keyStart, keyEnd);
+        const key = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
+        index++;
+        while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
+          index++;
+        }
+        if (index < len && header.charCodeAt(index) === DQUOTE) {
+          const quotedStart = ++index;
+          let escaped = false;
+          while (index < len) {
+            const code2 = header.charCodeAt(index);
+            if (code2 === DQUOTE) {
+              if (parameters[key] === void 0) {
+                parameters[key] = escaped ? unescapeQuotedPairs(header, quotedStart, index) : header.slice(quotedStart, index);
+              }
+              index++;
+              let stop2 = 0;
+              while (index < len) {
+                const code3 = header.charCodeAt(index);
+                const flags2 = CHAR_MAP[code3];
+                if ((flags2 & stopFlags) !== 0) {
+                  stop2 = flags2 & COMMA_FLAG;
+                  break;
+                }
+                index++;
+              }
+              if (stop2 !== 0)
+                break parameter;
+              continue parameter;
+            }
+            if (code2 === BSLASH && index + 1 < len) {
+              escaped = true;
+              index += 2;
+              continue;
+            }
+            index++;
+          }
+          continue parameter;
+        }
+        const valueStart = index;
+        let stop = 0;
+        let valueWhitespace = -1;
+        while (index < len) {
+          const code2 = header.charCodeAt(index);
+          const flags2 = CHAR_MAP[code2];
+          if ((flags2 & stopFlags) !== 0) {
+            stop = flags2 & COMMA_FLAG;
+            break;
+          }
+          if ((flags2 & OWS) !== 0) {
+            if (valueWhitespace === -1)
+              valueWhitespace = index;
+          } else {
+            valueWhitespace = -1;
+          }
+          index++;
+        }
+        if (parameters[key] === void 0) {
+          const valueEnd = valueWhitespace === -1 ? index : valueWhitespace;
+          parameters[key] = header.slice(valueStart, valueEnd);
+        }
+        if (stop !== 0)
+          break parameter;
+        continue parameter;
+      }
+      if ((flags & OWS) !== 0) {
+        if (keyWhitespace === -1)
+          keyWhitespace = index;
+      } else {
+        keyWhitespace = -1;
+      }
+      keyFlags |= code & NON_ASCII | flags;
+      index++;
+    }
+  }
+  return { type, index, parameters };
+}
+function unescapeQuotedPairs(str, start, end) {
+  let result = "";
+  for (let index = start; index < end; index++) {
+    if (str.charCodeAt(index) === BSLASH) {
+      result += str.slice(start, index);
+      start = ++index;
+    }
+  }
+  return result + str.slice(start, end);
+}
+
+// node_modules/json-with-bigint/json-with-bigint.js
+var intRegex = /^-?\d+$/;
+var noiseValue = /^-?\d+n+$/;
+var originalStringify = JSON.stringify;
+var originalParse = JSON.parse;
+var customFormat = /^-?\d+n$/;
+var bigIntsStringify = /([\[:])?"(-?\d+)n"($|\s*[,\}\]])/g;
+var noiseStringify = /([\[:])?("-?\d+n+)n("$|"\s*[,\}\]])/g;
+var isUnstringifiable = (val) => val === void 0 || typeof val === "function" || typeof val === "symbol";
+var isRawJSON = (val) => val !== null && typeof val === "object" && val.constructor && val.constructor.name === "RawJSON";
+var stringifyIteratively = (rootValue, replacer, spaceParam) => {
+  let space = "";
+  if (typeof spaceParam === "number") {
+    space = " ".repeat(Math.min(10, Math.max(0, Math.floor(spaceParam))));
+  } else if (typeof spaceParam === "string") {
+    space = spaceParam.slice(0, 10);
+  }
+  const isFunctionReplacer = typeof replacer === "function";
+  const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
+  const prepareVal = (parent, key, val) => {
+    const isObject = val !== null && typeof val === "object";
+    const hasToJSON = isObject && typeof val.toJSON === "function";
+    if (hasToJSON) {
+      val = val.toJSON(key);
+    }
+    const isNoise = typeof val === "string" && noiseValue.test(val);
+    if (isNoise) return val + "n";
+    const isBigInt = typeof val === "bigint";
+    if (isBigInt) {
+      const supportsRawJSON = "rawJSON" in JSON;
+      if (supportsRawJSON) return JSON.rawJSON(val.toString());
+      return val.toString() + "n";
+    }
+    if (isFunctionReplacer) {
+      val = replacer.call(parent, key, val);
+    }
+    const isPostReplacerObject = val !== null && typeof val === "object";
+    if (isPostReplacerObject) {
+      const isPrimitiveWrapper = val instanceof Number || val instanceof String || val instanceof Boolean;
+      if (isPrimitiveWrapper) {
+        val = val.valueOf();
+      }
+    }
+    return val;
+  };
+  const rootProcessed = prepareVal({ "": rootValue }, "", rootValue);
+  if (isUnstringifiable(rootProcessed)) {
+    return void 0;
+  }
+  const isRootPrimitive = rootProcessed === null || typeof rootProcessed !== "object";
+  const isRootNativeRawJSON = isRawJSON(rootProcessed);
+  if (isRootPrimitive || isRootNativeRawJSON) {
+    return originalStringify(rootProcessed);
+  }
+  const chunks = [];
+  let level = 0;
+  const stack = [
+    {
+      parent: { "": rootProcessed },
+      key: "",
+      val: rootProcessed,
+      isArray: Array.isArray(rootProcessed),
+      keys: Array.isArray(rootProcessed) ? null : Object.keys(rootProcessed),
+      index: 0,
+      first: true
+    }
+  ];
+  const visited = new WeakSet([rootProcessed]);
+  while (stack.length > 0) {
+    const node = stack[stack.length - 1];
+    if (node.index === 0) {
+      chunks.push(node.isArray ? "[" : "{");
+      level++;
+    }
+    let isDone = false;
+    if (node.isArray) {
+      if (node.index < node.val.length) {
+        if (!node.first) chunks.push(",");
+        if (space) chunks.push("\n" + space.repeat(level));
+        const childRaw = node.val[node.index];
+        const childVal = prepareVal(node.val, String(node.index), childRaw);
+        if (isUnstringifiable(childVal)) {
+          chunks.push("null");
+          node.first = false;
+          node.index++;
+        } else {
+          const isComplexObject = childVal !== null && typeof childVal === "object";
+          const isNativeRaw = isRawJSON(childVal);
+          if (isComplexObject && !isNativeRaw) {
+            if (visited.has(childVal)) {
+              throw new TypeError("Converting circular structure to JSON");
+            }
+            visited.add(childVal);
+            stack.push({
+              parent: node.val,
+              key: String(node.index),
+              val: childVal,
+              isArray: Array.isArray(childVal),
+              keys: Array.isArray(childVal) ? null : Object.keys(childVal),
+              index: 0,
+              first: true
+            });
+            node.first = false;
+            node.index++;
+          } else {
+            chunks.push(originalStringify(childVal));
+            node.first = false;
+            node.index++;
+          }
+        }
+      } else {
+        isDone = true;
+      }
+    } else {
+      while (node.index < node.keys.length) {
+        const k = node.keys[node.index++];
+        const isFilteredOutByArray = propertyList && !propertyList.has(k);
+        if (isFilteredOutByArray) continue;
+        const childRaw = node.val[k];
+        const childVal = prepareVal(node.val, k, childRaw);
+        if (isUnstringifiable(childVal)) continue;
+        if (!node.first) chunks.push(",");
+        if (space) {
+          chunks.push("\n" + space.repeat(level) + originalStringify(k) + ": ");
+        } else {
+          chunks.push(originalStringify(k) + ":");
+        }
+        const isComplexObject = childVal !== null && typeof childVal === "object";
+        const isNativeRaw = isRawJSON(childVal);
+        if (isComplexObject && !isNativeRaw) {
+          if (visited.has(childVal)) {
+            throw new TypeError("Converting circular structure to JSON");
+          }
+          visited.add(childVal);
+          stack.push({
+            parent: node.val,
+            key: k,
+            val: childVal,
+            isArray: Array.isArray(childVal),
+            keys: Array.isArray(childVal) ? null : Object.keys(childVal),
+            index: 0,
+            first: true
+          });
+          node.first = false;
+          break;
+        } else {
+          chunks.push(originalStringify(childVal));
+          node.first = false;
+        }
+      }
+      const isNodeFullyProcessed = node.index >= node.keys.length && stack[stack.length - 1] === node;
+      if (isNodeFullyProcessed) {
+        isDone = true;
+      }
+    }
+    if (isDone) {
+      level--;
+      if (!node.first && space) chunks.push("\n" + space.repeat(level));
+      chunks.push(node.isArray ? "]" : "}");
+      visited.delete(node.val);
+      stack.pop();
+    }
+  }
+  return chunks.join("");
+};
+var JSONStringify = (value, replacer, space) => {
+  try {
+    const supportsRawJSON = "rawJSON" in JSON;
+    if (supportsRawJSON) {
+      return originalStringify(
+        value,
+        (key, val) => {
+          if (typeof val === "bigint") return JSON.rawJSON(val.toString());
+          const hasFunctionReplacer = typeof replacer === "function";
+          if (hasFunctionReplacer) return replacer(key, val);
+          const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key);
+          if (isKeyInArrayReplacer) return val;
+          return val;
+        },
+        space
+      );
+    }
+    if (!value) return originalStringify(value, replacer, space);
+    const convertedToCustomJSON = originalStringify(
+      value,
+      (key, val) => {
+        const isNoise = typeof val === "string" && noiseValue.test(val);
+        if (isNoise) return val.toString() + "n";
+        if (typeof val === "bigint") return val.toString() + "n";
+        const hasFunctionReplacer = typeof replacer === "function";
+        if (hasFunctionReplacer) return replacer(key, val);
+        const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key);
+        if (isKeyInArrayReplacer) return val;
+        return val;
+      },
+      space
+    );
+    const processedJSON = convertedToCustomJSON.replace(
+      bigIntsStringify,
+      "$1$2$3"
+    );
+    const denoisedJSON = processedJSON.replace(noiseStringify, "$1$2$3");
+    return denoisedJSON;
+  } catch (error) {
+    if (error instanceof RangeError) {
+      const convertedJSON = stringifyIteratively(value, replacer, space);
+      if (convertedJSON === void 0) return void 0;
+      const supportsRawJSON = "rawJSON" in JSON;
+      if (supportsRawJSON) return convertedJSON;
+      const processedJSON = convertedJSON.replace(bigIntsStringify, "$1$2$3");
+      return processedJSON.replace(noiseStringify, "$1$2$3");
+    }
+    throw error;
+  }
+};
+var featureCache = /* @__PURE__ */ new Map();
+var isContextSourceSupported = () => {
+  const parseFingerprint = JSON.parse.toString();
+  if (featureCache.has(parseFingerprint)) {
+    return featureCache.get(parseFingerprint);
+  }
+  try {
+    const result = JSON.parse(
+      "1",
+      (_, __, context) => !!context?.source && context.source === "1"
+    );
+    featureCache.set(parseFingerprint, result);
+    return result;
+  } catch {
+    featureCache.set(parseFingerprint, false);
+    return false;
+  }
+};
+var convertMarkedBigIntsReviver = (key, value, context, userReviver) => {
+  const isCustomFormatBigInt = typeof value === "string" && customFormat.test(value);
+  if (isCustomFormatBigInt) return BigInt(value.slice(0, -1));
+  const isNoiseValue = typeof value === "string" && noiseValue.test(value);
+  if (isNoiseValue) return value.slice(0, -1);
+  const hasUserReviver = typeof userReviver === "function";
+  if (!hasUserReviver) return value;
+  return userReviver(key, value, context);
+};
+var JSONParseV2 = (text, reviver) => {
+  return JSON.parse(text, (key, value, context) => {
+    const isNumber = typeof value === "number";
+    const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
+    const isBigNumber = isNumber && isOutOfBounds;
+    const isInt = context && intRegex.test(context.source);
+    const isBigInt = isBigNumber && isInt;
+    if (isBigInt) return BigInt(context.source);
+    const hasCustomReviver = typeof reviver === "function";
+    if (!hasCustomReviver) return value;
+    return reviver(key, value, context);
+  });
+};
+var MAX_INT = Number.MAX_SAFE_INTEGER.toString();
+var MAX_DIGITS = MAX_INT.length;
+var stringsOrLargeNumbers = /"(?:[^"\\]|\\.)*"|-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/g;
+var noiseValueWithQuotes = /^"-?\d+n+"$/;
+var applyReviverIteratively = (parsed, userReviver) => {
+  const rootHolder = { "": parsed };
+  const stack = [{ parent: rootHolder, key: "", visited: false }];
+  while (stack.length > 0) {
+    const node = stack[stack.length - 1];
+    if (!node.visited) {
+      node.visited = true;
+      const value = node.parent[node.key];
+      const isComplexObject = value !== null && typeof value === "object";
+      if (isComplexObject) {
+        const keys = Object.keys(value);
+        for (let i = keys.length - 1; i >= 0; i--) {
+          stack.push({ parent: value, key: keys[i], visited: false });
+        }
+      }
+    } else {
+      const { parent, key } = node;
+      let value = parent[key];
+      if (typeof value === "string") {
+        const isCustomFormatBigInt = customFormat.test(value);
+        if (isCustomFormatBigInt) {
+          value = BigInt(value.slice(0, -1));
+        } else {
+          const isNoise = noiseValue.test(value);
+          if (isNoise) value = value.slice(0, -1);
+        }
+      }
+      const hasUserReviver = typeof userReviver === "function";
+      if (hasUserReviver) {
+        value = userReviver.call(parent, key, value);
+      }
+      const isDeleted = value === void 0;
+      if (isDeleted) {
+        delete parent[key];
+      } else {
+        parent[key] = value;
+      }
+      stack.pop();
+    }
+  }
+  return rootHolder[""];
+};
+var serializeBigInts = (text) => {
+  return text.replace(
+    stringsOrLargeNumbers,
+    (match, digits, fractional, exponential) => {
+      const isString = match[0] === '"';
+      const isNoise = isString && noiseValueWithQuotes.test(match);
+      if (isNoise) return match.substring(0, match.length - 1) + 'n"';
+      const hasFractionalOrExponential = fractional || exponential;
+      const isLessThanMaxSafeInt = digits && (digits.length < MAX_DIGITS || digits.length === MAX_DIGITS && digits <= MAX_INT);
+      const isStandardValue = isString || hasFractionalOrExponential || isLessThanMaxSafeInt;
+      if (isStandardValue) return match;
+      return '"' + match + 'n"';
+    }
+  );
+};
+var JSONParse = (text, reviver) => {
+  if (!text) return originalParse(text, reviver);
+  try {
+    if (isContextSourceSupported()) return JSONParseV2(text, reviver);
+    const serializedData = serializeBigInts(text);
+    return originalParse(
+      serializedData,
+      (key, value, context) => convertMarkedBigIntsReviver(key, value, context, reviver)
+    );
+  } catch (error) {
+    if (error instanceof RangeError) {
+      const serializedData = serializeBigInts(text);
+      const parsed = originalParse(serializedData);
+      return applyReviverIteratively(parsed, reviver);
+    }
+    throw error;
+  }
+};
+
+// node_modules/@octokit/request-error/dist-src/index.js
+var RequestError = class extends Error {
+  name;
+  /**
+   * http status code
+   */
+  status;
+  /**
+   * Request options that lead to the error.
+   */
+  request;
+  /**
+   * Response object if a response was received
+   */
+  response;
+  constructor(message, statusCode, options) {
+    super(message, { cause: options.cause });
+    this.name = "HttpError";
+    this.status = Number.parseInt(statusCode);
+    if (Number.isNaN(this.status)) {
+      this.status = 0;
+    }
+    if ("response" in options) {
+      this.response = options.response;
+    }
+    const requestCopy = Object.assign({}, options.request);
+    if (options.request.headers.authorization) {
+      requestCopy.headers = Object.assign({}, options.request.headers, {
+        authorization: options.request.headers.authorization.replace(
+          /(?<! ) .*$/,
+          " [REDACTED]"
+        )
+      });
+    }
+    requestCopy.url = requestCopy.url.replace(/\bclient_secret=\w+/g, "client_secret=[REDACTED]").replace(/\baccess_token=\w+/g, "access_token=[REDACTED]");
+    this.request = requestCopy;
+  }
+};
+
+// node_modules/@octokit/request/dist-bundle/index.js
+var VERSION2 = "10.0.16";
+var defaults_default = {
+  headers: {
+    "user-agent": `octokit-request.js/${VERSION2} ${getUserAgent()}`
+  }
+};
+function isPlainObject2(value) {
+  if (typeof value !== "object" || value === null) return false;
+  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto === null) return true;
+  const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
+  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
+}
+var noop = () => "";
+async function fetchWrapper(requestOptions) {
+  const fetch2 = requestOptions.request?.fetch || globalThis.fetch;
+  if (!fetch2) {
+    throw new Error(
+      "fetch is not set. Please pass a fetch implementation as new Octokit({ request: { fetch }}). Learn more at https://github.com/octokit/octokit.js/#fetch-missing"
+    );
+  }
+  const log2 = requestOptions.request?.log || console;
+  const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
+  const body = isPlainObject2(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
+  const requestHeaders = Object.fromEntries(
+    Object.entries(requestOptions.headers).map(([name, value]) => [
+      name,
+      String(value)
+    ])
+  );
+  let fetchResponse;
+  try {
+    fetchResponse = await fetch2(requestOptions.url, {
+      method: requestOptions.method,
+      body,
+      redirect: requestOptions.request?.redirect,
+      headers: requestHeaders,
+      signal: requestOptions.request?.signal,
+      // duplex must be set if request.body is ReadableStream or Async Iterables.
+      // See https://fetch.spec.whatwg.org/#dom-requestinit-duplex.
+      ...requestOptions.body && { duplex: "half" }
+    });
+  } catch (error) {
+    let message = "Unknown Error";
+    if (error instanceof Error) {
+      if (error.name === "AbortError") {
+        error.status = 500;
+        throw error;
+      }
+      message = error.message;
+      if (error.name === "TypeError" && "cause" in error) {
+        if (error.cause instanceof Error) {
+          message = error.cause.message;
+        } else if (typeof error.cause === "string") {
+          message = error.cause;
+        }
+      }
+    }
+    const requestError = new RequestError(message, 500, {
+      request: requestOptions
+    });
+    requestError.cause = error;
+    throw requestError;
+  }
+  const status = fetchResponse.status;
+  const url = fetchResponse.url;
+  const responseHeaders = {};
+  for (const [key, value] of fetchResponse.headers) {
+    responseHeaders[key] = value;
+  }
+  const octokitResponse = {
+    url,
+    status,
+    headers: responseHeaders,
+    data: ""
+  };
+  if ("deprecation" in responseHeaders) {
+    const matches = responseHeaders.link && responseHeaders.link.match(/<([^<>]+)>; rel="deprecation"/);
+    const deprecationLink = matches && matches.pop();
+    log2.warn(
+      `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
+    );
+  }
+  if (status === 204 || status === 205) {
+    return octokitResponse;
+  }
+  if (requestOptions.method === "HEAD") {
+    if (status < 400) {
+      return octokitResponse;
+    }
+    throw new RequestError(fetchResponse.statusText, status, {
+      response: octokitResponse,
+      request: requestOptions
+    });
+  }
+  if (status === 304) {
+    octokitResponse.data = await getResponseData(fetchResponse);
+    throw new RequestError("Not modified", status, {
+      response: octokitResponse,
+      request: requestOptions
+    });
+  }
+  if (status >= 400) {
+    octokitResponse.data = await getResponseData(fetchResponse);
+    throw new RequestError(toErrorMessage(octokitResponse.data), status, {
+      response: octokitResponse,
+      request: requestOptions
+    });
+  }
+  octokitResponse.data = parseSuccessResponseBody ? await getResponseData(fetchResponse) : fetchResponse.body;
+  return octokitResponse;
+}
+async function getResponseData(response) {
+  const contentType = response.headers.get("content-type");
+  if (!contentType) {
+    return response.text().catch(noop);
+  }
+  const mimetype = parse2(contentType);
+  if (isJSONResponse(mimetype)) {
+    let text = "";
+    try {
+      text = await response.text();
+      return JSONParse(text);
+    } catch (err) {
+      return text;
+    }
+  } else if (mimetype.type.startsWith("text/") || // `application/octet-stream` is the canonical "arbitrary binary" type
+  // (RFC 2046) and must never be decoded as text, even when the response
+  // carries a (misleading) `charset=utf-8` parameter — see #751.
+  mimetype.parameters.charset?.toLowerCase() === "utf-8" && mimetype.type !== "application/octet-stream") {
+    return response.text().catch(noop);
+  } else {
+    return response.arrayBuffer().catch(
+      /* v8 ignore next -- @preserve */
+      () => new ArrayBuffer(0)
+    );
+  }
+}
+function isJSONResponse(mimetype) {
+  return mimetype.type === "application/json" || mimetype.type === "application/scim+json";
+}
+function toErrorMessage(data) {
+  if (typeof data === "string") {
+    return data;
+  }
+  if (data instanceof ArrayBuffer) {
+    return "Unknown error";
+  }
+  if (typeof data === "object" && data !== null && "message" in data) {
+    const objectData = data;
+    const suffix = "documentation_url" in objectData ? ` - ${objectData.documentation_url}` : "";
+    return Array.isArray(objectData.errors) ? `${objectData.message}: ${objectData.errors.map((v) => JSON.stringify(v)).join(", ")}${suffix}` : `${objectData.message}${suffix}`;
+  }
+  return `Unknown error: ${JSON.stringify(data)}`;
+}
+function withDefaults2(oldEndpoint, newDefaults) {
+  const endpoint2 = oldEndpoint.defaults(newDefaults);
+  const newApi = function(route, parameters) {
+    const endpointOptions = endpoint2.merge(route, parameters);
+    if (!endpointOptions.request || !endpointOptions.request.hook) {
+      return fetchWrapper(endpoint2.parse(endpointOptions));
+    }
+    const request22 = (route2, parameters2) => {
+      return fetchWrapper(
+        endpoint2.parse(endpoint2.merge(route2, parameters2))
+      );
+    };
+    Object.assign(request22, {
+      endpoint: endpoint2,
+      defaults: withDefaults2.bind(null, endpoint2)
+    });
+    return endpointOptions.request.hook(request22, endpointOptions);
+  };
+  return Object.assign(newApi, {
+    endpoint: endpoint2,
+    defaults: withDefaults2.bind(null, endpoint2)
+  });
+}
+var request = withDefaults2(endpoint, defaults_default);
+
+// node_modules/@octokit/graphql/dist-bundle/index.js
+var VERSION3 = "0.0.0-development";
+function _buildMessageForResponseErrors(data) {
+  return `Request failed due to following response errors:
+` + data.errors.map((e) => ` - ${e.message}`).join("\n");
+}
+var GraphqlResponseError = class extends Error {
+  constructor(request22, headers, response) {
+    super(_buildMessageForResponseErrors(response));
+    this.request = request22;
+    this.headers = headers;
+    this.response = response;
+    this.errors = response.errors;
+    this.data = response.data;
+    if (Error.captureStackTrace) {
+      Error.captureStackTrace(this, this.constructor);
+    }
+  }
+  request;
+  headers;
+  response;
+  name = "GraphqlResponseError";
+  errors;
+  data;
+};
+var NON_VARIABLE_OPTIONS = [
+  "method",
+  "baseUrl",
+  "url",
+  "headers",
+  "request",
+  "query",
+  "mediaType",
+  "operationName"
+];
+var FORBIDDEN_VARIABLE_OPTIONS = ["query", "method", "url"];
+var GHES_V3_SUFFIX_REGEX = /\/api\/v3\/?$/;
+function graphql(request22, query, options) {
+  if (options) {
+    if (typeof query === "string" && "query" in options) {
+      return Promise.reject(
+        new Error(`[@octokit/graphql] "query" cannot be used as variable name`)
+      );
+    }
+    for (const key in options) {
+      if (!FORBIDDEN_VARIABLE_OPTIONS.includes(key)) continue;
+      return Promise.reject(
+        new Error(
+          `[@octokit/graphql] "${key}" cannot be used as variable name`
+        )
+      );
+    }
+  }
+  const parsedOptions = typeof query === "string" ? Object.assign({ query }, options) : query;
+  const requestOptions = Object.keys(
+    parsedOptions
+  ).reduce((result, key) => {
+    if (NON_VARIABLE_OPTIONS.includes(key)) {
+      result[key] = parsedOptions[key];
+      return result;
+    }
+    if (!result.variables) {
+      result.variables = {};
+    }
+    result.variables[key] = parsedOptions[key];
+    return result;
+  }, {});
+  const baseUrl = parsedOptions.baseUrl || request22.endpoint.DEFAULTS.baseUrl;
+  if (GHES_V3_SUFFIX_REGEX.test(baseUrl)) {
+    requestOptions.url = baseUrl.replace(GHES_V3_SUFFIX_REGEX, "/api/graphql");
+  }
+  return request22(requestOptions).then((response) => {
+    if (response.data.errors) {
+      const headers = {};
+      for (const key of Object.keys(response.headers)) {
+        headers[key] = response.headers[key];
+      }
+      throw new GraphqlResponseError(
+        requestOptions,
+        headers,
+        response.data
+      );
+    }
+    return response.data.data;
+  });
+}
+function withDefaults3(request22, newDefaults) {
+  const newRequest = request22.defaults(newDefaults);
+  const newApi = (query, options) => {
+    return graphql(newRequest, query, options);
+  };
+  return Object.assign(newApi, {
+    defaults: withDefaults3.bind(null, newRequest),
+    endpoint: newRequest.endpoint
+  });
+}
+var graphql2 = withDefaults3(request, {
+  headers: {
+    "user-agent": `octokit-graphql.js/${VERSION3} ${getUserAgent()}`
+  },
+  method: "POST",
+  url: "/graphql"
+});
+function withCustomRequest(customRequest) {
+  return withDefaults3(customRequest, {
+    method: "POST",
+    url: "/graphql"
+  });
+}
+
+// node_modules/@octokit/auth-token/dist-bundle/index.js
+var b64url = "(?:[a-zA-Z0-9_-]+)";
+var sep = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep}${b64url}${sep}${b64url}$`);
+var isJWT = jwtRE.test.bind(jwtRE);
+async function auth(token) {
+  const isApp = isJWT(token);
+  const isInstallation = token.startsWith("v1.") || token.startsWith("ghs_");
+  const isUserToServer = token.startsWith("ghu_");
+  const tokenType = isApp ? "app" : isInstallation ? "installation" : isUserToServer ? "user-to-server" : "oauth";
+  return {
+    type: "token",
+    token,
+    tokenType
+  };
+}
+function withAuthorizationPrefix(token) {
+  if (token.split(/\./).length === 3) {
+    return `bearer ${token}`;
+  }
+  return `token ${token}`;
+}
+async function hook(token, request3, route, parameters) {
+  const endpoint2 = request3.endpoint.merge(
+    route,
+    parameters
+  );
+  endpoint2.headers.authorization = withAuthorizationPrefix(token);
+  return request3(endpoint2);
+}
+var createTokenAuth = function createTokenAuth2(token) {
+  if (!token) {
+    throw new Error("[@octokit/auth-token] No token passed to createTokenAuth");
+  }
+  if (typeof token !== "string") {
+    throw new Error(
+      "[@octokit/auth-token] Token passed to createTokenAuth is not a string"
+    );
+  }
+  token = token.replace(/^(token|bearer) +/i, "");
+  return Object.assign(auth.bind(null, token), {
+    hook: hook.bind(null, token)
+  });
+};
+
+// node_modules/@octokit/core/dist-src/version.js
+var VERSION4 = "7.0.8";
+
+// node_modules/@octokit/core/dist-src/index.js
+var noop2 = () => {
+};
+var consoleWarn = console.warn.bind(console);
+var consoleError = console.error.bind(console);
+function createLogger(logger = {}) {
+  if (typeof logger.debug !== "function") {
+    logger.debug = noop2;
+  }
+  if (typeof logger.info !== "function") {
+    logger.info = noop2;
+  }
+  if (typeof logger.warn !== "function") {
+    logger.warn = consoleWarn;
+  }
+  if (typeof logger.error !== "function") {
+    logger.error = consoleError;
+  }
+  return logger;
+}
+var userAgentTrail = `octokit-core.js/${VERSION4} ${getUserAgent()}`;
+var Octokit = class {
+  static VERSION = VERSION4;
+  static defaults(defaults) {
+    const OctokitWithDefaults = class extends this {
+      constructor(...args) {
+        const options = args[0] || {};
+        if (typeof defaults === "function") {
+          super(defaults(options));
+          return;
+        }
+        super(
+          Object.assign(
+            {},
+            defaults,
+            options,
+            options.userAgent && defaults.userAgent ? {
+              userAgent: `${options.userAgent} ${defaults.userAgent}`
+            } : null
+          )
+        );
+      }
+    };
+    return OctokitWithDefaults;
+  }
+  static plugins = [];
+  /**
+   * Attach a plugin (or many) to your Octokit instance.
+   *
+   * @example
+   * const API = Octokit.plugin(plugin1, plugin2, plugin3, ...)
+   */
+  static plugin(...newPlugins) {
+    const currentPlugins = this.plugins;
+    const NewOctokit = class extends this {
+      static plugins = currentPlugins.concat(
+        newPlugins.filter((plugin) => !currentPlugins.includes(plugin))
+      );
+    };
+    return NewOctokit;
+  }
+  constructor(options = {}) {
+    const hook2 = new before_after_hook_default.Collection();
+    const requestDefaults = {
+      baseUrl: request.endpoint.DEFAULTS.baseUrl,
+      headers: {},
+      request: Object.assign({}, options.request, {
+        // @ts-ignore internal usage only, no need to type
+        hook: hook2.bind(null, "request")
+      }),
+      mediaType: {
+        previews: [],
+        format: ""
+      }
+    };
+    requestDefaults.headers["user-agent"] = options.userAgent ? `${options.userAgent} ${userAgentTrail}` : userAgentTrail;
+    if (options.baseUrl) {
+      requestDefaults.baseUrl = options.baseUrl;
+    }
+    if (options.previews) {
+      requestDefaults.mediaType.previews = options.previews;
+    }
+    if (options.timeZone) {
+      requestDefaults.headers["time-zone"] = options.timeZone;
+    }
+    this.request = request.defaults(requestDefaults);
+    this.graphql = withCustomRequest(this.request).defaults(requestDefaults);
+    this.log = createLogger(options.log);
+    this.hook = hook2;
+    if (!options.authStrategy) {
+      if (!options.auth) {
+        this.auth = async () => ({
+          type: "unauthenticated"
+        });
+      } else {
+        const auth2 = createTokenAuth(options.auth);
+        hook2.wrap("request", auth2.hook);
+        this.auth = auth2;
+      }
+    } else {
+      const { authStrategy, ...otherOptions } = options;
+      const auth2 = authStrategy(
+        Object.assign(
+          {
+            request: this.request,
+            log: this.log,
+            // we pass the current octokit instance as well as its constructor options
+            // to allow for authentication strategies that return a new octokit instance
+            // that shares the same internal state as the current one. The original
+            // requirement for this was the "event-octokit" authentication strategy
+            // of https://github.com/probot/octokit-auth-probot.
+            octokit: this,
+            octokitOptions: otherOptions
+          },
+          options.auth
+        )
+      );
+      hook2.wrap("request", auth2.hook);
+      this.auth = auth2;
+    }
+    const classConstructor = this.constructor;
+    for (let i = 0; i < classConstructor.plugins.length; ++i) {
+      Object.assign(this, classConstructor.plugins[i](this, options));
+    }
+  }
+  // assigned during constructor
+  request;
+  graphql;
+  log;
+  hook;
+  // TODO: type `octokit.auth` based on passed options.authStrategy
+  auth;
+};
+
 // node_modules/@octokit/plugin-retry/dist-bundle/index.js
+var import_light = __toESM(require_light(), 1);
+var VERSION5 = "0.0.0-development";
 function isRequestError(error) {
   return error.request !== void 0;
 }
@@ -2975,17 +2891,12 @@ function retry(octokit, octokitOptions) {
   }
   return retryPlugin;
 }
-var import_light, VERSION5;
-var init_dist_bundle5 = __esm({
-  "node_modules/@octokit/plugin-retry/dist-bundle/index.js"() {
-    import_light = __toESM(require_light(), 1);
-    init_dist_src();
-    VERSION5 = "0.0.0-development";
-    retry.VERSION = VERSION5;
-  }
-});
+retry.VERSION = VERSION5;
 
 // node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+var import_light2 = __toESM(require_light(), 1);
+var VERSION6 = "0.0.0-development";
+var noop3 = () => Promise.resolve();
 function wrapRequest2(state, request3, options) {
   return state.retryLimiter.schedule(doRequest, state, request3, options);
 }
@@ -3029,6 +2940,27 @@ function isAuthRequest(method, pathname) {
   /^\/app\/installations\/[^/]+\/access_tokens$/.test(pathname) || // https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps
   pathname === "/login/oauth/access_token");
 }
+var triggers_notification_paths_default = [
+  "/orgs/{org}/invitations",
+  "/orgs/{org}/invitations/{invitation_id}",
+  "/orgs/{org}/teams/{team_slug}/discussions",
+  "/orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments",
+  "/repos/{owner}/{repo}/collaborators/{username}",
+  "/repos/{owner}/{repo}/commits/{commit_sha}/comments",
+  "/repos/{owner}/{repo}/issues",
+  "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+  "/repos/{owner}/{repo}/issues/{issue_number}/sub_issue",
+  "/repos/{owner}/{repo}/issues/{issue_number}/sub_issues/priority",
+  "/repos/{owner}/{repo}/pulls",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/comments",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/merge",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+  "/repos/{owner}/{repo}/releases",
+  "/teams/{team_id}/discussions",
+  "/teams/{team_id}/discussions/{discussion_number}/comments"
+];
 function routeMatcher(paths) {
   const regexes = paths.map(
     (path2) => path2.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
@@ -3036,6 +2968,39 @@ function routeMatcher(paths) {
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
 }
+var regex = routeMatcher(triggers_notification_paths_default);
+var triggersNotification = regex.test.bind(regex);
+var groups = {};
+var createGroups = function(Bottleneck3, common) {
+  groups.global = new Bottleneck3.Group({
+    id: "octokit-global",
+    maxConcurrent: 10,
+    ...common
+  });
+  groups.auth = new Bottleneck3.Group({
+    id: "octokit-auth",
+    maxConcurrent: 1,
+    ...common
+  });
+  groups.search = new Bottleneck3.Group({
+    id: "octokit-search",
+    maxConcurrent: 1,
+    minTime: 2e3,
+    ...common
+  });
+  groups.write = new Bottleneck3.Group({
+    id: "octokit-write",
+    maxConcurrent: 1,
+    minTime: 1e3,
+    ...common
+  });
+  groups.notifications = new Bottleneck3.Group({
+    id: "octokit-notifications",
+    maxConcurrent: 1,
+    minTime: 3e3,
+    ...common
+  });
+};
 function throttling(octokit, octokitOptions) {
   const {
     enabled = true,
@@ -3155,72 +3120,15 @@ function throttling(octokit, octokitOptions) {
   });
   return {};
 }
-var import_light2, VERSION6, noop3, triggers_notification_paths_default, regex, triggersNotification, groups, createGroups;
-var init_dist_bundle6 = __esm({
-  "node_modules/@octokit/plugin-throttling/dist-bundle/index.js"() {
-    import_light2 = __toESM(require_light(), 1);
-    VERSION6 = "0.0.0-development";
-    noop3 = () => Promise.resolve();
-    triggers_notification_paths_default = [
-      "/orgs/{org}/invitations",
-      "/orgs/{org}/invitations/{invitation_id}",
-      "/orgs/{org}/teams/{team_slug}/discussions",
-      "/orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments",
-      "/repos/{owner}/{repo}/collaborators/{username}",
-      "/repos/{owner}/{repo}/commits/{commit_sha}/comments",
-      "/repos/{owner}/{repo}/issues",
-      "/repos/{owner}/{repo}/issues/{issue_number}/comments",
-      "/repos/{owner}/{repo}/issues/{issue_number}/sub_issue",
-      "/repos/{owner}/{repo}/issues/{issue_number}/sub_issues/priority",
-      "/repos/{owner}/{repo}/pulls",
-      "/repos/{owner}/{repo}/pulls/{pull_number}/comments",
-      "/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies",
-      "/repos/{owner}/{repo}/pulls/{pull_number}/merge",
-      "/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers",
-      "/repos/{owner}/{repo}/pulls/{pull_number}/reviews",
-      "/repos/{owner}/{repo}/releases",
-      "/teams/{team_id}/discussions",
-      "/teams/{team_id}/discussions/{discussion_number}/comments"
-    ];
-    regex = routeMatcher(triggers_notification_paths_default);
-    triggersNotification = regex.test.bind(regex);
-    groups = {};
-    createGroups = function(Bottleneck3, common) {
-      groups.global = new Bottleneck3.Group({
-        id: "octokit-global",
-        maxConcurrent: 10,
-        ...common
-      });
-      groups.auth = new Bottleneck3.Group({
-        id: "octokit-auth",
-        maxConcurrent: 1,
-        ...common
-      });
-      groups.search = new Bottleneck3.Group({
-        id: "octokit-search",
-        maxConcurrent: 1,
-        minTime: 2e3,
-        ...common
-      });
-      groups.write = new Bottleneck3.Group({
-        id: "octokit-write",
-        maxConcurrent: 1,
-        minTime: 1e3,
-        ...common
-      });
-      groups.notifications = new Bottleneck3.Group({
-        id: "octokit-notifications",
-        maxConcurrent: 1,
-        minTime: 3e3,
-        ...common
-      });
-    };
-    throttling.VERSION = VERSION6;
-    throttling.triggersNotification = triggersNotification;
-  }
-});
+throttling.VERSION = VERSION6;
+throttling.triggersNotification = triggersNotification;
 
 // lib/github/client.js
+var import_light3 = __toESM(require_light(), 1);
+var MAX_RATE_LIMIT_RETRIES = 3;
+var MAX_SERVER_ERROR_RETRIES = 3;
+var MAX_RATE_LIMIT_WAIT_S = 60;
+var WRITE_SPACING_MS = 1e3;
 function unreachable(octokit) {
   octokit.hook.wrap("request", async (request3, options) => {
     try {
@@ -3245,6 +3153,7 @@ function describeCause(code) {
   const words = { ECONNREFUSED: "connection refused", ENOTFOUND: "no such host", ECONNRESET: "connection reset", ETIMEDOUT: "timed out", EAI_AGAIN: "name lookup failed" };
   return words[code] ? `${words[code]} (${code})` : code;
 }
+var RetryingOctokit = Octokit.plugin(unreachable, retry, throttling);
 function makeOctokit({ token, baseUrl, graphqlUrl, log: log2 = () => {
 }, timeScale, userAgent: userAgent2 } = {}) {
   const env = globalThis.process?.env ?? {};
@@ -3302,22 +3211,68 @@ function loggingFetch(log2, scale) {
     return res;
   };
 }
-var import_light3, MAX_RATE_LIMIT_RETRIES, MAX_SERVER_ERROR_RETRIES, MAX_RATE_LIMIT_WAIT_S, WRITE_SPACING_MS, RetryingOctokit;
-var init_client = __esm({
-  "lib/github/client.js"() {
-    init_dist_src2();
-    init_dist_bundle5();
-    init_dist_bundle6();
-    import_light3 = __toESM(require_light(), 1);
-    MAX_RATE_LIMIT_RETRIES = 3;
-    MAX_SERVER_ERROR_RETRIES = 3;
-    MAX_RATE_LIMIT_WAIT_S = 60;
-    WRITE_SPACING_MS = 1e3;
-    RetryingOctokit = Octokit.plugin(unreachable, retry, throttling);
-  }
-});
 
 // lib/github/read.js
+var PULL_PAGE = 100;
+var MIN_PULL_PAGE = 6;
+var NESTED = { labels: 50, reviews: 50, reviewRequests: 25, files: 100, comments: 50, checks: 100, timeline: 100 };
+var FOLLOW_PAGE = 100;
+var FOLLOW_BATCH = 20;
+var CODEOWNERS_PATHS = [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"];
+var TIMELINE_KINDS = {
+  LabeledEvent: "labeled",
+  UnlabeledEvent: "unlabeled",
+  PullRequestCommit: "committed",
+  HeadRefForcePushedEvent: "head_ref_force_pushed",
+  IssueComment: "commented",
+  PullRequestReview: "reviewed",
+  ReviewRequestedEvent: "review_requested",
+  ReadyForReviewEvent: "ready_for_review",
+  ConvertToDraftEvent: "convert_to_draft",
+  ReopenedEvent: "reopened"
+};
+var ITEM_TYPES = ["LABELED_EVENT", "UNLABELED_EVENT", "PULL_REQUEST_COMMIT", "HEAD_REF_FORCE_PUSHED_EVENT", "ISSUE_COMMENT", "PULL_REQUEST_REVIEW", "REVIEW_REQUESTED_EVENT", "READY_FOR_REVIEW_EVENT", "CONVERT_TO_DRAFT_EVENT", "REOPENED_EVENT"];
+var PAGE_INFO = "pageInfo { hasNextPage endCursor }";
+var ACTOR = "actor { __typename login }";
+var AUTHOR = "author { __typename login }";
+var LISTS = {
+  labels: { fact: "labels", select: (a) => `labels(${a}) { ${PAGE_INFO} nodes { name } }`, at: (pr) => pr.labels },
+  reviews: {
+    fact: "reviews",
+    select: (a) => `reviews(${a}) { ${PAGE_INFO} nodes { ${AUTHOR} state submittedAt body authorAssociation commit { oid } } }`,
+    at: (pr) => pr.reviews
+  },
+  reviewRequests: {
+    fact: "reviewRequests",
+    select: (a) => `reviewRequests(${a}) { ${PAGE_INFO} nodes { requestedReviewer { __typename ... on User { login } ... on Bot { login } ... on Mannequin { login } ... on Team { slug organization { login } } } } }`,
+    at: (pr) => pr.reviewRequests
+  },
+  files: { fact: "files", select: (a) => `files(${a}) { ${PAGE_INFO} nodes { path } }`, at: (pr) => pr.files },
+  comments: {
+    fact: "comments",
+    select: (a) => `comments(${a}) { ${PAGE_INFO} nodes { databaseId ${AUTHOR} body createdAt authorAssociation } }`,
+    at: (pr) => pr.comments
+  },
+  checks: {
+    fact: "checks",
+    select: (a) => `commits(last: 1) { nodes { commit { oid statusCheckRollup { state contexts(${a}) { ${PAGE_INFO} nodes { __typename ... on CheckRun { databaseId name status conclusion startedAt completedAt detailsUrl checkSuite { workflowRun { workflow { name } } } } ... on StatusContext { context state createdAt targetUrl } } } } } } }`,
+    at: (pr) => {
+      const commit = pr.commits?.nodes?.[0]?.commit;
+      if (!commit) return pr.commits === null ? null : { pageInfo: { hasNextPage: false }, nodes: [] };
+      return commit.statusCheckRollup ? commit.statusCheckRollup.contexts : { pageInfo: { hasNextPage: false }, nodes: [] };
+    }
+  },
+  timeline: {
+    fact: "timeline",
+    select: (a) => `timelineItems(${a}, itemTypes: [${ITEM_TYPES.join(", ")}]) { ${PAGE_INFO} nodes { __typename ... on LabeledEvent { createdAt ${ACTOR} label { name } } ... on UnlabeledEvent { createdAt ${ACTOR} label { name } } ... on PullRequestCommit { commit { oid committedDate author { user { login } } } } ... on HeadRefForcePushedEvent { createdAt ${ACTOR} } ... on IssueComment { createdAt ${AUTHOR} } ... on PullRequestReview { createdAt submittedAt ${AUTHOR} } ... on ReviewRequestedEvent { createdAt ${ACTOR} } ... on ReadyForReviewEvent { createdAt ${ACTOR} } ... on ConvertToDraftEvent { createdAt ${ACTOR} } ... on ReopenedEvent { createdAt ${ACTOR} } } }`,
+    at: (pr) => pr.timelineItems
+  }
+};
+var checksSelect = (first) => LISTS.checks.select(`first: ${first}`);
+var checksAt = (pr) => LISTS.checks.at(pr);
+var LIST_FIELD = { labels: "labels", reviews: "reviews", reviewRequests: "reviewRequests", files: "files", comments: "comments", checks: "commits", timeline: "timelineItems" };
+var PULL_FIELDS = "number state title body isDraft createdAt baseRefName headRefName headRefOid mergeable mergeStateStatus author { __typename login } " + Object.entries(LISTS).map(([k, l]) => l.select(`first: ${NESTED[k]}`)).join(" ");
+var REPO_FIELDS = `defaultBranchRef { name refUpdateRule { requiredStatusCheckContexts } } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` + CODEOWNERS_PATHS.map((p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`).join(" ");
 function sweepQuery(first, size = PULL_PAGE) {
   return `query prflowSweep($owner: String!, $repo: String!, $after: String) {
   ${first ? "viewer { __typename login } " : ""}rateLimit { cost remaining resetAt }
@@ -3339,6 +3294,13 @@ function pullsQuery(first, numbers) {
   }
 }`;
 }
+var GraphqlErrors = class extends Error {
+  constructor(errors, data) {
+    super(errors.map((e) => e.message).join("; "));
+    this.errors = errors;
+    this.data = data;
+  }
+};
 async function graphqlRequest(octokit, query, variables = {}) {
   const url = octokit.prflowGraphqlUrl ?? graphqlUrlOf(octokit);
   const res = await octokit.request({ method: "POST", url, query, variables });
@@ -3355,7 +3317,7 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2
   const raw = [];
   let head = null;
   let date;
-  const run2 = async (query, variables) => {
+  const run = async (query, variables) => {
     stats.graphql++;
     const r = await graphqlRequest(octokit, query, variables);
     date ??= r.date;
@@ -3367,7 +3329,7 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2
     for (; ; ) {
       let r;
       try {
-        r = await run2(sweepQuery(head === null, size), { owner, repo, after });
+        r = await run(sweepQuery(head === null, size), { owner, repo, after });
       } catch (e) {
         if (!serverSide(e) || size <= MIN_PULL_PAGE) throw e;
         size = Math.max(MIN_PULL_PAGE, Math.floor(size / 2));
@@ -3392,7 +3354,7 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2
     const wanted = [...new Set(numbers)];
     for (let start = 0; start < wanted.length || start === 0; start += PULL_PAGE) {
       const chunk = wanted.slice(start, start + PULL_PAGE);
-      const r = await run2(pullsQuery(head === null, chunk), { owner, repo });
+      const r = await run(pullsQuery(head === null, chunk), { owner, repo });
       const repository2 = r.data?.repository;
       if (!repository2) throw new GraphqlErrors(r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }], r.data);
       if (head === null) head = { data: r.data, errors: r.errors };
@@ -3411,7 +3373,7 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2
     let page = repository.labels.pageInfo;
     try {
       while (page.hasNextPage) {
-        const r = await run2(
+        const r = await run(
           `query prflowLabels($owner: String!, $repo: String!, $after: String) { repository(owner: $owner, name: $repo) { labels(first: ${FOLLOW_PAGE}, after: $after) { ${PAGE_INFO} nodes { name } } } }`,
           { owner, repo, after: page.endCursor }
         );
@@ -3448,7 +3410,7 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2
   if (rules) Object.assign(facts, reviewRules(rules));
   else facts.unknown.push("rules");
   const pulls2 = raw.filter(({ pr }) => !pr.state || pr.state === "OPEN").map(({ pr, errors }) => firstPage(pr, errors));
-  await followUp(pulls2, { owner, repo, run: run2, stats, log: log2 });
+  await followUp(pulls2, { owner, repo, run, stats, log: log2 });
   facts.pullRequests.push(...pulls2.map(toPull));
   facts.pullRequests.sort((a, b) => a.number - b.number);
   facts.now = now ?? new Date(date ?? Date.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -3627,101 +3589,223 @@ function toEvent(item) {
       return { kind, at: item.createdAt, actor: loginOf(item.actor), label: item.label?.name ?? null };
   }
 }
-var PULL_PAGE, MIN_PULL_PAGE, NESTED, FOLLOW_PAGE, FOLLOW_BATCH, CODEOWNERS_PATHS, TIMELINE_KINDS, ITEM_TYPES, PAGE_INFO, ACTOR, AUTHOR, LISTS, checksSelect, checksAt, LIST_FIELD, PULL_FIELDS, REPO_FIELDS, GraphqlErrors;
-var init_read = __esm({
-  "lib/github/read.js"() {
-    PULL_PAGE = 100;
-    MIN_PULL_PAGE = 6;
-    NESTED = { labels: 50, reviews: 50, reviewRequests: 25, files: 100, comments: 50, checks: 100, timeline: 100 };
-    FOLLOW_PAGE = 100;
-    FOLLOW_BATCH = 20;
-    CODEOWNERS_PATHS = [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"];
-    TIMELINE_KINDS = {
-      LabeledEvent: "labeled",
-      UnlabeledEvent: "unlabeled",
-      PullRequestCommit: "committed",
-      HeadRefForcePushedEvent: "head_ref_force_pushed",
-      IssueComment: "commented",
-      PullRequestReview: "reviewed",
-      ReviewRequestedEvent: "review_requested",
-      ReadyForReviewEvent: "ready_for_review",
-      ConvertToDraftEvent: "convert_to_draft",
-      ReopenedEvent: "reopened"
-    };
-    ITEM_TYPES = ["LABELED_EVENT", "UNLABELED_EVENT", "PULL_REQUEST_COMMIT", "HEAD_REF_FORCE_PUSHED_EVENT", "ISSUE_COMMENT", "PULL_REQUEST_REVIEW", "REVIEW_REQUESTED_EVENT", "READY_FOR_REVIEW_EVENT", "CONVERT_TO_DRAFT_EVENT", "REOPENED_EVENT"];
-    PAGE_INFO = "pageInfo { hasNextPage endCursor }";
-    ACTOR = "actor { __typename login }";
-    AUTHOR = "author { __typename login }";
-    LISTS = {
-      labels: { fact: "labels", select: (a) => `labels(${a}) { ${PAGE_INFO} nodes { name } }`, at: (pr) => pr.labels },
-      reviews: {
-        fact: "reviews",
-        select: (a) => `reviews(${a}) { ${PAGE_INFO} nodes { ${AUTHOR} state submittedAt body authorAssociation commit { oid } } }`,
-        at: (pr) => pr.reviews
-      },
-      reviewRequests: {
-        fact: "reviewRequests",
-        select: (a) => `reviewRequests(${a}) { ${PAGE_INFO} nodes { requestedReviewer { __typename ... on User { login } ... on Bot { login } ... on Mannequin { login } ... on Team { slug organization { login } } } } }`,
-        at: (pr) => pr.reviewRequests
-      },
-      files: { fact: "files", select: (a) => `files(${a}) { ${PAGE_INFO} nodes { path } }`, at: (pr) => pr.files },
-      comments: {
-        fact: "comments",
-        select: (a) => `comments(${a}) { ${PAGE_INFO} nodes { databaseId ${AUTHOR} body createdAt authorAssociation } }`,
-        at: (pr) => pr.comments
-      },
-      checks: {
-        fact: "checks",
-        select: (a) => `commits(last: 1) { nodes { commit { oid statusCheckRollup { state contexts(${a}) { ${PAGE_INFO} nodes { __typename ... on CheckRun { databaseId name status conclusion startedAt completedAt detailsUrl checkSuite { workflowRun { workflow { name } } } } ... on StatusContext { context state createdAt targetUrl } } } } } } }`,
-        at: (pr) => {
-          const commit = pr.commits?.nodes?.[0]?.commit;
-          if (!commit) return pr.commits === null ? null : { pageInfo: { hasNextPage: false }, nodes: [] };
-          return commit.statusCheckRollup ? commit.statusCheckRollup.contexts : { pageInfo: { hasNextPage: false }, nodes: [] };
-        }
-      },
-      timeline: {
-        fact: "timeline",
-        select: (a) => `timelineItems(${a}, itemTypes: [${ITEM_TYPES.join(", ")}]) { ${PAGE_INFO} nodes { __typename ... on LabeledEvent { createdAt ${ACTOR} label { name } } ... on UnlabeledEvent { createdAt ${ACTOR} label { name } } ... on PullRequestCommit { commit { oid committedDate author { user { login } } } } ... on HeadRefForcePushedEvent { createdAt ${ACTOR} } ... on IssueComment { createdAt ${AUTHOR} } ... on PullRequestReview { createdAt submittedAt ${AUTHOR} } ... on ReviewRequestedEvent { createdAt ${ACTOR} } ... on ReadyForReviewEvent { createdAt ${ACTOR} } ... on ConvertToDraftEvent { createdAt ${ACTOR} } ... on ReopenedEvent { createdAt ${ACTOR} } } }`,
-        at: (pr) => pr.timelineItems
-      }
-    };
-    checksSelect = (first) => LISTS.checks.select(`first: ${first}`);
-    checksAt = (pr) => LISTS.checks.at(pr);
-    LIST_FIELD = { labels: "labels", reviews: "reviews", reviewRequests: "reviewRequests", files: "files", comments: "comments", checks: "commits", timeline: "timelineItems" };
-    PULL_FIELDS = "number state title body isDraft createdAt baseRefName headRefName headRefOid mergeable mergeStateStatus author { __typename login } " + Object.entries(LISTS).map(([k, l]) => l.select(`first: ${NESTED[k]}`)).join(" ");
-    REPO_FIELDS = `defaultBranchRef { name refUpdateRule { requiredStatusCheckContexts } } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` + CODEOWNERS_PATHS.map((p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`).join(" ");
-    GraphqlErrors = class extends Error {
-      constructor(errors, data) {
-        super(errors.map((e) => e.message).join("; "));
-        this.errors = errors;
-        this.data = data;
-      }
-    };
-  }
-});
 
 // lib/github/write.js
-async function applyOps(octokit, ops, { owner, repo, live = false, log: log2 = () => {
-}, git: git2 } = {}) {
+var REVIEW_EVENT = Object.freeze("COMMENT");
+var APPLIED = "applied";
+var UNCHANGED = "unchanged";
+var DRY_RUN = "dry-run";
+var GUARD_FAILED = "guard-failed";
+var FAILED = "failed";
+var SKIPPED = "skipped";
+var MOVED = "moved";
+var LEASE_LOST = "lease-lost";
+var WRITERS = {
+  editLabels: {
+    describe: (op) => `would ${labelWords(op)}`,
+    async apply(octokit, op, { params }) {
+      const add = op.add.map((c) => c.label);
+      const remove = op.remove.map((c) => c.label);
+      if (!add.length && !remove.length) return { outcome: UNCHANGED, detail: "no label to change" };
+      if (add.length) await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: op.number, labels: add });
+      const gone = [];
+      for (const name of remove) {
+        try {
+          await octokit.request("DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", { ...params, issue_number: op.number, name });
+        } catch (e) {
+          if (e.status !== 404) throw e;
+          gone.push(name);
+        }
+      }
+      if (!add.length && gone.length === remove.length) return { outcome: UNCHANGED, detail: `${gone.join(", ")} already removed` };
+      return { outcome: APPLIED, detail: labelWords(op) + (gone.length ? ` (${gone.join(", ")} already removed)` : "") };
+    }
+  },
+  requestReviewers: {
+    describe: (op) => `would request ${op.reviewers.join(", ")}`,
+    async apply(octokit, op, { params }) {
+      const teams = op.reviewers.filter((r) => r.includes("/")).map((r) => r.split("/").pop());
+      const users = op.reviewers.filter((r) => !r.includes("/"));
+      if (!teams.length && !users.length) return { outcome: UNCHANGED, detail: "nobody to request" };
+      const body = { ...params, pull_number: op.number };
+      if (users.length) body.reviewers = users;
+      if (teams.length) body.team_reviewers = teams;
+      await octokit.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers", body);
+      return { outcome: APPLIED, detail: `requested ${op.reviewers.join(", ")}` };
+    }
+  },
+  upsertComment: {
+    describe: (op) => op.commentId == null ? "would comment" : `would update comment ${op.commentId}`,
+    async apply(octokit, op, { params }) {
+      if (op.commentId == null) {
+        const res = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...params, issue_number: op.number, body: op.body });
+        return { outcome: APPLIED, detail: `commented (${res.data.id})` };
+      }
+      let current;
+      try {
+        current = (await octokit.request("GET /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...params, comment_id: op.commentId, request: { ...GUARD_READ } })).data;
+      } catch (e) {
+        if (e.status === 404) return { outcome: GUARD_FAILED, detail: `comment ${op.commentId} is gone` };
+        throw e;
+      }
+      const body = current.body ?? "";
+      if (!body.startsWith(op.marker)) return { outcome: GUARD_FAILED, detail: `comment ${op.commentId} no longer starts with ${op.marker}` };
+      if (body === op.body) return { outcome: UNCHANGED, detail: "the comment already says this" };
+      await octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...params, comment_id: op.commentId, body: op.body });
+      return { outcome: APPLIED, detail: `updated comment ${op.commentId}` };
+    }
+  },
+  comment: {
+    describe: (op) => `would comment ${JSON.stringify(op.body.slice(0, 60))}`,
+    async apply(octokit, op, { params }) {
+      const res = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...params, issue_number: op.number, body: op.body });
+      return { outcome: APPLIED, detail: `commented (${res.data.id})` };
+    }
+  },
+  postReview: {
+    describe: () => `would post a ${REVIEW_EVENT} review`,
+    async apply(octokit, op, { params }) {
+      const body = { ...params, pull_number: op.number, event: REVIEW_EVENT, body: op.body };
+      if (op.guard?.head) body.commit_id = op.guard.head;
+      await octokit.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews", body);
+      return { outcome: APPLIED, detail: `posted a ${REVIEW_EVENT} review` };
+    }
+  },
+  upsertBoard: {
+    describe: (op) => op.number == null ? `would open the board issue with ${op.label}` : `would rewrite the board #${op.number}`,
+    async apply(octokit, op, { params }) {
+      if (op.number == null) {
+        const res = await octokit.request("POST /repos/{owner}/{repo}/issues", { ...params, title: op.title, body: op.body, labels: [op.label] });
+        return { outcome: APPLIED, detail: `opened the board as #${res.data.number}` };
+      }
+      await octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", { ...params, issue_number: op.number, body: op.body });
+      return { outcome: APPLIED, detail: `rewrote the board #${op.number}` };
+    }
+  },
+  createIssue: {
+    describe: (op) => `would open an issue: ${op.title}`,
+    async apply(octokit, op, { params }) {
+      const body = { ...params, title: op.title, body: op.body };
+      if (op.labels?.length) body.labels = op.labels;
+      const res = await octokit.request("POST /repos/{owner}/{repo}/issues", body);
+      return { outcome: APPLIED, detail: `opened #${res.data.number}`, created: res.data.number };
+    }
+  },
+  editIssue: {
+    describe: (op) => `would edit #${op.number}${op.state ? ` (${op.state})` : ""}`,
+    async apply(octokit, op, { params }) {
+      const body = { ...params, issue_number: op.number };
+      for (const k of ["title", "body", "state"]) if (op[k] != null) body[k] = op[k];
+      await octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", body);
+      return { outcome: APPLIED, detail: `edited #${op.number}${op.state ? ` (${op.state})` : ""}` };
+    }
+  },
+  setStatus: {
+    describe: (op) => `would set ${statusWords(op)}`,
+    // A commit status (the stations flow's gate). It belongs to `op.sha`, which may be older than the head.
+    async apply(octokit, op, { params }) {
+      await octokit.request("POST /repos/{owner}/{repo}/statuses/{sha}", { ...params, sha: op.sha, state: op.state, context: op.context, description: op.description.slice(0, 140) });
+      return { outcome: APPLIED, detail: statusWords(op) };
+    }
+  },
+  armAutoMerge: {
+    describe: (op) => `would arm auto-merge (${op.method.toLowerCase()}) at ${short(op.guard?.head)}`,
+    async apply(octokit, op, { fresh }) {
+      await octokit.graphql(
+        "mutation($id: ID!, $mergeMethod: PullRequestMergeMethod!, $head: GitObjectID!) { enablePullRequestAutoMerge(input: { pullRequestId: $id, mergeMethod: $mergeMethod, expectedHeadOid: $head }) { clientMutationId } }",
+        { id: fresh.nodeId, mergeMethod: op.method, head: op.guard.head }
+      );
+      return { outcome: APPLIED, detail: `armed auto-merge (${op.method.toLowerCase()}) at ${short(op.guard.head)}` };
+    }
+  },
+  disarmAutoMerge: {
+    describe: () => "would disarm auto-merge",
+    async apply(octokit, op, { fresh }) {
+      await octokit.graphql("mutation($id: ID!) { disablePullRequestAutoMerge(input: { pullRequestId: $id }) { clientMutationId } }", { id: fresh.nodeId });
+      return { outcome: APPLIED, detail: "disarmed auto-merge" };
+    }
+  },
+  createPullRequest: {
+    describe: (op) => `would open a pull request from ${op.head} onto ${op.base}${op.labels?.length ? ` with ${op.labels.join(", ")}` : ""}`,
+    // The labels right after the pull request: GitHub's create endpoint takes none. Opening fires one
+    // round of checks; the skip-ci label the engine puts here is what cancels it.
+    async apply(octokit, op, { params }) {
+      const res = await octokit.request("POST /repos/{owner}/{repo}/pulls", { ...params, title: op.title, body: op.body, head: op.head, base: op.base, draft: Boolean(op.draft) });
+      const number = res.data.number;
+      if (op.labels?.length) {
+        try {
+          await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: number, labels: op.labels });
+        } catch (e) {
+          return { outcome: FAILED, detail: `opened #${number} but its labels were not put on (${e.status ?? ""} ${String(e.message).split("\n")[0]})`, created: number };
+        }
+      }
+      return { outcome: APPLIED, detail: `opened #${number}${op.labels?.length ? ` with ${op.labels.join(", ")}` : ""}`, created: number };
+    }
+  },
+  createLabel: {
+    describe: (op) => `would create the label ${op.name}`,
+    async apply(octokit, op, { params }) {
+      await octokit.request("POST /repos/{owner}/{repo}/labels", { ...params, name: op.name, color: op.color, description: op.description });
+      return { outcome: APPLIED, detail: `created ${op.name}` };
+    }
+  },
+  updateLabel: {
+    describe: (op) => `would update the label ${op.name}`,
+    async apply(octokit, op, { params }) {
+      await octokit.request("PATCH /repos/{owner}/{repo}/labels/{name}", { ...params, name: op.name, new_name: op.newName, color: op.color, description: op.description });
+      return { outcome: APPLIED, detail: `updated ${op.name}` };
+    }
+  },
+  // ---- git, through the port `git` (lib/queue/git.js `Git`), which reads its own guard.
+  rebase: {
+    describe: (op) => `would rebase ${op.branch} onto ${op.onto}${op.dropping ? ` (dropping ${short(op.dropping)})` : ""} at ${short(op.expectedHead)}`,
+    ownGuard: true,
+    apply: (_octokit, op, { git: git2 }) => needGit(git2, op) ?? git2.rebase(op, { upstreamRequired: false })
+  },
+  rebaseOnto: {
+    describe: (op) => `would restack ${op.branch} onto ${op.onto} from ${short(op.upstream)} at ${short(op.expectedHead)}`,
+    ownGuard: true,
+    apply: (_octokit, op, { git: git2 }) => needGit(git2, op) ?? git2.rebase(op, { upstreamRequired: true })
+  },
+  push: {
+    describe: (op) => `would push ${op.branch}, leased at ${short(op.lease)}`,
+    ownGuard: true,
+    apply: (_octokit, op, { git: git2 }) => needGit(git2, op) ?? git2.pushOp(op)
+  },
+  autoFix: {
+    describe: (op) => `would run ${op.commands.length} autoFix command${op.commands.length === 1 ? "" : "s"} on ${op.branch} at ${short(op.expectedHead)}`,
+    ownGuard: true,
+    apply: (_octokit, op, { git: git2 }) => needGit(git2, op) ?? git2.autoFix(op)
+  }
+};
+function needGit(git2, op) {
+  return git2 ? null : { outcome: FAILED, detail: `no git here: only the queue worker applies ${op.op}` };
+}
+var GOES_ON = /* @__PURE__ */ new Set([APPLIED, UNCHANGED, SKIPPED, DRY_RUN]);
+var GUARD_READ = Object.freeze({ prflowGuard: true });
+var NEEDS_PULL = /* @__PURE__ */ new Set(["armAutoMerge", "disarmAutoMerge"]);
+async function applyOps(octokit, ops, { owner, repo, live: live2 = false, log: log2 = () => {
+}, git: git2, halt = false } = {}) {
   const params = { owner, repo };
   const stopped = /* @__PURE__ */ new Map();
   const results = [];
   for (const op of ops ?? []) {
     const base = { op: op.op, number: op.number ?? null };
-    const r = await applyOne(octokit, op, { params, live, git: git2, stopped });
-    if (r.outcome === GUARD_FAILED && op.number) stopped.set(op.number, stopped.get(op.number) ?? r.detail);
+    const r = await applyOne(octokit, op, { params, live: live2, git: git2, stopped });
+    if ((r.outcome === GUARD_FAILED || r.outcome === MOVED || r.outcome === LEASE_LOST) && op.number) stopped.set(op.number, stopped.get(op.number) ?? r.detail);
     if (r.outcome === GUARD_FAILED || r.outcome === FAILED) log2(`#${op.number}: ${op.op} ${r.outcome}: ${r.detail}`);
     results.push({ ...base, ...r });
+    if (halt && !GOES_ON.has(r.outcome)) break;
   }
   return results;
 }
 function applyPlan(octokit, plan, options) {
   return applyOps(octokit, plan.ops, options);
 }
-async function applyOne(octokit, op, { params, live, git: git2, stopped }) {
+async function applyOne(octokit, op, { params, live: live2, git: git2, stopped }) {
   const writer = Object.hasOwn(WRITERS, op.op) ? WRITERS[op.op] : null;
   if (!writer) return { outcome: FAILED, detail: `prflow has no writer for "${op.op}"` };
-  if (!live) return { outcome: DRY_RUN, detail: writer.describe(op) + guardWords(op.guard) };
+  if (!live2) return { outcome: DRY_RUN, detail: writer.describe(op) + guardWords(op.guard) };
   if (op.number && stopped.has(op.number)) return { outcome: GUARD_FAILED, detail: `not applied: an earlier write to #${op.number} failed its guard (${stopped.get(op.number)})` };
   try {
     let fresh = null;
@@ -3735,6 +3819,7 @@ async function applyOne(octokit, op, { params, live, git: git2, stopped }) {
     return { outcome: FAILED, detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}` };
   }
 }
+var hasGuard = (g) => Boolean(g && (g.head || g.base || g.labelsOn?.length || g.labelsOff?.length));
 async function freshRead(octokit, op, params) {
   if (op.guard?.head || op.guard?.base || NEEDS_PULL.has(op.op)) {
     const { data: data2 } = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...params, pull_number: op.number, request: { ...GUARD_READ } });
@@ -3770,187 +3855,6 @@ function statusWords(op) {
 function short(sha) {
   return sha ? String(sha).slice(0, 7) : "nothing";
 }
-var REVIEW_EVENT, APPLIED, UNCHANGED, DRY_RUN, GUARD_FAILED, FAILED, WRITERS, GUARD_READ, NEEDS_PULL, hasGuard;
-var init_write = __esm({
-  "lib/github/write.js"() {
-    REVIEW_EVENT = Object.freeze("COMMENT");
-    APPLIED = "applied";
-    UNCHANGED = "unchanged";
-    DRY_RUN = "dry-run";
-    GUARD_FAILED = "guard-failed";
-    FAILED = "failed";
-    WRITERS = {
-      editLabels: {
-        describe: (op) => `would ${labelWords(op)}`,
-        async apply(octokit, op, { params }) {
-          const add = op.add.map((c) => c.label);
-          const remove = op.remove.map((c) => c.label);
-          if (!add.length && !remove.length) return { outcome: UNCHANGED, detail: "no label to change" };
-          if (add.length) await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: op.number, labels: add });
-          const gone = [];
-          for (const name of remove) {
-            try {
-              await octokit.request("DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", { ...params, issue_number: op.number, name });
-            } catch (e) {
-              if (e.status !== 404) throw e;
-              gone.push(name);
-            }
-          }
-          if (!add.length && gone.length === remove.length) return { outcome: UNCHANGED, detail: `${gone.join(", ")} already removed` };
-          return { outcome: APPLIED, detail: labelWords(op) + (gone.length ? ` (${gone.join(", ")} already removed)` : "") };
-        }
-      },
-      requestReviewers: {
-        describe: (op) => `would request ${op.reviewers.join(", ")}`,
-        async apply(octokit, op, { params }) {
-          const teams = op.reviewers.filter((r) => r.includes("/")).map((r) => r.split("/").pop());
-          const users = op.reviewers.filter((r) => !r.includes("/"));
-          if (!teams.length && !users.length) return { outcome: UNCHANGED, detail: "nobody to request" };
-          const body = { ...params, pull_number: op.number };
-          if (users.length) body.reviewers = users;
-          if (teams.length) body.team_reviewers = teams;
-          await octokit.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers", body);
-          return { outcome: APPLIED, detail: `requested ${op.reviewers.join(", ")}` };
-        }
-      },
-      upsertComment: {
-        describe: (op) => op.commentId == null ? "would comment" : `would update comment ${op.commentId}`,
-        async apply(octokit, op, { params }) {
-          if (op.commentId == null) {
-            const res = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...params, issue_number: op.number, body: op.body });
-            return { outcome: APPLIED, detail: `commented (${res.data.id})` };
-          }
-          let current;
-          try {
-            current = (await octokit.request("GET /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...params, comment_id: op.commentId, request: { ...GUARD_READ } })).data;
-          } catch (e) {
-            if (e.status === 404) return { outcome: GUARD_FAILED, detail: `comment ${op.commentId} is gone` };
-            throw e;
-          }
-          const body = current.body ?? "";
-          if (!body.startsWith(op.marker)) return { outcome: GUARD_FAILED, detail: `comment ${op.commentId} no longer starts with ${op.marker}` };
-          if (body === op.body) return { outcome: UNCHANGED, detail: "the comment already says this" };
-          await octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...params, comment_id: op.commentId, body: op.body });
-          return { outcome: APPLIED, detail: `updated comment ${op.commentId}` };
-        }
-      },
-      comment: {
-        describe: (op) => `would comment ${JSON.stringify(op.body.slice(0, 60))}`,
-        async apply(octokit, op, { params }) {
-          const res = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...params, issue_number: op.number, body: op.body });
-          return { outcome: APPLIED, detail: `commented (${res.data.id})` };
-        }
-      },
-      postReview: {
-        describe: () => `would post a ${REVIEW_EVENT} review`,
-        async apply(octokit, op, { params }) {
-          const body = { ...params, pull_number: op.number, event: REVIEW_EVENT, body: op.body };
-          if (op.guard?.head) body.commit_id = op.guard.head;
-          await octokit.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews", body);
-          return { outcome: APPLIED, detail: `posted a ${REVIEW_EVENT} review` };
-        }
-      },
-      upsertBoard: {
-        describe: (op) => op.number == null ? `would open the board issue with ${op.label}` : `would rewrite the board #${op.number}`,
-        async apply(octokit, op, { params }) {
-          if (op.number == null) {
-            const res = await octokit.request("POST /repos/{owner}/{repo}/issues", { ...params, title: op.title, body: op.body, labels: [op.label] });
-            return { outcome: APPLIED, detail: `opened the board as #${res.data.number}` };
-          }
-          await octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", { ...params, issue_number: op.number, body: op.body });
-          return { outcome: APPLIED, detail: `rewrote the board #${op.number}` };
-        }
-      },
-      createIssue: {
-        describe: (op) => `would open an issue: ${op.title}`,
-        async apply(octokit, op, { params }) {
-          const body = { ...params, title: op.title, body: op.body };
-          if (op.labels?.length) body.labels = op.labels;
-          const res = await octokit.request("POST /repos/{owner}/{repo}/issues", body);
-          return { outcome: APPLIED, detail: `opened #${res.data.number}`, created: res.data.number };
-        }
-      },
-      editIssue: {
-        describe: (op) => `would edit #${op.number}${op.state ? ` (${op.state})` : ""}`,
-        async apply(octokit, op, { params }) {
-          const body = { ...params, issue_number: op.number };
-          for (const k of ["title", "body", "state"]) if (op[k] != null) body[k] = op[k];
-          await octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", body);
-          return { outcome: APPLIED, detail: `edited #${op.number}${op.state ? ` (${op.state})` : ""}` };
-        }
-      },
-      setStatus: {
-        describe: (op) => `would set ${statusWords(op)}`,
-        // A commit status (the stations flow's gate). It belongs to `op.sha`, which may be older than the head.
-        async apply(octokit, op, { params }) {
-          await octokit.request("POST /repos/{owner}/{repo}/statuses/{sha}", { ...params, sha: op.sha, state: op.state, context: op.context, description: op.description.slice(0, 140) });
-          return { outcome: APPLIED, detail: statusWords(op) };
-        }
-      },
-      armAutoMerge: {
-        describe: (op) => `would arm auto-merge (${op.method.toLowerCase()}) at ${short(op.guard?.head)}`,
-        async apply(octokit, op, { fresh }) {
-          await octokit.graphql(
-            "mutation($id: ID!, $mergeMethod: PullRequestMergeMethod!, $head: GitObjectID!) { enablePullRequestAutoMerge(input: { pullRequestId: $id, mergeMethod: $mergeMethod, expectedHeadOid: $head }) { clientMutationId } }",
-            { id: fresh.nodeId, mergeMethod: op.method, head: op.guard.head }
-          );
-          return { outcome: APPLIED, detail: `armed auto-merge (${op.method.toLowerCase()}) at ${short(op.guard.head)}` };
-        }
-      },
-      disarmAutoMerge: {
-        describe: () => "would disarm auto-merge",
-        async apply(octokit, op, { fresh }) {
-          await octokit.graphql("mutation($id: ID!) { disablePullRequestAutoMerge(input: { pullRequestId: $id }) { clientMutationId } }", { id: fresh.nodeId });
-          return { outcome: APPLIED, detail: "disarmed auto-merge" };
-        }
-      },
-      createPullRequest: {
-        describe: (op) => `would open a pull request from ${op.head} onto ${op.base}${op.labels?.length ? ` with ${op.labels.join(", ")}` : ""}`,
-        // The labels right after the pull request: GitHub's create endpoint takes none. Opening fires one
-        // round of checks; the skip-ci label the engine puts here is what cancels it.
-        async apply(octokit, op, { params }) {
-          const res = await octokit.request("POST /repos/{owner}/{repo}/pulls", { ...params, title: op.title, body: op.body, head: op.head, base: op.base, draft: Boolean(op.draft) });
-          const number = res.data.number;
-          if (op.labels?.length) {
-            try {
-              await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: number, labels: op.labels });
-            } catch (e) {
-              return { outcome: FAILED, detail: `opened #${number} but its labels were not put on (${e.status ?? ""} ${String(e.message).split("\n")[0]})`, created: number };
-            }
-          }
-          return { outcome: APPLIED, detail: `opened #${number}${op.labels?.length ? ` with ${op.labels.join(", ")}` : ""}`, created: number };
-        }
-      },
-      createLabel: {
-        describe: (op) => `would create the label ${op.name}`,
-        async apply(octokit, op, { params }) {
-          await octokit.request("POST /repos/{owner}/{repo}/labels", { ...params, name: op.name, color: op.color, description: op.description });
-          return { outcome: APPLIED, detail: `created ${op.name}` };
-        }
-      },
-      updateLabel: {
-        describe: (op) => `would update the label ${op.name}`,
-        async apply(octokit, op, { params }) {
-          await octokit.request("PATCH /repos/{owner}/{repo}/labels/{name}", { ...params, name: op.name, new_name: op.newName, color: op.color, description: op.description });
-          return { outcome: APPLIED, detail: `updated ${op.name}` };
-        }
-      },
-      rebaseAndPush: {
-        describe: (op) => `would rebase ${op.branch} onto ${op.onto} and push with lease ${short(op.guard?.head)}`,
-        // Git's own --force-with-lease is this op's head guard, so no REST read: the shell that runs git
-        // passes `git` ({ rebaseAndPush(op) → { outcome, detail } }) and says guard-failed when the lease is lost.
-        ownGuard: true,
-        async apply(_octokit, op, { git: git2 }) {
-          if (!git2) return { outcome: FAILED, detail: "no git runner here: only the queue worker applies rebaseAndPush" };
-          return git2.rebaseAndPush(op);
-        }
-      }
-    };
-    GUARD_READ = Object.freeze({ prflowGuard: true });
-    NEEDS_PULL = /* @__PURE__ */ new Set(["armAutoMerge", "disarmAutoMerge"]);
-    hasGuard = (g) => Boolean(g && (g.head || g.base || g.labelsOn?.length || g.labelsOff?.length));
-  }
-});
 
 // lib/github/labels.js
 async function listLabels(octokit, { owner, repo }) {
@@ -3961,11 +3865,11 @@ async function listLabels(octokit, { owner, repo }) {
     if (res.data.length < 100) return out;
   }
 }
-async function syncLabels(octokit, { owner, repo, decide, live = false, log: log2 = () => {
+async function syncLabels(octokit, { owner, repo, decide, live: live2 = false, log: log2 = () => {
 } }) {
   const existing = (await listLabels(octokit, { owner, repo })).map((l) => ({ name: l.name, color: l.color, description: l.description ?? null }));
   const sync = decide(existing);
-  const written = await applyOps(octokit, sync.ops, { owner, repo, live, log: log2 });
+  const written = await applyOps(octokit, sync.ops, { owner, repo, live: live2, log: log2 });
   let next = 0;
   const results = sync.rows.map(({ name, color, description, change, detail }) => {
     const row = { name, color, description };
@@ -3979,13 +3883,14 @@ async function syncLabels(octokit, { owner, repo, decide, live = false, log: log
   });
   return { results, unused: sync.unused };
 }
-var init_labels = __esm({
-  "lib/github/labels.js"() {
-    init_write();
-  }
-});
 
 // lib/github/events.js
+var SCOPE_ALL = "all";
+var SCOPE_PULLS = "pulls";
+var SCOPE_NONE = "none";
+var all = (why) => ({ scope: SCOPE_ALL, why });
+var pulls = (numbers, why) => ({ scope: SCOPE_PULLS, numbers: [...new Set(numbers)].sort((a, b) => a - b), why });
+var none = (why) => ({ scope: SCOPE_NONE, why });
 function parseEvent(eventName, payload = {}) {
   payload = payload ?? {};
   switch (eventName) {
@@ -4022,30 +3927,12 @@ function parseEvent(eventName, payload = {}) {
       return all(`${eventName}: sweeping all`);
   }
 }
-var SCOPE_ALL, SCOPE_PULLS, SCOPE_NONE, all, pulls, none;
-var init_events = __esm({
-  "lib/github/events.js"() {
-    SCOPE_ALL = "all";
-    SCOPE_PULLS = "pulls";
-    SCOPE_NONE = "none";
-    all = (why) => ({ scope: SCOPE_ALL, why });
-    pulls = (numbers, why) => ({ scope: SCOPE_PULLS, numbers: [...new Set(numbers)].sort((a, b) => a - b), why });
-    none = (why) => ({ scope: SCOPE_NONE, why });
-  }
-});
 
-// lib/github/index.js
-var init_github = __esm({
-  "lib/github/index.js"() {
-    init_client();
-    init_read();
-    init_write();
-    init_labels();
-    init_events();
-  }
-});
+// lib/config-file.js
+import { readFileSync } from "node:fs";
 
 // lib/config-text.js
+var DEFAULT_CONFIG_PATH = ".github/prflow.json";
 function checkConfigText(prflow2, text) {
   const engine = prflow2.createEngine(text);
   const problems = engine.configErrors();
@@ -4054,15 +3941,8 @@ function checkConfigText(prflow2, text) {
 function formatProblem(file, { path: path2, expected, found }) {
   return `${file}: ${path2}: expected ${expected}, found ${found}`;
 }
-var DEFAULT_CONFIG_PATH;
-var init_config_text = __esm({
-  "lib/config-text.js"() {
-    DEFAULT_CONFIG_PATH = ".github/prflow.json";
-  }
-});
 
 // lib/config-file.js
-import { readFileSync } from "node:fs";
 function loadConfig(prflow2, path2, { readFile = (p) => readFileSync(p, "utf8") } = {}) {
   let text;
   try {
@@ -4074,14 +3954,10 @@ function loadConfig(prflow2, path2, { readFile = (p) => readFileSync(p, "utf8") 
   const { engine, config, problems } = checkConfigText(prflow2, text);
   return { engine, config, source: path2, errors: problems.map((p) => formatProblem(path2, p)) };
 }
-var init_config_file = __esm({
-  "lib/config-file.js"() {
-    init_config_text();
-    init_config_text();
-  }
-});
 
 // lib/summary.js
+var DASH = "—";
+var MAX_SUMMARY_BYTES = 9e5;
 function describeOp(op) {
   switch (op.op) {
     case "editLabels":
@@ -4092,17 +3968,18 @@ function describeOp(op) {
       return op.op;
   }
 }
-function logLines(plan, results, { live }) {
+function logLines(plan, results, { live: live2 }) {
   const lines = [];
   plan.ops.forEach((op, i) => {
     const r = results[i];
-    const outcome = r?.outcome ?? (live ? "not applied" : "dry-run");
+    const outcome = r?.outcome ?? (live2 ? "not applied" : "dry-run");
     const said = r?.detail ? outcome === "dry-run" ? r.detail : `${outcome}: ${r.detail}` : outcome;
     lines.push(`#${op.number}: ${describeOp(op)} [${said}] because ${op.reason}`);
   });
   for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
   return lines;
 }
+var cell = (text) => String(text ?? "").replace(/\|/g, "\\|").replace(/\r?\n/g, " ") || DASH;
 function whyCell(pull, ops) {
   const parts = [pull.why];
   for (const op of ops) {
@@ -4137,14 +4014,14 @@ function withoutParentheses(text) {
   if (open >= 0) out = out.slice(0, open);
   return out.replace(/\s+([;,.])/g, "$1");
 }
-function reconcileSummary({ repo, plan, results, live, scope, counts, maxBytes = MAX_SUMMARY_BYTES }) {
-  const full = reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChanged: false });
+function reconcileSummary({ repo, plan, results, live: live2, scope, counts, maxBytes = MAX_SUMMARY_BYTES }) {
+  const full = reconcileSummaryOf({ repo, plan, results, live: live2, scope, counts, onlyChanged: false });
   if (Buffer.byteLength(full) <= maxBytes) return full;
-  return reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChanged: true });
+  return reconcileSummaryOf({ repo, plan, results, live: live2, scope, counts, onlyChanged: true });
 }
-function reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChanged }) {
+function reconcileSummaryOf({ repo, plan, results, live: live2, scope, counts, onlyChanged }) {
   const out = [];
-  out.push(`## prflow reconcile: ${repo}${live ? "" : " (dry run: nothing was written)"}`);
+  out.push(`## prflow reconcile: ${repo}${live2 ? "" : " (dry run: nothing was written)"}`);
   out.push("");
   out.push(
     `Engine ${plan.engine} · ${scope} · ${plan.pulls.length} pull request${plan.pulls.length === 1 ? "" : "s"} · ${counts.ops} operation${counts.ops === 1 ? "" : "s"} · ${counts.writes} write${counts.writes === 1 ? "" : "s"} · ${counts.warnings} warning${counts.warnings === 1 ? "" : "s"}`
@@ -4166,7 +4043,7 @@ function reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChan
         omitted++;
         continue;
       }
-      const changes = ops.length ? ops.map(({ op, result }) => live ? `${describeOp(op)} (${result?.outcome ?? "not applied"})` : `would ${describeOp(op)}`).join("; ") : "no change";
+      const changes = ops.length ? ops.map(({ op, result }) => live2 ? `${describeOp(op)} (${result?.outcome ?? "not applied"})` : `would ${describeOp(op)}`).join("; ") : "no change";
       const why = whyCell(pull, ops.map(({ op }) => op));
       out.push(
         `| #${pull.number} | ${cell(pull.state ?? "unknown")} | ${cell(pull.blockers.join(", "))} | ${cell(pull.checks)} | ${cell(changes)} | ${cell(why)} |`
@@ -4188,8 +4065,8 @@ function reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChan
   }
   return out.join("\n");
 }
-function labelsSummary({ repo, results, unused, live }) {
-  const out = [`## prflow labels: ${repo}${live ? "" : " (dry run: nothing was written)"}`, ""];
+function labelsSummary({ repo, results, unused, live: live2 }) {
+  const out = [`## prflow labels: ${repo}${live2 ? "" : " (dry run: nothing was written)"}`, ""];
   out.push("| label | colour | action | description |");
   out.push("| --- | --- | --- | --- |");
   for (const r of results) {
@@ -4211,23 +4088,21 @@ function countResults(plan, results) {
     warnings: plan.warnings.length
   };
 }
-var DASH, MAX_SUMMARY_BYTES, cell;
-var init_summary = __esm({
-  "lib/summary.js"() {
-    DASH = "—";
-    MAX_SUMMARY_BYTES = 9e5;
-    cell = (text) => String(text ?? "").replace(/\|/g, "\\|").replace(/\r?\n/g, " ") || DASH;
-  }
-});
 
 // lib/run.js
+var RunError = class extends Error {
+  constructor(lines) {
+    super(lines.join("\n"));
+    this.lines = lines;
+  }
+};
 function configOrThrow(prflow2, configPath, readFile, loaded) {
   if (loaded) return { ...loaded, said: null };
   const read = loadConfig(prflow2, configPath, readFile ? { readFile } : void 0);
-  if (read.errors.length) throw new RunError2(read.errors);
+  if (read.errors.length) throw new RunError(read.errors);
   return { ...read, said: `config: ${read.source === "preset" ? `no ${configPath}: the ${read.engine.flow()} preset` : read.source}` };
 }
-async function reconcileRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, loaded, scope, live, log: log2 = () => {
+async function reconcileRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, loaded, scope, live: live2, log: log2 = () => {
 } }) {
   const { engine, source, said } = configOrThrow(prflow2, configPath, readFile, loaded);
   if (said) log2(said);
@@ -4237,29 +4112,29 @@ async function reconcileRun({ prflow: prflow2, octokit, owner, repo, configPath,
     log2(`nothing to reconcile: ${scope.why ?? "the event names no pull request"}`);
     const plan2 = { engine: engine.version(), configErrors: [], ops: [], pulls: [], warnings: [] };
     const counts2 = countResults(plan2, []);
-    return { plan: plan2, results: [], counts: counts2, skipped: true, summary: reconcileSummary({ repo: `${owner}/${repo}`, plan: plan2, results: [], live, scope: scopeText, counts: counts2 }), lines: [] };
+    return { plan: plan2, results: [], counts: counts2, skipped: true, summary: reconcileSummary({ repo: `${owner}/${repo}`, plan: plan2, results: [], live: live2, scope: scopeText, counts: counts2 }), lines: [] };
   }
   log2(`reading ${scopeText}`);
   const facts = await step(`reading the pull requests of ${owner}/${repo}`, () => readFacts(octokit, { owner, repo, numbers: scope.scope === "pulls" ? scope.numbers : void 0 }));
   const plan = engine.reconcile({ facts });
-  if (plan.configErrors.length) throw new RunError2(plan.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  log2(`engine ${plan.engine}: ${count(plan.pulls.length, "pull request")}, ${count(plan.ops.length, "operation")}, ${count(plan.warnings.length, "warning")}${live ? "" : " (dry run: writing nothing)"}`);
+  if (plan.configErrors.length) throw new RunError(plan.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
+  log2(`engine ${plan.engine}: ${count(plan.pulls.length, "pull request")}, ${count(plan.ops.length, "operation")}, ${count(plan.warnings.length, "warning")}${live2 ? "" : " (dry run: writing nothing)"}`);
   stopWritesOnRateLimit(octokit, log2);
-  const results = await applyPlan(octokit, plan, { owner, repo, live, log: log2 });
+  const results = await applyPlan(octokit, plan, { owner, repo, live: live2, log: log2 });
   const counts = countResults(plan, results);
-  const lines = logLines(plan, results, { live });
+  const lines = logLines(plan, results, { live: live2 });
   for (const line of lines) log2(line);
-  const summary = reconcileSummary({ repo: `${owner}/${repo}`, plan, results, live, scope: scopeText, counts });
+  const summary = reconcileSummary({ repo: `${owner}/${repo}`, plan, results, live: live2, scope: scopeText, counts });
   return { facts, plan, results, counts, summary, lines, skipped: false };
 }
-async function labelsRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, loaded, live, log: log2 = () => {
+async function labelsRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, loaded, live: live2, log: log2 = () => {
 } }) {
   const { engine, source, said } = configOrThrow(prflow2, configPath, readFile, loaded);
   if (said) log2(said);
   configPath = source;
   const catalog = engine.labelCatalog();
-  if (catalog.configErrors.length) throw new RunError2(catalog.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  const sync = await step(`syncing the labels of ${owner}/${repo}`, () => syncLabels(octokit, { owner, repo, decide: (existing) => engine.labelSync({ catalog, existing }), live, log: log2 }));
+  if (catalog.configErrors.length) throw new RunError(catalog.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
+  const sync = await step(`syncing the labels of ${owner}/${repo}`, () => syncLabels(octokit, { owner, repo, decide: (existing) => engine.labelSync({ catalog, existing }), live: live2, log: log2 }));
   const results = sync.results;
   const unused = sync.unused ?? [];
   for (const r of results) log2(`label ${r.name}: ${r.status}${r.detail ? ` (${r.detail})` : ""}`);
@@ -4269,12 +4144,13 @@ async function labelsRun({ prflow: prflow2, octokit, owner, repo, configPath, re
     writes: results.filter((r) => r.status === "created" || r.status === "updated").length,
     warnings: unused.length
   };
-  const summary = labelsSummary({ repo: `${owner}/${repo}`, results, unused, live });
+  const summary = labelsSummary({ repo: `${owner}/${repo}`, results, unused, live: live2 });
   return { catalog, results, unused, counts, summary };
 }
 function count(n, noun) {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
+var NOT_ATTEMPTED = "not attempted: rate limited by GitHub";
 function stopWritesOnRateLimit(octokit, log2 = () => {
 }) {
   if (octokit.prflowWriteGuard) return;
@@ -4312,12 +4188,12 @@ function describeScope(scope) {
 function parseNumbers(text) {
   const parts = String(text ?? "").split(/[\s,]+/).map((s) => s.replace(/^#/, "")).filter(Boolean);
   return parts.map((p) => {
-    if (!/^[1-9][0-9]*$/.test(p)) throw new RunError2([`numbers: expected pull request numbers separated by commas or spaces, found ${JSON.stringify(p)}`]);
+    if (!/^[1-9][0-9]*$/.test(p)) throw new RunError([`numbers: expected pull request numbers separated by commas or spaces, found ${JSON.stringify(p)}`]);
     return Number(p);
   });
 }
 function describeFailure(e, { step: step2 } = {}) {
-  if (e instanceof RunError2) return e.lines;
+  if (e instanceof RunError) return e.lines;
   const at = step2 ?? e?.step;
   const req = e?.request ? ` to ${e.request.method ?? "GET"} ${pathOf(e.request.url)}` : "";
   const say = (line) => [at ? `${at}: ${line}` : line];
@@ -4350,21 +4226,92 @@ function rateLimitReset(e) {
   const at = reset > 0 ? new Date(reset * 1e3) : Number(h["retry-after"]) > 0 ? new Date(Date.now() + Number(h["retry-after"]) * 1e3) : null;
   return at ? `${at.toISOString().slice(11, 16)} UTC` : "";
 }
-var RunError2, NOT_ATTEMPTED;
-var init_run = __esm({
-  "lib/run.js"() {
-    init_github();
-    init_config_file();
-    init_summary();
-    RunError2 = class extends Error {
-      constructor(lines) {
-        super(lines.join("\n"));
-        this.lines = lines;
-      }
-    };
-    NOT_ATTEMPTED = "not attempted: rate limited by GitHub";
+
+// lib/followup.js
+async function listBoards(octokit, { owner, repo, label }) {
+  const res = await octokit.request("GET /repos/{owner}/{repo}/issues", {
+    owner,
+    repo,
+    labels: label,
+    state: "open",
+    sort: "created",
+    direction: "asc",
+    per_page: 10
+  });
+  return res.data.map((i) => ({ number: i.number, title: i.title ?? "", body: i.body ?? "", pullRequest: Boolean(i.pull_request) }));
+}
+function describeSweepOp(op, plan) {
+  switch (op.op) {
+    case "upsertComment":
+      return `comment (level ${plan.pulls.find((p) => p.number === op.number)?.firing ?? "?"} min)`;
+    case "upsertBoard":
+      return op.number == null ? "open the board issue" : `rewrite the board #${op.number}`;
+    case "editLabels":
+      return [...op.add.map((c) => `+${c.label}`), ...op.remove.map((c) => `−${c.label}`)].join(" ");
+    default:
+      return op.op;
   }
-});
+}
+var cell2 = (text) => String(text ?? "").replace(/\|/g, "\\|").replace(/\r?\n/g, " ") || "—";
+function sweepSummary({ repo, plan, results, live: live2 }) {
+  const writes = results.filter((r) => r.outcome === APPLIED).length;
+  const out = [`## prflow sweep: ${repo}${live2 ? "" : " (dry run: nothing was written)"}`, ""];
+  out.push(
+    `Engine ${plan.engine} · ${plan.pulls.length} open pull request${plan.pulls.length === 1 ? "" : "s"} · ${plan.ops.length} operation${plan.ops.length === 1 ? "" : "s"} · ${writes} write${writes === 1 ? "" : "s"} · ${plan.warnings.length} warning${plan.warnings.length === 1 ? "" : "s"}`,
+    ""
+  );
+  out.push(plan.stopTheLine ? `**Stop the line:** ${plan.stopReasons.join("; ")}.` : "The line is open: development machines may open pull requests.", "");
+  if (plan.ops.length) {
+    out.push("| target | what | result | why |", "| --- | --- | --- | --- |");
+    plan.ops.forEach((op, i) => {
+      const r = results[i];
+      const target = op.op === "upsertBoard" ? "board" : `#${op.number}`;
+      out.push(`| ${target} | ${cell2(describeSweepOp(op, plan))} | ${cell2(r ? `${r.outcome}${r.detail ? `: ${r.detail}` : ""}` : "not applied")} | ${cell2(op.reason)} |`);
+    });
+    out.push("");
+  }
+  if (plan.warnings.length) {
+    out.push("### Warnings", "");
+    for (const w of plan.warnings) out.push(`- ${w.number ? `#${w.number}: ` : ""}${w.message}`);
+    out.push("");
+  }
+  return out.join("\n");
+}
+async function sweepRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, loaded: given, live: live2, log: log2 = () => {
+} }) {
+  const loaded = given ?? loadConfig(prflow2, configPath, readFile ? { readFile } : void 0);
+  if (loaded.errors.length) throw new RunError(loaded.errors);
+  const { engine } = loaded;
+  if (given) configPath = given.source;
+  const settings = engine.followupSettings();
+  if (settings.configErrors.length) throw new RunError(settings.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
+  if (!given) log2(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
+  const facts = await readFacts(octokit, { owner, repo });
+  const board = settings.board;
+  if (board.enabled) {
+    try {
+      facts.boards = await listBoards(octokit, { owner, repo, label: board.label });
+    } catch (e) {
+      log2(`the board issue could not be read (${e.status ?? ""} ${e.message}); it will not be rewritten`);
+      facts.unknown = [...facts.unknown ?? [], "board"];
+    }
+  }
+  const plan = engine.sweep({ facts });
+  log2(`engine ${plan.engine}: ${count(plan.pulls.length, "pull request")}, ${count(plan.ops.length, "operation")}, ${count(plan.warnings.length, "warning")}, line ${plan.stopTheLine ? "STOPPED" : "open"}${live2 ? "" : " (dry run: writing nothing)"}`);
+  const results = await applyPlan(octokit, plan, { owner, repo, live: live2, log: log2 });
+  const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op, plan)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
+  for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
+  for (const line of lines) log2(line);
+  const counts = {
+    ops: plan.ops.length,
+    writes: results.filter((r) => r.outcome === APPLIED).length,
+    warnings: plan.warnings.length
+  };
+  return { facts, plan, results, counts, lines, summary: sweepSummary({ repo: `${owner}/${repo}`, plan, results, live: live2 }) };
+}
+
+// action/src/engine.js
+import { existsSync, readFileSync as readFileSync2 } from "node:fs";
 
 // pkg/prflow.js
 var prflow_exports = {};
@@ -4376,6 +4323,147 @@ __export(prflow_exports, {
   version: () => version,
   wasmMemory: () => wasmMemory
 });
+var Engine = class {
+  __destroy_into_raw() {
+    const ptr = this.__wbg_ptr;
+    this.__wbg_ptr = 0;
+    EngineFinalization.unregister(this);
+    return ptr;
+  }
+  free() {
+    const ptr = this.__destroy_into_raw();
+    wasm.__wbg_engine_free(ptr, 0);
+  }
+  /**
+   * `call` on the first `len` bytes written into `inputBuffer` (checked to be UTF-8). The buffer stays
+   * with the engine: taken out, the next request's `inputBuffer` zero-filled a fresh one (18 MB for a
+   * board of 10,000 pull requests) every call.
+   * @param {string} name
+   * @param {number} len
+   * @returns {string}
+   */
+  callInput(name, len) {
+    let deferred4_0;
+    let deferred4_1;
+    try {
+      const val2 = +len;
+      const ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      const len0 = WASM_VECTOR_LEN;
+      const ret = wasm.engine_callInput(this.__wbg_ptr, ptr0, len0, val2);
+      var ptr3 = ret[0];
+      var len3 = ret[1];
+      if (ret[3]) {
+        ptr3 = 0;
+        len3 = 0;
+        throw takeFromExternrefTable0(ret[2]);
+      }
+      deferred4_0 = ptr3;
+      deferred4_1 = len3;
+      return getStringFromWasm0(ptr3, len3);
+    } finally {
+      wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+    }
+  }
+  /**
+   * One decision by name, JSON text in and out.
+   * @param {string} name
+   * @param {string} input
+   * @returns {string}
+   */
+  call(name, input) {
+    let deferred4_0;
+    let deferred4_1;
+    try {
+      let ptr0, len0, ptr1, len1;
+      try {
+        ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passStringToWasm0(input, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len1 = WASM_VECTOR_LEN;
+      } catch (e) {
+        if (ptr1) {
+          wasm.__wbindgen_free(ptr1, len1 * 1, 1);
+        }
+        if (ptr0) {
+          wasm.__wbindgen_free(ptr0, len0 * 1, 1);
+        }
+        throw e;
+      }
+      const ret = wasm.engine_call(this.__wbg_ptr, ptr0, len0, ptr1, len1);
+      var ptr3 = ret[0];
+      var len3 = ret[1];
+      if (ret[3]) {
+        ptr3 = 0;
+        len3 = 0;
+        throw takeFromExternrefTable0(ret[2]);
+      }
+      deferred4_0 = ptr3;
+      deferred4_1 = len3;
+      return getStringFromWasm0(ptr3, len3);
+    } finally {
+      wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+    }
+  }
+  /**
+   * The config's problems as JSON text (`[{ path, expected, found }]`), empty when it is valid.
+   * @returns {string}
+   */
+  configErrorsJson() {
+    let deferred2_0;
+    let deferred2_1;
+    try {
+      const ret = wasm.engine_configErrorsJson(this.__wbg_ptr);
+      var ptr1 = ret[0];
+      var len1 = ret[1];
+      if (ret[3]) {
+        ptr1 = 0;
+        len1 = 0;
+        throw takeFromExternrefTable0(ret[2]);
+      }
+      deferred2_0 = ptr1;
+      deferred2_1 = len1;
+      return getStringFromWasm0(ptr1, len1);
+    } finally {
+      wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+    }
+  }
+  /**
+   * Room for `len` bytes of the next request, keeping what is already written, and where it starts:
+   * the host writes UTF-8 there with `TextEncoder.encodeInto` and then asks `callInput`. A string
+   * argument is copied by wasm-bindgen's glue a UTF-16 unit at a time in JavaScript, which was 18 of
+   * the 182 ms a board of 10,000 pull requests took.
+   * @param {number} len
+   * @returns {number}
+   */
+  inputBuffer(len) {
+    const ret = wasm.engine_inputBuffer(this.__wbg_ptr, len);
+    return ret >>> 0;
+  }
+  /**
+   * Every decision's name, so the JS core binds one method per decision without a list of its own.
+   * @returns {string[]}
+   */
+  static names() {
+    const ret = wasm.engine_names();
+    var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+    wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+    return v1;
+  }
+  /**
+   * `new Engine(configText)`; `new Engine()` (no config file) is the preset. A bad config never
+   * throws: every decision that needs it answers with its errors.
+   * @param {string | null} [config_text]
+   */
+  constructor(config_text) {
+    var ptr0 = isLikeNone(config_text) ? 0 : passStringToWasm0(config_text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+    var len0 = WASM_VECTOR_LEN;
+    const ret = wasm.engine_new(ptr0, len0);
+    this.__wbg_ptr = ret;
+    EngineFinalization.register(this, this.__wbg_ptr, this);
+    return this;
+  }
+};
+if (Symbol.dispose) Engine.prototype[Symbol.dispose] = Engine.prototype.free;
 function drawSeed() {
   const ret = wasm.drawSeed();
   if (ret[2]) {
@@ -4436,6 +4524,9 @@ function __wbg_get_imports() {
     "./prflow_bg.js": import0
   };
 }
+var EngineFinalization = typeof FinalizationRegistry === "undefined" ? { register: () => {
+}, unregister: () => {
+} } : new FinalizationRegistry((ptr) => wasm.__wbg_engine_free(ptr, 1));
 function addToExternrefTable0(obj) {
   const idx = wasm.__externref_table_alloc();
   wasm.__wbindgen_externrefs.set(idx, obj);
@@ -4455,6 +4546,7 @@ function getArrayU8FromWasm0(ptr, len) {
   ptr = ptr >>> 0;
   return getUint8ArrayMemory0().subarray(ptr / 1, ptr / 1 + len);
 }
+var cachedDataViewMemory0 = null;
 function getDataViewMemory0() {
   if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || cachedDataViewMemory0.buffer.detached === void 0 && cachedDataViewMemory0.buffer !== wasm.memory.buffer) {
     cachedDataViewMemory0 = new DataView(wasm.memory.buffer);
@@ -4465,6 +4557,7 @@ function getStringFromWasm0(ptr, len) {
   ptr = ptr >>> 0;
   return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
 }
+var cachedUint8ArrayMemory0 = null;
 function getUint8ArrayMemory0() {
   if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {
     cachedUint8ArrayMemory0 = new Uint8Array(wasm.memory.buffer);
@@ -4517,6 +4610,10 @@ function takeFromExternrefTable0(idx) {
   wasm.__externref_table_dealloc(idx);
   return value;
 }
+var cachedTextDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+cachedTextDecoder.decode();
+var MAX_SAFARI_DECODE_BYTES = 2146435072;
+var numBytesDecoded = 0;
 function decodeText(bytes) {
   numBytesDecoded += bytes.length;
   if (numBytesDecoded >= MAX_SAFARI_DECODE_BYTES) {
@@ -4526,6 +4623,21 @@ function decodeText(bytes) {
   }
   return cachedTextDecoder.decode(bytes);
 }
+var cachedTextEncoder = new TextEncoder();
+if (!("encodeInto" in cachedTextEncoder)) {
+  cachedTextEncoder.encodeInto = function(arg, view) {
+    const buf = cachedTextEncoder.encode(arg);
+    view.set(buf);
+    return {
+      read: arg.length,
+      written: buf.length
+    };
+  };
+}
+var WASM_VECTOR_LEN = 0;
+var wasmModule;
+var wasmInstance;
+var wasm;
 function __wbg_finalize_init(instance, module) {
   wasmInstance = instance;
   wasm = instance.exports;
@@ -4588,6 +4700,7 @@ function initSync(module) {
   const instance = new WebAssembly.Instance(module, imports);
   return __wbg_finalize_init(instance, module);
 }
+var __wbg_init_promise;
 async function __wbg_init(module_or_path) {
   if (wasm !== void 0) return wasm;
   if (__wbg_init_promise === void 0) {
@@ -4616,173 +4729,6 @@ async function __wbg_init_once(module_or_path) {
   const { instance, module } = await __wbg_load(await module_or_path, imports);
   return __wbg_finalize_init(instance, module);
 }
-var Engine, EngineFinalization, cachedDataViewMemory0, cachedUint8ArrayMemory0, cachedTextDecoder, MAX_SAFARI_DECODE_BYTES, numBytesDecoded, cachedTextEncoder, WASM_VECTOR_LEN, wasmModule, wasmInstance, wasm, __wbg_init_promise;
-var init_prflow = __esm({
-  "pkg/prflow.js"() {
-    Engine = class {
-      __destroy_into_raw() {
-        const ptr = this.__wbg_ptr;
-        this.__wbg_ptr = 0;
-        EngineFinalization.unregister(this);
-        return ptr;
-      }
-      free() {
-        const ptr = this.__destroy_into_raw();
-        wasm.__wbg_engine_free(ptr, 0);
-      }
-      /**
-       * `call` on the first `len` bytes written into `inputBuffer` (checked to be UTF-8). The buffer stays
-       * with the engine: taken out, the next request's `inputBuffer` zero-filled a fresh one (18 MB for a
-       * board of 10,000 pull requests) every call.
-       * @param {string} name
-       * @param {number} len
-       * @returns {string}
-       */
-      callInput(name, len) {
-        let deferred4_0;
-        let deferred4_1;
-        try {
-          const val2 = +len;
-          const ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-          const len0 = WASM_VECTOR_LEN;
-          const ret = wasm.engine_callInput(this.__wbg_ptr, ptr0, len0, val2);
-          var ptr3 = ret[0];
-          var len3 = ret[1];
-          if (ret[3]) {
-            ptr3 = 0;
-            len3 = 0;
-            throw takeFromExternrefTable0(ret[2]);
-          }
-          deferred4_0 = ptr3;
-          deferred4_1 = len3;
-          return getStringFromWasm0(ptr3, len3);
-        } finally {
-          wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
-        }
-      }
-      /**
-       * One decision by name, JSON text in and out.
-       * @param {string} name
-       * @param {string} input
-       * @returns {string}
-       */
-      call(name, input) {
-        let deferred4_0;
-        let deferred4_1;
-        try {
-          let ptr0, len0, ptr1, len1;
-          try {
-            ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len0 = WASM_VECTOR_LEN;
-            ptr1 = passStringToWasm0(input, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len1 = WASM_VECTOR_LEN;
-          } catch (e) {
-            if (ptr1) {
-              wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-            }
-            if (ptr0) {
-              wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-            }
-            throw e;
-          }
-          const ret = wasm.engine_call(this.__wbg_ptr, ptr0, len0, ptr1, len1);
-          var ptr3 = ret[0];
-          var len3 = ret[1];
-          if (ret[3]) {
-            ptr3 = 0;
-            len3 = 0;
-            throw takeFromExternrefTable0(ret[2]);
-          }
-          deferred4_0 = ptr3;
-          deferred4_1 = len3;
-          return getStringFromWasm0(ptr3, len3);
-        } finally {
-          wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
-        }
-      }
-      /**
-       * The config's problems as JSON text (`[{ path, expected, found }]`), empty when it is valid.
-       * @returns {string}
-       */
-      configErrorsJson() {
-        let deferred2_0;
-        let deferred2_1;
-        try {
-          const ret = wasm.engine_configErrorsJson(this.__wbg_ptr);
-          var ptr1 = ret[0];
-          var len1 = ret[1];
-          if (ret[3]) {
-            ptr1 = 0;
-            len1 = 0;
-            throw takeFromExternrefTable0(ret[2]);
-          }
-          deferred2_0 = ptr1;
-          deferred2_1 = len1;
-          return getStringFromWasm0(ptr1, len1);
-        } finally {
-          wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
-        }
-      }
-      /**
-       * Room for `len` bytes of the next request, keeping what is already written, and where it starts:
-       * the host writes UTF-8 there with `TextEncoder.encodeInto` and then asks `callInput`. A string
-       * argument is copied by wasm-bindgen's glue a UTF-16 unit at a time in JavaScript, which was 18 of
-       * the 182 ms a board of 10,000 pull requests took.
-       * @param {number} len
-       * @returns {number}
-       */
-      inputBuffer(len) {
-        const ret = wasm.engine_inputBuffer(this.__wbg_ptr, len);
-        return ret >>> 0;
-      }
-      /**
-       * Every decision's name, so the JS core binds one method per decision without a list of its own.
-       * @returns {string[]}
-       */
-      static names() {
-        const ret = wasm.engine_names();
-        var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
-        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
-        return v1;
-      }
-      /**
-       * `new Engine(configText)`; `new Engine()` (no config file) is the preset. A bad config never
-       * throws: every decision that needs it answers with its errors.
-       * @param {string | null} [config_text]
-       */
-      constructor(config_text) {
-        var ptr0 = isLikeNone(config_text) ? 0 : passStringToWasm0(config_text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        var len0 = WASM_VECTOR_LEN;
-        const ret = wasm.engine_new(ptr0, len0);
-        this.__wbg_ptr = ret;
-        EngineFinalization.register(this, this.__wbg_ptr, this);
-        return this;
-      }
-    };
-    if (Symbol.dispose) Engine.prototype[Symbol.dispose] = Engine.prototype.free;
-    EngineFinalization = typeof FinalizationRegistry === "undefined" ? { register: () => {
-    }, unregister: () => {
-    } } : new FinalizationRegistry((ptr) => wasm.__wbg_engine_free(ptr, 1));
-    cachedDataViewMemory0 = null;
-    cachedUint8ArrayMemory0 = null;
-    cachedTextDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
-    cachedTextDecoder.decode();
-    MAX_SAFARI_DECODE_BYTES = 2146435072;
-    numBytesDecoded = 0;
-    cachedTextEncoder = new TextEncoder();
-    if (!("encodeInto" in cachedTextEncoder)) {
-      cachedTextEncoder.encodeInto = function(arg, view) {
-        const buf = cachedTextEncoder.encode(arg);
-        view.set(buf);
-        return {
-          read: arg.length,
-          written: buf.length
-        };
-      };
-    }
-    WASM_VECTOR_LEN = 0;
-  }
-});
 
 // js/core.js
 function bind2(wasm2) {
@@ -4807,6 +4753,7 @@ function bind2(wasm2) {
     }
   };
 }
+var encoder = new TextEncoder();
 function send(wasm2, inner, name, text) {
   if (text.length < 65536 || !inner.inputBuffer) return inner.call(name, text);
   const memory = wasm2.wasmMemory();
@@ -4832,125 +4779,15 @@ function request2(input) {
   const others = JSON.stringify(rest);
   return `{"facts":${facts}${others === "{}" ? "" : `,${others.slice(1, -1)}`}}`;
 }
-var encoder;
-var init_core = __esm({
-  "js/core.js"() {
-    encoder = new TextEncoder();
-  }
-});
-
-// cli/usage.js
-var init_usage = __esm({
-  "cli/usage.js"() {
-  }
-});
-
-// action/src/main.js
-init_github();
-init_config_file();
-init_run();
-import { resolve } from "node:path";
-import { cpSync, existsSync as existsSync4, readFileSync as readFileSync5, readdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-
-// lib/followup.js
-init_github();
-init_config_file();
-init_run();
-async function listBoards(octokit, { owner, repo, label }) {
-  const res = await octokit.request("GET /repos/{owner}/{repo}/issues", {
-    owner,
-    repo,
-    labels: label,
-    state: "open",
-    sort: "created",
-    direction: "asc",
-    per_page: 10
-  });
-  return res.data.map((i) => ({ number: i.number, title: i.title ?? "", body: i.body ?? "", pullRequest: Boolean(i.pull_request) }));
-}
-function describeSweepOp(op, plan) {
-  switch (op.op) {
-    case "upsertComment":
-      return `comment (level ${plan.pulls.find((p) => p.number === op.number)?.firing ?? "?"} min)`;
-    case "upsertBoard":
-      return op.number == null ? "open the board issue" : `rewrite the board #${op.number}`;
-    case "editLabels":
-      return [...op.add.map((c) => `+${c.label}`), ...op.remove.map((c) => `−${c.label}`)].join(" ");
-    default:
-      return op.op;
-  }
-}
-var cell2 = (text) => String(text ?? "").replace(/\|/g, "\\|").replace(/\r?\n/g, " ") || "—";
-function sweepSummary({ repo, plan, results, live }) {
-  const writes = results.filter((r) => r.outcome === APPLIED).length;
-  const out = [`## prflow sweep: ${repo}${live ? "" : " (dry run: nothing was written)"}`, ""];
-  out.push(
-    `Engine ${plan.engine} · ${plan.pulls.length} open pull request${plan.pulls.length === 1 ? "" : "s"} · ${plan.ops.length} operation${plan.ops.length === 1 ? "" : "s"} · ${writes} write${writes === 1 ? "" : "s"} · ${plan.warnings.length} warning${plan.warnings.length === 1 ? "" : "s"}`,
-    ""
-  );
-  out.push(plan.stopTheLine ? `**Stop the line:** ${plan.stopReasons.join("; ")}.` : "The line is open: development machines may open pull requests.", "");
-  if (plan.ops.length) {
-    out.push("| target | what | result | why |", "| --- | --- | --- | --- |");
-    plan.ops.forEach((op, i) => {
-      const r = results[i];
-      const target = op.op === "upsertBoard" ? "board" : `#${op.number}`;
-      out.push(`| ${target} | ${cell2(describeSweepOp(op, plan))} | ${cell2(r ? `${r.outcome}${r.detail ? `: ${r.detail}` : ""}` : "not applied")} | ${cell2(op.reason)} |`);
-    });
-    out.push("");
-  }
-  if (plan.warnings.length) {
-    out.push("### Warnings", "");
-    for (const w of plan.warnings) out.push(`- ${w.number ? `#${w.number}: ` : ""}${w.message}`);
-    out.push("");
-  }
-  return out.join("\n");
-}
-async function sweepRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, loaded: given, live, log: log2 = () => {
-} }) {
-  const loaded = given ?? loadConfig(prflow2, configPath, readFile ? { readFile } : void 0);
-  if (loaded.errors.length) throw new RunError2(loaded.errors);
-  const { engine } = loaded;
-  if (given) configPath = given.source;
-  const settings = engine.followupSettings();
-  if (settings.configErrors.length) throw new RunError2(settings.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  if (!given) log2(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
-  const facts = await readFacts(octokit, { owner, repo });
-  const board = settings.board;
-  if (board.enabled) {
-    try {
-      facts.boards = await listBoards(octokit, { owner, repo, label: board.label });
-    } catch (e) {
-      log2(`the board issue could not be read (${e.status ?? ""} ${e.message}); it will not be rewritten`);
-      facts.unknown = [...facts.unknown ?? [], "board"];
-    }
-  }
-  const plan = engine.sweep({ facts });
-  log2(`engine ${plan.engine}: ${count(plan.pulls.length, "pull request")}, ${count(plan.ops.length, "operation")}, ${count(plan.warnings.length, "warning")}, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`);
-  const results = await applyPlan(octokit, plan, { owner, repo, live, log: log2 });
-  const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op, plan)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
-  for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
-  for (const line of lines) log2(line);
-  const counts = {
-    ops: plan.ops.length,
-    writes: results.filter((r) => r.outcome === APPLIED).length,
-    warnings: plan.warnings.length
-  };
-  return { facts, plan, results, counts, lines, summary: sweepSummary({ repo: `${owner}/${repo}`, plan, results, live }) };
-}
 
 // action/src/engine.js
-init_prflow();
-init_core();
-import { existsSync, readFileSync as readFileSync2 } from "node:fs";
 var beside = new URL("./prflow_bg.wasm", import.meta.url);
 var path = existsSync(beside) ? beside : new URL("../../pkg/prflow_bg.wasm", import.meta.url);
 initSync({ module: readFileSync2(path) });
 var prflow = bind2(prflow_exports);
 
 // lib/stations/github-port.js
-init_github();
-function githubPort(octokit, { owner, repo, live = true, log: log2 = () => {
+function githubPort(octokit, { owner, repo, live: live2 = true, log: log2 = () => {
 } }) {
   const params = { owner, repo };
   return {
@@ -4970,7 +4807,7 @@ function githubPort(octokit, { owner, repo, live = true, log: log2 = () => {
     },
     // A guard that failed is an answer, not an error: the read-back or the next pass sees what moved.
     apply: async (ops) => {
-      const results = await applyOps(octokit, ops, { owner, repo, live, log: log2 });
+      const results = await applyOps(octokit, ops, { owner, repo, live: live2, log: log2 });
       for (const r of results) if (r.outcome === "failed") throw new Error(`#${r.number}: ${r.op} failed: ${r.detail}`);
       return results;
     },
@@ -4998,10 +4835,10 @@ ${f.patch ?? ""}
 
 // lib/stations/gate-run.js
 var GATE_STEPS = ["classify", "report"];
-async function gateRun({ engine, octokit, owner, repo, step: step2, number, sha, result, live, log: log2 = () => {
+async function gateRun({ engine, octokit, owner, repo, step: step2, number, sha, result, live: live2, log: log2 = () => {
 } }) {
   if (!GATE_STEPS.includes(step2)) throw new Error(`gate step: expected ${GATE_STEPS.join(" or ")}, found ${JSON.stringify(step2)}`);
-  const port = githubPort(octokit, { owner, repo, live, log: log2 });
+  const port = githubPort(octokit, { owner, repo, live: live2, log: log2 });
   const facts = await port.readFacts([number]);
   const decision = step2 === "classify" ? engine.gateClassify({ facts, number }) : engine.gateReport({ facts, number, testedSha: sha, result });
   log2(decision.why);
@@ -5014,15 +4851,339 @@ async function gateRun({ engine, octokit, owner, repo, step: step2, number, sha,
 import { join as join2 } from "node:path";
 import { tmpdir } from "node:os";
 
-// cli/commands/queue.js
-import { execFileSync } from "node:child_process";
-import { existsSync as existsSync2, mkdirSync, readFileSync as readFileSync3, rmSync } from "node:fs";
-init_usage();
-init_github();
+// lib/queue/git.js
+import { execFile, execFileSync, spawn as spawn2 } from "node:child_process";
+import { existsSync as existsSync2, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
+
+// lib/redact.js
+var MASK = "***";
+var forms = /* @__PURE__ */ new Set();
+function registerSecret(secret) {
+  if (!secret || String(secret).length < 4) return;
+  const s = String(secret);
+  const b64 = (t) => Buffer.from(t).toString("base64");
+  for (const f of [s, encodeURIComponent(s), b64(s), b64(`x-access-token:${s}`), b64(`:${s}`)]) {
+    forms.add(f);
+    forms.add(f.replace(/=+$/, ""));
+  }
+}
+function isSecret(value) {
+  return forms.has(String(value));
+}
+var SHAPES = [
+  [/\b(gh[pousr]_)[A-Za-z0-9]{16,}/g, `$1${MASK}`],
+  [/\b(github_pat_)[A-Za-z0-9_]{16,}/g, `$1${MASK}`],
+  [/(authorization\s*:\s*)(?:(basic|bearer|token)\s+)?[^\s"'`]+/gi, (_m, head, scheme) => `${head}${scheme ? `${scheme} ` : ""}${MASK}`],
+  [/(x-access-token:)[^@\s"'`]+/gi, `$1${MASK}`],
+  [/(\/\/)[^/@\s:"'`]+:[^/@\s"'`]+@/g, `$1${MASK}@`],
+  [/\b(sk-(?:ant-|proj-)?)[A-Za-z0-9_-]{16,}/g, `$1${MASK}`],
+  [/\bAKIA[0-9A-Z]{16}\b/g, `AKIA${MASK}`],
+  [/\bAIza[0-9A-Za-z_-]{30,}/g, `AIza${MASK}`],
+  [/\b(xox[abposr]-)[A-Za-z0-9-]{10,}/g, `$1${MASK}`],
+  [/\b(glpat-)[A-Za-z0-9_-]{16,}/g, `$1${MASK}`]
+];
+function redact(text) {
+  let out = String(text ?? "");
+  for (const f of [...forms].sort((a, b) => b.length - a.length)) if (f && out.includes(f)) out = out.split(f).join(MASK);
+  for (const [re, to] of SHAPES) out = out.replace(re, to);
+  return out;
+}
+function logLine(text) {
+  const line = redact(text).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  return line.replace(/^(\s*)::/, "$1%3A%3A").replace(/^(\s*)##\[/, "$1%23%23[");
+}
+function summaryText(text) {
+  return redact(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;").replace(/\|/g, "\\|");
+}
+
+// lib/command.js
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync as readFileSync3 } from "node:fs";
+import { randomUUID } from "node:crypto";
+var TOKEN_NAMES = /^(GH_TOKEN|GITHUB_TOKEN|GH_ENTERPRISE_TOKEN|GITHUB_ENTERPRISE_TOKEN|PRFLOW_TOKEN|INPUT_.*|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_.*|ACTIONS_CACHE_URL|ACTIONS_RESULTS_URL|GIT_ASKPASS|SSH_ASKPASS|GIT_CONFIG_.*|GIT_DIR|GIT_WORK_TREE)$/;
+function commandEnv(extra = {}, env = process.env) {
+  const out = {};
+  for (const [k, v] of Object.entries({ ...env, ...extra })) if (v != null && !TOKEN_NAMES.test(k) && !isSecret(v)) out[k] = v;
+  return out;
+}
+var TAG = "PRFLOW_COMMAND_RUN";
+var live = /* @__PURE__ */ new Map();
+function reap(pgid, tag) {
+  try {
+    process.kill(-pgid, "SIGKILL");
+  } catch {
+  }
+  const needle = `${TAG}=${tag}`;
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    if (Number(pid) === process.pid) continue;
+    try {
+      if (readFileSync3(`/proc/${pid}/environ`, "latin1").split("\0").includes(needle)) process.kill(Number(pid), "SIGKILL");
+    } catch {
+    }
+  }
+}
+function killCommands() {
+  for (const [pgid, run] of live) {
+    run.stopped = true;
+    reap(pgid, run.tag);
+  }
+  live.clear();
+}
+function runCommand(command, { cwd, input = "", env = {}, timeoutMs = 0, graceMs = 2e3, maxBytes = 16 << 20 } = {}) {
+  return new Promise((resolve2) => {
+    const tag = randomUUID();
+    const child = spawn("sh", ["-c", command], { cwd, env: commandEnv({ ...env, [TAG]: tag }), stdio: ["pipe", "pipe", "pipe"], detached: true });
+    let stdout = "";
+    let stderr = "";
+    let timedOut = false;
+    const keep = (buf, d) => buf.length < maxBytes ? buf + d : buf;
+    child.stdout.on("data", (d) => stdout = keep(stdout, d));
+    child.stderr.on("data", (d) => stderr = keep(stderr, d));
+    const run = { tag, stopped: false };
+    if (child.pid) live.set(child.pid, run);
+    let timer = null;
+    let hard = null;
+    if (timeoutMs > 0 && child.pid) {
+      timer = setTimeout(() => {
+        timedOut = true;
+        try {
+          process.kill(-child.pid, "SIGTERM");
+        } catch {
+        }
+        hard = setTimeout(() => reap(child.pid, tag), graceMs);
+      }, timeoutMs);
+    }
+    let exited = null;
+    const finish = (code, signal, message) => {
+      clearTimeout(timer);
+      clearTimeout(hard);
+      resolve2({ code, signal: signal ?? null, stdout, stderr: message ? `${stderr}${message}` : stderr, timedOut, stopped: run.stopped });
+    };
+    child.on("error", (e) => finish(127, null, e.message));
+    child.on("exit", (code, signal) => {
+      exited = { code: code ?? 128, signal };
+      live.delete(child.pid);
+      reap(child.pid, tag);
+    });
+    child.on("close", () => exited && finish(exited.code, exited.signal));
+    child.stdin.on("error", () => {
+    });
+    child.stdin.end(input);
+  });
+}
+
+// lib/queue/git.js
+var exec = promisify(execFile);
+var IDENTITY = { GIT_AUTHOR_NAME: "prflow", GIT_AUTHOR_EMAIL: "prflow@users.noreply.github.com", GIT_COMMITTER_NAME: "prflow", GIT_COMMITTER_EMAIL: "prflow@users.noreply.github.com" };
+var CLEAN_CONFIG = "[core]\n	repositoryformatversion = 0\n	filemode = true\n	bare = true\n";
+var HELPER = '!f() { test "$1" = get && cat <&3; }; f';
+var running = /* @__PURE__ */ new Set();
+function killRunning() {
+  for (const child of running) child.kill("SIGKILL");
+}
+var GIT = (() => {
+  for (const dir of (process.env.PATH ?? "").split(":").filter((d) => d.startsWith("/"))) if (existsSync2(join(dir, "git"))) return join(dir, "git");
+  return "git";
+})();
+var GIT_PATH = [...new Set([GIT.includes("/") ? GIT.slice(0, GIT.lastIndexOf("/")) : null, "/usr/bin", "/bin"].filter(Boolean))].join(":");
+function gitEnv(extra) {
+  return { PATH: GIT_PATH, HOME: process.env.HOME ?? homedir(), LANG: "C", GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", ...IDENTITY, ...extra };
+}
+var Git = class {
+  constructor({ cloneUrl, stateDir: dir, token, commandTimeoutMinutes }) {
+    this.commandTimeoutMinutes = commandTimeoutMinutes;
+    const url = new URL(cloneUrl);
+    this.token = token ?? (url.password ? decodeURIComponent(url.password) : null);
+    if (this.token) registerSecret(this.token);
+    url.username = "";
+    url.password = "";
+    this.cloneUrl = url.toString();
+    this.stateDir = dir;
+    this.dir = join(dir, "repo.git");
+    this.hooks = join(dir, "no-hooks");
+    this.trees = /* @__PURE__ */ new Map();
+  }
+  /**
+   * Runs git in `cwd` with hooks off. `auth` gives it the token (only from the bare clone: see the
+   * module doc). A failure throws one line naming the command, unless `allowFail` (then { code, stdout, stderr }).
+   */
+  run(cwd, args, { allowFail = false, auth: auth2 = false, env = {} } = {}) {
+    if (auth2 && cwd !== this.dir) throw new Error("git: credentials are given only to git run in the bare clone");
+    if (existsSync2(join(this.dir, "HEAD"))) writeFileSync(join(this.dir, "config"), CLEAN_CONFIG);
+    const pre = ["-c", `core.hooksPath=${this.hooks}`, "-c", "credential.helper=", ...auth2 && this.token ? ["-c", `credential.helper=${HELPER}`] : []];
+    return new Promise((resolve2, reject) => {
+      const child = spawn2(GIT, [...pre, ...args], { cwd, env: gitEnv(env), stdio: ["ignore", "pipe", "pipe", auth2 && this.token ? "pipe" : "ignore"] });
+      running.add(child);
+      if (auth2 && this.token) {
+        child.stdio[3].on("error", () => {
+        });
+        child.stdio[3].end(`username=x-access-token
+password=${this.token}
+`);
+      }
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d) => stdout += d);
+      child.stderr.on("data", (d) => stderr += d);
+      const done = (code, message) => {
+        running.delete(child);
+        const out = { code, stdout: stdout.trim(), stderr: redact(message ?? stderr) };
+        if (code === 0 || allowFail) return resolve2(out);
+        reject(new Error(`git ${args[0]}: ${out.stderr.trim().split("\n").filter(Boolean).pop() ?? `exit ${code}`}`));
+      };
+      child.on("error", (e) => done(127, e.message));
+      child.on("close", (code, signal) => done(code ?? 128, signal ? `${stderr}killed by ${signal}` : void 0));
+    });
+  }
+  async ready() {
+    mkdirSync(this.hooks, { recursive: true });
+    if (!existsSync2(join(this.dir, "HEAD"))) {
+      mkdirSync(this.stateDir, { recursive: true });
+      await this.run(this.stateDir, ["init", "--quiet", "--bare", this.dir]);
+    }
+    writeFileSync(join(this.dir, "config"), CLEAN_CONFIG);
+  }
+  /** Fetches `refspecs` from the repository (by URL: the clone has no remote). */
+  fetchRefs(refspecs, { allowFail = false } = {}) {
+    return this.run(this.dir, ["fetch", "--quiet", "--force", this.cloneUrl, ...refspecs], { allowFail, auth: true });
+  }
+  /** Fetches one branch; returns its head. */
+  async fetch(branch) {
+    await this.fetchRefs([`+refs/heads/${branch}:refs/prflow/${branch}`]);
+    return (await this.run(this.dir, ["rev-parse", `refs/prflow/${branch}`])).stdout;
+  }
+  /** Fetches every branch as refs/prflow/<branch>. */
+  fetchAll() {
+    return this.fetchRefs(["+refs/heads/*:refs/prflow/*"]);
+  }
+  has(sha) {
+    return this.run(this.dir, ["cat-file", "-e", `${sha}^{commit}`], { allowFail: true }).then((r) => r.code === 0);
+  }
+  /**
+   * Which heads are built on `tip` (the tip is an ancestor of the head), from git: one fetch of the
+   * base and the named branches, then a local ancestry check each. A head git does not have (the branch
+   * moved since the survey) is left out, for the caller to ask GitHub. Returns Map head sha -> boolean.
+   */
+  async builtOn({ tip, base, heads }) {
+    const branches = [...new Set([base, ...heads.map((h) => h.branch)].filter(Boolean))];
+    if (branches.length) await this.fetchRefs(branches.map((b) => `+refs/heads/${b}:refs/prflow/${b}`), { allowFail: true });
+    const answers = /* @__PURE__ */ new Map();
+    if (!await this.has(tip)) await this.fetchRefs([tip], { allowFail: true });
+    if (!await this.has(tip)) return answers;
+    for (const { sha } of heads) {
+      if (!await this.has(sha)) continue;
+      answers.set(sha, (await this.run(this.dir, ["merge-base", "--is-ancestor", tip, sha], { allowFail: true })).code === 0);
+    }
+    return answers;
+  }
+  /** A throwaway worktree for pull request `number` (any key) at `sha`, detached; the last one for it is dropped first. */
+  async tree(number, sha, { path: path2 } = {}) {
+    await this.drop(number);
+    const dir = path2 ?? join(this.stateDir, "worktrees", String(number));
+    rmSync(dir, { recursive: true, force: true });
+    await this.run(this.dir, ["worktree", "add", "--quiet", "--detach", "--force", dir, sha]);
+    this.trees.set(number, dir);
+    return dir;
+  }
+  async drop(number) {
+    const dir = this.trees.get(number);
+    if (!dir) return;
+    this.trees.delete(number);
+    await this.run(this.dir, ["worktree", "remove", "--force", "--force", dir], { allowFail: true });
+    rmSync(dir, { recursive: true, force: true });
+  }
+  async dropAll() {
+    for (const n of [...this.trees.keys()]) await this.drop(n);
+    await this.run(this.dir, ["worktree", "prune"], { allowFail: true });
+  }
+  /** On the way out at once (a second signal): end what runs in the worktrees, then remove them. */
+  dropAllNow() {
+    killRunning();
+    for (const dir of this.trees.values()) {
+      try {
+        execFileSync(GIT, ["-c", `core.hooksPath=${this.hooks}`, "worktree", "remove", "--force", "--force", dir], { cwd: this.dir, stdio: "ignore", env: gitEnv({}) });
+      } catch {
+      }
+      rmSync(dir, { recursive: true, force: true });
+    }
+    this.trees.clear();
+    try {
+      execFileSync(GIT, ["-c", `core.hooksPath=${this.hooks}`, "worktree", "prune"], { cwd: this.dir, stdio: "ignore", env: gitEnv({}) });
+    } catch {
+    }
+  }
+  /**
+   * `git push --force-with-lease` of `commit` (in the clone's objects: a worktree's commits are) to
+   * `branch`, leased at `lease`, from the bare clone. Returns { ok: true } or { ok: false, lost, detail }.
+   */
+  async push({ branch, commit, lease }) {
+    const r = await this.run(this.dir, ["push", "--porcelain", `--force-with-lease=refs/heads/${branch}:${lease}`, this.cloneUrl, `${commit}:refs/heads/${branch}`], { allowFail: true, auth: true });
+    if (r.code === 0) return { ok: true };
+    const text = `${r.stdout}
+${r.stderr}`;
+    return { ok: false, lost: /stale info|\[rejected\]/.test(text), detail: text.trim().split("\n").filter(Boolean).pop() ?? `exit ${r.code}` };
+  }
+};
+Git.prototype.rebase = async function(op, { upstreamRequired }) {
+  const head = await this.fetch(op.branch);
+  if (head !== op.expectedHead) return { outcome: "moved", head, detail: `${op.branch} is at ${head.slice(0, 7)}, not ${op.expectedHead.slice(0, 7)}` };
+  const dir = await this.tree(op.number, head);
+  let onto = op.onto;
+  if (!/^[0-9a-f]{40}$/.test(onto)) onto = await this.fetch(op.onto);
+  else if (!await this.has(onto)) await this.fetchRefs([onto], { allowFail: true });
+  const upstream = upstreamRequired ? op.upstream : op.dropping;
+  let args = ["rebase", "--quiet", onto];
+  if (upstream) {
+    const contains = (await this.run(dir, ["merge-base", "--is-ancestor", upstream, "HEAD"], { allowFail: true })).code === 0;
+    if (contains) args = ["rebase", "--quiet", "--onto", onto, upstream];
+    else if (upstreamRequired) return { outcome: "skipped", head, detail: `${op.branch} does not contain ${upstream.slice(0, 7)}` };
+  }
+  const r = await this.run(dir, args, { allowFail: true });
+  if (r.code !== 0) {
+    const files = (await this.run(dir, ["diff", "--name-only", "--diff-filter=U"], { allowFail: true })).stdout.split("\n").filter(Boolean);
+    await this.run(dir, ["rebase", "--abort"], { allowFail: true });
+    return { outcome: files.length ? "conflict" : "failed", files, detail: redact(`${r.stdout}
+${r.stderr}`.trim()) };
+  }
+  const now = (await this.run(dir, ["rev-parse", "HEAD"])).stdout;
+  if (now === head) return { outcome: "unchanged", head };
+  if ((await this.run(dir, ["rev-list", "--count", `${onto}..HEAD`])).stdout === "0") return { outcome: "empty", head: now };
+  return { outcome: "applied", head: now };
+};
+Git.prototype.pushOp = async function(op) {
+  const dir = this.trees.get(op.number);
+  if (!dir) return { outcome: "failed", detail: "nothing to push: no worktree for this pull request" };
+  const now = (await this.run(dir, ["rev-parse", "HEAD"])).stdout;
+  if (now === op.lease) return { outcome: "unchanged", head: now };
+  const r = await this.push({ branch: op.branch, commit: now, lease: op.lease });
+  if (r.ok) return { outcome: "applied", head: now };
+  return { outcome: r.lost ? "lease-lost" : "refused", detail: r.detail };
+};
+Git.prototype.autoFix = async function(op) {
+  const head = await this.fetch(op.branch);
+  if (head !== op.expectedHead) return { outcome: "moved", head, detail: `${op.branch} is at ${head.slice(0, 7)}, not ${op.expectedHead.slice(0, 7)}` };
+  const dir = await this.tree(op.number, head);
+  let log2 = "";
+  const timeoutMs = (this.commandTimeoutMinutes ?? op.timeoutMinutes ?? 0) * 6e4;
+  for (const command of op.commands) {
+    const r = await runCommand(command, { cwd: dir, timeoutMs });
+    log2 += r.stdout + r.stderr;
+    if (r.stopped) return { outcome: "moved", head, detail: "the worker was stopped while the autoFix command ran; nothing fixed" };
+    if (r.code !== 0 || r.timedOut) {
+      const how = r.timedOut ? `timed out after ${Math.round(timeoutMs / 1e3)} s and was killed with what it started` : `exit ${r.code}`;
+      return { outcome: "failed", detail: redact(`${log2}
+$ ${command}: ${how}`) };
+    }
+  }
+  if (!(await this.run(dir, ["status", "--porcelain"])).stdout) return { outcome: "unchanged", head, detail: redact(log2) };
+  await this.run(dir, ["commit", "--quiet", "--no-verify", "-a", "--amend", "--no-edit"]);
+  return { outcome: "applied", head: (await this.run(dir, ["rev-parse", "HEAD"])).stdout, detail: redact(log2) };
+};
 
 // lib/github/read-queue.js
-init_read();
 var PAGE = 50;
 var LANDED = 30;
 var LANDED_CHECKS = 30;
@@ -5233,215 +5394,7 @@ async function readTips(octokit, { owner, repo, facts, numbers, log: log2, tips 
   }
 }
 
-// lib/queue/git.js
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
-var exec = promisify(execFile);
-var IDENTITY = { GIT_AUTHOR_NAME: "prflow", GIT_AUTHOR_EMAIL: "prflow@users.noreply.github.com", GIT_COMMITTER_NAME: "prflow", GIT_COMMITTER_EMAIL: "prflow@users.noreply.github.com" };
-var running = /* @__PURE__ */ new Set();
-function run(file, args, options) {
-  return new Promise((resolve2, reject) => {
-    const child = execFile(file, args, options, (error, stdout, stderr) => {
-      running.delete(child);
-      if (error) reject(Object.assign(error, { stdout, stderr }));
-      else resolve2({ stdout, stderr });
-    });
-    running.add(child);
-    if (options?.input !== void 0) child.stdin.end(options.input);
-  });
-}
-function killRunning() {
-  for (const child of running) child.kill("SIGKILL");
-}
-function remoteUrl({ owner, repo, token, serverUrl = "https://github.com" }) {
-  const url = new URL(`${serverUrl.replace(/\/$/, "")}/${owner}/${repo}.git`);
-  if (token) {
-    url.username = "x-access-token";
-    url.password = token;
-  }
-  return url.toString();
-}
-function splitCredentials(remote) {
-  const url = new URL(remote);
-  if (!url.username && !url.password) return { url: remote, env: {} };
-  const basic = Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64");
-  url.username = "";
-  url.password = "";
-  return { url: url.toString(), env: { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "http.extraHeader", GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}` } };
-}
-function commandEnv(extra = {}, env = process.env) {
-  const out = { ...env, ...extra };
-  for (const name of ["GH_TOKEN", "GITHUB_TOKEN"]) delete out[name];
-  return out;
-}
-var remoteAuth = {};
-var redact = (text) => String(text).replace(/\/\/[^/@\s]+:[^/@\s]+@/g, "//***@");
-async function git(cwd, args, { allowFail = false, env = {}, input } = {}) {
-  try {
-    const { stdout, stderr } = await run("git", args, { cwd, env: { ...IDENTITY, ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", ...remoteAuth, ...env }, maxBuffer: 64 << 20, input });
-    return { code: 0, stdout: stdout.trim(), stderr };
-  } catch (e) {
-    const out = { code: typeof e.code === "number" ? e.code : 1, stdout: String(e.stdout ?? "").trim(), stderr: redact(e.stderr ?? e.message) };
-    if (allowFail) return out;
-    throw new Error(`git ${args[0]}: ${out.stderr.trim().split("\n").filter(Boolean).pop() ?? `exit ${out.code}`}`);
-  }
-}
-
-// cli/commands/queue.js
-init_write();
-var Git = class {
-  constructor({ cloneUrl, stateDir }) {
-    ({ url: this.cloneUrl, env: this.auth } = splitCredentials(cloneUrl));
-    this.dir = join(stateDir, "repo.git");
-    this.trees = /* @__PURE__ */ new Map();
-    this.stateDir = stateDir;
-  }
-  async ready() {
-    if (!existsSync2(this.dir)) {
-      mkdirSync(this.stateDir, { recursive: true });
-      await git(this.stateDir, ["init", "--quiet", "--bare", this.dir]);
-    }
-    await git(this.dir, ["config", "remote.origin.url", this.cloneUrl]);
-  }
-  async fetch(branch) {
-    await git(this.dir, ["fetch", "--quiet", "--force", "origin", `+refs/heads/${branch}:refs/prflow/${branch}`], { env: this.auth });
-    return (await git(this.dir, ["rev-parse", `refs/prflow/${branch}`])).stdout;
-  }
-  /**
-   * Which heads are built on `tip` (the tip is an ancestor of the head), from git: one fetch of the
-   * base and the named branches, then a local ancestry check each. A head git does not have (the branch
-   * moved since the survey) is left out, for the caller to ask GitHub. Returns Map head sha -> boolean.
-   */
-  async builtOn({ tip, base, heads }) {
-    const branches = [...new Set([base, ...heads.map((h) => h.branch)].filter(Boolean))];
-    const refspecs = branches.map((b) => `+refs/heads/${b}:refs/prflow/${b}`);
-    if (refspecs.length) await git(this.dir, ["fetch", "--quiet", "--force", "origin", ...refspecs], { allowFail: true, env: this.auth });
-    const has = async (sha) => (await git(this.dir, ["cat-file", "-e", `${sha}^{commit}`], { allowFail: true })).code === 0;
-    const answers = /* @__PURE__ */ new Map();
-    if (!await has(tip)) await git(this.dir, ["fetch", "--quiet", "origin", tip], { allowFail: true, env: this.auth });
-    if (!await has(tip)) return answers;
-    for (const { sha } of heads) {
-      if (!await has(sha)) continue;
-      answers.set(sha, (await git(this.dir, ["merge-base", "--is-ancestor", tip, sha], { allowFail: true })).code === 0);
-    }
-    return answers;
-  }
-  async tree(number, sha) {
-    await this.drop(number);
-    const dir = join(this.stateDir, "worktrees", String(number));
-    rmSync(dir, { recursive: true, force: true });
-    await git(this.dir, ["worktree", "add", "--quiet", "--detach", dir, sha]);
-    this.trees.set(number, dir);
-    return dir;
-  }
-  async drop(number) {
-    const dir = this.trees.get(number);
-    if (!dir) return;
-    this.trees.delete(number);
-    await git(this.dir, ["worktree", "remove", "--force", dir], { allowFail: true });
-    rmSync(dir, { recursive: true, force: true });
-  }
-  async dropAll() {
-    for (const n of [...this.trees.keys()]) await this.drop(n);
-    await git(this.dir, ["worktree", "prune"], { allowFail: true });
-  }
-  /** On the way out at once (a second signal): end what runs in the worktrees, then remove them. */
-  dropAllNow() {
-    killRunning();
-    for (const dir of this.trees.values()) {
-      try {
-        execFileSync("git", ["worktree", "remove", "--force", "--force", dir], { cwd: this.dir, stdio: "ignore" });
-      } catch {
-      }
-      rmSync(dir, { recursive: true, force: true });
-    }
-    this.trees.clear();
-    try {
-      execFileSync("git", ["worktree", "prune"], { cwd: this.dir, stdio: "ignore" });
-    } catch {
-    }
-  }
-};
-async function rebaseIn(g, op, upstreamRequired) {
-  const head = await g.fetch(op.branch);
-  if (head !== op.expectedHead) return { outcome: "moved", head };
-  const dir = await g.tree(op.number, head);
-  let onto = op.onto;
-  if (!/^[0-9a-f]{40}$/.test(onto)) onto = await g.fetch(op.onto);
-  else await git(g.dir, ["fetch", "--quiet", "origin", onto], { allowFail: true, env: g.auth });
-  const upstream = upstreamRequired ? op.upstream : op.dropping;
-  let args = ["rebase", "--quiet", onto];
-  if (upstream) {
-    const contains = (await git(dir, ["merge-base", "--is-ancestor", upstream, "HEAD"], { allowFail: true })).code === 0;
-    if (contains) args = ["rebase", "--quiet", "--onto", onto, upstream];
-    else if (upstreamRequired) return { outcome: "skipped", head };
-  }
-  const r = await git(dir, args, { allowFail: true, env: IDENTITY });
-  if (r.code !== 0) {
-    const files = (await git(dir, ["diff", "--name-only", "--diff-filter=U"], { allowFail: true })).stdout.split("\n").filter(Boolean);
-    await git(dir, ["rebase", "--abort"], { allowFail: true });
-    return { outcome: files.length ? "conflict" : "failed", files, log: `${r.stdout}
-${r.stderr}`.trim() };
-  }
-  const now = (await git(dir, ["rev-parse", "HEAD"])).stdout;
-  if (now === head) return { outcome: "unchanged", head };
-  if ((await git(dir, ["rev-list", "--count", `${onto}..HEAD`])).stdout === "0") return { outcome: "empty", head: now };
-  return { outcome: "done", head: now };
-}
-async function pushFrom(g, op) {
-  const dir = g.trees.get(op.number);
-  if (!dir) return { outcome: "failed", log: "nothing to push: no worktree for this pull request" };
-  const now = (await git(dir, ["rev-parse", "HEAD"])).stdout;
-  if (now === op.lease) return { outcome: "unchanged", head: now };
-  const r = await git(dir, ["push", "--quiet", `--force-with-lease=refs/heads/${op.branch}:${op.lease}`, g.cloneUrl, `HEAD:refs/heads/${op.branch}`], { allowFail: true, env: g.auth });
-  if (r.code === 0) return { outcome: "done", head: now };
-  return { outcome: /stale info/.test(r.stderr) ? "leaseLost" : "refused", log: r.stderr.trim() };
-}
-async function autoFixIn(g, op) {
-  const head = await g.fetch(op.branch);
-  if (head !== op.expectedHead) return { outcome: "moved", head };
-  const dir = await g.tree(op.number, head);
-  let log2 = "";
-  for (const command of op.commands) {
-    try {
-      const { stdout, stderr } = await run("sh", ["-c", command], { cwd: dir, env: commandEnv(), maxBuffer: 64 << 20 });
-      log2 += stdout + stderr;
-    } catch (e) {
-      return { outcome: "failed", log: `${log2}${e.stdout ?? ""}${e.stderr ?? ""}
-$ ${command}: exit ${e.code}` };
-    }
-  }
-  if (!(await git(dir, ["status", "--porcelain"])).stdout) return { outcome: "unchanged", head, log: log2 };
-  await git(dir, ["commit", "--quiet", "-a", "--amend", "--no-edit"], { env: IDENTITY });
-  return { outcome: "done", head: (await git(dir, ["rev-parse", "HEAD"])).stdout, log: log2 };
-}
-var OUTCOMES = { [APPLIED]: "done", [UNCHANGED]: "unchanged", [GUARD_FAILED]: "guardFailed", [FAILED]: "failed" };
-async function githubOp(gh, op) {
-  const [r] = await applyOps(gh.octokit, [op], { owner: gh.owner, repo: gh.repo, live: true });
-  return { outcome: OUTCOMES[r.outcome] ?? "failed", log: r.detail ?? "" };
-}
-async function applyOps2(ops, { gh, g }) {
-  const results = [];
-  try {
-    for (const op of ops) {
-      let r;
-      try {
-        if (op.op === "rebase") r = await rebaseIn(g, op, false);
-        else if (op.op === "rebaseOnto") r = await rebaseIn(g, op, true);
-        else if (op.op === "push") r = await pushFrom(g, op);
-        else if (op.op === "autoFix") r = await autoFixIn(g, op);
-        else r = await githubOp(gh, op);
-      } catch (e) {
-        r = { outcome: "failed", log: e.message };
-      }
-      results.push(r);
-      if (!["done", "unchanged", "skipped"].includes(r.outcome)) break;
-    }
-  } finally {
-    await g.dropAll();
-  }
-  return results;
-}
+// lib/queue/reads.js
 async function readPoll(gh, number, facts) {
   const pr = facts.pullRequests.find((p) => p.number === number);
   const now = facts.now ?? (/* @__PURE__ */ new Date()).toISOString();
@@ -5456,9 +5409,9 @@ async function readJobTails(gh, named) {
   for (const { jobId, lines } of named) {
     try {
       const text = await readJobLog(gh.octokit, { owner: gh.owner, repo: gh.repo, jobId });
-      out.push({ jobId, log: text.replace(/\n$/, "").split("\n").slice(-lines).join("\n") });
+      out.push({ jobId, log: redact(text.replace(/\n$/, "").split("\n").slice(-lines).join("\n")) });
     } catch (e) {
-      out.push({ jobId, error: e.message });
+      out.push({ jobId, error: redact(e.message) });
     }
   }
   return out;
@@ -5511,6 +5464,16 @@ async function readMovedLayers(gh, facts, log2 = () => {
     return [];
   }
 }
+
+// lib/queue/worker.js
+async function applyStep(ops, { gh, g }) {
+  try {
+    return await applyOps(gh.octokit, ops, { owner: gh.owner, repo: gh.repo, live: true, git: g, halt: true });
+  } finally {
+    await g.dropAll();
+  }
+}
+var SUCCEEDED = /* @__PURE__ */ new Set(["applied", "unchanged"]);
 async function runQueue({ gh, g, engine, options, once = false, log: log2, sleep, signal = { stop: false }, stopWhen = () => false, resume = null }) {
   await g.ready();
   let state = resume?.state ?? {};
@@ -5541,9 +5504,9 @@ async function runQueue({ gh, g, engine, options, once = false, log: log2, sleep
     const out = engine.cycleStep({ facts, state, results, poll, closed, movedLayers, jobLogs, options, stop: signal.stop });
     if (out.configErrors) throw new RunError(out.configErrors.map((e) => `config: ${e.path}: expected ${e.expected}, found ${e.found}`));
     for (const line of out.log) log2(line);
-    results = out.ops.length ? await applyOps2(out.ops, { gh, g }) : [];
+    results = out.ops.length ? await applyStep(out.ops, { gh, g }) : [];
     jobLogs = out.jobLogs?.length ? await readJobTails(gh, out.jobLogs) : [];
-    for (const [i, r] of results.entries()) if (!["done", "unchanged"].includes(r.outcome)) log2(`${out.ops[i].op} #${out.ops[i].number}: ${r.outcome}${r.log ? `: ${r.log.split("\n").at(-1)}` : ""}`);
+    for (const r of results) if (!SUCCEEDED.has(r.outcome)) log2(`${r.op} #${r.number}: ${r.outcome}${r.detail ? `: ${String(r.detail).split("\n").at(-1)}` : ""}`);
     ({ state, wait, reads } = out);
     if (wait.kind === "stop" || stopWhen(out, facts) || once && wait.kind === "sleep") return { state, wait, reads, results, jobLogs, facts };
   }
@@ -5558,9 +5521,30 @@ function stoppableSleep(ms, signal) {
     };
   });
 }
+function stopSignals({ g, log: log2 }) {
+  const signal = { stop: false };
+  const onSignal = () => {
+    killCommands();
+    if (signal.stop) {
+      g.dropAllNow();
+      process.exit(130);
+    }
+    signal.stop = true;
+    log2("stop requested: finishing this step (a second signal exits at once)");
+    signal.wake?.();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return {
+    signal,
+    off: () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    }
+  };
+}
 
 // action/src/queue.js
-init_run();
 function workflowTokenRefusal(token, { workflowToken = "", envToken = "" } = {}) {
   if (token !== workflowToken && token !== envToken) return null;
   return [
@@ -5570,53 +5554,91 @@ function workflowTokenRefusal(token, { workflowToken = "", envToken = "" } = {})
     "Nothing was read or written."
   ].join(" ");
 }
-async function queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes, log: log2 }) {
+async function queueRun({ engine, octokit, owner, repo, token, live: live2, env, watchTimeoutMinutes, commandTimeoutMinutes, log: log2 }) {
   const server = (env.GITHUB_SERVER_URL || "https://github.com").replace(/\/+$/, "");
-  if (!/^https?:\/\//.test(server)) throw new RunError2([`GITHUB_SERVER_URL: expected an http(s) URL, found ${JSON.stringify(server)}`]);
-  const cloneUrl = remoteUrl({ owner, repo, token, serverUrl: server });
-  const g = new Git({ cloneUrl, stateDir: join2(env.RUNNER_TEMP || tmpdir(), "prflow-queue", `${owner}-${repo}`) });
+  if (!/^https?:\/\//.test(server)) throw new RunError([`GITHUB_SERVER_URL: expected an http(s) URL, found ${JSON.stringify(server)}`]);
+  const g = new Git({ cloneUrl: `${server}/${owner}/${repo}.git`, token, stateDir: join2(env.RUNNER_TEMP || tmpdir(), "prflow-queue", `${owner}-${repo}`), commandTimeoutMinutes });
   const scale = Number(env.PRFLOW_TIME_SCALE) > 0 ? Number(env.PRFLOW_TIME_SCALE) : 1;
   const sleep = (ms, signal2) => stoppableSleep(ms * scale, signal2);
-  const signal = { stop: false };
-  const onSignal = () => {
-    if (signal.stop) process.exit(130);
-    signal.stop = true;
-    log2("stop requested (the run was cancelled): finishing this step");
-    signal.wake?.();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  for (const name of ["INPUT_TOKEN", "INPUT_WORKFLOW-TOKEN", "INPUT_WORKFLOW_TOKEN", "GITHUB_TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN"]) delete process.env[name];
   const lines = [];
   const record = (line) => {
     lines.push(line);
-    log2(line);
+    log2(logLine(line));
   };
+  const { signal, off } = stopSignals({ g, log: record });
   try {
-    const { state, wait } = await runQueue({ gh: { octokit, owner, repo }, g, engine, options: { dryRun: !live, ...watchTimeoutMinutes === void 0 ? {} : { watchTimeoutMinutes } }, once: true, log: record, sleep, signal });
+    const { state, wait } = await runQueue({ gh: { octokit, owner, repo }, g, engine, options: { dryRun: !live2, ...watchTimeoutMinutes === void 0 ? {} : { watchTimeoutMinutes } }, once: true, log: record, sleep, signal });
     return { lines, state, wait };
   } finally {
     await g.dropAll();
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    off();
   }
 }
-function queueSummary({ lines, state }, { owner, repo, live }) {
+function queueSummary({ lines, state }, { owner, repo, live: live2 }) {
   const acted = state.actedOn ?? [];
   return [
-    `## prflow queue · ${owner}/${repo} · ${live ? "live" : "dry run"}`,
+    `## prflow queue · ${summaryText(owner)}/${summaryText(repo)} · ${live2 ? "live" : "dry run"}`,
     "",
     acted.length ? `Acted on ${acted.map((n) => `#${n}`).join(", ")}.` : "Acted on no pull request.",
     "",
-    ...lines.map((l) => `- ${l.replace(/\|/g, "\\|")}`),
+    ...lines.map((l) => `- ${summaryText(l)}`),
     ""
   ].join("\n");
 }
 
+// lib/token.js
+import { closeSync, openSync, readFileSync as readFileSync4, writeSync } from "node:fs";
+import { execFile as execFile2 } from "node:child_process";
+import { promisify as promisify2 } from "node:util";
+var exec2 = promisify2(execFile2);
+function eraseFromKernelEnv(names) {
+  let environ;
+  let start;
+  try {
+    environ = readFileSync4("/proc/self/environ");
+    const stat = readFileSync4("/proc/self/stat", "utf8");
+    start = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[50 - 3]);
+  } catch {
+    return names.filter((n) => n in process.env);
+  }
+  const left = [];
+  let fd = null;
+  try {
+    for (const name of names) {
+      const key = Buffer.from(`${name}=`);
+      let at = environ.subarray(0, key.length).equals(key) ? 0 : -1;
+      if (at < 0) {
+        const i = environ.indexOf(Buffer.concat([Buffer.from([0]), key]));
+        at = i < 0 ? -1 : i + 1;
+      }
+      if (at < 0) continue;
+      const from = at + key.length;
+      const end = environ.indexOf(0, from);
+      if (end <= from) continue;
+      fd ??= openSync("/proc/self/mem", "r+");
+      writeSync(fd, Buffer.alloc(end - from, 0), 0, end - from, start + from);
+    }
+  } catch {
+    left.push(...names);
+  } finally {
+    if (fd != null) closeSync(fd);
+  }
+  return left;
+}
+var TOKEN_VARIABLES = ["GH_TOKEN", "GITHUB_TOKEN", "PRFLOW_TOKEN", "INPUT_TOKEN", "INPUT_WORKFLOW-TOKEN", "INPUT_WORKFLOW_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN"];
+function takeTokens(env = process.env) {
+  const found = {};
+  for (const name of TOKEN_VARIABLES) if (env[name]) found[name] = env[name];
+  for (const v of Object.values(found)) registerSecret(v);
+  const left = eraseFromKernelEnv(Object.keys(found));
+  for (const name of Object.keys(found)) delete env[name];
+  if (left.length && env.PRFLOW_ALLOW_ENV_TOKEN !== "1") throw new Error(`the token variables ${left.join(", ")} could not be erased from this process's environment as the kernel keeps it, where a command it runs could read them; set PRFLOW_ALLOW_ENV_TOKEN=1 to go on anyway`);
+  return found;
+}
+
 // action/src/runner.js
-init_summary();
-import { appendFileSync, existsSync as existsSync3, readFileSync as readFileSync4 } from "node:fs";
-import { randomUUID } from "node:crypto";
+import { appendFileSync, existsSync as existsSync3, readFileSync as readFileSync5 } from "node:fs";
+import { randomUUID as randomUUID2 } from "node:crypto";
 function getInput(name, env = process.env) {
   return (env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim();
 }
@@ -5630,7 +5652,7 @@ function getBooleanInput(name, fallback, env = process.env) {
 function setOutput(name, value, env = process.env) {
   const text = typeof value === "string" ? value : JSON.stringify(value);
   if (!env.GITHUB_OUTPUT) return;
-  const delimiter = `prflow_${randomUUID()}`;
+  const delimiter = `prflow_${randomUUID2()}`;
   appendFileSync(env.GITHUB_OUTPUT, `${name}<<${delimiter}
 ${text}
 ${delimiter}
@@ -5643,7 +5665,7 @@ function appendSummary(markdown, env = process.env) {
 function readEvent(env = process.env) {
   const path2 = env.GITHUB_EVENT_PATH;
   if (!path2 || !existsSync3(path2)) return {};
-  return JSON.parse(readFileSync4(path2, "utf8"));
+  return JSON.parse(readFileSync5(path2, "utf8"));
 }
 function errorCommand(message) {
   return `::error::${escapeData(message)}`;
@@ -5702,61 +5724,65 @@ var PAGE_DIST = new URL("../../page/dist/", import.meta.url);
 var log = groupedLog();
 async function main(env = process.env) {
   const mode = getInput("mode", env) || "reconcile";
-  if (!MODES.includes(mode)) throw new RunError2([`input mode: expected one of ${MODES.join(", ")}, found ${JSON.stringify(mode)}`]);
-  const live = getBooleanInput("live", false, env);
+  const taken = mode === "queue" ? takeTokens(env) : null;
+  const input = (name) => taken ? (taken[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim() : getInput(name, env);
+  if (!MODES.includes(mode)) throw new RunError([`input mode: expected one of ${MODES.join(", ")}, found ${JSON.stringify(mode)}`]);
+  const live2 = getBooleanInput("live", false, env);
   const configPath = getInput("config", env) || DEFAULT_CONFIG_PATH;
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
   if (mode === "page") return writePage(resolve(workspace, getInput("page-dir", env) || "_site"), env);
-  const readFile = (p) => readFileSync5(resolve(workspace, p), "utf8");
+  const readFile = (p) => readFileSync6(resolve(workspace, p), "utf8");
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
-  if (!owner || !repo) throw new RunError2([`GITHUB_REPOSITORY: expected owner/name, found ${JSON.stringify(env.GITHUB_REPOSITORY ?? "")}`]);
-  const token = getInput("token", env);
-  if (!token) throw new RunError2(["input token: expected a token (the default is the workflow's GITHUB_TOKEN), found nothing"]);
+  if (!owner || !repo) throw new RunError([`GITHUB_REPOSITORY: expected owner/name, found ${JSON.stringify(env.GITHUB_REPOSITORY ?? "")}`]);
+  const token = input("token");
+  if (!token) throw new RunError(["input token: expected a token (the default is the workflow's GITHUB_TOKEN), found nothing"]);
   if (mode === "queue") {
-    const refusal = workflowTokenRefusal(token, { workflowToken: getInput("workflow-token", env), envToken: env.GITHUB_TOKEN ?? "" });
-    if (refusal) throw new RunError2([refusal]);
+    const refusal = workflowTokenRefusal(token, { workflowToken: input("workflow-token"), envToken: taken.GITHUB_TOKEN ?? "" });
+    if (refusal) throw new RunError([refusal]);
     console.log(`::add-mask::${token}`);
   }
   const octokit = makeOctokit({ token, baseUrl: env.GITHUB_API_URL, graphqlUrl: env.GITHUB_GRAPHQL_URL, log });
-  log(`prflow ${prflow.version()} · ${mode} · ${owner}/${repo} · ${live ? "live" : "dry run (set live: true to write)"}`);
+  log(`prflow ${prflow.version()} · ${mode} · ${owner}/${repo} · ${live2 ? "live" : "dry run (set live: true to write)"}`);
   if (mode === "labels") {
-    const run3 = await labelsRun({ prflow, octokit, owner, repo, configPath, readFile, live, log });
+    const run2 = await labelsRun({ prflow, octokit, owner, repo, configPath, readFile, live: live2, log });
     log.end();
-    setOutput("plan", run3.results, env);
-    writeCounts(run3.counts, env);
-    appendSummary(run3.summary, env);
-    failOnFailedWrites(run3.results.filter((r) => r.status === "failed").map((r) => `label ${r.name}: failed: ${r.detail}`));
+    setOutput("plan", run2.results, env);
+    writeCounts(run2.counts, env);
+    appendSummary(run2.summary, env);
+    failOnFailedWrites(run2.results.filter((r) => r.status === "failed").map((r) => `label ${r.name}: failed: ${r.detail}`));
     return;
   }
   if (mode === "sweep") {
-    const run3 = await sweepRun({ prflow, octokit, owner, repo, configPath, readFile, live, log });
+    const run2 = await sweepRun({ prflow, octokit, owner, repo, configPath, readFile, live: live2, log });
     log.end();
-    annotate(run3.plan.warnings ?? []);
-    setPlanOutput(run3.plan, run3.counts, env);
-    setOutput("stop-the-line", String(run3.plan.stopTheLine), env);
-    writeCounts(run3.counts, env);
-    appendSummary(run3.summary, env);
+    annotate(run2.plan.warnings ?? []);
+    setPlanOutput(run2.plan, run2.counts, env);
+    setOutput("stop-the-line", String(run2.plan.stopTheLine), env);
+    writeCounts(run2.counts, env);
+    appendSummary(run2.summary, env);
     return;
   }
   if (mode === "queue") {
     const { engine, errors } = loadConfig(prflow, configPath, { readFile });
-    if (errors.length) throw new RunError2(errors);
+    if (errors.length) throw new RunError(errors);
     log.end();
     const watchTimeout = getInput("watch-timeout", env);
-    if (watchTimeout && !/^\d+$/.test(watchTimeout)) throw new RunError2([`input watch-timeout: expected whole minutes, found ${JSON.stringify(watchTimeout)}`]);
-    const run3 = await queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes: watchTimeout ? Number(watchTimeout) : void 0, log: (line) => console.log(line) });
-    setOutput("acted", (run3.state.actedOn ?? []).join(","), env);
-    setOutput("wait", run3.wait, env);
-    appendSummary(queueSummary(run3, { owner, repo, live }), env);
+    if (watchTimeout && !/^\d+$/.test(watchTimeout)) throw new RunError([`input watch-timeout: expected whole minutes, found ${JSON.stringify(watchTimeout)}`]);
+    const commandTimeout = getInput("command-timeout", env);
+    if (commandTimeout && !(Number(commandTimeout) > 0)) throw new RunError([`input command-timeout: expected minutes above 0, found ${JSON.stringify(commandTimeout)}`]);
+    const run2 = await queueRun({ engine, octokit, owner, repo, token, live: live2, env, watchTimeoutMinutes: watchTimeout ? Number(watchTimeout) : void 0, commandTimeoutMinutes: commandTimeout ? Number(commandTimeout) : void 0, log: (line) => console.log(line) });
+    setOutput("acted", (run2.state.actedOn ?? []).join(","), env);
+    setOutput("wait", run2.wait, env);
+    appendSummary(queueSummary(run2, { owner, repo, live: live2 }), env);
     return;
   }
   if (mode === "gate-classify" || mode === "gate-report") {
     const number = parseNumbers(getInput("numbers", env))[0];
-    if (!number) throw new RunError2([`input numbers: expected the pull request the gate is for, found nothing`]);
+    if (!number) throw new RunError([`input numbers: expected the pull request the gate is for, found nothing`]);
     const { engine, errors } = loadConfig(prflow, configPath, { readFile });
-    if (errors.length) throw new RunError2(errors);
+    if (errors.length) throw new RunError(errors);
     const step2 = mode === "gate-classify" ? "classify" : "report";
-    const { decision, results } = await gateRun({ engine, octokit, owner, repo, step: step2, number, sha: getInput("sha", env), result: getInput("result", env), live, log });
+    const { decision, results } = await gateRun({ engine, octokit, owner, repo, step: step2, number, sha: getInput("sha", env), result: getInput("result", env), live: live2, log });
     log.end();
     for (const [k, v] of Object.entries({ run: decision.run, need: decision.need, sha: decision.sha, pr: number })) setOutput(k, String(v), env);
     setOutput("plan", decision, env);
@@ -5769,21 +5795,21 @@ ${decision.why}
   }
   const numbersInput = getInput("numbers", env);
   const scope = numbersInput ? { scope: "pulls", numbers: parseNumbers(numbersInput), why: "the numbers input" } : parseEvent(env.GITHUB_EVENT_NAME ?? "", readEvent(env));
-  const run2 = await reconcileRun({ prflow, octokit, owner, repo, configPath, readFile, scope, live, log });
+  const run = await reconcileRun({ prflow, octokit, owner, repo, configPath, readFile, scope, live: live2, log });
   log.end();
-  annotate(run2.plan.warnings);
-  const note = setPlanOutput(run2.plan, run2.counts, env);
-  writeCounts(run2.counts, env);
-  appendSummary(note ? `${run2.summary}
+  annotate(run.plan.warnings);
+  const note = setPlanOutput(run.plan, run.counts, env);
+  writeCounts(run.counts, env);
+  appendSummary(note ? `${run.summary}
 > **The plan output is cut:** ${note}.
-` : run2.summary, env);
-  failOnFailedWrites(run2.results.filter((r) => r.outcome === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
+` : run.summary, env);
+  failOnFailedWrites(run.results.filter((r) => r.outcome === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
 }
 function writePage(dir, env) {
   const from = fileURLToPath(PAGE_DIST);
-  if (!existsSync4(from)) throw new RunError2([`mode page: the built page is missing beside the Action (${from}); use a released tag or a commit of main, which carry page/dist`]);
+  if (!existsSync4(from)) throw new RunError([`mode page: the built page is missing beside the Action (${from}); use a released tag or a commit of main, which carry page/dist`]);
   cpSync(from, dir, { recursive: true });
-  const files = readdirSync(dir);
+  const files = readdirSync2(dir);
   log(`page: ${files.length} files written to ${dir} (${files.join(", ")})`);
   log.end();
   setOutput("page-dir", dir, env);
@@ -5825,9 +5851,9 @@ try {
   log.end();
   const lines = describeFailure(e);
   for (const line of lines) console.log(errorCommand(line));
-  const title = e instanceof RunError2 || rateLimitReset(e) !== void 0 ? "## prflow stopped before writing anything" : "## prflow failed";
+  const title = e instanceof RunError || rateLimitReset(e) !== void 0 ? "## prflow stopped before writing anything" : "## prflow failed";
   appendSummary([title, "", ...lines.map((l) => `- ${l.replace(/\|/g, "\\|")}`), ""].join("\n"));
-  if (!(e instanceof RunError2) && e?.stack && process.env.RUNNER_DEBUG === "1") console.error(e.stack);
+  if (!(e instanceof RunError) && e?.stack && process.env.RUNNER_DEBUG === "1") console.error(e.stack);
   process.exitCode = 1;
 }
 //! An Octokit for the shells: @octokit/core with retries on 5xx (plugin-retry) and rate-limit handling
@@ -5852,6 +5878,12 @@ try {
 //!   "guard-failed"  what the op expects no longer holds: not written; later ops on the same pull
 //!                   request in this batch are not written either (they were decided on the same read),
 //!   "failed"        GitHub refused or failed (the error in words); later ops still run.
+//! The git ops (rebase, rebaseOnto, push, autoFix) are entries of the same table, applied through the
+//! git port the caller gives (lib/queue/git.js); their guard is their own (the head they expect, the
+//! push's lease, which git checks), and they add the words only git can say: "empty" (nothing left
+//! after a rebase), "skipped" (a layer with nothing to restack), "conflict", "moved" (the branch is
+//! not at the head expected), "lease-lost" (someone pushed first), "refused" (the remote said no).
+//! The queue's engine reads these words as they are (src/flows/queue/cycle.rs `Outcome`).
 //! A guard-failed op is not retried here: the next run reads the pull request as it now is and decides
 //! again, so what moved is what the next decision sees. Nothing is remembered in between.
 //! Label edits add (`POST /issues/{n}/labels`) and remove (`DELETE /issues/{n}/labels/{name}`) named

@@ -14,6 +14,7 @@ import { sweepRun } from "../../lib/followup.js";
 import { prflow } from "./engine.js";
 import { gateRun } from "../../lib/stations/gate-run.js";
 import { queueRun, queueSummary, workflowTokenRefusal } from "./queue.js";
+import { takeTokens } from "../../lib/token.js";
 import { appendSummary, boundedPlan, errorCommand, getBooleanInput, getInput, groupedLog, readEvent, setOutput, warningAnnotations } from "./runner.js";
 
 const MODES = ["reconcile", "labels", "sweep", "gate-classify", "gate-report", "queue", "page"];
@@ -25,6 +26,10 @@ const log = groupedLog();
 
 async function main(env = process.env) {
   const mode = getInput("mode", env) || "reconcile";
+  // The queue runs the pull request's code (autoFix): the token leaves this process's environment
+  // first, the kernel's copy included (lib/token.js), and is kept in memory only.
+  const taken = mode === "queue" ? takeTokens(env) : null;
+  const input = (name) => (taken ? (taken[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim() : getInput(name, env));
   if (!MODES.includes(mode)) throw new RunError([`input mode: expected one of ${MODES.join(", ")}, found ${JSON.stringify(mode)}`]);
   const live = getBooleanInput("live", false, env);
   const configPath = getInput("config", env) || DEFAULT_CONFIG_PATH;
@@ -33,11 +38,11 @@ async function main(env = process.env) {
   const readFile = (p) => readFileSync(resolve(workspace, p), "utf8");
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
   if (!owner || !repo) throw new RunError([`GITHUB_REPOSITORY: expected owner/name, found ${JSON.stringify(env.GITHUB_REPOSITORY ?? "")}`]);
-  const token = getInput("token", env);
+  const token = input("token");
   if (!token) throw new RunError(["input token: expected a token (the default is the workflow's GITHUB_TOKEN), found nothing"]);
   if (mode === "queue") {
     // Before any read: a queue run on GITHUB_TOKEN would release pull requests whose CI never starts.
-    const refusal = workflowTokenRefusal(token, { workflowToken: getInput("workflow-token", env), envToken: env.GITHUB_TOKEN ?? "" });
+    const refusal = workflowTokenRefusal(token, { workflowToken: input("workflow-token"), envToken: taken.GITHUB_TOKEN ?? "" });
     if (refusal) throw new RunError([refusal]);
     console.log(`::add-mask::${token}`);
   }
@@ -71,7 +76,9 @@ async function main(env = process.env) {
     log.end();
     const watchTimeout = getInput("watch-timeout", env);
     if (watchTimeout && !/^\d+$/.test(watchTimeout)) throw new RunError([`input watch-timeout: expected whole minutes, found ${JSON.stringify(watchTimeout)}`]);
-    const run = await queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes: watchTimeout ? Number(watchTimeout) : undefined, log: (line) => console.log(line) });
+    const commandTimeout = getInput("command-timeout", env);
+    if (commandTimeout && !(Number(commandTimeout) > 0)) throw new RunError([`input command-timeout: expected minutes above 0, found ${JSON.stringify(commandTimeout)}`]);
+    const run = await queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes: watchTimeout ? Number(watchTimeout) : undefined, commandTimeoutMinutes: commandTimeout ? Number(commandTimeout) : undefined, log: (line) => console.log(line) });
     setOutput("acted", (run.state.actedOn ?? []).join(","), env);
     setOutput("wait", run.wait, env);
     appendSummary(queueSummary(run, { owner, repo, live }), env);

@@ -15,5 +15,6 @@ pub mod markers;
 pub mod plan;
 pub mod scopes;
 pub mod stay;
+pub mod text;
 pub mod time;
 pub mod zones;

@@ -62,7 +62,7 @@ test("cli status: every line fits COLUMNS (80 when not a terminal), grouped by w
     for (const l of r.stdout.split("\n")) assert.ok(l.length <= columns, `${columns} columns: ${l.length}: ${l}`);
     if (columns === 80) {
       assert.doesNotMatch(r.stdout, /[\u202a-\u202e\u2066-\u2069]/, "no bidi control reaches the terminal");
-      assert.match(r.stdout, /\\u\{202E\}exe\.txt\\u\{202C\}/);
+      assert.match(r.stdout, /<U\+202E>exe\.txt<U\+202C>/);
       assert.doesNotMatch(r.stdout, /\d{3,} min/, "no minutes past an hour");
       assert.match(r.stdout, /· \d+ (h|d)$/m, "durations in hours or days");
       assert.doesNotMatch(r.stdout, /^\s+#\d+ .*state:/m, "states read without their prefix");

@@ -8,7 +8,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setup } from "./lib/setup.js";
 import { makeOctokit } from "../../lib/github/index.js";
-import { Git, runQueue, stamp } from "../../cli/commands/queue.js";
+import { Git } from "../../lib/queue/git.js";
+import { runQueue, stamp } from "../../lib/queue/worker.js";
 import { createEngine } from "../../js/node.js";
 
 const OPTIONS = { dryRun: false, autoFix: true, activeInterval: 30, idleAfter: 10, idleInterval: 300, pollInterval: 30 };
@@ -49,10 +50,10 @@ test("a queued pull request behind main is rebased onto it, pushed, armed and re
   assert.ok(after.autoMerge, "armed before it was released");
   assert.ok(lines.some((l) => l.includes(`#${pr.number} released`)), lines.join("\n"));
   assert.deepEqual(readdirSync(join(stateDir, "worktrees")), [], "no worktree is left behind");
-  // The token went to each fetch and push, never into the clone's config, which a command run in a
-  // worktree (autoFix, a fixer's AI) could read.
+  // The token went to each fetch and push on a pipe, never into the clone's config, which a command
+  // run in a worktree (autoFix, a fixer's AI) could read: the clone has no remote at all.
   const config = readFileSync(join(stateDir, "repo.git", "config"), "utf8");
-  assert.match(config, /url = http:\/\/127\.0\.0\.1:\d+\//);
+  assert.doesNotMatch(config, /url =/);
   assert.ok(!config.includes(gh.personalToken) && !config.includes("x-access-token"), config);
   assert.deepEqual(gh.validationFailures, []);
 });

@@ -17,6 +17,9 @@ pub struct QueueConfig {
     pub target_age_hours: u32,
     /// A fixer's claim holds for at most this many minutes while the head is unchanged.
     pub claim_minutes: u32,
+    /// How long an autoFix, rebuild or AI command may run before it is killed with everything it
+    /// started (`--command-timeout` overrides it).
+    pub command_timeout_minutes: u32,
     /// The budgets of the watch step.
     pub watch: WatchConfig,
     /// Which failures are only a fixer's diff, and what fixes them. Absent: nothing is fixed.
@@ -77,6 +80,7 @@ impl Default for QueueConfig {
             version_branch_prefix: "changeset-release/".into(),
             target_age_hours: 72,
             claim_minutes: 120,
+            command_timeout_minutes: 30,
             watch: WatchConfig::default(),
             auto_fix: None,
             generated: Vec::new(),
@@ -181,6 +185,9 @@ impl QueueConfig {
         if self.version_branch_prefix.trim().is_empty() {
             errors.push(ConfigError { path: "$.queue.versionBranchPrefix".into(), expected: "a branch prefix such as \"changeset-release/\"".into(), found: "an empty string".into() });
         }
+        if self.command_timeout_minutes == 0 {
+            errors.push(ConfigError { path: "$.queue.commandTimeoutMinutes".into(), expected: "a number of at least 1".into(), found: "0".into() });
+        }
         for (key, value) in [("greenPollsMergeable", self.watch.green_polls_mergeable), ("greenPollsBlocked", self.watch.green_polls_blocked), ("readFailures", self.watch.read_failures), ("timeoutMinutes", self.watch.timeout_minutes)] {
             if value == 0 {
                 errors.push(ConfigError { path: format!("$.queue.watch.{key}"), expected: "a number of at least 1".into(), found: "0".into() });
@@ -269,8 +276,8 @@ mod readers {
 
     lean_object!(QueueConfig {
         labels: "labels", version_branch_prefix: "versionBranchPrefix", target_age_hours: "targetAgeHours",
-        claim_minutes: "claimMinutes", watch: "watch", auto_fix: "autoFix", generated: "generated",
-        batch: "batch", speculate: "speculate", admit: "admit", target_wait_minutes: "targetWaitMinutes",
+        claim_minutes: "claimMinutes", command_timeout_minutes: "commandTimeoutMinutes", watch: "watch", auto_fix: "autoFix",
+        generated: "generated", batch: "batch", speculate: "speculate", admit: "admit", target_wait_minutes: "targetWaitMinutes",
     });
     lean_object!(BatchConfig { max: "max", adaptive: "adaptive" });
     lean_object!(GeneratedBranch { branch: "branch" required, rebuild: "rebuild" required });

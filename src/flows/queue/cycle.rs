@@ -59,12 +59,14 @@ impl Default for Options {
     }
 }
 
-/// How one op went, as the shell reports it (one per op applied, in order; it stops at the first
-/// that is not `done`/`unchanged`/`skipped`).
+/// How one op went, in the writer table's words (lib/github/write.js): the same for a GitHub write and
+/// a git op. One per op applied, in order; the table stops at the first that is not
+/// `applied`/`unchanged`/`skipped`. The camel-case names of the worker's first shell are still read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "kebab-case")]
 #[schemars(rename = "QueueOpOutcome")]
 pub enum Outcome {
+    #[serde(rename = "applied", alias = "done")]
     Done,
     /// A rebase or fix that changed nothing.
     Unchanged,
@@ -76,10 +78,12 @@ pub enum Outcome {
     /// The fetched head is not the one expected.
     Moved,
     /// `--force-with-lease` refused: someone pushed in between.
+    #[serde(alias = "leaseLost")]
     LeaseLost,
     /// The remote refused the push (a hook, a permission).
     Refused,
     /// A GitHub write's guard no longer held (head, labels, state).
+    #[serde(alias = "guardFailed")]
     GuardFailed,
     Failed,
 }
@@ -95,9 +99,15 @@ pub struct OpResult {
     /// Conflicting files.
     #[serde(default)]
     pub files: Vec<String>,
-    /// What the command printed (the engine keeps its last lines).
-    #[serde(default)]
+    /// What the op or its command printed, redacted by the shell (the engine keeps its last lines);
+    /// the writer table calls it `detail`.
+    #[serde(default, alias = "detail")]
     pub log: String,
+    /// The op's kind and target, as the writer table reports them (not read).
+    #[serde(default, skip_serializing)]
+    pub op: Option<String>,
+    #[serde(default, skip_serializing)]
+    pub number: Option<u64>,
 }
 
 /// A failed job whose log the set-aside comment folds: the shell reads the job's log (the Actions job id
@@ -677,7 +687,7 @@ impl Stepper<'_> {
             Some(Outcome::Moved) => return Err(self.moved_under(number, "the branch moved before the rebase")),
             Some(Outcome::Empty) => return Err(self.set_aside(number, Reason::AlreadyInBase, head, "", then_on_failure)),
             Some(_) | None => {
-                let rb = rebase.unwrap_or(OpResult { outcome: Outcome::Failed, head: None, files: vec![], log: "no result was reported".into() });
+                let rb = rebase.unwrap_or(OpResult { outcome: Outcome::Failed, head: None, files: vec![], log: "no result was reported".into(), op: None, number: None });
                 let d = memory::detail(&[], &rb.files, &rb.log);
                 return Err(self.set_aside(number, Reason::RebaseFailed, head, &d, then_on_failure));
             }
@@ -805,9 +815,9 @@ impl Stepper<'_> {
                         Some(JobLog { error: None, log, .. }) => logs.push((r.name.clone(), log.clone())),
                         Some(JobLog { error: Some(e), .. }) => {
                             self.log.push(format!("#{number}: the log of {} could not be read ({e})", r.name));
-                            lines.push(format!("The log of {} could not be read.", r.name));
+                            lines.push(format!("The log of {} could not be read.", crate::core::text::inline(&r.name)));
                         }
-                        None => lines.push(format!("The log of {} could not be read.", r.name)),
+                        None => lines.push(format!("The log of {} could not be read.", crate::core::text::inline(&r.name))),
                     }
                 }
                 self.set_aside(number, Reason::ChecksFailed, &head, &memory::detail_logs(&lines, &[], &logs), Then::CycleEnd)
@@ -1025,18 +1035,19 @@ impl Stepper<'_> {
         };
         if fix.eligible {
             self.log.push(format!("#{n}: {}: fixing it", fix.reason));
-            self.ops.push(Op::AutoFix { number: n, branch: watching.branch.clone(), expected_head: head.clone(), commands: fix.commands.clone(), reason: fix.reason.clone() });
+            self.ops.push(Op::AutoFix { number: n, branch: watching.branch.clone(), expected_head: head.clone(), commands: fix.commands.clone(), timeout_minutes: self.config.queue.command_timeout_minutes, reason: fix.reason.clone() });
             self.ops.push(Op::Push { number: n, branch: watching.branch.clone(), lease: head, reason: fix.reason });
             self.state.pending = Pending::AutoFix { watching };
             return Wait::Results;
         }
         self.log.push(format!("#{n}: not auto-fixed: {}", fix.reason));
-        let mut lines = vec![format!("Failed: {failed_labels}")];
+        // Check and job names are anyone's to choose: inline text in the comment.
+        let mut lines = vec![format!("Failed: {}", crate::core::text::inline(failed_labels))];
         // Each failed run where people read it (the job's page), so the comment is where to start.
         let runs: Vec<String> = crate::core::checks::newest_runs(&poll.checks)
             .iter()
             .filter(|(_, (c, v))| *v == crate::core::checks::Rollup::Failing && c.url.is_some())
-            .map(|((workflow, name), (c, _))| format!("- [{}]({})", crate::core::checks::context_label(workflow, name), c.url.as_deref().unwrap_or_default()))
+            .map(|((workflow, name), (c, _))| format!("- [{}]({})", crate::core::text::inline(&crate::core::checks::context_label(workflow, name)), c.url.as_deref().unwrap_or_default().replace([' ', ')', '\n'], "")))
             .collect();
         if !runs.is_empty() {
             lines.push(format!("The failed runs:\n{}", runs.join("\n")));
