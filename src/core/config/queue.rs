@@ -54,7 +54,7 @@ impl Default for QueueConfig {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct QueueLabels {
     /// The scope rule: only pull requests carrying it are taken forward.
@@ -71,14 +71,6 @@ pub struct QueueLabels {
     pub priority_low: String,
 }
 
-crate::core::config::label_names!(QueueLabels {
-    merge_queued: "mergeQueued",
-    skip_ci: "skipCi",
-    blocks_release: "blocksRelease",
-    auto_rebase: "autoRebase",
-    priority_high: "priorityHigh",
-    priority_low: "priorityLow",
-});
 
 impl Default for QueueLabels {
     fn default() -> Self {
@@ -180,22 +172,15 @@ impl QueueLabels {
     }
 }
 
-/// A context pattern of `autoFix`, compiled as the decision reads it.
-#[cfg_attr(not(feature = "full"), allow(dead_code))]
+/// A context pattern of `autoFix`, compiled as the decision reads it: the same regex-lite in every
+/// build, so the page refuses exactly the patterns the Action would.
 pub(crate) fn compile(re: &str) -> Result<regex_lite::Regex, regex_lite::Error> {
     // A context pattern matches the whole context name, so `fix:fmt` does not catch `fix:fmt:diff`.
     regex_lite::Regex::new(&format!("^(?:{re})$"))
 }
 
-/// Why regex-lite refuses a context pattern: compiled by it where the decisions that match run (`full`);
-/// in the pages' builds, which only report the config's errors, by the walk in `pattern.rs` (issue 16).
-#[cfg(feature = "full")]
 fn pattern_problem(re: &str) -> Option<String> {
     compile(re).err().map(|e| e.to_string())
-}
-#[cfg(not(feature = "full"))]
-fn pattern_problem(re: &str) -> Option<&'static str> {
-    super::pattern::problem(&format!("^(?:{re})$"))
 }
 
 /// The patterns of `autoFix` that do not compile, each at its JSON path.
@@ -218,22 +203,3 @@ pub fn validate_auto_fix(cfg: &AutoFixConfig) -> Vec<ConfigError> {
     errors
 }
 
-// The pages' readers of these structs (src/lean.rs), one line a field in declaration order; the
-// Action and the CLI read them with serde derive's.
-#[cfg(any(test, not(feature = "full")))]
-mod readers {
-    use super::*;
-    use crate::codec::lean::lean_object;
-
-    lean_object!(QueueConfig {
-        labels: "labels", version_branch_prefix: "versionBranchPrefix", target_age_hours: "targetAgeHours",
-        claim_minutes: "claimMinutes", watch: "watch", auto_fix: "autoFix", generated: "generated",
-    });
-    lean_object!(GeneratedBranch { branch: "branch" required, rebuild: "rebuild" required });
-    lean_object!(WatchConfig {
-        green_polls_mergeable: "greenPollsMergeable", green_polls_blocked: "greenPollsBlocked", read_failures: "readFailures",
-        timeout_minutes: "timeoutMinutes",
-    });
-    lean_object!(AutoFixConfig { ignore: "ignore", before: "before", prepare: "prepare", fixers: "fixers", after: "after" });
-    lean_object!(AutoFixStep { context: "context" required, run: "run" required, stage: "stage" });
-}

@@ -27,7 +27,7 @@ use markers::{trusted_marks, FollowupMark};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use settings::{Action, Level};
-use crate::codec::sorting::VecSet;
+use std::collections::BTreeSet;
 
 pub use settings::Followup;
 
@@ -207,7 +207,7 @@ fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config) -> SweepPlan {
     let levels = f.effective_levels(&config.stations.labels);
     let viewer = facts.viewer.as_deref().filter(|v| !v.trim().is_empty());
     let mut plan = SweepPlan { engine: VERSION.to_string(), ..SweepPlan::default() };
-    let mut notes: VecSet<String> = VecSet::new();
+    let mut notes: BTreeSet<String> = BTreeSet::new();
     let mut stops: Vec<board::Stop> = Vec::new();
     if viewer.is_none() {
         plan.warnings.push(Warning {
@@ -217,7 +217,7 @@ fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config) -> SweepPlan {
     }
 
     let mut pulls: Vec<&PullRequest> = facts.pull_requests.iter().collect();
-    crate::codec::sorting::sort_by_key(&mut pulls, |p| p.number);
+    pulls.sort_by_key(|p| p.number);
     for pr in pulls {
         let mut row = FollowupPull {
             number: pr.number,
@@ -268,7 +268,7 @@ fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config) -> SweepPlan {
             continue;
         }
         row.fired = trusted_marks(&pr.comments, viewer).into_iter().filter(|m| m.state == state && m.since == since).map(|m| m.level).collect();
-        crate::codec::sorting::sort(&mut row.fired);
+        row.fired.sort();
         row.fired.dedup();
         // Once per stay: a level whose comment exists, or any higher one, has been dealt with.
         if row.fired.iter().any(|&l| l >= level.after) || viewer.is_none() {

@@ -29,7 +29,7 @@ pub use crate::core::config::queue as config;
 
 use crate::core::facts::{Facts, PullRequest};
 use crate::Config;
-use crate::codec::sorting::VecMap;
+use std::collections::BTreeMap;
 
 /// Everything one survey's decisions share, computed once so every rule reads the same.
 pub struct Ctx<'a> {
@@ -39,10 +39,10 @@ pub struct Ctx<'a> {
     pub default_branch: String,
     /// `changeset-release/<default branch>`.
     pub version_branch: String,
-    pub by_number: VecMap<u64, &'a PullRequest>,
+    pub by_number: BTreeMap<u64, &'a PullRequest>,
     /// Head branch of every open pull request from this repository (a fork's is never a parent).
-    heads: VecMap<&'a str, u64>,
-    pub declared: VecMap<u64, declare::Declared>,
+    heads: BTreeMap<&'a str, u64>,
+    pub declared: BTreeMap<u64, declare::Declared>,
     pub graph: graph::Graph,
     pub settlement: setaside::Settlement,
 }
@@ -56,16 +56,19 @@ impl<'a> Ctx<'a> {
             now: crate::core::time::parse_rfc3339(&facts.now),
             version_branch: format!("{}{default_branch}", config.queue.version_branch_prefix),
             default_branch,
-            by_number: VecMap::new(facts.pull_requests.iter().map(|p| (p.number, p))),
-            heads: VecMap::new(facts.pull_requests.iter().filter(|p| !p.is_fork).map(|p| (p.head_ref.as_str(), p.number))),
-            declared: VecMap::default(),
+            by_number: BTreeMap::from_iter(facts.pull_requests.iter().map(|p| (p.number, p))),
+            heads: BTreeMap::from_iter(facts.pull_requests.iter().filter(|p| !p.is_fork).map(|p| (p.head_ref.as_str(), p.number))),
+            declared: BTreeMap::default(),
             graph: graph::Graph::default(),
             settlement: setaside::settle(facts),
         };
-        ctx.declared = VecMap::new(facts.pull_requests.iter().map(|p| (p.number, declare::declared(&ctx, p))));
+        ctx.declared = BTreeMap::from_iter(facts.pull_requests.iter().map(|p| (p.number, declare::declared(&ctx, p))));
         let index = graph::IssueIndex {
-            open_issues: VecMap::new(facts.issues.iter().filter(|i| i.open && !i.pull_request).map(|i| (i.number, ()))),
-            closers: VecMap::grouped(ctx.declared.iter().flat_map(|(&n, d)| d.closes.iter().map(move |c| (c.number, n)))),
+            open_issues: BTreeMap::from_iter(facts.issues.iter().filter(|i| i.open && !i.pull_request).map(|i| (i.number, ()))),
+            closers: ctx.declared.iter().flat_map(|(&n, d)| d.closes.iter().map(move |c| (c.number, n))).fold(BTreeMap::new(), |mut m: BTreeMap<u64, Vec<u64>>, (c, n)| {
+                m.entry(c).or_default().push(n);
+                m
+            }),
         };
         ctx.graph = graph::Graph::build(&ctx.declared, &index);
         ctx

@@ -99,9 +99,9 @@ pub fn reads_in(ctx: &Ctx) -> Reads {
             }
         }
     }
-    crate::codec::sorting::sort(&mut out.issues);
-    crate::codec::sorting::sort(&mut out.blocked_by);
-    crate::codec::sorting::sort(&mut out.teams);
+    out.issues.sort();
+    out.blocked_by.sort();
+    out.teams.sort();
     out
 }
 
