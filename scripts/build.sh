@@ -30,7 +30,7 @@ node scripts/gen-reference.mjs "$out/schema/config.schema.json" target/debug/prf
 # The Action's and the CLI's build uses Wasm's 128-bit vectors (Node has them since 16.4): json_out's
 # escape scan steps sixteen bytes at a time (issue 16, A/B 0.98x). scripts/test.sh runs the engine's
 # Wasm tests with the same flags, so they test this code and share its build of std.
-wasm_env=(env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm RUSTFLAGS='--cfg getrandom_backend="wasm_js" -Ctarget-feature=+simd128')
+wasm_env=(env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm RUSTFLAGS='--cfg getrandom_backend="wasm_js"')
 "${wasm_env[@]}" /usr/bin/cargo build --quiet --release --lib --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort
 wasm-bindgen --target web --out-dir "$out/pkg" --out-name prflow target/wasm/wasm32-unknown-unknown/release/prflow.wasm
 wasm-opt -O3 --strip-debug --strip-producers "$out/pkg/prflow_bg.wasm" -o "$out/pkg/prflow_bg.wasm"

@@ -7,7 +7,8 @@ use prflow::wasm::{self, Engine};
 
 fn sim(kind: &str, input: &str) -> Result<String, JsValue> {
     let name = if kind == "review" { "simReview" } else { "simQueue" };
-    Engine::new(None).call(name, input)
+    let out = Engine::new(None).call(name, js_sys::JSON::parse(input)?)?;
+    Ok(js_sys::JSON::stringify(&out)?.into())
 }
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
