@@ -18,7 +18,7 @@
 
 use super::rng::Rng;
 use super::stats::{hundredth, spread, tenth, Spread};
-use super::{check, seed_and_runs};
+use super::params::{check, seed_and_runs};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -472,7 +472,7 @@ impl Sim<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::run_seeds;
+    use crate::sim::params::run_seeds;
 
     fn params() -> QueueParams {
         QueueParams { seed: Some(3), seeds: 4, days: 10, ..QueueParams::default() }

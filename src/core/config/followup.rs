@@ -3,7 +3,7 @@
 //! states; the article's table for the stations flow is the default, and a state given in the
 //! config replaces that state's default levels (an empty list turns the state's follow-up off).
 
-use crate::core::config::ConfigError;
+use super::error::ConfigError;
 use super::stations::StationLabels;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -375,7 +375,7 @@ impl Followup {
                 found: format!("{:?}", self.queue_state),
             });
         }
-        if self.board.label.trim().is_empty() || self.board.label.chars().count() > crate::core::config::MAX_LABEL_NAME {
+        if self.board.label.trim().is_empty() || self.board.label.chars().count() > super::error::MAX_LABEL_NAME {
             errors.push(ConfigError { path: "$.followup.board.label".into(), expected: "a label name".into(), found: format!("{:?}", self.board.label) });
         }
     }

@@ -2,10 +2,13 @@
 //! validated into errors a person can act on (JSON path, what was expected, what was found).
 //! A bad config is an input, not a crash: `reconcile` turns it into a plan that changes nothing.
 
+pub mod error;
 pub mod followup;
 pub mod queue;
 pub mod stations;
 
+pub use error::{ConfigError, MAX_LABEL_NAME};
+pub(crate) use error::{check_label_name, check_label_names};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -123,27 +126,6 @@ impl Default for Stale {
     }
 }
 
-/// One problem in the config, located by JSON path.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ConfigError {
-    /// Where, as a JSON path from the root (`$.botPanel.bots[0]`).
-    pub path: String,
-    /// What a valid value looks like.
-    pub expected: String,
-    /// What was there.
-    pub found: String,
-}
-
-impl std::fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: expected {}, found {}", self.path, self.expected, self.found)
-    }
-}
-
-/// GitHub rejects label names longer than this.
-pub const MAX_LABEL_NAME: usize = 50;
-
 /// A config file read: the config or every problem in it, and which optional sections it names (the
 /// label catalogue lists the queue's and the board's labels only for a team that uses them).
 pub struct Loaded {
@@ -195,7 +177,8 @@ pub fn load(text: &str) -> Loaded {
                 if !removed || errors.len() >= 50 {
                     return Loaded { config: Err(errors), has_queue, has_followup };
                 }
-                read = crate::codec::from_value(&value);
+                // Read again as text, so the Wasm carries one reader of the config (serde_json's of text).
+                read = crate::codec::from_str(&value.to_string());
             }
         }
     };
@@ -275,28 +258,6 @@ impl Labels {
     /// The state axis: exactly one of these belongs on every open pull request.
     pub fn states(&self) -> [&str; 4] {
         [&self.draft, &self.bots_reviewing, &self.addressing, &self.needs_human]
-    }
-}
-
-/// A section's label names (`named()`, key and name), each a valid name and none used twice in it.
-pub(crate) fn check_label_names<'a>(section: &str, named: impl IntoIterator<Item = (&'static str, &'a str)>, errors: &mut Vec<ConfigError>) {
-    let mut seen: BTreeMap<&str, String> = BTreeMap::default();
-    for (key, name) in named {
-        let path = format!("{section}.{key}");
-        check_label_name(&path, name, errors);
-        if let Some(other) = seen.insert(name, path.clone()) {
-            errors.push(ConfigError { path, expected: format!("a label name not already used by {other}"), found: format!("{name:?}") });
-        }
-    }
-}
-
-pub(crate) fn check_label_name(path: &str, name: &str, errors: &mut Vec<ConfigError>) {
-    if name.trim().is_empty() || name.chars().count() > MAX_LABEL_NAME || name.contains(',') {
-        errors.push(ConfigError {
-            path: path.to_string(),
-            expected: format!("a label name of 1 to {MAX_LABEL_NAME} characters without commas"),
-            found: format!("{name:?}"),
-        });
     }
 }
 

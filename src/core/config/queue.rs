@@ -1,7 +1,7 @@
 //! The `queue` section of `.github/prflow.json`: the queue's label names, how the version pull
 //! request is recognized, the ages and budgets the queue works by, and `autoFix`.
 
-use crate::core::config::ConfigError;
+use super::error::ConfigError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -135,7 +135,7 @@ pub struct AutoFixStep {
 impl QueueConfig {
     pub fn validate(&self) -> Vec<ConfigError> {
         let mut errors = Vec::new();
-        crate::core::config::check_label_names("$.queue.labels", self.labels.named(), &mut errors);
+        super::error::check_label_names("$.queue.labels", self.labels.named(), &mut errors);
         if self.version_branch_prefix.trim().is_empty() {
             errors.push(ConfigError { path: "$.queue.versionBranchPrefix".into(), expected: "a branch prefix such as \"changeset-release/\"".into(), found: "an empty string".into() });
         }

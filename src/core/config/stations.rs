@@ -2,7 +2,7 @@
 //! roles, the WIP limits, the validation gate and every label name the flow writes. The defaults are
 //! the article's kit: review and dev WIP 2, a 3-second settle, a `win-verify` gate after approval.
 
-use crate::core::config::ConfigError;
+use super::error::ConfigError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -177,7 +177,7 @@ impl Stations {
     }
 
     pub fn validate(&self, errors: &mut Vec<ConfigError>) {
-        crate::core::config::check_label_names("$.stations.labels", self.labels.named(), errors);
+        super::error::check_label_names("$.stations.labels", self.labels.named(), errors);
         for (i, glob) in self.gate.docs_only.iter().enumerate() {
             if let Some(expected) = crate::core::glob::labeler_problem(glob) {
                 errors.push(ConfigError { path: format!("$.stations.gate.docsOnly[{i}]"), expected, found: format!("{glob:?}") });

@@ -9,7 +9,7 @@
 use super::markers::{digest, KIND_BOARD};
 use crate::core::markers;
 use super::texts::{duration, when};
-use super::FollowupPull;
+use super::pull::FollowupPull;
 use crate::core::plan::Warning;
 use std::fmt::Write;
 

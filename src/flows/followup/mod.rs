@@ -9,6 +9,7 @@
 
 pub mod board;
 pub mod markers;
+pub mod pull;
 pub mod texts;
 
 /// The section and the working-hours clock moved down to the core layer; the old paths still name them.
@@ -22,6 +23,7 @@ use crate::core::plan::{Guard, Op, Warning};
 use crate::core::facts::{parse_facts, parse_facts_str, FactsError};
 use crate::VERSION;
 use crate::core::time::{format_rfc3339, parse_rfc3339};
+pub use pull::{FollowupPull, LevelRef};
 use clock::Clock;
 use markers::{trusted_marks, FollowupMark};
 use schemars::JsonSchema;
@@ -52,43 +54,6 @@ pub struct SweepPlan {
     /// Every open pull request as the sweep saw it (the board's rows).
     pub pulls: Vec<FollowupPull>,
     pub warnings: Vec<Warning>,
-}
-
-/// One level, as the board and the summary name it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct LevelRef {
-    pub after: u32,
-    pub action: Action,
-}
-
-/// One open pull request as the sweep saw it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct FollowupPull {
-    pub number: u64,
-    pub title: String,
-    /// The single state label, or none when it carries zero or several (see `problem`).
-    pub state: Option<String>,
-    /// When the current stay began (RFC 3339), from the timeline.
-    pub since: Option<String>,
-    /// Minutes in the state (working minutes when working hours are on).
-    pub minutes: Option<i64>,
-    /// The machine that opened it (`from:<machine>`) or its author.
-    pub owner: String,
-    /// Claiming review machines (`reviewer:<machine>`).
-    pub claimers: Vec<String>,
-    pub blockers: Vec<String>,
-    /// The highest level reached in this stay.
-    pub reached: Option<LevelRef>,
-    /// The next level of this state.
-    pub next: Option<LevelRef>,
-    /// Levels whose comment exists for this stay.
-    pub fired: Vec<u32>,
-    /// The level this sweep fires, if any.
-    pub firing: Option<u32>,
-    /// Why the sweep could not follow it up (labels, timeline or comments unreadable, not one state).
-    pub problem: Option<String>,
 }
 
 /// Recipients resolved from a level's `who`.

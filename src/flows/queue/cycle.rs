@@ -23,7 +23,7 @@ use super::quiet::{self, Quiet};
 use super::setaside::{self, Reason};
 use super::triage::{self, Report};
 use super::watch::{self, Poll, WatchState};
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::core::facts::{Demotion, Facts, PullRequest, SetAsideRecord};
 use crate::core::plan::{Guard, LabelChange, MergeMethod, Op};
 use crate::Config;

@@ -4,7 +4,7 @@
 //! its own commits and nothing else, rather than trusting the patches to match a squash commit.
 //! The squash commit's tree is the merged head's, so a restacked tree is one CI already checked.
 
-use super::Ctx;
+use super::ctx::Ctx;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

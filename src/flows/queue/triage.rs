@@ -9,7 +9,7 @@ use super::order::{self, OrderKey};
 use super::owner::{self, Claim, Owner};
 use super::review_hold::{review_hold, ReviewHold};
 use super::why::{self, numbers};
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::core::facts::{PullRequest, SetAsideRecord};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

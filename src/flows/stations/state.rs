@@ -349,3 +349,27 @@ fn phase_word(phase: Phase, claimed: bool) -> &'static str {
         Phase::ReadyToMerge => "ready to merge",
     }
 }
+/// Whether the gate is due on this pull request: after approval, or on every push when configured.
+pub fn gate_due(config: &crate::core::config::Config, d: &Derived) -> bool {
+    d.phase == Phase::Gate || (config.stations.gate.on_every_push && matches!(d.phase, Phase::InReview | Phase::ChangesRequested))
+}
+
+/// The labels that bring `pr` to the derived state `d` (state axis, released claims).
+pub fn state_wants(config: &crate::core::config::Config, pr: &PullRequest, d: &Derived) -> crate::core::labels::Wants {
+    let l = &config.stations.labels;
+    let mut wants = crate::core::labels::Wants::default();
+    for other in l.states() {
+        if other != d.state {
+            wants.absent(other, format!("state is {}: {}", d.state, d.why));
+        }
+    }
+    wants.present(&d.state, d.why.clone());
+    for m in &d.released {
+        let label = format!("{}{m}", l.reviewer_prefix);
+        if pr.has_label(&label) {
+            wants.absent(&label, format!("the claim of {m} was released: {}", d.why));
+        }
+    }
+    wants
+}
+
