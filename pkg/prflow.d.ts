@@ -8,13 +8,13 @@ export class Engine {
     free(): void;
     [Symbol.dispose](): void;
     /**
-     * One decision by name: a JS object in, a JS value out.
+     * One decision by name, JSON text in and out.
      */
-    call(name: string, input: any): any;
+    call(name: string, input: string): string;
     /**
-     * The config's problems (`[{ path, expected, found }]`), empty when it is valid.
+     * The config's problems as JSON text (`[{ path, expected, found }]`), empty when it is valid.
      */
-    configErrors(): any;
+    configErrors(): string;
     /**
      * Every decision's name, so the JS core binds one method per decision without a list of its own.
      */
@@ -43,18 +43,18 @@ export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly __wbg_engine_free: (a: number, b: number) => void;
     readonly drawSeed: () => [number, number, number];
-    readonly engine_call: (a: number, b: number, c: number, d: any) => [number, number, number];
-    readonly engine_configErrors: (a: number) => [number, number, number];
+    readonly engine_call: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
+    readonly engine_configErrors: (a: number) => [number, number, number, number];
     readonly engine_names: () => [number, number];
     readonly engine_new: (a: number, b: number) => number;
     readonly version: () => [number, number];
-    readonly __wbindgen_malloc: (a: number, b: number) => number;
-    readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
-    readonly __wbindgen_free: (a: number, b: number, c: number) => void;
     readonly __wbindgen_exn_store: (a: number) => void;
     readonly __externref_table_alloc: () => number;
     readonly __wbindgen_externrefs: WebAssembly.Table;
     readonly __externref_table_dealloc: (a: number) => void;
+    readonly __wbindgen_malloc: (a: number, b: number) => number;
+    readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
+    readonly __wbindgen_free: (a: number, b: number, c: number) => void;
     readonly __externref_drop_slice: (a: number, b: number) => void;
     readonly __wbindgen_start: () => void;
 }

@@ -37,9 +37,9 @@ wasm-opt -Os --strip-debug --strip-producers "$out/pkg/prflow_bg.wasm" -o "$out/
 # The pages' engines: pkg/page/ the dashboard's decisions only, pkg/sim/ the simulations', each built for
 # size (profile.page: opt-level z; a panic aborts at once, with no formatting code; std built with its
 # optimize_for_size feature; no file and line for panic locations, which a trap never prints). Leaving the
-# other decisions out is measured to pay (docs/performance.md): the page with every decision was 1,199,199
-# bytes (439,473 gzipped), with its own two 590,542 (239,543). The same exports, so wasm-bindgen's glue
-# must come out as pkg/prflow.js, which the pages bundle; only the .wasm is kept.
+# other decisions out is measured to pay (docs/performance.md: 45% of the page's gzipped bytes). The same
+# exports, so wasm-bindgen's glue must come out as pkg/prflow.js, which the pages bundle; only the .wasm
+# is kept.
 page_env=(env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm-page RUSTFLAGS='--cfg getrandom_backend="wasm_js" -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none')
 glue=$(mktemp -d)
 for host in page sim; do

@@ -1,5 +1,5 @@
 //! The Wasm boundary tested inside Wasm (wasm-bindgen-test on Node 24), as js/core.js calls it: one
-//! `Engine` built from the config text, one `call(name, input)` with JS values. A bad config is an answer, never
+//! `Engine` built from the config text, one `call(name, input)` with JSON text. A bad config is an answer, never
 //! a throw; bad input is a thrown JS `Error` that names the decision and the JSON path, never a panic.
 //! Each decision family has its rule here once: the corpora replay every case through Wasm as well.
 #![cfg(target_arch = "wasm32")]
@@ -19,10 +19,9 @@ fn engine(config: &str) -> Engine {
     Engine::new(Some(config.to_string()))
 }
 
-/// A decision asked as a host asks it: the request a JS object (JSON.parse's), the answer one.
+/// A decision asked as js/core.js asks it: JSON text in and out.
 fn call(engine: &Engine, name: &str, input: &str) -> Result<Value, JsValue> {
-    let out = engine.call(name, js_sys::JSON::parse(input).expect("the request is JSON"))?;
-    Ok(serde_json::from_str(&String::from(js_sys::JSON::stringify(&out).unwrap())).expect("the answer is JSON"))
+    Ok(serde_json::from_str(&engine.call(name, input)?).expect("the answer is JSON"))
 }
 
 fn ask(config: &str, name: &str, input: Value) -> Value {
@@ -30,7 +29,7 @@ fn ask(config: &str, name: &str, input: Value) -> Value {
 }
 
 fn config_errors(engine: &Engine) -> Value {
-    serde_json::from_str(&String::from(js_sys::JSON::stringify(&engine.config_errors().unwrap()).unwrap())).unwrap()
+    serde_json::from_str(&engine.config_errors().unwrap()).unwrap()
 }
 
 fn message(err: JsValue) -> String {
@@ -130,6 +129,8 @@ fn bad_input_throws_an_error_naming_the_decision_and_the_path() {
     let cases = [
         ("reconcile", r#"{"facts": {"now": "2026-11-30T12:00:00Z", "pullRequests": [{"number": "seven"}]}}"#, "reconcile $.facts.pullRequests[0].number"),
         ("reconcile", r#"{"facts": {"now": "yesterday"}}"#, "reconcile $.facts.now"),
+        ("reconcile", "{not json", "reconcile: the input is not valid JSON"),
+        ("reconcile", r#"{"facts": {"now": "2026-11-30T12:00:00Z", "pullRequests": [{"number": 1, "titel": "typo"}]}}"#, "reconcile $.facts.pullRequests[0].titel: unknown field `titel`"),
         ("dashboard", r#"{"facts": {"now": "2026-11-30T12:00:00Z", "pullRequests": [{"number": "one"}]}}"#, "dashboard $.facts.pullRequests[0].number"),
         ("triage", r#"{"facts": {"now": "x", "pullRequests": [{"number": "one"}]}}"#, "triage $.facts.pullRequests[0].number"),
         ("checkRollup", r#"{"checks": [{"name": 3}]}"#, "checkRollup $.checks[0].name"),

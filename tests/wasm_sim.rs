@@ -7,8 +7,7 @@ use prflow::wasm::{self, Engine};
 
 fn sim(kind: &str, input: &str) -> Result<String, JsValue> {
     let name = if kind == "review" { "simReview" } else { "simQueue" };
-    let out = Engine::new(None).call(name, js_sys::JSON::parse(input)?)?;
-    Ok(js_sys::JSON::stringify(&out)?.into())
+    Engine::new(None).call(name, input)
 }
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
