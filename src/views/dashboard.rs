@@ -460,7 +460,6 @@ fn dep_graph(ctx: &crate::flows::queue::Ctx) -> DepGraph {
             edges.push(DepEdge { from, to: e.to, via: via.into(), issue, in_cycle });
         }
     }
-    // Sorted by sorting.rs, whose one sort serves the whole engine.
     let mut numbers: Vec<u64> = edges.iter().flat_map(|e| [e.from, e.to]).collect();
     numbers.sort();
     numbers.dedup();

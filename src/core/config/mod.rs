@@ -306,18 +306,6 @@ fn serde_error(e: &crate::codec::PathError) -> ConfigError {
     ConfigError { path, expected, found }
 }
 
-/// serde_path_to_error (the reference the tests hold our paths to) writes `a.b[0].c` (or `.` for
-/// the root); we write `$.a.b[0].c`.
-pub fn json_path(p: &str) -> String {
-    if p == "." || p.is_empty() {
-        "$".to_string()
-    } else if p.starts_with('[') {
-        format!("${p}")
-    } else {
-        format!("$.{p}")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
