@@ -2,18 +2,11 @@
 /* eslint-disable */
 
 /**
- * The decision engine under one config, validated once when it is built; `input` holds a request the
- * host writes into Wasm memory itself (`inputBuffer`, then `callInput`).
+ * The decision engine under one config, validated once when it is built.
  */
 export class Engine {
     free(): void;
     [Symbol.dispose](): void;
-    /**
-     * `call` on the first `len` bytes written into `inputBuffer` (checked to be UTF-8). The buffer stays
-     * with the engine: taken out, the next request's `inputBuffer` zero-filled a fresh one (18 MB for a
-     * board of 10,000 pull requests) every call.
-     */
-    callInput(name: string, len: number): string;
     /**
      * One decision by name, JSON text in and out.
      */
@@ -21,14 +14,7 @@ export class Engine {
     /**
      * The config's problems as JSON text (`[{ path, expected, found }]`), empty when it is valid.
      */
-    configErrorsJson(): string;
-    /**
-     * Room for `len` bytes of the next request, keeping what is already written, and where it starts:
-     * the host writes UTF-8 there with `TextEncoder.encodeInto` and then asks `callInput`. A string
-     * argument is copied by wasm-bindgen's glue a UTF-16 unit at a time in JavaScript, which was 18 of
-     * the 182 ms a board of 10,000 pull requests took.
-     */
-    inputBuffer(len: number): number;
+    configErrors(): string;
     /**
      * Every decision's name, so the JS core binds one method per decision without a list of its own.
      */
@@ -51,11 +37,6 @@ export function drawSeed(): number;
  */
 export function version(): string;
 
-/**
- * The Wasm module's memory, for a host that writes a request straight into it (`inputBuffer`).
- */
-export function wasmMemory(): any;
-
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
 
 export interface InitOutput {
@@ -63,13 +44,10 @@ export interface InitOutput {
     readonly __wbg_engine_free: (a: number, b: number) => void;
     readonly drawSeed: () => [number, number, number];
     readonly engine_call: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
-    readonly engine_callInput: (a: number, b: number, c: number, d: number) => [number, number, number, number];
-    readonly engine_configErrorsJson: (a: number) => [number, number, number, number];
-    readonly engine_inputBuffer: (a: number, b: number) => number;
+    readonly engine_configErrors: (a: number) => [number, number, number, number];
     readonly engine_names: () => [number, number];
     readonly engine_new: (a: number, b: number) => number;
     readonly version: () => [number, number];
-    readonly wasmMemory: () => any;
     readonly __wbindgen_exn_store: (a: number) => void;
     readonly __externref_table_alloc: () => number;
     readonly __wbindgen_externrefs: WebAssembly.Table;

@@ -1,8 +1,7 @@
 /* @ts-self-types="./prflow.d.ts" */
 
 /**
- * The decision engine under one config, validated once when it is built; `input` holds a request the
- * host writes into Wasm memory itself (`inputBuffer`, then `callInput`).
+ * The decision engine under one config, validated once when it is built.
  */
 export class Engine {
     __destroy_into_raw() {
@@ -14,35 +13,6 @@ export class Engine {
     free() {
         const ptr = this.__destroy_into_raw();
         wasm.__wbg_engine_free(ptr, 0);
-    }
-    /**
-     * `call` on the first `len` bytes written into `inputBuffer` (checked to be UTF-8). The buffer stays
-     * with the engine: taken out, the next request's `inputBuffer` zero-filled a fresh one (18 MB for a
-     * board of 10,000 pull requests) every call.
-     * @param {string} name
-     * @param {number} len
-     * @returns {string}
-     */
-    callInput(name, len) {
-        let deferred4_0;
-        let deferred4_1;
-        try {
-            const val2 = +len;
-            const ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            const len0 = WASM_VECTOR_LEN;
-            const ret = wasm.engine_callInput(this.__wbg_ptr, ptr0, len0, val2);
-            var ptr3 = ret[0];
-            var len3 = ret[1];
-            if (ret[3]) {
-                ptr3 = 0; len3 = 0;
-                throw takeFromExternrefTable0(ret[2]);
-            }
-            deferred4_0 = ptr3;
-            deferred4_1 = len3;
-            return getStringFromWasm0(ptr3, len3);
-        } finally {
-            wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
-        }
     }
     /**
      * One decision by name, JSON text in and out.
@@ -83,11 +53,11 @@ export class Engine {
      * The config's problems as JSON text (`[{ path, expected, found }]`), empty when it is valid.
      * @returns {string}
      */
-    configErrorsJson() {
+    configErrors() {
         let deferred2_0;
         let deferred2_1;
         try {
-            const ret = wasm.engine_configErrorsJson(this.__wbg_ptr);
+            const ret = wasm.engine_configErrors(this.__wbg_ptr);
             var ptr1 = ret[0];
             var len1 = ret[1];
             if (ret[3]) {
@@ -100,18 +70,6 @@ export class Engine {
         } finally {
             wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
         }
-    }
-    /**
-     * Room for `len` bytes of the next request, keeping what is already written, and where it starts:
-     * the host writes UTF-8 there with `TextEncoder.encodeInto` and then asks `callInput`. A string
-     * argument is copied by wasm-bindgen's glue a UTF-16 unit at a time in JavaScript, which was 18 of
-     * the 182 ms a board of 10,000 pull requests took.
-     * @param {number} len
-     * @returns {number}
-     */
-    inputBuffer(len) {
-        const ret = wasm.engine_inputBuffer(this.__wbg_ptr, len);
-        return ret >>> 0;
     }
     /**
      * Every decision's name, so the JS core binds one method per decision without a list of its own.
@@ -168,22 +126,9 @@ export function version() {
         wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
     }
 }
-
-/**
- * The Wasm module's memory, for a host that writes a request straight into it (`inputBuffer`).
- * @returns {any}
- */
-export function wasmMemory() {
-    const ret = wasm.wasmMemory();
-    return ret;
-}
 function __wbg_get_imports() {
     const import0 = {
         __proto__: null,
-        __wbg___wbindgen_memory_17a1178bc3328ea3: function() {
-            const ret = wasm.memory;
-            return ret;
-        },
         __wbg___wbindgen_throw_4c88d8bf264fd984: function(arg0, arg1) {
             throw new Error(getStringFromWasm0(arg0, arg1));
         },

@@ -27,19 +27,19 @@ mkdir -p "$out/docs"
 node scripts/gen-reference.mjs "$out/schema/config.schema.json" target/debug/prflow-native "$out/docs/reference.md"
 
 # The wasm32 std is built from Debian's rust-web-src by Debian's cargo/rustc pair (TOOLCHAIN.md).
-# The Action's and the CLI's build uses Wasm's 128-bit vectors (Node has them since 16.4): json_out's
-# escape scan steps sixteen bytes at a time (issue 16, A/B 0.98x). scripts/test.sh runs the engine's
-# Wasm tests with the same flags, so they test this code and share its build of std.
-wasm_env=(env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm RUSTFLAGS='--cfg getrandom_backend="wasm_js" -Ctarget-feature=+simd128')
+# One build for the Action, the CLI and the library (profile.release, opt-level "s"). scripts/test.sh
+# runs the engine's Wasm tests with the same flags, so they share its build of std.
+wasm_env=(env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm RUSTFLAGS='--cfg getrandom_backend="wasm_js"')
 "${wasm_env[@]}" /usr/bin/cargo build --quiet --release --lib --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort
 wasm-bindgen --target web --out-dir "$out/pkg" --out-name prflow target/wasm/wasm32-unknown-unknown/release/prflow.wasm
-wasm-opt -O3 --strip-debug --strip-producers "$out/pkg/prflow_bg.wasm" -o "$out/pkg/prflow_bg.wasm"
+wasm-opt -Os --strip-debug --strip-producers "$out/pkg/prflow_bg.wasm" -o "$out/pkg/prflow_bg.wasm"
 
-# The pages' engines (issue 16): pkg/page/ the dashboard's decisions only, pkg/sim/ the simulations', each
-# built for size (profile.page: opt-level z; a panic aborts at once, with no formatting code; std built with
-# its optimize_for_size feature, its smaller variants of sort and formatting: 12.9 KB of the page; no file and
-# line for panic locations, which a trap never prints: 2.3 KB). The same
-# exports, so wasm-bindgen's glue must come out as pkg/prflow.js, which the pages bundle; only the .wasm is kept.
+# The pages' engines: pkg/page/ the dashboard's decisions only, pkg/sim/ the simulations', each built for
+# size (profile.page: opt-level z; a panic aborts at once, with no formatting code; std built with its
+# optimize_for_size feature; no file and line for panic locations, which a trap never prints). Leaving the
+# other decisions out is measured to pay (docs/performance.md: 45% of the page's gzipped bytes). The same
+# exports, so wasm-bindgen's glue must come out as pkg/prflow.js, which the pages bundle; only the .wasm
+# is kept.
 page_env=(env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm-page RUSTFLAGS='--cfg getrandom_backend="wasm_js" -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none')
 glue=$(mktemp -d)
 for host in page sim; do
@@ -51,9 +51,7 @@ for host in page sim; do
   fi
   mkdir -p "$out/pkg/$host"
   # Flattened and re-rerelooped before -Oz twice, and told that no pointer below 1 KB is dereferenced
-  # (Rust's data and stack sit above it): 322,848 -> 317,901 bytes (143,528 -> 139,742 gzipped) for the
-  # page, and its engine 0.80x the time in chromium (bench:page --against). -Oz with --converge alone
-  # saved 96 bytes.
+  # (Rust's data and stack sit above it): about 1.5% smaller, and the page's engine faster in chromium.
   wasm-opt --low-memory-unused --flatten --rereloop -Oz -Oz --strip-debug --strip-producers "$glue/prflow_bg.wasm" -o "$out/pkg/$host/prflow_bg.wasm"
 done
 rm -rf "$glue"

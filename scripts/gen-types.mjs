@@ -32,7 +32,7 @@ const pascal = (name) => name[0].toUpperCase() + name.slice(1);
 const map = [];
 const methods = [];
 writeFileSync(join(schemaDir, "decisions.schema.json"), JSON.stringify(decisions, null, 2) + "\n");
-for (const [name, { doc, fixtureOnly, input, output }] of Object.entries(decisions)) {
+for (const [name, { doc, input, output }] of Object.entries(decisions)) {
   const [inName, outName] = [`${pascal(name)}Input`, `${pascal(name)}Output`];
   for (const [schema, title] of [[input, inName], [output, outName]]) {
     const known = names[Object.keys(names).find((k) => names[k] === schema.title)];
@@ -43,8 +43,7 @@ for (const [name, { doc, fixtureOnly, input, output }] of Object.entries(decisio
     out += (await compile({ ...schema, title }, title, { bannerComment: "", additionalProperties: false, declareExternallyReferenced: true, format: false })) + "\n";
   }
   map.push(`  ${name}: { input: ${inName}; output: ${outName} };`);
-  const note = fixtureOnly ? " (A single rule exposed for the fixture corpora.)" : "";
-  methods.push(`  /** ${doc}${note} */\n  ${name}(input${(input.required ?? []).length ? "" : "?"}: EngineRequest<${inName}>): ${outName};`);
+  methods.push(`  /** ${doc} */\n  ${name}(input${(input.required ?? []).length ? "" : "?"}: EngineRequest<${inName}>): ${outName};`);
 }
 out += `
 /** Every decision of the engine by name: what it takes and what it answers (src/api.rs). */
@@ -52,7 +51,7 @@ export interface Decisions {
 ${map.join("\n")}
 }
 
-/** A request: \`facts\` may also be given as JSON text, which crosses into the Wasm without a copy as an object. */
+/** A request: \`facts\` may also be given as the JSON text a snapshot file holds (js/core.js parses it). */
 export type EngineRequest<T> = { [K in keyof T]: K extends "facts" ? T[K] | string : T[K] };
 
 /** The engine under one config, validated once when it was built (\`createEngine\`). */

@@ -2,8 +2,8 @@
 // Prints the engine's module graph (src/**/*.rs, from its `crate::` and `super::` paths) and exits 1
 // when a layer is broken: the core (facts, config types, plan, time, checks, markers, ...) uses no
 // flow and no composer; a flow uses the core and its own modules, never another flow or a composer;
-// only a composer (reconcile, dashboard, the Wasm boundary) joins flows. An import circle that spans
-// two flows is reported on its own too. `--src DIR` reads another tree (the script's own test does);
+// only a composer (reconcile, dashboard, the Wasm boundary) joins flows; and no import circle between
+// any modules (a parent and its child module count: `mod triage;` then `triage::Report` is an edge). `--src DIR` reads another tree (the script's own test does);
 // `--quiet` prints only what is wrong (the test command).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve as resolvePath } from "node:path";
@@ -13,8 +13,9 @@ const at = process.argv.indexOf("--src");
 const SRC = at > 0 ? resolvePath(process.argv[at + 1]) : fileURLToPath(new URL("../src", import.meta.url));
 /** The named composers, which may join flows: the views (reconcile: bot_panel and stations per pull
  * request; the dashboard: every flow on one board; the label catalogue), and the boundary that answers
- * JS (wasm, api). A flow is a folder under `flows/`; everything else is the core. */
-const COMPOSERS = new Set(["views", "wasm", "api"]);
+ * JS (wasm, api), the simulations (sim: they run the queue's own decisions), and the crate's root,
+ * which re-exports the public API. A flow is a folder under `flows/`; everything else is the core. */
+const COMPOSERS = new Set(["views", "wasm", "api", "sim", "crate"]);
 const layer = (m) => (m.split("::")[0] === "flows" ? "flow" : COMPOSERS.has(m.split("::")[0]) ? "composer" : "core");
 /** The flow a module belongs to (`flows::queue::green` -> queue); a composer counts as its own. */
 const flowOf = (m) => (layer(m) === "flow" ? m.split("::")[1] : layer(m) === "composer" ? m.split("::")[0] : null);
@@ -112,6 +113,12 @@ function paths(mod, text) {
     else out.push(base ? `${base}::${body}` : body);
   }
   for (const m of text.matchAll(/\bcrate::((?:\w+::)*\w+)/g)) out.push(m[1]);
+  // A child module named by its own name (`mod triage;` then `triage::Report`): an edge to it.
+  const base = mod === "crate" ? "" : mod;
+  for (const c of text.matchAll(/\bmod\s+(\w+)\s*;/g)) {
+    for (const m of text.matchAll(new RegExp(`(?<![\\w:])${c[1]}::((?:\\w+::)*\\w+)`, "g"))) out.push(base ? `${base}::${c[1]}::${m[1]}` : `${c[1]}::${m[1]}`);
+    if (new RegExp(`\\buse\\s+(?:self::)?${c[1]}\\b`).test(text) || new RegExp(`pub\\s+use\\s+${c[1]}::`).test(text)) out.push(base ? `${base}::${c[1]}` : c[1]);
+  }
   return out.map((p) => p.replace(/\s+as\s+\w+$/, ""));
 }
 
@@ -158,10 +165,11 @@ for (const [mod, to] of [...edges].sort()) {
     }
   }
 }
+// Any import circle fails, within one layer too: a module's floor is below everything it imports.
 for (const scc of circles) {
+  bad++;
   const flows = [...new Set(scc.map(flowOf).filter(Boolean))];
-  const spans = flows.length > 1;
-  if (spans) bad++;
-  if (spans || !quiet) console.log(`\n${spans ? "ERROR: an import circle spans the flows " + flows.join(", ") : "circle within one layer"} (${scc.length} modules): ${scc.join(", ")}`);
+  const what = flows.length > 1 ? `an import circle spans the flows ${flows.join(", ")}` : "an import circle";
+  console.log(`\nERROR: ${what} (${scc.length} modules): ${scc.join(", ")}`);
 }
 process.exit(bad ? 1 : 0);

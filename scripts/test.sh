@@ -38,7 +38,7 @@ trap 'kill "$node_pid" 2>/dev/null || true' EXIT
 
 status=0
 step "engine tests inside Wasm on Node $(node --version) (wasm-bindgen-test)"
-env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm RUSTFLAGS='--cfg getrandom_backend="wasm_js" -Ctarget-feature=+simd128' \
+env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm RUSTFLAGS='--cfg getrandom_backend="wasm_js"' \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   /usr/bin/cargo test --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort --tests 2>&1 || status=1
 

@@ -9,18 +9,17 @@
 //! `{ "configErrors": [...] }` instead of their usual shape). Decisions that read no config (a body's
 //! trailers, CODEOWNERS, a check rollup) answer as usual. Only malformed facts are an error, naming
 //! the JSON path inside the request.
-// The pages' builds compile only their own decisions (the `decisions!` table): the other decisions'
+// The pages' build compiles only its own decisions (the `decisions!` table): the other decisions'
 // helpers and imports are unused there.
 #![cfg_attr(not(feature = "full"), allow(dead_code, unused_imports))]
 
 use crate::core::config::{Config, ConfigError};
 use crate::core::facts::{Check, Facts};
-use crate::flows::queue::{self, autofix, claim, declare, fixer, green, markers, open, order, owner, review_hold, setaside, triage, watch};
+use crate::flows::queue::{self, autofix, claim, declare, fixer, open, order, triage, watch};
 use crate::flows::stations;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::BTreeMap;
 
 /// A validated config, or every problem in it; plus which optional sections the file named (the label
 /// catalogue lists the queue's and the board's labels only for a team that uses them).
@@ -61,12 +60,15 @@ impl Engine {
         self.config.as_ref().map_err(Clone::clone)
     }
 
-    /// One decision by name, JSON text in and out: the boundary's one entry. Bad input is an error
+    /// One decision by name, JSON text in and out (native, the fixture runner). Bad input is an error
     /// naming the decision and the JSON path in the request (`reconcile $.facts.now: ...`).
     pub fn call(&self, name: &str, input: &str) -> Result<String, String> {
-        #[cfg(all(target_arch = "wasm32", feature = "full"))]
-        let _call = crate::codec::arena::CallScope::enter();
-        dispatch(self, name, input)
+        dispatch::<Text>(self, name, input)
+    }
+
+    /// The same through any codec: the Wasm boundary's is JS values in and out (src/wasm.rs).
+    pub fn call_with<C: Codec>(&self, name: &str, input: C::In<'_>) -> Result<C::Out, String> {
+        dispatch::<C>(self, name, input)
     }
 
     /// The same with values, for the fixture runner and tests.
@@ -107,9 +109,36 @@ fn checked(facts: &Facts) -> Result<(), String> {
     }
 }
 
-fn parse_input<T: crate::codec::json_path::FromJson>(name: &str, input: &str) -> Result<T, String> {
-    let text = if input.trim().is_empty() { "{}" } else { input };
-    crate::codec::json_path::from_str(text).map_err(|e| if e.syntax { format!("{name}: the input is not valid JSON: {}", e.message) } else { format!("{name} {}: {}", e.path, e.message) })
+/// How a request is read and an answer written: JSON text here, JS values at the Wasm boundary.
+pub trait Codec {
+    type In<'a>;
+    type Out;
+    /// The request, or where it went wrong: a `PathError` names the JSON path (`$.facts.now`).
+    fn read<T: serde::de::DeserializeOwned>(input: Self::In<'_>) -> Result<T, crate::codec::PathError>;
+    fn write<T: Serialize>(out: &T) -> Result<Self::Out, String>;
+}
+
+/// JSON text in and out; an empty request is `{}`.
+pub struct Text;
+
+impl Codec for Text {
+    type In<'a> = &'a str;
+    type Out = String;
+    fn read<T: serde::de::DeserializeOwned>(input: &str) -> Result<T, crate::codec::PathError> {
+        crate::codec::from_str(if input.trim().is_empty() { "{}" } else { input })
+    }
+    fn write<T: Serialize>(out: &T) -> Result<String, String> {
+        serde_json::to_string(out).map_err(|e| e.to_string())
+    }
+}
+
+/// A bad request's error: the decision's name, then the path and serde's message.
+fn input_error(name: &str, e: crate::codec::PathError) -> String {
+    if e.syntax {
+        format!("{name}: the input is not valid JSON: {}", e.message)
+    } else {
+        format!("{name} {}: {}", e.path, e.message)
+    }
 }
 
 // ---- The inputs. A field's doc comment is what the generated TypeScript shows. ----
@@ -124,15 +153,6 @@ pub struct NoInput {}
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FactsInput {
     pub facts: Facts,
-}
-
-#[cfg(any(test, not(feature = "full")))]
-mod readers {
-    use super::*;
-    use crate::codec::lean::{lean_by_serde, lean_object};
-    lean_object!(NoInput {});
-    lean_object!(FactsInput init(FactsInput { facts: Facts::default() }) { facts: "facts" required });
-    lean_by_serde!(crate::sim::review::ReviewParams, crate::sim::queue::QueueParams);
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -378,94 +398,59 @@ pub struct QueueChainInput {
 #[serde(rename_all = "camelCase")]
 pub struct MarkerView {
     pub kind: String,
-    pub fields: crate::codec::sorting::VecMap<String, String>,
+    pub fields: std::collections::BTreeMap<String, String>,
     pub retry_ticked: bool,
 }
 
-/// A decision's parsed input and its answer, done with. In the Action's and the CLI's Wasm the call's
-/// arena (src/arena.rs) frees them all at once when the next call starts, so they are not dropped: the
-/// drop walked a board's every string (10,000 pull requests) to free blocks one at a time for nothing.
-/// Everywhere else (native, the pages' builds, which keep the system allocator) they are dropped.
-fn leave_to_arena<T>(value: T) {
-    #[cfg(all(target_arch = "wasm32", feature = "full"))]
-    std::mem::forget(value);
-    #[cfg(not(all(target_arch = "wasm32", feature = "full")))]
-    drop(value);
-}
-
-/// An answer's text: the Action's and the CLI's build (`full`) write it with json_out, faster; the pages'
-/// with serde_json alone, whose serializer json_out falls back on, so they carry one serializer, not two.
-fn answer_text<T: Serialize>(out: &T) -> Result<String, serde_json::Error> {
-    #[cfg(feature = "full")]
-    return crate::codec::json_out::to_string(out);
-    #[cfg(not(feature = "full"))]
-    serde_json::to_string(out)
-}
-
 /// The decisions: `"name": Input => Output = |engine, input| answer;`, with the doc line the generated
-/// TypeScript shows. `fixture` marks a rule exposed only so the fixture corpora can pin it alone.
-/// `[page]` or `[sim]` names the Cargo feature that builds a decision into a host's Wasm (the dashboard
-/// page's, the simulations page's); the rest come with `full`, the default. A decision left out of a
-/// build is not compiled into it at all (its dispatch arm carries the feature's `cfg`): neither its
-/// parser, its rule nor its serializer is in the page's download, and its input type need not have the
-/// pages' reader.
+/// TypeScript shows. `(fixture)` marks a rule exposed only so the fixture corpora can pin it alone: it
+/// is compiled with the `fixtures` feature only (the tests'), so it is in no shipped Wasm, schema or
+/// type. `[page]` or `[sim]` names the Cargo feature that builds a decision into a page's Wasm (the
+/// dashboard's, the simulations'); the rest come with `full`, the default. A decision left out of a
+/// build is not compiled into it at all: neither its reader, its rule nor its writer.
 macro_rules! decisions {
     ($( $(#[doc = $doc:literal])* $name:literal $(($kind:ident))? $([$feature:ident])? : $input:ty => $output:ty = $run:expr; )*) => {
-        fn dispatch(engine: &Engine, name: &str, input: &str) -> Result<String, String> {
-            // Each decision compiled only into the builds that have it, so a page's build reads only
-            // the inputs of its own decisions (and only those need its reader, src/lean.rs).
-            $(decisions!(@when $($feature)? {
+        fn dispatch<C: Codec>(engine: &Engine, name: &str, input: C::In<'_>) -> Result<C::Out, String> {
+            $(decisions!(@when $($kind)? $($feature)? {
                 if name == $name {
-                    let input: $input = parse_input(name, input)?;
+                    let input: $input = C::read(input).map_err(|e| input_error(name, e))?;
                     let run: fn(&Engine, &$input) -> Result<$output, String> = $run;
                     let out = run(engine, &input).map_err(|e| format!("{name} {e}"))?;
-                    let text = answer_text(&out).map_err(|e| format!("{name}: {e}"));
-                    leave_to_arena(input);
-                    leave_to_arena(out);
-                    return text;
+                    return C::write(&out).map_err(|e| format!("{name}: {e}"));
                 }
             });)*
+            let _ = input;
             Err(format!("unknown decision {name:?}; the engine knows {}", names().join(", ")))
         }
 
-        /// Every decision's name in the table's order, and whether this build has it.
-        const TABLE: &[(&str, bool)] = &[$(($name, decisions!(@built $($feature)?))),*];
-
-        /// The names of the decisions this build has (all of them in the default, `full`, build).
+        /// The names of the decisions this build has, in the table's order.
         pub fn names() -> Vec<&'static str> {
-            TABLE.iter().filter(|(_, built)| *built).map(|(name, _)| *name).collect()
+            let mut names = Vec::new();
+            $(decisions!(@when $($kind)? $($feature)? { names.push($name); });)*
+            names
         }
 
-        /// Every decision's name, built here or not, in the table's order (the schemas and types list them all).
-        pub const NAMES: &[&str] = &[$($name),*];
-
-        /// Each decision's name, its doc line, whether it exists for the fixtures only, and the JSON
-        /// Schemas of its input and output, generated from the Rust types (scripts/gen-types.mjs
-        /// turns them into TypeScript).
+        /// Each decision's name, its doc line, and the JSON Schemas of its input and output, generated
+        /// from the Rust types (scripts/gen-types.mjs turns them into TypeScript): those this build has.
         pub fn decision_schemas() -> Value {
             let settings = schemars::gen::SchemaSettings::draft07();
             let schema = |s: schemars::schema::RootSchema| serde_json::to_value(s).expect("schema serializes");
             let mut out = serde_json::Map::new();
-            $(
+            $(decisions!(@when $($kind)? $($feature)? {
                 let doc: Vec<&str> = vec![$($doc.trim()),*];
                 out.insert($name.to_string(), serde_json::json!({
                     "doc": doc.join(" "),
-                    "fixtureOnly": decisions!(@fixture $($kind)?),
                     "input": schema(settings.clone().into_generator().into_root_schema_for::<$input>()),
                     "output": schema(settings.clone().into_generator().into_root_schema_for::<$output>()),
                 }));
-            )*
+            });)*
             Value::Object(out)
         }
     };
-    (@fixture fixture) => { true };
-    (@fixture) => { false };
+    (@when fixture { $($body:tt)* }) => { #[cfg(feature = "fixtures")] { $($body)* } };
     (@when page { $($body:tt)* }) => { #[cfg(feature = "page")] { $($body)* } };
     (@when sim { $($body:tt)* }) => { #[cfg(feature = "sim")] { $($body)* } };
     (@when { $($body:tt)* }) => { #[cfg(feature = "full")] { $($body)* } };
-    (@built page) => { cfg!(feature = "page") };
-    (@built sim) => { cfg!(feature = "sim") };
-    (@built) => { cfg!(feature = "full") };
 }
 
 decisions! {
@@ -649,21 +634,21 @@ decisions! {
     /// The queue simulation's parameters with their defaults.
     "simQueueDefaults" [sim]: NoInput => crate::sim::queue::QueueParams = |_, _| Ok(Default::default());
     /// Whether a review holds a pull request out of the queue.
-    "reviewHold" (fixture): NumberInput => review_hold::ReviewHold = |_, i| {
+    "reviewHold" (fixture): NumberInput => queue::review_hold::ReviewHold = |_, i| {
         checked(&i.facts)?;
         let pr = i.facts.pull_requests.iter().find(|p| p.number == i.number).ok_or(format!("$.number: #{} is not in facts.pullRequests", i.number))?;
-        Ok(review_hold::review_hold(&i.facts, pr))
+        Ok(queue::review_hold::review_hold(&i.facts, pr))
     };
     /// Every open pull request's queue owner, by number.
-    "owner" (fixture): FactsInput => OrRefusal<BTreeMap<String, Option<owner::OwnerVerdict>>> = |e, i| {
+    "owner" (fixture): FactsInput => OrRefusal<std::collections::BTreeMap<String, Option<queue::owner::OwnerVerdict>>> = |e, i| {
         checked(&i.facts)?;
         with_config(e, |c| {
             let ctx = queue::Ctx::new(&i.facts, c);
-            Ok(crate::codec::sorting::map(i.facts.pull_requests.iter().map(|p| (p.number.to_string(), owner::queue_owner(&ctx, p)))))
+            Ok(std::collections::BTreeMap::from_iter(i.facts.pull_requests.iter().map(|p| (p.number.to_string(), queue::owner::queue_owner(&ctx, p)))))
         })
     };
     /// The queue's reading of a head commit's checks.
-    "green" (fixture): GreenInput => green::Green = |_, i| Ok(green::green(&i.checks, &i.required));
+    "green" (fixture): GreenInput => queue::green::Green = |_, i| Ok(queue::green::green(&i.checks, &i.required));
     /// The pick order of candidates' keys.
     "order" (fixture): OrderInput => Vec<u64> = |_, i| {
         let mut keys = i.keys.clone();
@@ -671,16 +656,16 @@ decisions! {
         Ok(keys.iter().map(|k| k.number).collect())
     };
     /// The set-aside comments' records, settled against the facts.
-    "settle" (fixture): FactsInput => setaside::Settlement = |_, i| {
+    "settle" (fixture): FactsInput => queue::setaside::Settlement = |_, i| {
         checked(&i.facts)?;
-        Ok(setaside::settle(&i.facts))
+        Ok(queue::setaside::settle(&i.facts))
     };
     /// Whether a set-aside still applies to a head and base.
-    "setAsideApplies" (fixture): SetAsideAppliesInput => bool = |_, i| Ok(setaside::applies(&i.reason, &i.at_head, &i.at_base, &i.head, i.base_tip.as_deref()));
+    "setAsideApplies" (fixture): SetAsideAppliesInput => bool = |_, i| Ok(queue::setaside::applies(&i.reason, &i.at_head, &i.at_base, &i.head, i.base_tip.as_deref()));
     /// A comment's queue marker, read.
-    "marker" (fixture): BodyInput => Option<MarkerView> = |_, i| Ok(markers::parse(&i.body).map(|m| MarkerView { kind: m.kind, fields: m.fields, retry_ticked: markers::retry_ticked(&i.body) }));
+    "marker" (fixture): BodyInput => Option<MarkerView> = |_, i| Ok(queue::markers::parse(&i.body).map(|m| MarkerView { kind: m.kind, fields: m.fields, retry_ticked: queue::markers::retry_ticked(&i.body) }));
     /// The set-aside comment's body.
-    "setAsideComment" (fixture): SetAsideCommentInput => String = |_, i| Ok(markers::set_aside_body(&i.reason, &i.head, &i.base, &i.detail));
+    "setAsideComment" (fixture): SetAsideCommentInput => String = |_, i| Ok(queue::markers::set_aside_body(&i.reason, &i.head, &i.base, &i.detail));
 }
 
 #[cfg(test)]
@@ -767,11 +752,12 @@ mod tests {
     #[test]
     fn every_decision_has_a_unique_name_and_both_schemas() {
         let schemas = decision_schemas();
-        let mut names = NAMES.to_vec();
+        let all = names();
+        let mut names = all.clone();
         names.sort();
         names.dedup();
-        assert_eq!(names.len(), NAMES.len(), "a name is used twice");
-        for name in NAMES {
+        assert_eq!(names.len(), all.len(), "a name is used twice");
+        for name in all {
             assert!(schemas[name]["input"].is_object() && schemas[name]["output"].is_object(), "{name}");
             assert!(!schemas[name]["doc"].as_str().unwrap().is_empty(), "{name} has no doc line");
         }

@@ -42,7 +42,7 @@ fn config() -> impl Strategy<Value = Config> {
         |(mut humans, request, days, sync)| {
             humans.dedup();
             let humans: Vec<String> = humans.into_iter().map(String::from).collect();
-            let mut scopes = prflow::codec::sorting::VecMap::default();
+            let mut scopes = std::collections::BTreeMap::default();
             scopes.insert("scope:docs".to_string(), vec!["docs/**".to_string(), "**/*.md".to_string()]);
             scopes.insert("scope:engine".to_string(), vec!["src/**".to_string()]);
             Config {

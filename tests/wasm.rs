@@ -1,5 +1,5 @@
 //! The Wasm boundary tested inside Wasm (wasm-bindgen-test on Node 24), as js/core.js calls it: one
-//! `Engine` built from the config text, one `call(name, inputJson)`. A bad config is an answer, never
+//! `Engine` built from the config text, one `call(name, input)` with JSON text. A bad config is an answer, never
 //! a throw; bad input is a thrown JS `Error` that names the decision and the JSON path, never a panic.
 //! Each decision family has its rule here once: the corpora replay every case through Wasm as well.
 #![cfg(target_arch = "wasm32")]
@@ -19,9 +19,17 @@ fn engine(config: &str) -> Engine {
     Engine::new(Some(config.to_string()))
 }
 
+/// A decision asked as js/core.js asks it: JSON text in and out.
+fn call(engine: &Engine, name: &str, input: &str) -> Result<Value, JsValue> {
+    Ok(serde_json::from_str(&engine.call(name, input)?).expect("the answer is JSON"))
+}
+
 fn ask(config: &str, name: &str, input: Value) -> Value {
-    let out = engine(config).call(name, &input.to_string()).unwrap_or_else(|e| panic!("{name} threw: {:?}", message(e)));
-    serde_json::from_str(&out).expect("the answer is JSON")
+    call(&engine(config), name, &input.to_string()).unwrap_or_else(|e| panic!("{name} threw: {:?}", message(e)))
+}
+
+fn config_errors(engine: &Engine) -> Value {
+    serde_json::from_str(&engine.config_errors().unwrap()).unwrap()
 }
 
 fn message(err: JsValue) -> String {
@@ -30,7 +38,7 @@ fn message(err: JsValue) -> String {
 }
 
 fn thrown(config: &str, name: &str, input: &str) -> String {
-    message(engine(config).call(name, input).expect_err("a thrown Error"))
+    message(call(&engine(config), name, input).expect_err("a thrown Error"))
 }
 
 fn bot_panel_facts() -> Value {
@@ -78,7 +86,7 @@ fn version_is_the_crate_version() {
 #[wasm_bindgen_test]
 fn every_decision_of_the_table_is_callable_by_name() {
     let names = Engine::names();
-    assert_eq!(names.len(), prflow::api::NAMES.len());
+    assert_eq!(names.len(), prflow::api::names().len());
     for name in ["reconcile", "sweep", "dashboard", "triage", "claim", "watchStep", "settle"] {
         assert!(names.iter().any(|n| n == name), "{name} is missing from {names:?}");
     }
@@ -101,7 +109,7 @@ fn reconcile_answers_a_plain_plan() {
 fn a_bad_config_is_kept_whole_and_answered_never_thrown() {
     // Three mistakes: all three are kept, with their JSON paths, and every config decision answers with them.
     let bad = r#"{"botPanel": {"bots": "bot-a"}, "colour": "red", "stale": {"days": -1}}"#;
-    let errors: Value = serde_json::from_str(&engine(bad).config_errors_json().unwrap()).unwrap();
+    let errors = config_errors(&engine(bad));
     let mut paths: Vec<&str> = errors.as_array().unwrap().iter().map(|e| e["path"].as_str().unwrap()).collect();
     paths.sort();
     assert_eq!(paths, ["$.botPanel.bots", "$.colour", "$.stale.days"]);
@@ -111,9 +119,9 @@ fn a_bad_config_is_kept_whole_and_answered_never_thrown() {
     assert_eq!(ask(bad, "triage", json!({ "facts": bot_panel_facts() })), json!({ "configErrors": errors }));
     assert_eq!(ask(bad, "claim", json!({ "facts": stations_facts(vec![]), "role": "review", "machine": "m4" })), json!({ "configErrors": errors }));
     // Not JSON at all, or not an object: one error at the root.
-    assert_eq!(serde_json::from_str::<Value>(&engine("{not json").config_errors_json().unwrap()).unwrap()[0]["path"], "$");
-    assert_eq!(serde_json::from_str::<Value>(&engine("null").config_errors_json().unwrap()).unwrap()[0]["expected"], "a JSON object");
-    assert_eq!(Engine::new(None).config_errors_json().unwrap(), "[]", "no config file is the preset");
+    assert_eq!(config_errors(&engine("{not json"))[0]["path"], "$");
+    assert_eq!(config_errors(&engine("null"))[0]["expected"], "a JSON object");
+    assert_eq!(config_errors(&Engine::new(None)), json!([]), "no config file is the preset");
 }
 
 #[wasm_bindgen_test]
@@ -122,6 +130,7 @@ fn bad_input_throws_an_error_naming_the_decision_and_the_path() {
         ("reconcile", r#"{"facts": {"now": "2026-11-30T12:00:00Z", "pullRequests": [{"number": "seven"}]}}"#, "reconcile $.facts.pullRequests[0].number"),
         ("reconcile", r#"{"facts": {"now": "yesterday"}}"#, "reconcile $.facts.now"),
         ("reconcile", "{not json", "reconcile: the input is not valid JSON"),
+        ("reconcile", r#"{"facts": {"now": "2026-11-30T12:00:00Z", "pullRequests": [{"number": 1, "titel": "typo"}]}}"#, "reconcile $.facts.pullRequests[0].titel: unknown field `titel`"),
         ("dashboard", r#"{"facts": {"now": "2026-11-30T12:00:00Z", "pullRequests": [{"number": "one"}]}}"#, "dashboard $.facts.pullRequests[0].number"),
         ("triage", r#"{"facts": {"now": "x", "pullRequests": [{"number": "one"}]}}"#, "triage $.facts.pullRequests[0].number"),
         ("checkRollup", r#"{"checks": [{"name": 3}]}"#, "checkRollup $.checks[0].name"),
@@ -216,50 +225,3 @@ fn the_ai_first_pass_answers_a_comment_review_and_changes_only_when_blocking() {
     assert_eq!((pass["blocking"].clone(), pass["ops"].as_array().unwrap().len()), (json!(false), 1));
 }
 
-/// The Action's Wasm finds a string's escapes sixteen bytes at a time (json_out.rs, Wasm's vectors): every
-/// place an escape can fall, in a vector step or the tail, is written and read back as serde_json does.
-#[wasm_bindgen_test]
-fn strings_are_escaped_and_read_wherever_the_escape_falls() {
-    for len in 0..40 {
-        for at in 0..=len {
-            for hit in ['"', '\\', '\u{0}', '\u{1f}', '\n'] {
-                for filler in ['a', ' ', '\u{7f}', 'é'] {
-                    let text: String = (0..len).map(|i| if i == at { hit } else { filler }).collect();
-                    let json = serde_json::to_string(&text).unwrap();
-                    assert_eq!(prflow::codec::json_out::to_string(&text).unwrap(), json, "{text:?}");
-                    assert_eq!(prflow::codec::json_in::from_str::<String>(&json).as_deref(), Some(text.as_str()), "{json}");
-                }
-            }
-        }
-    }
-}
-
-/// The request's UTF-8 check (json_in::utf8, sixteen bytes a step here) answers as std's from_utf8 does,
-/// text or error with its offsets, wherever in a long ASCII run a multi-byte character, a broken
-/// sequence or a truncated one falls; and `callInput` names the offset in its error.
-#[wasm_bindgen_test]
-fn the_requests_utf8_check_is_stds() {
-    let pieces: [&[u8]; 6] = [b"\xc3\xa9", "\u{1f600}".as_bytes(), b"\xff", b"\xc3", b"\xe2\x82", b"\xed\xa0\x80"];
-    let mut checked = 0;
-    for len in [0usize, 1, 15, 16, 63, 64, 65, 127, 128, 200] {
-        for at in (0..=len).step_by(7).chain([len]) {
-            for piece in pieces {
-                let mut bytes = vec![b'a'; len];
-                bytes.splice(at..at, piece.iter().copied());
-                assert_eq!(prflow::codec::json_in::utf8(&bytes), std::str::from_utf8(&bytes), "{piece:?} at {at} of {len}");
-                checked += 1;
-            }
-        }
-    }
-    assert!(checked > 500);
-
-    let mut engine = engine(BOT_PANEL);
-    let mut request = br#"{"facts":{"repository":"o/r","now":"2026-01-01T00:00:00Z","pullRequests":[]},"pad":""}"#.to_vec();
-    request.splice(request.len() - 2..request.len() - 2, [b'x'; 70].into_iter().chain(*b"\xff"));
-    let at = request.len() - 3;
-    let buffer = engine.input_buffer(request.len());
-    // SAFETY: input_buffer made room for request.len() bytes there.
-    unsafe { std::ptr::copy_nonoverlapping(request.as_ptr(), buffer, request.len()) };
-    let err = message(engine.call_input("reconcile", request.len()).expect_err("not UTF-8"));
-    assert_eq!(err, format!("reconcile: the input is not UTF-8: invalid utf-8 sequence of 1 bytes from index {at}"));
-}

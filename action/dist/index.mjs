@@ -4320,8 +4320,7 @@ __export(prflow_exports, {
   default: () => __wbg_init,
   drawSeed: () => drawSeed,
   initSync: () => initSync,
-  version: () => version,
-  wasmMemory: () => wasmMemory
+  version: () => version
 });
 var Engine = class {
   __destroy_into_raw() {
@@ -4333,36 +4332,6 @@ var Engine = class {
   free() {
     const ptr = this.__destroy_into_raw();
     wasm.__wbg_engine_free(ptr, 0);
-  }
-  /**
-   * `call` on the first `len` bytes written into `inputBuffer` (checked to be UTF-8). The buffer stays
-   * with the engine: taken out, the next request's `inputBuffer` zero-filled a fresh one (18 MB for a
-   * board of 10,000 pull requests) every call.
-   * @param {string} name
-   * @param {number} len
-   * @returns {string}
-   */
-  callInput(name, len) {
-    let deferred4_0;
-    let deferred4_1;
-    try {
-      const val2 = +len;
-      const ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-      const len0 = WASM_VECTOR_LEN;
-      const ret = wasm.engine_callInput(this.__wbg_ptr, ptr0, len0, val2);
-      var ptr3 = ret[0];
-      var len3 = ret[1];
-      if (ret[3]) {
-        ptr3 = 0;
-        len3 = 0;
-        throw takeFromExternrefTable0(ret[2]);
-      }
-      deferred4_0 = ptr3;
-      deferred4_1 = len3;
-      return getStringFromWasm0(ptr3, len3);
-    } finally {
-      wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
-    }
   }
   /**
    * One decision by name, JSON text in and out.
@@ -4408,11 +4377,11 @@ var Engine = class {
    * The config's problems as JSON text (`[{ path, expected, found }]`), empty when it is valid.
    * @returns {string}
    */
-  configErrorsJson() {
+  configErrors() {
     let deferred2_0;
     let deferred2_1;
     try {
-      const ret = wasm.engine_configErrorsJson(this.__wbg_ptr);
+      const ret = wasm.engine_configErrors(this.__wbg_ptr);
       var ptr1 = ret[0];
       var len1 = ret[1];
       if (ret[3]) {
@@ -4426,18 +4395,6 @@ var Engine = class {
     } finally {
       wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
     }
-  }
-  /**
-   * Room for `len` bytes of the next request, keeping what is already written, and where it starts:
-   * the host writes UTF-8 there with `TextEncoder.encodeInto` and then asks `callInput`. A string
-   * argument is copied by wasm-bindgen's glue a UTF-16 unit at a time in JavaScript, which was 18 of
-   * the 182 ms a board of 10,000 pull requests took.
-   * @param {number} len
-   * @returns {number}
-   */
-  inputBuffer(len) {
-    const ret = wasm.engine_inputBuffer(this.__wbg_ptr, len);
-    return ret >>> 0;
   }
   /**
    * Every decision's name, so the JS core binds one method per decision without a list of its own.
@@ -4483,17 +4440,9 @@ function version() {
     wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
   }
 }
-function wasmMemory() {
-  const ret = wasm.wasmMemory();
-  return ret;
-}
 function __wbg_get_imports() {
   const import0 = {
     __proto__: null,
-    __wbg___wbindgen_memory_17a1178bc3328ea3: function() {
-      const ret = wasm.memory;
-      return ret;
-    },
     __wbg___wbindgen_throw_4c88d8bf264fd984: function(arg0, arg1) {
       throw new Error(getStringFromWasm0(arg0, arg1));
     },
@@ -4739,34 +4688,18 @@ function bind2(wasm2) {
     /** A fresh simulation seed from the host's crypto (getrandom), for a run given none: the one random thing, outside every decision. */
     drawSeed: () => wasm2.drawSeed(),
     /**
-     * The engine under one config: its text (the fast path, and what a file holds), an object, or
-     * nothing for the preset. A bad config never throws: `configErrors()` lists every problem and each
-     * decision that needs the config answers with them.
+     * The engine under one config: its text (what a file holds), an object, or nothing for the preset.
+     * A bad config never throws: `configErrors()` lists every problem and each decision that needs the
+     * config answers with them.
      */
     createEngine(config) {
       const inner = new wasm2.Engine(configText(config));
-      const callText = (name, text) => send(wasm2, inner, name, text);
-      const call = (name, input) => JSON.parse(callText(name, request2(input)));
-      const engine = { version: () => wasm2.version(), configErrors: () => JSON.parse(inner.configErrorsJson()), call, callText };
+      const call = (name, input) => JSON.parse(inner.call(name, request2(input)));
+      const engine = { version: () => wasm2.version(), configErrors: () => JSON.parse(inner.configErrors()), call };
       for (const name of names) engine[name] = (input) => call(name, input);
       return engine;
     }
   };
-}
-var encoder = new TextEncoder();
-function send(wasm2, inner, name, text) {
-  if (text.length < 65536 || !inner.inputBuffer) return inner.call(name, text);
-  const memory = wasm2.wasmMemory();
-  let size = text.length;
-  const start = inner.inputBuffer(size);
-  let { read, written } = encoder.encodeInto(text, new Uint8Array(memory.buffer, start, size));
-  if (read < text.length) {
-    const rest = text.slice(read);
-    size = written + rest.length * 3;
-    const ptr = inner.inputBuffer(size);
-    written += encoder.encodeInto(rest, new Uint8Array(memory.buffer, ptr + written, size - written)).written;
-  }
-  return inner.callInput(name, written);
 }
 function configText(config) {
   if (config === void 0 || config === null) return void 0;

@@ -46,7 +46,7 @@ fn run(args: &[String]) -> Result<(), String> {
                 let t1 = std::time::Instant::now();
                 let plan = prflow::reconcile(&parsed, &config);
                 let t2 = std::time::Instant::now();
-                let text = prflow::codec::json_out::to_string(&plan).unwrap();
+                let text = serde_json::to_string(&plan).unwrap();
                 let t3 = std::time::Instant::now();
                 drop(parsed);
                 ops = plan.ops.len();

@@ -95,7 +95,7 @@ pub fn newest_runs(checks: &[Check]) -> Newest<'_> {
     if runs.windows(2).all(|w| w[0].0 < w[1].0) {
         return Newest(runs);
     }
-    crate::codec::sorting::sort_by(&mut runs, |a, b| a.0.cmp(&b.0));
+    runs.sort_by(|a, b| a.0.cmp(&b.0));
     // Each context's runs are adjacent now: the first one kept takes a later one's place when older.
     runs.dedup_by(|later, kept| {
         if later.0 != kept.0 {

@@ -41,7 +41,7 @@ pub struct Facts {
     /// Team members by `org/team` slug, for the teams CODEOWNERS names. A team missing here is one
     /// whose membership could not be read: its paths stay held, and the reason says so.
     #[serde(default)]
-    pub team_members: crate::codec::sorting::VecMap<String, Vec<String>>,
+    pub team_members: std::collections::BTreeMap<String, Vec<String>>,
     /// The tip commit of the default branch (`refs/heads/<default>`), for set-asides tied to the base.
     #[serde(default)]
     pub base_tip_sha: Option<String>,
@@ -412,62 +412,6 @@ pub struct TimelineEvent {
     pub label: Option<String>,
 }
 
-// The pages' readers of the facts' structs (src/lean.rs), one line a field in declaration order; the
-// Action and the CLI read them with serde derive's, behind src/json_in.rs.
-#[cfg(any(test, not(feature = "full")))]
-mod readers {
-    use super::*;
-    use crate::codec::lean::{lean_enum, lean_object};
-
-    lean_object!(Facts {
-        repository: "repository", now: "now" required, viewer: "viewer", default_branch: "defaultBranch", labels: "labels",
-        required_checks: "requiredChecks", codeowners: "codeowners", unknown: "unknown", pull_requests: "pullRequests",
-        issues: "issues", team_members: "teamMembers", base_tip_sha: "baseTipSha", require_code_owner_review: "requireCodeOwnerReview",
-        require_conversation_resolution: "requireConversationResolution", queue_memory: "queueMemory", boards: "boards",
-        landed: "landed",
-    });
-    lean_object!(Landing {
-        number: "number" required, title: "title", author: "author", labels: "labels", created_at: "createdAt",
-        merged_at: "mergedAt" required, checks: "checks",
-    });
-    lean_object!(Issue { number: "number" required, open: "open", body: "body", blocked_by: "blockedBy", pull_request: "pullRequest" });
-    lean_object!(IssueRef init(IssueRef { source: link_source(), ..IssueRef::default() }) {
-        number: "number" required, source: "source", repository: "repository",
-    });
-    lean_object!(QueueMemory { records: "records", demoted: "demoted" });
-    lean_object!(SetAsideRecord { number: "number" required, reason: "reason" required, head: "head" required, base: "base" });
-    lean_object!(Demotion { number: "number" required, head: "head" required });
-    lean_object!(BoardIssue { number: "number" required, title: "title", body: "body", pull_request: "pullRequest" });
-    lean_object!(PullRequest {
-        number: "number" required, title: "title", author: "author", body: "body", is_draft: "isDraft", created_at: "createdAt",
-        base_ref: "baseRef", head_ref: "headRef", head_sha: "headSha", mergeable: "mergeable", merge_state_status: "mergeStateStatus",
-        labels: "labels", reviews: "reviews", review_requests: "reviewRequests", checks: "checks", files: "files", comments: "comments",
-        timeline: "timeline", unknown: "unknown", closing_issues: "closingIssues", unresolved_threads: "unresolvedThreads",
-        auto_merge: "autoMerge", is_fork: "isFork", native_stack: "nativeStack", built_on_base_tip: "builtOnBaseTip",
-        files_truncated: "filesTruncated", commit_count: "commitCount",
-    });
-    lean_object!(Review {
-        author: "author" required, state: "state" required, commit: "commit", submitted_at: "submittedAt", body: "body",
-        author_association: "authorAssociation",
-    });
-    lean_object!(Check {
-        name: "name" required, workflow: "workflow", status: "status" required, conclusion: "conclusion", started_at: "startedAt",
-        completed_at: "completedAt", id: "id", run_id: "runId", url: "url",
-    });
-    lean_object!(Comment { id: "id", author: "author" required, body: "body" required, created_at: "createdAt", author_association: "authorAssociation" });
-    lean_object!(TimelineEvent { kind: "kind" required, at: "at" required, actor: "actor", label: "label" });
-    lean_enum!(RepoFact {
-        Labels: "labels", RequiredChecks: "requiredChecks", Codeowners: "codeowners", Issues: "issues", Board: "board",
-        Rules: "rules", TeamMembers: "teamMembers", Landed: "landed",
-    });
-    lean_enum!(PullFact {
-        Labels: "labels", Reviews: "reviews", ReviewRequests: "reviewRequests", Checks: "checks", Files: "files",
-        Comments: "comments", Timeline: "timeline", ClosingIssues: "closingIssues", ReviewThreads: "reviewThreads",
-        IsDraft: "isDraft", BuiltOnBaseTip: "builtOnBaseTip",
-    });
-    lean_enum!(Mergeable { Mergeable: "MERGEABLE", Conflicting: "CONFLICTING", Unknown: "UNKNOWN" });
-}
-
 impl Facts {
     pub fn repo_unknown(&self, fact: RepoFact) -> bool {
         self.unknown.contains(&fact)
@@ -502,7 +446,7 @@ pub fn parse_facts(value: serde_json::Value) -> Result<Facts, FactsError> {
 /// The same from JSON text, without building a `serde_json::Value` first: for a snapshot of
 /// thousands of pull requests the intermediate tree costs more than the decisions.
 pub fn parse_facts_str(text: &str) -> Result<Facts, FactsError> {
-    check_facts(crate::codec::json_path::from_str(text).map_err(|e| {
+    check_facts(crate::codec::from_str(text).map_err(|e| {
         if e.syntax {
             FactsError(format!("facts: not valid JSON: {}", e.message))
         } else {

@@ -14,7 +14,7 @@ pub const SUFFIX: &str = "-->";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Marker {
     pub kind: String,
-    pub fields: crate::codec::sorting::VecMap<String, String>,
+    pub fields: std::collections::BTreeMap<String, String>,
 }
 
 impl Marker {
@@ -80,7 +80,7 @@ pub fn parse(text: &str) -> Option<Marker> {
     let end = inner.find(SUFFIX)?;
     let mut words = inner[..end].split_whitespace();
     let kind = words.next()?.to_string();
-    let mut fields = crate::codec::sorting::VecMap::default();
+    let mut fields = std::collections::BTreeMap::default();
     for w in words {
         let (k, v) = w.split_once('=')?;
         fields.insert(k.to_string(), decode(v)?);

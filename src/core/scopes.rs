@@ -10,7 +10,7 @@ use crate::core::labels::Wants;
 pub struct Scopes<'c>(Vec<(&'c str, Vec<(&'c str, LabelerGlob)>)>);
 
 impl<'c> Scopes<'c> {
-    pub fn new(scopes: &'c crate::codec::sorting::VecMap<String, Vec<String>>) -> Scopes<'c> {
+    pub fn new(scopes: &'c std::collections::BTreeMap<String, Vec<String>>) -> Scopes<'c> {
         Scopes(scopes.iter().map(|(label, globs)| (label.as_str(), globs.iter().map(|g| (g.as_str(), LabelerGlob::new(g))).collect())).collect())
     }
 }

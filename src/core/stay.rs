@@ -69,7 +69,7 @@ pub fn stop_the_line(facts: &Facts, config: &Config) -> (bool, Vec<String>) {
     let clock = Clock::new(&config.followup.working_hours);
     let levels = config.followup.effective_levels(&config.stations.labels);
     let mut pulls: Vec<&PullRequest> = facts.pull_requests.iter().collect();
-    crate::codec::sorting::sort_by_key(&mut pulls, |p| p.number);
+    pulls.sort_by_key(|p| p.number);
     let mut reasons = Vec::new();
     for pr in pulls {
         let Ok(stay) = stay(pr, config, &clock, now) else { continue };

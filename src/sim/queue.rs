@@ -30,7 +30,7 @@
 
 use super::rng::Rng;
 use super::stats::{hundredth, spread, tenth, Spread};
-use super::{check, seed_and_runs};
+use super::params::{check, seed_and_runs};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -756,7 +756,7 @@ fn remember(recent: &mut VecDeque<bool>, set_aside: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::run_seeds;
+    use crate::sim::params::run_seeds;
 
     fn params() -> QueueParams {
         QueueParams { seed: Some(3), seeds: 4, days: 10, ..QueueParams::default() }

@@ -14,7 +14,7 @@
 use super::agenda::Agenda;
 use super::rng::{exp, Rng};
 use super::stats::{hundredth, spread, tenth, Spread};
-use super::{check, seed_and_runs, Range};
+use super::params::{check, seed_and_runs, Range};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -450,7 +450,7 @@ fn simulate(p: &ReviewParams, run_seed: u64, rate: f64, policy: Policy, dev_wip:
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::run_seeds;
+    use crate::sim::params::run_seeds;
 
     fn params() -> ReviewParams {
         ReviewParams { seed: Some(1), seeds: 4, hours: 100.0, ..ReviewParams::default() }

@@ -43,7 +43,7 @@ pub struct DashboardView {
     /// The queue's dependency graph (Merge-After, stacks, inherited Start-After), laid out in layers.
     pub graph: DepGraph,
     /// Colour (hex, no `#`) of every label the config names, as `prflow labels` creates them.
-    pub label_colors: crate::codec::sorting::VecMap<String, String>,
+    pub label_colors: std::collections::BTreeMap<String, String>,
     /// What a board's reader must still fetch, as `queueReads` answers on the same facts: the reader
     /// reads them and asks again, and draws the first answer that names none (one whole-board call a
     /// round instead of `queueReads` then `dashboard`). Empty under config errors.
@@ -264,17 +264,17 @@ pub fn dashboard(facts: &Facts, config: &Config) -> DashboardView {
     let ctx = crate::flows::queue::Ctx::new(facts, config);
     let queue = crate::flows::queue::triage::triage(&ctx);
     let lane = crate::flows::queue::lane::lane(&ctx, &queue);
-    let places = crate::codec::sorting::VecMap::new(lane.entries.iter().map(|e| (e.number, e)));
+    let places: std::collections::BTreeMap<u64, &crate::core::lane::LaneEntry> = lane.entries.iter().map(|e| (e.number, e)).collect();
     let mut required = facts.required_checks.clone();
     required.extend(config.required_checks.iter().filter(|c| !facts.required_checks.contains(c)).cloned());
     let states = state_axis(config);
 
     // Looked up by number, so a board of thousands stays linear.
-    let verdicts = crate::codec::sorting::VecMap::new(plan.pulls.iter().map(|v| (v.number, v)));
-    let timings = crate::codec::sorting::VecMap::new(swept.pulls.iter().map(|p| (p.number, p)));
-    let entries = crate::codec::sorting::VecMap::new(queue.entries.iter().map(|e| (e.number, e)));
+    let verdicts = std::collections::BTreeMap::from_iter(plan.pulls.iter().map(|v| (v.number, v)));
+    let timings = std::collections::BTreeMap::from_iter(swept.pulls.iter().map(|p| (p.number, p)));
+    let entries = std::collections::BTreeMap::from_iter(queue.entries.iter().map(|e| (e.number, e)));
     let mut pulls: Vec<&crate::core::facts::PullRequest> = facts.pull_requests.iter().collect();
-    crate::codec::sorting::sort_by_key(&mut pulls, |p| p.number);
+    pulls.sort_by_key(|p| p.number);
     let rows: Vec<DashboardRow> = pulls
         .into_iter()
         .map(|pr| {
@@ -332,7 +332,7 @@ pub fn dashboard(facts: &Facts, config: &Config) -> DashboardView {
         })
         .collect();
 
-    let label_colors = crate::codec::sorting::VecMap::new(crate::views::catalog::label_catalog(config).into_iter().chain(crate::views::catalog::queue_labels(config)).map(|l| (l.name, l.color)));
+    let label_colors = std::collections::BTreeMap::from_iter(crate::views::catalog::label_catalog(config).into_iter().chain(crate::views::catalog::queue_labels(config)).map(|l| (l.name, l.color)));
     let mut warnings = plan.warnings;
     warnings.extend(swept.warnings);
     warnings.extend(queue.warnings.into_iter().map(|message| Warning { number: None, message }));
@@ -457,7 +457,7 @@ fn checks_cell(checks: &[crate::core::facts::Check], required: &[String]) -> Che
 /// starts when a state label is applied and ends when it is taken off or another one is applied.
 fn stays(pr: &crate::core::facts::PullRequest, states: &[String]) -> Vec<Stay> {
     let mut events: Vec<&crate::core::facts::TimelineEvent> = pr.timeline.iter().filter(|e| e.label.as_ref().is_some_and(|l| states.contains(l)) && (e.kind == "labeled" || e.kind == "unlabeled")).collect();
-    crate::codec::sorting::sort_by_key(&mut events, |e| crate::core::time::parse_rfc3339(&e.at).unwrap_or(i64::MIN));
+    events.sort_by_key(|e| crate::core::time::parse_rfc3339(&e.at).unwrap_or(i64::MIN));
     let mut out: Vec<Stay> = Vec::new();
     for e in events {
         let label = e.label.clone().unwrap_or_default();
@@ -483,7 +483,7 @@ fn groups(rows: &[DashboardRow]) -> Vec<Group> {
         .into_iter()
         .filter_map(|actor| {
             let mut members: Vec<&DashboardRow> = rows.iter().filter(|r| if r.stops_the_line { actor == Actor::StopTheLine } else { r.actor == actor }).collect();
-            crate::codec::sorting::sort_by_key(&mut members, |r| (std::cmp::Reverse(r.minutes.unwrap_or(-1)), r.number));
+            members.sort_by_key(|r| (std::cmp::Reverse(r.minutes.unwrap_or(-1)), r.number));
             (!members.is_empty()).then(|| Group { actor, heading: actor.heading().into(), numbers: members.iter().map(|r| r.number).collect() })
         })
         .collect()
@@ -507,9 +507,8 @@ fn dep_graph(ctx: &crate::flows::queue::Ctx) -> DepGraph {
             edges.push(DepEdge { from, to: e.to, via: via.into(), issue, in_cycle });
         }
     }
-    // Sorted by sorting.rs, whose one sort serves the whole engine.
     let mut numbers: Vec<u64> = edges.iter().flat_map(|e| [e.from, e.to]).collect();
-    crate::codec::sorting::sort(&mut numbers);
+    numbers.sort();
     numbers.dedup();
     // Every end of an edge is in `numbers`.
     let at = |n: u64| numbers.binary_search(&n).unwrap_or_default();
@@ -599,7 +598,7 @@ mod tests {
             let swept = crate::flows::followup::sweep(&facts, &quiet);
 
             let mut numbers: Vec<u64> = facts.pull_requests.iter().map(|p| p.number).collect();
-            crate::codec::sorting::sort(&mut numbers);
+            numbers.sort();
             assert_eq!(view.rows.iter().map(|r| r.number).collect::<Vec<_>>(), numbers, "{rule}: one row per pull request, by number");
             for row in &view.rows {
                 let verdict = plan.pulls.iter().find(|v| v.number == row.number).expect("reconcile reads every pull request");

@@ -25,7 +25,7 @@ pub fn reconcile(facts: &Facts, config: &Config) -> Plan {
     }
     let scopes = crate::core::scopes::Scopes::new(&config.scopes);
     let mut pulls: Vec<&crate::core::facts::PullRequest> = facts.pull_requests.iter().collect();
-    crate::codec::sorting::sort_by_key(&mut pulls, |p| p.number);
+    pulls.sort_by_key(|p| p.number);
     for pr in pulls {
         let decision = match config.flow {
             Flow::BotPanel => bot_panel::decide(facts, config, pr, now, &required, &scopes),

@@ -54,7 +54,7 @@ fn bounced(pr: &PullRequest, config: &Config) -> bool {
 }
 
 fn median(mut xs: Vec<i64>) -> Option<i64> {
-    crate::codec::sorting::sort(&mut xs);
+    xs.sort();
     let n = xs.len();
     match n {
         0 => None,
@@ -112,7 +112,7 @@ pub fn scoreboard(facts: &Facts, config: &Config) -> Scoreboard {
             flakes_cleared: None,
         })
         .collect();
-    crate::codec::sorting::sort_by_key(&mut agents, |a| (std::cmp::Reverse(a.landed), a.agent.clone()));
+    agents.sort_by_key(|a| (std::cmp::Reverse(a.landed), a.agent.clone()));
     let window = if landed_unread {
         format!("{} open pull requests; the recent landings could not be read, so nothing landed is counted", facts.pull_requests.len())
     } else {

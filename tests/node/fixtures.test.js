@@ -1,7 +1,9 @@
 // Every fixture corpus through the Wasm engine on Node: each engine call the one native runner
 // (tests/fixtures.rs) made, with its config, input and whole answer (PRFLOW_FIXTURE_DUMP, written under
 // .tmp/ by scripts/test.sh), is asked again of `createEngine(config).call(name, input)` from js/node.js
-// and must get the identical answer, or the identical error. One engine, two builds, one answer.
+// and must get the identical answer, or the identical error. One engine, two builds, one answer. The
+// fixture-only decisions (src/api.rs's `(fixture)` rules) are compiled for the Rust tests only: the
+// shipped Wasm has none of them, and the native run is their only replay.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
@@ -33,7 +35,15 @@ if (!existsSync(dumpPath)) {
     assert.equal(new Set(calls.map((c) => `${c.corpus}: ${c.name}`)).size, calls.length, "call names are unique");
   });
 
-  for (const c of calls) {
+  const shipped = new Set(Object.keys(createEngine()).filter((k) => !["version", "configErrors", "call"].includes(k)));
+  test("the shipped engine has no fixture-only decision, and every other decision the corpora ask", () => {
+    const asked = new Set(calls.map((c) => c.call));
+    const fixtureOnly = [...asked].filter((name) => !shipped.has(name)).sort();
+    assert.deepEqual(fixtureOnly, ["green", "marker", "order", "owner", "reviewHold", "setAsideApplies", "setAsideComment", "settle"].filter((n) => asked.has(n)));
+    assert.throws(() => createEngine().call("settle", {}), /unknown decision "settle"/);
+  });
+
+  for (const c of calls.filter((c) => shipped.has(c.call))) {
     test(`Wasm equals native: ${c.corpus}: ${c.name}`, () => {
       const ask = () => engineFor(c.config).call(c.call, c.input);
       if (c.error !== undefined) assert.throws(ask, (e) => e instanceof Error && e.message === c.error);

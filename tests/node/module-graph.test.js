@@ -1,6 +1,6 @@
 // The engine's layers are checked by scripts/module-graph.mjs, which the test command runs: the real
-// tree passes, and a tree with a circle across flows, a core module using a flow, or a flow using
-// another flow fails; a re-export pointing down is read as the module it names (issue 11).
+// tree passes, and a tree with any import circle (across flows, or inside one layer between a module and
+// its child), a core module using a flow, or a flow using another flow fails; a re-export pointing down is read as the module it names (issue 11).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -27,7 +27,7 @@ function tree(files, t) {
   return root;
 }
 
-test("the engine's own tree has no broken layer and no circle across flows", () => {
+test("the engine's own tree has no broken layer and no import circle", () => {
   const { status, out } = graph();
   assert.equal(status, 0, out);
   assert.doesNotMatch(out, /ERROR/);
@@ -38,6 +38,20 @@ test("a circle across two flows fails", (t) => {
   const { status, out } = graph(src);
   assert.equal(status, 1, out);
   assert.match(out, /an import circle spans the flows queue, stations|an import circle spans the flows stations, queue/);
+});
+
+test("a circle inside one layer fails: two core modules, or a flow's module and its child", (t) => {
+  const core = tree({ "core/config.rs": "use crate::core::facts::Facts;\npub struct C;\n", "core/facts.rs": "pub struct Facts(crate::core::config::C);\n" }, t);
+  let { status, out } = graph(core);
+  assert.equal(status, 1, out);
+  assert.match(out, /ERROR: an import circle \(2 modules\): core::config, core::facts/);
+  const parent = tree({ "flows/queue/mod.rs": "pub mod triage;\npub struct Ctx;\npub fn run() -> triage::Report { todo!() }\n", "flows/queue/triage.rs": "use super::Ctx;\npub struct Report;\n" }, t);
+  ({ status, out } = graph(parent));
+  assert.equal(status, 1, out);
+  assert.match(out, /ERROR: an import circle \(2 modules\): flows::queue, flows::queue::triage/);
+  const below = tree({ "flows/queue/mod.rs": "pub mod ctx;\npub mod triage;\npub fn run() -> triage::Report { todo!() }\n", "flows/queue/ctx.rs": "pub struct Ctx;\n", "flows/queue/triage.rs": "use super::ctx::Ctx;\npub struct Report;\n" }, t);
+  ({ status, out } = graph(below));
+  assert.equal(status, 0, out);
 });
 
 test("the core using a flow fails, even without a circle", (t) => {

@@ -30,6 +30,10 @@ const settle = async () => (await load()).createEngine(null).sweep({ facts }).st
 engine.reconcile({ fact: facts });
 // @ts-expect-error: an unknown decision is a type error
 engine.call("reconcil", {});
+// @ts-expect-error: a fixture-only decision is compiled for the tests alone, so not in the types
+engine.call("settle", { facts });
+// @ts-expect-error: nor its method
+engine.marker({ body: "" });
 export const used = [version(), plan.ops.length, same.ops.length, errors.length, order, owners, settle];
 `;
 

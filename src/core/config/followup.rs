@@ -3,11 +3,11 @@
 //! states; the article's table for the stations flow is the default, and a state given in the
 //! config replaces that state's default levels (an empty list turns the state's follow-up off).
 
-use crate::core::config::ConfigError;
+use super::error::ConfigError;
 use super::stations::StationLabels;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use crate::codec::sorting::VecMap;
+use std::collections::BTreeMap;
 
 /// What a level does when it fires.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
@@ -80,7 +80,7 @@ pub struct People {
     /// The person on duty (`onDuty`); also the fallback when a role resolves to nobody.
     pub on_duty: Option<String>,
     /// Machine id (the `m4` of `from:m4` / `reviewer:m4`) to the person who looks after it.
-    pub machine_owners: VecMap<String, String>,
+    pub machine_owners: BTreeMap<String, String>,
     /// Who owns the validation gate (`gateOwner`), e.g. whoever maintains the Windows box.
     pub gate_owner: Option<String>,
     /// The owners of the review machines (`reviewers`).
@@ -186,7 +186,7 @@ impl Default for Board {
 pub struct Followup {
     /// Per state label, its levels. A state named here replaces its default levels; `[]` turns it off.
     /// Defaults: the table in the README's follow-up section, keyed by the stations flow's states.
-    pub levels: VecMap<String, Vec<Level>>,
+    pub levels: BTreeMap<String, Vec<Level>>,
     /// Who `who` names: humans, the person on duty, machine owners, the gate's owner, reviewers.
     pub people: People,
     /// When minutes count toward a level.
@@ -206,7 +206,7 @@ pub struct Followup {
 impl Default for Followup {
     fn default() -> Self {
         Followup {
-            levels: VecMap::default(),
+            levels: BTreeMap::default(),
             people: People::default(),
             working_hours: WorkingHours::default(),
             board: Board::default(),
@@ -230,9 +230,9 @@ fn level(after: u32, action: Action, who: &str, message: &str) -> Level {
 pub const INHERITED_KEYS: [&str; 3] = ["authorPrefix", "claimPrefix", "queueState"];
 
 /// The article's table, keyed by the stations flow's state names as configured.
-pub fn default_levels(names: &StationLabels) -> VecMap<String, Vec<Level>> {
+pub fn default_levels(names: &StationLabels) -> BTreeMap<String, Vec<Level>> {
     use Action::*;
-    let mut m = VecMap::default();
+    let mut m = BTreeMap::default();
     m.insert(
         names.ready_for_review.clone(),
         vec![
@@ -284,13 +284,13 @@ impl Followup {
 
     /// The default table (keyed by `names`) with the config's states laid over it, each state's
     /// levels ascending.
-    pub fn effective_levels(&self, names: &StationLabels) -> VecMap<String, Vec<Level>> {
+    pub fn effective_levels(&self, names: &StationLabels) -> BTreeMap<String, Vec<Level>> {
         let mut levels = default_levels(names);
         for (state, list) in &self.levels {
             levels.insert(state.clone(), list.clone());
         }
         for list in levels.values_mut() {
-            crate::codec::sorting::sort_by_key(list, |l| l.after);
+            list.sort_by_key(|l| l.after);
         }
         levels
     }
@@ -375,35 +375,12 @@ impl Followup {
                 found: format!("{:?}", self.queue_state),
             });
         }
-        if self.board.label.trim().is_empty() || self.board.label.chars().count() > crate::core::config::MAX_LABEL_NAME {
+        if self.board.label.trim().is_empty() || self.board.label.chars().count() > super::error::MAX_LABEL_NAME {
             errors.push(ConfigError { path: "$.followup.board.label".into(), expected: "a label name".into(), found: format!("{:?}", self.board.label) });
         }
     }
 }
 
-
-// The pages' readers of these structs (src/lean.rs), one line a field in declaration order; the
-// Action and the CLI read them with serde derive's.
-#[cfg(any(test, not(feature = "full")))]
-mod readers {
-    use super::*;
-    use crate::codec::lean::{lean_enum, lean_object};
-
-    lean_object!(Level init(Level { after: 0, action: Action::Ping, who: Vec::new(), message: None }) {
-        after: "after" required, action: "action" required, who: "who", message: "message",
-    });
-    lean_object!(People { humans: "humans", on_duty: "onDuty", machine_owners: "machineOwners", gate_owner: "gateOwner", reviewers: "reviewers" });
-    lean_object!(WorkingHours {
-        enabled: "enabled", utc_offset_minutes: "utcOffsetMinutes", zone: "zone", days: "days", start: "start", end: "end",
-    });
-    lean_object!(Board { enabled: "enabled", label: "label", title: "title", blocker_prefixes: "blockerPrefixes", order: "order" });
-    lean_object!(Followup {
-        levels: "levels", people: "people", working_hours: "workingHours", board: "board", state_prefix: "statePrefix",
-        author_prefix: "authorPrefix", claim_prefix: "claimPrefix", queue_state: "queueState",
-    });
-    lean_enum!(Action { Ping: "ping", Escalate: "escalate", StopTheLine: "stop-the-line", ReleaseClaim: "release-claim" });
-    lean_enum!(Day { Mon: "mon", Tue: "tue", Wed: "wed", Thu: "thu", Fri: "fri", Sat: "sat", Sun: "sun" });
-}
 
 #[cfg(test)]
 mod tests {

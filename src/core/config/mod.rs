@@ -2,14 +2,16 @@
 //! validated into errors a person can act on (JSON path, what was expected, what was found).
 //! A bad config is an input, not a crash: `reconcile` turns it into a plan that changes nothing.
 
+pub mod error;
 pub mod followup;
-pub mod pattern;
 pub mod queue;
 pub mod stations;
 
+pub use error::{ConfigError, MAX_LABEL_NAME};
+pub(crate) use error::{check_label_name, check_label_names};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use crate::codec::sorting::VecMap;
+use std::collections::BTreeMap;
 
 /// Which rule set decides the `state:*` axis.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -42,7 +44,7 @@ pub struct Config {
     pub stale: Stale,
     /// `scope:*` labels from changed paths: label name to globs (any glob matching any file adds it;
     /// braces `{a,b}` as actions/labeler reads them; no `!` negation).
-    pub scopes: VecMap<String, Vec<String>>,
+    pub scopes: BTreeMap<String, Vec<String>>,
     /// Remove a scope label whose globs no longer match (actions/labeler's `sync-labels`).
     pub scope_sync: bool,
     /// Contexts that must pass, in addition to those the repository's ruleset requires.
@@ -54,7 +56,7 @@ pub struct Config {
 }
 
 /// Label names. Defaults are the bot-panel preset's names.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Labels {
     /// State: a draft, still being built by its author.
@@ -77,17 +79,6 @@ pub struct Labels {
     pub stale: String,
 }
 
-label_names!(Labels {
-    draft: "draft",
-    bots_reviewing: "botsReviewing",
-    addressing: "addressing",
-    needs_human: "needsHuman",
-    blocker_conflict: "blockerConflict",
-    blocker_checks: "blockerChecks",
-    blocker_unrequested: "blockerUnrequested",
-    merge_next: "mergeNext",
-    stale: "stale",
-});
 
 impl Default for Labels {
     fn default() -> Self {
@@ -135,111 +126,6 @@ impl Default for Stale {
     }
 }
 
-/// A struct of label names only (`Labels`, `StationLabels`, `QueueLabels`): every field a string, a
-/// missing one its default, an unknown key refused. They share one reader (`label_names!`) instead of
-/// one each from serde derive (15 KB of the page's Wasm), saying what derive says: "unknown field
-/// `x`, expected one of ...", "duplicate field `x`", "invalid type: ..., expected struct Labels".
-pub(crate) trait LabelNames: Default {
-    const NAME: &'static str;
-    /// serde's word for it where an object belongs (`struct Labels`).
-    const EXPECTING: &'static str;
-    /// The keys, in the fields' order (the serde names, held to the schema by a test).
-    const FIELDS: &'static [&'static str];
-    fn slots(&mut self) -> Vec<&mut String>;
-}
-
-/// `Deserialize` and `LabelNames` for a struct of strings: `label_names!(T { field: "key", ... })`.
-macro_rules! label_names {
-    ($ty:ident { $($field:ident: $key:literal),* $(,)? }) => {
-        impl crate::core::config::LabelNames for $ty {
-            const NAME: &'static str = stringify!($ty);
-            const EXPECTING: &'static str = concat!("struct ", stringify!($ty));
-            const FIELDS: &'static [&'static str] = &[$($key),*];
-            fn slots(&mut self) -> Vec<&mut String> {
-                vec![$(&mut self.$field),*]
-            }
-        }
-
-        impl<'de> serde::Deserialize<'de> for $ty {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                crate::core::config::read_label_names(d)
-            }
-        }
-
-        #[cfg(any(test, not(feature = "full")))]
-        impl crate::codec::lean::Read for $ty {
-            fn read(r: &mut crate::codec::lean::Lean<'_>) -> crate::codec::lean::Result<Self> {
-                crate::core::config::lean_label_names(r)
-            }
-        }
-    };
-}
-pub(crate) use label_names;
-
-pub(crate) fn read_label_names<'de, D: serde::Deserializer<'de>, T: LabelNames>(d: D) -> Result<T, D::Error> {
-    let mut out = T::default();
-    d.deserialize_struct(T::NAME, T::FIELDS, NamesVisitor { expecting: T::EXPECTING, fields: T::FIELDS, set: &mut |i, v| *out.slots().swap_remove(i) = v })?;
-    Ok(out)
-}
-
-/// The same in the pages' reader.
-#[cfg(any(test, not(feature = "full")))]
-pub(crate) fn lean_label_names<T: LabelNames>(r: &mut crate::codec::lean::Lean<'_>) -> crate::codec::lean::Result<T> {
-    let mut out = T::default();
-    r.fields(T::EXPECTING, T::FIELDS, 0, &mut |i, r| {
-        crate::codec::lean::read_into(r, out.slots().swap_remove(i))
-    })?;
-    Ok(out)
-}
-
-/// The one visitor every `LabelNames` struct is read with: not generic over the struct, so one copy.
-struct NamesVisitor<'a> {
-    expecting: &'static str,
-    fields: &'static [&'static str],
-    set: &'a mut dyn FnMut(usize, String),
-}
-
-impl<'de> serde::de::Visitor<'de> for NamesVisitor<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str(self.expecting)
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut seen = 0u64;
-        while let Some(i) = map.next_key_seed(crate::codec::objects::NameOf::<false>(self.fields))? {
-            if seen & (1 << i) != 0 {
-                return Err(serde::de::Error::duplicate_field(self.fields[i]));
-            }
-            seen |= 1 << i;
-            (self.set)(i, map.next_value()?);
-        }
-        Ok(())
-    }
-}
-
-/// One problem in the config, located by JSON path.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ConfigError {
-    /// Where, as a JSON path from the root (`$.botPanel.bots[0]`).
-    pub path: String,
-    /// What a valid value looks like.
-    pub expected: String,
-    /// What was there.
-    pub found: String,
-}
-
-impl std::fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: expected {}, found {}", self.path, self.expected, self.found)
-    }
-}
-
-/// GitHub rejects label names longer than this.
-pub const MAX_LABEL_NAME: usize = 50;
-
 /// A config file read: the config or every problem in it, and which optional sections it names (the
 /// label catalogue lists the queue's and the board's labels only for a team that uses them).
 pub struct Loaded {
@@ -273,9 +159,30 @@ pub fn load(text: &str) -> Loaded {
     if text_kind(text) != "an object" {
         return refused(ConfigError { path: "$".into(), expected: "a JSON object".into(), found: text_kind(text).into() });
     }
-    let (keys, given) = crate::codec::json_path::keys_of(text, "followup");
-    let has = |key: &str| keys.iter().any(|k| k == key);
-    Loaded { config: Config::from_text(text, &given), has_queue: has("queue"), has_followup: has("followup") }
+    let mut value: serde_json::Value = serde_json::from_str(text).expect("checked to be JSON above");
+    let has = |key: &str| value.get(key).is_some();
+    let (has_queue, has_followup) = (has("queue"), has("followup"));
+    let given: Vec<String> = value.get("followup").and_then(|f| f.as_object()).map(|f| f.keys().cloned().collect()).unwrap_or_default();
+    // serde stops at the first mistake; each one is kept and its key taken out (its default then
+    // stands) so the next read meets the next mistake: a config with three mistakes reports three.
+    // The first read is the text's, so a repeated key is reported too.
+    let mut errors = Vec::new();
+    let mut read = crate::codec::from_str::<Config>(text);
+    let config = loop {
+        match read {
+            Ok(config) => break config,
+            Err(e) => {
+                let removed = crate::codec::remove_at(&mut value, &e.segments);
+                errors.push(serde_error(&e));
+                if !removed || errors.len() >= 50 {
+                    return Loaded { config: Err(errors), has_queue, has_followup };
+                }
+                // Read again as text, so the Wasm carries one reader of the config (serde_json's of text).
+                read = crate::codec::from_str(&value.to_string());
+            }
+        }
+    };
+    Loaded { config: Config::checked(config, &given, errors), has_queue, has_followup }
 }
 
 impl Config {
@@ -284,26 +191,9 @@ impl Config {
         load(&value.to_string()).config
     }
 
-    /// Parse and validate an object's text, `given` the keys its `followup` names. All problems are
-    /// returned, not just the first one that serde meets, when they are semantic; a type error stops
-    /// at the first.
-    fn from_text(text: &str, given: &[String]) -> Result<Config, Vec<ConfigError>> {
-        // serde stops at the first mistake; each one is kept and its key taken out (its default then
-        // stands) so the next parse meets the next mistake: a config with three mistakes reports three.
-        let mut rest = text.to_string();
-        let mut errors = Vec::new();
-        let mut config: Config = loop {
-            match crate::codec::json_path::from_str(&rest) {
-                Ok(config) => break config,
-                Err(e) => {
-                    errors.push(serde_error(&e));
-                    match crate::codec::json_path::remove_at(&rest, &e.path) {
-                        Some(shorter) if !e.syntax && errors.len() < 50 => rest = shorter,
-                        _ => return Err(errors),
-                    }
-                }
-            }
-        };
+    /// A config read, `given` the keys its `followup` names, with the errors its reading met and those
+    /// of the checks serde cannot express: all of them, not just the first.
+    fn checked(mut config: Config, given: &[String], mut errors: Vec<ConfigError>) -> Result<Config, Vec<ConfigError>> {
         config.followup.inherit(&config.stations.labels, given);
         errors.extend(config.validate());
         if errors.is_empty() {
@@ -371,28 +261,6 @@ impl Labels {
     }
 }
 
-/// A section's label names (`named()`, key and name), each a valid name and none used twice in it.
-pub(crate) fn check_label_names<'a>(section: &str, named: impl IntoIterator<Item = (&'static str, &'a str)>, errors: &mut Vec<ConfigError>) {
-    let mut seen: VecMap<&str, String> = VecMap::default();
-    for (key, name) in named {
-        let path = format!("{section}.{key}");
-        check_label_name(&path, name, errors);
-        if let Some(other) = seen.insert(name, path.clone()) {
-            errors.push(ConfigError { path, expected: format!("a label name not already used by {other}"), found: format!("{name:?}") });
-        }
-    }
-}
-
-pub(crate) fn check_label_name(path: &str, name: &str, errors: &mut Vec<ConfigError>) {
-    if name.trim().is_empty() || name.chars().count() > MAX_LABEL_NAME || name.contains(',') {
-        errors.push(ConfigError {
-            path: path.to_string(),
-            expected: format!("a label name of 1 to {MAX_LABEL_NAME} characters without commas"),
-            found: format!("{name:?}"),
-        });
-    }
-}
-
 /// serde's names for Rust types in plain words, with the unit a key's name gives (`timeoutMinutes`).
 fn plain(expected: &str, path: &str) -> String {
     let key = path.rsplit('.').next().unwrap_or_default().to_ascii_lowercase();
@@ -411,7 +279,7 @@ fn plain(expected: &str, path: &str) -> String {
 }
 
 /// Turns serde's message ("invalid type: integer `3`, expected a string") into expected/found.
-fn serde_error(e: &crate::codec::json_path::PathError) -> ConfigError {
+fn serde_error(e: &crate::codec::PathError) -> ConfigError {
     let path = e.path.clone();
     let msg = e.message.clone();
     let (expected, found) = if let Some(rest) = msg.strip_prefix("invalid type: ").or_else(|| msg.strip_prefix("invalid value: ")) {
@@ -436,34 +304,6 @@ fn serde_error(e: &crate::codec::json_path::PathError) -> ConfigError {
     };
     let expected = plain(&expected, &path);
     ConfigError { path, expected, found }
-}
-
-/// serde_path_to_error (the reference the tests hold our paths to) writes `a.b[0].c` (or `.` for
-/// the root); we write `$.a.b[0].c`.
-pub fn json_path(p: &str) -> String {
-    if p == "." || p.is_empty() {
-        "$".to_string()
-    } else if p.starts_with('[') {
-        format!("${p}")
-    } else {
-        format!("$.{p}")
-    }
-}
-
-// The pages' readers of these structs (src/lean.rs), one line a field in declaration order; the
-// Action and the CLI read them with serde derive's.
-#[cfg(any(test, not(feature = "full")))]
-mod readers {
-    use super::*;
-    use crate::codec::lean::{lean_enum, lean_object};
-
-    lean_object!(Config {
-        schema: "$schema", flow: "flow", labels: "labels", bot_panel: "botPanel", stations: "stations", stale: "stale",
-        scopes: "scopes", scope_sync: "scopeSync", required_checks: "requiredChecks", followup: "followup", queue: "queue",
-    });
-    lean_object!(BotPanel { bots: "bots", humans: "humans", request_humans_when_approved: "requestHumansWhenApproved" });
-    lean_object!(Stale { days: "days" });
-    lean_enum!(Flow { BotPanel: "bot-panel", Stations: "stations" });
 }
 
 #[cfg(test)]
@@ -525,43 +365,6 @@ mod tests {
         let e = Config::from_value(json!({"stale": {"dayz": 3}})).unwrap_err();
         assert_eq!(e[0].path, "$.stale.dayz");
         assert!(e[0].found.contains("dayz"), "{:?}", e);
-    }
-
-    /// Each label struct's keys are its schema's properties, in the fields' order, and it reads as
-    /// serde derive read it: defaults for what is missing, derive's words for what is wrong.
-    #[test]
-    fn label_structs_read_their_keys_as_derive_did() {
-        fn keys<T: LabelNames + JsonSchema + Serialize + serde::de::DeserializeOwned>() {
-            let schema = serde_json::to_value(schemars::schema_for!(T)).unwrap();
-            let props: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
-            let mut fields: Vec<&str> = T::FIELDS.to_vec();
-            fields.sort();
-            assert_eq!(props, fields, "{}", T::NAME);
-            let written: Vec<String> = serde_json::to_value(T::default()).unwrap().as_object().unwrap().keys().cloned().collect();
-            let mut mine: Vec<String> = T::FIELDS.iter().map(|f| f.to_string()).collect();
-            mine.sort();
-            assert_eq!(written, mine, "{}: the keys it is written with", T::NAME);
-            for (i, key) in T::FIELDS.iter().enumerate() {
-                let mut want = T::default();
-                *want.slots().swap_remove(i) = format!("x{i}");
-                let got: T = crate::codec::json_path::from_str(&json!({ *key: format!("x{i}") }).to_string()).unwrap();
-                assert_eq!(serde_json::to_value(got).unwrap(), serde_json::to_value(want).unwrap(), "{}.{key}", T::NAME);
-            }
-        }
-        keys::<Labels>();
-        keys::<crate::core::config::stations::StationLabels>();
-        keys::<crate::core::config::queue::QueueLabels>();
-        let cases = [
-            (r#"{"stale": "s", "nope": 1}"#, "$.nope", "unknown field `nope`, expected one of `draft`, `botsReviewing`, `addressing`, `needsHuman`, `blockerConflict`, `blockerChecks`, `blockerUnrequested`, `mergeNext`, `stale`"),
-            (r#"{"stale": "s", "stale": "t"}"#, "$.stale", "duplicate field `stale`"),
-            (r#"{"draft": 3}"#, "$.draft", "invalid type: integer `3`, expected a string"),
-            (r#"["a"]"#, "$", "invalid type: sequence, expected struct Labels"),
-            (r#""a""#, "$", "invalid type: string \"a\", expected struct Labels"),
-        ];
-        for (text, path, message) in cases {
-            let e = crate::codec::json_path::from_str::<Labels>(text).expect_err(text);
-            assert_eq!((e.path.as_str(), e.message.as_str()), (path, message), "{text}");
-        }
     }
 
     #[test]

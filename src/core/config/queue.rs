@@ -1,7 +1,7 @@
 //! The `queue` section of `.github/prflow.json`: the queue's label names, how the version pull
 //! request is recognized, the ages and budgets the queue works by, and `autoFix`.
 
-use crate::core::config::ConfigError;
+use super::error::ConfigError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -92,7 +92,7 @@ impl Default for QueueConfig {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct QueueLabels {
     /// The scope rule: only pull requests carrying it are taken forward.
@@ -109,14 +109,6 @@ pub struct QueueLabels {
     pub priority_low: String,
 }
 
-crate::core::config::label_names!(QueueLabels {
-    merge_queued: "mergeQueued",
-    skip_ci: "skipCi",
-    blocks_release: "blocksRelease",
-    auto_rebase: "autoRebase",
-    priority_high: "priorityHigh",
-    priority_low: "priorityLow",
-});
 
 impl Default for QueueLabels {
     fn default() -> Self {
@@ -181,7 +173,7 @@ pub struct AutoFixStep {
 impl QueueConfig {
     pub fn validate(&self) -> Vec<ConfigError> {
         let mut errors = Vec::new();
-        crate::core::config::check_label_names("$.queue.labels", self.labels.named(), &mut errors);
+        super::error::check_label_names("$.queue.labels", self.labels.named(), &mut errors);
         if self.version_branch_prefix.trim().is_empty() {
             errors.push(ConfigError { path: "$.queue.versionBranchPrefix".into(), expected: "a branch prefix such as \"changeset-release/\"".into(), found: "an empty string".into() });
         }
@@ -229,22 +221,15 @@ impl QueueLabels {
     }
 }
 
-/// A context pattern of `autoFix`, compiled as the decision reads it.
-#[cfg_attr(not(feature = "full"), allow(dead_code))]
+/// A context pattern of `autoFix`, compiled as the decision reads it: the same regex-lite in every
+/// build, so the page refuses exactly the patterns the Action would.
 pub(crate) fn compile(re: &str) -> Result<regex_lite::Regex, regex_lite::Error> {
     // A context pattern matches the whole context name, so `fix:fmt` does not catch `fix:fmt:diff`.
     regex_lite::Regex::new(&format!("^(?:{re})$"))
 }
 
-/// Why regex-lite refuses a context pattern: compiled by it where the decisions that match run (`full`);
-/// in the pages' builds, which only report the config's errors, by the walk in `pattern.rs` (issue 16).
-#[cfg(feature = "full")]
 fn pattern_problem(re: &str) -> Option<String> {
     compile(re).err().map(|e| e.to_string())
-}
-#[cfg(not(feature = "full"))]
-fn pattern_problem(re: &str) -> Option<&'static str> {
-    super::pattern::problem(&format!("^(?:{re})$"))
 }
 
 /// The patterns of `autoFix` that do not compile, each at its JSON path.
@@ -267,24 +252,3 @@ pub fn validate_auto_fix(cfg: &AutoFixConfig) -> Vec<ConfigError> {
     errors
 }
 
-// The pages' readers of these structs (src/lean.rs), one line a field in declaration order; the
-// Action and the CLI read them with serde derive's.
-#[cfg(any(test, not(feature = "full")))]
-mod readers {
-    use super::*;
-    use crate::codec::lean::lean_object;
-
-    lean_object!(QueueConfig {
-        labels: "labels", version_branch_prefix: "versionBranchPrefix", target_age_hours: "targetAgeHours",
-        claim_minutes: "claimMinutes", command_timeout_minutes: "commandTimeoutMinutes", watch: "watch", auto_fix: "autoFix",
-        generated: "generated", batch: "batch", speculate: "speculate", admit: "admit", target_wait_minutes: "targetWaitMinutes",
-    });
-    lean_object!(BatchConfig { max: "max", adaptive: "adaptive" });
-    lean_object!(GeneratedBranch { branch: "branch" required, rebuild: "rebuild" required });
-    lean_object!(WatchConfig {
-        green_polls_mergeable: "greenPollsMergeable", green_polls_blocked: "greenPollsBlocked", read_failures: "readFailures",
-        timeout_minutes: "timeoutMinutes",
-    });
-    lean_object!(AutoFixConfig { ignore: "ignore", before: "before", prepare: "prepare", fixers: "fixers", after: "after" });
-    lean_object!(AutoFixStep { context: "context" required, run: "run" required, stage: "stage" });
-}

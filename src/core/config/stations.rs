@@ -2,10 +2,10 @@
 //! roles, the WIP limits, the validation gate and every label name the flow writes. The defaults are
 //! the article's kit: review and dev WIP 2, a 3-second settle, a `win-verify` gate after approval.
 
-use crate::core::config::ConfigError;
+use super::error::ConfigError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use crate::codec::sorting::VecMap;
+use std::collections::BTreeMap;
 
 /// What a machine does. `any` is the article's machine 7: it asks for whichever side needs it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -58,7 +58,7 @@ impl Default for Gate {
 }
 
 /// Label names of the stations flow.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct StationLabels {
     /// State: a draft, its author's machine is still building it.
@@ -81,17 +81,6 @@ pub struct StationLabels {
     pub prio_high: String,
 }
 
-crate::core::config::label_names!(StationLabels {
-    dev: "dev",
-    ready_for_review: "readyForReview",
-    reviewing: "reviewing",
-    changes_requested: "changesRequested",
-    gate: "gate",
-    ready_to_merge: "readyToMerge",
-    from_prefix: "fromPrefix",
-    reviewer_prefix: "reviewerPrefix",
-    prio_high: "prioHigh",
-});
 
 impl Default for StationLabels {
     fn default() -> Self {
@@ -135,7 +124,7 @@ impl StationLabels {
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Stations {
     /// Machine id (`m1`) to its role, owner and logins.
-    pub machines: VecMap<String, Machine>,
+    pub machines: BTreeMap<String, Machine>,
     /// A review station claims nothing more while it holds this many `state:reviewing` pull requests.
     pub review_wip: u32,
     /// A dev machine gets `wip-full` while this many of its pull requests are open and not drafts.
@@ -159,7 +148,7 @@ pub struct Stations {
 impl Default for Stations {
     fn default() -> Self {
         Stations {
-            machines: VecMap::default(),
+            machines: BTreeMap::default(),
             review_wip: 2,
             dev_wip: 2,
             settle_seconds: 3,
@@ -188,7 +177,7 @@ impl Stations {
     }
 
     pub fn validate(&self, errors: &mut Vec<ConfigError>) {
-        crate::core::config::check_label_names("$.stations.labels", self.labels.named(), errors);
+        super::error::check_label_names("$.stations.labels", self.labels.named(), errors);
         for (i, glob) in self.gate.docs_only.iter().enumerate() {
             if let Some(expected) = crate::core::glob::labeler_problem(glob) {
                 errors.push(ConfigError { path: format!("$.stations.gate.docsOnly[{i}]"), expected, found: format!("{glob:?}") });
@@ -213,22 +202,6 @@ impl Stations {
             errors.push(ConfigError { path: "$.stations.gate.context".into(), expected: "a commit status context name".into(), found: "an empty string".into() });
         }
     }
-}
-
-// The pages' readers of these structs (src/lean.rs), one line a field in declaration order; the
-// Action and the CLI read them with serde derive's.
-#[cfg(any(test, not(feature = "full")))]
-mod readers {
-    use super::*;
-    use crate::codec::lean::{lean_enum, lean_object};
-
-    lean_object!(Machine { role: "role", owner: "owner", logins: "logins" });
-    lean_object!(Gate { context: "context", docs_only: "docsOnly", on_every_push: "onEveryPush" });
-    lean_object!(Stations {
-        machines: "machines", review_wip: "reviewWip", dev_wip: "devWip", settle_seconds: "settleSeconds",
-        deep_queue: "deepQueue", bots: "bots", ai_command: "aiCommand", gate: "gate", labels: "labels",
-    });
-    lean_enum!(Role { Dev: "dev", Review: "review", Any: "any" });
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 use super::markers::{digest, KIND_BOARD};
 use crate::core::markers;
 use super::texts::{duration, when};
-use super::FollowupPull;
+use super::pull::FollowupPull;
 use crate::core::facts::BoardIssue;
 use crate::core::plan::Warning;
 use std::fmt::Write;
@@ -90,11 +90,11 @@ fn text(v: &BoardView, times: bool) -> String {
     s.push('\n');
 
     let mut states: Vec<&str> = v.pulls.iter().filter(|p| p.problem.is_none()).filter_map(|p| p.state.as_deref()).collect();
-    crate::codec::sorting::sort_by_key(&mut states, |st| (v.order.iter().position(|o| o == st).unwrap_or(usize::MAX), st.to_string()));
+    states.sort_by_key(|st| (v.order.iter().position(|o| o == st).unwrap_or(usize::MAX), st.to_string()));
     states.dedup();
     for state in states {
         let mut rows: Vec<&FollowupPull> = v.pulls.iter().filter(|p| p.problem.is_none() && p.state.as_deref() == Some(state)).collect();
-        crate::codec::sorting::sort_by_key(&mut rows, |p| (p.since.is_none(), p.since.clone(), p.number));
+        rows.sort_by_key(|p| (p.since.is_none(), p.since.clone(), p.number));
         let _ = write!(s, "\n### `{state}` ({})\n\n", rows.len());
         s.push_str("| Pull request | In state | Since | Owner | Claimed by | Blockers | Follow-up |\n");
         s.push_str("| :-- | --: | :-- | :-- | :-- | :-- | :-- |\n");

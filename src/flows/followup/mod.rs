@@ -9,6 +9,7 @@
 
 pub mod board;
 pub mod markers;
+pub mod pull;
 pub mod texts;
 
 /// The section and the working-hours clock moved down to the core layer; the old paths still name them.
@@ -22,12 +23,13 @@ use crate::core::plan::{Guard, Op, Warning};
 use crate::core::facts::{parse_facts, parse_facts_str, FactsError};
 use crate::VERSION;
 use crate::core::time::{format_rfc3339, parse_rfc3339};
+pub use pull::{FollowupPull, LevelRef};
 use clock::Clock;
 use markers::{trusted_marks, FollowupMark};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use settings::{Action, Level};
-use crate::codec::sorting::VecSet;
+use std::collections::BTreeSet;
 
 pub use settings::Followup;
 
@@ -52,43 +54,6 @@ pub struct SweepPlan {
     /// Every open pull request as the sweep saw it (the board's rows).
     pub pulls: Vec<FollowupPull>,
     pub warnings: Vec<Warning>,
-}
-
-/// One level, as the board and the summary name it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct LevelRef {
-    pub after: u32,
-    pub action: Action,
-}
-
-/// One open pull request as the sweep saw it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct FollowupPull {
-    pub number: u64,
-    pub title: String,
-    /// The single state label, or none when it carries zero or several (see `problem`).
-    pub state: Option<String>,
-    /// When the current stay began (RFC 3339), from the timeline.
-    pub since: Option<String>,
-    /// Minutes in the state (working minutes when working hours are on).
-    pub minutes: Option<i64>,
-    /// The machine that opened it (`from:<machine>`) or its author.
-    pub owner: String,
-    /// Claiming review machines (`reviewer:<machine>`).
-    pub claimers: Vec<String>,
-    pub blockers: Vec<String>,
-    /// The highest level reached in this stay.
-    pub reached: Option<LevelRef>,
-    /// The next level of this state.
-    pub next: Option<LevelRef>,
-    /// Levels whose comment exists for this stay.
-    pub fired: Vec<u32>,
-    /// The level this sweep fires, if any.
-    pub firing: Option<u32>,
-    /// Why the sweep could not follow it up (labels, timeline or comments unreadable, not one state).
-    pub problem: Option<String>,
 }
 
 /// Recipients resolved from a level's `who`.
@@ -212,7 +177,7 @@ fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config, lane: &[crate::
     let levels = f.effective_levels(&config.stations.labels);
     let viewer = facts.viewer.as_deref().filter(|v| !v.trim().is_empty());
     let mut plan = SweepPlan { engine: VERSION.to_string(), ..SweepPlan::default() };
-    let mut notes: VecSet<String> = VecSet::new();
+    let mut notes: BTreeSet<String> = BTreeSet::new();
     let mut stops: Vec<board::Stop> = Vec::new();
     if viewer.is_none() {
         plan.warnings.push(Warning {
@@ -222,7 +187,7 @@ fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config, lane: &[crate::
     }
 
     let mut pulls: Vec<&PullRequest> = facts.pull_requests.iter().collect();
-    crate::codec::sorting::sort_by_key(&mut pulls, |p| p.number);
+    pulls.sort_by_key(|p| p.number);
     for pr in pulls {
         let mut row = FollowupPull {
             number: pr.number,
@@ -273,7 +238,7 @@ fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config, lane: &[crate::
             continue;
         }
         row.fired = trusted_marks(&pr.comments, viewer).into_iter().filter(|m| m.state == state && m.since == since).map(|m| m.level).collect();
-        crate::codec::sorting::sort(&mut row.fired);
+        row.fired.sort();
         row.fired.dedup();
         // Once per stay: a level whose comment exists, or any higher one, has been dealt with.
         if row.fired.iter().any(|&l| l >= level.after) || viewer.is_none() {

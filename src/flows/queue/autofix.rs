@@ -103,7 +103,7 @@ pub fn auto_fix(cfg: Option<&AutoFixConfig>, failed: &[String], commit_count: Op
             }
         }
     }
-    crate::codec::sorting::sort(&mut fixed);
+    fixed.sort();
     fixed.dedup();
     commands.extend(fixed.into_iter().map(|(_, c)| c));
     commands.extend(cfg.after.iter().cloned());

@@ -5,7 +5,7 @@
 
 use super::markers::{self, KIND_UNOWNED};
 use super::owner::{self, Owner};
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::core::plan::{Guard, Op};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

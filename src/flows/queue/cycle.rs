@@ -23,7 +23,7 @@ use super::quiet::{self, Quiet};
 use super::setaside::{self, Reason};
 use super::triage::{self, Report};
 use super::watch::{self, Poll, WatchState};
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::core::facts::{Demotion, Facts, PullRequest, SetAsideRecord};
 use crate::core::plan::{Guard, LabelChange, MergeMethod, Op};
 use crate::Config;
@@ -374,7 +374,7 @@ pub fn step(input: &StepInput, config: &Config) -> StepOut {
     };
     let mut reads: Vec<u64> = s.state.acted_on.clone();
     reads.extend(s.state.layers.iter().map(|l| l.parent));
-    crate::codec::sorting::sort(&mut reads);
+    reads.sort();
     reads.dedup();
     StepOut { ops: s.ops, state: s.state, wait, reads, log: s.log, job_logs: s.job_logs }
 }
@@ -1024,7 +1024,7 @@ impl Stepper<'_> {
         // Read down to the matrix jobs under the aggregates: every failed run on the head, required
         // or not (`autoFix.ignore` names the aggregates).
         let mut names: Vec<String> = crate::core::checks::newest_runs(&poll.checks).values().filter(|(_, v)| *v == crate::core::checks::Rollup::Failing).map(|(c, _)| c.name.clone()).collect();
-        crate::codec::sorting::sort(&mut names);
+        names.sort();
         names.dedup();
         let fix = if !self.input.options.auto_fix {
             autofix::AutoFix { reason: "auto-fix is off (--no-auto-fix)".into(), ..Default::default() }

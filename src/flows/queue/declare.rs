@@ -2,7 +2,8 @@
 //! `Start-After:` it inherits from the issues it closes, its stack base, `blocks-release`,
 //! `auto-rebase`, its priority, and `skip-ci` (a pause, not a scope rule).
 
-use super::Ctx;
+use crate::core::config::Config;
+use crate::core::facts::Facts;
 use crate::core::facts::PullRequest;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -187,9 +188,10 @@ impl Declared {
     }
 }
 
-pub fn declared(ctx: &Ctx, pr: &PullRequest) -> Declared {
-    let l = &ctx.config.queue.labels;
-    let is_version = ctx.is_version(pr);
+/// What `pr` declares, read from its labels, body and closing issues; `is_version` and `stacked_on` as
+/// the survey's context (`Ctx`) found them.
+pub fn declared(facts: &Facts, config: &Config, pr: &PullRequest, is_version: bool, stacked_on: Option<u64>) -> Declared {
+    let l = &config.queue.labels;
     let (high, low) = (pr.has_label(&l.priority_high), pr.has_label(&l.priority_low));
     let mut d = Declared {
         merge_queued: pr.has_label(&l.merge_queued),
@@ -203,7 +205,7 @@ pub fn declared(ctx: &Ctx, pr: &PullRequest) -> Declared {
         },
         priority_conflict: high && low,
         is_version,
-        stacked_on: ctx.stack_parent(pr),
+        stacked_on,
         ..Default::default()
     };
     if is_version {
@@ -215,19 +217,19 @@ pub fn declared(ctx: &Ctx, pr: &PullRequest) -> Declared {
     if pr.unknown(crate::core::facts::PullFact::ClosingIssues) {
         d.unread.push("the issues it closes could not be read: no Start-After: inherited".into());
     } else {
-        d.closes = pr.closing_issues.iter().filter(|r| r.is_in(&ctx.facts.repository)).map(|r| crate::core::facts::IssueRef { repository: None, ..r.clone() }).collect();
+        d.closes = pr.closing_issues.iter().filter(|r| r.is_in(&facts.repository)).map(|r| crate::core::facts::IssueRef { repository: None, ..r.clone() }).collect();
     }
     for n in closing_keywords(&pr.body) {
         if !d.closes.iter().any(|r| r.number == n) {
             d.closes.push(crate::core::facts::IssueRef { number: n, source: "keyword".into(), repository: None });
         }
     }
-    if ctx.facts.repo_unknown(crate::core::facts::RepoFact::Issues) {
+    if facts.repo_unknown(crate::core::facts::RepoFact::Issues) {
         d.unread.push("issues could not be read: no Start-After: inherited".into());
         return d;
     }
     for closed in &d.closes {
-        let Some(issue) = ctx.facts.issues.iter().find(|i| i.number == closed.number) else { continue };
+        let Some(issue) = facts.issues.iter().find(|i| i.number == closed.number) else { continue };
         let named = parse_trailers(&issue.body).start_after.into_iter().map(|n| (n, "start-after")).chain(issue.blocked_by.iter().flatten().map(|&n| (n, "blocked-by")));
         for (n, via) in named {
             if n != pr.number && !d.start_after.iter().any(|i| i.number == n && i.issue == issue.number) {

@@ -9,7 +9,7 @@ use super::declare::Priority;
 use super::markers;
 use super::owner::{self, Owner};
 use super::setaside::{self, Reason};
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::core::plan::{Guard, Op};
 use crate::core::text;
 use schemars::JsonSchema;

@@ -5,7 +5,7 @@
 use super::declare::Declared;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use crate::codec::sorting::VecMap;
+use std::collections::BTreeMap;
 
 /// Why one pull request waits for another.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
@@ -28,23 +28,23 @@ pub struct Edge {
 
 #[derive(Debug, Clone, Default)]
 pub struct Graph {
-    pub edges: VecMap<u64, Vec<Edge>>,
+    pub edges: BTreeMap<u64, Vec<Edge>>,
     /// Each cycle's members, ascending; cycles sorted by their smallest member.
     pub cycles: Vec<Vec<u64>>,
     /// Each member's cycle, by its index in `cycles`: finding a member's cycle is a lookup, not a
     /// scan of every cycle, so naming each member of a ring stays linear in the ring.
-    cycle_index: VecMap<u64, usize>,
+    cycle_index: BTreeMap<u64, usize>,
 }
 
 /// Issue facts the graph needs: which open issue is closed by which open pull requests.
 pub struct IssueIndex {
-    pub open_issues: VecMap<u64, ()>,
-    pub closers: VecMap<u64, Vec<u64>>,
+    pub open_issues: BTreeMap<u64, ()>,
+    pub closers: BTreeMap<u64, Vec<u64>>,
 }
 
 impl Graph {
-    pub fn build(declared: &VecMap<u64, Declared>, issues: &IssueIndex) -> Graph {
-        let edges = VecMap::new(declared.iter().map(|(&n, d)| {
+    pub fn build(declared: &BTreeMap<u64, Declared>, issues: &IssueIndex) -> Graph {
+        let edges = BTreeMap::from_iter(declared.iter().map(|(&n, d)| {
             let mut out: Vec<Edge> = Vec::new();
             let mut add = |to: u64, via: Via| {
                 // The stack and a Merge-After naming the same layer mean the same: counted once.
@@ -72,7 +72,7 @@ impl Graph {
             (n, out)
         }));
         let cycles = cycles(&edges);
-        let cycle_index = VecMap::new(cycles.iter().enumerate().flat_map(|(i, c)| c.iter().map(move |&n| (n, i))));
+        let cycle_index = BTreeMap::from_iter(cycles.iter().enumerate().flat_map(|(i, c)| c.iter().map(move |&n| (n, i))));
         Graph { edges, cycles, cycle_index }
     }
 
@@ -91,11 +91,12 @@ impl Graph {
 }
 
 /// Strongly connected components with more than one member, or a member naming itself.
-pub fn cycles(edges: &VecMap<u64, Vec<Edge>>) -> Vec<Vec<u64>> {
+pub fn cycles(edges: &BTreeMap<u64, Vec<Edge>>) -> Vec<Vec<u64>> {
     // Nodes by their place in `edges` (a node without an entry there has no edges and is no one's
     // cycle): Tarjan's index and low link in arrays beside the map.
     struct T<'a> {
-        edges: &'a VecMap<u64, Vec<Edge>>,
+        keys: Vec<u64>,
+        outs: Vec<&'a Vec<Edge>>,
         index: Vec<usize>,
         low: Vec<usize>,
         stack: Vec<usize>,
@@ -116,11 +117,11 @@ pub fn cycles(edges: &VecMap<u64, Vec<Edge>>) -> Vec<Vec<u64>> {
                 t.next += 1;
                 t.stack.push(v);
             }
-            let out = t.edges.at(v).1;
+            let out = t.outs[v];
             if *i < out.len() {
                 let to = out[*i].to;
                 *i += 1;
-                let Some(w) = t.edges.position(&to) else { continue };
+                let Ok(w) = t.keys.binary_search(&to) else { continue };
                 if t.index[w] == UNSEEN {
                     work.push((w, 0));
                 } else if t.low[w] != DONE {
@@ -136,28 +137,28 @@ pub fn cycles(edges: &VecMap<u64, Vec<Edge>>) -> Vec<Vec<u64>> {
                 let mut comp = Vec::new();
                 while let Some(w) = t.stack.pop() {
                     t.low[w] = DONE;
-                    comp.push(*t.edges.at(w).0);
+                    comp.push(t.keys[w]);
                     if w == v {
                         break;
                     }
                 }
-                let (&n, out) = t.edges.at(v);
+                let (n, out) = (t.keys[v], t.outs[v]);
                 let self_loop = out.iter().any(|e| e.to == n);
                 if comp.len() > 1 || self_loop {
-                    crate::codec::sorting::sort(&mut comp);
+                    comp.sort();
                     t.out.push(comp);
                 }
             }
         }
     }
     let count = edges.len();
-    let mut t = T { edges, index: vec![UNSEEN; count], low: vec![0; count], stack: vec![], next: 0, out: vec![] };
+    let mut t = T { keys: edges.keys().copied().collect(), outs: edges.values().collect(), index: vec![UNSEEN; count], low: vec![0; count], stack: vec![], next: 0, out: vec![] };
     for v in 0..count {
         if t.index[v] == UNSEEN {
             visit(&mut t, v);
         }
     }
-    crate::codec::sorting::sort(&mut t.out);
+    t.out.sort();
     t.out
 }
 
@@ -165,8 +166,8 @@ pub fn cycles(edges: &VecMap<u64, Vec<Edge>>) -> Vec<Vec<u64>> {
 mod tests {
     use super::*;
 
-    fn chain(n: u64, close: bool) -> VecMap<u64, Vec<Edge>> {
-        VecMap::new((1..=n).map(|i| {
+    fn chain(n: u64, close: bool) -> BTreeMap<u64, Vec<Edge>> {
+        BTreeMap::from_iter((1..=n).map(|i| {
             let to = if i == n && close { 1 } else { i + 1 };
             (i, if i < n || close { vec![Edge { to, via: Via::MergeAfter }] } else { vec![] })
         }))

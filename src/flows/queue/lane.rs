@@ -87,9 +87,9 @@ pub fn span(checks: &[Check]) -> Option<i64> {
 /// The median of the newest landings' CI spans, in seconds, and how many were timed.
 pub fn ci_estimate(landed: &[Landing]) -> (Option<i64>, usize) {
     let mut newest: Vec<&Landing> = landed.iter().collect();
-    crate::codec::sorting::sort_by_key(&mut newest, |l| std::cmp::Reverse(parse_rfc3339(&l.merged_at).unwrap_or(i64::MIN)));
+    newest.sort_by_key(|l| std::cmp::Reverse(parse_rfc3339(&l.merged_at).unwrap_or(i64::MIN)));
     let mut spans: Vec<i64> = newest.iter().filter_map(|l| span(&l.checks)).take(TIMED_LANDINGS).collect();
-    crate::codec::sorting::sort(&mut spans);
+    spans.sort();
     let n = spans.len();
     let median = match n {
         0 => None,
@@ -160,7 +160,7 @@ fn landed_today(ctx: &Ctx) -> Vec<LandedToday> {
     let Some(now) = ctx.now else { return Vec::new() };
     let midnight = now - now.rem_euclid(86_400);
     let mut today: Vec<(&Landing, i64)> = ctx.facts.landed.iter().filter_map(|l| parse_rfc3339(&l.merged_at).map(|t| (l, t))).filter(|(_, t)| *t >= midnight && *t <= now).collect();
-    crate::codec::sorting::sort_by_key(&mut today, |(l, t)| (std::cmp::Reverse(*t), l.number));
+    today.sort_by_key(|(l, t)| (std::cmp::Reverse(*t), l.number));
     today
         .into_iter()
         .map(|(l, _)| LandedToday {

@@ -7,7 +7,7 @@
 use super::declare::parse_trailers;
 use super::markers;
 use super::owner;
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::core::plan::{Guard, LabelChange, Op};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

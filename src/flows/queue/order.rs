@@ -45,7 +45,7 @@ impl PartialOrd for OrderKey {
 }
 
 pub fn sort(keys: &mut [OrderKey]) {
-    crate::codec::sorting::sort(keys);
+    keys.sort();
 }
 
 /// A pull request released in the same moment as the worker's own.

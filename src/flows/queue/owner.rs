@@ -7,7 +7,7 @@
 
 use super::markers::{self, KIND_CLAIM, KIND_SET_ASIDE};
 use super::setaside::Reason;
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::core::facts::PullRequest;
 use crate::core::time::parse_rfc3339;
 use schemars::JsonSchema;
@@ -139,7 +139,7 @@ pub fn queue_owner(ctx: &Ctx, pr: &PullRequest) -> Option<OwnerVerdict> {
         return v(Owner::Human, "fork", "a fork's branch: the queue cannot push to it".into());
     }
     if let Some(cycle) = ctx.graph.cycle_of(pr.number) {
-        return v(Owner::Human, "cycle", format!("caught in the cycle {}", super::why::cycle_numbers(cycle, pr.number)));
+        return v(Owner::Human, "cycle", format!("caught in the cycle {}", super::numbers::cycle_numbers(cycle, pr.number)));
     }
     if pr.native_stack && !pr.auto_merge {
         return v(Owner::Human, "native-stack", "in one of GitHub's native stacks: merged by hand".into());

@@ -32,10 +32,10 @@ fn fnv(text: &str) -> String {
 pub fn fingerprint(facts: &Facts, report: &Report) -> String {
     let mut text = format!("tip={}\n", facts.base_tip_sha.as_deref().unwrap_or("?"));
     let mut prs: Vec<&crate::core::facts::PullRequest> = facts.pull_requests.iter().collect();
-    crate::codec::sorting::sort_by_key(&mut prs, |p| p.number);
+    prs.sort_by_key(|p| p.number);
     for p in prs {
         let mut labels = p.labels.clone();
-        crate::codec::sorting::sort(&mut labels);
+        labels.sort();
         let held = report.entries.iter().find(|e| e.number == p.number).and_then(|e| e.review.as_ref()).filter(|r| r.held).map(|r| r.reasons.join(";")).unwrap_or_default();
         text.push_str(&format!(
             "#{} {} {} [{}] am={} draft={} held={held:?} body={}\n",

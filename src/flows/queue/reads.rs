@@ -11,7 +11,7 @@
 
 use super::codeowners;
 use super::declare::parse_trailers;
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::core::facts::{Facts, PullFact, RepoFact};
 use crate::Config;
 use schemars::JsonSchema;
@@ -92,16 +92,16 @@ pub fn reads_in(ctx: &Ctx) -> Reads {
         }
     }
     if facts.base_tip_sha.as_deref().is_some_and(|s| !s.is_empty()) {
-        for n in super::tip_reads_in(ctx) {
+        for n in tip_reads_in(ctx) {
             let pr = ctx.by_number[&n];
             if pr.built_on_base_tip.is_none() && !pr.unknown(PullFact::BuiltOnBaseTip) && !pr.head_sha.is_empty() {
                 out.tips.push(n);
             }
         }
     }
-    crate::codec::sorting::sort(&mut out.issues);
-    crate::codec::sorting::sort(&mut out.blocked_by);
-    crate::codec::sorting::sort(&mut out.teams);
+    out.issues.sort();
+    out.blocked_by.sort();
+    out.teams.sort();
     out
 }
 
@@ -110,6 +110,35 @@ pub fn reads_text(facts: &str, config: serde_json::Value) -> Result<Reads, Strin
     let facts = crate::core::facts::parse_facts_str(facts).map_err(|e| e.0)?;
     let config = Config::from_value(config).map_err(|errors| format!("config: {}", errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")))?;
     Ok(reads(&facts, &config))
+}
+
+/// The pull requests whose `builtOnBaseTip` triage reads: the version pull request, what waits in
+/// the queue under `skip-ci`, and a released one that is green while GitHub reads BLOCKED (a green
+/// one that is not merging: once the base moves GitHub still says BLOCKED, not BEHIND). A reader asks
+/// git about these only (one compare call each), so the rule
+/// of which branches matter stays here, beside the triage that reads the answer. Forks are left out:
+/// the queue never rebases them; so is a branch based elsewhere than the default branch (a stacked
+/// layer, an old release branch): the default branch's tip says nothing about it, and a compare
+/// that cannot answer would only be a failed read.
+pub fn tip_reads(facts: &Facts, config: &Config) -> Vec<u64> {
+    tip_reads_in(&Ctx::new(facts, config))
+}
+
+/// `tip_reads` from a context already built (a context reads every body: built once per answer).
+pub fn tip_reads_in(ctx: &Ctx) -> Vec<u64> {
+    ctx.facts
+        .pull_requests
+        .iter()
+        .filter(|pr| !pr.is_fork && pr.base_ref == ctx.default_branch)
+        .filter(|pr| ctx.declared.get(&pr.number).is_some_and(|d| d.is_version || d.paused_in_queue() || (d.merge_queued && !d.skip_ci && green_blocked(ctx, pr))))
+        .map(|pr| pr.number)
+        .collect()
+}
+
+/// GitHub reads BLOCKED and every required check is green.
+fn green_blocked(ctx: &Ctx, pr: &crate::core::facts::PullRequest) -> bool {
+    let required = crate::core::checks::required_contexts(&ctx.facts.required_checks, ctx.config);
+    pr.merge_state_status.as_deref() == Some("BLOCKED") && super::green::green(&pr.checks, &required).state == super::green::GreenState::Green
 }
 
 #[cfg(test)]

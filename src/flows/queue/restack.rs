@@ -4,7 +4,7 @@
 //! its own commits and nothing else, rather than trusting the patches to match a squash commit.
 //! The squash commit's tree is the merged head's, so a restacked tree is one CI already checked.
 
-use super::Ctx;
+use super::ctx::Ctx;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -77,7 +77,7 @@ pub fn above(ctx: &Ctx, number: u64) -> Vec<Job> {
         frontier.remove(0);
         let Some(parent) = ctx.by_number.get(&n) else { continue };
         let mut children: Vec<&crate::core::facts::PullRequest> = ctx.facts.pull_requests.iter().filter(|p| !p.is_fork && ctx.stack_parent(p) == Some(n)).collect();
-        crate::codec::sorting::sort_by_key(&mut children, |p| p.number);
+        children.sort_by_key(|p| p.number);
         for c in children {
             jobs.push(Job {
                 number: c.number,

@@ -7,7 +7,7 @@ use super::codeowners;
 use crate::core::facts::{Facts, PullFact, PullRequest, RepoFact};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use crate::codec::sorting::VecSet;
+use std::collections::BTreeSet;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -29,10 +29,10 @@ fn login(owner: &str) -> String {
 }
 
 /// Logins whose newest decisive review approves.
-fn approvers(pr: &PullRequest) -> VecSet<String> {
+fn approvers(pr: &PullRequest) -> BTreeSet<String> {
     // Each login's last decisive review stands (a later duplicate key replaces an earlier one).
     let decisive = pr.reviews.iter().filter(|r| matches!(r.state.as_str(), "APPROVED" | "CHANGES_REQUESTED" | "DISMISSED"));
-    let latest = crate::codec::sorting::VecMap::new(decisive.map(|r| (r.author.to_ascii_lowercase(), r.state.as_str())));
+    let latest = std::collections::BTreeMap::from_iter(decisive.map(|r| (r.author.to_ascii_lowercase(), r.state.as_str())));
     latest.iter().filter(|(_, s)| **s == "APPROVED").map(|(a, _)| a.clone()).collect()
 }
 

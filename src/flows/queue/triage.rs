@@ -9,7 +9,7 @@ use super::order::{self, OrderKey};
 use super::owner::{self, Claim, Owner};
 use super::review_hold::{review_hold, ReviewHold};
 use super::why::{self, numbers};
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::core::facts::{PullRequest, SetAsideRecord};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -259,7 +259,7 @@ pub fn triage(ctx: &Ctx) -> Report {
         let starved = d.merge_queued && v.class != Class::Ignore && waiting_hours.is_some_and(|h| h >= i64::from(ctx.config.queue.target_age_hours));
         let owner_kind = owner.as_ref().map(|o| o.owner);
         let mut waiting_on: Vec<u64> = ctx.graph.edges.get(&pr.number).map(|e| e.iter().map(|e| e.to).collect()).unwrap_or_default();
-        crate::codec::sorting::sort(&mut waiting_on);
+        waiting_on.sort();
         entries.push(Entry {
             number: pr.number,
             title: pr.title.clone(),

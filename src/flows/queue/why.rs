@@ -2,6 +2,7 @@
 //! the next action in words, so the report, the hidden marker and the dashboard read the same.
 //! A pull request queued longer than the config's target age is named as starved.
 
+pub use super::numbers::{cycle_numbers, numbers, CYCLE_NAMED};
 use super::owner::Owner;
 use crate::core::time::parse_rfc3339;
 
@@ -62,43 +63,6 @@ pub fn next_action(code: &str, owner: Option<Owner>) -> String {
         _ => "none known",
     };
     s.to_string()
-}
-
-/// `#1, #2`.
-pub fn numbers(ns: &[u64]) -> String {
-    ns.iter().map(|n| format!("#{n}")).collect::<Vec<_>>().join(", ")
-}
-
-/// Members a cycle's reason names in full; a longer cycle is named by its first members and a count.
-pub const CYCLE_NAMED: usize = 8;
-
-/// A cycle as one member's reason names it: every member up to CYCLE_NAMED (`#1, #2`), else the
-/// first few, this member among them, and `and N more` (`#1, #2, #3, #57 and 9,996 more`). Every
-/// member of a ring of 10,000 carrying the whole ring made the report quadratic (9.65 s, 1.68 GB);
-/// the report's `cycles` still lists every member once.
-pub fn cycle_numbers(cycle: &[u64], member: u64) -> String {
-    if cycle.len() <= CYCLE_NAMED {
-        return numbers(cycle);
-    }
-    let mut named: Vec<u64> = cycle.iter().copied().take(3).collect();
-    // The caller names a member of this cycle; asking `cycle.contains` here would be quadratic again.
-    if !named.contains(&member) {
-        named.push(member);
-    }
-    format!("{} and {} more", numbers(&named), thousands(cycle.len() - named.len()))
-}
-
-/// `9996` as `9,996`.
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// Hours the pull request has waited in the queue: since `merge-queued` was last added, else since

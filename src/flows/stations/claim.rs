@@ -99,7 +99,7 @@ struct Board<'a> {
 impl<'a> Board<'a> {
     fn new(facts: &'a Facts, config: &Config) -> Self {
         let mut pulls: Vec<(&PullRequest, Derived)> = facts.pull_requests.iter().map(|p| (p, derive(&config.stations, p, None))).collect();
-        crate::codec::sorting::sort_by_key(&mut pulls, |(p, _)| (created(p), p.number));
+        pulls.sort_by_key(|(p, _)| (created(p), p.number));
         Board { pulls }
     }
 
@@ -120,7 +120,7 @@ impl<'a> Board<'a> {
                     && !p.has_label(&own)
             })
             .collect();
-        crate::codec::sorting::sort_by_key(&mut q, |(p, _)| (!p.has_label(&l.prio_high), created(p), p.number));
+        q.sort_by_key(|(p, _)| (!p.has_label(&l.prio_high), created(p), p.number));
         q
     }
 }
@@ -240,7 +240,7 @@ pub fn resolve_claim_race_timed(labels: &[String], machine: &str, number: u64, c
     let prefix = &config.stations.labels.reviewer_prefix;
     let mine = format!("{prefix}{machine}");
     let mut claimers: Vec<&String> = labels.iter().filter(|x| machine_in(x, prefix).is_some()).collect();
-    crate::codec::sorting::sort(&mut claimers);
+    claimers.sort();
     let winner = claimers.first().map(|s| s.to_string());
     let settle_ms = u64::from(config.stations.settle_seconds) * 1000;
     // A settle of 0 is no settle (tests that run one station): nothing to outlast, so no window is too long.

@@ -3,8 +3,7 @@
 //! result, but only on the commit it tested; when the head has moved meanwhile, the result goes on the
 //! old commit and the labels stay as they are (the new head has no status, so the gate stays pending).
 
-use super::state::{derive, GateResult};
-use super::{gate_due, state_wants};
+use super::state::{derive, gate_due, state_wants, GateResult};
 use crate::core::config::Config;
 use crate::core::facts::{Facts, PullFact, PullRequest};
 use crate::core::glob::LabelerGlob;

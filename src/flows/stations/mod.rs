@@ -19,16 +19,12 @@ use crate::core::config::Config;
 use crate::core::facts::{Facts, PullFact, PullRequest};
 use crate::core::labels::Wants;
 use crate::core::plan::{Op, PullVerdict};
-use state::{derive, head_gate, Derived, GateResult, Phase};
+use state::{derive, head_gate, GateResult, Phase};
+pub use state::{gate_due, state_wants};
 
 pub use claim::{claim, resolve_claim_race, resolve_claim_race_timed, ClaimResult, RaceResult};
 pub use gate::{gate_classify, gate_report, GateDecision};
 pub use review::{review_outcome, ReviewOutcome};
-
-/// Whether the gate is due on this pull request: after approval, or on every push when configured.
-pub fn gate_due(config: &Config, d: &Derived) -> bool {
-    d.phase == Phase::Gate || (config.stations.gate.on_every_push && matches!(d.phase, Phase::InReview | Phase::ChangesRequested))
-}
 
 /// The facts the state depends on that could not be read, in words; the state is left alone then.
 fn unreadable(pr: &PullRequest) -> Vec<&'static str> {
@@ -37,25 +33,6 @@ fn unreadable(pr: &PullRequest) -> Vec<&'static str> {
         .filter(|(f, _)| pr.unknown(*f))
         .map(|(_, w)| w)
         .collect()
-}
-
-/// The labels that bring `pr` to the derived state `d` (state axis, released claims).
-pub fn state_wants(config: &Config, pr: &PullRequest, d: &Derived) -> Wants {
-    let l = &config.stations.labels;
-    let mut wants = Wants::default();
-    for other in l.states() {
-        if other != d.state {
-            wants.absent(other, format!("state is {}: {}", d.state, d.why));
-        }
-    }
-    wants.present(&d.state, d.why.clone());
-    for m in &d.released {
-        let label = format!("{}{m}", l.reviewer_prefix);
-        if pr.has_label(&label) {
-            wants.absent(&label, format!("the claim of {m} was released: {}", d.why));
-        }
-    }
-    wants
 }
 
 /// Reconcile's per-pull-request decision under the stations flow.

@@ -11,7 +11,7 @@ use super::commands::{authorize, machine_in, parse, Command};
 use super::settings::Stations;
 use crate::core::facts::{Check, Comment, PullRequest, Review};
 use crate::core::time::parse_rfc3339;
-use crate::codec::sorting::VecSet;
+use std::collections::BTreeSet;
 
 /// Where a pull request is, before claims decide between reviewing and ready-for-review.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,7 +59,7 @@ pub fn head_gate(st: &Stations, pr: &PullRequest) -> Option<GateResult> {
         .enumerate()
         .filter_map(|(i, c)| gate_result(st, c).map(|r| (time_of(c.completed_at.as_deref().or(c.started_at.as_deref())), i, r)))
         .collect();
-    crate::codec::sorting::sort_by_key(&mut gates, |g| (g.0, g.1));
+    gates.sort_by_key(|g| (g.0, g.1));
     gates.last().map(|g| g.2)
 }
 
@@ -147,7 +147,7 @@ pub fn derive(st: &Stations, pr: &PullRequest, extra_gate: Option<GateResult>) -
     if let Some(r) = extra_gate {
         evs.push((i64::MAX, 5, 0, Ev::Gate(r)));
     }
-    crate::codec::sorting::sort_by_key(&mut evs, |(t, rank, i, _)| (*t, *rank, *i));
+    evs.sort_by_key(|(t, rank, i, _)| (*t, *rank, *i));
 
     // Was it a draft when opened? The first draft change says; with none, it is what it is now.
     let first_draft_change = evs.iter().find_map(|(_, _, _, e)| match e {
@@ -159,8 +159,8 @@ pub fn derive(st: &Stations, pr: &PullRequest, extra_gate: Option<GateResult>) -
 
     // Claims whose label has no `labeled` event are older than anything the timeline shows.
     let current: Vec<String> = pr.labels.iter().filter_map(|x| machine_in(x, rp)).map(str::to_string).collect();
-    let mut claims: VecSet<String> = current.iter().filter(|m| !pr.timeline.iter().any(|e| e.kind == "labeled" && e.label.as_deref() == Some(&format!("{rp}{m}")))).cloned().collect();
-    let mut released: VecSet<String> = VecSet::new();
+    let mut claims: BTreeSet<String> = current.iter().filter(|m| !pr.timeline.iter().any(|e| e.kind == "labeled" && e.label.as_deref() == Some(&format!("{rp}{m}")))).cloned().collect();
+    let mut released: BTreeSet<String> = BTreeSet::new();
     let mut ignored: Vec<String> = Vec::new();
     let mut last_gate: Option<GateResult> = None;
 
@@ -349,3 +349,27 @@ fn phase_word(phase: Phase, claimed: bool) -> &'static str {
         Phase::ReadyToMerge => "ready to merge",
     }
 }
+/// Whether the gate is due on this pull request: after approval, or on every push when configured.
+pub fn gate_due(config: &crate::core::config::Config, d: &Derived) -> bool {
+    d.phase == Phase::Gate || (config.stations.gate.on_every_push && matches!(d.phase, Phase::InReview | Phase::ChangesRequested))
+}
+
+/// The labels that bring `pr` to the derived state `d` (state axis, released claims).
+pub fn state_wants(config: &crate::core::config::Config, pr: &PullRequest, d: &Derived) -> crate::core::labels::Wants {
+    let l = &config.stations.labels;
+    let mut wants = crate::core::labels::Wants::default();
+    for other in l.states() {
+        if other != d.state {
+            wants.absent(other, format!("state is {}: {}", d.state, d.why));
+        }
+    }
+    wants.present(&d.state, d.why.clone());
+    for m in &d.released {
+        let label = format!("{}{m}", l.reviewer_prefix);
+        if pr.has_label(&label) {
+            wants.absent(&label, format!("the claim of {m} was released: {}", d.why));
+        }
+    }
+    wants
+}
+
