@@ -56,8 +56,8 @@ test("a working day: 40 pull requests arriving, some failing, flaky or conflicti
   };
   const afterStep = (out, facts) => {
     if (!facts) return;
-    const owners = engine.owner({ facts });
-    const verdicts = owners.refused ? {} : owners;
+    // Each queued pull request's owner, as the queue's triage (and `prflow report`) names it.
+    const verdicts = Object.fromEntries(engine.triage({ facts }).entries.map((e) => [e.number, { owner: e.owner ?? "none", code: e.ownerWhy }]));
     for (const pr of facts.pullRequests) {
       const v = verdicts[pr.number];
       if (pr.comments?.some((c) => c.body.startsWith(SET_ASIDE))) {
