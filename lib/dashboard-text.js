@@ -52,25 +52,27 @@ export function queueLine(q) {
 export const warningLine = (w) => (w.number ? `#${w.number}: ${w.message}` : w.message);
 
 /** `text` cut to `width` columns with an ellipsis (0 cuts nothing). */
-const cut = (text, width) => (width > 0 && text.length > width ? `${text.slice(0, Math.max(1, width - 1))}…` : text);
+export const cut = (text, width) => (width > 0 && text.length > width ? `${text.slice(0, Math.max(1, width - 1))}…` : text);
 
-/** Words wrapped to `width` after `indent` spaces, at most `max` lines (the last one cut). */
-function wrapped(text, width, indent, max = 2) {
-  const pad = " ".repeat(indent);
-  if (width <= 0) return [pad + text];
-  const room = Math.max(10, width - indent);
+/**
+ * Words wrapped to `width` after `indent` spaces, at most `max` lines (the last one cut); lines after
+ * the first start after `hang` spaces (the indent unless given).
+ */
+export function wrapped(text, width, indent, max = 2, hang = indent) {
+  if (width <= 0) return [" ".repeat(indent) + text];
+  const roomOf = (i) => Math.max(10, width - (i === 0 ? indent : hang));
   const out = [];
   let line = "";
   for (const word of text.split(" ").filter(Boolean)) {
-    if (line && line.length + 1 + word.length > room) {
+    if (line && line.length + 1 + word.length > roomOf(out.length)) {
       out.push(line);
       line = word;
     } else line = line ? `${line} ${word}` : word;
   }
   if (line) out.push(line);
   const kept = out.slice(0, max);
-  if (out.length > max) kept[max - 1] = cut(`${kept[max - 1]} ${out.slice(max).join(" ")}`, room);
-  return kept.map((l) => pad + cut(l, room));
+  if (out.length > max) kept[max - 1] = `${kept[max - 1]} ${out.slice(max).join(" ")}`;
+  return kept.map((l, i) => " ".repeat(i === 0 ? indent : hang) + cut(l, roomOf(i)));
 }
 
 /** One pull request: `#N title … state · time`, then why, then what else holds it (blockers, claims, the queue). */

@@ -1,6 +1,8 @@
 // The words a run leaves behind: one log line per write, and the Markdown job summary (a table of every
 // pull request with its state, blockers and what changed and why). Shared by the Action and the CLI.
 
+import { cut, wrapped } from "./dashboard-text.js";
+
 const DASH = "—";
 /** GitHub's limit on a step's job summary is 1 MiB; stay under it with room for the warnings. */
 export const MAX_SUMMARY_BYTES = 900_000;
@@ -178,25 +180,36 @@ export function countResults(plan, results) {
   };
 }
 
-/** The board as plain text for a terminal: one line per pull request, then what changed and why. */
-export function boardText(plan, results = [], { live = false } = {}) {
+/**
+ * The board as plain text for a terminal: one line per pull request, then what changed and why. Every
+ * line fits `width` columns (0 cuts nothing), wrapped and cut as `prflow status` does; the table drops
+ * the `state:` and `blocker:` prefixes its headings say, the changes name whole labels.
+ */
+export function boardText(plan, results = [], { live = false, width = 80 } = {}) {
   const out = [];
-  const width = Math.max(5, ...plan.pulls.map((p) => (p.state ?? "unknown").length));
-  out.push(`${"PR".padEnd(6)} ${"state".padEnd(width)}  ${"blockers".padEnd(58)} checks`);
+  const state = (p) => (p.state ?? "unknown").replace(/^state:/, "");
+  const blockers = (p) => p.blockers.map((b) => b.replace(/^blocker:/, "")).join(", ") || "—";
+  const stateW = Math.max(5, ...plan.pulls.map((p) => state(p).length));
+  const checksW = Math.max(6, ...plan.pulls.map((p) => String(p.checks).length));
+  // Blockers come last: they are the one column of any length, and wrap under their own heading.
+  const left = (a, b, c) => `${a.padEnd(6)} ${b.padEnd(stateW)}  ${c.padEnd(checksW)}  `;
+  const at = left("", "", "").length;
+  out.push(`${left("PR", "state", "checks")}blockers`);
   for (const p of plan.pulls) {
-    out.push(`#${String(p.number).padEnd(5)} ${(p.state ?? "unknown").padEnd(width)}  ${(p.blockers.join(", ") || "—").padEnd(58)} ${p.checks}`);
+    const lines = wrapped(blockers(p), width, 0, 3, at);
+    out.push(left(`#${p.number}`, state(p), String(p.checks)) + lines[0], ...lines.slice(1));
   }
   out.push("");
   out.push(plan.ops.length ? `${live ? "Changed" : "Would change"} (${plan.ops.length}):` : "Nothing to change: the board is converged.");
   plan.ops.forEach((op, i) => {
     const outcome = results[i]?.outcome;
-    out.push(`  #${op.number} ${describeOp(op)}${outcome ? ` [${outcome}]` : ""}`);
-    for (const reason of opReasons(op)) out.push(`      ${reason}`);
+    out.push(...wrapped(`#${op.number} ${describeOp(op)}${outcome ? ` [${outcome}]` : ""}`, width, 2, Infinity, 4));
+    for (const reason of opReasons(op)) out.push(...wrapped(reason, width, 6, Infinity, 8));
   });
   if (plan.warnings.length) {
     out.push("");
     out.push("Warnings:");
-    for (const w of plan.warnings) out.push(`  ${w.number ? `#${w.number}: ` : ""}${w.message}`);
+    for (const w of plan.warnings) out.push(...wrapped(`${w.number ? `#${w.number}: ` : ""}${w.message}`, width, 2, Infinity, 4));
   }
-  return out.join("\n");
+  return out.map((l) => cut(l.trimEnd(), width)).join("\n");
 }

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { demoFacts } from "./lib/demo-board.mjs";
 import { boardText } from "../lib/summary.js";
+import { terminalWidth } from "../cli/usage.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const config = JSON.parse(readFileSync(`${root}examples/prflow.json`, "utf8"));
@@ -18,7 +19,7 @@ async function offline() {
   const source = existsSync(snapshotPath) ? "examples/snapshot.json" : "scripts/lib/demo-board.mjs";
   const plan = engine.reconcile({ facts });
   console.log(`prflow ${engine.version()} on ${facts.repository} (${source}, offline: the engine only, nothing written)\n`);
-  console.log(boardText(plan, [], { live: false }));
+  console.log(boardText(plan, [], { live: false, width: terminalWidth() }));
 }
 
 const emulatorEntry = `${root}emulator/index.js`;

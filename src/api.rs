@@ -665,7 +665,7 @@ decisions! {
     /// A comment's queue marker, read.
     "marker" (fixture): BodyInput => Option<MarkerView> = |_, i| Ok(queue::markers::parse(&i.body).map(|m| MarkerView { kind: m.kind, fields: m.fields, retry_ticked: queue::markers::retry_ticked(&i.body) }));
     /// The set-aside comment's body.
-    "setAsideComment" (fixture): SetAsideCommentInput => String = |_, i| Ok(queue::markers::set_aside_body(&i.reason, &i.head, &i.base, &i.detail));
+    "setAsideComment" (fixture): SetAsideCommentInput => String = |_, i| Ok(queue::markers::set_aside_body(&i.reason, &i.head, &i.base, &i.detail, ""));
 }
 
 #[cfg(test)]

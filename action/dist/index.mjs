@@ -1259,15 +1259,15 @@ var require_light = __commonJS({
             return job.promise;
           }
           wrap(fn) {
-            var schedule, wrapped;
+            var schedule, wrapped2;
             schedule = this.schedule.bind(this);
-            wrapped = function(...args) {
+            wrapped2 = function(...args) {
               return schedule(fn.bind(this), ...args);
             };
-            wrapped.withOptions = function(options, ...args) {
+            wrapped2.withOptions = function(options, ...args) {
               return schedule(options, fn, ...args);
             };
-            return wrapped;
+            return wrapped2;
           }
           async updateSettings(options = {}) {
             await this._store.__updateSettings__(parser$5.overwrite(options, this.storeDefaults));

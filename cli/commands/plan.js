@@ -1,6 +1,6 @@
 // `prflow plan FACTS.json`: the engine on a facts file, offline; nothing is read from or written to GitHub.
 import { readFileSync } from "node:fs";
-import { UsageError } from "../usage.js";
+import { UsageError, terminalWidth } from "../usage.js";
 import { offlineConfig } from "../common.js";
 import { RunError } from "../../lib/run.js";
 import { boardText, reconcileSummary } from "../../lib/summary.js";
@@ -38,7 +38,7 @@ export async function run(values, positionals) {
     const counts = { ops: plan.ops.length, writes: 0, warnings: plan.warnings.length };
     console.log(reconcileSummary({ repo: facts.repository || file, plan, results: [], live: false, scope: `facts file ${file}`, counts }));
   } else {
-    console.log(boardText(plan, [], { live: false }));
+    console.log(boardText(plan, [], { live: false, width: terminalWidth() }));
   }
   return 0;
 }

@@ -3,6 +3,7 @@ import { prflow } from "../engine.js";
 import { REPO_USAGE, connect, repoConfig, repoOptions } from "../common.js";
 import { parseNumbers, reconcileRun } from "../../lib/run.js";
 import { boardText } from "../../lib/summary.js";
+import { terminalWidth } from "../usage.js";
 
 export const summary = "Label pull requests from their facts.";
 export const writes = "live";
@@ -19,7 +20,7 @@ export async function run(values) {
   else if (values.markdown) console.log(result.summary);
   else {
     console.log(`${owner}/${repo}: ${live ? "live" : "dry run: nothing was written (--live writes)"}\n`);
-    console.log(boardText(result.plan, result.results, { live }));
+    console.log(boardText(result.plan, result.results, { live, width: terminalWidth() }));
   }
   return result.results.some((r) => r.outcome === "failed") ? 1 : 0;
 }

@@ -1260,15 +1260,15 @@
               return job.promise;
             }
             wrap(fn) {
-              var schedule2, wrapped;
+              var schedule2, wrapped2;
               schedule2 = this.schedule.bind(this);
-              wrapped = function(...args) {
+              wrapped2 = function(...args) {
                 return schedule2(fn.bind(this), ...args);
               };
-              wrapped.withOptions = function(options, ...args) {
+              wrapped2.withOptions = function(options, ...args) {
                 return schedule2(options, fn, ...args);
               };
-              return wrapped;
+              return wrapped2;
             }
             async updateSettings(options = {}) {
               await this._store.__updateSettings__(parser$5.overwrite(options, this.storeDefaults));
@@ -4388,6 +4388,15 @@
     return message;
   }
 
+  // lib/dashboard-text.js
+  var nums = (ns) => ns.length ? ns.map((n) => `#${n}`).join(", ") : "none";
+  function queueLine(q) {
+    const cycles = q.cycles.length ? `; cycles: ${q.cycles.map((c) => c.map((n) => `#${n}`).join(" → ")).join("; ")}` : "";
+    if (q.lane?.entries?.length) return `Merge queue: ${q.lane.summary}${q.inFlight.length ? `; in flight ${nums(q.inFlight)}` : ""}${cycles}`;
+    const next = q.next && q.next.action !== "idle" ? `${q.next.action}${q.next.number ? ` #${q.next.number}` : ""}` : "idle";
+    return `Merge queue: next ${next}; order ${nums(q.order)}; in flight ${nums(q.inFlight)}${cycles}`;
+  }
+
   // lib/summary.js
   function warningKinds(warnings2) {
     const groups2 = /* @__PURE__ */ new Map();
@@ -4410,15 +4419,6 @@
     const open = out.indexOf("(");
     if (open >= 0) out = out.slice(0, open);
     return out.replace(/\s+([;,.])/g, "$1");
-  }
-
-  // lib/dashboard-text.js
-  var nums = (ns) => ns.length ? ns.map((n) => `#${n}`).join(", ") : "none";
-  function queueLine(q) {
-    const cycles = q.cycles.length ? `; cycles: ${q.cycles.map((c) => c.map((n) => `#${n}`).join(" → ")).join("; ")}` : "";
-    if (q.lane?.entries?.length) return `Merge queue: ${q.lane.summary}${q.inFlight.length ? `; in flight ${nums(q.inFlight)}` : ""}${cycles}`;
-    const next = q.next && q.next.action !== "idle" ? `${q.next.action}${q.next.number ? ` #${q.next.number}` : ""}` : "idle";
-    return `Merge queue: next ${next}; order ${nums(q.order)}; in flight ${nums(q.inFlight)}${cycles}`;
   }
 
   // page/src/cells.js

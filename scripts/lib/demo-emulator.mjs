@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { startEmulator } from "../../emulator/index.js";
 import { makeClock } from "../../emulator/state.js";
 import { boardText } from "../../lib/summary.js";
+import { cut } from "../../lib/dashboard-text.js";
+import { terminalWidth } from "../../cli/usage.js";
 import { seedBoard } from "./seed-emulator.mjs";
 import { BOTS, HUMAN } from "./demo-board.mjs";
 import { servePage } from "./serve-page.mjs";
@@ -51,8 +53,10 @@ export async function runDemo({ root, count = 20, dashboard = false }) {
     const titles = new Map(board.map((b) => [b.number, b.situation]));
     console.log(`2. uses: org/prflow-action@v1 with mode: reconcile, live: true (a scheduled sweep)`);
     console.log(`   ${sweep.outputs.ops} operations, ${sweep.outputs.writes} writes, ${sweep.outputs.warnings} warnings; ${requestsLine(em.counts())}\n`);
-    const text = boardText(plan, Number(sweep.outputs.writes) === plan.ops.length ? results : [], { live: true });
-    console.log(text.replace(/^#(\d+)(\s+)(.*)$/gm, (line, n, sp, rest) => `${line}  ${titles.has(Number(n)) ? `(${titles.get(Number(n))})` : ""}`));
+    const width = terminalWidth();
+    const text = boardText(plan, Number(sweep.outputs.writes) === plan.ops.length ? results : [], { live: true, width });
+    // Each row's situation in the room the terminal leaves, cut rather than wrapped: the table stays a table.
+    console.log(text.replace(/^#(\d+)(\s+)(.*)$/gm, (line, n) => cut(titles.has(Number(n)) ? `${line}  (${titles.get(Number(n))})` : line, width)));
 
     em.reset();
     const again = await run("reconcile");

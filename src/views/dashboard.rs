@@ -703,7 +703,7 @@ mod tests {
         p["headSha"] = json!("a".repeat(40));
         p["checks"] = json!([{"name": "test", "workflow": "ci", "status": "COMPLETED", "conclusion": "FAILURE", "id": 77, "runId": 9},
                              {"name": "lint", "workflow": "ci", "status": "COMPLETED", "conclusion": "SUCCESS", "id": 78, "runId": 9}]);
-        p["comments"] = json!([{"id": 555, "author": "prflow", "body": crate::flows::queue::markers::set_aside_body("rebase-failed", &"a".repeat(40), "b", "")}]);
+        p["comments"] = json!([{"id": 555, "author": "prflow", "body": crate::flows::queue::markers::set_aside_body("rebase-failed", &"a".repeat(40), "b", "", "")}]);
         let text = json!({"repository": "o/r", "now": "2026-11-30T10:00:00Z", "viewer": "prflow", "defaultBranch": "main", "pullRequests": [p]}).to_string();
         let view = dashboard(&parse_facts_str(&text).unwrap(), &Config::default());
         let r = row(&view, 4);

@@ -76,3 +76,28 @@ test("cli status: every line fits COLUMNS (80 when not a terminal), grouped by w
   const headings = r.stdout.split("\n").filter((l) => /^\S.* \(\d+\)$/.test(l)).map((l) => l.replace(/ \(\d+\)$/, ""));
   assert.deepEqual(headings, view.groups.map((g) => g.heading));
 });
+
+test("cli plan: the board fits COLUMNS (80 when not a terminal), its blockers wrapped and its reasons too; its snapshot at 80", async () => {
+  const { mkdtempSync, writeFileSync: write } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { demoFacts } = await import("../../scripts/lib/demo-board.mjs");
+  const { createEngine } = await import("../../js/node.js");
+  const { boardText } = await import("../../lib/summary.js");
+  const dir = mkdtempSync(`${tmpdir()}/prflow-board-`);
+  const config = readFileSync(`${ROOT}examples/prflow.json`, "utf8");
+  write(`${dir}/prflow.json`, config);
+  write(`${dir}/facts.json`, JSON.stringify(demoFacts()));
+  // Uncut, the same board has lines past 80: the fitting is what keeps them in.
+  const plan = createEngine(config).reconcile({ facts: demoFacts() });
+  assert.ok(Math.max(...boardText(plan, [], { width: 0 }).split("\n").map((l) => l.length)) > 80, "uncut, some line is wider than 80");
+  for (const env of [{}, { COLUMNS: "80" }, { COLUMNS: "60" }, { COLUMNS: "120" }]) {
+    const columns = Number(env.COLUMNS ?? 80);
+    const r = await runCli(["plan", "facts.json", "--config", "prflow.json"], { cwd: dir, env });
+    assert.equal(r.code, 0, r.stderr);
+    for (const l of r.stdout.split("\n")) assert.ok(l.length <= columns, `${columns} columns: ${l.length}: ${l}`);
+    // Nothing is lost to the fitting: every reason's words are there, wrapped.
+    const words = r.stdout.split(/\s+/).join(" ");
+    for (const op of plan.ops) for (const c of op.op === "editLabels" ? [...op.add, ...op.remove] : []) assert.ok(words.includes(c.reason.split(/\s+/).join(" ")), `${columns}: ${c.reason}`);
+    if (columns === 80) compare("plan-board", r.stdout);
+  }
+});

@@ -20,6 +20,7 @@ test("a real conflict is set aside with its comment; ticking Retry tries it agai
   const lines = body.trimEnd().split("\n");
   assert.match(lines[0], new RegExp(`^<!-- prflow:set-aside reason=rebase-failed head=${head} base=${gh.git.tip("main")}`), body);
   assert.match(body, /`src\/c\.rs`/, "the conflicting file is named");
+  assert.match(body, /\nOnce fixed, it takes its place in the lane again: \d+(st|nd|rd|th) of \d+[.,]/, "it says where it stands once fixed");
   assert.match(lines.at(-1), /^- \[ \] Retry/, "the Retry box is the last line");
   assert.equal(gh.state.pull(n).headSha, head, "nothing was pushed");
 

@@ -667,10 +667,29 @@ impl Stepper<'_> {
     /// Record a failure, write its comment, then go on with `then`.
     fn set_aside(&mut self, number: u64, reason: Reason, head: &str, detail: &str, then: Then) -> Wait {
         self.log.push(format!("#{number} set aside `{}`: {}", reason.code(), reason.sentence()));
-        let op = memory::set_aside(&mut self.state.records, &self.facts, number, reason, head, detail);
+        let place = if reason.returns_to_lane() { self.place_once_fixed(number) } else { String::new() };
+        let op = memory::set_aside(&mut self.state.records, &self.facts, number, reason, head, detail, &place);
         self.remember();
         self.ops.push(op);
         self.write_comments(then)
+    }
+
+    /// Where `number` stands in the lane once its fix is pushed: a candidate again at its pick-order
+    /// place (behind whatever is in flight), landing one CI run after the one before it. Read from
+    /// the survey's lane with `number` taken out of flight; empty when it has no place.
+    fn place_once_fixed(&self, number: u64) -> String {
+        let mut report = self.report();
+        let demoted = self.state.demoted.iter().any(|d| d.number == number);
+        let Some(key) = self.key(&report, number).map(|k| OrderKey { demoted: k.demoted || demoted, ..k }) else { return String::new() };
+        report.in_flight.retain(|&n| n != number);
+        let mut keys: Vec<OrderKey> = report.order.iter().filter(|&&n| n != number).filter_map(|&n| self.key(&report, n)).collect();
+        keys.push(key);
+        order::sort(&mut keys);
+        report.order = keys.iter().map(|k| k.number).collect();
+        let lane = super::lane::lane(&self.ctx(), &report);
+        let Some(e) = lane.entries.iter().find(|e| e.number == number) else { return String::new() };
+        let when = e.eta.as_deref().and_then(crate::core::time::parse_rfc3339).map(|t| format!(", about {} (UTC) if the fix is pushed now", super::lane::clock(t))).unwrap_or_default();
+        format!("Once fixed, it takes its place in the lane again: {} of {}{when}.", super::lane::ordinal(e.position), e.of)
     }
 
     fn moved_under(&mut self, number: u64, what: &str) -> Wait {

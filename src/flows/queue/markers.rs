@@ -23,8 +23,9 @@ pub fn retry_ticked(body: &str) -> bool {
     body.lines().rev().find(|l| !l.trim().is_empty()).is_some_and(|l| l.trim_start().to_ascii_lowercase().starts_with(&RETRY_TICKED.to_ascii_lowercase()))
 }
 
-/// A set-aside comment: the record, the reason's sentence and detail, what clears it, the box.
-pub fn set_aside_body(reason: &str, head: &str, base: &str, detail: &str) -> String {
+/// A set-aside comment: the record, the reason's sentence and detail, what clears it, where it
+/// stands in the lane once fixed (`place`, empty when unknown), the box.
+pub fn set_aside_body(reason: &str, head: &str, base: &str, detail: &str, place: &str) -> String {
     let first = render(KIND_SET_ASIDE, &[("reason", reason), ("head", head), ("base", base)]);
     let sentence = super::setaside::Reason::parse(reason).map(|r| r.sentence()).unwrap_or("Set aside for a reason this version of prflow does not know.");
     let clears = match super::setaside::Reason::parse(reason) {
@@ -35,7 +36,11 @@ pub fn set_aside_body(reason: &str, head: &str, base: &str, detail: &str) -> Str
     if !detail.trim().is_empty() {
         body.push_str(&format!("\n{}\n", detail.trim()));
     }
-    body.push_str(&format!("\n{clears}\n\n{RETRY_BOX}\n"));
+    body.push_str(&format!("\n{clears}\n"));
+    if !place.trim().is_empty() {
+        body.push_str(&format!("\n{}\n", place.trim()));
+    }
+    body.push_str(&format!("\n{RETRY_BOX}\n"));
     body
 }
 

@@ -79,12 +79,13 @@ pub fn detail_logs(lines: &[String], files: &[String], logs: &[(String, String)]
 }
 
 /// Record a set-aside and return the comment to write (edited in place when the tool's own
-/// set-aside comment exists, resolved or not: one per pull request).
-pub fn set_aside(records: &mut Vec<SetAsideRecord>, facts: &Facts, number: u64, reason: Reason, head: &str, detail: &str) -> Op {
+/// set-aside comment exists, resolved or not: one per pull request). `place` says where it stands
+/// in the lane once fixed.
+pub fn set_aside(records: &mut Vec<SetAsideRecord>, facts: &Facts, number: u64, reason: Reason, head: &str, detail: &str, place: &str) -> Op {
     let base = facts.base_tip_sha.clone().unwrap_or_default();
     records.retain(|r| r.number != number);
     records.push(SetAsideRecord { number, reason: reason.code().into(), head: head.into(), base: base.clone() });
-    let body = markers::set_aside_body(reason.code(), head, &base, detail);
+    let body = markers::set_aside_body(reason.code(), head, &base, detail, place);
     let existing = facts.pull_requests.iter().find(|p| p.number == number).and_then(|pr| setaside::own_set_aside(facts, pr)).map(|(c, _)| c);
     // An edit is guarded by the line the comment starts with now (as read, or as this run wrote it:
     // a resolved line, or a set-aside at an older head), not by the line it is about to get.

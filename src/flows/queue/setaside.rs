@@ -62,6 +62,12 @@ impl Reason {
         !matches!(self, Reason::ChecksFailed | Reason::AwaitingBypass)
     }
 
+    /// Whether a fix puts it back in the lane: one awaiting a bypass merge, or already in the base,
+    /// is done by a person, not picked again.
+    pub fn returns_to_lane(self) -> bool {
+        !matches!(self, Reason::AwaitingBypass | Reason::AlreadyInBase)
+    }
+
     pub fn sentence(self) -> &'static str {
         match self {
             Reason::RebaseFailed => "rebasing it onto the base conflicted.",
@@ -162,7 +168,7 @@ pub fn settle(facts: &Facts) -> Settlement {
                     if applies(&r.reason, &r.head, &r.base, &pr.head_sha, tip) {
                         // The comment failed to be written: write it again, or the fixer reads the
                         // owner as the worker while the worker holds it aside.
-                        let body = markers::set_aside_body(&r.reason, &r.head, &r.base, "");
+                        let body = markers::set_aside_body(&r.reason, &r.head, &r.base, "", "");
                         let marker = comment.as_ref().map(|(c, _)| first_line(&c.body)).unwrap_or_else(|| first_line(&body));
                         let comment_id = comment.as_ref().and_then(|(c, _)| c.id);
                         s.ops.push(Op::UpsertComment { number: pr.number, marker, body, reason: "the comment for this record was never written".into(), comment_id, guard: Guard::head(&r.head) });
