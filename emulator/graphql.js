@@ -354,7 +354,7 @@ function repoView(st, ctx) {
     },
     pullRequest: ({ number }) => {
       const pr = st.pulls.get(number);
-      if (!pr || !pr.isPull) throw notFound(`Could not resolve to a PullRequest with the number of ${number}.`);
+      if (!pr?.isPull) throw notFound(`Could not resolve to a PullRequest with the number of ${number}.`);
       return pullView(st, ctx, pr);
     },
     issue: ({ number }) => {

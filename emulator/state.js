@@ -718,7 +718,7 @@ export class RepoState {
       else ask.push([tip, p.headSha]);
     }
     if (!this.mergeCache.has(key) && !ask.some(([a, b]) => a === base && b === pr.headSha)) ask.push([base, pr.headSha]);
-    this.git.mergeTrees(ask).forEach(({ clean }, i) => this.mergeCache.set(`${ask[i][0]}:${ask[i][1]}`, clean ? "MERGEABLE" : "CONFLICTING"));
+    for (const [i, { clean }] of this.git.mergeTrees(ask).entries()) this.mergeCache.set(`${ask[i][0]}:${ask[i][1]}`, clean ? "MERGEABLE" : "CONFLICTING");
     return this.mergeCache.get(key);
   }
 
@@ -903,7 +903,7 @@ export class RepoState {
         const owners = codeOwners(this.codeownersText(), file);
         if (!owners.length) continue;
         const logins = owners.flatMap((o) => (o.includes("/") ? (this.teamMembers?.[o.split("/")[1]] ?? []) : [o]));
-        if (!logins.some((l) => approvers.has(l))) owners.forEach((o) => waiting.add(`@${o}`));
+        if (!logins.some((l) => approvers.has(l))) for (const o of owners) waiting.add(`@${o}`);
       }
       if (waiting.size) out.push(`Waiting on code owner review from ${[...waiting].join(", ")}.`);
     }

@@ -232,7 +232,7 @@ function linesSvg({ title, subtitle, xs, xLabel, yLabel, series, xFmt = (x) => x
   for (const e of extra) body.push(e({ x, y }));
   series.forEach((s) => {
     body.push(`<path d="${path(s.values)}" fill="none" stroke="${s.color}" stroke-width="2"/>`);
-    s.values.forEach((v, i) => body.push(`<circle cx="${n(x(xs[i]))}" cy="${n(y(v))}" r="3" fill="${s.color}"><title>${esc(`${s.label} at ${xFmt(xs[i])}: ${f1(v)}`)}</title></circle>`));
+    s.values.forEach((v, i) => void body.push(`<circle cx="${n(x(xs[i]))}" cy="${n(y(v))}" r="3" fill="${s.color}"><title>${esc(`${s.label} at ${xFmt(xs[i])}: ${f1(v)}`)}</title></circle>`));
     if (s.dashed) body.push(`<path d="${path(s.dashed)}" fill="none" stroke="${s.color}" stroke-width="1.5" stroke-dasharray="5 3"/>`);
   });
   const items = series.map((s) => ({ label: s.label, color: s.color, dash: false }));

@@ -21,5 +21,5 @@ const review = engine.simReview({ seed: PLOT_SEED });
 const queue = engine.simQueue({ seed: PLOT_SEED });
 mkdirSync(outDir, { recursive: true });
 const svgs = [waitsSvg(review), sweepSvg(review), landingsSvg(queue)];
-PLOTS.forEach((name, i) => writeFileSync(join(outDir, name), svgs[i]));
+for (const [i, name] of PLOTS.entries()) writeFileSync(join(outDir, name), svgs[i]);
 console.log(`sim plots: ${PLOTS.map((p) => join(outDir, p)).join(", ")} (seed ${PLOT_SEED})`);

@@ -40,7 +40,7 @@ export async function queueFacts(values, reads) {
   const { readBoardFacts } = await import("../../lib/github/read-queue.js");
   const { owner, repo, octokit, log } = connect({ ...values, live: false });
   const { engine } = await repoConfig(values, { octokit, owner, repo });
-  const facts = await readBoardFacts(octokit, { owner, repo, engine, log, reads: reads && reads(engine) });
+  const facts = await readBoardFacts(octokit, { owner, repo, engine, log, reads: reads?.(engine) });
   return { engine, facts, repository: `${owner}/${repo}`, octokit, owner, repo, log };
 }
 

@@ -199,7 +199,10 @@ export async function readFacts(octokit, { owner, repo, numbers, viewer, now, lo
         const errors = errorsUnder(r.errors, ["repository", "pullRequests", "nodes", i]);
         // GitHub answers null for a node it failed to build (with an error at its path): that pull
         // request is unknown, so it is left out of this run and its labels stay as they are.
-        if (!pr) return log(`a pull request came back empty from GitHub (${errors.map((e) => e.message).join("; ") || "no error given"}); it is left out of this run, its labels untouched`);
+        if (!pr) {
+          log(`a pull request came back empty from GitHub (${errors.map((e) => e.message).join("; ") || "no error given"}); it is left out of this run, its labels untouched`);
+          return;
+        }
         raw.push({ pr, errors });
       });
       // Progress on a large board (a page of 100 takes seconds): the Action's log, the CLI's stderr, the page's status line.

@@ -209,7 +209,7 @@ export function laneBox(doc, b, several) {
         return r.url ? el(doc, "a", { href: r.url, class: ok ? "pass" : "fail", rel: "noopener" }, text) : el(doc, "span", { class: ok ? "pass" : "fail" }, text);
       });
       const li = el(doc, "li", { "data-number": String(l.number) }, `#${l.number} ${l.title}, landed ${hhmm(l.mergedAt)}${l.ciMinutes === null ? "" : `, CI ${l.ciMinutes} min`}: `);
-      runs.forEach((r, i) => li.append(...(i ? [", ", r] : [r])));
+      for (const [i, r] of runs.entries()) li.append(...(i ? [", ", r] : [r]));
       if (!runs.length) li.append("no CI run on its head");
       list.append(li);
     }

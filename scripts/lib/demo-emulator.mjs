@@ -106,7 +106,7 @@ export function demoConfig(root, owner = "acme") {
   return { ...config, botPanel, followup: { ...config.followup, levels: { ...config.followup?.levels, "state:needs-human": [level] } } };
 }
 
-const escape = (text) => String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text) => String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The demo's web view of a pull request (`/web/OWNER/REPO/pull/N`), from the emulator's state: what a row's link opens. */
 export function pullPage(em, path) {
@@ -114,10 +114,10 @@ export function pullPage(em, path) {
   const pr = m && em.state.pulls.get(Number(m[1]));
   if (!pr) return null;
   const items = (xs) => xs.map((x) => `<li>${x}</li>`).join("");
-  const comments = (pr.comments ?? []).map((c) => `<b>${escape(c.author)}</b>: <pre>${escape(c.body)}</pre>`);
-  return `<!doctype html><meta charset="utf-8"><title>#${pr.number} ${escape(pr.title)}</title>
-<h1>#${pr.number} ${escape(pr.title)}</h1><p>${escape(pr.state)}${pr.merged ? " (merged)" : ""} · by ${escape(pr.author)} · <code>${escape(pr.headRef)}</code> into <code>${escape(pr.baseRef)}</code></p>
-<p>Labels: ${escape(pr.labels.join(", ") || "none")}</p><h2>Body</h2><pre>${escape(pr.body)}</pre><h2>Comments</h2><ul>${items(comments)}</ul>
+  const comments = (pr.comments ?? []).map((c) => `<b>${escapeHtml(c.author)}</b>: <pre>${escapeHtml(c.body)}</pre>`);
+  return `<!doctype html><meta charset="utf-8"><title>#${pr.number} ${escapeHtml(pr.title)}</title>
+<h1>#${pr.number} ${escapeHtml(pr.title)}</h1><p>${escapeHtml(pr.state)}${pr.merged ? " (merged)" : ""} · by ${escapeHtml(pr.author)} · <code>${escapeHtml(pr.headRef)}</code> into <code>${escapeHtml(pr.baseRef)}</code></p>
+<p>Labels: ${escapeHtml(pr.labels.join(", ") || "none")}</p><h2>Body</h2><pre>${escapeHtml(pr.body)}</pre><h2>Comments</h2><ul>${items(comments)}</ul>
 <p>(The prflow demo's view of the emulator's pull request: on GitHub this link opens the pull request.)</p>`;
 }
 
@@ -131,14 +131,18 @@ export function seedDemo(em, count) {
   return [...board, waiting, ...queue];
 }
 
-const green = (em, n) => ["test", "lint"].forEach((name) => em.checkRun({ number: n, name, workflow: "ci" }));
-const approved = (em, n) => [...BOTS, HUMAN].forEach((author) => em.review(n, { author, state: "APPROVED" }));
+const green = (em, n) => {
+  for (const name of ["test", "lint"]) em.checkRun({ number: n, name, workflow: "ci" });
+};
+const approved = (em, n) => {
+  for (const author of [...BOTS, HUMAN]) em.review(n, { author, state: "APPROVED" });
+};
 
 /** Approved by the panel, the maintainer asked, and left there: opened before the rest, so it has waited weeks. */
 function seedWaitingHuman(em) {
   const n = em.createPull({ title: "waiting for the maintainer since the last release", author: "agent-rig", files: ["docs/release.md"] }).number;
   green(em, n);
-  BOTS.forEach((author) => em.review(n, { author, state: "APPROVED" }));
+  for (const author of BOTS) em.review(n, { author, state: "APPROVED" });
   em.requestReviewers(n, { reviewers: [HUMAN] });
   em.addLabels(n, ["state:needs-human"]);
   return { number: n, situation: "waiting for a human for weeks: stops the line" };

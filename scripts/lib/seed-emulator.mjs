@@ -11,7 +11,9 @@ export const GITHUB_DEFAULT_LABELS = [
 ];
 
 /** One situation: `open(em, author)` opens and shapes a pull request and returns its number. */
-const approveAll = (em, n, bots = BOTS) => bots.forEach((author) => em.review(n, { author, state: "APPROVED" }));
+const approveAll = (em, n, bots = BOTS) => {
+  for (const author of bots) em.review(n, { author, state: "APPROVED" });
+};
 const ci = (em, n, conclusion = "SUCCESS", name = "test") => em.checkRun({ number: n, name, workflow: "ci", conclusion });
 const green = (em, n) => {
   ci(em, n, "SUCCESS", "test");
@@ -93,7 +95,7 @@ export const SEED_SITUATIONS = [
   ["comments only: the author judges", (em, a, f) => {
     const n = em.createPull({ title: "comments only", author: a, files: f }).number;
     green(em, n);
-    BOTS.forEach((author) => em.review(n, { author, state: "COMMENTED", body: "looks fine" }));
+    for (const author of BOTS) em.review(n, { author, state: "COMMENTED", body: "looks fine" });
     return n;
   }],
   ["nobody asked yet", (em, a, f) => {

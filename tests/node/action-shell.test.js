@@ -28,7 +28,7 @@ for (const c of configCases) {
     const loaded = loadConfig(prflow, FILE, { readFile: reader(c.text) });
     assert.equal(loaded.source, c.source);
     assert.equal(loaded.errors.length, c.errors.length, loaded.errors.join("\n"));
-    c.errors.forEach((re, i) => assert.match(loaded.errors[i], re));
+    for (const [i, re] of c.errors.entries()) assert.match(loaded.errors[i], re);
     assert.equal(loaded.config === null, c.errors.length > 0, "a bad config yields no config to run with");
   });
 }

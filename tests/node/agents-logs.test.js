@@ -66,7 +66,7 @@ test("a fixer reads the failed jobs' logs itself: its scripted AI finds the fail
   assert.match(r.stdout, new RegExp(`^#${n}: gave up: the AI command exited 1$`, "m"));
   const text = readFileSync(brief, "utf8");
   assert.match(text, /## Failed runs\n\n(- .*\n)*- CI \/ test: FAILURE \(job \d+\)\n/);
-  const tail = new RegExp("## Log tail: CI / test\\n\\n```\\n([^`]*)\\n```\\n").exec(text)?.[1];
+  const tail = /## Log tail: CI \/ test\n\n```\n([^`]*)\n```\n/.exec(text)?.[1];
   assert.ok(tail, text);
   assert.match(tail, /test parse_config \.\.\. FAILED\nthread 'parse_config' panicked: left: 3, right: 4\n##\[error\]Process completed with exit code 1\.$/);
   assert.equal(tail.split("\n").length, 60, "the tail: the log's last 60 lines");

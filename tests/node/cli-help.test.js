@@ -27,7 +27,7 @@ for (const name of commands) {
     for (const line of a.stdout.split("\n")) assert.ok(line.length <= 80, `${name}: a line over 80 columns: ${line}`);
     const { options = {} } = await import(`${ROOT}cli/commands/${name}.js`);
     for (const opt of Object.keys(options)) assert.match(a.stdout, new RegExp(`^  --${opt}\\b.*\\S{3}`, "m"), `${name}: --${opt} listed with words`);
-    assert.match(a.stdout, /^examples:\n  prflow /m, `${name}: an example`);
+    assert.match(a.stdout, /^examples:\n {2}prflow /m, `${name}: an example`);
     compare(name, a.stdout);
   });
 }

@@ -45,18 +45,18 @@ const SEEDS = [
   // Set aside by the queue (its marker written by the account the page reads as), and one claimed.
   {
     pull: { title: "Rebase conflicted", author: "win-box", labels: ["from:m6", "merge-queued"] },
-    then: (gh, pr) => gh.comment(pr.number, { author: "alice", body: `<!-- prflow:set-aside reason=rebase-failed head=${pr.headSha} base=0000000000000000000000000000000000000000 -->\n**The merge queue set this pull request aside** (\`rebase-failed\`): rebasing it onto the base conflicted.\n\n- [ ] Retry: tick this box to have the queue try this pull request again.\n` }),
+    after: (gh, pr) => gh.comment(pr.number, { author: "alice", body: `<!-- prflow:set-aside reason=rebase-failed head=${pr.headSha} base=0000000000000000000000000000000000000000 -->\n**The merge queue set this pull request aside** (\`rebase-failed\`): rebasing it onto the base conflicted.\n\n- [ ] Retry: tick this box to have the queue try this pull request again.\n` }),
   },
   {
     pull: { title: "Being fixed", author: "win-box", labels: ["from:m6", "merge-queued"] },
-    then: (gh, pr) => gh.comment(pr.number, { author: "alice", body: `<!-- prflow:claim head=${pr.headSha} by=fixer-7 at=${new Date(gh.clock.now()).toISOString().replace(/\.\d{3}Z$/, "Z")} -->\n**fixer-7** is fixing this pull request.\n` }),
+    after: (gh, pr) => gh.comment(pr.number, { author: "alice", body: `<!-- prflow:claim head=${pr.headSha} by=fixer-7 at=${new Date(gh.clock.now()).toISOString().replace(/\.\d{3}Z$/, "Z")} -->\n**fixer-7** is fixing this pull request.\n` }),
   },
   // A draft marked ready once the Action has labelled it: two states, so a timeline.
   { pull: { title: "Drafted, then ready", author: "agent-m1", labels: ["from:m1"], draft: true }, later: (gh, pr) => gh.markReady(pr.number) },
   // Last (its issue takes the next number; `later` counts pull requests from 1): closes an issue that says Start-After: #6: an inherited edge, drawn dashed.
   {
     pull: { title: "Feature after the gate", author: "win-box", labels: ["from:m6", "merge-queued"] },
-    then: (gh, pr) => {
+    after: (gh, pr) => {
       const issue = gh.createIssue({ title: "The feature", body: "Start-After: #6" });
       gh.state.pull(pr.number).body = `Fixes #${issue.number}`;
     },
@@ -73,7 +73,7 @@ before(async () => {
   browser = chromiumRun.browser;
   gh = await seedPageBoard({ owner: OWNER, repo: REPO, token: TOKEN, config: CONFIG, seeds: SEEDS });
   // The team's own colours, none the config's: the page must draw each label as GitHub does.
-  [...gh.state.labels.values()].forEach((l, i) => gh.state.updateLabel(l.name, { color: (0x3a5f00 + i * 0x1d2b7).toString(16).padStart(6, "0").slice(-6) }));
+  for (const [i, l] of [...gh.state.labels.values()].entries()) gh.state.updateLabel(l.name, { color: (0x3a5f00 + i * 0x1d2b7).toString(16).padStart(6, "0").slice(-6) });
   page = await servePage();
 });
 

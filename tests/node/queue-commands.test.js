@@ -5,11 +5,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { join } from "node:path";
 import { PERSONAL_TOKEN, startEmulator } from "../../emulator/index.js";
 import { prflow, PRESET_CONFIG } from "./lib/cli.js";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const _ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const NO_CONFIG = ["--config", PRESET_CONFIG];
 
 async function withQueue(fn) {

@@ -111,7 +111,7 @@ test("an autoFix command looking for the token by every means finds nothing; wha
 });
 
 test("an autoFix command that prints a token-shaped string and the real token is set aside with both masked in its comment", async (t) => {
-  const { gh, token, go, lines } = await board(t, () => "true");
+  const { gh, token, lines } = await board(t, () => "true");
   // The command names the real token itself (a config can), and a token of the shape GitHub issues.
   const shaped = `ghp_${"A1b2C3d4".repeat(5)}`;
   const basic = Buffer.from(`x-access-token:${token}`).toString("base64");

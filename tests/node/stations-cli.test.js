@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { PRESET_CONFIG, prflow } from "./lib/cli.js";
 import { setup } from "./lib/setup.js";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const _ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const STATION_TOKEN = "ghp_stationM4token0000000000000000000000";
 const config = {
   flow: "stations",

@@ -16,7 +16,7 @@ const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
 function factsFile() {
   const facts = JSON.parse(readFileSync(new URL("tests/fixtures/queue-report/facts.json", root), "utf8"));
-  HOSTILE.forEach((title, i) => (facts.pullRequests[i].title = title));
+  for (const [i, title] of HOSTILE.entries()) facts.pullRequests[i].title = title;
   const file = join(mkdtempSync(join(tmpdir(), "prflow-escapes-")), "facts.json");
   writeFileSync(file, JSON.stringify(facts));
   return { file, numbers: HOSTILE.map((_, i) => facts.pullRequests[i].number) };

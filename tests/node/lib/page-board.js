@@ -1,6 +1,6 @@
 // The dashboard tests' repository: a reader's token, the config in the repository, the seeded pull
 // requests, and the Action's passes over them so state labels exist and time in state starts. The
-// jsdom and the chromium suites seed the same way; each brings its own seeds. A seed's `then(gh, pr)`
+// jsdom and the chromium suites seed the same way; each brings its own seeds. A seed's `after(gh, pr)`
 // adds what needs the pull request's number or head (comments carrying markers, trailers); its
 // `later(gh, pr)` what happens once the Action has labelled the board (then the Action runs again).
 import assert from "node:assert/strict";
@@ -23,7 +23,7 @@ export async function seedPageBoard({ owner, repo, token, config, seeds }) {
     gh.clock.advance({ minutes: 7 });
     if (seed.check) gh.checkRun({ number: pr.number, name: "test", status: "COMPLETED", conclusion: seed.check });
     if (seed.review) gh.review(pr.number, seed.review);
-    seed.then?.(gh, pr);
+    seed.after?.(gh, pr);
     gh.clock.advance({ minutes: 3 });
   }
   const app = makeOctokit({ token: gh.appToken, baseUrl: gh.url, timeScale: 0.001 });
