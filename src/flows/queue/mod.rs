@@ -10,6 +10,7 @@ pub mod declare;
 pub mod fixer;
 pub mod graph;
 pub mod green;
+pub mod lease;
 pub mod markers;
 pub mod memory;
 pub mod open;
