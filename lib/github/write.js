@@ -8,13 +8,16 @@
 //!   "dry-run"       not live: `detail` says what it would do, and nothing is read or written,
 //!   "guard-failed"  what the op expects no longer holds: not written; later ops on the same pull
 //!                   request in this batch are not written either (they were decided on the same read),
-//!   "failed"        GitHub refused or failed (the error in words); later ops still run.
+//!   "failed"        GitHub refused or failed (the error in words); later ops still run. `transient`
+//!                   says GitHub or the network failed past the client's retries (lib/retry.js).
 //! A guard-failed op is not retried here: the next run reads the pull request as it now is and decides
 //! again, so what moved is what the next decision sees. Nothing is remembered in between.
 //!
 //! Label edits add (`POST /issues/{n}/labels`) and remove (`DELETE /issues/{n}/labels/{name}`) named
 //! labels only. Nothing here replaces a whole label set, so a label a person adds while prflow edits
 //! the same pull request survives.
+
+import { apiTransient } from "../retry.js";
 
 /** The review event a station posts. Hard-wired: no op can carry another, so nothing here approves. */
 export const REVIEW_EVENT = Object.freeze("COMMENT");
@@ -248,7 +251,8 @@ async function applyOne(octokit, op, { params, live, git, stopped }) {
     }
     return await writer.apply(octokit, op, { params, fresh, git });
   } catch (e) {
-    return { outcome: FAILED, detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}` };
+    // `transient`: past the client's retries, and maybe applied (a lost reply): the caller re-reads.
+    return { outcome: FAILED, detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}`, transient: apiTransient(e) };
   }
 }
 
