@@ -566,8 +566,10 @@ class Emulator {
     const entry = { method: req.method, path: u.pathname, operation: `git ${push ? "receive-pack" : "upload-pack"}`, status: 0, token: token ? `${token.slice(0, 8)}…` : null, tokenKind: who?.kind ?? null, login: who?.login ?? null, faulted: null, at: this.clock.iso() };
     this.requests.push(entry);
     // Faults on git: `match: { git: "receive-pack" | "upload-pack" }` (and an outage, on everything).
-    const fault = this.consumeFault((f) => ["5xx", "drop", "outage", "lost-reply"].includes(f.kind) && (f.kind === "outage" || f.match?.git), { method: req.method, path: u.pathname, git: push ? "receive-pack" : "upload-pack" });
-    if (fault && !(fault.kind === "lost-reply" && !(req.method === "POST" && push))) {
+    // A lost reply needs something to lose: only the POST that carries the pack.
+    const carries = req.method === "POST";
+    const fault = this.consumeFault((f) => ["5xx", "drop", "outage", "lost-reply"].includes(f.kind) && (f.kind === "outage" || f.match?.git) && (f.kind !== "lost-reply" || carries), { method: req.method, path: u.pathname, git: push ? "receive-pack" : "upload-pack" });
+    if (fault) {
       entry.faulted = fault.kind;
       if (fault.kind === "drop") {
         req.resume();
@@ -643,7 +645,7 @@ class Emulator {
   sendFault(res, entry, fault, headers, started) {
     let status;
     let body;
-    if (fault.kind === "5xx") {
+    if (fault.kind === "5xx" || fault.kind === "outage") {
       status = fault.status ?? 502;
       body = { message: "Server Error" };
     } else if (fault.kind === "secondary-rate-limit") {
