@@ -1006,7 +1006,7 @@ impl Stepper<'_> {
         if let Some(m) = self.input.options.watch_timeout_minutes {
             cfg.timeout_minutes = m;
         }
-        let step = watch::watch_step(&poll, &watching.watch, &self.labels().skip_ci, &cfg);
+        let step = watch::cycle_step(&poll, &watching.watch, self.config, &cfg);
         let n = watching.number;
         let watching = Watching { watch: step.state.clone(), ..watching };
         if step.outcome == watch::CONTINUE {
