@@ -568,13 +568,20 @@ class Emulator {
     // Faults on git: `match: { git: "receive-pack" | "upload-pack" }` (and an outage, on everything).
     // A lost reply needs something to lose: only the POST that carries the pack.
     const carries = req.method === "POST";
-    const fault = this.consumeFault((f) => ["5xx", "drop", "outage", "lost-reply"].includes(f.kind) && (f.kind === "outage" || f.match?.git) && (f.kind !== "lost-reply" || carries), { method: req.method, path: u.pathname, git: push ? "receive-pack" : "upload-pack" });
+    const fault = this.consumeFault((f) => ["5xx", "429", "drop", "outage", "lost-reply"].includes(f.kind) && (f.kind === "outage" || f.match?.git) && (f.kind !== "lost-reply" || carries), { method: req.method, path: u.pathname, git: push ? "receive-pack" : "upload-pack" });
     if (fault) {
       entry.faulted = fault.kind;
       if (fault.kind === "drop") {
         req.resume();
         entry.status = 0;
         res.socket?.destroy();
+        return;
+      }
+      if (fault.kind === "429") {
+        req.resume();
+        entry.status = 429;
+        res.writeHead(429, { "content-type": "text/plain", "retry-after": String(fault.retryAfter) });
+        res.end("Too Many Requests\n");
         return;
       }
       if (fault.kind !== "lost-reply") {
