@@ -23,8 +23,8 @@ export async function readLease(g) {
     if (/couldn't find remote ref/i.test(r.stderr)) return { sha: null, record: null };
     throw new Error(`the queue's lease could not be read: ${r.stderr.trim().split("\n").pop()}`);
   }
-  const sha = (await git(g.dir, ["rev-parse", SEEN])).stdout;
-  return { sha, record: (await git(g.dir, ["log", "-1", "--format=%B", sha])).stdout };
+  const [sha, ...record] = (await git(g.dir, ["log", "-1", "--format=%H%n%B", SEEN])).stdout.split("\n");
+  return { sha, record: record.join("\n").trim() };
 }
 
 /**
@@ -32,12 +32,16 @@ export async function readLease(g) {
  * `{ ok: false, lost: true }` when the lease moved since it was read; throws when GitHub cannot be reached.
  */
 export async function writeLease(g, { record, expect }) {
-  const tree = (await git(g.dir, ["mktree"], { input: "" })).stdout;
+  // The empty tree: git knows its id without storing it, and commit-tree needs it stored once.
+  g.emptyTree ??= (await git(g.dir, ["mktree"], { input: "" })).stdout;
+  const tree = g.emptyTree;
   const sha = (await git(g.dir, ["commit-tree", tree, "-m", record])).stdout;
   const r = await git(g.dir, ["push", "--porcelain", `--force-with-lease=${LEASE_REF}:${expect ?? ""}`, g.cloneUrl, `${sha}:${LEASE_REF}`], { allowFail: true, env: g.auth });
   if (r.code === 0) return { ok: true, sha };
   const text = `${r.stdout}\n${r.stderr}`;
-  if (/stale info|\[rejected\]|fetch first|non-fast-forward/.test(text)) return { ok: false, lost: true };
+  // Lost to another writer: the lease moved since the read, or both pushes reached the ref at once
+  // (git's own lock on it refuses the second).
+  if (/stale info|\[rejected\]|fetch first|non-fast-forward|cannot lock ref|failed to update ref/.test(text)) return { ok: false, lost: true };
   throw new Error(`the queue's lease could not be written: ${text.trim().split("\n").pop()}`);
 }
 
