@@ -14,6 +14,9 @@ import { graphqlRequest, makeOctokit, parseSlug, readJobLog } from "../../lib/gi
 import { readBoardFacts } from "../../lib/github/read-queue.js";
 import { commandEnv, git, IDENTITY, killRunning, remoteUrl, run as runProcess, splitCredentials } from "../../lib/queue/git.js";
 import { applyOps as applyWrites, APPLIED, FAILED, GUARD_FAILED, UNCHANGED } from "../../lib/github/write.js";
+import { githubClock, QueueLease, workerName } from "../../lib/queue/lease.js";
+import { recoverStateDir, stateWorkerName } from "../../lib/queue/recovery.js";
+import { apiTransient, gitTransient, retrying, waitAfter } from "../../lib/retry.js";
 
 export const summary = "Land the merge queue one pull request at a time: rebase, push, release, watch (the worker).";
 export const usage =
@@ -99,6 +102,8 @@ export class Git {
       await git(this.stateDir, ["init", "--quiet", "--bare", this.dir]);
     }
     await git(this.dir, ["config", "remote.origin.url", this.cloneUrl]);
+    // What a killed worker left (lib/queue/recovery.js), once per process, before the first worktree.
+    this.recovered ??= await recoverStateDir({ stateDir: this.stateDir, clone: this.dir });
   }
   async fetch(branch) {
     await git(this.dir, ["fetch", "--quiet", "--force", "origin", `+refs/heads/${branch}:refs/prflow/${branch}`], { env: this.auth });
@@ -188,14 +193,27 @@ async function rebaseIn(g, op, upstreamRequired) {
   return { outcome: "done", head: now };
 }
 
-async function pushFrom(g, op) {
+/** The branch's head on the remote, or null when it cannot be read. */
+async function remoteHead(g, branch) {
+  const r = await git(g.dir, ["ls-remote", g.cloneUrl, `refs/heads/${branch}`], { allowFail: true, env: g.auth });
+  return r.code === 0 ? (r.stdout.split(/\s/)[0] || null) : null;
+}
+
+async function pushFrom(g, op, io = {}) {
   const dir = g.trees.get(op.number);
   if (!dir) return { outcome: "failed", log: "nothing to push: no worktree for this pull request" };
   const now = (await git(dir, ["rev-parse", "HEAD"])).stdout;
   if (now === op.lease) return { outcome: "unchanged", head: now };
-  const r = await git(dir, ["push", "--quiet", `--force-with-lease=refs/heads/${op.branch}:${op.lease}`, g.cloneUrl, `HEAD:refs/heads/${op.branch}`], { allowFail: true, env: g.auth });
+  const r = await retrying(async () => {
+    const p = await git(dir, ["push", "--quiet", `--force-with-lease=refs/heads/${op.branch}:${op.lease}`, g.cloneUrl, `HEAD:refs/heads/${op.branch}`], { allowFail: true, env: g.auth });
+    if (p.code === 0) return p;
+    // A push whose answer was lost may have landed (curl even sends it again, and git then reports the
+    // branch moved): the remote says which, before anything is recorded.
+    if ((await remoteHead(g, op.branch)) === now) return { ...p, code: 0 };
+    return { ...p, transient: gitTransient(p.stderr), log: p.stderr };
+  }, { what: `pushing #${op.number}`, sleep: io.sleep, log: io.log });
   if (r.code === 0) return { outcome: "done", head: now };
-  return { outcome: /stale info/.test(r.stderr) ? "leaseLost" : "refused", log: r.stderr.trim() };
+  return { outcome: /stale info/.test(r.stderr) ? "leaseLost" : r.transient ? "transient" : "refused", log: r.stderr.trim() };
 }
 
 async function autoFixIn(g, op) {
@@ -222,11 +240,11 @@ const OUTCOMES = { [APPLIED]: "done", [UNCHANGED]: "unchanged", [GUARD_FAILED]: 
 
 async function githubOp(gh, op) {
   const [r] = await applyWrites(gh.octokit, [op], { owner: gh.owner, repo: gh.repo, live: true });
-  return { outcome: OUTCOMES[r.outcome] ?? "failed", log: r.detail ?? "" };
+  return { outcome: r.transient ? "transient" : (OUTCOMES[r.outcome] ?? "failed"), log: r.detail ?? "" };
 }
 
 /** Applies a step's ops in order and stops at the first that does not succeed; one result per op applied. */
-export async function applyOps(ops, { gh, g }) {
+export async function applyOps(ops, { gh, g, sleep, log }) {
   const results = [];
   try {
     for (const op of ops) {
@@ -234,11 +252,12 @@ export async function applyOps(ops, { gh, g }) {
       try {
         if (op.op === "rebase") r = await rebaseIn(g, op, false);
         else if (op.op === "rebaseOnto") r = await rebaseIn(g, op, true);
-        else if (op.op === "push") r = await pushFrom(g, op);
+        else if (op.op === "push") r = await pushFrom(g, op, { sleep, log });
         else if (op.op === "autoFix") r = await autoFixIn(g, op);
         else r = await githubOp(gh, op);
       } catch (e) {
-        r = { outcome: "failed", log: e.message };
+        // A fetch that could not reach GitHub is transient; anything else a failure.
+        r = { outcome: gitTransient(e.message) ? "transient" : "failed", log: e.message };
       }
       results.push(r);
       if (!["done", "unchanged", "skipped"].includes(r.outcome)) break;
@@ -341,8 +360,34 @@ export async function readMovedLayers(gh, facts, log = () => {}) {
  * facts)` ends it early (tests; `facts` are what the step was given), and `resume` (what it returned)
  * goes on from there; `signal.stop` is set by the first SIGINT/SIGTERM.
  */
-export async function runQueue({ gh, g, engine, options, once = false, log, sleep, signal = { stop: false }, stopWhen = () => false, resume = null }) {
+export async function runQueue({ gh, g, engine, options, once = false, log, sleep: sleepFor, signal = { stop: false }, stopWhen = () => false, resume = null, lease = undefined }) {
   await g.ready();
+  for (const line of g.recovered ?? []) log(`on start: ${line}`);
+  if (g.recovered) g.recovered = [];
+  // One worker per repository (lib/queue/lease.js): a dry run writes nothing and needs no lease.
+  const clock = githubClock(gh.octokit);
+  const sleep = async (ms, sig) => (clock.slept(ms), sleepFor(ms, sig));
+  lease = lease === undefined ? (options.dryRun ? null : new QueueLease({ g, engine, log, me: stateWorkerName(g.stateDir, workerName) })) : lease;
+  try {
+    return await cycles({ gh, g, engine, options, once, log, sleep, signal, stopWhen, resume, lease, clock });
+  } finally {
+    if (lease) await lease.release(await clock.now()).catch((e) => log(`the queue's lease was not released (${e.message}): it expires by itself`));
+  }
+}
+
+/**
+ * Holds the lease before a read that may lead to writes: true when held; else says who holds it and
+ * sleeps as the lease answers (false), or, for one cycle, returns false at once.
+ */
+async function leased({ lease, clock, sleep, signal, once }) {
+  if (!lease) return true;
+  const l = await lease.ensure(await clock.now());
+  if (l.held) return true;
+  if (!once) await sleep(l.waitSeconds * 1000, signal);
+  return false;
+}
+
+async function cycles({ gh, g, engine, options, once, log, sleep, signal, stopWhen, resume, lease, clock }) {
   // A test resumes where an earlier call stopped (memory-only state such as demotions, a watch in
   // progress); a process starts empty, with a survey.
   let state = resume?.state ?? {};
@@ -355,24 +400,73 @@ export async function runQueue({ gh, g, engine, options, once = false, log, slee
   let wait = resume?.wait ?? { kind: "survey", afterSeconds: 0 };
   // The first survey of a process reads the timelines for the layers GitHub moved (1a has no last survey).
   let first = !resume;
+  // GitHub failing (an outage, a spent rate limit, dropped connections past the client's retries) never
+  // ends the resident worker: it waits (back-off, or until the limit resets), says until when, and reads
+  // again where it was. One cycle (--once, the Action) fails instead, and the next run starts over.
+  let failures = 0;
+  const waitOut = async (e) => {
+    if (once || !(apiTransient(e) || gitTransient(e?.message))) throw e;
+    failures++;
+    const w = waitAfter(e, failures);
+    const known = clock.estimate();
+    const until = known ? new Date(Date.parse(known) + w.seconds * 1000).toISOString().replace(/\.\d+Z$/, "Z") : w.until;
+    log(`GitHub failed (${String(e?.message ?? e).split("\n")[0]}): waiting ${w.seconds} s for ${w.why}, until ${until}; then reading again (${failures} in a row)`);
+    await sleep(w.seconds * 1000, signal);
+    // A poll is asked again as it was; anything else is a survey, the state kept.
+    wait = wait.kind === "poll" ? { ...wait, afterSeconds: 0 } : { kind: "survey", afterSeconds: 0 };
+  };
   for (;;) {
     let movedLayers = [];
-    if (wait.kind === "survey" || wait.kind === "sleep") {
-      await sleep((wait.afterSeconds ?? wait.seconds ?? 0) * 1000, signal);
-      facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {}, tips: (q) => g.builtOn(q) });
-      if (first) movedLayers = await readMovedLayers(gh, facts, log);
-      first = false;
-      closed = await readClosed(gh, [...new Set([...reads, ...movedLayers.map((l) => l.parent)])], facts);
-      poll = null;
-    } else if (wait.kind === "poll") {
-      await sleep(wait.afterSeconds * 1000, signal);
-      facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {}, tips: (q) => g.builtOn(q) });
-      poll = { ...(await readPoll(gh, wait.number, facts)), stopRequested: signal.stop };
+    try {
+      if (wait.kind === "survey" || wait.kind === "sleep") {
+        await sleep((wait.afterSeconds ?? wait.seconds ?? 0) * 1000, signal);
+        if (!(await leased({ lease, clock, sleep, signal, once }))) {
+          if (once || signal.stop) return { state, wait: { kind: "leaseHeld" }, reads, results: [], jobLogs: [], facts };
+          wait = { kind: "survey", afterSeconds: 0 };
+          continue;
+        }
+        facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {}, tips: (q) => g.builtOn(q) });
+        if (first) movedLayers = await readMovedLayers(gh, facts, log);
+        first = false;
+        closed = await readClosed(gh, [...new Set([...reads, ...movedLayers.map((l) => l.parent)])], facts);
+        poll = null;
+      } else if (wait.kind === "poll") {
+        await sleep(wait.afterSeconds * 1000, signal);
+        if (!(await leased({ lease, clock, sleep, signal, once }))) {
+          // Another worker took over while this one watched: it watches from its own survey.
+          if (once || signal.stop) return { state, wait: { kind: "leaseHeld" }, reads, results: [], jobLogs: [], facts };
+          wait = { kind: "survey", afterSeconds: 0 };
+          continue;
+        }
+        facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {}, tips: (q) => g.builtOn(q) });
+        poll = { ...(await readPoll(gh, wait.number, facts)), stopRequested: signal.stop };
+      }
+    } catch (e) {
+      await waitOut(e);
+      if (signal.stop) return { state, wait: { kind: "stop" }, reads, results, jobLogs, facts };
+      continue;
     }
+    failures = 0;
     const out = engine.cycleStep({ facts, state, results, poll, closed, movedLayers, jobLogs, options, stop: signal.stop });
     if (out.configErrors) throw new RunError(out.configErrors.map((e) => `config: ${e.path}: expected ${e.expected}, found ${e.found}`));
     for (const line of out.log) log(line);
-    results = out.ops.length ? await applyOps(out.ops, { gh, g }) : [];
+    // The lease again just before the first write: the survey may have taken long (retries, an outage).
+    let mayWrite;
+    try {
+      mayWrite = !out.ops.length || (await leased({ lease, clock, sleep: async () => {}, signal, once: true }));
+    } catch (e) {
+      // Not written: the step is decided again on the next read, from the state before it.
+      await waitOut(e);
+      if (signal.stop) return { state, wait: { kind: "stop" }, reads, results, jobLogs, facts };
+      continue;
+    }
+    results = out.ops.length && mayWrite ? await applyOps(out.ops, { gh, g, sleep, log }) : [];
+    if (!mayWrite) {
+      // Another worker holds the queue now: what this step remembered is about a queue it no longer moves.
+      if (once || signal.stop) return { state, wait: { kind: "leaseHeld" }, reads, results: [], jobLogs: [], facts };
+      ({ state, wait, results } = { state: {}, wait: { kind: "survey", afterSeconds: 0 }, results: [] });
+      continue;
+    }
     jobLogs = out.jobLogs?.length ? await readJobTails(gh, out.jobLogs) : [];
     for (const [i, r] of results.entries()) if (!["done", "unchanged"].includes(r.outcome)) log(`${out.ops[i].op} #${out.ops[i].number}: ${r.outcome}${r.log ? `: ${r.log.split("\n").at(-1)}` : ""}`);
     ({ state, wait, reads } = out);
@@ -438,7 +532,9 @@ export async function run(values) {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   try {
-    await runQueue({ gh: { octokit, ...slug }, g, engine, options, once: values.once, log, sleep: stoppableSleep, signal });
+    // PRFLOW_TIME_SCALE shortens every wait, as it does the Action's (the emulator's tests; 1 on GitHub).
+    const scale = Number(env.PRFLOW_TIME_SCALE) > 0 ? Number(env.PRFLOW_TIME_SCALE) : 1;
+    await runQueue({ gh: { octokit, ...slug }, g, engine, options, once: values.once, log, sleep: (ms, sig) => stoppableSleep(ms * scale, sig), signal });
   } finally {
     await g.dropAll();
   }
