@@ -568,8 +568,11 @@ class Emulator {
     // Faults on git: `match: { git: "receive-pack" | "upload-pack" }` (and an outage, on everything).
     // A lost reply needs something to lose: only the POST that carries the pack.
     const carries = req.method === "POST";
-    const fault = this.consumeFault((f) => ["5xx", "429", "drop", "outage", "lost-reply"].includes(f.kind) && (f.kind === "outage" || f.match?.git) && (f.kind !== "lost-reply" || carries), { method: req.method, path: u.pathname, git: push ? "receive-pack" : "upload-pack" });
-    if (fault) {
+    const fault = this.consumeFault((f) => ["5xx", "429", "drop", "outage", "lost-reply", "meanwhile"].includes(f.kind) && (f.kind === "outage" || f.match?.git) && (f.kind !== "lost-reply" || carries), { method: req.method, path: u.pathname, git: push ? "receive-pack" : "upload-pack" });
+    if (fault?.kind === "meanwhile") {
+      entry.faulted = fault.kind;
+      fault.run(this, { method: req.method, path: u.pathname });
+    } else if (fault) {
       entry.faulted = fault.kind;
       if (fault.kind === "drop") {
         req.resume();

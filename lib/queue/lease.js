@@ -78,7 +78,7 @@ export class QueueLease {
       const w = await writeLease(this.g, { record: d.record, expect: seen.sha });
       if (w.ok) {
         this.held = { record: d.record, sha: w.sha };
-        this.say(d.action === "renew" ? "" : d.message);
+        if (d.action !== "renew") this.say(d.message);
         return { held: true };
       }
       this.held = null;
