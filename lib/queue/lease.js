@@ -108,9 +108,15 @@ export function githubClock(octokit) {
   let clock = CLOCKS.get(octokit);
   if (clock) return clock;
   const heard = { date: null, local: 0, slept: 0 };
-  octokit.hook.after("request", (response) => {
+  const hear = (response) => {
     const date = Date.parse(response?.headers?.date ?? "");
     if (Number.isFinite(date)) Object.assign(heard, { date, local: Date.now(), slept: 0 });
+  };
+  octokit.hook.after("request", hear);
+  // An error answer (a 502, a spent limit) carries GitHub's Date too.
+  octokit.hook.error("request", (e) => {
+    hear(e?.response);
+    throw e;
   });
   clock = {
     async now() {

@@ -108,3 +108,52 @@ for (const [name, fault] of Object.entries(FAULTS)) {
     assert.deepEqual(gh.validationFailures, []);
   });
 }
+
+/** The worker with its lease, as it runs resident; resolves when every pull request left, or throws what ended it. */
+async function resident(gh, stateDir, numbers, lines) {
+  const octokit = makeOctokit({ token: gh.personalToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001, log: (l) => lines.push(`octokit: ${l}`) });
+  const g = new Git({ cloneUrl: gh.cloneUrl(), stateDir: join(stateDir, "w") });
+  let steps = 0;
+  await runQueue({
+    gh: { octokit, owner: gh.owner, repo: gh.repo }, g, engine, options: WORKER_OPTIONS,
+    sleep: async (ms) => gh.clock.advance(ms), log: (l) => lines.push(l),
+    stopWhen: () => numbers.every((n) => gh.state.pull(n).merged) || ++steps >= 250,
+  });
+}
+
+test("an hour's outage (every API and git request 502): the resident worker waits it out, says until when, and lands what is queued", async (t) => {
+  const { gh, stateDir, close } = await landingRepo({ seed: "faults-outage" });
+  t.after(close);
+  const numbers = Object.values(openBoard(gh, [{ key: "a" }, { key: "b" }]));
+  const from = gh.clock.now();
+  const outage = gh.outage({ minutes: 60 });
+  const lines = [];
+  await resident(gh, stateDir, numbers, lines);
+  const log = lines.join("\n");
+  assert.ok(outage.hits >= 3, `the outage was met (${outage.hits})`);
+  for (const n of numbers) {
+    assert.ok(gh.state.pull(n).merged, `#${n} landed\n${log}`);
+    assert.deepEqual(gh.state.pull(n).comments, []);
+    assert.equal(gh.ci.usage({ number: n }).total.runs, 1);
+  }
+  const waits = lines.filter((l) => /^GitHub failed \(.*\): waiting \d+ s for GitHub to answer again, until 2026-12-01T\d\d:\d\d:\d\dZ; then reading again/.test(l));
+  assert.ok(waits.length >= 2, `each wait said until when\n${log}`);
+  assert.ok(gh.clock.now() - from >= 60 * 60_000, "it waited the hour out, on the emulator's clock");
+  assert.deepEqual(gh.validationFailures, []);
+});
+
+test("the hourly rate limit spent: the resident worker waits for the reset, says so, and lands what is queued", async (t) => {
+  const { gh, stateDir, close } = await landingRepo({ seed: "faults-limit" });
+  t.after(close);
+  const numbers = Object.values(openBoard(gh, [{ key: "a" }]));
+  const from = gh.clock.now();
+  gh.spendRateLimit(gh.personalToken, { resetIn: 45 * 60_000 });
+  const lines = [];
+  await resident(gh, stateDir, numbers, lines);
+  const log = lines.join("\n");
+  assert.ok(gh.state.pull(numbers[0]).merged, `landed\n${log}`);
+  assert.deepEqual(gh.state.pull(numbers[0]).comments, []);
+  assert.ok(lines.some((l) => /^GitHub failed \(.*rate limit.*\): waiting \d+ s for the rate limit to reset, until /i.test(l)), `it said it waits for the reset\n${log}`);
+  assert.ok(gh.clock.now() - from >= 45 * 60_000, "it waited for the reset");
+  assert.deepEqual(gh.validationFailures, []);
+});
