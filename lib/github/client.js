@@ -92,7 +92,7 @@ export function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {}, timeSc
   const what = (options) => `${options.method} ${options.url}`;
   const onLimit = (kind) => (retryAfter, options, _octokit, retryCount) => {
     if (kind === "rate limit" && retryAfter > MAX_RATE_LIMIT_WAIT_S) {
-      log(`not retried here: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s (over ${MAX_RATE_LIMIT_WAIT_S} s): the caller waits for the reset or stops`);
+      log(`giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, more than this request waits (${MAX_RATE_LIMIT_WAIT_S} s): the resident worker waits for the reset, a run stops`);
       return false;
     }
     if (retryCount < MAX_RATE_LIMIT_RETRIES) {
