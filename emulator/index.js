@@ -604,13 +604,20 @@ class Emulator {
     }
     const pack = req.method === "POST" && push;
     const before = pack ? this.git.heads() : null;
+    // Refs outside branches (a tool's own, such as a lease) move too: `entry.refs` names every ref a push moved.
+    const others = () => this.git.git(["for-each-ref", "--format=%(refname) %(objectname)", "refs/"]).split("\n").filter((l) => l && !l.startsWith("refs/heads/")).join("\n");
+    const othersBefore = pack ? others() : null;
     const lose = fault?.kind === "lost-reply" && pack;
     const status = await this.git.serve(req, lose ? discard(res) : res, { path: u.pathname, query: u.search.replace(/^\?/, ""), remoteUser: push ? who.login : who?.login });
     entry.status = res.statusCode;
     if (pack && status === 0) {
       this.currentTokenKind = who.kind;
       try {
-        this.state.receive(before, this.git.heads(), who.login);
+        const after = this.git.heads();
+        const moved = (a, b) => [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k));
+        const lines = (text) => new Map(text ? text.split("\n").map((l) => l.split(" ")) : []);
+        entry.refs = [...moved(before, after).map((b) => `refs/heads/${b}`), ...moved(lines(othersBefore), lines(others()))];
+        this.state.receive(before, after, who.login);
       } catch (e) {
         this.validationFailures.push({ where: "emulator", method: req.method, path: u.pathname, operation: entry.operation, problems: [e.stack ?? e.message] });
       } finally {
