@@ -898,6 +898,10 @@ records?: SetAsideRecord[]
  */
 rereads?: number
 /**
+ * Transient failures in a row (each backs the next survey off further; any op that succeeds resets it).
+ */
+transient?: number
+/**
  * Pull requests tried this cycle.
  */
 tried?: number[]
@@ -1040,7 +1044,7 @@ export type RepoFact = ("labels" | "requiredChecks" | "codeowners" | "issues" | 
 /**
  * How one op went, as the shell reports it (one per op applied, in order; it stops at the first that is not `done`/`unchanged`/`skipped`).
  */
-export type QueueOpOutcome = (("done" | "conflict" | "failed") | "unchanged" | "empty" | "skipped" | "moved" | "leaseLost" | "refused" | "guardFailed")
+export type QueueOpOutcome = (("done" | "conflict" | "failed") | "unchanged" | "empty" | "skipped" | "moved" | "leaseLost" | "refused" | "guardFailed" | "transient")
 /**
  * A pull request that left the open list, read by number because the worker asked (`reads`).
  */
@@ -2677,6 +2681,60 @@ commit: string
  */
 lease: string
 }
+export interface QueueLeaseInput {
+/**
+ * The record this worker last wrote, when it has not read since: enough to keep a lease with time left.
+ */
+held?: (string | null)
+/**
+ * This worker's name (host, process): the holder it writes.
+ */
+me: string
+/**
+ * GitHub's time now (the Date of its last answer).
+ */
+now: string
+/**
+ * The lease record as read from GitHub; null when there is none (or when it was not read: see `held`).
+ */
+record?: (string | null)
+/**
+ * The worker is leaving: write its lease expired.
+ */
+release?: boolean
+/**
+ * How long a lease lasts from its last renewal (default 600).
+ */
+ttlSeconds?: (number | null)
+}
+
+export interface QueueLeaseOutput {
+/**
+ * `keep` (held, time left: nothing to write), `read` (read the record and ask again), `take`, `renew`, `release` (write `record` swapped for what was read), `wait` (another holds it), `none`.
+ */
+action: string
+/**
+ * Who holds the lease after this answer (for `wait`: the other worker).
+ */
+holder?: (string | null)
+/**
+ * What to log.
+ */
+message: string
+/**
+ * The record to write for `take`, `renew` and `release`.
+ */
+record?: (string | null)
+/**
+ * Until when.
+ */
+until?: (string | null)
+/**
+ * For `wait`: seconds before asking again.
+ */
+waitSeconds: number
+}
+
 /**
  * A repository snapshot to decide.
  */
@@ -3412,6 +3470,7 @@ export interface Decisions {
   owner: { input: OwnerInput; output: OwnerOutput };
   parseTrailers: { input: ParseTrailersInput; output: ParseTrailersOutput };
   pushFixedPr: { input: PushFixedPrInput; output: PushFixedPrOutput };
+  queueLease: { input: QueueLeaseInput; output: QueueLeaseOutput };
   queueReads: { input: QueueReadsInput; output: QueueReadsOutput };
   reconcile: { input: ReconcileInput; output: ReconcileOutput };
   resolveClaimRace: { input: ResolveClaimRaceInput; output: ResolveClaimRaceOutput };
@@ -3494,6 +3553,8 @@ export interface Engine {
   parseTrailers(input?: EngineRequest<ParseTrailersInput>): ParseTrailersOutput;
   /** `push-fixed-pr`: skip-ci on before the push, the push leased at the claimed head, the claim resolved after. */
   pushFixedPr(input: EngineRequest<PushFixedPrInput>): PushFixedPrOutput;
+  /** One worker per repository: whether this worker keeps, takes, renews or releases the queue's lease, or waits for its holder. */
+  queueLease(input: EngineRequest<QueueLeaseInput>): QueueLeaseOutput;
   /** What the queue's reader must still fetch: issues, what blocks them, CODEOWNERS teams, branches to compare with the tip. */
   queueReads(input: EngineRequest<QueueReadsInput>): QueueReadsOutput;
   /** The plan for a snapshot: every open pull request's labels and statuses, and why. */

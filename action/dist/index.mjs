@@ -1835,7 +1835,7 @@ var init_core = __esm({
 
 // action/src/main.js
 import { resolve } from "node:path";
-import { readFileSync as readFileSync5 } from "node:fs";
+import { readFileSync as readFileSync6 } from "node:fs";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -3616,6 +3616,12 @@ function unreachable(octokit) {
     } catch (e) {
       if (e?.status !== 500 || e.response || !e.cause) throw e;
       const code = e.cause?.cause?.code ?? e.cause?.code ?? e.cause?.cause?.message ?? e.message;
+      if (dropped(code)) {
+        if (idempotent(options)) throw e;
+        const err2 = new e.constructor(`the connection dropped before GitHub answered ${options.method} ${options.url}: whether it was applied is not known (${describeCause(code)})`, 0, { request: e.request });
+        err2.ambiguous = true;
+        throw err2;
+      }
       const origin = (() => {
         try {
           return new URL(e.request?.url ?? options.url).origin;
@@ -3628,6 +3634,13 @@ function unreachable(octokit) {
       throw err;
     }
   });
+}
+function dropped(code) {
+  return /^(ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)$|other side closed|socket hang up/i.test(String(code));
+}
+function idempotent(options) {
+  if (options.method === "GET" || options.method === "HEAD") return true;
+  return options.method === "POST" && /\/graphql$/.test(options.url ?? "") && typeof options.query === "string" && !/^\s*mutation\b/.test(options.query);
 }
 function describeCause(code) {
   const words = { ECONNREFUSED: "connection refused", ENOTFOUND: "no such host", ECONNRESET: "connection reset", ETIMEDOUT: "timed out", EAI_AGAIN: "name lookup failed" };
@@ -3643,7 +3656,7 @@ function makeOctokit({ token, baseUrl, graphqlUrl, log: log2 = () => {
   const what = (options) => `${options.method} ${options.url}`;
   const onLimit = (kind) => (retryAfter, options, _octokit, retryCount) => {
     if (kind === "rate limit" && retryAfter > MAX_RATE_LIMIT_WAIT_S) {
-      log2(`giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, too long to wait (over ${MAX_RATE_LIMIT_WAIT_S} s)`);
+      log2(`giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, more than this request waits (${MAX_RATE_LIMIT_WAIT_S} s): the resident worker waits for the reset, a run stops`);
       return false;
     }
     if (retryCount < MAX_RATE_LIMIT_RETRIES) {
@@ -4069,6 +4082,68 @@ function toEvent(item) {
   }
 }
 
+// lib/retry.js
+var RETRY_WAITS_S = [1, 4, 9];
+var BACKOFF_FIRST_S = 30;
+var BACKOFF_MAX_S = 600;
+var GIT_TRANSIENT = [
+  /The requested URL returned error: (5\d\d|429)/i,
+  /\b(502|503|504) (Bad Gateway|Service Unavailable|Gateway Time-?out)/i,
+  /Connection reset|Connection refused|Connection timed out|Operation timed out|timed out after/i,
+  /Failed to connect|Could not resolve host|Couldn't connect|Empty reply from server/i,
+  /remote end hung up unexpectedly|early EOF|RPC failed|unexpected disconnect|transfer closed/i,
+  /SSL_read|GnuTLS recv error|TLS connection was non-properly terminated|curl \d+ /i
+];
+function gitTransient(text) {
+  return GIT_TRANSIENT.some((re) => re.test(String(text ?? "")));
+}
+function apiTransient(e) {
+  if (!e) return false;
+  const status = e.status ?? e.response?.status;
+  if (status === 0 || e.unreachable || e.ambiguous) return true;
+  if (status >= 500 || status === 429) return true;
+  const text = `${e.message ?? ""} ${JSON.stringify(e.response?.data ?? "")}`;
+  if (/rate limit|RATE_LIMITED|abuse/i.test(text)) return true;
+  if (e.cause && !status) return true;
+  return false;
+}
+function waitAfter(e, attempt, nowMs = Date.now()) {
+  const headers = e?.response?.headers ?? {};
+  const reset = Number(headers["x-ratelimit-reset"]);
+  const remaining = headers["x-ratelimit-remaining"];
+  const after = Number(headers["retry-after"]);
+  let seconds;
+  let why;
+  if (Number.isFinite(reset) && reset > 0 && String(remaining) === "0") {
+    seconds = Math.max(1, Math.ceil(reset - nowMs / 1e3) + 1);
+    why = "the rate limit to reset";
+  } else if (Number.isFinite(after) && after > 0) {
+    seconds = after;
+    why = "the wait GitHub asked for";
+  } else {
+    seconds = Math.min(BACKOFF_MAX_S, BACKOFF_FIRST_S * 2 ** Math.max(0, attempt - 1));
+    why = "GitHub to answer again";
+  }
+  return { seconds, until: new Date(nowMs + seconds * 1e3).toISOString(), why };
+}
+async function retrying(attempt, { what = "git", isTransient = () => false, sleep = (ms) => new Promise((r) => setTimeout(r, ms)), log: log2 = () => {
+}, waits = RETRY_WAITS_S } = {}) {
+  for (let i = 0; ; i++) {
+    let out;
+    try {
+      out = await attempt();
+    } catch (e) {
+      if (!isTransient(e) || i >= waits.length) throw e;
+      log2(`retry: ${what} failed (${String(e.message).split("\n").pop()}); again in ${waits[i]} s (retry ${i + 1} of ${waits.length})`);
+      await sleep(waits[i] * 1e3);
+      continue;
+    }
+    if (!out?.transient || i >= waits.length) return out;
+    log2(`retry: ${what} failed (${String(out.log ?? "").trim().split("\n").pop()}); again in ${waits[i]} s (retry ${i + 1} of ${waits.length})`);
+    await sleep(waits[i] * 1e3);
+  }
+}
+
 // lib/github/write.js
 var REVIEW_EVENT = Object.freeze("COMMENT");
 var APPLIED = "applied";
@@ -4276,7 +4351,7 @@ async function applyOne(octokit, op, { params, live, git: git2, stopped }) {
     }
     return await writer.apply(octokit, op, { params, fresh, git: git2 });
   } catch (e) {
-    return { outcome: FAILED, detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}` };
+    return { outcome: FAILED, detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}`, transient: apiTransient(e) };
   }
 }
 var hasGuard = (g) => Boolean(g && (g.head || g.base || g.labelsOn?.length || g.labelsOff?.length));
@@ -4828,13 +4903,13 @@ async function gateRun({ engine, octokit, owner, repo, step: step2, number, sha,
 }
 
 // action/src/queue.js
-import { join as join2 } from "node:path";
+import { join as join3 } from "node:path";
 import { tmpdir } from "node:os";
 
 // cli/commands/queue.js
 import { execFileSync } from "node:child_process";
-import { existsSync as existsSync2, mkdirSync, readFileSync as readFileSync3, rmSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync as existsSync3, mkdirSync, readFileSync as readFileSync4, rmSync as rmSync2 } from "node:fs";
+import { join as join2 } from "node:path";
 
 // lib/github/read-queue.js
 var PAGE = 50;
@@ -5070,20 +5145,210 @@ async function git(cwd, args, { allowFail = false, env = {}, input } = {}) {
   }
 }
 
+// lib/queue/lease.js
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+var LEASE_REF = "refs/prflow/queue-lease";
+var SEEN = "refs/prflow-seen/queue-lease";
+function workerName() {
+  return `${hostname().replace(/[^\w.-]/g, "-")}/${process.pid}/${randomBytes(3).toString("hex")}`;
+}
+async function readLease(g) {
+  const r = await git(g.dir, ["fetch", "--quiet", "--force", g.cloneUrl, `+${LEASE_REF}:${SEEN}`], { allowFail: true, env: g.auth });
+  if (r.code !== 0) {
+    if (/couldn't find remote ref/i.test(r.stderr)) return { sha: null, record: null };
+    throw new Error(`the queue's lease could not be read: ${r.stderr.trim().split("\n").pop()}`);
+  }
+  const [sha, ...record] = (await git(g.dir, ["log", "-1", "--format=%H%n%B", SEEN])).stdout.split("\n");
+  return { sha, record: record.join("\n").trim() };
+}
+async function writeLease(g, { record, expect }) {
+  g.emptyTree ??= (await git(g.dir, ["mktree"], { input: "" })).stdout;
+  const tree = g.emptyTree;
+  const sha = (await git(g.dir, ["commit-tree", tree, "-m", record])).stdout;
+  const r = await git(g.dir, ["push", "--porcelain", `--force-with-lease=${LEASE_REF}:${expect ?? ""}`, g.cloneUrl, `${sha}:${LEASE_REF}`], { allowFail: true, env: g.auth });
+  if (r.code === 0) return { ok: true, sha };
+  const text = `${r.stdout}
+${r.stderr}`;
+  if (/stale info|\[rejected\]|fetch first|non-fast-forward|cannot lock ref|failed to update ref/.test(text)) return { ok: false, lost: true };
+  throw new Error(`the queue's lease could not be written: ${text.trim().split("\n").pop()}`);
+}
+var QueueLease = class {
+  constructor({ g, engine, me = workerName(), ttlSeconds, log: log2 = () => {
+  } }) {
+    Object.assign(this, { g, engine, me, ttlSeconds, log: log2 });
+    this.held = null;
+    this.said = "";
+  }
+  ask(input) {
+    return this.engine.queueLease({ me: this.me, ttlSeconds: this.ttlSeconds, ...input });
+  }
+  say(message) {
+    if (message !== this.said) this.log(message);
+    this.said = message;
+  }
+  async ensure(now) {
+    if (this.held && this.ask({ now, held: this.held.record }).action === "keep") return { held: true };
+    for (let round = 0; round < 2; round++) {
+      const seen = await readLease(this.g);
+      const d = this.ask({ now, record: seen.record });
+      if (d.action === "wait") {
+        this.held = null;
+        this.say(d.message);
+        return { held: false, holder: d.holder, until: d.until, waitSeconds: d.waitSeconds, message: d.message };
+      }
+      const w = await writeLease(this.g, { record: d.record, expect: seen.sha });
+      if (w.ok) {
+        this.held = { record: d.record, sha: w.sha };
+        if (d.action !== "renew") this.say(d.message);
+        return { held: true };
+      }
+      this.held = null;
+    }
+    return { held: false, waitSeconds: 1, message: "the queue's lease moved twice while it was being taken: asking again" };
+  }
+  async release(now) {
+    if (!this.held) return;
+    this.held = null;
+    const seen = await readLease(this.g);
+    const d = this.ask({ now, record: seen.record, release: true });
+    if (d.action !== "release") return;
+    const w = await writeLease(this.g, { record: d.record, expect: seen.sha });
+    if (w.ok) this.log(d.message);
+  }
+};
+var CLOCKS = /* @__PURE__ */ new WeakMap();
+function githubClock(octokit) {
+  let clock = CLOCKS.get(octokit);
+  if (clock) return clock;
+  const heard = { date: null, local: 0, slept: 0 };
+  const hear = (response) => {
+    const date = Date.parse(response?.headers?.date ?? "");
+    if (Number.isFinite(date)) Object.assign(heard, { date, local: Date.now(), slept: 0 });
+  };
+  octokit.hook.after("request", hear);
+  octokit.hook.error("request", (e) => {
+    hear(e?.response);
+    throw e;
+  });
+  clock = {
+    async now() {
+      if (heard.date === null) await octokit.request("GET /rate_limit");
+      return new Date(heard.date + Math.max(Date.now() - heard.local, heard.slept)).toISOString().replace(/\.\d+Z$/, "Z");
+    },
+    /** The same without asking: null when nothing was heard yet. */
+    estimate() {
+      if (heard.date === null) return null;
+      return new Date(heard.date + Math.max(Date.now() - heard.local, heard.slept)).toISOString().replace(/\.\d+Z$/, "Z");
+    },
+    slept(ms) {
+      heard.slept += ms;
+    }
+  };
+  CLOCKS.set(octokit, clock);
+  return clock;
+}
+
+// lib/queue/recovery.js
+import { existsSync as existsSync2, readdirSync, readFileSync as readFileSync3, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+var PID_FILE = "worker.pid";
+function alive(pid) {
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+}
+function locks(dir, out = []) {
+  let names;
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    const p = join(dir, name);
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      continue;
+    }
+    if (st.isDirectory()) {
+      if (name !== "objects") locks(p, out);
+    } else if (name.endsWith(".lock")) out.push(p);
+  }
+  return out;
+}
+async function recoverStateDir({ stateDir, clone, worktrees = join(stateDir, "worktrees") }) {
+  const done = [];
+  const pidFile = join(stateDir, PID_FILE);
+  const other = existsSync2(pidFile) ? Number(readFileSync3(pidFile, "utf8").trim()) : null;
+  if (other !== null && alive(other)) return [`the state folder ${stateDir} is in use by process ${other}: left as it is`];
+  if (existsSync2(join(clone, "HEAD"))) {
+    for (const l of locks(clone)) {
+      rmSync(l, { force: true });
+      done.push(`removed a lock a killed git left: ${l.slice(clone.length + 1)}`);
+    }
+    const list = (await git(clone, ["worktree", "list", "--porcelain"], { allowFail: true })).stdout;
+    const paths = list.split("\n").filter((l) => l.startsWith("worktree ")).map((l) => l.slice(9)).filter((p) => p !== clone);
+    for (const p of paths) {
+      if (existsSync2(p)) {
+        const dirs = ["rebase-merge", "rebase-apply"].map(async (d) => (await git(p, ["rev-parse", "--path-format=absolute", "--git-path", d], { allowFail: true })).stdout);
+        if ((await Promise.all(dirs)).some((d) => d && existsSync2(d))) {
+          await git(p, ["rebase", "--abort"], { allowFail: true });
+          done.push(`aborted a rebase left half done in ${p}`);
+        }
+        for (const l of locks(join(clone, "worktrees"))) rmSync(l, { force: true });
+      }
+      await git(clone, ["worktree", "remove", "--force", "--force", p], { allowFail: true });
+      rmSync(p, { recursive: true, force: true });
+      done.push(`removed a worktree left behind: ${p}`);
+    }
+    await git(clone, ["worktree", "prune"], { allowFail: true });
+  }
+  if (existsSync2(worktrees)) {
+    for (const name of readdirSync(worktrees)) {
+      rmSync(join(worktrees, name), { recursive: true, force: true });
+      done.push(`removed a worktree folder left behind: ${name}`);
+    }
+  }
+  if (existsSync2(stateDir)) writeFileSync(pidFile, `${process.pid}
+`);
+  return [...new Set(done)];
+}
+function stateWorkerName(stateDir, fresh) {
+  const file = join(stateDir, "worker.name");
+  const pid = existsSync2(join(stateDir, PID_FILE)) ? Number(readFileSync3(join(stateDir, PID_FILE), "utf8").trim()) : null;
+  if (pid !== process.pid) return fresh();
+  if (existsSync2(file)) {
+    const name2 = readFileSync3(file, "utf8").trim();
+    if (name2) return name2;
+  }
+  const name = fresh();
+  writeFileSync(file, `${name}
+`);
+  return name;
+}
+
 // cli/commands/queue.js
 var Git = class {
   constructor({ cloneUrl, stateDir }) {
     ({ url: this.cloneUrl, env: this.auth } = splitCredentials(cloneUrl));
-    this.dir = join(stateDir, "repo.git");
+    this.dir = join2(stateDir, "repo.git");
     this.trees = /* @__PURE__ */ new Map();
     this.stateDir = stateDir;
   }
   async ready() {
-    if (!existsSync2(this.dir)) {
+    if (!existsSync3(this.dir)) {
       mkdirSync(this.stateDir, { recursive: true });
       await git(this.stateDir, ["init", "--quiet", "--bare", this.dir]);
     }
     await git(this.dir, ["config", "remote.origin.url", this.cloneUrl]);
+    this.recovered ??= await recoverStateDir({ stateDir: this.stateDir, clone: this.dir });
   }
   async fetch(branch) {
     await git(this.dir, ["fetch", "--quiet", "--force", "origin", `+refs/heads/${branch}:refs/prflow/${branch}`], { env: this.auth });
@@ -5110,8 +5375,8 @@ var Git = class {
   }
   async tree(number, sha) {
     await this.drop(number);
-    const dir = join(this.stateDir, "worktrees", String(number));
-    rmSync(dir, { recursive: true, force: true });
+    const dir = join2(this.stateDir, "worktrees", String(number));
+    rmSync2(dir, { recursive: true, force: true });
     await git(this.dir, ["worktree", "add", "--quiet", "--detach", dir, sha]);
     this.trees.set(number, dir);
     return dir;
@@ -5121,7 +5386,7 @@ var Git = class {
     if (!dir) return;
     this.trees.delete(number);
     await git(this.dir, ["worktree", "remove", "--force", dir], { allowFail: true });
-    rmSync(dir, { recursive: true, force: true });
+    rmSync2(dir, { recursive: true, force: true });
   }
   async dropAll() {
     for (const n of [...this.trees.keys()]) await this.drop(n);
@@ -5135,7 +5400,7 @@ var Git = class {
         execFileSync("git", ["worktree", "remove", "--force", "--force", dir], { cwd: this.dir, stdio: "ignore" });
       } catch {
       }
-      rmSync(dir, { recursive: true, force: true });
+      rmSync2(dir, { recursive: true, force: true });
     }
     this.trees.clear();
     try {
@@ -5170,14 +5435,23 @@ ${r.stderr}`.trim() };
   if ((await git(dir, ["rev-list", "--count", `${onto}..HEAD`])).stdout === "0") return { outcome: "empty", head: now };
   return { outcome: "done", head: now };
 }
-async function pushFrom(g, op) {
+async function remoteHead(g, branch) {
+  const r = await git(g.dir, ["ls-remote", g.cloneUrl, `refs/heads/${branch}`], { allowFail: true, env: g.auth });
+  return r.code === 0 ? r.stdout.split(/\s/)[0] || null : null;
+}
+async function pushFrom(g, op, io = {}) {
   const dir = g.trees.get(op.number);
   if (!dir) return { outcome: "failed", log: "nothing to push: no worktree for this pull request" };
   const now = (await git(dir, ["rev-parse", "HEAD"])).stdout;
   if (now === op.lease) return { outcome: "unchanged", head: now };
-  const r = await git(dir, ["push", "--quiet", `--force-with-lease=refs/heads/${op.branch}:${op.lease}`, g.cloneUrl, `HEAD:refs/heads/${op.branch}`], { allowFail: true, env: g.auth });
+  const r = await retrying(async () => {
+    const p = await git(dir, ["push", "--quiet", `--force-with-lease=refs/heads/${op.branch}:${op.lease}`, g.cloneUrl, `HEAD:refs/heads/${op.branch}`], { allowFail: true, env: g.auth });
+    if (p.code === 0) return p;
+    if (await remoteHead(g, op.branch) === now) return { ...p, code: 0 };
+    return { ...p, transient: gitTransient(p.stderr), log: p.stderr };
+  }, { what: `pushing #${op.number}`, sleep: io.sleep, log: io.log });
   if (r.code === 0) return { outcome: "done", head: now };
-  return { outcome: /stale info/.test(r.stderr) ? "leaseLost" : "refused", log: r.stderr.trim() };
+  return { outcome: /stale info/.test(r.stderr) ? "leaseLost" : r.transient ? "transient" : "refused", log: r.stderr.trim() };
 }
 async function autoFixIn(g, op) {
   const head = await g.fetch(op.branch);
@@ -5200,9 +5474,9 @@ $ ${command}: exit ${e.code}` };
 var OUTCOMES = { [APPLIED]: "done", [UNCHANGED]: "unchanged", [GUARD_FAILED]: "guardFailed", [FAILED]: "failed" };
 async function githubOp(gh, op) {
   const [r] = await applyOps(gh.octokit, [op], { owner: gh.owner, repo: gh.repo, live: true });
-  return { outcome: OUTCOMES[r.outcome] ?? "failed", log: r.detail ?? "" };
+  return { outcome: r.transient ? "transient" : OUTCOMES[r.outcome] ?? "failed", log: r.detail ?? "" };
 }
-async function applyOps2(ops, { gh, g }) {
+async function applyOps2(ops, { gh, g, sleep, log: log2 }) {
   const results = [];
   try {
     for (const op of ops) {
@@ -5210,11 +5484,11 @@ async function applyOps2(ops, { gh, g }) {
       try {
         if (op.op === "rebase") r = await rebaseIn(g, op, false);
         else if (op.op === "rebaseOnto") r = await rebaseIn(g, op, true);
-        else if (op.op === "push") r = await pushFrom(g, op);
+        else if (op.op === "push") r = await pushFrom(g, op, { sleep, log: log2 });
         else if (op.op === "autoFix") r = await autoFixIn(g, op);
         else r = await githubOp(gh, op);
       } catch (e) {
-        r = { outcome: "failed", log: e.message };
+        r = { outcome: gitTransient(e.message) ? "transient" : "failed", log: e.message };
       }
       results.push(r);
       if (!["done", "unchanged", "skipped"].includes(r.outcome)) break;
@@ -5293,8 +5567,27 @@ async function readMovedLayers(gh, facts, log2 = () => {
     return [];
   }
 }
-async function runQueue({ gh, g, engine, options, once = false, log: log2, sleep, signal = { stop: false }, stopWhen = () => false, resume = null }) {
+async function runQueue({ gh, g, engine, options, once = false, log: log2, sleep: sleepFor, signal = { stop: false }, stopWhen = () => false, resume = null, lease = void 0 }) {
   await g.ready();
+  for (const line of g.recovered ?? []) log2(`on start: ${line}`);
+  if (g.recovered) g.recovered = [];
+  const clock = githubClock(gh.octokit);
+  const sleep = async (ms, sig) => (clock.slept(ms), sleepFor(ms, sig));
+  lease = lease === void 0 ? options.dryRun ? null : new QueueLease({ g, engine, log: log2, me: stateWorkerName(g.stateDir, workerName) }) : lease;
+  try {
+    return await cycles({ gh, g, engine, options, once, log: log2, sleep, signal, stopWhen, resume, lease, clock });
+  } finally {
+    if (lease) await lease.release(await clock.now()).catch((e) => log2(`the queue's lease was not released (${e.message}): it expires by itself`));
+  }
+}
+async function leased({ lease, clock, sleep, signal, once }) {
+  if (!lease) return true;
+  const l = await lease.ensure(await clock.now());
+  if (l.held) return true;
+  if (!once) await sleep(l.waitSeconds * 1e3, signal);
+  return false;
+}
+async function cycles({ gh, g, engine, options, once, log: log2, sleep, signal, stopWhen, resume, lease, clock }) {
   let state = resume?.state ?? {};
   let facts = resume?.facts ?? null;
   let results = resume?.results ?? [];
@@ -5304,26 +5597,68 @@ async function runQueue({ gh, g, engine, options, once = false, log: log2, sleep
   let reads = resume?.reads ?? [];
   let wait = resume?.wait ?? { kind: "survey", afterSeconds: 0 };
   let first = !resume;
+  let failures = 0;
+  const waitOut = async (e) => {
+    if (once || !(apiTransient(e) || gitTransient(e?.message))) throw e;
+    failures++;
+    const w = waitAfter(e, failures);
+    const known = clock.estimate();
+    const until = known ? new Date(Date.parse(known) + w.seconds * 1e3).toISOString().replace(/\.\d+Z$/, "Z") : w.until;
+    log2(`GitHub failed (${String(e?.message ?? e).split("\n")[0]}): waiting ${w.seconds} s for ${w.why}, until ${until}; then reading again (${failures} in a row)`);
+    await sleep(w.seconds * 1e3, signal);
+    wait = wait.kind === "poll" ? { ...wait, afterSeconds: 0 } : { kind: "survey", afterSeconds: 0 };
+  };
   for (; ; ) {
     let movedLayers = [];
-    if (wait.kind === "survey" || wait.kind === "sleep") {
-      await sleep((wait.afterSeconds ?? wait.seconds ?? 0) * 1e3, signal);
-      facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {
-      }, tips: (q) => g.builtOn(q) });
-      if (first) movedLayers = await readMovedLayers(gh, facts, log2);
-      first = false;
-      closed = await readClosed(gh, [.../* @__PURE__ */ new Set([...reads, ...movedLayers.map((l) => l.parent)])], facts);
-      poll = null;
-    } else if (wait.kind === "poll") {
-      await sleep(wait.afterSeconds * 1e3, signal);
-      facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {
-      }, tips: (q) => g.builtOn(q) });
-      poll = { ...await readPoll(gh, wait.number, facts), stopRequested: signal.stop };
+    try {
+      if (wait.kind === "survey" || wait.kind === "sleep") {
+        await sleep((wait.afterSeconds ?? wait.seconds ?? 0) * 1e3, signal);
+        if (!await leased({ lease, clock, sleep, signal, once })) {
+          if (once || signal.stop) return { state, wait: { kind: "leaseHeld" }, reads, results: [], jobLogs: [], facts };
+          wait = { kind: "survey", afterSeconds: 0 };
+          continue;
+        }
+        facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {
+        }, tips: (q) => g.builtOn(q) });
+        if (first) movedLayers = await readMovedLayers(gh, facts, log2);
+        first = false;
+        closed = await readClosed(gh, [.../* @__PURE__ */ new Set([...reads, ...movedLayers.map((l) => l.parent)])], facts);
+        poll = null;
+      } else if (wait.kind === "poll") {
+        await sleep(wait.afterSeconds * 1e3, signal);
+        if (!await leased({ lease, clock, sleep, signal, once })) {
+          if (once || signal.stop) return { state, wait: { kind: "leaseHeld" }, reads, results: [], jobLogs: [], facts };
+          wait = { kind: "survey", afterSeconds: 0 };
+          continue;
+        }
+        facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {
+        }, tips: (q) => g.builtOn(q) });
+        poll = { ...await readPoll(gh, wait.number, facts), stopRequested: signal.stop };
+      }
+    } catch (e) {
+      await waitOut(e);
+      if (signal.stop) return { state, wait: { kind: "stop" }, reads, results, jobLogs, facts };
+      continue;
     }
+    failures = 0;
     const out = engine.cycleStep({ facts, state, results, poll, closed, movedLayers, jobLogs, options, stop: signal.stop });
     if (out.configErrors) throw new RunError(out.configErrors.map((e) => `config: ${e.path}: expected ${e.expected}, found ${e.found}`));
     for (const line of out.log) log2(line);
-    results = out.ops.length ? await applyOps2(out.ops, { gh, g }) : [];
+    let mayWrite;
+    try {
+      mayWrite = !out.ops.length || await leased({ lease, clock, sleep: async () => {
+      }, signal, once: true });
+    } catch (e) {
+      await waitOut(e);
+      if (signal.stop) return { state, wait: { kind: "stop" }, reads, results, jobLogs, facts };
+      continue;
+    }
+    results = out.ops.length && mayWrite ? await applyOps2(out.ops, { gh, g, sleep, log: log2 }) : [];
+    if (!mayWrite) {
+      if (once || signal.stop) return { state, wait: { kind: "leaseHeld" }, reads, results: [], jobLogs: [], facts };
+      ({ state, wait, results } = { state: {}, wait: { kind: "survey", afterSeconds: 0 }, results: [] });
+      continue;
+    }
     jobLogs = out.jobLogs?.length ? await readJobTails(gh, out.jobLogs) : [];
     for (const [i, r] of results.entries()) if (!["done", "unchanged"].includes(r.outcome)) log2(`${out.ops[i].op} #${out.ops[i].number}: ${r.outcome}${r.log ? `: ${r.log.split("\n").at(-1)}` : ""}`);
     ({ state, wait, reads } = out);
@@ -5355,7 +5690,7 @@ async function queueRun({ engine, octokit, owner, repo, token, live, env, watchT
   const server = (env.GITHUB_SERVER_URL || "https://github.com").replace(/\/+$/, "");
   if (!/^https?:\/\//.test(server)) throw new RunError([`GITHUB_SERVER_URL: expected an http(s) URL, found ${JSON.stringify(server)}`]);
   const cloneUrl = remoteUrl({ owner, repo, token, serverUrl: server });
-  const g = new Git({ cloneUrl, stateDir: join2(env.RUNNER_TEMP || tmpdir(), "prflow-queue", `${owner}-${repo}`) });
+  const g = new Git({ cloneUrl, stateDir: join3(env.RUNNER_TEMP || tmpdir(), "prflow-queue", `${owner}-${repo}`) });
   const scale = Number(env.PRFLOW_TIME_SCALE) > 0 ? Number(env.PRFLOW_TIME_SCALE) : 1;
   const sleep = (ms, signal2) => stoppableSleep(ms * scale, signal2);
   const signal = { stop: false };
@@ -5395,7 +5730,7 @@ function queueSummary({ lines, state }, { owner, repo, live }) {
 }
 
 // action/src/runner.js
-import { appendFileSync, existsSync as existsSync3, readFileSync as readFileSync4 } from "node:fs";
+import { appendFileSync, existsSync as existsSync4, readFileSync as readFileSync5 } from "node:fs";
 import { randomUUID } from "node:crypto";
 function getInput(name, env = process.env) {
   return (env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim();
@@ -5422,8 +5757,8 @@ function appendSummary(markdown, env = process.env) {
 }
 function readEvent(env = process.env) {
   const path2 = env.GITHUB_EVENT_PATH;
-  if (!path2 || !existsSync3(path2)) return {};
-  return JSON.parse(readFileSync4(path2, "utf8"));
+  if (!path2 || !existsSync4(path2)) return {};
+  return JSON.parse(readFileSync5(path2, "utf8"));
 }
 function errorCommand(message) {
   return `::error::${escapeData(message)}`;
@@ -5485,7 +5820,7 @@ async function main(env = process.env) {
   const live = getBooleanInput("live", false, env);
   const configPath = getInput("config", env) || DEFAULT_CONFIG_PATH;
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
-  const readFile = (p) => readFileSync5(resolve(workspace, p), "utf8");
+  const readFile = (p) => readFileSync6(resolve(workspace, p), "utf8");
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
   if (!owner || !repo) throw new RunError([`GITHUB_REPOSITORY: expected owner/name, found ${JSON.stringify(env.GITHUB_REPOSITORY ?? "")}`]);
   const token = getInput("token", env);
@@ -5615,7 +5950,8 @@ try {
 //!   "dry-run"       not live: `detail` says what it would do, and nothing is read or written,
 //!   "guard-failed"  what the op expects no longer holds: not written; later ops on the same pull
 //!                   request in this batch are not written either (they were decided on the same read),
-//!   "failed"        GitHub refused or failed (the error in words); later ops still run.
+//!   "failed"        GitHub refused or failed (the error in words); later ops still run. `transient`
+//!                   says GitHub or the network failed past the client's retries (lib/retry.js).
 //! A guard-failed op is not retried here: the next run reads the pull request as it now is and decides
 //! again, so what moved is what the next decision sees. Nothing is remembered in between.
 //! Label edits add (`POST /issues/{n}/labels`) and remove (`DELETE /issues/{n}/labels/{name}`) named
