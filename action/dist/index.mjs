@@ -5577,7 +5577,7 @@ async function runQueue({ gh, g, engine, options, once = false, log: log2, sleep
   try {
     return await cycles({ gh, g, engine, options, once, log: log2, sleep, signal, stopWhen, resume, lease, clock });
   } finally {
-    if (lease) await lease.release(await clock.now()).catch((e) => log2(`the queue's lease was not released (${e.message}): it expires by itself`));
+    if (lease) await (async () => lease.release(await clock.now()))().catch((e) => log2(`the queue's lease was not released (${e.message}): it expires by itself`));
   }
 }
 async function leased({ lease, clock, sleep, signal, once }) {

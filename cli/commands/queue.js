@@ -371,7 +371,7 @@ export async function runQueue({ gh, g, engine, options, once = false, log, slee
   try {
     return await cycles({ gh, g, engine, options, once, log, sleep, signal, stopWhen, resume, lease, clock });
   } finally {
-    if (lease) await lease.release(await clock.now()).catch((e) => log(`the queue's lease was not released (${e.message}): it expires by itself`));
+    if (lease) await (async () => lease.release(await clock.now()))().catch((e) => log(`the queue's lease was not released (${e.message}): it expires by itself`));
   }
 }
 
