@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // The `prflow` command: `prflow <command> [options]`, each command a file in cli/commands/ exporting
-// { summary, usage, options, run } (and optionally help, examples, writes), so a new command is a new
-// file and nothing here changes. Here: --version, help pages, one --format, the config line, and every
-// failure as one line with exit 1 (2 for usage), the stack only with --debug.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+// { summary, usage, options, run } (and optionally help, examples, writes: "live" or "legacy",
+// writeNote), so a new command is a new file and nothing here changes. Here: --version, help pages,
+// one --format, the one write rule (--live writes; a command that wrote by default still does, with a
+// deprecation line), and every failure as one line with exit 1 (2 for usage), the stack only with --debug.
+import { readdirSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { UsageError, EXIT, FOOTER, commandHelp, terminalWidth, wrap } from "./usage.js";
 import { describeFailure } from "../lib/run.js";
-import { DEFAULT_CONFIG_PATH } from "../lib/config-file.js";
 
 const commandsDir = new URL("./commands/", import.meta.url);
 const available = () =>
@@ -21,13 +21,48 @@ const version = () => JSON.parse(readFileSync(new URL("../package.json", import.
 async function help(width) {
   const lines = ["usage: prflow <command> [options]", "       prflow help <command> | prflow <command> --help | prflow --version", "", "commands:"];
   for (const name of available()) lines.push(wrap((await load(name)).summary, width, 18, `  ${name.padEnd(15)} `));
-  lines.push("", "Every command takes --format text|json and --debug; `prflow help <command>` lists its options.", ...FOOTER);
+  lines.push(
+    "",
+    wrap("A command writes only with --live. One that reads a repository decides with the repository's own .github/prflow.json (--config FILE tries a local one) and names it on stderr.", width),
+    wrap("Every command takes --format text|json and --debug; `prflow help <command>` lists its options.", width),
+    ...FOOTER.map((f) => wrap(f, width, 2)),
+  );
   return lines.join("\n");
 }
 
-/** The command's options with --format and its alias --json, so every command takes both. */
-function withFormat(options = {}) {
-  return { ...options, format: options.format ?? { type: "string", default: "text" }, json: options.json ?? { type: "boolean", default: false } };
+/**
+ * The command's options with --format and its alias --json, so every command takes both; a command that
+ * writes (`writes: "live"`, or "legacy" while it still writes without --live) takes --live and --dry-run.
+ */
+function withFormat(options = {}, writes) {
+  const write = writes ? { live: { type: "boolean", default: false }, "dry-run": { type: "boolean", default: false } } : {};
+  return { ...options, ...write, format: options.format ?? { type: "string", default: "text" }, json: options.json ?? { type: "boolean", default: false } };
+}
+
+/** parseArgs' complaint in our words, naming the command's options. */
+function parseError(e, wanted, options) {
+  const flag = /'(-{1,2}[^' <]+)/.exec(e.message)?.[1] ?? "";
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    const names = Object.keys(options).map((n) => `--${n}`).join(", ");
+    return `${flag}: \`prflow ${wanted}\` has no such option; it takes ${names}`;
+  }
+  if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") return /argument missing/.test(e.message) ? `${flag}: expected a value after it, found none` : `${flag}: takes no value (it is on or off)`;
+  if (e.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") return `unexpected argument; \`prflow help ${wanted}\` shows what it takes`;
+  return e.message;
+}
+
+/**
+ * The one write rule: --live writes, nothing else does. A command agents call in loops ("legacy") still
+ * writes with neither flag this release, saying so on stderr, so their scripts keep working.
+ */
+function writeMode(values, wanted, writes) {
+  if (!writes) return;
+  if (values.live && values["dry-run"]) throw new UsageError("--live and --dry-run contradict each other; pick one");
+  if (writes === "legacy" && !values.live && !values["dry-run"]) {
+    console.error(`prflow ${wanted}: writing without --live is deprecated; add --live to write (or --dry-run for a dry run): a later version writes only with --live`);
+    values.live = true;
+  }
+  values["dry-run"] = !values.live;
 }
 
 async function main(argv, width) {
@@ -48,7 +83,7 @@ async function main(argv, width) {
   const wanted = name === "help" ? rest[0] : name;
   if (!known.includes(wanted)) throw new UsageError(`unknown command ${JSON.stringify(wanted)}; commands: ${known.join(", ")}`);
   const command = await load(wanted);
-  const full = { ...command, options: withFormat(command.options) };
+  const full = { ...command, options: withFormat(command.options, command.writes) };
   if (name === "help" || rest.includes("--help") || rest.includes("-h")) {
     console.log(commandHelp(wanted, full, { width }));
     return EXIT.done;
@@ -57,27 +92,14 @@ async function main(argv, width) {
   try {
     parsed = parseArgs({ args: rest, options: full.options, allowPositionals: true, strict: true, tokens: true });
   } catch (e) {
-    throw new UsageError(`${e.message}\nusage: ${command.usage}\n(\`prflow help ${wanted}\` lists every option)`);
+    throw new UsageError(`${parseError(e, wanted, full.options)}\n(\`prflow help ${wanted}\` says what each option does)`);
   }
   const values = parsed.values;
   if (values.json) values.format = "json";
   if (!["text", "json"].includes(values.format)) throw new UsageError(`--format: expected text or json, found ${JSON.stringify(values.format)}`);
   values.json = values.format === "json";
-  if ("config" in full.options) sayConfig(values.config, parsed.tokens.some((t) => t.kind === "option" && t.name === "config"), command.saysConfig);
+  writeMode(values, wanted, command.writes);
   return (await command.run(values, parsed.positionals)) ?? EXIT.done;
-}
-
-/** Says on stderr which config the command runs with; a named file that does not exist stops the run. */
-function sayConfig(path, explicit, quiet) {
-  // Commands on lib/run.js say it themselves (the Action logs the same line).
-  const say = (line) => quiet || console.error(line);
-  if (existsSync(path)) return say(`config: ${path}`);
-  if (explicit || path !== DEFAULT_CONFIG_PATH) {
-    const e = new Error(`--config ${path}: no such file; name an existing file, or leave --config out for ${DEFAULT_CONFIG_PATH} (or the bot-panel preset when that is missing)`);
-    e.configMissing = true;
-    throw e;
-  }
-  say(`config: no ${DEFAULT_CONFIG_PATH}: the bot-panel preset`);
 }
 
 const args = process.argv.slice(2);

@@ -10,9 +10,9 @@ export const EXIT = { done: 0, failed: 1, usage: 2 };
 /** The words for options many commands share; a command's own `help` object adds to or overrides them. */
 export const OPTION_HELP = {
   repo: "the repository, owner/name (default: GITHUB_REPOSITORY)",
-  config: "the config file; a missing default file means the bot-panel preset, a missing named file is an error",
-  live: "write to GitHub (labels, comments, statuses); without it nothing is written",
-  "dry-run": "print what would be written, write nothing",
+  config: "a local config file instead of the repository's .github/prflow.json (read from its default branch), to try an edit before pushing it",
+  live: "write to GitHub; without it nothing is written",
+  "dry-run": "say what would be written, write nothing",
   format: "output: text for people, json for scripts",
   json: "the same as --format json",
   facts: "read a facts file (JSON) instead of GitHub; nothing is written",
@@ -22,9 +22,12 @@ export const OPTION_HELP = {
   debug: "on a failure, print the stack trace too",
 };
 
+/** --config of a command that can read a facts file instead of a repository. */
+export const CONFIG_EITHER = "a local config file; with --repo, used instead of the repository's .github/prflow.json; with a facts file, the default is .github/prflow.json here, else the bot-panel preset";
+
 /** The lines after the options on every help page. */
 export const FOOTER = [
-  "environment: GITHUB_TOKEN (or GH_TOKEN), GITHUB_API_URL, GITHUB_GRAPHQL_URL",
+  "environment: GH_TOKEN (else GITHUB_TOKEN), GITHUB_API_URL, GITHUB_GRAPHQL_URL",
   "exit status: 0 done, 1 failed (one line on stderr says which step and what to do), 2 usage",
 ];
 
@@ -44,11 +47,17 @@ export function wrap(text, width, indent = 0, prefix = "") {
   return out.join("\n");
 }
 
-/** The terminal's width; when standard output is not a terminal, COLUMNS if set, else 100. */
+/** The terminal's width; when standard output is not a terminal, COLUMNS if set, else 80. */
 export function terminalWidth(stream = process.stdout, env = process.env) {
   if (stream.isTTY && stream.columns > 0) return stream.columns;
-  return Number(env.COLUMNS) > 0 ? Number(env.COLUMNS) : 100;
+  return Number(env.COLUMNS) > 0 ? Number(env.COLUMNS) : 80;
 }
+
+/** The first line of a writing command's help: the one write rule, and where the command stands on it. */
+export const WRITE_RULES = {
+  live: "Writes only with --live; without it, a dry run that says what it would write.",
+  legacy: "Writes only with --live (--dry-run: nothing). Still writes with neither flag, with a deprecation line.",
+};
 
 /** What an option's value looks like, where its name does not say it. */
 const VALUE_NAMES = { repo: "OWNER/NAME", config: "FILE", facts: "FILE", format: "text|json", width: "N", numbers: "LIST", prompt: "FILE", interval: "SECONDS" };
@@ -62,7 +71,8 @@ function optionLine(name, spec) {
 export function commandHelp(name, command, { width = 100 } = {}) {
   const w = Math.max(40, Math.min(width, 100));
   const lines = [wrap(`usage: ${command.usage}`, w, 4), "", wrap(command.summary, w)];
-  if (command.writes) lines.push("", wrap(command.writes, w));
+  if (command.writes) lines.unshift(wrap(WRITE_RULES[command.writes], w), "");
+  if (command.writeNote) lines.push("", wrap(command.writeNote, w));
   const options = { ...(command.options ?? {}), debug: { type: "boolean" } };
   const names = Object.keys(options);
   const col = Math.min(26, Math.max(...names.map((n) => optionLine(n, options[n]).length)) + 4);

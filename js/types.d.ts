@@ -38,7 +38,7 @@ state: Rollup
 /**
  * One write. `reason` is one line a person can read; `guard` is what must still hold when it is applied. Every flow's writes are ops of this one enum, applied by the one writer table (lib/github/write.js), which checks the guard against a fresh read, applies, and reports.
  * 
- * The git side (`rebaseAndPush`) is in the same vocabulary: a push is a write to GitHub like a label edit, its lease is the same head guard, and the worker that runs git reports it through the same table, so a moved branch comes back as `guard-failed` like any other stale op.
+ * The git side (`rebase`, `rebaseOnto`, `push`, `autoFix`) is in the same vocabulary and the same table: a push is a write to GitHub like a label edit, its lease is its head guard, and the table reports it in the same outcome words.
  */
 export type Op = ({
 add: LabelChange[]
@@ -140,14 +140,6 @@ reason: string
 title: string
 } | {
 branch: string
-guard: Guard
-number: number
-onto: string
-op: "rebaseAndPush"
-reason: string
-upstream?: (string | null)
-} | {
-branch: string
 dropping?: (string | null)
 expected_head: string
 number: number
@@ -175,6 +167,7 @@ expected_head: string
 number: number
 op: "autoFix"
 reason: string
+timeout_minutes?: number
 })
 /**
  * An issue's state, as GitHub's REST API spells it.
@@ -509,13 +502,25 @@ stale?: string
 }
 export interface QueueConfig {
 /**
+ * The most pull requests the queue admits; one queued beyond it waits outside with `queue full: position N, estimated start HH:MM`. Absent: what the queue can land within `targetWaitMinutes`, from the measured CI time and failure rate.
+ */
+admit?: (number | null)
+/**
  * Which failures are only a fixer's diff, and what fixes them. Absent: nothing is fixed.
  */
 autoFix?: (AutoFixConfig | null)
 /**
+ * How many pull requests one CI run may test as a chain (docs/queue-batches.md). The default, `max: 1`, is the serial queue: a chain of one.
+ */
+batch?: BatchConfig
+/**
  * A fixer's claim holds for at most this many minutes while the head is unchanged.
  */
 claimMinutes?: number
+/**
+ * How long an autoFix, rebuild or AI command may run before it is killed with everything it started (`--command-timeout` overrides it).
+ */
+commandTimeoutMinutes?: number
 /**
  * Branches a tool generates (a dependency update such as `chore/pnpm-update`): a fixer never resolves one by hand, it runs the branch's `rebuild` command instead, because nothing checks that a lockfile resolved by hand is what the generator would have written.
  */
@@ -525,9 +530,17 @@ generated?: GeneratedBranch[]
  */
 labels?: QueueLabels
 /**
+ * Checkpoints along a chain whose CI runs at once (the top of the batch always is one). 1: only the top; more spends runs to find a red sooner.
+ */
+speculate?: number
+/**
  * A pull request queued for longer than this many hours is reported as starved.
  */
 targetAgeHours?: number
+/**
+ * The wait, in minutes, that admission aims at when `admit` is absent.
+ */
+targetWaitMinutes?: number
 /**
  * The version pull request is the one whose head branch is this prefix plus the default branch (`changesets/action` opens it from `changeset-release/main`).
  */
@@ -575,6 +588,19 @@ run: string
  * Fixers run by stage, lowest first, and within a stage by command.
  */
 stage?: number
+}
+/**
+ * `queue.batch`: the size of a chain.
+ */
+export interface BatchConfig {
+/**
+ * Choose the size from the failure rate of the last landings, between 1 and `max`: large when few fail, 1 when many do (the model in docs/queue-batches.md).
+ */
+adaptive?: boolean
+/**
+ * The most pull requests in one chain (1: serial).
+ */
+max?: number
 }
 /**
  * One generated branch of `queue.generated`.
@@ -898,10 +924,6 @@ records?: SetAsideRecord[]
  */
 rereads?: number
 /**
- * Transient failures in a row (each backs the next survey off further; any op that succeeds resets it).
- */
-transient?: number
-/**
  * Pull requests tried this cycle.
  */
 tried?: number[]
@@ -1040,11 +1062,11 @@ export type PullFact = (("labels" | "reviews" | "reviewRequests" | "checks" | "f
 /**
  * Repository-level facts a read can fail on.
  */
-export type RepoFact = ("labels" | "requiredChecks" | "codeowners" | "issues" | "board" | "rules" | "teamMembers")
+export type RepoFact = ("labels" | "requiredChecks" | "codeowners" | "issues" | "board" | "rules" | "teamMembers" | "landed")
 /**
- * How one op went, as the shell reports it (one per op applied, in order; it stops at the first that is not `done`/`unchanged`/`skipped`).
+ * How one op went, in the writer table's words (lib/github/write.js): the same for a GitHub write and a git op. One per op applied, in order; the table stops at the first that is not `applied`/`unchanged`/`skipped`. The camel-case names of the worker's first shell are still read.
  */
-export type QueueOpOutcome = (("done" | "conflict" | "failed") | "unchanged" | "empty" | "skipped" | "moved" | "leaseLost" | "refused" | "guardFailed" | "transient")
+export type QueueOpOutcome = (("applied" | "conflict" | "failed") | "unchanged" | "empty" | "skipped" | "moved" | "lease-lost" | "refused" | "guard-failed")
 /**
  * A pull request that left the open list, read by number because the worker asked (`reads`).
  */
@@ -1065,9 +1087,9 @@ export interface Facts {
  */
 baseTipSha?: (string | null)
 /**
- * The board issue (the oldest open issue carrying the board label), for the follow-up sweep; none when there is none yet, `unknown: ["board"]` when the read failed.
+ * The open issues carrying the follow-up board's label, as listed (pull requests included, in any order): the sweep takes one of them as its board. Empty when there is none yet, `unknown: ["board"]` when the read failed.
  */
-board?: (BoardIssue | null)
+boards?: BoardIssue[]
 /**
  * The text of CODEOWNERS, when the repository has one.
  */
@@ -1084,6 +1106,10 @@ issues?: Issue[]
  * Every label that exists in the repository (additions are filtered against it).
  */
 labels?: string[]
+/**
+ * Pull requests merged lately, newest first, with their head's checks: what the queue times its estimates by and the scoreboard counts landings from. `unknown: ["landed"]` when the read failed.
+ */
+landed?: Landing[]
 /**
  * The time of the snapshot (RFC 3339). The engine has no clock of its own.
  */
@@ -1128,11 +1154,15 @@ unknown?: RepoFact[]
 viewer?: (string | null)
 }
 /**
- * The issue the follow-up sweep rewrites as the board.
+ * An open issue carrying the follow-up board's label.
  */
 export interface BoardIssue {
 body?: string
 number: number
+/**
+ * GitHub's issue list holds pull requests too (REST's `pull_request` key); one is never the board.
+ */
+pullRequest?: boolean
 title?: string
 }
 /**
@@ -1150,6 +1180,56 @@ open?: boolean
  * The number is a pull request that is not open (merged or closed), not an issue.
  */
 pullRequest?: boolean
+}
+/**
+ * A merged pull request, as the queue's estimate and the scoreboard read it.
+ */
+export interface Landing {
+author?: string
+/**
+ * The merged head's check runs and statuses: its CI runs.
+ */
+checks?: Check[]
+createdAt?: string
+labels?: string[]
+mergedAt: string
+number: number
+title?: string
+}
+/**
+ * A check run or a commit status context, in one shape.
+ */
+export interface Check {
+completedAt?: (string | null)
+/**
+ * When completed: SUCCESS, NEUTRAL, SKIPPED, FAILURE, CANCELLED, TIMED_OUT, ACTION_REQUIRED, STARTUP_FAILURE, STALE, ERROR.
+ */
+conclusion?: (string | null)
+/**
+ * GitHub's database id; later runs have larger ids, which breaks ties between equal timestamps.
+ */
+id?: (number | null)
+/**
+ * The check run's name or the status's context.
+ */
+name: string
+/**
+ * The workflow run a check run belongs to; a newer run of the same workflow supersedes it.
+ */
+runId?: (number | null)
+startedAt?: (string | null)
+/**
+ * COMPLETED, or a pending value (QUEUED, IN_PROGRESS, WAITING, REQUESTED, PENDING, EXPECTED).
+ */
+status: string
+/**
+ * Where people see the run: a check run's `detailsUrl` (the job's page), a status's `targetUrl`.
+ */
+url?: (string | null)
+/**
+ * The workflow a check run belongs to; a bare job name is unique only within its workflow.
+ */
+workflow?: (string | null)
 }
 /**
  * One open pull request.
@@ -1247,41 +1327,6 @@ unknown?: PullFact[]
 unresolvedThreads?: (number | null)
 }
 /**
- * A check run or a commit status context, in one shape.
- */
-export interface Check {
-completedAt?: (string | null)
-/**
- * When completed: SUCCESS, NEUTRAL, SKIPPED, FAILURE, CANCELLED, TIMED_OUT, ACTION_REQUIRED, STARTUP_FAILURE, STALE, ERROR.
- */
-conclusion?: (string | null)
-/**
- * GitHub's database id; later runs have larger ids, which breaks ties between equal timestamps.
- */
-id?: (number | null)
-/**
- * The check run's name or the status's context.
- */
-name: string
-/**
- * The workflow run a check run belongs to; a newer run of the same workflow supersedes it.
- */
-runId?: (number | null)
-startedAt?: (string | null)
-/**
- * COMPLETED, or a pending value (QUEUED, IN_PROGRESS, WAITING, REQUESTED, PENDING, EXPECTED).
- */
-status: string
-/**
- * Where people see the run: a check run's `detailsUrl` (the job's page), a status's `targetUrl`.
- */
-url?: (string | null)
-/**
- * The workflow a check run belongs to; a bare job name is unique only within its workflow.
- */
-workflow?: (string | null)
-}
-/**
  * An issue a pull request closes, and where that was read from.
  */
 export interface IssueRef {
@@ -1298,9 +1343,9 @@ source?: string
 export interface Comment {
 author: string
 /**
- * Whether the author can write to the repository (GitHub's authorAssociation OWNER/MEMBER/COLLABORATOR).
+ * The author's relation to the repository, as GitHub reports it (`authorAssociation`); absent means none.
  */
-authorCanWrite?: boolean
+authorAssociation?: string
 body: string
 createdAt?: string
 id?: (number | null)
@@ -1308,9 +1353,9 @@ id?: (number | null)
 export interface Review {
 author: string
 /**
- * Whether the reviewer can write to the repository (GitHub's authorAssociation OWNER, MEMBER or COLLABORATOR). Absent means no: anyone may submit a review, and an outsider's verdict must not move a pull request.
+ * The reviewer's relation to the repository, as GitHub reports it (`authorAssociation`: OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE, ...). Whether that can write is the engine's rule (`author_can_write`); absent means no: anyone may submit a review, and an outsider's verdict must not move a pull request.
  */
-authorCanWrite?: boolean
+authorAssociation?: string
 body?: string
 /**
  * The commit the review was submitted against.
@@ -1420,15 +1465,20 @@ files?: string[]
  */
 head?: (string | null)
 /**
- * What the command printed (the engine keeps its last lines).
+ * What the op or its command printed, redacted by the shell (the engine keeps its last lines); the writer table calls it `detail`.
  */
 log?: string
+number?: (number | null)
+/**
+ * The op's kind and target, as the writer table reports them (not read).
+ */
+op?: (string | null)
 outcome: QueueOpOutcome
 }
 /**
  * Who moves a pull request next.
  */
-export type Actor = ("you" | "reviewers" | "agents" | "queue" | "person" | "nobody")
+export type Actor = ("stopTheLine" | "you" | "reviewers" | "agents" | "queue" | "person" | "nobody")
 export type QueueClass = ("ignore" | "note" | "candidate" | "inFlight" | "failing" | "held")
 
 /**
@@ -1542,8 +1592,70 @@ numbers: number[]
 export interface QueueView {
 cycles: number[][]
 inFlight: number[]
+/**
+ * What lands next and when, with today's landings and their CI runs.
+ */
+lane: QueueLane
 next?: (QueueNext | null)
 order: number[]
+}
+export interface QueueLane {
+/**
+ * Where `ciMinutes` comes from, in words (or why there is none).
+ */
+basis: string
+/**
+ * Minutes one CI run takes, as the estimate reads it; none without a timed landing.
+ */
+ciMinutes?: (number | null)
+/**
+ * In landing order: position 1 lands first.
+ */
+entries: QueueLaneEntry[]
+/**
+ * Landings since midnight (UTC) of `now`, newest first, each with its CI runs.
+ */
+landedToday: LandedToday[]
+/**
+ * The next landing (position 1), if anything is in the lane.
+ */
+next?: (number | null)
+/**
+ * The lane in one line: `next to land: #22 about 14:20; then #23, #25`, or `nothing queued`.
+ */
+summary: string
+}
+export interface QueueLaneEntry {
+/**
+ * When it should land (RFC 3339); none without an estimate.
+ */
+eta?: (string | null)
+number: number
+of: number
+position: number
+/**
+ * `3rd of 7, about 14:20` (UTC), or `3rd of 7` with no estimate.
+ */
+words: string
+}
+export interface LandedToday {
+/**
+ * From the first run's start to the last run's end; none when its runs carry no times.
+ */
+ciMinutes?: (number | null)
+mergedAt: string
+number: number
+runs: LandedRun[]
+title: string
+}
+export interface LandedRun {
+conclusion?: (string | null)
+id?: (number | null)
+minutes?: (number | null)
+name: string
+runId?: (number | null)
+url?: (string | null)
+workflow?: (string | null)
 }
 /**
  * What the worker does this cycle: watch the one in flight, or pick the first candidate, or keep waiting ones on the tip, or nothing.
@@ -1625,6 +1737,11 @@ queue?: (QueueCell | null)
  */
 setAside?: (SetAsideCell | null)
 /**
+ * What the row shows as its state and reason, matching its group: the queue's label and reading for one the queue holds (not a review state that reads as a person's turn), else `state`/`why`.
+ */
+shownState?: (string | null)
+shownWhy: string
+/**
  * Start of the current stay in its state label (RFC 3339), and its length in minutes (working minutes when working hours are on), from the sweep.
  */
 since?: (string | null)
@@ -1636,6 +1753,10 @@ state?: (string | null)
  * Its stays in state labels, oldest first.
  */
 stays: Stay[]
+/**
+ * It waited past a stop-the-line level (the first group).
+ */
+stopsTheLine: boolean
 title: string
 /**
  * Reconcile's reason for that state.
@@ -1670,6 +1791,10 @@ head: string
 }
 export interface QueueCell {
 detail: string
+/**
+ * Its position in the lane and estimated landing (`3rd of 7, about 14:20`).
+ */
+lane?: (QueueLaneEntry | null)
 nextAction: string
 nextActor: string
 /**
@@ -2085,6 +2210,66 @@ detail: string
 outcome: string
 state: WatchState
 }
+export interface AdmissionInput {
+/**
+ * The measured minutes of one CI run (the mean of the recent ones).
+ */
+ciMinutes: number
+/**
+ * The time now (RFC 3339): the engine has no clock.
+ */
+now: string
+/**
+ * The pull request's place in the queue's order, 1 for the next to go.
+ */
+position: number
+recent?: Recent
+}
+/**
+ * The last landings, as the worker counted them.
+ */
+export interface Recent {
+/**
+ * Pull requests landed among the last landings.
+ */
+landed?: number
+/**
+ * Pull requests set aside as broken among them.
+ */
+setAside?: number
+}
+
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type AdmissionOutput = (Admission | ConfigRefusal)
+
+export interface Admission {
+admitted: boolean
+/**
+ * When the pull requests ahead will have landed (RFC 3339).
+ */
+estimatedStart: string
+/**
+ * What the queue lands an hour at the chosen size, measured CI time and failure rate.
+ */
+landingsPerHour: number
+/**
+ * The most the queue admits: `queue.admit`, or what lands within `queue.targetWaitMinutes`.
+ */
+limit: number
+position: number
+/**
+ * `queue full: position N, estimated start HH:MM` (UTC) when not admitted.
+ */
+reason: string
+}
+/**
+ * The answer of a decision that needs the config, when the config has errors.
+ */
+export interface ConfigRefusal {
+configErrors: ConfigError[]
+}
 export interface AutoFixInput {
 /**
  * The branch's commits over its base; null when it could not be read.
@@ -2102,11 +2287,75 @@ failed: string[]
 export type AutoFixOutput = (AutoFix | ConfigRefusal)
 
 /**
- * The answer of a decision that needs the config, when the config has errors.
+ * The last landings, as the worker counted them.
  */
-export interface ConfigRefusal {
-configErrors: ConfigError[]
+export interface BatchSizeInput {
+/**
+ * Pull requests landed among the last landings.
+ */
+landed?: number
+/**
+ * Pull requests set aside as broken among them.
+ */
+setAside?: number
 }
+
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type BatchSizeOutput = (BatchSize | ConfigRefusal)
+
+export interface BatchSize {
+/**
+ * The failure rate the size was chosen for.
+ */
+failureRate: number
+/**
+ * The model's landings per run at this size, and at 1 (serial).
+ */
+landingsPerRun: number
+/**
+ * The size and why, in words (the log's and the page's line).
+ */
+reason: string
+serialLandingsPerRun: number
+size: number
+}
+export interface BisectStepInput {
+/**
+ * The chain, bottom up.
+ */
+chain: number[]
+/**
+ * The longest prefix known green (0: only the base).
+ */
+green?: number
+/**
+ * The shortest prefix known red, judged real (the chain's length when only the top was run).
+ */
+red: number
+}
+
+export interface BisectStepOutput {
+/**
+ * Land these now: the longest green prefix.
+ */
+land: number[]
+reason: string
+/**
+ * Chained again, onto the landed prefix, without the one set aside.
+ */
+rechain: number[]
+/**
+ * The first failing pull request on its own: set aside, with its owner and today's comment.
+ */
+setAside?: (number | null)
+/**
+ * Take `skip-ci` off this one next: the middle of what is still unknown.
+ */
+test?: (number | null)
+}
+
 export interface CheckRollupInput {
 /**
  * The head commit's check runs and statuses.
@@ -2121,6 +2370,10 @@ export type CheckRollupOutput = CheckRollup;
 export interface ClaimInput {
 facts: Facts
 /**
+ * The races this machine lost already in this claim (each `resolveClaimRace` with `won: false`): after `MAX_RACES` (20) the answer is `queue-empty`.
+ */
+lost?: number
+/**
  * The machine asking, as the config names it.
  */
 machine: string
@@ -2134,6 +2387,10 @@ role: string
  */
 export type ClaimOutput = (ClaimResult | ConfigRefusal)
 /**
+ * What the answer is, as the first word of its line says it.
+ */
+export type ClaimKind = (("wip-full" | "queue-empty" | "stop-the-line" | "new-work") | "claim" | "fix")
+/**
  * The answer to `prflow claim`.
  */
 export interface ClaimResult {
@@ -2141,6 +2398,10 @@ export interface ClaimResult {
  * Its head commit as read: what a review of it is about, and what its writes expect.
  */
 head?: (string | null)
+/**
+ * The line's first word, typed: what a shell acts on.
+ */
+kind: ClaimKind
 /**
  * `claim #N`, `wip-full n/w`, `queue-empty`, `fix #N`, `stop-the-line` or `new-work`.
  */
@@ -2332,6 +2593,10 @@ claimOps: Op[]
  * `pick`, `resume` (this fixer's claim holds already), or `nothing`.
  */
 code: string
+/**
+ * How long the AI or rebuild command may run (`queue.commandTimeoutMinutes`).
+ */
+commandTimeoutMinutes?: number
 failedChecks: FailedCheck[]
 head: string
 message: string
@@ -2360,7 +2625,11 @@ facts: Facts
 name: string
 number: number
 /**
- * Why, in words, for the comment.
+ * The last lines the command printed, redacted by the shell: quoted in a code block.
+ */
+output?: string
+/**
+ * What failed, in words, with the exit code (`the AI command exited 3`), for the comment.
  */
 why: string
 }
@@ -2379,6 +2648,64 @@ name: string
  * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
  */
 export type FixerPickOutput = (FixerPick | ConfigRefusal)
+export interface FlakeVerdictInput {
+/**
+ * The job's attempts on this head, oldest first: the red one judged, and its re-run if there was one.
+ */
+attempts: Attempt[]
+/**
+ * The job's recent conclusions on the base, newest first.
+ */
+baseHistory?: string[]
+/**
+ * The job's name, for the reason.
+ */
+job: string
+/**
+ * A real verdict sets a pull request aside: the red head adds one pull request to a head known green (a chain of one, or bisection's last step).
+ */
+setsAside?: boolean
+}
+/**
+ * One attempt of the job on the head being judged.
+ */
+export interface Attempt {
+/**
+ * `success`, `failure`, `cancelled` or `timed_out` (the check run's conclusion).
+ */
+conclusion: string
+/**
+ * The runner went away (GitHub's "lost communication with the server").
+ */
+runnerLost?: boolean
+/**
+ * Failed tests and all tests of the job, where its JUnit output or annotations say.
+ */
+testsFailed?: (number | null)
+testsTotal?: (number | null)
+}
+
+export type Verdict = ("flake" | "real" | "rerun")
+
+export interface FlakeVerdictOutput {
+/**
+ * The evidence that decided, in words.
+ */
+reason: string
+verdict: Verdict
+}
+
+/**
+ * A request with nothing in it but the engine's config.
+ */
+export interface FlowInput {
+
+}
+
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type FlowOutput = (Flow | ConfigRefusal)
 /**
  * A request with nothing in it but the engine's config.
  */
@@ -2530,6 +2857,17 @@ name: string
 }
 
 export type LabelSyncOutput = LabelSync;
+/**
+ * A repository snapshot to decide.
+ */
+export interface LaneInput {
+facts: Facts
+}
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type LaneOutput = (QueueLane | ConfigRefusal)
+
 export interface MarkerInput {
 /**
  * A pull request's (or comment's) body.
@@ -2681,60 +3019,76 @@ commit: string
  */
 lease: string
 }
-export interface QueueLeaseInput {
+export interface QueueChainInput {
 /**
- * The record this worker last wrote, when it has not read since: enough to keep a lease with time left.
+ * Pairs whose changes meet: the files both change, and whether `git merge-tree` conflicts.
  */
-held?: (string | null)
+collisions?: Collision[]
 /**
- * This worker's name (host, process): the holder it writes.
+ * The queued pull requests in the queue's order (triage's `order`, each with its `waitingOn`).
  */
-me: string
+queue: Queued[]
 /**
- * GitHub's time now (the Date of its last answer).
+ * The chain's size (`batchSize`'s answer); absent: `queue.batch.max`.
  */
-now: string
+size?: (number | null)
+}
 /**
- * The lease record as read from GitHub; null when there is none (or when it was not read: see `held`).
+ * Two queued pull requests whose changes meet, as the worker read them.
  */
-record?: (string | null)
+export interface Collision {
+a: number
+b: number
 /**
- * The worker is leaving: write its lease expired.
+ * `git merge-tree` of the two reports a conflict.
  */
-release?: boolean
+conflict?: boolean
 /**
- * How long a lease lasts from its last renewal (default 600).
+ * The files both change.
  */
-ttlSeconds?: (number | null)
+files?: string[]
+}
+/**
+ * One queued pull request, in the queue's order.
+ */
+export interface Queued {
+number: number
+/**
+ * The open pull requests it waits for (triage's `waitingOn`: Merge-After, the stack, Start-After).
+ */
+waitingOn?: number[]
 }
 
-export interface QueueLeaseOutput {
 /**
- * `keep` (held, time left: nothing to write), `read` (read the record and ask again), `take`, `renew`, `release` (write `record` swapped for what was read), `wait` (another holds it), `none`.
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
  */
-action: string
-/**
- * Who holds the lease after this answer (for `wait`: the other worker).
- */
-holder?: (string | null)
-/**
- * What to log.
- */
-message: string
-/**
- * The record to write for `take`, `renew` and `release`.
- */
-record?: (string | null)
-/**
- * Until when.
- */
-until?: (string | null)
-/**
- * For `wait`: seconds before asking again.
- */
-waitSeconds: number
-}
+export type QueueChainOutput = (Chain | ConfigRefusal)
 
+/**
+ * The next chain.
+ */
+export interface Chain {
+/**
+ * Bottom up: the first is rebased onto the base, each next onto the one before.
+ */
+batch: number[]
+/**
+ * The pull requests whose `skip-ci` comes off, bottom up; the last is the top of the batch.
+ */
+checkpoints: number[]
+/**
+ * Queued ones kept out of this chain by a collision, a wait or the size.
+ */
+deferred: Deferred[]
+reason: string
+}
+/**
+ * One queued pull request left for a later chain, and why.
+ */
+export interface Deferred {
+number: number
+why: string
+}
 /**
  * A repository snapshot to decide.
  */
@@ -2811,6 +3165,64 @@ notRead: string[]
 reasons: string[]
 }
 
+/**
+ * A repository snapshot to decide.
+ */
+export interface ScoreboardInput {
+facts: Facts
+}
+/**
+ * The usual answer, or the config's errors (a decision whose usual answer has no `configErrors`).
+ */
+export type ScoreboardOutput = (Scoreboard | ConfigRefusal)
+
+export interface Scoreboard {
+/**
+ * One per agent, most landed first, then by name.
+ */
+agents: AgentScore[]
+/**
+ * Why the flake columns have no number, when they have none.
+ */
+flakesNote?: (string | null)
+/**
+ * What the counts cover, in words.
+ */
+window: string
+}
+export interface AgentScore {
+/**
+ * The machine its `from:` label names, else the author's login.
+ */
+agent: string
+/**
+ * Sent back at least once: a review asking for changes, or the flow's "back to the author" state.
+ */
+bounced: number
+/**
+ * CI minutes (every run's own length, summed) per landing; none without a timed landing.
+ */
+ciMinutesPerLanding?: (number | null)
+/**
+ * Flakes the queue blamed on its pull requests, and cleared; none while no verdict is recorded.
+ */
+flakesBlamed?: (number | null)
+flakesCleared?: (number | null)
+landed: number
+/**
+ * Median minutes from opened to merged, over its landings; none without a landing.
+ */
+medianMinutesToLand?: (number | null)
+open: number
+/**
+ * Open now plus landed in the window.
+ */
+opened: number
+/**
+ * Set aside by the merge queue at least once (its own comment, standing or resolved).
+ */
+setAside: number
+}
 export interface SetAsideAppliesInput {
 atBase: string
 atHead: string
@@ -2858,7 +3270,7 @@ retried: number[]
  */
 takenUp: number[]
 }
-export type QueuePolicy = ("serial" | "updateEveryBranch" | "mergeQueue" | "batch")
+export type QueuePolicy = ("serial" | "updateEveryBranch" | "mergeQueue" | "batch" | "chainSerial" | "chainBatch" | "chainAdaptive")
 
 /**
  * The queue simulation's parameters; the defaults are a busy team on 15-minute CI.
@@ -2877,9 +3289,17 @@ arrivalsPerDay?: number
  */
 batchSize?: number
 /**
+ * Bursts in place of the Poisson draw: `size` pull requests every `everyMinutes`, from minute 0.
+ */
+burst?: (Burst | null)
+/**
  * Minutes of one CI run (one build of one branch or one batch).
  */
 ciMinutes?: number
+/**
+ * Each CI run of the worker's policies lasts a uniform draw in this range (minutes); the other policies, and the serial cap, take its middle. Absent: `ciMinutes`.
+ */
+ciRange?: (Range | null)
 /**
  * The merge queue's builds at once.
  */
@@ -2898,6 +3318,10 @@ failureRate?: number
  */
 flakeRate?: number
 /**
+ * The worker's policies: a red that would set a pull request aside is re-run once on the same head first (the flake verdict's re-run); false, it is set aside at once, as a serial worker without the verdict does.
+ */
+flakeVerdict?: boolean
+/**
  * The policies compared, in the order reported.
  */
 policies?: QueuePolicy[]
@@ -2909,6 +3333,10 @@ seed?: (number | null)
  * Independent runs pooled into each figure.
  */
 seeds?: number
+/**
+ * The worker's policies: checkpoints whose CI runs at once along a chain (1: only its top).
+ */
+speculate?: number
 /**
  * The sweeps: each varies one parameter over these values, the rest as above.
  */
@@ -2925,6 +3353,20 @@ export interface Arrival {
  */
 broken?: boolean
 minute: number
+}
+/**
+ * Bursty arrivals: `size` pull requests at once every `everyMinutes`.
+ */
+export interface Burst {
+everyMinutes: number
+size: number
+}
+/**
+ * A closed interval; a run draws uniformly inside it.
+ */
+export interface Range {
+max: number
+min: number
 }
 
 export type SimQueueOutput = QueueReport;
@@ -2952,9 +3394,17 @@ arrivalsPerDay?: number
  */
 batchSize?: number
 /**
+ * Bursts in place of the Poisson draw: `size` pull requests every `everyMinutes`, from minute 0.
+ */
+burst?: (Burst | null)
+/**
  * Minutes of one CI run (one build of one branch or one batch).
  */
 ciMinutes?: number
+/**
+ * Each CI run of the worker's policies lasts a uniform draw in this range (minutes); the other policies, and the serial cap, take its middle. Absent: `ciMinutes`.
+ */
+ciRange?: (Range | null)
 /**
  * The merge queue's builds at once.
  */
@@ -2973,6 +3423,10 @@ failureRate?: number
  */
 flakeRate?: number
 /**
+ * The worker's policies: a red that would set a pull request aside is re-run once on the same head first (the flake verdict's re-run); false, it is set aside at once, as a serial worker without the verdict does.
+ */
+flakeVerdict?: boolean
+/**
  * The policies compared, in the order reported.
  */
 policies?: QueuePolicy[]
@@ -2984,6 +3438,10 @@ seed?: (number | null)
  * Independent runs pooled into each figure.
  */
 seeds?: number
+/**
+ * The worker's policies: checkpoints whose CI runs at once along a chain (1: only its top).
+ */
+speculate?: number
 /**
  * The sweeps: each varies one parameter over these values, the rest as above.
  */
@@ -3073,14 +3531,6 @@ stations?: number
  */
 utilizations?: number[]
 }
-/**
- * A closed interval; a run draws uniformly inside it.
- */
-export interface Range {
-max: number
-min: number
-}
-
 /**
  * The review simulation's answer.
  */
@@ -3445,7 +3895,10 @@ export type YieldsToOutput = (number | null)
 
 /** Every decision of the engine by name: what it takes and what it answers (src/api.rs). */
 export interface Decisions {
+  admission: { input: AdmissionInput; output: AdmissionOutput };
   autoFix: { input: AutoFixInput; output: AutoFixOutput };
+  batchSize: { input: BatchSizeInput; output: BatchSizeOutput };
+  bisectStep: { input: BisectStepInput; output: BisectStepOutput };
   checkRollup: { input: CheckRollupInput; output: CheckRollupOutput };
   claim: { input: ClaimInput; output: ClaimOutput };
   claimPr: { input: ClaimPrInput; output: ClaimPrOutput };
@@ -3458,23 +3911,27 @@ export interface Decisions {
   fixerBrief: { input: FixerBriefInput; output: FixerBriefOutput };
   fixerGiveUp: { input: FixerGiveUpInput; output: FixerGiveUpOutput };
   fixerPick: { input: FixerPickInput; output: FixerPickOutput };
+  flakeVerdict: { input: FlakeVerdictInput; output: FlakeVerdictOutput };
+  flow: { input: FlowInput; output: FlowOutput };
   followupSettings: { input: FollowupSettingsInput; output: FollowupSettingsOutput };
   gateClassify: { input: GateClassifyInput; output: GateClassifyOutput };
   gateReport: { input: GateReportInput; output: GateReportOutput };
   green: { input: GreenInput; output: GreenOutput };
   labelCatalog: { input: LabelCatalogInput; output: LabelCatalogOutput };
   labelSync: { input: LabelSyncInput; output: LabelSyncOutput };
+  lane: { input: LaneInput; output: LaneOutput };
   marker: { input: MarkerInput; output: MarkerOutput };
   openPr: { input: OpenPrInput; output: OpenPrOutput };
   order: { input: OrderInput; output: OrderOutput };
   owner: { input: OwnerInput; output: OwnerOutput };
   parseTrailers: { input: ParseTrailersInput; output: ParseTrailersOutput };
   pushFixedPr: { input: PushFixedPrInput; output: PushFixedPrOutput };
-  queueLease: { input: QueueLeaseInput; output: QueueLeaseOutput };
+  queueChain: { input: QueueChainInput; output: QueueChainOutput };
   queueReads: { input: QueueReadsInput; output: QueueReadsOutput };
   reconcile: { input: ReconcileInput; output: ReconcileOutput };
   resolveClaimRace: { input: ResolveClaimRaceInput; output: ResolveClaimRaceOutput };
   reviewHold: { input: ReviewHoldInput; output: ReviewHoldOutput };
+  scoreboard: { input: ScoreboardInput; output: ScoreboardOutput };
   setAsideApplies: { input: SetAsideAppliesInput; output: SetAsideAppliesOutput };
   setAsideComment: { input: SetAsideCommentInput; output: SetAsideCommentOutput };
   settle: { input: SettleInput; output: SettleOutput };
@@ -3503,8 +3960,14 @@ export interface Engine {
   configErrors(): ConfigError[];
   /** Any decision by name. */
   call<K extends keyof Decisions>(name: K, input?: EngineRequest<Decisions[K]["input"]>): Decisions[K]["output"];
+  /** Admission: whether a newly queued pull request is let in, or waits outside with `queue full: position N, estimated start HH:MM`. */
+  admission(input: EngineRequest<AdmissionInput>): AdmissionOutput;
   /** Whether failed contexts are only a fixer's diff under `queue.autoFix`, and the commands that fix them. */
   autoFix(input: EngineRequest<AutoFixInput>): AutoFixOutput;
+  /** The chain's size under `queue.batch` from the last landings' failures, and why. */
+  batchSize(input?: EngineRequest<BatchSizeInput>): BatchSizeOutput;
+  /** One step of bisection by prefixes: the green prefix to land, the pull request to test next, or the one to set aside and what to chain again. */
+  bisectStep(input: EngineRequest<BisectStepInput>): BisectStepOutput;
   /** The rollup of a head commit's checks against the required contexts. */
   checkRollup(input: EngineRequest<CheckRollupInput>): CheckRollupOutput;
   /** The stations flow's next job for a machine: `claim #N`, `wip-full n/w`, `queue-empty`, `fix #N` or `new-work`. */
@@ -3529,6 +3992,10 @@ export interface Engine {
   fixerGiveUp(input: EngineRequest<FixerGiveUpInput>): FixerGiveUpOutput;
   /** The fixer station's next set-aside pull request (its owner the fixer), how its worktree starts, and the claim to write. */
   fixerPick(input: EngineRequest<FixerPickInput>): FixerPickOutput;
+  /** A red checkpoint's flake verdict from evidence: `flake`, `real`, or `rerun` (the failed jobs once on the same head), with the reason. */
+  flakeVerdict(input: EngineRequest<FlakeVerdictInput>): FlakeVerdictOutput;
+  /** The flow the config runs (`bot-panel` or `stations`), the preset's when it names none. */
+  flow(input?: EngineRequest<FlowInput>): FlowOutput;
   /** The board settings a shell reads before the sweep, defaults filled in. */
   followupSettings(input?: EngineRequest<FollowupSettingsInput>): FollowupSettingsOutput;
   /** The validation gate's classify step for one pull request. */
@@ -3541,6 +4008,8 @@ export interface Engine {
   labelCatalog(input?: EngineRequest<LabelCatalogInput>): LabelCatalogOutput;
   /** What `prflow labels` writes: a catalogue (`labelCatalog`'s) compared with the repository's labels as read (create, update, never delete). */
   labelSync(input: EngineRequest<LabelSyncInput>): LabelSyncOutput;
+  /** The queue as a lane: what lands next, each one's position and estimated landing (from the CI times of recent landings), and today's landings with their CI runs. */
+  lane(input: EngineRequest<LaneInput>): LaneOutput;
   /** A comment's queue marker, read. (A single rule exposed for the fixture corpora.) */
   marker(input?: EngineRequest<MarkerInput>): MarkerOutput;
   /** `open-pr`: the body with its Merge-After: trailer, the labels (skip-ci, auto-rebase on a layer, merge-queued, from:<machine>) and the ops. */
@@ -3553,8 +4022,8 @@ export interface Engine {
   parseTrailers(input?: EngineRequest<ParseTrailersInput>): ParseTrailersOutput;
   /** `push-fixed-pr`: skip-ci on before the push, the push leased at the claimed head, the claim resolved after. */
   pushFixedPr(input: EngineRequest<PushFixedPrInput>): PushFixedPrOutput;
-  /** One worker per repository: whether this worker keeps, takes, renews or releases the queue's lease, or waits for its holder. */
-  queueLease(input: EngineRequest<QueueLeaseInput>): QueueLeaseOutput;
+  /** The next chain: the queued pull requests it takes bottom up, kept apart where their changes collide, and its checkpoints (`queue.speculate`). */
+  queueChain(input: EngineRequest<QueueChainInput>): QueueChainOutput;
   /** What the queue's reader must still fetch: issues, what blocks them, CODEOWNERS teams, branches to compare with the tip. */
   queueReads(input: EngineRequest<QueueReadsInput>): QueueReadsOutput;
   /** The plan for a snapshot: every open pull request's labels and statuses, and why. */
@@ -3563,6 +4032,8 @@ export interface Engine {
   resolveClaimRace(input: EngineRequest<ResolveClaimRaceInput>): ResolveClaimRaceOutput;
   /** Whether a review holds a pull request out of the queue. (A single rule exposed for the fixture corpora.) */
   reviewHold(input: EngineRequest<ReviewHoldInput>): ReviewHoldOutput;
+  /** Each agent's record (its `from:` label, else the author): opened, landed, bounced, set aside, median time to land, CI minutes per landing, flakes. */
+  scoreboard(input: EngineRequest<ScoreboardInput>): ScoreboardOutput;
   /** Whether a set-aside still applies to a head and base. (A single rule exposed for the fixture corpora.) */
   setAsideApplies(input: EngineRequest<SetAsideAppliesInput>): SetAsideAppliesOutput;
   /** The set-aside comment's body. (A single rule exposed for the fixture corpora.) */

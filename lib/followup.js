@@ -3,13 +3,13 @@
 // plan, and say what happened. Nothing here decides who to ping or when: the engine does.
 import { readFacts, applyPlan, APPLIED } from "./github/index.js";
 import { loadConfig } from "./config-file.js";
-import { RunError } from "./run.js";
+import { RunError, count } from "./run.js";
 
 /**
- * The oldest open issue (not pull request) carrying `label`, as facts.board, or null when there is none.
+ * The open issues carrying `label`, oldest first, as facts.boards: the engine picks the board among them.
  * One request: the board is created with the label, so the first page holds it.
  */
-export async function findBoard(octokit, { owner, repo, label }) {
+export async function listBoards(octokit, { owner, repo, label }) {
   const res = await octokit.request("GET /repos/{owner}/{repo}/issues", {
     owner,
     repo,
@@ -19,18 +19,14 @@ export async function findBoard(octokit, { owner, repo, label }) {
     direction: "asc",
     per_page: 10,
   });
-  // The oldest, whatever order the server chose: a second board made by hand must not take over.
-  const issue = res.data.filter((i) => !i.pull_request).sort((a, b) => a.number - b.number)[0];
-  return issue ? { number: issue.number, title: issue.title ?? "", body: issue.body ?? "" } : null;
+  return res.data.map((i) => ({ number: i.number, title: i.title ?? "", body: i.body ?? "", pullRequest: Boolean(i.pull_request) }));
 }
 
-/** An op in a few words, for the log and the summary. */
-export function describeSweepOp(op) {
+/** An op of `plan` in a few words, for the log and the summary. */
+export function describeSweepOp(op, plan) {
   switch (op.op) {
-    case "upsertComment": {
-      const m = /level=(\d+)/.exec(op.marker);
-      return `comment (level ${m ? m[1] : "?"} min)`;
-    }
+    case "upsertComment":
+      return `comment (level ${plan.pulls.find((p) => p.number === op.number)?.firing ?? "?"} min)`;
     case "upsertBoard":
       return op.number == null ? "open the board issue" : `rewrite the board #${op.number}`;
     case "editLabels":
@@ -57,7 +53,7 @@ export function sweepSummary({ repo, plan, results, live }) {
     plan.ops.forEach((op, i) => {
       const r = results[i];
       const target = op.op === "upsertBoard" ? "board" : `#${op.number}`;
-      out.push(`| ${target} | ${cell(describeSweepOp(op))} | ${cell(r ? `${r.outcome}${r.detail ? `: ${r.detail}` : ""}` : "not applied")} | ${cell(op.reason)} |`);
+      out.push(`| ${target} | ${cell(describeSweepOp(op, plan))} | ${cell(r ? `${r.outcome}${r.detail ? `: ${r.detail}` : ""}` : "not applied")} | ${cell(op.reason)} |`);
     });
     out.push("");
   }
@@ -73,27 +69,29 @@ export function sweepSummary({ repo, plan, results, live }) {
  * One sweep. Returns { facts, plan, results, counts, summary, lines }. `counts.requests` is how many API
  * requests the sweep made when `octokit.prflowRequests` counts them (the emulator's client does).
  */
-export async function sweepRun({ prflow, octokit, owner, repo, configPath, readFile, live, log = () => {} }) {
-  const loaded = loadConfig(prflow, configPath, readFile ? { readFile } : undefined);
+export async function sweepRun({ prflow, octokit, owner, repo, configPath, readFile, loaded: given, live, log = () => {} }) {
+  // `given`: a config the caller read and named already (the CLI's, from the repository).
+  const loaded = given ?? loadConfig(prflow, configPath, readFile ? { readFile } : undefined);
   if (loaded.errors.length) throw new RunError(loaded.errors);
   const { engine } = loaded;
+  if (given) configPath = given.source;
   const settings = engine.followupSettings();
   if (settings.configErrors.length) throw new RunError(settings.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  log(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
+  if (!given) log(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
   const facts = await readFacts(octokit, { owner, repo });
   const board = settings.board;
   if (board.enabled) {
     try {
-      facts.board = await findBoard(octokit, { owner, repo, label: board.label });
+      facts.boards = await listBoards(octokit, { owner, repo, label: board.label });
     } catch (e) {
       log(`the board issue could not be read (${e.status ?? ""} ${e.message}); it will not be rewritten`);
       facts.unknown = [...(facts.unknown ?? []), "board"];
     }
   }
   const plan = engine.sweep({ facts });
-  log(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`);
+  log(`engine ${plan.engine}: ${count(plan.pulls.length, "pull request")}, ${count(plan.ops.length, "operation")}, ${count(plan.warnings.length, "warning")}, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`);
   const results = await applyPlan(octokit, plan, { owner, repo, live, log });
-  const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
+  const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op, plan)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
   for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
   for (const line of lines) log(line);
   const counts = {

@@ -13,20 +13,26 @@ export class RunError extends Error {
   }
 }
 
-/** The engine built from the config, or a RunError naming the file and JSON path of every problem. Reads nothing from GitHub. */
-function configOrThrow(prflow, configPath, readFile) {
-  const loaded = loadConfig(prflow, configPath, readFile ? { readFile } : undefined);
-  if (loaded.errors.length) throw new RunError(loaded.errors);
-  return loaded;
+/**
+ * The engine built from the config, or a RunError naming the file and JSON path of every problem, and
+ * the line that says which config it is. `loaded` is a config the caller already read and named (the
+ * CLI reads the repository's own through the API); without it the file at `configPath` is read.
+ */
+function configOrThrow(prflow, configPath, readFile, loaded) {
+  if (loaded) return { ...loaded, said: null };
+  const read = loadConfig(prflow, configPath, readFile ? { readFile } : undefined);
+  if (read.errors.length) throw new RunError(read.errors);
+  return { ...read, said: `config: ${read.source === "preset" ? `no ${configPath}: the ${read.engine.flow()} preset` : read.source}` };
 }
 
 /**
  * Reconciles the pull requests `scope` names. `scope` is parseEvent's answer ({scope, numbers, why}).
  * Returns { plan, results, counts, summary, lines, skipped }.
  */
-export async function reconcileRun({ prflow, octokit, owner, repo, configPath, readFile, scope, live, log = () => {} }) {
-  const { engine, config, source } = configOrThrow(prflow, configPath, readFile);
-  log(`config: ${source === "preset" ? `no ${configPath}: the ${config.flow ?? "bot-panel"} preset` : source}`);
+export async function reconcileRun({ prflow, octokit, owner, repo, configPath, readFile, loaded, scope, live, log = () => {} }) {
+  const { engine, source, said } = configOrThrow(prflow, configPath, readFile, loaded);
+  if (said) log(said);
+  configPath = source;
   const scopeText = describeScope(scope);
   if (scope.scope === "none") {
     log(`nothing to reconcile: ${scope.why ?? "the event names no pull request"}`);
@@ -38,7 +44,7 @@ export async function reconcileRun({ prflow, octokit, owner, repo, configPath, r
   const facts = await step(`reading the pull requests of ${owner}/${repo}`, () => readFacts(octokit, { owner, repo, numbers: scope.scope === "pulls" ? scope.numbers : undefined }));
   const plan = engine.reconcile({ facts });
   if (plan.configErrors.length) throw new RunError(plan.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  log(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings${live ? "" : " (dry run: writing nothing)"}`);
+  log(`engine ${plan.engine}: ${count(plan.pulls.length, "pull request")}, ${count(plan.ops.length, "operation")}, ${count(plan.warnings.length, "warning")}${live ? "" : " (dry run: writing nothing)"}`);
   stopWritesOnRateLimit(octokit, log);
   const results = await applyPlan(octokit, plan, { owner, repo, live, log });
   const counts = countResults(plan, results);
@@ -52,9 +58,10 @@ export async function reconcileRun({ prflow, octokit, owner, repo, configPath, r
  * Upserts every label the config uses (the engine's catalogue). Never deletes: labels the tool made that
  * the config no longer uses are reported. Returns { catalog, results, unused, counts, summary }.
  */
-export async function labelsRun({ prflow, octokit, owner, repo, configPath, readFile, live, log = () => {} }) {
-  const { engine, source } = configOrThrow(prflow, configPath, readFile);
-  log(`config: ${source === "preset" ? `no ${configPath}: the bot-panel preset` : source}`);
+export async function labelsRun({ prflow, octokit, owner, repo, configPath, readFile, loaded, live, log = () => {} }) {
+  const { engine, source, said } = configOrThrow(prflow, configPath, readFile, loaded);
+  if (said) log(said);
+  configPath = source;
   const catalog = engine.labelCatalog();
   if (catalog.configErrors.length) throw new RunError(catalog.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
   const sync = await step(`syncing the labels of ${owner}/${repo}`, () => syncLabels(octokit, { owner, repo, decide: (existing) => engine.labelSync({ catalog, existing }), live, log }));
@@ -69,6 +76,11 @@ export async function labelsRun({ prflow, octokit, owner, repo, configPath, read
   };
   const summary = labelsSummary({ repo: `${owner}/${repo}`, results, unused, live });
   return { catalog, results, unused, counts, summary };
+}
+
+/** "1 operation", "2 operations". */
+export function count(n, noun) {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 /** What a write refused by stopWritesOnRateLimit says, so the summaries can count them as one. */
@@ -140,7 +152,7 @@ export function describeFailure(e, { step } = {}) {
   if (e?.unreachable) return say(`${e.message}; check GITHUB_API_URL and the network`);
   const status = e?.status ?? e?.response?.status;
   const gh = e?.message ? ` (${String(e.message).split("\n")[0]})` : "";
-  if (status === 401) return say(`bad token: GitHub answered 401${gh}${req}; check GITHUB_TOKEN (or GH_TOKEN)`);
+  if (status === 401) return say(`bad token: GitHub answered 401${gh}${req}; check the token (GH_TOKEN, else GITHUB_TOKEN)`);
   const limited = rateLimitReset(e);
   if (limited !== undefined) return say(`rate limited by GitHub${limited ? ` until ${limited}` : ""} (${status}${req ? ` on${req.slice(3)}` : ""}); nothing more was attempted; run again after the reset`);
   if (status === 403) return say(`forbidden: GitHub answered 403${gh}${req}; the token lacks a permission this step needs (pull-requests, issues or statuses: write for --live)`);

@@ -8,6 +8,9 @@ export const QUEUE_POLICY_WORDS = {
   updateEveryBranch: "update every branch",
   mergeQueue: "merge queue",
   batch: "batches, bisected",
+  chainSerial: "worker: chain of one",
+  chainBatch: "worker: chains",
+  chainAdaptive: "worker: adaptive chains",
 };
 const COLORS = ["#cf222e", "#bf8700", "#1a7f37", "#0969da", "#8250df", "#57606a"];
 
@@ -26,6 +29,9 @@ export function reviewPolicyName(policy, params) {
 export function queuePolicyName(policy, params) {
   if (policy === "mergeQueue") return `merge queue (${params.concurrency} builds)`;
   if (policy === "batch") return `batches of ${params.batchSize}, bisected`;
+  const spec = params.speculate > 1 ? `, ${params.speculate} checkpoints` : "";
+  if (policy === "chainBatch") return `worker: chains of ${params.batchSize}${spec}`;
+  if (policy === "chainAdaptive") return `worker: chains up to ${params.batchSize}${spec}`;
   return QUEUE_POLICY_WORDS[policy] ?? policy;
 }
 
@@ -80,6 +86,8 @@ export function reviewText(report) {
 export function queueText(report) {
   const p = report.params;
   const name = (policy) => queuePolicyName(policy, p);
+  const ci = p.ciRange ? `${p.ciRange.min}-${p.ciRange.max} (uniform)` : p.ciMinutes;
+  const ciMean = p.ciRange ? (p.ciRange.min + p.ciRange.max) / 2 : p.ciMinutes;
   const lines = [
     `prflow sim queue, seed ${report.seed} (the same seed replays this run: --seed ${report.seed})`,
     ...(p.arrivals?.length
@@ -88,10 +96,10 @@ export function queueText(report) {
           `CI ${p.ciMinutes} min a run; ${pct(p.flakeRate)} of runs flaky (a flake is retried, a broken one set aside).`,
         ]
       : [
-          `${p.arrivalsPerDay} pull requests a day join the queue (Poisson); ${p.dayHours}-hour days x ${p.days} days x ${p.seeds} seeds;`,
-          `CI ${p.ciMinutes} min a run; ${pct(p.failureRate)} of pull requests broken, ${pct(p.flakeRate)} of runs flaky (a flake is retried, a broken one set aside).`,
+          `${p.burst ? `${p.burst.size} pull requests join the queue every ${p.burst.everyMinutes} min` : `${p.arrivalsPerDay} pull requests a day join the queue (Poisson)`}; ${p.dayHours}-hour days x ${p.days} days x ${p.seeds} seeds;`,
+          `CI ${ci} min a run; ${pct(p.failureRate)} of pull requests broken, ${pct(p.flakeRate)} of runs flaky (a flake is retried, a broken one set aside).`,
         ]),
-    `One at a time caps landings at ${p.dayHours} h / ${p.ciMinutes} min = ${f1(report.serialCapPerDay)} a day.`,
+    `One at a time caps landings at ${p.dayHours} h / ${ciMean} min = ${f1(report.serialCapPerDay)} a day.`,
     "",
   ];
   const heads = ["landed/d", "runs/d", "CI min/d", "runs/PR", "min/PR", "aside/d", "backlog", "p50 land"];
@@ -101,6 +109,16 @@ export function queueText(report) {
     lines.push(`${padEnd(name(o.policy), 28)}${cells.map((c) => pad(c, 9)).join("")}`);
   }
   lines.push("(runs/PR and min/PR are per landed pull request; backlog is what is still queued at the end; p50 land is minutes from joining to landing)");
+  const worker = report.policies.filter((o) => o.policy.startsWith("chain"));
+  if (worker.length) {
+    // The worker's policies judge a red as the worker does, so a flake can set a good one aside.
+    lines.push("", `${padEnd("the worker's figures", 28)}${["landed/d", "runs/PR", "false/100", "p50 wait", "p95 wait"].map((h) => pad(h, 10)).join("")}`);
+    for (const o of worker) {
+      const cells = [f2(o.landedPerDay), f2(o.ciRunsPerLanded), f2(o.falseEjectionsPer100), f1(o.p50WaitMinutes), f1(o.p95WaitMinutes)];
+      lines.push(`${padEnd(name(o.policy), 28)}${cells.map((c) => pad(c, 10)).join("")}`);
+    }
+    lines.push(`(false/100: good pull requests set aside per 100 landed, a flake judged real${p.flakeVerdict ? " after its one re-run" : "; no re-run before a set-aside"})`);
+  }
   // The sweeps name the policies short, so four columns fit in 90.
   const short = { serial: "one at a time", updateEveryBranch: "every branch", mergeQueue: `merge queue x${p.concurrency}`, batch: `batches of ${p.batchSize}` };
   const sweep = (title, points, fmt) => {

@@ -139,7 +139,7 @@ function reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChan
   if (plan.warnings.length) {
     // By kind, with a count: a board without its labels has one warning per pull request and label.
     const kinds = warningKinds(plan.warnings);
-    out.push(`### Warnings: ${plan.warnings.length} of ${kinds.length} kind${kinds.length === 1 ? "" : "s"}`);
+    out.push(`### ${plan.warnings.length} warning${plan.warnings.length === 1 ? "" : "s"}${kinds.length > 1 ? ` of ${kinds.length} kinds` : ""}`);
     out.push("");
     const list = (xs, n) => xs.slice(0, n).join(", ") + (xs.length > n ? `, and ${xs.length - n} more` : "");
     for (const g of kinds) {

@@ -12,7 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../emulator/index.js";
 import { makeOctokit } from "../lib/github/index.js";
-import { Git, runQueue } from "../cli/commands/queue.js";
+import { Git } from "../lib/queue/git.js";
+import { runQueue } from "../lib/queue/worker.js";
 import { createEngine } from "../js/node.js";
 
 const LIMIT = process.env.BENCH_REST_LIMIT ? Number(process.env.BENCH_REST_LIMIT) : undefined; // a smaller hourly budget, to see the cut-off on a small board

@@ -153,6 +153,10 @@ pub struct ClaimInput {
     pub role: String,
     /// The machine asking, as the config names it.
     pub machine: String,
+    /// The races this machine lost already in this claim (each `resolveClaimRace` with `won: false`):
+    /// after `MAX_RACES` (20) the answer is `queue-empty`.
+    #[serde(default)]
+    pub lost: u32,
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -279,8 +283,11 @@ pub struct FixerGiveUpInput {
     pub facts: Facts,
     pub number: u64,
     pub name: String,
-    /// Why, in words, for the comment.
+    /// What failed, in words, with the exit code (`the AI command exited 3`), for the comment.
     pub why: String,
+    /// The last lines the command printed, redacted by the shell: quoted in a code block.
+    #[serde(default)]
+    pub output: String,
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -351,6 +358,19 @@ pub struct SetAsideCommentInput {
     pub base: String,
     #[serde(default)]
     pub detail: String,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct QueueChainInput {
+    /// The queued pull requests in the queue's order (triage's `order`, each with its `waitingOn`).
+    pub queue: Vec<queue::chain::Queued>,
+    /// Pairs whose changes meet: the files both change, and whether `git merge-tree` conflicts.
+    #[serde(default)]
+    pub collisions: Vec<queue::chain::Collision>,
+    /// The chain's size (`batchSize`'s answer); absent: `queue.batch.max`.
+    #[serde(default)]
+    pub size: Option<u32>,
 }
 
 /// A marker comment as the queue reads it.
@@ -461,7 +481,12 @@ decisions! {
     "sweep": FactsInput => crate::flows::followup::SweepPlan = |e, i| {
         checked(&i.facts)?;
         Ok(match &e.config {
-            Ok(config) => crate::flows::followup::sweep(&i.facts, config),
+            // The board shows the queue's lane: worked out here, where flows meet.
+            Ok(config) => {
+                let ctx = queue::Ctx::new(&i.facts, config);
+                let lane = queue::lane::lane(&ctx, &triage::triage(&ctx));
+                crate::flows::followup::sweep_with_lane(&i.facts, config, &lane.entries)
+            }
             Err(errors) => crate::flows::followup::SweepPlan { engine: crate::VERSION.to_string(), config_errors: errors.clone(), ..Default::default() },
         })
     };
@@ -484,6 +509,8 @@ decisions! {
     "labelSync": LabelSyncInput => crate::views::catalog::LabelSync = |_, i| Ok(crate::views::catalog::label_sync(&i.catalog, &i.existing));
     /// The config's problems, each with its JSON path; empty when it is valid.
     "validateConfig": NoInput => Vec<ConfigError> = |e, _| Ok(e.config_errors().to_vec());
+    /// The flow the config runs (`bot-panel` or `stations`), the preset's when it names none.
+    "flow": NoInput => OrRefusal<crate::core::config::Flow> = |e, _| with_config(e, |c| Ok(c.flow));
     /// The JSON Schema of `.github/prflow.json`.
     "configSchema": NoInput => Value = |_, _| {
         // Generated natively by scripts/build.sh and embedded, so schemars' code stays out of the Wasm.
@@ -494,7 +521,7 @@ decisions! {
     /// The stations flow's next job for a machine: `claim #N`, `wip-full n/w`, `queue-empty`, `fix #N` or `new-work`.
     "claim": ClaimInput => OrRefusal<stations::claim::ClaimResult> = |e, i| {
         checked(&i.facts)?;
-        with_config(e, |c| stations::claim::claim(&i.facts, c, &i.role, &i.machine))
+        with_config(e, |c| stations::claim::claim_after(&i.facts, c, &i.role, &i.machine, i.lost))
     };
     /// After the settle time, with the labels read back: does the machine keep its claim?
     "resolveClaimRace": ResolveClaimRaceInput => OrRefusal<stations::claim::RaceResult> = |e, i| {
@@ -527,6 +554,20 @@ decisions! {
     "triage": FactsInput => OrRefusal<triage::Report> = |e, i| {
         checked(&i.facts)?;
         with_config(e, |c| Ok(queue::triage(&i.facts, c)))
+    };
+    /// The queue as a lane: what lands next, each one's position and estimated landing (from the CI
+    /// times of recent landings), and today's landings with their CI runs.
+    "lane": FactsInput => OrRefusal<queue::lane::Lane> = |e, i| {
+        checked(&i.facts)?;
+        with_config(e, |c| {
+            let ctx = queue::Ctx::new(&i.facts, c);
+            Ok(queue::lane::lane(&ctx, &triage::triage(&ctx)))
+        })
+    };
+    /// Each agent's record (its `from:` label, else the author): opened, landed, bounced, set aside, median time to land, CI minutes per landing, flakes.
+    "scoreboard" [page]: FactsInput => OrRefusal<crate::views::scoreboard::Scoreboard> = |e, i| {
+        checked(&i.facts)?;
+        with_config(e, |c| Ok(crate::views::scoreboard::scoreboard(&i.facts, c)))
     };
     /// The pull requests whose `builtOnBaseTip` triage reads: a reader asks git about these only.
     "tipReads": FactsInput => OrRefusal<Vec<u64>> = |e, i| {
@@ -570,7 +611,7 @@ decisions! {
     /// A fixer giving up: the claim released and a comment saying why.
     "fixerGiveUp": FixerGiveUpInput => OrRefusal<Vec<crate::core::plan::Op>> = |e, i| {
         checked(&i.facts)?;
-        with_config(e, |c| Ok(fixer::fixer_give_up(&queue::Ctx::new(&i.facts, c), i.number, &i.name, &i.why)))
+        with_config(e, |c| Ok(fixer::fixer_give_up(&queue::Ctx::new(&i.facts, c), i.number, &i.name, &i.why, &i.output)))
     };
     /// The issues `report-unowned` keeps: one per queued pull request whose owner is none.
     "unownedIssues": UnownedIssuesInput => OrRefusal<Vec<claim::UnownedIssue>> = |e, i| {
@@ -589,6 +630,18 @@ decisions! {
         checked(&i.facts)?;
         with_config(e, |c| Ok(queue::cycle::step(i, c)))
     };
+    /// The next chain: the queued pull requests it takes bottom up, kept apart where their changes collide, and its checkpoints (`queue.speculate`).
+    "queueChain": QueueChainInput => OrRefusal<queue::chain::Chain> = |e, i| with_config(e, |c| {
+        Ok(queue::chain::compose(&i.queue, &i.collisions, i.size.unwrap_or(c.queue.batch.max), c.queue.speculate))
+    });
+    /// A red checkpoint's flake verdict from evidence: `flake`, `real`, or `rerun` (the failed jobs once on the same head), with the reason.
+    "flakeVerdict": queue::flake::FlakeInput => queue::flake::FlakeVerdict = |_, i| queue::flake::verdict(i);
+    /// One step of bisection by prefixes: the green prefix to land, the pull request to test next, or the one to set aside and what to chain again.
+    "bisectStep": queue::bisect::BisectInput => queue::bisect::BisectStep = |_, i| queue::bisect::step(i);
+    /// The chain's size under `queue.batch` from the last landings' failures, and why.
+    "batchSize": queue::sizing::Recent => OrRefusal<queue::sizing::BatchSize> = |e, i| with_config(e, |c| Ok(queue::sizing::batch_size(&c.queue, i)));
+    /// Admission: whether a newly queued pull request is let in, or waits outside with `queue full: position N, estimated start HH:MM`.
+    "admission": queue::sizing::AdmissionInput => OrRefusal<queue::sizing::Admission> = |e, i| with_config(e, |c| queue::sizing::admission(&c.queue, i));
     /// The review-stations simulation for one seed: waits by policy, the utilization sweep, the dev WIP limit.
     "simReview" [sim]: crate::sim::review::ReviewParams => crate::sim::review::ReviewReport = |_, i| crate::sim::review::review(i).map_err(|e| e.join("\n"));
     /// The merge-queue simulation for one seed: landings, CI runs and minutes per day by queue policy.
@@ -638,6 +691,18 @@ mod tests {
     use serde_json::json;
 
     const FACTS: &str = r#"{"facts": {"now": "2026-11-30T12:00:00Z", "pullRequests": [{"number": 1, "author": "a", "labels": ["merge-queued"]}]}}"#;
+
+    #[test]
+    fn the_sweeps_board_lists_what_the_queue_lands_next() {
+        // The lane is worked out by the decision (a flow reads no other flow): the board must carry it.
+        let engine = Engine::new(r#"{"followup": {"board": {"enabled": true}}}"#);
+        let facts = json!({"facts": {"now": "2026-11-30T12:00:00Z", "viewer": "prflow", "defaultBranch": "main", "pullRequests": [
+            {"number": 1, "title": "queued one", "author": "a", "baseRef": "main", "headRef": "b1", "headSha": "h", "mergeStateStatus": "BEHIND", "labels": ["merge-queued", "skip-ci"]}
+        ]}});
+        let plan = engine.call_value("sweep", &facts).expect("sweep");
+        let body = plan["ops"].as_array().expect("ops").iter().find(|o| o["op"] == "upsertBoard" || o.get("body").is_some()).and_then(|o| o["body"].as_str()).expect("a board op").to_string();
+        assert!(body.contains("### Merge queue: lands next (1)\n\n1. #1 queued one: 1st of 1"), "{body}");
+    }
 
     #[test]
     fn a_config_with_three_mistakes_keeps_all_three_with_their_paths() {
@@ -691,6 +756,14 @@ mod tests {
             let got = engine.call(name, input).expect_err(name);
             assert!(got.starts_with(want), "{name}: {got:?} should start with {want:?}");
         }
+    }
+
+    #[test]
+    fn the_flow_is_the_configs_or_the_presets() {
+        assert_eq!(Engine::preset().call_value("flow", &json!({})).unwrap(), json!("bot-panel"));
+        assert_eq!(Engine::new(r#"{"flow": "stations"}"#).call_value("flow", &json!({})).unwrap(), json!("stations"));
+        let bad = Engine::new(r#"{"flow": "kanban"}"#).call_value("flow", &json!({})).unwrap();
+        assert_eq!(bad["configErrors"][0]["path"], "$.flow");
     }
 
     #[test]

@@ -10,6 +10,8 @@
 
 #[path = "fixtures/apply.rs"]
 mod apply;
+#[path = "fixtures/bless.rs"]
+mod bless;
 #[path = "fixtures/dump.rs"]
 mod dump;
 
@@ -25,11 +27,12 @@ const FILE_KEYS: [&str; 6] = ["about", "call", "config", "defaults", "snapshot",
 const CASE_KEYS: [&str; 9] = ["name", "rule", "why", "call", "config", "input", "expect", "error", "steps"];
 const STEP_KEYS: [&str; 9] = ["why", "call", "config", "advance", "apply", "carry", "input", "expect", "error"];
 
-/// One corpus run: how many cases, what failed, and every engine call for the dump.
+/// One corpus run: how many cases, what failed, every engine call for the dump, and the files blessed.
 struct Outcome {
     cases: usize,
     failures: Vec<String>,
     calls: Vec<Value>,
+    blessed: Vec<String>,
 }
 
 /// The engine a case's config builds (`null`: no config file, the preset), asked `call` with `input`.
@@ -162,6 +165,20 @@ fn reconcile_holds(config: &Value, input: &Value, answer: &Value) -> Vec<String>
     out
 }
 
+/// What holds of every sweep answer: a follow-up comment's level (in its marker) is its row's `firing`,
+/// the typed field the shells read instead of the marker.
+fn sweep_holds(answer: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for op in answer["ops"].as_array().into_iter().flatten().filter(|op| op["op"] == "upsertComment") {
+        let level = op["marker"].as_str().and_then(|m| m.split(" level=").nth(1)).and_then(|l| l.split(' ').next()).and_then(|l| l.parse::<u64>().ok());
+        let row = answer["pulls"].as_array().into_iter().flatten().find(|p| p["number"] == op["number"]);
+        if level.is_none() || row.map(|r| r["firing"].as_u64()) != Some(level) {
+            out.push(format!("the comment on #{} fires level {level:?}, its row says {:?}", op["number"], row.map(|r| &r["firing"])));
+        }
+    }
+    out
+}
+
 /// The texts a step's ops write (comments and the board), for a file's snapshot.
 fn texts(step: usize, answer: &Value) -> String {
     let mut out = String::new();
@@ -176,18 +193,18 @@ fn texts(step: usize, answer: &Value) -> String {
     out
 }
 
-/// Compares `texts` with tests/snapshots/<corpus>/<name>.md (`UPDATE_SNAPSHOTS=1` rewrites it).
+/// Compares `texts` with tests/snapshots/<corpus>/<name>.md (`PRFLOW_BLESS=1` rewrites it).
 fn snapshot(corpus: &str, name: &str, texts: &str) -> Option<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(corpus).join(format!("{name}.md"));
     if texts.is_empty() && !path.exists() {
         return None;
     }
-    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+    let want = std::fs::read_to_string(&path).unwrap_or_default();
+    if want != texts && bless::blessing() {
         std::fs::write(&path, texts).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         return None;
     }
-    let want = std::fs::read_to_string(&path).unwrap_or_default();
-    (want != texts).then(|| format!("the texts differ from {}; run with UPDATE_SNAPSHOTS=1 and review the diff\n--- got ---\n{texts}", path.display()))
+    (want != texts).then(|| format!("the texts differ from {}; run with PRFLOW_BLESS=1 and review the diff\n--- got ---\n{texts}", path.display()))
 }
 
 fn json_files(dir: &Path) -> Vec<PathBuf> {
@@ -206,6 +223,7 @@ fn run_file(corpus: &str, path: &Path, out: &mut Outcome) {
     let (input0, pull) = (defaults.get("input").cloned().unwrap_or(json!({})), defaults.get("pull").cloned().unwrap_or(json!({})));
     let file_config = file.get("config").cloned().unwrap_or(Value::Null);
     let mut snapshot_texts = String::new();
+    let mut rewrites: Vec<bless::Rewrite> = Vec::new();
     let cases = file["cases"].as_array().unwrap_or_else(|| panic!("{at_file}: $.cases must be a list"));
     for (i, case) in cases.iter().enumerate() {
         let name = case["name"].as_str().unwrap_or_else(|| panic!("{at_file}: $.cases[{i}].name missing"));
@@ -259,12 +277,23 @@ fn run_file(corpus: &str, path: &Path, out: &mut Outcome) {
                 (Ok(_), None, None) => Some("no expect and no error: a call must pin its answer".into()),
             };
             if let Some(p) = problem {
-                out.failures.push(format!("{at}: {p}"));
-                break;
+                if !bless::blessing() {
+                    out.failures.push(format!("{at}: {p}"));
+                    break;
+                }
+                // Blessed: this call now pins what the engine answered, and the case goes on from it.
+                let mut path = vec![("cases".to_string(), i)];
+                if s > 0 {
+                    path.push(("steps".to_string(), s - 1));
+                }
+                rewrites.push(bless::Rewrite { path, answer: answer.as_ref().map(versionless).map_err(String::clone) });
             }
             last = answer.unwrap_or(Value::Null);
             if call == "reconcile" {
                 out.failures.extend(reconcile_holds(&config, &input, &last).into_iter().map(|p| format!("{at}: {p}")));
+            }
+            if call == "sweep" {
+                out.failures.extend(sweep_holds(&last).into_iter().map(|p| format!("{at}: {p}")));
             }
             if file.get("snapshot") == Some(&Value::Bool(true)) {
                 snapshot_texts.push_str(&texts(s + 1, &last));
@@ -274,6 +303,11 @@ fn run_file(corpus: &str, path: &Path, out: &mut Outcome) {
     if file.get("snapshot") == Some(&Value::Bool(true)) {
         out.failures.extend(snapshot(corpus, &stem, &snapshot_texts).map(|p| format!("{at_file}: {p}")));
     }
+    if !rewrites.is_empty() {
+        let blessed = bless::apply(&text, &rewrites).unwrap_or_else(|e| panic!("{at_file}: {e}"));
+        std::fs::write(path, blessed).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        out.blessed.push(format!("{at_file} ({} call{})", rewrites.len(), if rewrites.len() == 1 { "" } else { "s" }));
+    }
 }
 
 /// `PRFLOW_FIXTURE_ONLY`: one corpus (`queue`) or one file (`queue/green`); unset, every one.
@@ -282,7 +316,7 @@ fn only() -> Option<String> {
 }
 
 fn run(corpus: &str) -> Outcome {
-    let mut out = Outcome { cases: 0, failures: Vec::new(), calls: Vec::new() };
+    let mut out = Outcome { cases: 0, failures: Vec::new(), calls: Vec::new(), blessed: Vec::new() };
     for f in json_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(corpus)) {
         let stem = f.file_stem().unwrap().to_string_lossy().to_string();
         if only().is_some_and(|o| o != corpus && o != format!("{corpus}/{stem}")) {
@@ -311,7 +345,7 @@ fn the_sample_board() -> Outcome {
         Err(e) => failures.push(format!("examples/snapshot.json: {e}")),
     }
     let calls = vec![entry("reconcile", "examples: snapshot.json under prflow.json", &config, "reconcile", &input, &answer)];
-    Outcome { cases: 0, failures, calls }
+    Outcome { cases: 0, failures, calls, blessed: Vec::new() }
 }
 
 #[test]
@@ -335,6 +369,7 @@ fn every_corpus() {
         }
         problems.extend(outcome.failures.into_iter().map(|f| format!("{corpus}: {f}")));
         dumped.extend(outcome.calls);
+        lines.extend(outcome.blessed.into_iter().map(|f| format!("  blessed {f}: review the diff")));
     }
     lines.push(format!("  {:<11} {:>4} cases {:>5} calls", "total", "", dumped.len()));
     // Past the harness's capture, so every `cargo test` shows the corpus sizes.

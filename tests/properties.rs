@@ -63,7 +63,7 @@ fn review() -> impl Strategy<Value = Review> {
         select(&[HEAD, HEAD, "old11111", "old22222"][..]),
         select(&TIMES[..]),
     )
-        .prop_map(|(author, state, commit, at)| Review { author: author.into(), state: state.into(), commit: commit.into(), submitted_at: at.into(), body: String::new(), author_can_write: true })
+        .prop_map(|(author, state, commit, at)| Review { author: author.into(), state: state.into(), commit: commit.into(), submitted_at: at.into(), body: String::new(), author_association: "MEMBER".into() })
 }
 
 fn check() -> impl Strategy<Value = Check> {
@@ -94,7 +94,7 @@ fn comment() -> impl Strategy<Value = Comment> {
         author: author.into(),
         body: "a comment".into(),
         created_at: at.into(),
-        author_can_write: true,
+        author_association: "MEMBER".into(),
     })
 }
 
@@ -142,7 +142,7 @@ fn pull_request() -> impl Strategy<Value = PullRequest> {
                 ("commented", _) | ("two-and-a-comment", _) => "COMMENTED",
                 _ => continue,
             };
-            reviews.push(Review { author: bot.to_string(), state: state.into(), commit: HEAD.into(), submitted_at: TIMES[5].into(), body: String::new(), author_can_write: true });
+            reviews.push(Review { author: bot.to_string(), state: state.into(), commit: HEAD.into(), submitted_at: TIMES[5].into(), body: String::new(), author_association: "MEMBER".into() });
         }
         PullRequest {
             number: 0,

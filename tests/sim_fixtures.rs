@@ -1,8 +1,8 @@
 //! The simulations' pinned results: tests/fixtures/sim/*.json, each `{ kind, input, expect }` where
 //! `expect` is the whole report `prflow::sim::run_json(kind, input)` must give. A seed's numbers must
 //! not move by accident; tests/node/sim.test.js replays the same files through the Wasm, which must
-//! give them too, to the last digit. After a deliberate change to a model, PRFLOW_SIM_FIXTURES=write
-//! rewrites `expect` (then read the diff: it is the change's effect on every pinned figure).
+//! give them too, to the last digit. After a deliberate change to a model, PRFLOW_BLESS=1 rewrites
+//! `expect` (then read the diff: it is the change's effect on every pinned figure).
 #![cfg(not(target_arch = "wasm32"))]
 
 use serde_json::Value;
@@ -12,7 +12,7 @@ use std::path::Path;
 #[test]
 fn sim_fixtures_give_their_pinned_reports() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sim");
-    let write = std::env::var("PRFLOW_SIM_FIXTURES").as_deref() == Ok("write");
+    let write = std::env::var("PRFLOW_BLESS").as_deref() == Ok("1");
     let mut files: Vec<_> = fs::read_dir(&dir).expect("tests/fixtures/sim").map(|e| e.expect("entry").path()).filter(|p| p.extension().is_some_and(|x| x == "json")).collect();
     files.sort();
     assert!(files.len() >= 4, "a few seeds of each simulation are pinned");
@@ -27,7 +27,7 @@ fn sim_fixtures_give_their_pinned_reports() {
             fixture["expect"] = out;
             fs::write(&path, serde_json::to_string_pretty(&fixture).expect("serializes") + "\n").expect("writable");
         } else if fixture["expect"] != out {
-            failures.push(format!("{}: the report differs from `expect` (PRFLOW_SIM_FIXTURES=write rewrites it after a deliberate change)", path.display()));
+            failures.push(format!("{}: the report differs from `expect` (PRFLOW_BLESS=1 rewrites it after a deliberate change)", path.display()));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -183,7 +183,7 @@ fn claim_race_keeps_the_smallest_reviewer_label_and_the_loser_withdraws() {
 
 #[wasm_bindgen_test]
 fn the_gate_passes_docs_at_once_and_records_a_moved_head_on_the_tested_commit() {
-    let approval = json!([{ "author": "alice", "state": "APPROVED", "commit": "sha0", "submittedAt": "2026-01-01T11:00:00Z", "authorCanWrite": true }]);
+    let approval = json!([{ "author": "alice", "state": "APPROVED", "commit": "sha0", "submittedAt": "2026-01-01T11:00:00Z", "authorAssociation": "MEMBER" }]);
     let docs = pull(1, "m1", 0, json!({ "files": ["docs/guide.md", "README.md"], "labels": ["from:m1", "state:win-verify"], "reviews": approval }));
     let out = ask(STATIONS, "gateClassify", json!({ "facts": stations_facts(vec![docs]), "number": 1 }));
     assert_eq!((out["run"].clone(), out["need"].clone()), (json!(true), json!(false)));

@@ -5,14 +5,6 @@ var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
 var __getOwnPropNames = Object.getOwnPropertyNames;
 var __getProtoOf = Object.getPrototypeOf;
 var __hasOwnProp = Object.prototype.hasOwnProperty;
-var __esm = (fn, res, err) => function __init() {
-  if (err) throw err[0];
-  try {
-    return fn && (res = (0, fn[__getOwnPropNames(fn)[0]])(fn = 0)), res;
-  } catch (e) {
-    throw err = [e], e;
-  }
-};
 var __commonJS = (cb, mod) => function __require() {
   try {
     return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
@@ -381,7 +373,7 @@ var require_light = __commonJS({
           }
           return this.Events.trigger("scheduled", { args: this.args, options: this.options });
         }
-        async doExecute(chained, clearGlobalState, run2, free) {
+        async doExecute(chained, clearGlobalState, run, free) {
           var error, eventInfo, passed;
           if (this.retryCount === 0) {
             this._assertStatus("RUNNING");
@@ -401,10 +393,10 @@ var require_light = __commonJS({
             }
           } catch (error1) {
             error = error1;
-            return this._onFailure(error, eventInfo, clearGlobalState, run2, free);
+            return this._onFailure(error, eventInfo, clearGlobalState, run, free);
           }
         }
-        doExpire(clearGlobalState, run2, free) {
+        doExpire(clearGlobalState, run, free) {
           var error, eventInfo;
           if (this._states.jobStatus(this.options.id === "RUNNING")) {
             this._states.next(this.options.id);
@@ -412,9 +404,9 @@ var require_light = __commonJS({
           this._assertStatus("EXECUTING");
           eventInfo = { args: this.args, options: this.options, retryCount: this.retryCount };
           error = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
-          return this._onFailure(error, eventInfo, clearGlobalState, run2, free);
+          return this._onFailure(error, eventInfo, clearGlobalState, run, free);
         }
-        async _onFailure(error, eventInfo, clearGlobalState, run2, free) {
+        async _onFailure(error, eventInfo, clearGlobalState, run, free) {
           var retry2, retryAfter;
           if (clearGlobalState()) {
             retry2 = await this.Events.trigger("failed", error, eventInfo);
@@ -422,7 +414,7 @@ var require_light = __commonJS({
               retryAfter = ~~retry2;
               this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter} ms`, eventInfo);
               this.retryCount++;
-              return run2(retryAfter);
+              return run(retryAfter);
             } else {
               this.doDone(eventInfo);
               await free(this.options, eventInfo);
@@ -1060,17 +1052,17 @@ var require_light = __commonJS({
             }
           }
           _run(index, job, wait) {
-            var clearGlobalState, free, run2;
+            var clearGlobalState, free, run;
             job.doRun();
             clearGlobalState = this._clearGlobalState.bind(this, index);
-            run2 = this._run.bind(this, index, job);
+            run = this._run.bind(this, index, job);
             free = this._free.bind(this, index, job);
             return this._scheduled[index] = {
               timeout: setTimeout(() => {
-                return job.doExecute(this._limiter, clearGlobalState, run2, free);
+                return job.doExecute(this._limiter, clearGlobalState, run, free);
               }, wait),
               expiration: job.options.expiration != null ? setTimeout(function() {
-                return job.doExpire(clearGlobalState, run2, free);
+                return job.doExpire(clearGlobalState, run, free);
               }, wait + job.options.expiration) : void 0,
               job
             };
@@ -1360,482 +1352,10 @@ var require_light = __commonJS({
   }
 });
 
-// pkg/prflow.js
-var prflow_exports = {};
-__export(prflow_exports, {
-  Engine: () => Engine,
-  default: () => __wbg_init,
-  drawSeed: () => drawSeed,
-  initSync: () => initSync,
-  version: () => version,
-  wasmMemory: () => wasmMemory
-});
-function drawSeed() {
-  const ret = wasm.drawSeed();
-  if (ret[2]) {
-    throw takeFromExternrefTable0(ret[1]);
-  }
-  return ret[0] >>> 0;
-}
-function version() {
-  let deferred1_0;
-  let deferred1_1;
-  try {
-    const ret = wasm.version();
-    deferred1_0 = ret[0];
-    deferred1_1 = ret[1];
-    return getStringFromWasm0(ret[0], ret[1]);
-  } finally {
-    wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
-  }
-}
-function wasmMemory() {
-  const ret = wasm.wasmMemory();
-  return ret;
-}
-function __wbg_get_imports() {
-  const import0 = {
-    __proto__: null,
-    __wbg___wbindgen_memory_17a1178bc3328ea3: function() {
-      const ret = wasm.memory;
-      return ret;
-    },
-    __wbg___wbindgen_throw_4c88d8bf264fd984: function(arg0, arg1) {
-      throw new Error(getStringFromWasm0(arg0, arg1));
-    },
-    __wbg_getRandomValues_5d8c030b527203a6: function() {
-      return handleError(function(arg0, arg1) {
-        globalThis.crypto.getRandomValues(getArrayU8FromWasm0(arg0, arg1));
-      }, arguments);
-    },
-    __wbg_new_787b9fb330d55d78: function(arg0, arg1) {
-      const ret = new Error(getStringFromWasm0(arg0, arg1));
-      return ret;
-    },
-    __wbindgen_generic_0000000000000001: function(arg0, arg1) {
-      const ret = getStringFromWasm0(arg0, arg1);
-      return ret;
-    },
-    __wbindgen_init_externref_table: function() {
-      const table = wasm.__wbindgen_externrefs;
-      table.set(0, void 0);
-      table.set(1024, void 0);
-      table.set(1025, null);
-      table.set(1026, true);
-      table.set(1027, false);
-    }
-  };
-  return {
-    __proto__: null,
-    "./prflow_bg.js": import0
-  };
-}
-function addToExternrefTable0(obj) {
-  const idx = wasm.__externref_table_alloc();
-  wasm.__wbindgen_externrefs.set(idx, obj);
-  return idx;
-}
-function getArrayJsValueFromWasm0(ptr, len) {
-  ptr = ptr >>> 0;
-  const mem = getDataViewMemory0();
-  const result = [];
-  for (let i = ptr; i < ptr + 4 * len; i += 4) {
-    result.push(wasm.__wbindgen_externrefs.get(mem.getUint32(i, true)));
-  }
-  wasm.__externref_drop_slice(ptr, len);
-  return result;
-}
-function getArrayU8FromWasm0(ptr, len) {
-  ptr = ptr >>> 0;
-  return getUint8ArrayMemory0().subarray(ptr / 1, ptr / 1 + len);
-}
-function getDataViewMemory0() {
-  if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || cachedDataViewMemory0.buffer.detached === void 0 && cachedDataViewMemory0.buffer !== wasm.memory.buffer) {
-    cachedDataViewMemory0 = new DataView(wasm.memory.buffer);
-  }
-  return cachedDataViewMemory0;
-}
-function getStringFromWasm0(ptr, len) {
-  ptr = ptr >>> 0;
-  return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
-}
-function getUint8ArrayMemory0() {
-  if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {
-    cachedUint8ArrayMemory0 = new Uint8Array(wasm.memory.buffer);
-  }
-  return cachedUint8ArrayMemory0;
-}
-function handleError(f, args) {
-  try {
-    return f.apply(this, args);
-  } catch (e) {
-    const idx = addToExternrefTable0(e);
-    wasm.__wbindgen_exn_store(idx);
-  }
-}
-function isLikeNone(x) {
-  return x === void 0 || x === null;
-}
-function passStringToWasm0(arg, malloc, realloc) {
-  if (realloc === void 0) {
-    const buf = cachedTextEncoder.encode(arg);
-    const ptr2 = malloc(buf.length, 1) >>> 0;
-    getUint8ArrayMemory0().subarray(ptr2, ptr2 + buf.length).set(buf);
-    WASM_VECTOR_LEN = buf.length;
-    return ptr2;
-  }
-  let len = arg.length;
-  let ptr = malloc(len, 1) >>> 0;
-  const mem = getUint8ArrayMemory0();
-  let offset = 0;
-  for (; offset < len; offset++) {
-    const code = arg.charCodeAt(offset);
-    if (code > 127) break;
-    mem[ptr + offset] = code;
-  }
-  if (offset !== len) {
-    if (offset !== 0) {
-      arg = arg.slice(offset);
-    }
-    ptr = realloc(ptr, len, len = offset + arg.length * 3, 1) >>> 0;
-    const view = getUint8ArrayMemory0().subarray(ptr + offset, ptr + len);
-    const ret = cachedTextEncoder.encodeInto(arg, view);
-    offset += ret.written;
-    ptr = realloc(ptr, len, offset, 1) >>> 0;
-  }
-  WASM_VECTOR_LEN = offset;
-  return ptr;
-}
-function takeFromExternrefTable0(idx) {
-  const value = wasm.__wbindgen_externrefs.get(idx);
-  wasm.__externref_table_dealloc(idx);
-  return value;
-}
-function decodeText(bytes) {
-  numBytesDecoded += bytes.length;
-  if (numBytesDecoded >= MAX_SAFARI_DECODE_BYTES) {
-    cachedTextDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
-    cachedTextDecoder.decode();
-    numBytesDecoded = bytes.length;
-  }
-  return cachedTextDecoder.decode(bytes);
-}
-function __wbg_finalize_init(instance, module) {
-  wasmInstance = instance;
-  wasm = instance.exports;
-  wasmModule = module;
-  cachedDataViewMemory0 = null;
-  cachedUint8ArrayMemory0 = null;
-  wasm.__wbindgen_start();
-  return wasm;
-}
-async function __wbg_load(module, imports) {
-  if (typeof Response === "function" && module instanceof Response) {
-    if (!module.ok) {
-      throw new Error(`failed to fetch Wasm: ${module.status} ${module.statusText} fetching '${module.url}'`);
-    }
-    if (typeof WebAssembly.instantiateStreaming === "function") {
-      try {
-        return await WebAssembly.instantiateStreaming(module, imports);
-      } catch (e) {
-        const validResponse = expectedResponseType(module.type);
-        if (validResponse && module.headers.get("Content-Type") !== "application/wasm") {
-          console.warn("`WebAssembly.instantiateStreaming` failed because your server does not serve Wasm with `application/wasm` MIME type. Falling back to `WebAssembly.instantiate` which is slower. Original error:\n", e);
-        } else {
-          throw e;
-        }
-      }
-    }
-    const bytes = await module.arrayBuffer();
-    return await WebAssembly.instantiate(bytes, imports);
-  } else {
-    const instance = await WebAssembly.instantiate(module, imports);
-    if (instance instanceof WebAssembly.Instance) {
-      return { instance, module };
-    } else {
-      return instance;
-    }
-  }
-  function expectedResponseType(type) {
-    switch (type) {
-      case "basic":
-      case "cors":
-      case "default":
-        return true;
-    }
-    return false;
-  }
-}
-function initSync(module) {
-  if (wasm !== void 0) return wasm;
-  if (module !== void 0) {
-    if (Object.getPrototypeOf(module) === Object.prototype) {
-      ({ module } = module);
-    } else {
-      console.warn("using deprecated parameters for `initSync()`; pass a single object instead");
-    }
-  }
-  const imports = __wbg_get_imports();
-  if (!(module instanceof WebAssembly.Module)) {
-    module = new WebAssembly.Module(module);
-  }
-  const instance = new WebAssembly.Instance(module, imports);
-  return __wbg_finalize_init(instance, module);
-}
-async function __wbg_init(module_or_path) {
-  if (wasm !== void 0) return wasm;
-  if (__wbg_init_promise === void 0) {
-    __wbg_init_promise = __wbg_init_once(module_or_path);
-    __wbg_init_promise.catch(() => {
-      __wbg_init_promise = void 0;
-    });
-  }
-  return __wbg_init_promise;
-}
-async function __wbg_init_once(module_or_path) {
-  if (module_or_path !== void 0) {
-    if (Object.getPrototypeOf(module_or_path) === Object.prototype) {
-      ({ module_or_path } = module_or_path);
-    } else {
-      console.warn("using deprecated parameters for the initialization function; pass a single object instead");
-    }
-  }
-  if (module_or_path === void 0) {
-    module_or_path = new URL("prflow_bg.wasm", import.meta.url);
-  }
-  const imports = __wbg_get_imports();
-  if (typeof module_or_path === "string" || typeof Request === "function" && module_or_path instanceof Request || typeof URL === "function" && module_or_path instanceof URL) {
-    module_or_path = fetch(module_or_path);
-  }
-  const { instance, module } = await __wbg_load(await module_or_path, imports);
-  return __wbg_finalize_init(instance, module);
-}
-var Engine, EngineFinalization, cachedDataViewMemory0, cachedUint8ArrayMemory0, cachedTextDecoder, MAX_SAFARI_DECODE_BYTES, numBytesDecoded, cachedTextEncoder, WASM_VECTOR_LEN, wasmModule, wasmInstance, wasm, __wbg_init_promise;
-var init_prflow = __esm({
-  "pkg/prflow.js"() {
-    Engine = class {
-      __destroy_into_raw() {
-        const ptr = this.__wbg_ptr;
-        this.__wbg_ptr = 0;
-        EngineFinalization.unregister(this);
-        return ptr;
-      }
-      free() {
-        const ptr = this.__destroy_into_raw();
-        wasm.__wbg_engine_free(ptr, 0);
-      }
-      /**
-       * `call` on the first `len` bytes written into `inputBuffer` (checked to be UTF-8). The buffer stays
-       * with the engine: taken out, the next request's `inputBuffer` zero-filled a fresh one (18 MB for a
-       * board of 10,000 pull requests) every call.
-       * @param {string} name
-       * @param {number} len
-       * @returns {string}
-       */
-      callInput(name, len) {
-        let deferred4_0;
-        let deferred4_1;
-        try {
-          const val2 = +len;
-          const ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-          const len0 = WASM_VECTOR_LEN;
-          const ret = wasm.engine_callInput(this.__wbg_ptr, ptr0, len0, val2);
-          var ptr3 = ret[0];
-          var len3 = ret[1];
-          if (ret[3]) {
-            ptr3 = 0;
-            len3 = 0;
-            throw takeFromExternrefTable0(ret[2]);
-          }
-          deferred4_0 = ptr3;
-          deferred4_1 = len3;
-          return getStringFromWasm0(ptr3, len3);
-        } finally {
-          wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
-        }
-      }
-      /**
-       * One decision by name, JSON text in and out.
-       * @param {string} name
-       * @param {string} input
-       * @returns {string}
-       */
-      call(name, input) {
-        let deferred4_0;
-        let deferred4_1;
-        try {
-          let ptr0, len0, ptr1, len1;
-          try {
-            ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len0 = WASM_VECTOR_LEN;
-            ptr1 = passStringToWasm0(input, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len1 = WASM_VECTOR_LEN;
-          } catch (e) {
-            if (ptr1) {
-              wasm.__wbindgen_free(ptr1, len1 * 1, 1);
-            }
-            if (ptr0) {
-              wasm.__wbindgen_free(ptr0, len0 * 1, 1);
-            }
-            throw e;
-          }
-          const ret = wasm.engine_call(this.__wbg_ptr, ptr0, len0, ptr1, len1);
-          var ptr3 = ret[0];
-          var len3 = ret[1];
-          if (ret[3]) {
-            ptr3 = 0;
-            len3 = 0;
-            throw takeFromExternrefTable0(ret[2]);
-          }
-          deferred4_0 = ptr3;
-          deferred4_1 = len3;
-          return getStringFromWasm0(ptr3, len3);
-        } finally {
-          wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
-        }
-      }
-      /**
-       * The config's problems as JSON text (`[{ path, expected, found }]`), empty when it is valid.
-       * @returns {string}
-       */
-      configErrorsJson() {
-        let deferred2_0;
-        let deferred2_1;
-        try {
-          const ret = wasm.engine_configErrorsJson(this.__wbg_ptr);
-          var ptr1 = ret[0];
-          var len1 = ret[1];
-          if (ret[3]) {
-            ptr1 = 0;
-            len1 = 0;
-            throw takeFromExternrefTable0(ret[2]);
-          }
-          deferred2_0 = ptr1;
-          deferred2_1 = len1;
-          return getStringFromWasm0(ptr1, len1);
-        } finally {
-          wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
-        }
-      }
-      /**
-       * Room for `len` bytes of the next request, keeping what is already written, and where it starts:
-       * the host writes UTF-8 there with `TextEncoder.encodeInto` and then asks `callInput`. A string
-       * argument is copied by wasm-bindgen's glue a UTF-16 unit at a time in JavaScript, which was 18 of
-       * the 182 ms a board of 10,000 pull requests took.
-       * @param {number} len
-       * @returns {number}
-       */
-      inputBuffer(len) {
-        const ret = wasm.engine_inputBuffer(this.__wbg_ptr, len);
-        return ret >>> 0;
-      }
-      /**
-       * Every decision's name, so the JS core binds one method per decision without a list of its own.
-       * @returns {string[]}
-       */
-      static names() {
-        const ret = wasm.engine_names();
-        var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
-        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
-        return v1;
-      }
-      /**
-       * `new Engine(configText)`; `new Engine()` (no config file) is the preset. A bad config never
-       * throws: every decision that needs it answers with its errors.
-       * @param {string | null} [config_text]
-       */
-      constructor(config_text) {
-        var ptr0 = isLikeNone(config_text) ? 0 : passStringToWasm0(config_text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        var len0 = WASM_VECTOR_LEN;
-        const ret = wasm.engine_new(ptr0, len0);
-        this.__wbg_ptr = ret;
-        EngineFinalization.register(this, this.__wbg_ptr, this);
-        return this;
-      }
-    };
-    if (Symbol.dispose) Engine.prototype[Symbol.dispose] = Engine.prototype.free;
-    EngineFinalization = typeof FinalizationRegistry === "undefined" ? { register: () => {
-    }, unregister: () => {
-    } } : new FinalizationRegistry((ptr) => wasm.__wbg_engine_free(ptr, 1));
-    cachedDataViewMemory0 = null;
-    cachedUint8ArrayMemory0 = null;
-    cachedTextDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
-    cachedTextDecoder.decode();
-    MAX_SAFARI_DECODE_BYTES = 2146435072;
-    numBytesDecoded = 0;
-    cachedTextEncoder = new TextEncoder();
-    if (!("encodeInto" in cachedTextEncoder)) {
-      cachedTextEncoder.encodeInto = function(arg, view) {
-        const buf = cachedTextEncoder.encode(arg);
-        view.set(buf);
-        return {
-          read: arg.length,
-          written: buf.length
-        };
-      };
-    }
-    WASM_VECTOR_LEN = 0;
-  }
-});
-
-// js/core.js
-function bind2(wasm2) {
-  const names = wasm2.Engine.names();
-  return {
-    /** The engine's version. */
-    version: () => wasm2.version(),
-    /** A fresh simulation seed from the host's crypto (getrandom), for a run given none: the one random thing, outside every decision. */
-    drawSeed: () => wasm2.drawSeed(),
-    /**
-     * The engine under one config: its text (the fast path, and what a file holds), an object, or
-     * nothing for the preset. A bad config never throws: `configErrors()` lists every problem and each
-     * decision that needs the config answers with them.
-     */
-    createEngine(config) {
-      const inner = new wasm2.Engine(configText(config));
-      const callText = (name, text) => send(wasm2, inner, name, text);
-      const call = (name, input) => JSON.parse(callText(name, request2(input)));
-      const engine = { version: () => wasm2.version(), configErrors: () => JSON.parse(inner.configErrorsJson()), call, callText };
-      for (const name of names) engine[name] = (input) => call(name, input);
-      return engine;
-    }
-  };
-}
-function send(wasm2, inner, name, text) {
-  if (text.length < 65536 || !inner.inputBuffer) return inner.call(name, text);
-  const memory = wasm2.wasmMemory();
-  let size = text.length;
-  const start = inner.inputBuffer(size);
-  let { read, written } = encoder.encodeInto(text, new Uint8Array(memory.buffer, start, size));
-  if (read < text.length) {
-    const rest = text.slice(read);
-    size = written + rest.length * 3;
-    const ptr = inner.inputBuffer(size);
-    written += encoder.encodeInto(rest, new Uint8Array(memory.buffer, ptr + written, size - written)).written;
-  }
-  return inner.callInput(name, written);
-}
-function configText(config) {
-  if (config === void 0 || config === null) return void 0;
-  return typeof config === "string" ? config : JSON.stringify(config);
-}
-function request2(input) {
-  if (input === void 0 || input === null) return "{}";
-  if (typeof input.facts !== "string") return JSON.stringify(input);
-  const { facts, ...rest } = input;
-  const others = JSON.stringify(rest);
-  return `{"facts":${facts}${others === "{}" ? "" : `,${others.slice(1, -1)}`}}`;
-}
-var encoder;
-var init_core = __esm({
-  "js/core.js"() {
-    encoder = new TextEncoder();
-  }
-});
-
 // action/src/main.js
 import { resolve } from "node:path";
-import { readFileSync as readFileSync6 } from "node:fs";
+import { cpSync, existsSync as existsSync4, readFileSync as readFileSync6, readdirSync as readdirSync2 } from "node:fs";
+import { fileURLToPath } from "node:url";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -3616,12 +3136,6 @@ function unreachable(octokit) {
     } catch (e) {
       if (e?.status !== 500 || e.response || !e.cause) throw e;
       const code = e.cause?.cause?.code ?? e.cause?.code ?? e.cause?.cause?.message ?? e.message;
-      if (dropped(code)) {
-        if (idempotent(options)) throw e;
-        const err2 = new e.constructor(`the connection dropped before GitHub answered ${options.method} ${options.url}: whether it was applied is not known (${describeCause(code)})`, 0, { request: e.request });
-        err2.ambiguous = true;
-        throw err2;
-      }
       const origin = (() => {
         try {
           return new URL(e.request?.url ?? options.url).origin;
@@ -3634,13 +3148,6 @@ function unreachable(octokit) {
       throw err;
     }
   });
-}
-function dropped(code) {
-  return /^(ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)$|other side closed|socket hang up/i.test(String(code));
-}
-function idempotent(options) {
-  if (options.method === "GET" || options.method === "HEAD") return true;
-  return options.method === "POST" && /\/graphql$/.test(options.url ?? "") && typeof options.query === "string" && !/^\s*mutation\b/.test(options.query);
 }
 function describeCause(code) {
   const words = { ECONNREFUSED: "connection refused", ENOTFOUND: "no such host", ECONNRESET: "connection reset", ETIMEDOUT: "timed out", EAI_AGAIN: "name lookup failed" };
@@ -3656,7 +3163,7 @@ function makeOctokit({ token, baseUrl, graphqlUrl, log: log2 = () => {
   const what = (options) => `${options.method} ${options.url}`;
   const onLimit = (kind) => (retryAfter, options, _octokit, retryCount) => {
     if (kind === "rate limit" && retryAfter > MAX_RATE_LIMIT_WAIT_S) {
-      log2(`giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, more than this request waits (${MAX_RATE_LIMIT_WAIT_S} s): the resident worker waits for the reset, a run stops`);
+      log2(`giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, too long to wait (over ${MAX_RATE_LIMIT_WAIT_S} s)`);
       return false;
     }
     if (retryCount < MAX_RATE_LIMIT_RETRIES) {
@@ -3725,7 +3232,6 @@ var TIMELINE_KINDS = {
   ReopenedEvent: "reopened"
 };
 var ITEM_TYPES = ["LABELED_EVENT", "UNLABELED_EVENT", "PULL_REQUEST_COMMIT", "HEAD_REF_FORCE_PUSHED_EVENT", "ISSUE_COMMENT", "PULL_REQUEST_REVIEW", "REVIEW_REQUESTED_EVENT", "READY_FOR_REVIEW_EVENT", "CONVERT_TO_DRAFT_EVENT", "REOPENED_EVENT"];
-var WRITE_ASSOCIATIONS = ["OWNER", "MEMBER", "COLLABORATOR"];
 var PAGE_INFO = "pageInfo { hasNextPage endCursor }";
 var ACTOR = "actor { __typename login }";
 var AUTHOR = "author { __typename login }";
@@ -3762,6 +3268,8 @@ var LISTS = {
     at: (pr) => pr.timelineItems
   }
 };
+var checksSelect = (first) => LISTS.checks.select(`first: ${first}`);
+var checksAt = (pr) => LISTS.checks.at(pr);
 var LIST_FIELD = { labels: "labels", reviews: "reviews", reviewRequests: "reviewRequests", files: "files", comments: "comments", checks: "commits", timeline: "timelineItems" };
 var PULL_FIELDS = "number state title body isDraft createdAt baseRefName headRefName headRefOid mergeable mergeStateStatus author { __typename login } " + Object.entries(LISTS).map(([k, l]) => l.select(`first: ${NESTED[k]}`)).join(" ");
 var REPO_FIELDS = `defaultBranchRef { name refUpdateRule { requiredStatusCheckContexts } } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` + CODEOWNERS_PATHS.map((p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`).join(" ");
@@ -3809,7 +3317,7 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2
   const raw = [];
   let head = null;
   let date;
-  const run2 = async (query, variables) => {
+  const run = async (query, variables) => {
     stats.graphql++;
     const r = await graphqlRequest(octokit, query, variables);
     date ??= r.date;
@@ -3821,7 +3329,7 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2
     for (; ; ) {
       let r;
       try {
-        r = await run2(sweepQuery(head === null, size), { owner, repo, after });
+        r = await run(sweepQuery(head === null, size), { owner, repo, after });
       } catch (e) {
         if (!serverSide(e) || size <= MIN_PULL_PAGE) throw e;
         size = Math.max(MIN_PULL_PAGE, Math.floor(size / 2));
@@ -3846,7 +3354,7 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2
     const wanted = [...new Set(numbers)];
     for (let start = 0; start < wanted.length || start === 0; start += PULL_PAGE) {
       const chunk = wanted.slice(start, start + PULL_PAGE);
-      const r = await run2(pullsQuery(head === null, chunk), { owner, repo });
+      const r = await run(pullsQuery(head === null, chunk), { owner, repo });
       const repository2 = r.data?.repository;
       if (!repository2) throw new GraphqlErrors(r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }], r.data);
       if (head === null) head = { data: r.data, errors: r.errors };
@@ -3865,7 +3373,7 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2
     let page = repository.labels.pageInfo;
     try {
       while (page.hasNextPage) {
-        const r = await run2(
+        const r = await run(
           `query prflowLabels($owner: String!, $repo: String!, $after: String) { repository(owner: $owner, name: $repo) { labels(first: ${FOLLOW_PAGE}, after: $after) { ${PAGE_INFO} nodes { name } } } }`,
           { owner, repo, after: page.endCursor }
         );
@@ -3902,7 +3410,7 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2
   if (rules) Object.assign(facts, reviewRules(rules));
   else facts.unknown.push("rules");
   const pulls2 = raw.filter(({ pr }) => !pr.state || pr.state === "OPEN").map(({ pr, errors }) => firstPage(pr, errors));
-  await followUp(pulls2, { owner, repo, run: run2, stats, log: log2 });
+  await followUp(pulls2, { owner, repo, run, stats, log: log2 });
   facts.pullRequests.push(...pulls2.map(toPull));
   facts.pullRequests.sort((a, b) => a.number - b.number);
   facts.now = now ?? new Date(date ?? Date.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -4018,7 +3526,7 @@ function toPull({ pr, lists, unknown }) {
   };
 }
 function toReview(r) {
-  return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "", authorCanWrite: WRITE_ASSOCIATIONS.includes(r.authorAssociation) };
+  return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "", authorAssociation: r.authorAssociation ?? "" };
 }
 function reviewerName(r) {
   if (!r) return null;
@@ -4064,7 +3572,7 @@ function toComment(c) {
     author: loginOf(c.author) ?? "ghost",
     body: c.body ?? "",
     createdAt: c.createdAt ?? "",
-    authorCanWrite: WRITE_ASSOCIATIONS.includes(c.authorAssociation)
+    authorAssociation: c.authorAssociation ?? ""
   };
 }
 function toEvent(item) {
@@ -4082,68 +3590,6 @@ function toEvent(item) {
   }
 }
 
-// lib/retry.js
-var RETRY_WAITS_S = [1, 4, 9];
-var BACKOFF_FIRST_S = 30;
-var BACKOFF_MAX_S = 600;
-var GIT_TRANSIENT = [
-  /The requested URL returned error: (5\d\d|429)/i,
-  /\b(502|503|504) (Bad Gateway|Service Unavailable|Gateway Time-?out)/i,
-  /Connection reset|Connection refused|Connection timed out|Operation timed out|timed out after/i,
-  /Failed to connect|Could not resolve host|Couldn't connect|Empty reply from server/i,
-  /remote end hung up unexpectedly|early EOF|RPC failed|unexpected disconnect|transfer closed/i,
-  /SSL_read|GnuTLS recv error|TLS connection was non-properly terminated|curl \d+ /i
-];
-function gitTransient(text) {
-  return GIT_TRANSIENT.some((re) => re.test(String(text ?? "")));
-}
-function apiTransient(e) {
-  if (!e) return false;
-  const status = e.status ?? e.response?.status;
-  if (status === 0 || e.unreachable || e.ambiguous) return true;
-  if (status >= 500 || status === 429) return true;
-  const text = `${e.message ?? ""} ${JSON.stringify(e.response?.data ?? "")}`;
-  if (/rate limit|RATE_LIMITED|abuse/i.test(text)) return true;
-  if (e.cause && !status) return true;
-  return false;
-}
-function waitAfter(e, attempt, nowMs = Date.now()) {
-  const headers = e?.response?.headers ?? {};
-  const reset = Number(headers["x-ratelimit-reset"]);
-  const remaining = headers["x-ratelimit-remaining"];
-  const after = Number(headers["retry-after"]);
-  let seconds;
-  let why;
-  if (Number.isFinite(reset) && reset > 0 && String(remaining) === "0") {
-    seconds = Math.max(1, Math.ceil(reset - nowMs / 1e3) + 1);
-    why = "the rate limit to reset";
-  } else if (Number.isFinite(after) && after > 0) {
-    seconds = after;
-    why = "the wait GitHub asked for";
-  } else {
-    seconds = Math.min(BACKOFF_MAX_S, BACKOFF_FIRST_S * 2 ** Math.max(0, attempt - 1));
-    why = "GitHub to answer again";
-  }
-  return { seconds, until: new Date(nowMs + seconds * 1e3).toISOString(), why };
-}
-async function retrying(attempt, { what = "git", isTransient = () => false, sleep = (ms) => new Promise((r) => setTimeout(r, ms)), log: log2 = () => {
-}, waits = RETRY_WAITS_S } = {}) {
-  for (let i = 0; ; i++) {
-    let out;
-    try {
-      out = await attempt();
-    } catch (e) {
-      if (!isTransient(e) || i >= waits.length) throw e;
-      log2(`retry: ${what} failed (${String(e.message).split("\n").pop()}); again in ${waits[i]} s (retry ${i + 1} of ${waits.length})`);
-      await sleep(waits[i] * 1e3);
-      continue;
-    }
-    if (!out?.transient || i >= waits.length) return out;
-    log2(`retry: ${what} failed (${String(out.log ?? "").trim().split("\n").pop()}); again in ${waits[i]} s (retry ${i + 1} of ${waits.length})`);
-    await sleep(waits[i] * 1e3);
-  }
-}
-
 // lib/github/write.js
 var REVIEW_EVENT = Object.freeze("COMMENT");
 var APPLIED = "applied";
@@ -4151,6 +3597,9 @@ var UNCHANGED = "unchanged";
 var DRY_RUN = "dry-run";
 var GUARD_FAILED = "guard-failed";
 var FAILED = "failed";
+var SKIPPED = "skipped";
+var MOVED = "moved";
+var LEASE_LOST = "lease-lost";
 var WRITERS = {
   editLabels: {
     describe: (op) => `would ${labelWords(op)}`,
@@ -4307,40 +3756,56 @@ var WRITERS = {
       return { outcome: APPLIED, detail: `updated ${op.name}` };
     }
   },
-  rebaseAndPush: {
-    describe: (op) => `would rebase ${op.branch} onto ${op.onto} and push with lease ${short(op.guard?.head)}`,
-    // Git's own --force-with-lease is this op's head guard, so no REST read: the shell that runs git
-    // passes `git` ({ rebaseAndPush(op) → { outcome, detail } }) and says guard-failed when the lease is lost.
+  // ---- git, through the port `git` (lib/queue/git.js `Git`), which reads its own guard.
+  rebase: {
+    describe: (op) => `would rebase ${op.branch} onto ${op.onto}${op.dropping ? ` (dropping ${short(op.dropping)})` : ""} at ${short(op.expectedHead)}`,
     ownGuard: true,
-    async apply(_octokit, op, { git: git2 }) {
-      if (!git2) return { outcome: FAILED, detail: "no git runner here: only the queue worker applies rebaseAndPush" };
-      return git2.rebaseAndPush(op);
-    }
+    apply: (_octokit, op, { git: git2 }) => needGit(git2, op) ?? git2.rebase(op, { upstreamRequired: false })
+  },
+  rebaseOnto: {
+    describe: (op) => `would restack ${op.branch} onto ${op.onto} from ${short(op.upstream)} at ${short(op.expectedHead)}`,
+    ownGuard: true,
+    apply: (_octokit, op, { git: git2 }) => needGit(git2, op) ?? git2.rebase(op, { upstreamRequired: true })
+  },
+  push: {
+    describe: (op) => `would push ${op.branch}, leased at ${short(op.lease)}`,
+    ownGuard: true,
+    apply: (_octokit, op, { git: git2 }) => needGit(git2, op) ?? git2.pushOp(op)
+  },
+  autoFix: {
+    describe: (op) => `would run ${op.commands.length} autoFix command${op.commands.length === 1 ? "" : "s"} on ${op.branch} at ${short(op.expectedHead)}`,
+    ownGuard: true,
+    apply: (_octokit, op, { git: git2 }) => needGit(git2, op) ?? git2.autoFix(op)
   }
 };
+function needGit(git2, op) {
+  return git2 ? null : { outcome: FAILED, detail: `no git here: only the queue worker applies ${op.op}` };
+}
+var GOES_ON = /* @__PURE__ */ new Set([APPLIED, UNCHANGED, SKIPPED, DRY_RUN]);
 var GUARD_READ = Object.freeze({ prflowGuard: true });
 var NEEDS_PULL = /* @__PURE__ */ new Set(["armAutoMerge", "disarmAutoMerge"]);
-async function applyOps(octokit, ops, { owner, repo, live = false, log: log2 = () => {
-}, git: git2 } = {}) {
+async function applyOps(octokit, ops, { owner, repo, live: live2 = false, log: log2 = () => {
+}, git: git2, halt = false } = {}) {
   const params = { owner, repo };
   const stopped = /* @__PURE__ */ new Map();
   const results = [];
   for (const op of ops ?? []) {
     const base = { op: op.op, number: op.number ?? null };
-    const r = await applyOne(octokit, op, { params, live, git: git2, stopped });
-    if (r.outcome === GUARD_FAILED && op.number) stopped.set(op.number, stopped.get(op.number) ?? r.detail);
+    const r = await applyOne(octokit, op, { params, live: live2, git: git2, stopped });
+    if ((r.outcome === GUARD_FAILED || r.outcome === MOVED || r.outcome === LEASE_LOST) && op.number) stopped.set(op.number, stopped.get(op.number) ?? r.detail);
     if (r.outcome === GUARD_FAILED || r.outcome === FAILED) log2(`#${op.number}: ${op.op} ${r.outcome}: ${r.detail}`);
     results.push({ ...base, ...r });
+    if (halt && !GOES_ON.has(r.outcome)) break;
   }
   return results;
 }
 function applyPlan(octokit, plan, options) {
   return applyOps(octokit, plan.ops, options);
 }
-async function applyOne(octokit, op, { params, live, git: git2, stopped }) {
+async function applyOne(octokit, op, { params, live: live2, git: git2, stopped }) {
   const writer = Object.hasOwn(WRITERS, op.op) ? WRITERS[op.op] : null;
   if (!writer) return { outcome: FAILED, detail: `prflow has no writer for "${op.op}"` };
-  if (!live) return { outcome: DRY_RUN, detail: writer.describe(op) + guardWords(op.guard) };
+  if (!live2) return { outcome: DRY_RUN, detail: writer.describe(op) + guardWords(op.guard) };
   if (op.number && stopped.has(op.number)) return { outcome: GUARD_FAILED, detail: `not applied: an earlier write to #${op.number} failed its guard (${stopped.get(op.number)})` };
   try {
     let fresh = null;
@@ -4351,7 +3816,7 @@ async function applyOne(octokit, op, { params, live, git: git2, stopped }) {
     }
     return await writer.apply(octokit, op, { params, fresh, git: git2 });
   } catch (e) {
-    return { outcome: FAILED, detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}`, transient: apiTransient(e) };
+    return { outcome: FAILED, detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}` };
   }
 }
 var hasGuard = (g) => Boolean(g && (g.head || g.base || g.labelsOn?.length || g.labelsOff?.length));
@@ -4400,11 +3865,11 @@ async function listLabels(octokit, { owner, repo }) {
     if (res.data.length < 100) return out;
   }
 }
-async function syncLabels(octokit, { owner, repo, decide, live = false, log: log2 = () => {
+async function syncLabels(octokit, { owner, repo, decide, live: live2 = false, log: log2 = () => {
 } }) {
   const existing = (await listLabels(octokit, { owner, repo })).map((l) => ({ name: l.name, color: l.color, description: l.description ?? null }));
   const sync = decide(existing);
-  const written = await applyOps(octokit, sync.ops, { owner, repo, live, log: log2 });
+  const written = await applyOps(octokit, sync.ops, { owner, repo, live: live2, log: log2 });
   let next = 0;
   const results = sync.rows.map(({ name, color, description, change, detail }) => {
     const row = { name, color, description };
@@ -4503,11 +3968,11 @@ function describeOp(op) {
       return op.op;
   }
 }
-function logLines(plan, results, { live }) {
+function logLines(plan, results, { live: live2 }) {
   const lines = [];
   plan.ops.forEach((op, i) => {
     const r = results[i];
-    const outcome = r?.outcome ?? (live ? "not applied" : "dry-run");
+    const outcome = r?.outcome ?? (live2 ? "not applied" : "dry-run");
     const said = r?.detail ? outcome === "dry-run" ? r.detail : `${outcome}: ${r.detail}` : outcome;
     lines.push(`#${op.number}: ${describeOp(op)} [${said}] because ${op.reason}`);
   });
@@ -4549,14 +4014,14 @@ function withoutParentheses(text) {
   if (open >= 0) out = out.slice(0, open);
   return out.replace(/\s+([;,.])/g, "$1");
 }
-function reconcileSummary({ repo, plan, results, live, scope, counts, maxBytes = MAX_SUMMARY_BYTES }) {
-  const full = reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChanged: false });
+function reconcileSummary({ repo, plan, results, live: live2, scope, counts, maxBytes = MAX_SUMMARY_BYTES }) {
+  const full = reconcileSummaryOf({ repo, plan, results, live: live2, scope, counts, onlyChanged: false });
   if (Buffer.byteLength(full) <= maxBytes) return full;
-  return reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChanged: true });
+  return reconcileSummaryOf({ repo, plan, results, live: live2, scope, counts, onlyChanged: true });
 }
-function reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChanged }) {
+function reconcileSummaryOf({ repo, plan, results, live: live2, scope, counts, onlyChanged }) {
   const out = [];
-  out.push(`## prflow reconcile: ${repo}${live ? "" : " (dry run: nothing was written)"}`);
+  out.push(`## prflow reconcile: ${repo}${live2 ? "" : " (dry run: nothing was written)"}`);
   out.push("");
   out.push(
     `Engine ${plan.engine} · ${scope} · ${plan.pulls.length} pull request${plan.pulls.length === 1 ? "" : "s"} · ${counts.ops} operation${counts.ops === 1 ? "" : "s"} · ${counts.writes} write${counts.writes === 1 ? "" : "s"} · ${counts.warnings} warning${counts.warnings === 1 ? "" : "s"}`
@@ -4578,7 +4043,7 @@ function reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChan
         omitted++;
         continue;
       }
-      const changes = ops.length ? ops.map(({ op, result }) => live ? `${describeOp(op)} (${result?.outcome ?? "not applied"})` : `would ${describeOp(op)}`).join("; ") : "no change";
+      const changes = ops.length ? ops.map(({ op, result }) => live2 ? `${describeOp(op)} (${result?.outcome ?? "not applied"})` : `would ${describeOp(op)}`).join("; ") : "no change";
       const why = whyCell(pull, ops.map(({ op }) => op));
       out.push(
         `| #${pull.number} | ${cell(pull.state ?? "unknown")} | ${cell(pull.blockers.join(", "))} | ${cell(pull.checks)} | ${cell(changes)} | ${cell(why)} |`
@@ -4589,7 +4054,7 @@ function reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChan
   }
   if (plan.warnings.length) {
     const kinds = warningKinds(plan.warnings);
-    out.push(`### Warnings: ${plan.warnings.length} of ${kinds.length} kind${kinds.length === 1 ? "" : "s"}`);
+    out.push(`### ${plan.warnings.length} warning${plan.warnings.length === 1 ? "" : "s"}${kinds.length > 1 ? ` of ${kinds.length} kinds` : ""}`);
     out.push("");
     const list = (xs, n) => xs.slice(0, n).join(", ") + (xs.length > n ? `, and ${xs.length - n} more` : "");
     for (const g of kinds) {
@@ -4600,8 +4065,8 @@ function reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChan
   }
   return out.join("\n");
 }
-function labelsSummary({ repo, results, unused, live }) {
-  const out = [`## prflow labels: ${repo}${live ? "" : " (dry run: nothing was written)"}`, ""];
+function labelsSummary({ repo, results, unused, live: live2 }) {
+  const out = [`## prflow labels: ${repo}${live2 ? "" : " (dry run: nothing was written)"}`, ""];
   out.push("| label | colour | action | description |");
   out.push("| --- | --- | --- | --- |");
   for (const r of results) {
@@ -4631,42 +4096,45 @@ var RunError = class extends Error {
     this.lines = lines;
   }
 };
-function configOrThrow(prflow2, configPath, readFile) {
-  const loaded = loadConfig(prflow2, configPath, readFile ? { readFile } : void 0);
-  if (loaded.errors.length) throw new RunError(loaded.errors);
-  return loaded;
+function configOrThrow(prflow2, configPath, readFile, loaded) {
+  if (loaded) return { ...loaded, said: null };
+  const read = loadConfig(prflow2, configPath, readFile ? { readFile } : void 0);
+  if (read.errors.length) throw new RunError(read.errors);
+  return { ...read, said: `config: ${read.source === "preset" ? `no ${configPath}: the ${read.engine.flow()} preset` : read.source}` };
 }
-async function reconcileRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, scope, live, log: log2 = () => {
+async function reconcileRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, loaded, scope, live: live2, log: log2 = () => {
 } }) {
-  const { engine, config, source } = configOrThrow(prflow2, configPath, readFile);
-  log2(`config: ${source === "preset" ? `no ${configPath}: the ${config.flow ?? "bot-panel"} preset` : source}`);
+  const { engine, source, said } = configOrThrow(prflow2, configPath, readFile, loaded);
+  if (said) log2(said);
+  configPath = source;
   const scopeText = describeScope(scope);
   if (scope.scope === "none") {
     log2(`nothing to reconcile: ${scope.why ?? "the event names no pull request"}`);
     const plan2 = { engine: engine.version(), configErrors: [], ops: [], pulls: [], warnings: [] };
     const counts2 = countResults(plan2, []);
-    return { plan: plan2, results: [], counts: counts2, skipped: true, summary: reconcileSummary({ repo: `${owner}/${repo}`, plan: plan2, results: [], live, scope: scopeText, counts: counts2 }), lines: [] };
+    return { plan: plan2, results: [], counts: counts2, skipped: true, summary: reconcileSummary({ repo: `${owner}/${repo}`, plan: plan2, results: [], live: live2, scope: scopeText, counts: counts2 }), lines: [] };
   }
   log2(`reading ${scopeText}`);
   const facts = await step(`reading the pull requests of ${owner}/${repo}`, () => readFacts(octokit, { owner, repo, numbers: scope.scope === "pulls" ? scope.numbers : void 0 }));
   const plan = engine.reconcile({ facts });
   if (plan.configErrors.length) throw new RunError(plan.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  log2(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings${live ? "" : " (dry run: writing nothing)"}`);
+  log2(`engine ${plan.engine}: ${count(plan.pulls.length, "pull request")}, ${count(plan.ops.length, "operation")}, ${count(plan.warnings.length, "warning")}${live2 ? "" : " (dry run: writing nothing)"}`);
   stopWritesOnRateLimit(octokit, log2);
-  const results = await applyPlan(octokit, plan, { owner, repo, live, log: log2 });
+  const results = await applyPlan(octokit, plan, { owner, repo, live: live2, log: log2 });
   const counts = countResults(plan, results);
-  const lines = logLines(plan, results, { live });
+  const lines = logLines(plan, results, { live: live2 });
   for (const line of lines) log2(line);
-  const summary = reconcileSummary({ repo: `${owner}/${repo}`, plan, results, live, scope: scopeText, counts });
+  const summary = reconcileSummary({ repo: `${owner}/${repo}`, plan, results, live: live2, scope: scopeText, counts });
   return { facts, plan, results, counts, summary, lines, skipped: false };
 }
-async function labelsRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, live, log: log2 = () => {
+async function labelsRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, loaded, live: live2, log: log2 = () => {
 } }) {
-  const { engine, source } = configOrThrow(prflow2, configPath, readFile);
-  log2(`config: ${source === "preset" ? `no ${configPath}: the bot-panel preset` : source}`);
+  const { engine, source, said } = configOrThrow(prflow2, configPath, readFile, loaded);
+  if (said) log2(said);
+  configPath = source;
   const catalog = engine.labelCatalog();
   if (catalog.configErrors.length) throw new RunError(catalog.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  const sync = await step(`syncing the labels of ${owner}/${repo}`, () => syncLabels(octokit, { owner, repo, decide: (existing) => engine.labelSync({ catalog, existing }), live, log: log2 }));
+  const sync = await step(`syncing the labels of ${owner}/${repo}`, () => syncLabels(octokit, { owner, repo, decide: (existing) => engine.labelSync({ catalog, existing }), live: live2, log: log2 }));
   const results = sync.results;
   const unused = sync.unused ?? [];
   for (const r of results) log2(`label ${r.name}: ${r.status}${r.detail ? ` (${r.detail})` : ""}`);
@@ -4676,8 +4144,11 @@ async function labelsRun({ prflow: prflow2, octokit, owner, repo, configPath, re
     writes: results.filter((r) => r.status === "created" || r.status === "updated").length,
     warnings: unused.length
   };
-  const summary = labelsSummary({ repo: `${owner}/${repo}`, results, unused, live });
+  const summary = labelsSummary({ repo: `${owner}/${repo}`, results, unused, live: live2 });
   return { catalog, results, unused, counts, summary };
+}
+function count(n, noun) {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 var NOT_ATTEMPTED = "not attempted: rate limited by GitHub";
 function stopWritesOnRateLimit(octokit, log2 = () => {
@@ -4729,7 +4200,7 @@ function describeFailure(e, { step: step2 } = {}) {
   if (e?.unreachable) return say(`${e.message}; check GITHUB_API_URL and the network`);
   const status = e?.status ?? e?.response?.status;
   const gh = e?.message ? ` (${String(e.message).split("\n")[0]})` : "";
-  if (status === 401) return say(`bad token: GitHub answered 401${gh}${req}; check GITHUB_TOKEN (or GH_TOKEN)`);
+  if (status === 401) return say(`bad token: GitHub answered 401${gh}${req}; check the token (GH_TOKEN, else GITHUB_TOKEN)`);
   const limited = rateLimitReset(e);
   if (limited !== void 0) return say(`rate limited by GitHub${limited ? ` until ${limited}` : ""} (${status}${req ? ` on${req.slice(3)}` : ""}); nothing more was attempted; run again after the reset`);
   if (status === 403) return say(`forbidden: GitHub answered 403${gh}${req}; the token lacks a permission this step needs (pull-requests, issues or statuses: write for --live)`);
@@ -4757,7 +4228,7 @@ function rateLimitReset(e) {
 }
 
 // lib/followup.js
-async function findBoard(octokit, { owner, repo, label }) {
+async function listBoards(octokit, { owner, repo, label }) {
   const res = await octokit.request("GET /repos/{owner}/{repo}/issues", {
     owner,
     repo,
@@ -4767,15 +4238,12 @@ async function findBoard(octokit, { owner, repo, label }) {
     direction: "asc",
     per_page: 10
   });
-  const issue = res.data.filter((i) => !i.pull_request).sort((a, b) => a.number - b.number)[0];
-  return issue ? { number: issue.number, title: issue.title ?? "", body: issue.body ?? "" } : null;
+  return res.data.map((i) => ({ number: i.number, title: i.title ?? "", body: i.body ?? "", pullRequest: Boolean(i.pull_request) }));
 }
-function describeSweepOp(op) {
+function describeSweepOp(op, plan) {
   switch (op.op) {
-    case "upsertComment": {
-      const m = /level=(\d+)/.exec(op.marker);
-      return `comment (level ${m ? m[1] : "?"} min)`;
-    }
+    case "upsertComment":
+      return `comment (level ${plan.pulls.find((p) => p.number === op.number)?.firing ?? "?"} min)`;
     case "upsertBoard":
       return op.number == null ? "open the board issue" : `rewrite the board #${op.number}`;
     case "editLabels":
@@ -4785,9 +4253,9 @@ function describeSweepOp(op) {
   }
 }
 var cell2 = (text) => String(text ?? "").replace(/\|/g, "\\|").replace(/\r?\n/g, " ") || "—";
-function sweepSummary({ repo, plan, results, live }) {
+function sweepSummary({ repo, plan, results, live: live2 }) {
   const writes = results.filter((r) => r.outcome === APPLIED).length;
-  const out = [`## prflow sweep: ${repo}${live ? "" : " (dry run: nothing was written)"}`, ""];
+  const out = [`## prflow sweep: ${repo}${live2 ? "" : " (dry run: nothing was written)"}`, ""];
   out.push(
     `Engine ${plan.engine} · ${plan.pulls.length} open pull request${plan.pulls.length === 1 ? "" : "s"} · ${plan.ops.length} operation${plan.ops.length === 1 ? "" : "s"} · ${writes} write${writes === 1 ? "" : "s"} · ${plan.warnings.length} warning${plan.warnings.length === 1 ? "" : "s"}`,
     ""
@@ -4798,7 +4266,7 @@ function sweepSummary({ repo, plan, results, live }) {
     plan.ops.forEach((op, i) => {
       const r = results[i];
       const target = op.op === "upsertBoard" ? "board" : `#${op.number}`;
-      out.push(`| ${target} | ${cell2(describeSweepOp(op))} | ${cell2(r ? `${r.outcome}${r.detail ? `: ${r.detail}` : ""}` : "not applied")} | ${cell2(op.reason)} |`);
+      out.push(`| ${target} | ${cell2(describeSweepOp(op, plan))} | ${cell2(r ? `${r.outcome}${r.detail ? `: ${r.detail}` : ""}` : "not applied")} | ${cell2(op.reason)} |`);
     });
     out.push("");
   }
@@ -4809,28 +4277,29 @@ function sweepSummary({ repo, plan, results, live }) {
   }
   return out.join("\n");
 }
-async function sweepRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, live, log: log2 = () => {
+async function sweepRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, loaded: given, live: live2, log: log2 = () => {
 } }) {
-  const loaded = loadConfig(prflow2, configPath, readFile ? { readFile } : void 0);
+  const loaded = given ?? loadConfig(prflow2, configPath, readFile ? { readFile } : void 0);
   if (loaded.errors.length) throw new RunError(loaded.errors);
   const { engine } = loaded;
+  if (given) configPath = given.source;
   const settings = engine.followupSettings();
   if (settings.configErrors.length) throw new RunError(settings.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  log2(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
+  if (!given) log2(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
   const facts = await readFacts(octokit, { owner, repo });
   const board = settings.board;
   if (board.enabled) {
     try {
-      facts.board = await findBoard(octokit, { owner, repo, label: board.label });
+      facts.boards = await listBoards(octokit, { owner, repo, label: board.label });
     } catch (e) {
       log2(`the board issue could not be read (${e.status ?? ""} ${e.message}); it will not be rewritten`);
       facts.unknown = [...facts.unknown ?? [], "board"];
     }
   }
   const plan = engine.sweep({ facts });
-  log2(`engine ${plan.engine}: ${plan.pulls.length} pull requests, ${plan.ops.length} operations, ${plan.warnings.length} warnings, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`);
-  const results = await applyPlan(octokit, plan, { owner, repo, live, log: log2 });
-  const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
+  log2(`engine ${plan.engine}: ${count(plan.pulls.length, "pull request")}, ${count(plan.ops.length, "operation")}, ${count(plan.warnings.length, "warning")}, line ${plan.stopTheLine ? "STOPPED" : "open"}${live2 ? "" : " (dry run: writing nothing)"}`);
+  const results = await applyPlan(octokit, plan, { owner, repo, live: live2, log: log2 });
+  const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op, plan)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
   for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
   for (const line of lines) log2(line);
   const counts = {
@@ -4838,23 +4307,499 @@ async function sweepRun({ prflow: prflow2, octokit, owner, repo, configPath, rea
     writes: results.filter((r) => r.outcome === APPLIED).length,
     warnings: plan.warnings.length
   };
-  return { facts, plan, results, counts, lines, summary: sweepSummary({ repo: `${owner}/${repo}`, plan, results, live }) };
+  return { facts, plan, results, counts, lines, summary: sweepSummary({ repo: `${owner}/${repo}`, plan, results, live: live2 }) };
 }
 
 // action/src/engine.js
-init_prflow();
-init_core();
 import { existsSync, readFileSync as readFileSync2 } from "node:fs";
+
+// pkg/prflow.js
+var prflow_exports = {};
+__export(prflow_exports, {
+  Engine: () => Engine,
+  default: () => __wbg_init,
+  drawSeed: () => drawSeed,
+  initSync: () => initSync,
+  version: () => version,
+  wasmMemory: () => wasmMemory
+});
+var Engine = class {
+  __destroy_into_raw() {
+    const ptr = this.__wbg_ptr;
+    this.__wbg_ptr = 0;
+    EngineFinalization.unregister(this);
+    return ptr;
+  }
+  free() {
+    const ptr = this.__destroy_into_raw();
+    wasm.__wbg_engine_free(ptr, 0);
+  }
+  /**
+   * `call` on the first `len` bytes written into `inputBuffer` (checked to be UTF-8). The buffer stays
+   * with the engine: taken out, the next request's `inputBuffer` zero-filled a fresh one (18 MB for a
+   * board of 10,000 pull requests) every call.
+   * @param {string} name
+   * @param {number} len
+   * @returns {string}
+   */
+  callInput(name, len) {
+    let deferred4_0;
+    let deferred4_1;
+    try {
+      const val2 = +len;
+      const ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+      const len0 = WASM_VECTOR_LEN;
+      const ret = wasm.engine_callInput(this.__wbg_ptr, ptr0, len0, val2);
+      var ptr3 = ret[0];
+      var len3 = ret[1];
+      if (ret[3]) {
+        ptr3 = 0;
+        len3 = 0;
+        throw takeFromExternrefTable0(ret[2]);
+      }
+      deferred4_0 = ptr3;
+      deferred4_1 = len3;
+      return getStringFromWasm0(ptr3, len3);
+    } finally {
+      wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+    }
+  }
+  /**
+   * One decision by name, JSON text in and out.
+   * @param {string} name
+   * @param {string} input
+   * @returns {string}
+   */
+  call(name, input) {
+    let deferred4_0;
+    let deferred4_1;
+    try {
+      let ptr0, len0, ptr1, len1;
+      try {
+        ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passStringToWasm0(input, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len1 = WASM_VECTOR_LEN;
+      } catch (e) {
+        if (ptr1) {
+          wasm.__wbindgen_free(ptr1, len1 * 1, 1);
+        }
+        if (ptr0) {
+          wasm.__wbindgen_free(ptr0, len0 * 1, 1);
+        }
+        throw e;
+      }
+      const ret = wasm.engine_call(this.__wbg_ptr, ptr0, len0, ptr1, len1);
+      var ptr3 = ret[0];
+      var len3 = ret[1];
+      if (ret[3]) {
+        ptr3 = 0;
+        len3 = 0;
+        throw takeFromExternrefTable0(ret[2]);
+      }
+      deferred4_0 = ptr3;
+      deferred4_1 = len3;
+      return getStringFromWasm0(ptr3, len3);
+    } finally {
+      wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+    }
+  }
+  /**
+   * The config's problems as JSON text (`[{ path, expected, found }]`), empty when it is valid.
+   * @returns {string}
+   */
+  configErrorsJson() {
+    let deferred2_0;
+    let deferred2_1;
+    try {
+      const ret = wasm.engine_configErrorsJson(this.__wbg_ptr);
+      var ptr1 = ret[0];
+      var len1 = ret[1];
+      if (ret[3]) {
+        ptr1 = 0;
+        len1 = 0;
+        throw takeFromExternrefTable0(ret[2]);
+      }
+      deferred2_0 = ptr1;
+      deferred2_1 = len1;
+      return getStringFromWasm0(ptr1, len1);
+    } finally {
+      wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+    }
+  }
+  /**
+   * Room for `len` bytes of the next request, keeping what is already written, and where it starts:
+   * the host writes UTF-8 there with `TextEncoder.encodeInto` and then asks `callInput`. A string
+   * argument is copied by wasm-bindgen's glue a UTF-16 unit at a time in JavaScript, which was 18 of
+   * the 182 ms a board of 10,000 pull requests took.
+   * @param {number} len
+   * @returns {number}
+   */
+  inputBuffer(len) {
+    const ret = wasm.engine_inputBuffer(this.__wbg_ptr, len);
+    return ret >>> 0;
+  }
+  /**
+   * Every decision's name, so the JS core binds one method per decision without a list of its own.
+   * @returns {string[]}
+   */
+  static names() {
+    const ret = wasm.engine_names();
+    var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+    wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+    return v1;
+  }
+  /**
+   * `new Engine(configText)`; `new Engine()` (no config file) is the preset. A bad config never
+   * throws: every decision that needs it answers with its errors.
+   * @param {string | null} [config_text]
+   */
+  constructor(config_text) {
+    var ptr0 = isLikeNone(config_text) ? 0 : passStringToWasm0(config_text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+    var len0 = WASM_VECTOR_LEN;
+    const ret = wasm.engine_new(ptr0, len0);
+    this.__wbg_ptr = ret;
+    EngineFinalization.register(this, this.__wbg_ptr, this);
+    return this;
+  }
+};
+if (Symbol.dispose) Engine.prototype[Symbol.dispose] = Engine.prototype.free;
+function drawSeed() {
+  const ret = wasm.drawSeed();
+  if (ret[2]) {
+    throw takeFromExternrefTable0(ret[1]);
+  }
+  return ret[0] >>> 0;
+}
+function version() {
+  let deferred1_0;
+  let deferred1_1;
+  try {
+    const ret = wasm.version();
+    deferred1_0 = ret[0];
+    deferred1_1 = ret[1];
+    return getStringFromWasm0(ret[0], ret[1]);
+  } finally {
+    wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+  }
+}
+function wasmMemory() {
+  const ret = wasm.wasmMemory();
+  return ret;
+}
+function __wbg_get_imports() {
+  const import0 = {
+    __proto__: null,
+    __wbg___wbindgen_memory_17a1178bc3328ea3: function() {
+      const ret = wasm.memory;
+      return ret;
+    },
+    __wbg___wbindgen_throw_4c88d8bf264fd984: function(arg0, arg1) {
+      throw new Error(getStringFromWasm0(arg0, arg1));
+    },
+    __wbg_getRandomValues_5d8c030b527203a6: function() {
+      return handleError(function(arg0, arg1) {
+        globalThis.crypto.getRandomValues(getArrayU8FromWasm0(arg0, arg1));
+      }, arguments);
+    },
+    __wbg_new_787b9fb330d55d78: function(arg0, arg1) {
+      const ret = new Error(getStringFromWasm0(arg0, arg1));
+      return ret;
+    },
+    __wbindgen_generic_0000000000000001: function(arg0, arg1) {
+      const ret = getStringFromWasm0(arg0, arg1);
+      return ret;
+    },
+    __wbindgen_init_externref_table: function() {
+      const table = wasm.__wbindgen_externrefs;
+      table.set(0, void 0);
+      table.set(1024, void 0);
+      table.set(1025, null);
+      table.set(1026, true);
+      table.set(1027, false);
+    }
+  };
+  return {
+    __proto__: null,
+    "./prflow_bg.js": import0
+  };
+}
+var EngineFinalization = typeof FinalizationRegistry === "undefined" ? { register: () => {
+}, unregister: () => {
+} } : new FinalizationRegistry((ptr) => wasm.__wbg_engine_free(ptr, 1));
+function addToExternrefTable0(obj) {
+  const idx = wasm.__externref_table_alloc();
+  wasm.__wbindgen_externrefs.set(idx, obj);
+  return idx;
+}
+function getArrayJsValueFromWasm0(ptr, len) {
+  ptr = ptr >>> 0;
+  const mem = getDataViewMemory0();
+  const result = [];
+  for (let i = ptr; i < ptr + 4 * len; i += 4) {
+    result.push(wasm.__wbindgen_externrefs.get(mem.getUint32(i, true)));
+  }
+  wasm.__externref_drop_slice(ptr, len);
+  return result;
+}
+function getArrayU8FromWasm0(ptr, len) {
+  ptr = ptr >>> 0;
+  return getUint8ArrayMemory0().subarray(ptr / 1, ptr / 1 + len);
+}
+var cachedDataViewMemory0 = null;
+function getDataViewMemory0() {
+  if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || cachedDataViewMemory0.buffer.detached === void 0 && cachedDataViewMemory0.buffer !== wasm.memory.buffer) {
+    cachedDataViewMemory0 = new DataView(wasm.memory.buffer);
+  }
+  return cachedDataViewMemory0;
+}
+function getStringFromWasm0(ptr, len) {
+  ptr = ptr >>> 0;
+  return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
+}
+var cachedUint8ArrayMemory0 = null;
+function getUint8ArrayMemory0() {
+  if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {
+    cachedUint8ArrayMemory0 = new Uint8Array(wasm.memory.buffer);
+  }
+  return cachedUint8ArrayMemory0;
+}
+function handleError(f, args) {
+  try {
+    return f.apply(this, args);
+  } catch (e) {
+    const idx = addToExternrefTable0(e);
+    wasm.__wbindgen_exn_store(idx);
+  }
+}
+function isLikeNone(x) {
+  return x === void 0 || x === null;
+}
+function passStringToWasm0(arg, malloc, realloc) {
+  if (realloc === void 0) {
+    const buf = cachedTextEncoder.encode(arg);
+    const ptr2 = malloc(buf.length, 1) >>> 0;
+    getUint8ArrayMemory0().subarray(ptr2, ptr2 + buf.length).set(buf);
+    WASM_VECTOR_LEN = buf.length;
+    return ptr2;
+  }
+  let len = arg.length;
+  let ptr = malloc(len, 1) >>> 0;
+  const mem = getUint8ArrayMemory0();
+  let offset = 0;
+  for (; offset < len; offset++) {
+    const code = arg.charCodeAt(offset);
+    if (code > 127) break;
+    mem[ptr + offset] = code;
+  }
+  if (offset !== len) {
+    if (offset !== 0) {
+      arg = arg.slice(offset);
+    }
+    ptr = realloc(ptr, len, len = offset + arg.length * 3, 1) >>> 0;
+    const view = getUint8ArrayMemory0().subarray(ptr + offset, ptr + len);
+    const ret = cachedTextEncoder.encodeInto(arg, view);
+    offset += ret.written;
+    ptr = realloc(ptr, len, offset, 1) >>> 0;
+  }
+  WASM_VECTOR_LEN = offset;
+  return ptr;
+}
+function takeFromExternrefTable0(idx) {
+  const value = wasm.__wbindgen_externrefs.get(idx);
+  wasm.__externref_table_dealloc(idx);
+  return value;
+}
+var cachedTextDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+cachedTextDecoder.decode();
+var MAX_SAFARI_DECODE_BYTES = 2146435072;
+var numBytesDecoded = 0;
+function decodeText(bytes) {
+  numBytesDecoded += bytes.length;
+  if (numBytesDecoded >= MAX_SAFARI_DECODE_BYTES) {
+    cachedTextDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+    cachedTextDecoder.decode();
+    numBytesDecoded = bytes.length;
+  }
+  return cachedTextDecoder.decode(bytes);
+}
+var cachedTextEncoder = new TextEncoder();
+if (!("encodeInto" in cachedTextEncoder)) {
+  cachedTextEncoder.encodeInto = function(arg, view) {
+    const buf = cachedTextEncoder.encode(arg);
+    view.set(buf);
+    return {
+      read: arg.length,
+      written: buf.length
+    };
+  };
+}
+var WASM_VECTOR_LEN = 0;
+var wasmModule;
+var wasmInstance;
+var wasm;
+function __wbg_finalize_init(instance, module) {
+  wasmInstance = instance;
+  wasm = instance.exports;
+  wasmModule = module;
+  cachedDataViewMemory0 = null;
+  cachedUint8ArrayMemory0 = null;
+  wasm.__wbindgen_start();
+  return wasm;
+}
+async function __wbg_load(module, imports) {
+  if (typeof Response === "function" && module instanceof Response) {
+    if (!module.ok) {
+      throw new Error(`failed to fetch Wasm: ${module.status} ${module.statusText} fetching '${module.url}'`);
+    }
+    if (typeof WebAssembly.instantiateStreaming === "function") {
+      try {
+        return await WebAssembly.instantiateStreaming(module, imports);
+      } catch (e) {
+        const validResponse = expectedResponseType(module.type);
+        if (validResponse && module.headers.get("Content-Type") !== "application/wasm") {
+          console.warn("`WebAssembly.instantiateStreaming` failed because your server does not serve Wasm with `application/wasm` MIME type. Falling back to `WebAssembly.instantiate` which is slower. Original error:\n", e);
+        } else {
+          throw e;
+        }
+      }
+    }
+    const bytes = await module.arrayBuffer();
+    return await WebAssembly.instantiate(bytes, imports);
+  } else {
+    const instance = await WebAssembly.instantiate(module, imports);
+    if (instance instanceof WebAssembly.Instance) {
+      return { instance, module };
+    } else {
+      return instance;
+    }
+  }
+  function expectedResponseType(type) {
+    switch (type) {
+      case "basic":
+      case "cors":
+      case "default":
+        return true;
+    }
+    return false;
+  }
+}
+function initSync(module) {
+  if (wasm !== void 0) return wasm;
+  if (module !== void 0) {
+    if (Object.getPrototypeOf(module) === Object.prototype) {
+      ({ module } = module);
+    } else {
+      console.warn("using deprecated parameters for `initSync()`; pass a single object instead");
+    }
+  }
+  const imports = __wbg_get_imports();
+  if (!(module instanceof WebAssembly.Module)) {
+    module = new WebAssembly.Module(module);
+  }
+  const instance = new WebAssembly.Instance(module, imports);
+  return __wbg_finalize_init(instance, module);
+}
+var __wbg_init_promise;
+async function __wbg_init(module_or_path) {
+  if (wasm !== void 0) return wasm;
+  if (__wbg_init_promise === void 0) {
+    __wbg_init_promise = __wbg_init_once(module_or_path);
+    __wbg_init_promise.catch(() => {
+      __wbg_init_promise = void 0;
+    });
+  }
+  return __wbg_init_promise;
+}
+async function __wbg_init_once(module_or_path) {
+  if (module_or_path !== void 0) {
+    if (Object.getPrototypeOf(module_or_path) === Object.prototype) {
+      ({ module_or_path } = module_or_path);
+    } else {
+      console.warn("using deprecated parameters for the initialization function; pass a single object instead");
+    }
+  }
+  if (module_or_path === void 0) {
+    module_or_path = new URL("prflow_bg.wasm", import.meta.url);
+  }
+  const imports = __wbg_get_imports();
+  if (typeof module_or_path === "string" || typeof Request === "function" && module_or_path instanceof Request || typeof URL === "function" && module_or_path instanceof URL) {
+    module_or_path = fetch(module_or_path);
+  }
+  const { instance, module } = await __wbg_load(await module_or_path, imports);
+  return __wbg_finalize_init(instance, module);
+}
+
+// js/core.js
+function bind2(wasm2) {
+  const names = wasm2.Engine.names();
+  return {
+    /** The engine's version. */
+    version: () => wasm2.version(),
+    /** A fresh simulation seed from the host's crypto (getrandom), for a run given none: the one random thing, outside every decision. */
+    drawSeed: () => wasm2.drawSeed(),
+    /**
+     * The engine under one config: its text (the fast path, and what a file holds), an object, or
+     * nothing for the preset. A bad config never throws: `configErrors()` lists every problem and each
+     * decision that needs the config answers with them.
+     */
+    createEngine(config) {
+      const inner = new wasm2.Engine(configText(config));
+      const callText = (name, text) => send(wasm2, inner, name, text);
+      const call = (name, input) => JSON.parse(callText(name, request2(input)));
+      const engine = { version: () => wasm2.version(), configErrors: () => JSON.parse(inner.configErrorsJson()), call, callText };
+      for (const name of names) engine[name] = (input) => call(name, input);
+      return engine;
+    }
+  };
+}
+var encoder = new TextEncoder();
+function send(wasm2, inner, name, text) {
+  if (text.length < 65536 || !inner.inputBuffer) return inner.call(name, text);
+  const memory = wasm2.wasmMemory();
+  let size = text.length;
+  const start = inner.inputBuffer(size);
+  let { read, written } = encoder.encodeInto(text, new Uint8Array(memory.buffer, start, size));
+  if (read < text.length) {
+    const rest = text.slice(read);
+    size = written + rest.length * 3;
+    const ptr = inner.inputBuffer(size);
+    written += encoder.encodeInto(rest, new Uint8Array(memory.buffer, ptr + written, size - written)).written;
+  }
+  return inner.callInput(name, written);
+}
+function configText(config) {
+  if (config === void 0 || config === null) return void 0;
+  return typeof config === "string" ? config : JSON.stringify(config);
+}
+function request2(input) {
+  if (input === void 0 || input === null) return "{}";
+  if (typeof input.facts !== "string") return JSON.stringify(input);
+  const { facts, ...rest } = input;
+  const others = JSON.stringify(rest);
+  return `{"facts":${facts}${others === "{}" ? "" : `,${others.slice(1, -1)}`}}`;
+}
+
+// action/src/engine.js
 var beside = new URL("./prflow_bg.wasm", import.meta.url);
 var path = existsSync(beside) ? beside : new URL("../../pkg/prflow_bg.wasm", import.meta.url);
 initSync({ module: readFileSync2(path) });
 var prflow = bind2(prflow_exports);
 
 // lib/stations/github-port.js
-function githubPort(octokit, { owner, repo, live = true, log: log2 = () => {
+function githubPort(octokit, { owner, repo, live: live2 = true, log: log2 = () => {
 } }) {
   const params = { owner, repo };
   return {
+    slug: `${owner}/${repo}`,
+    repoLabels: async () => {
+      try {
+        return (await listLabels(octokit, params)).map((l) => l.name);
+      } catch (e) {
+        e.step ??= `reading the labels of ${owner}/${repo}`;
+        throw e;
+      }
+    },
     readFacts: (numbers) => readFacts(octokit, { owner, repo, numbers, log: log2 }),
     readLabels: async (number) => {
       const res = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: number, per_page: 100 });
@@ -4862,7 +4807,7 @@ function githubPort(octokit, { owner, repo, live = true, log: log2 = () => {
     },
     // A guard that failed is an answer, not an error: the read-back or the next pass sees what moved.
     apply: async (ops) => {
-      const results = await applyOps(octokit, ops, { owner, repo, live, log: log2 });
+      const results = await applyOps(octokit, ops, { owner, repo, live: live2, log: log2 });
       for (const r of results) if (r.outcome === "failed") throw new Error(`#${r.number}: ${r.op} failed: ${r.detail}`);
       return results;
     },
@@ -4890,10 +4835,10 @@ ${f.patch ?? ""}
 
 // lib/stations/gate-run.js
 var GATE_STEPS = ["classify", "report"];
-async function gateRun({ engine, octokit, owner, repo, step: step2, number, sha, result, live, log: log2 = () => {
+async function gateRun({ engine, octokit, owner, repo, step: step2, number, sha, result, live: live2, log: log2 = () => {
 } }) {
   if (!GATE_STEPS.includes(step2)) throw new Error(`gate step: expected ${GATE_STEPS.join(" or ")}, found ${JSON.stringify(step2)}`);
-  const port = githubPort(octokit, { owner, repo, live, log: log2 });
+  const port = githubPort(octokit, { owner, repo, live: live2, log: log2 });
   const facts = await port.readFacts([number]);
   const decision = step2 === "classify" ? engine.gateClassify({ facts, number }) : engine.gateReport({ facts, number, testedSha: sha, result });
   log2(decision.why);
@@ -4903,16 +4848,373 @@ async function gateRun({ engine, octokit, owner, repo, step: step2, number, sha,
 }
 
 // action/src/queue.js
-import { join as join3 } from "node:path";
+import { join as join2 } from "node:path";
 import { tmpdir } from "node:os";
 
-// cli/commands/queue.js
-import { execFileSync } from "node:child_process";
-import { existsSync as existsSync3, mkdirSync, readFileSync as readFileSync4, rmSync as rmSync2 } from "node:fs";
-import { join as join2 } from "node:path";
+// lib/queue/git.js
+import { execFile, execFileSync, spawn as spawn2 } from "node:child_process";
+import { existsSync as existsSync2, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+
+// lib/redact.js
+var MASK = "***";
+var forms = /* @__PURE__ */ new Set();
+function registerSecret(secret) {
+  if (!secret || String(secret).length < 4) return;
+  const s = String(secret);
+  const b64 = (t) => Buffer.from(t).toString("base64");
+  for (const f of [s, encodeURIComponent(s), b64(s), b64(`x-access-token:${s}`), b64(`:${s}`)]) {
+    forms.add(f);
+    forms.add(f.replace(/=+$/, ""));
+  }
+}
+function isSecret(value) {
+  return forms.has(String(value));
+}
+var SHAPES = [
+  [/\b(gh[pousr]_)[A-Za-z0-9]{16,}/g, `$1${MASK}`],
+  [/\b(github_pat_)[A-Za-z0-9_]{16,}/g, `$1${MASK}`],
+  [/(authorization\s*:\s*)(?:(basic|bearer|token)\s+)?[^\s"'`]+/gi, (_m, head, scheme) => `${head}${scheme ? `${scheme} ` : ""}${MASK}`],
+  [/(x-access-token:)[^@\s"'`]+/gi, `$1${MASK}`],
+  [/(\/\/)[^/@\s:"'`]+:[^/@\s"'`]+@/g, `$1${MASK}@`],
+  [/\b(sk-(?:ant-|proj-)?)[A-Za-z0-9_-]{16,}/g, `$1${MASK}`],
+  [/\bAKIA[0-9A-Z]{16}\b/g, `AKIA${MASK}`],
+  [/\bAIza[0-9A-Za-z_-]{30,}/g, `AIza${MASK}`],
+  [/\b(xox[abposr]-)[A-Za-z0-9-]{10,}/g, `$1${MASK}`],
+  [/\b(glpat-)[A-Za-z0-9_-]{16,}/g, `$1${MASK}`]
+];
+function redact(text) {
+  let out = String(text ?? "");
+  for (const f of [...forms].sort((a, b) => b.length - a.length)) if (f && out.includes(f)) out = out.split(f).join(MASK);
+  for (const [re, to] of SHAPES) out = out.replace(re, to);
+  return out;
+}
+function logLine(text) {
+  const line = redact(text).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  return line.replace(/^(\s*)::/, "$1%3A%3A").replace(/^(\s*)##\[/, "$1%23%23[");
+}
+function summaryText(text) {
+  return redact(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;").replace(/\|/g, "\\|");
+}
+
+// lib/command.js
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync as readFileSync3 } from "node:fs";
+import { randomUUID } from "node:crypto";
+var TOKEN_NAMES = /^(GH_TOKEN|GITHUB_TOKEN|GH_ENTERPRISE_TOKEN|GITHUB_ENTERPRISE_TOKEN|PRFLOW_TOKEN|INPUT_.*|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_.*|ACTIONS_CACHE_URL|ACTIONS_RESULTS_URL|GIT_ASKPASS|SSH_ASKPASS|GIT_CONFIG_.*|GIT_DIR|GIT_WORK_TREE)$/;
+function commandEnv(extra = {}, env = process.env) {
+  const out = {};
+  for (const [k, v] of Object.entries({ ...env, ...extra })) if (v != null && !TOKEN_NAMES.test(k) && !isSecret(v)) out[k] = v;
+  return out;
+}
+var TAG = "PRFLOW_COMMAND_RUN";
+var live = /* @__PURE__ */ new Map();
+function reap(pgid, tag) {
+  try {
+    process.kill(-pgid, "SIGKILL");
+  } catch {
+  }
+  const needle = `${TAG}=${tag}`;
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    if (Number(pid) === process.pid) continue;
+    try {
+      if (readFileSync3(`/proc/${pid}/environ`, "latin1").split("\0").includes(needle)) process.kill(Number(pid), "SIGKILL");
+    } catch {
+    }
+  }
+}
+function killCommands() {
+  for (const [pgid, run] of live) {
+    run.stopped = true;
+    reap(pgid, run.tag);
+  }
+  live.clear();
+}
+function runCommand(command, { cwd, input = "", env = {}, timeoutMs = 0, graceMs = 2e3, maxBytes = 16 << 20 } = {}) {
+  return new Promise((resolve2) => {
+    const tag = randomUUID();
+    const child = spawn("sh", ["-c", command], { cwd, env: commandEnv({ ...env, [TAG]: tag }), stdio: ["pipe", "pipe", "pipe"], detached: true });
+    let stdout = "";
+    let stderr = "";
+    let timedOut = false;
+    const keep = (buf, d) => buf.length < maxBytes ? buf + d : buf;
+    child.stdout.on("data", (d) => stdout = keep(stdout, d));
+    child.stderr.on("data", (d) => stderr = keep(stderr, d));
+    const run = { tag, stopped: false };
+    if (child.pid) live.set(child.pid, run);
+    let timer = null;
+    let hard = null;
+    if (timeoutMs > 0 && child.pid) {
+      timer = setTimeout(() => {
+        timedOut = true;
+        try {
+          process.kill(-child.pid, "SIGTERM");
+        } catch {
+        }
+        hard = setTimeout(() => reap(child.pid, tag), graceMs);
+      }, timeoutMs);
+    }
+    let exited = null;
+    const finish = (code, signal, message) => {
+      clearTimeout(timer);
+      clearTimeout(hard);
+      resolve2({ code, signal: signal ?? null, stdout, stderr: message ? `${stderr}${message}` : stderr, timedOut, stopped: run.stopped });
+    };
+    child.on("error", (e) => finish(127, null, e.message));
+    child.on("exit", (code, signal) => {
+      exited = { code: code ?? 128, signal };
+      live.delete(child.pid);
+      reap(child.pid, tag);
+    });
+    child.on("close", () => exited && finish(exited.code, exited.signal));
+    child.stdin.on("error", () => {
+    });
+    child.stdin.end(input);
+  });
+}
+
+// lib/queue/git.js
+var exec = promisify(execFile);
+var IDENTITY = { GIT_AUTHOR_NAME: "prflow", GIT_AUTHOR_EMAIL: "prflow@users.noreply.github.com", GIT_COMMITTER_NAME: "prflow", GIT_COMMITTER_EMAIL: "prflow@users.noreply.github.com" };
+var CLEAN_CONFIG = "[core]\n	repositoryformatversion = 0\n	filemode = true\n	bare = true\n";
+var HELPER = '!f() { test "$1" = get && cat <&3; }; f';
+var running = /* @__PURE__ */ new Set();
+function killRunning() {
+  for (const child of running) child.kill("SIGKILL");
+}
+var GIT = (() => {
+  for (const dir of (process.env.PATH ?? "").split(":").filter((d) => d.startsWith("/"))) if (existsSync2(join(dir, "git"))) return join(dir, "git");
+  return "git";
+})();
+var GIT_PATH = [...new Set([GIT.includes("/") ? GIT.slice(0, GIT.lastIndexOf("/")) : null, "/usr/bin", "/bin"].filter(Boolean))].join(":");
+function gitEnv(extra) {
+  return { PATH: GIT_PATH, HOME: process.env.HOME ?? homedir(), LANG: "C", GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", ...IDENTITY, ...extra };
+}
+var Git = class {
+  constructor({ cloneUrl, stateDir: dir, token, commandTimeoutMinutes }) {
+    this.commandTimeoutMinutes = commandTimeoutMinutes;
+    const url = new URL(cloneUrl);
+    this.token = token ?? (url.password ? decodeURIComponent(url.password) : null);
+    if (this.token) registerSecret(this.token);
+    url.username = "";
+    url.password = "";
+    this.cloneUrl = url.toString();
+    this.stateDir = dir;
+    this.dir = join(dir, "repo.git");
+    this.hooks = join(dir, "no-hooks");
+    this.trees = /* @__PURE__ */ new Map();
+  }
+  /**
+   * Runs git in `cwd` with hooks off. `auth` gives it the token (only from the bare clone: see the
+   * module doc). A failure throws one line naming the command, unless `allowFail` (then { code, stdout, stderr }).
+   */
+  run(cwd, args, { allowFail = false, auth: auth2 = false, env = {} } = {}) {
+    if (auth2 && cwd !== this.dir) throw new Error("git: credentials are given only to git run in the bare clone");
+    if (existsSync2(join(this.dir, "HEAD"))) writeFileSync(join(this.dir, "config"), CLEAN_CONFIG);
+    const pre = ["-c", `core.hooksPath=${this.hooks}`, "-c", "credential.helper=", ...auth2 && this.token ? ["-c", `credential.helper=${HELPER}`] : []];
+    return new Promise((resolve2, reject) => {
+      const child = spawn2(GIT, [...pre, ...args], { cwd, env: gitEnv(env), stdio: ["ignore", "pipe", "pipe", auth2 && this.token ? "pipe" : "ignore"] });
+      running.add(child);
+      if (auth2 && this.token) {
+        child.stdio[3].on("error", () => {
+        });
+        child.stdio[3].end(`username=x-access-token
+password=${this.token}
+`);
+      }
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d) => stdout += d);
+      child.stderr.on("data", (d) => stderr += d);
+      const done = (code, message) => {
+        running.delete(child);
+        const out = { code, stdout: stdout.trim(), stderr: redact(message ?? stderr) };
+        if (code === 0 || allowFail) return resolve2(out);
+        reject(new Error(`git ${args[0]}: ${out.stderr.trim().split("\n").filter(Boolean).pop() ?? `exit ${code}`}`));
+      };
+      child.on("error", (e) => done(127, e.message));
+      child.on("close", (code, signal) => done(code ?? 128, signal ? `${stderr}killed by ${signal}` : void 0));
+    });
+  }
+  async ready() {
+    mkdirSync(this.hooks, { recursive: true });
+    if (!existsSync2(join(this.dir, "HEAD"))) {
+      mkdirSync(this.stateDir, { recursive: true });
+      await this.run(this.stateDir, ["init", "--quiet", "--bare", this.dir]);
+    }
+    writeFileSync(join(this.dir, "config"), CLEAN_CONFIG);
+  }
+  /** Fetches `refspecs` from the repository (by URL: the clone has no remote). */
+  fetchRefs(refspecs, { allowFail = false } = {}) {
+    return this.run(this.dir, ["fetch", "--quiet", "--force", this.cloneUrl, ...refspecs], { allowFail, auth: true });
+  }
+  /** Fetches one branch; returns its head. */
+  async fetch(branch) {
+    await this.fetchRefs([`+refs/heads/${branch}:refs/prflow/${branch}`]);
+    return (await this.run(this.dir, ["rev-parse", `refs/prflow/${branch}`])).stdout;
+  }
+  /** Fetches every branch as refs/prflow/<branch>. */
+  fetchAll() {
+    return this.fetchRefs(["+refs/heads/*:refs/prflow/*"]);
+  }
+  has(sha) {
+    return this.run(this.dir, ["cat-file", "-e", `${sha}^{commit}`], { allowFail: true }).then((r) => r.code === 0);
+  }
+  /**
+   * Which heads are built on `tip` (the tip is an ancestor of the head), from git: one fetch of the
+   * base and the named branches, then a local ancestry check each. A head git does not have (the branch
+   * moved since the survey) is left out, for the caller to ask GitHub. Returns Map head sha -> boolean.
+   */
+  async builtOn({ tip, base, heads }) {
+    const branches = [...new Set([base, ...heads.map((h) => h.branch)].filter(Boolean))];
+    if (branches.length) await this.fetchRefs(branches.map((b) => `+refs/heads/${b}:refs/prflow/${b}`), { allowFail: true });
+    const answers = /* @__PURE__ */ new Map();
+    if (!await this.has(tip)) await this.fetchRefs([tip], { allowFail: true });
+    if (!await this.has(tip)) return answers;
+    for (const { sha } of heads) {
+      if (!await this.has(sha)) continue;
+      answers.set(sha, (await this.run(this.dir, ["merge-base", "--is-ancestor", tip, sha], { allowFail: true })).code === 0);
+    }
+    return answers;
+  }
+  /** A throwaway worktree for pull request `number` (any key) at `sha`, detached; the last one for it is dropped first. */
+  async tree(number, sha, { path: path2 } = {}) {
+    await this.drop(number);
+    const dir = path2 ?? join(this.stateDir, "worktrees", String(number));
+    rmSync(dir, { recursive: true, force: true });
+    await this.run(this.dir, ["worktree", "add", "--quiet", "--detach", "--force", dir, sha]);
+    this.trees.set(number, dir);
+    return dir;
+  }
+  async drop(number) {
+    const dir = this.trees.get(number);
+    if (!dir) return;
+    this.trees.delete(number);
+    await this.run(this.dir, ["worktree", "remove", "--force", "--force", dir], { allowFail: true });
+    rmSync(dir, { recursive: true, force: true });
+  }
+  async dropAll() {
+    for (const n of [...this.trees.keys()]) await this.drop(n);
+    await this.run(this.dir, ["worktree", "prune"], { allowFail: true });
+  }
+  /** On the way out at once (a second signal): end what runs in the worktrees, then remove them. */
+  dropAllNow() {
+    killRunning();
+    for (const dir of this.trees.values()) {
+      try {
+        execFileSync(GIT, ["-c", `core.hooksPath=${this.hooks}`, "worktree", "remove", "--force", "--force", dir], { cwd: this.dir, stdio: "ignore", env: gitEnv({}) });
+      } catch {
+      }
+      rmSync(dir, { recursive: true, force: true });
+    }
+    this.trees.clear();
+    try {
+      execFileSync(GIT, ["-c", `core.hooksPath=${this.hooks}`, "worktree", "prune"], { cwd: this.dir, stdio: "ignore", env: gitEnv({}) });
+    } catch {
+    }
+  }
+  /**
+   * `git push --force-with-lease` of `commit` (in the clone's objects: a worktree's commits are) to
+   * `branch`, leased at `lease`, from the bare clone. Returns { ok: true } or { ok: false, lost, detail }.
+   */
+  async push({ branch, commit, lease }) {
+    const r = await this.run(this.dir, ["push", "--porcelain", `--force-with-lease=refs/heads/${branch}:${lease}`, this.cloneUrl, `${commit}:refs/heads/${branch}`], { allowFail: true, auth: true });
+    if (r.code === 0) return { ok: true };
+    const text = `${r.stdout}
+${r.stderr}`;
+    return { ok: false, lost: /stale info|\[rejected\]/.test(text), detail: text.trim().split("\n").filter(Boolean).pop() ?? `exit ${r.code}` };
+  }
+};
+Git.prototype.rebase = async function(op, { upstreamRequired }) {
+  const head = await this.fetch(op.branch);
+  if (head !== op.expectedHead) return { outcome: "moved", head, detail: `${op.branch} is at ${head.slice(0, 7)}, not ${op.expectedHead.slice(0, 7)}` };
+  const dir = await this.tree(op.number, head);
+  let onto = op.onto;
+  if (!/^[0-9a-f]{40}$/.test(onto)) onto = await this.fetch(op.onto);
+  else if (!await this.has(onto)) await this.fetchRefs([onto], { allowFail: true });
+  const upstream = upstreamRequired ? op.upstream : op.dropping;
+  let args = ["rebase", "--quiet", onto];
+  if (upstream) {
+    const contains = (await this.run(dir, ["merge-base", "--is-ancestor", upstream, "HEAD"], { allowFail: true })).code === 0;
+    if (contains) args = ["rebase", "--quiet", "--onto", onto, upstream];
+    else if (upstreamRequired) return { outcome: "skipped", head, detail: `${op.branch} does not contain ${upstream.slice(0, 7)}` };
+  }
+  const r = await this.run(dir, args, { allowFail: true });
+  if (r.code !== 0) {
+    const files = (await this.run(dir, ["diff", "--name-only", "--diff-filter=U"], { allowFail: true })).stdout.split("\n").filter(Boolean);
+    await this.run(dir, ["rebase", "--abort"], { allowFail: true });
+    return { outcome: files.length ? "conflict" : "failed", files, detail: redact(`${r.stdout}
+${r.stderr}`.trim()) };
+  }
+  const now = (await this.run(dir, ["rev-parse", "HEAD"])).stdout;
+  if (now === head) return { outcome: "unchanged", head };
+  if ((await this.run(dir, ["rev-list", "--count", `${onto}..HEAD`])).stdout === "0") return { outcome: "empty", head: now };
+  return { outcome: "applied", head: now };
+};
+Git.prototype.pushOp = async function(op) {
+  const dir = this.trees.get(op.number);
+  if (!dir) return { outcome: "failed", detail: "nothing to push: no worktree for this pull request" };
+  const now = (await this.run(dir, ["rev-parse", "HEAD"])).stdout;
+  if (now === op.lease) return { outcome: "unchanged", head: now };
+  const r = await this.push({ branch: op.branch, commit: now, lease: op.lease });
+  if (r.ok) return { outcome: "applied", head: now };
+  return { outcome: r.lost ? "lease-lost" : "refused", detail: r.detail };
+};
+Git.prototype.autoFix = async function(op) {
+  const head = await this.fetch(op.branch);
+  if (head !== op.expectedHead) return { outcome: "moved", head, detail: `${op.branch} is at ${head.slice(0, 7)}, not ${op.expectedHead.slice(0, 7)}` };
+  const dir = await this.tree(op.number, head);
+  let log2 = "";
+  const timeoutMs = (this.commandTimeoutMinutes ?? op.timeoutMinutes ?? 0) * 6e4;
+  for (const command of op.commands) {
+    const r = await runCommand(command, { cwd: dir, timeoutMs });
+    log2 += r.stdout + r.stderr;
+    if (r.stopped) return { outcome: "moved", head, detail: "the worker was stopped while the autoFix command ran; nothing fixed" };
+    if (r.code !== 0 || r.timedOut) {
+      const how = r.timedOut ? `timed out after ${Math.round(timeoutMs / 1e3)} s and was killed with what it started` : `exit ${r.code}`;
+      return { outcome: "failed", detail: redact(`${log2}
+$ ${command}: ${how}`) };
+    }
+  }
+  if (!(await this.run(dir, ["status", "--porcelain"])).stdout) return { outcome: "unchanged", head, detail: redact(log2) };
+  await this.run(dir, ["commit", "--quiet", "--no-verify", "-a", "--amend", "--no-edit"]);
+  return { outcome: "applied", head: (await this.run(dir, ["rev-parse", "HEAD"])).stdout, detail: redact(log2) };
+};
 
 // lib/github/read-queue.js
 var PAGE = 50;
+var LANDED = 30;
+var LANDED_CHECKS = 30;
+var LANDED_QUERY = `query Landed($owner: String!, $repo: String!) {
+  repository(owner: $owner, name: $repo) {
+    pullRequests(states: MERGED, last: ${LANDED}, orderBy: { field: UPDATED_AT, direction: ASC }) {
+      nodes { number title createdAt mergedAt author { __typename login } labels(first: 20) { nodes { name } } ${checksSelect(LANDED_CHECKS)} }
+    }
+  }
+}`;
+async function readLanded(octokit, { owner, repo, facts, log: log2 = () => {
+} }) {
+  try {
+    const { data, errors } = await graphqlPartial(octokit, LANDED_QUERY, { owner, repo });
+    const nodes = data?.repository?.pullRequests?.nodes;
+    if (!nodes || errors.length) throw new Error(errors[0]?.message ?? "no merged pull requests in the answer");
+    facts.landed = nodes.filter((n) => n?.mergedAt).map((n) => ({
+      number: n.number,
+      title: n.title ?? "",
+      author: loginOf(n.author) ?? "",
+      labels: (n.labels?.nodes ?? []).map((l) => l.name),
+      createdAt: n.createdAt ?? "",
+      mergedAt: n.mergedAt,
+      checks: (checksAt(n)?.nodes ?? []).filter(Boolean).map(toCheck)
+    })).sort((a, b) => b.mergedAt.localeCompare(a.mergedAt) || b.number - a.number);
+  } catch (e) {
+    log2(`landed: could not read the recent landings (${e.message}); no estimate is made`);
+    addUnknown(facts.unknown, "landed");
+  }
+  return facts;
+}
 var QUEUE_PULLS_QUERY = `query QueuePulls($owner: String!, $repo: String!, $after: String) {
   viewer { login }
   repository(owner: $owner, name: $repo) {
@@ -4958,6 +5260,7 @@ function addUnknown(list, what) {
 async function readBoardFacts(octokit, { owner, repo, engine, config = {}, log: log2 = () => {
 }, tips, reads }) {
   const facts = await readFacts(octokit, { owner, repo, log: log2 });
+  await readLanded(octokit, { owner, repo, facts, log: log2 });
   return readQueueFacts(octokit, { owner, repo, engine, facts, config, log: log2, tips, reads });
 }
 var MAX_ROUNDS = 8;
@@ -5091,413 +5394,7 @@ async function readTips(octokit, { owner, repo, facts, numbers, log: log2, tips 
   }
 }
 
-// lib/queue/git.js
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
-var exec = promisify(execFile);
-var IDENTITY = { GIT_AUTHOR_NAME: "prflow", GIT_AUTHOR_EMAIL: "prflow@users.noreply.github.com", GIT_COMMITTER_NAME: "prflow", GIT_COMMITTER_EMAIL: "prflow@users.noreply.github.com" };
-var running = /* @__PURE__ */ new Set();
-function run(file, args, options) {
-  return new Promise((resolve2, reject) => {
-    const child = execFile(file, args, options, (error, stdout, stderr) => {
-      running.delete(child);
-      if (error) reject(Object.assign(error, { stdout, stderr }));
-      else resolve2({ stdout, stderr });
-    });
-    running.add(child);
-    if (options?.input !== void 0) child.stdin.end(options.input);
-  });
-}
-function killRunning() {
-  for (const child of running) child.kill("SIGKILL");
-}
-function remoteUrl({ owner, repo, token, serverUrl = "https://github.com" }) {
-  const url = new URL(`${serverUrl.replace(/\/$/, "")}/${owner}/${repo}.git`);
-  if (token) {
-    url.username = "x-access-token";
-    url.password = token;
-  }
-  return url.toString();
-}
-function splitCredentials(remote) {
-  const url = new URL(remote);
-  if (!url.username && !url.password) return { url: remote, env: {} };
-  const basic = Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64");
-  url.username = "";
-  url.password = "";
-  return { url: url.toString(), env: { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "http.extraHeader", GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}` } };
-}
-function commandEnv(extra = {}, env = process.env) {
-  const out = { ...env, ...extra };
-  for (const name of ["GH_TOKEN", "GITHUB_TOKEN"]) delete out[name];
-  return out;
-}
-var remoteAuth = {};
-var redact = (text) => String(text).replace(/\/\/[^/@\s]+:[^/@\s]+@/g, "//***@");
-async function git(cwd, args, { allowFail = false, env = {}, input } = {}) {
-  try {
-    const { stdout, stderr } = await run("git", args, { cwd, env: { ...IDENTITY, ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", ...remoteAuth, ...env }, maxBuffer: 64 << 20, input });
-    return { code: 0, stdout: stdout.trim(), stderr };
-  } catch (e) {
-    const out = { code: typeof e.code === "number" ? e.code : 1, stdout: String(e.stdout ?? "").trim(), stderr: redact(e.stderr ?? e.message) };
-    if (allowFail) return out;
-    throw new Error(`git ${args[0]}: ${out.stderr.trim().split("\n").filter(Boolean).pop() ?? `exit ${out.code}`}`);
-  }
-}
-
-// lib/queue/lease.js
-import { hostname } from "node:os";
-import { randomBytes } from "node:crypto";
-var LEASE_REF = "refs/prflow/queue-lease";
-var SEEN = "refs/prflow-seen/queue-lease";
-function workerName() {
-  return `${hostname().replace(/[^\w.-]/g, "-")}/${process.pid}/${randomBytes(3).toString("hex")}`;
-}
-async function readLease(g) {
-  const r = await git(g.dir, ["fetch", "--quiet", "--force", g.cloneUrl, `+${LEASE_REF}:${SEEN}`], { allowFail: true, env: g.auth });
-  if (r.code !== 0) {
-    if (/couldn't find remote ref/i.test(r.stderr)) return { sha: null, record: null };
-    throw new Error(`the queue's lease could not be read: ${r.stderr.trim().split("\n").pop()}`);
-  }
-  const [sha, ...record] = (await git(g.dir, ["log", "-1", "--format=%H%n%B", SEEN])).stdout.split("\n");
-  return { sha, record: record.join("\n").trim() };
-}
-async function writeLease(g, { record, expect }) {
-  g.emptyTree ??= (await git(g.dir, ["mktree"], { input: "" })).stdout;
-  const tree = g.emptyTree;
-  const sha = (await git(g.dir, ["commit-tree", tree, "-m", record])).stdout;
-  const r = await git(g.dir, ["push", "--porcelain", `--force-with-lease=${LEASE_REF}:${expect ?? ""}`, g.cloneUrl, `${sha}:${LEASE_REF}`], { allowFail: true, env: g.auth });
-  if (r.code === 0) return { ok: true, sha };
-  const text = `${r.stdout}
-${r.stderr}`;
-  if (/stale info|\[rejected\]|fetch first|non-fast-forward|cannot lock ref|failed to update ref/.test(text)) return { ok: false, lost: true };
-  throw new Error(`the queue's lease could not be written: ${text.trim().split("\n").pop()}`);
-}
-var QueueLease = class {
-  constructor({ g, engine, me = workerName(), ttlSeconds, log: log2 = () => {
-  } }) {
-    Object.assign(this, { g, engine, me, ttlSeconds, log: log2 });
-    this.held = null;
-    this.said = "";
-  }
-  ask(input) {
-    return this.engine.queueLease({ me: this.me, ttlSeconds: this.ttlSeconds, ...input });
-  }
-  say(message) {
-    if (message !== this.said) this.log(message);
-    this.said = message;
-  }
-  async ensure(now) {
-    if (this.held && this.ask({ now, held: this.held.record }).action === "keep") return { held: true };
-    for (let round = 0; round < 2; round++) {
-      const seen = await readLease(this.g);
-      const d = this.ask({ now, record: seen.record });
-      if (d.action === "wait") {
-        this.held = null;
-        this.say(d.message);
-        return { held: false, holder: d.holder, until: d.until, waitSeconds: d.waitSeconds, message: d.message };
-      }
-      const w = await writeLease(this.g, { record: d.record, expect: seen.sha });
-      if (w.ok) {
-        this.held = { record: d.record, sha: w.sha };
-        if (d.action !== "renew") this.say(d.message);
-        return { held: true };
-      }
-      this.held = null;
-    }
-    return { held: false, waitSeconds: 1, message: "the queue's lease moved twice while it was being taken: asking again" };
-  }
-  async release(now) {
-    if (!this.held) return;
-    this.held = null;
-    const seen = await readLease(this.g);
-    const d = this.ask({ now, record: seen.record, release: true });
-    if (d.action !== "release") return;
-    const w = await writeLease(this.g, { record: d.record, expect: seen.sha });
-    if (w.ok) this.log(d.message);
-  }
-};
-var CLOCKS = /* @__PURE__ */ new WeakMap();
-function githubClock(octokit) {
-  let clock = CLOCKS.get(octokit);
-  if (clock) return clock;
-  const heard = { date: null, local: 0, slept: 0 };
-  const hear = (response) => {
-    const date = Date.parse(response?.headers?.date ?? "");
-    if (Number.isFinite(date)) Object.assign(heard, { date, local: Date.now(), slept: 0 });
-  };
-  octokit.hook.after("request", hear);
-  octokit.hook.error("request", (e) => {
-    hear(e?.response);
-    throw e;
-  });
-  clock = {
-    async now() {
-      if (heard.date === null) await octokit.request("GET /rate_limit");
-      return new Date(heard.date + Math.max(Date.now() - heard.local, heard.slept)).toISOString().replace(/\.\d+Z$/, "Z");
-    },
-    /** The same without asking: null when nothing was heard yet. */
-    estimate() {
-      if (heard.date === null) return null;
-      return new Date(heard.date + Math.max(Date.now() - heard.local, heard.slept)).toISOString().replace(/\.\d+Z$/, "Z");
-    },
-    slept(ms) {
-      heard.slept += ms;
-    }
-  };
-  CLOCKS.set(octokit, clock);
-  return clock;
-}
-
-// lib/queue/recovery.js
-import { existsSync as existsSync2, readdirSync, readFileSync as readFileSync3, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-var PID_FILE = "worker.pid";
-function alive(pid) {
-  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === "EPERM";
-  }
-}
-function locks(dir, out = []) {
-  let names;
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return out;
-  }
-  for (const name of names) {
-    const p = join(dir, name);
-    let st;
-    try {
-      st = statSync(p);
-    } catch {
-      continue;
-    }
-    if (st.isDirectory()) {
-      if (name !== "objects") locks(p, out);
-    } else if (name.endsWith(".lock")) out.push(p);
-  }
-  return out;
-}
-async function recoverStateDir({ stateDir, clone, worktrees = join(stateDir, "worktrees") }) {
-  const done = [];
-  const pidFile = join(stateDir, PID_FILE);
-  const other = existsSync2(pidFile) ? Number(readFileSync3(pidFile, "utf8").trim()) : null;
-  if (other !== null && alive(other)) return [`the state folder ${stateDir} is in use by process ${other}: left as it is`];
-  if (existsSync2(join(clone, "HEAD"))) {
-    for (const l of locks(clone)) {
-      rmSync(l, { force: true });
-      done.push(`removed a lock a killed git left: ${l.slice(clone.length + 1)}`);
-    }
-    const list = (await git(clone, ["worktree", "list", "--porcelain"], { allowFail: true })).stdout;
-    const paths = list.split("\n").filter((l) => l.startsWith("worktree ")).map((l) => l.slice(9)).filter((p) => p !== clone);
-    for (const p of paths) {
-      if (existsSync2(p)) {
-        const dirs = ["rebase-merge", "rebase-apply"].map(async (d) => (await git(p, ["rev-parse", "--path-format=absolute", "--git-path", d], { allowFail: true })).stdout);
-        if ((await Promise.all(dirs)).some((d) => d && existsSync2(d))) {
-          await git(p, ["rebase", "--abort"], { allowFail: true });
-          done.push(`aborted a rebase left half done in ${p}`);
-        }
-        for (const l of locks(join(clone, "worktrees"))) rmSync(l, { force: true });
-      }
-      await git(clone, ["worktree", "remove", "--force", "--force", p], { allowFail: true });
-      rmSync(p, { recursive: true, force: true });
-      done.push(`removed a worktree left behind: ${p}`);
-    }
-    await git(clone, ["worktree", "prune"], { allowFail: true });
-  }
-  if (existsSync2(worktrees)) {
-    for (const name of readdirSync(worktrees)) {
-      rmSync(join(worktrees, name), { recursive: true, force: true });
-      done.push(`removed a worktree folder left behind: ${name}`);
-    }
-  }
-  if (existsSync2(stateDir)) writeFileSync(pidFile, `${process.pid}
-`);
-  return [...new Set(done)];
-}
-function stateWorkerName(stateDir, fresh) {
-  const file = join(stateDir, "worker.name");
-  const pid = existsSync2(join(stateDir, PID_FILE)) ? Number(readFileSync3(join(stateDir, PID_FILE), "utf8").trim()) : null;
-  if (pid !== process.pid) return fresh();
-  if (existsSync2(file)) {
-    const name2 = readFileSync3(file, "utf8").trim();
-    if (name2) return name2;
-  }
-  const name = fresh();
-  writeFileSync(file, `${name}
-`);
-  return name;
-}
-
-// cli/commands/queue.js
-var Git = class {
-  constructor({ cloneUrl, stateDir }) {
-    ({ url: this.cloneUrl, env: this.auth } = splitCredentials(cloneUrl));
-    this.dir = join2(stateDir, "repo.git");
-    this.trees = /* @__PURE__ */ new Map();
-    this.stateDir = stateDir;
-  }
-  async ready() {
-    if (!existsSync3(this.dir)) {
-      mkdirSync(this.stateDir, { recursive: true });
-      await git(this.stateDir, ["init", "--quiet", "--bare", this.dir]);
-    }
-    await git(this.dir, ["config", "remote.origin.url", this.cloneUrl]);
-    this.recovered ??= await recoverStateDir({ stateDir: this.stateDir, clone: this.dir });
-  }
-  async fetch(branch) {
-    await git(this.dir, ["fetch", "--quiet", "--force", "origin", `+refs/heads/${branch}:refs/prflow/${branch}`], { env: this.auth });
-    return (await git(this.dir, ["rev-parse", `refs/prflow/${branch}`])).stdout;
-  }
-  /**
-   * Which heads are built on `tip` (the tip is an ancestor of the head), from git: one fetch of the
-   * base and the named branches, then a local ancestry check each. A head git does not have (the branch
-   * moved since the survey) is left out, for the caller to ask GitHub. Returns Map head sha -> boolean.
-   */
-  async builtOn({ tip, base, heads }) {
-    const branches = [...new Set([base, ...heads.map((h) => h.branch)].filter(Boolean))];
-    const refspecs = branches.map((b) => `+refs/heads/${b}:refs/prflow/${b}`);
-    if (refspecs.length) await git(this.dir, ["fetch", "--quiet", "--force", "origin", ...refspecs], { allowFail: true, env: this.auth });
-    const has = async (sha) => (await git(this.dir, ["cat-file", "-e", `${sha}^{commit}`], { allowFail: true })).code === 0;
-    const answers = /* @__PURE__ */ new Map();
-    if (!await has(tip)) await git(this.dir, ["fetch", "--quiet", "origin", tip], { allowFail: true, env: this.auth });
-    if (!await has(tip)) return answers;
-    for (const { sha } of heads) {
-      if (!await has(sha)) continue;
-      answers.set(sha, (await git(this.dir, ["merge-base", "--is-ancestor", tip, sha], { allowFail: true })).code === 0);
-    }
-    return answers;
-  }
-  async tree(number, sha) {
-    await this.drop(number);
-    const dir = join2(this.stateDir, "worktrees", String(number));
-    rmSync2(dir, { recursive: true, force: true });
-    await git(this.dir, ["worktree", "add", "--quiet", "--detach", dir, sha]);
-    this.trees.set(number, dir);
-    return dir;
-  }
-  async drop(number) {
-    const dir = this.trees.get(number);
-    if (!dir) return;
-    this.trees.delete(number);
-    await git(this.dir, ["worktree", "remove", "--force", dir], { allowFail: true });
-    rmSync2(dir, { recursive: true, force: true });
-  }
-  async dropAll() {
-    for (const n of [...this.trees.keys()]) await this.drop(n);
-    await git(this.dir, ["worktree", "prune"], { allowFail: true });
-  }
-  /** On the way out at once (a second signal): end what runs in the worktrees, then remove them. */
-  dropAllNow() {
-    killRunning();
-    for (const dir of this.trees.values()) {
-      try {
-        execFileSync("git", ["worktree", "remove", "--force", "--force", dir], { cwd: this.dir, stdio: "ignore" });
-      } catch {
-      }
-      rmSync2(dir, { recursive: true, force: true });
-    }
-    this.trees.clear();
-    try {
-      execFileSync("git", ["worktree", "prune"], { cwd: this.dir, stdio: "ignore" });
-    } catch {
-    }
-  }
-};
-async function rebaseIn(g, op, upstreamRequired) {
-  const head = await g.fetch(op.branch);
-  if (head !== op.expectedHead) return { outcome: "moved", head };
-  const dir = await g.tree(op.number, head);
-  let onto = op.onto;
-  if (!/^[0-9a-f]{40}$/.test(onto)) onto = await g.fetch(op.onto);
-  else await git(g.dir, ["fetch", "--quiet", "origin", onto], { allowFail: true, env: g.auth });
-  const upstream = upstreamRequired ? op.upstream : op.dropping;
-  let args = ["rebase", "--quiet", onto];
-  if (upstream) {
-    const contains = (await git(dir, ["merge-base", "--is-ancestor", upstream, "HEAD"], { allowFail: true })).code === 0;
-    if (contains) args = ["rebase", "--quiet", "--onto", onto, upstream];
-    else if (upstreamRequired) return { outcome: "skipped", head };
-  }
-  const r = await git(dir, args, { allowFail: true, env: IDENTITY });
-  if (r.code !== 0) {
-    const files = (await git(dir, ["diff", "--name-only", "--diff-filter=U"], { allowFail: true })).stdout.split("\n").filter(Boolean);
-    await git(dir, ["rebase", "--abort"], { allowFail: true });
-    return { outcome: files.length ? "conflict" : "failed", files, log: `${r.stdout}
-${r.stderr}`.trim() };
-  }
-  const now = (await git(dir, ["rev-parse", "HEAD"])).stdout;
-  if (now === head) return { outcome: "unchanged", head };
-  if ((await git(dir, ["rev-list", "--count", `${onto}..HEAD`])).stdout === "0") return { outcome: "empty", head: now };
-  return { outcome: "done", head: now };
-}
-async function remoteHead(g, branch) {
-  const r = await git(g.dir, ["ls-remote", g.cloneUrl, `refs/heads/${branch}`], { allowFail: true, env: g.auth });
-  return r.code === 0 ? r.stdout.split(/\s/)[0] || null : null;
-}
-async function pushFrom(g, op, io = {}) {
-  const dir = g.trees.get(op.number);
-  if (!dir) return { outcome: "failed", log: "nothing to push: no worktree for this pull request" };
-  const now = (await git(dir, ["rev-parse", "HEAD"])).stdout;
-  if (now === op.lease) return { outcome: "unchanged", head: now };
-  const r = await retrying(async () => {
-    const p = await git(dir, ["push", "--quiet", `--force-with-lease=refs/heads/${op.branch}:${op.lease}`, g.cloneUrl, `HEAD:refs/heads/${op.branch}`], { allowFail: true, env: g.auth });
-    if (p.code === 0) return p;
-    if (await remoteHead(g, op.branch) === now) return { ...p, code: 0 };
-    return { ...p, transient: gitTransient(p.stderr), log: p.stderr };
-  }, { what: `pushing #${op.number}`, sleep: io.sleep, log: io.log });
-  if (r.code === 0) return { outcome: "done", head: now };
-  return { outcome: /stale info/.test(r.stderr) ? "leaseLost" : r.transient ? "transient" : "refused", log: r.stderr.trim() };
-}
-async function autoFixIn(g, op) {
-  const head = await g.fetch(op.branch);
-  if (head !== op.expectedHead) return { outcome: "moved", head };
-  const dir = await g.tree(op.number, head);
-  let log2 = "";
-  for (const command of op.commands) {
-    try {
-      const { stdout, stderr } = await run("sh", ["-c", command], { cwd: dir, env: commandEnv(), maxBuffer: 64 << 20 });
-      log2 += stdout + stderr;
-    } catch (e) {
-      return { outcome: "failed", log: `${log2}${e.stdout ?? ""}${e.stderr ?? ""}
-$ ${command}: exit ${e.code}` };
-    }
-  }
-  if (!(await git(dir, ["status", "--porcelain"])).stdout) return { outcome: "unchanged", head, log: log2 };
-  await git(dir, ["commit", "--quiet", "-a", "--amend", "--no-edit"], { env: IDENTITY });
-  return { outcome: "done", head: (await git(dir, ["rev-parse", "HEAD"])).stdout, log: log2 };
-}
-var OUTCOMES = { [APPLIED]: "done", [UNCHANGED]: "unchanged", [GUARD_FAILED]: "guardFailed", [FAILED]: "failed" };
-async function githubOp(gh, op) {
-  const [r] = await applyOps(gh.octokit, [op], { owner: gh.owner, repo: gh.repo, live: true });
-  return { outcome: r.transient ? "transient" : OUTCOMES[r.outcome] ?? "failed", log: r.detail ?? "" };
-}
-async function applyOps2(ops, { gh, g, sleep, log: log2 }) {
-  const results = [];
-  try {
-    for (const op of ops) {
-      let r;
-      try {
-        if (op.op === "rebase") r = await rebaseIn(g, op, false);
-        else if (op.op === "rebaseOnto") r = await rebaseIn(g, op, true);
-        else if (op.op === "push") r = await pushFrom(g, op, { sleep, log: log2 });
-        else if (op.op === "autoFix") r = await autoFixIn(g, op);
-        else r = await githubOp(gh, op);
-      } catch (e) {
-        r = { outcome: gitTransient(e.message) ? "transient" : "failed", log: e.message };
-      }
-      results.push(r);
-      if (!["done", "unchanged", "skipped"].includes(r.outcome)) break;
-    }
-  } finally {
-    await g.dropAll();
-  }
-  return results;
-}
+// lib/queue/reads.js
 async function readPoll(gh, number, facts) {
   const pr = facts.pullRequests.find((p) => p.number === number);
   const now = facts.now ?? (/* @__PURE__ */ new Date()).toISOString();
@@ -5512,9 +5409,9 @@ async function readJobTails(gh, named) {
   for (const { jobId, lines } of named) {
     try {
       const text = await readJobLog(gh.octokit, { owner: gh.owner, repo: gh.repo, jobId });
-      out.push({ jobId, log: text.replace(/\n$/, "").split("\n").slice(-lines).join("\n") });
+      out.push({ jobId, log: redact(text.replace(/\n$/, "").split("\n").slice(-lines).join("\n")) });
     } catch (e) {
-      out.push({ jobId, error: e.message });
+      out.push({ jobId, error: redact(e.message) });
     }
   }
   return out;
@@ -5567,27 +5464,18 @@ async function readMovedLayers(gh, facts, log2 = () => {
     return [];
   }
 }
-async function runQueue({ gh, g, engine, options, once = false, log: log2, sleep: sleepFor, signal = { stop: false }, stopWhen = () => false, resume = null, lease = void 0 }) {
-  await g.ready();
-  for (const line of g.recovered ?? []) log2(`on start: ${line}`);
-  if (g.recovered) g.recovered = [];
-  const clock = githubClock(gh.octokit);
-  const sleep = async (ms, sig) => (clock.slept(ms), sleepFor(ms, sig));
-  lease = lease === void 0 ? options.dryRun ? null : new QueueLease({ g, engine, log: log2, me: stateWorkerName(g.stateDir, workerName) }) : lease;
+
+// lib/queue/worker.js
+async function applyStep(ops, { gh, g }) {
   try {
-    return await cycles({ gh, g, engine, options, once, log: log2, sleep, signal, stopWhen, resume, lease, clock });
+    return await applyOps(gh.octokit, ops, { owner: gh.owner, repo: gh.repo, live: true, git: g, halt: true });
   } finally {
-    if (lease) await (async () => lease.release(await clock.now()))().catch((e) => log2(`the queue's lease was not released (${e.message}): it expires by itself`));
+    await g.dropAll();
   }
 }
-async function leased({ lease, clock, sleep, signal, once }) {
-  if (!lease) return true;
-  const l = await lease.ensure(await clock.now());
-  if (l.held) return true;
-  if (!once) await sleep(l.waitSeconds * 1e3, signal);
-  return false;
-}
-async function cycles({ gh, g, engine, options, once, log: log2, sleep, signal, stopWhen, resume, lease, clock }) {
+var SUCCEEDED = /* @__PURE__ */ new Set(["applied", "unchanged"]);
+async function runQueue({ gh, g, engine, options, once = false, log: log2, sleep, signal = { stop: false }, stopWhen = () => false, resume = null }) {
+  await g.ready();
   let state = resume?.state ?? {};
   let facts = resume?.facts ?? null;
   let results = resume?.results ?? [];
@@ -5597,70 +5485,28 @@ async function cycles({ gh, g, engine, options, once, log: log2, sleep, signal, 
   let reads = resume?.reads ?? [];
   let wait = resume?.wait ?? { kind: "survey", afterSeconds: 0 };
   let first = !resume;
-  let failures = 0;
-  const waitOut = async (e) => {
-    if (once || !(apiTransient(e) || gitTransient(e?.message))) throw e;
-    failures++;
-    const w = waitAfter(e, failures);
-    const known = clock.estimate();
-    const until = known ? new Date(Date.parse(known) + w.seconds * 1e3).toISOString().replace(/\.\d+Z$/, "Z") : w.until;
-    log2(`GitHub failed (${String(e?.message ?? e).split("\n")[0]}): waiting ${w.seconds} s for ${w.why}, until ${until}; then reading again (${failures} in a row)`);
-    await sleep(w.seconds * 1e3, signal);
-    wait = wait.kind === "poll" ? { ...wait, afterSeconds: 0 } : { kind: "survey", afterSeconds: 0 };
-  };
   for (; ; ) {
     let movedLayers = [];
-    try {
-      if (wait.kind === "survey" || wait.kind === "sleep") {
-        await sleep((wait.afterSeconds ?? wait.seconds ?? 0) * 1e3, signal);
-        if (!await leased({ lease, clock, sleep, signal, once })) {
-          if (once || signal.stop) return { state, wait: { kind: "leaseHeld" }, reads, results: [], jobLogs: [], facts };
-          wait = { kind: "survey", afterSeconds: 0 };
-          continue;
-        }
-        facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {
-        }, tips: (q) => g.builtOn(q) });
-        if (first) movedLayers = await readMovedLayers(gh, facts, log2);
-        first = false;
-        closed = await readClosed(gh, [.../* @__PURE__ */ new Set([...reads, ...movedLayers.map((l) => l.parent)])], facts);
-        poll = null;
-      } else if (wait.kind === "poll") {
-        await sleep(wait.afterSeconds * 1e3, signal);
-        if (!await leased({ lease, clock, sleep, signal, once })) {
-          if (once || signal.stop) return { state, wait: { kind: "leaseHeld" }, reads, results: [], jobLogs: [], facts };
-          wait = { kind: "survey", afterSeconds: 0 };
-          continue;
-        }
-        facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {
-        }, tips: (q) => g.builtOn(q) });
-        poll = { ...await readPoll(gh, wait.number, facts), stopRequested: signal.stop };
-      }
-    } catch (e) {
-      await waitOut(e);
-      if (signal.stop) return { state, wait: { kind: "stop" }, reads, results, jobLogs, facts };
-      continue;
+    if (wait.kind === "survey" || wait.kind === "sleep") {
+      await sleep((wait.afterSeconds ?? wait.seconds ?? 0) * 1e3, signal);
+      facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {
+      }, tips: (q) => g.builtOn(q) });
+      if (first) movedLayers = await readMovedLayers(gh, facts, log2);
+      first = false;
+      closed = await readClosed(gh, [.../* @__PURE__ */ new Set([...reads, ...movedLayers.map((l) => l.parent)])], facts);
+      poll = null;
+    } else if (wait.kind === "poll") {
+      await sleep(wait.afterSeconds * 1e3, signal);
+      facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {
+      }, tips: (q) => g.builtOn(q) });
+      poll = { ...await readPoll(gh, wait.number, facts), stopRequested: signal.stop };
     }
-    failures = 0;
     const out = engine.cycleStep({ facts, state, results, poll, closed, movedLayers, jobLogs, options, stop: signal.stop });
     if (out.configErrors) throw new RunError(out.configErrors.map((e) => `config: ${e.path}: expected ${e.expected}, found ${e.found}`));
     for (const line of out.log) log2(line);
-    let mayWrite;
-    try {
-      mayWrite = !out.ops.length || await leased({ lease, clock, sleep: async () => {
-      }, signal, once: true });
-    } catch (e) {
-      await waitOut(e);
-      if (signal.stop) return { state, wait: { kind: "stop" }, reads, results, jobLogs, facts };
-      continue;
-    }
-    results = out.ops.length && mayWrite ? await applyOps2(out.ops, { gh, g, sleep, log: log2 }) : [];
-    if (!mayWrite) {
-      if (once || signal.stop) return { state, wait: { kind: "leaseHeld" }, reads, results: [], jobLogs: [], facts };
-      ({ state, wait, results } = { state: {}, wait: { kind: "survey", afterSeconds: 0 }, results: [] });
-      continue;
-    }
+    results = out.ops.length ? await applyStep(out.ops, { gh, g }) : [];
     jobLogs = out.jobLogs?.length ? await readJobTails(gh, out.jobLogs) : [];
-    for (const [i, r] of results.entries()) if (!["done", "unchanged"].includes(r.outcome)) log2(`${out.ops[i].op} #${out.ops[i].number}: ${r.outcome}${r.log ? `: ${r.log.split("\n").at(-1)}` : ""}`);
+    for (const r of results) if (!SUCCEEDED.has(r.outcome)) log2(`${r.op} #${r.number}: ${r.outcome}${r.detail ? `: ${String(r.detail).split("\n").at(-1)}` : ""}`);
     ({ state, wait, reads } = out);
     if (wait.kind === "stop" || stopWhen(out, facts) || once && wait.kind === "sleep") return { state, wait, reads, results, jobLogs, facts };
   }
@@ -5675,6 +5521,28 @@ function stoppableSleep(ms, signal) {
     };
   });
 }
+function stopSignals({ g, log: log2 }) {
+  const signal = { stop: false };
+  const onSignal = () => {
+    killCommands();
+    if (signal.stop) {
+      g.dropAllNow();
+      process.exit(130);
+    }
+    signal.stop = true;
+    log2("stop requested: finishing this step (a second signal exits at once)");
+    signal.wake?.();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return {
+    signal,
+    off: () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    }
+  };
+}
 
 // action/src/queue.js
 function workflowTokenRefusal(token, { workflowToken = "", envToken = "" } = {}) {
@@ -5686,52 +5554,91 @@ function workflowTokenRefusal(token, { workflowToken = "", envToken = "" } = {})
     "Nothing was read or written."
   ].join(" ");
 }
-async function queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes, log: log2 }) {
+async function queueRun({ engine, octokit, owner, repo, token, live: live2, env, watchTimeoutMinutes, commandTimeoutMinutes, log: log2 }) {
   const server = (env.GITHUB_SERVER_URL || "https://github.com").replace(/\/+$/, "");
   if (!/^https?:\/\//.test(server)) throw new RunError([`GITHUB_SERVER_URL: expected an http(s) URL, found ${JSON.stringify(server)}`]);
-  const cloneUrl = remoteUrl({ owner, repo, token, serverUrl: server });
-  const g = new Git({ cloneUrl, stateDir: join3(env.RUNNER_TEMP || tmpdir(), "prflow-queue", `${owner}-${repo}`) });
+  const g = new Git({ cloneUrl: `${server}/${owner}/${repo}.git`, token, stateDir: join2(env.RUNNER_TEMP || tmpdir(), "prflow-queue", `${owner}-${repo}`), commandTimeoutMinutes });
   const scale = Number(env.PRFLOW_TIME_SCALE) > 0 ? Number(env.PRFLOW_TIME_SCALE) : 1;
   const sleep = (ms, signal2) => stoppableSleep(ms * scale, signal2);
-  const signal = { stop: false };
-  const onSignal = () => {
-    if (signal.stop) process.exit(130);
-    signal.stop = true;
-    log2("stop requested (the run was cancelled): finishing this step");
-    signal.wake?.();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  for (const name of ["INPUT_TOKEN", "INPUT_WORKFLOW-TOKEN", "INPUT_WORKFLOW_TOKEN", "GITHUB_TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN"]) delete process.env[name];
   const lines = [];
   const record = (line) => {
     lines.push(line);
-    log2(line);
+    log2(logLine(line));
   };
+  const { signal, off } = stopSignals({ g, log: record });
   try {
-    const { state, wait } = await runQueue({ gh: { octokit, owner, repo }, g, engine, options: { dryRun: !live, ...watchTimeoutMinutes === void 0 ? {} : { watchTimeoutMinutes } }, once: true, log: record, sleep, signal });
+    const { state, wait } = await runQueue({ gh: { octokit, owner, repo }, g, engine, options: { dryRun: !live2, ...watchTimeoutMinutes === void 0 ? {} : { watchTimeoutMinutes } }, once: true, log: record, sleep, signal });
     return { lines, state, wait };
   } finally {
     await g.dropAll();
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    off();
   }
 }
-function queueSummary({ lines, state }, { owner, repo, live }) {
+function queueSummary({ lines, state }, { owner, repo, live: live2 }) {
   const acted = state.actedOn ?? [];
   return [
-    `## prflow queue · ${owner}/${repo} · ${live ? "live" : "dry run"}`,
+    `## prflow queue · ${summaryText(owner)}/${summaryText(repo)} · ${live2 ? "live" : "dry run"}`,
     "",
     acted.length ? `Acted on ${acted.map((n) => `#${n}`).join(", ")}.` : "Acted on no pull request.",
     "",
-    ...lines.map((l) => `- ${l.replace(/\|/g, "\\|")}`),
+    ...lines.map((l) => `- ${summaryText(l)}`),
     ""
   ].join("\n");
 }
 
+// lib/token.js
+import { closeSync, openSync, readFileSync as readFileSync4, writeSync } from "node:fs";
+import { execFile as execFile2 } from "node:child_process";
+import { promisify as promisify2 } from "node:util";
+var exec2 = promisify2(execFile2);
+function eraseFromKernelEnv(names) {
+  let environ;
+  let start;
+  try {
+    environ = readFileSync4("/proc/self/environ");
+    const stat = readFileSync4("/proc/self/stat", "utf8");
+    start = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[50 - 3]);
+  } catch {
+    return names.filter((n) => n in process.env);
+  }
+  const left = [];
+  let fd = null;
+  try {
+    for (const name of names) {
+      const key = Buffer.from(`${name}=`);
+      let at = environ.subarray(0, key.length).equals(key) ? 0 : -1;
+      if (at < 0) {
+        const i = environ.indexOf(Buffer.concat([Buffer.from([0]), key]));
+        at = i < 0 ? -1 : i + 1;
+      }
+      if (at < 0) continue;
+      const from = at + key.length;
+      const end = environ.indexOf(0, from);
+      if (end <= from) continue;
+      fd ??= openSync("/proc/self/mem", "r+");
+      writeSync(fd, Buffer.alloc(end - from, 0), 0, end - from, start + from);
+    }
+  } catch {
+    left.push(...names);
+  } finally {
+    if (fd != null) closeSync(fd);
+  }
+  return left;
+}
+var TOKEN_VARIABLES = ["GH_TOKEN", "GITHUB_TOKEN", "PRFLOW_TOKEN", "INPUT_TOKEN", "INPUT_WORKFLOW-TOKEN", "INPUT_WORKFLOW_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN"];
+function takeTokens(env = process.env) {
+  const found = {};
+  for (const name of TOKEN_VARIABLES) if (env[name]) found[name] = env[name];
+  for (const v of Object.values(found)) registerSecret(v);
+  const left = eraseFromKernelEnv(Object.keys(found));
+  for (const name of Object.keys(found)) delete env[name];
+  if (left.length && env.PRFLOW_ALLOW_ENV_TOKEN !== "1") throw new Error(`the token variables ${left.join(", ")} could not be erased from this process's environment as the kernel keeps it, where a command it runs could read them; set PRFLOW_ALLOW_ENV_TOKEN=1 to go on anyway`);
+  return found;
+}
+
 // action/src/runner.js
-import { appendFileSync, existsSync as existsSync4, readFileSync as readFileSync5 } from "node:fs";
-import { randomUUID } from "node:crypto";
+import { appendFileSync, existsSync as existsSync3, readFileSync as readFileSync5 } from "node:fs";
+import { randomUUID as randomUUID2 } from "node:crypto";
 function getInput(name, env = process.env) {
   return (env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim();
 }
@@ -5745,7 +5652,7 @@ function getBooleanInput(name, fallback, env = process.env) {
 function setOutput(name, value, env = process.env) {
   const text = typeof value === "string" ? value : JSON.stringify(value);
   if (!env.GITHUB_OUTPUT) return;
-  const delimiter = `prflow_${randomUUID()}`;
+  const delimiter = `prflow_${randomUUID2()}`;
   appendFileSync(env.GITHUB_OUTPUT, `${name}<<${delimiter}
 ${text}
 ${delimiter}
@@ -5757,7 +5664,7 @@ function appendSummary(markdown, env = process.env) {
 }
 function readEvent(env = process.env) {
   const path2 = env.GITHUB_EVENT_PATH;
-  if (!path2 || !existsSync4(path2)) return {};
+  if (!path2 || !existsSync3(path2)) return {};
   return JSON.parse(readFileSync5(path2, "utf8"));
 }
 function errorCommand(message) {
@@ -5812,43 +5719,47 @@ function warningAnnotations(warnings) {
 }
 
 // action/src/main.js
-var MODES = ["reconcile", "labels", "sweep", "gate-classify", "gate-report", "queue"];
+var MODES = ["reconcile", "labels", "sweep", "gate-classify", "gate-report", "queue", "page"];
+var PAGE_DIST = new URL("../../page/dist/", import.meta.url);
 var log = groupedLog();
 async function main(env = process.env) {
   const mode = getInput("mode", env) || "reconcile";
+  const taken = mode === "queue" ? takeTokens(env) : null;
+  const input = (name) => taken ? (taken[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim() : getInput(name, env);
   if (!MODES.includes(mode)) throw new RunError([`input mode: expected one of ${MODES.join(", ")}, found ${JSON.stringify(mode)}`]);
-  const live = getBooleanInput("live", false, env);
+  const live2 = getBooleanInput("live", false, env);
   const configPath = getInput("config", env) || DEFAULT_CONFIG_PATH;
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
+  if (mode === "page") return writePage(resolve(workspace, getInput("page-dir", env) || "_site"), env);
   const readFile = (p) => readFileSync6(resolve(workspace, p), "utf8");
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
   if (!owner || !repo) throw new RunError([`GITHUB_REPOSITORY: expected owner/name, found ${JSON.stringify(env.GITHUB_REPOSITORY ?? "")}`]);
-  const token = getInput("token", env);
+  const token = input("token");
   if (!token) throw new RunError(["input token: expected a token (the default is the workflow's GITHUB_TOKEN), found nothing"]);
   if (mode === "queue") {
-    const refusal = workflowTokenRefusal(token, { workflowToken: getInput("workflow-token", env), envToken: env.GITHUB_TOKEN ?? "" });
+    const refusal = workflowTokenRefusal(token, { workflowToken: input("workflow-token"), envToken: taken.GITHUB_TOKEN ?? "" });
     if (refusal) throw new RunError([refusal]);
     console.log(`::add-mask::${token}`);
   }
   const octokit = makeOctokit({ token, baseUrl: env.GITHUB_API_URL, graphqlUrl: env.GITHUB_GRAPHQL_URL, log });
-  log(`prflow ${prflow.version()} · ${mode} · ${owner}/${repo} · ${live ? "live" : "dry run (set live: true to write)"}`);
+  log(`prflow ${prflow.version()} · ${mode} · ${owner}/${repo} · ${live2 ? "live" : "dry run (set live: true to write)"}`);
   if (mode === "labels") {
-    const run3 = await labelsRun({ prflow, octokit, owner, repo, configPath, readFile, live, log });
+    const run2 = await labelsRun({ prflow, octokit, owner, repo, configPath, readFile, live: live2, log });
     log.end();
-    setOutput("plan", run3.results, env);
-    writeCounts(run3.counts, env);
-    appendSummary(run3.summary, env);
-    failOnFailedWrites(run3.results.filter((r) => r.status === "failed").map((r) => `label ${r.name}: failed: ${r.detail}`));
+    setOutput("plan", run2.results, env);
+    writeCounts(run2.counts, env);
+    appendSummary(run2.summary, env);
+    failOnFailedWrites(run2.results.filter((r) => r.status === "failed").map((r) => `label ${r.name}: failed: ${r.detail}`));
     return;
   }
   if (mode === "sweep") {
-    const run3 = await sweepRun({ prflow, octokit, owner, repo, configPath, readFile, live, log });
+    const run2 = await sweepRun({ prflow, octokit, owner, repo, configPath, readFile, live: live2, log });
     log.end();
-    annotate(run3.plan.warnings ?? []);
-    setPlanOutput(run3.plan, run3.counts, env);
-    setOutput("stop-the-line", String(run3.plan.stopTheLine), env);
-    writeCounts(run3.counts, env);
-    appendSummary(run3.summary, env);
+    annotate(run2.plan.warnings ?? []);
+    setPlanOutput(run2.plan, run2.counts, env);
+    setOutput("stop-the-line", String(run2.plan.stopTheLine), env);
+    writeCounts(run2.counts, env);
+    appendSummary(run2.summary, env);
     return;
   }
   if (mode === "queue") {
@@ -5857,10 +5768,12 @@ async function main(env = process.env) {
     log.end();
     const watchTimeout = getInput("watch-timeout", env);
     if (watchTimeout && !/^\d+$/.test(watchTimeout)) throw new RunError([`input watch-timeout: expected whole minutes, found ${JSON.stringify(watchTimeout)}`]);
-    const run3 = await queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes: watchTimeout ? Number(watchTimeout) : void 0, log: (line) => console.log(line) });
-    setOutput("acted", (run3.state.actedOn ?? []).join(","), env);
-    setOutput("wait", run3.wait, env);
-    appendSummary(queueSummary(run3, { owner, repo, live }), env);
+    const commandTimeout = getInput("command-timeout", env);
+    if (commandTimeout && !(Number(commandTimeout) > 0)) throw new RunError([`input command-timeout: expected minutes above 0, found ${JSON.stringify(commandTimeout)}`]);
+    const run2 = await queueRun({ engine, octokit, owner, repo, token, live: live2, env, watchTimeoutMinutes: watchTimeout ? Number(watchTimeout) : void 0, commandTimeoutMinutes: commandTimeout ? Number(commandTimeout) : void 0, log: (line) => console.log(line) });
+    setOutput("acted", (run2.state.actedOn ?? []).join(","), env);
+    setOutput("wait", run2.wait, env);
+    appendSummary(queueSummary(run2, { owner, repo, live: live2 }), env);
     return;
   }
   if (mode === "gate-classify" || mode === "gate-report") {
@@ -5869,7 +5782,7 @@ async function main(env = process.env) {
     const { engine, errors } = loadConfig(prflow, configPath, { readFile });
     if (errors.length) throw new RunError(errors);
     const step2 = mode === "gate-classify" ? "classify" : "report";
-    const { decision, results } = await gateRun({ engine, octokit, owner, repo, step: step2, number, sha: getInput("sha", env), result: getInput("result", env), live, log });
+    const { decision, results } = await gateRun({ engine, octokit, owner, repo, step: step2, number, sha: getInput("sha", env), result: getInput("result", env), live: live2, log });
     log.end();
     for (const [k, v] of Object.entries({ run: decision.run, need: decision.need, sha: decision.sha, pr: number })) setOutput(k, String(v), env);
     setOutput("plan", decision, env);
@@ -5882,15 +5795,29 @@ ${decision.why}
   }
   const numbersInput = getInput("numbers", env);
   const scope = numbersInput ? { scope: "pulls", numbers: parseNumbers(numbersInput), why: "the numbers input" } : parseEvent(env.GITHUB_EVENT_NAME ?? "", readEvent(env));
-  const run2 = await reconcileRun({ prflow, octokit, owner, repo, configPath, readFile, scope, live, log });
+  const run = await reconcileRun({ prflow, octokit, owner, repo, configPath, readFile, scope, live: live2, log });
   log.end();
-  annotate(run2.plan.warnings);
-  const note = setPlanOutput(run2.plan, run2.counts, env);
-  writeCounts(run2.counts, env);
-  appendSummary(note ? `${run2.summary}
+  annotate(run.plan.warnings);
+  const note = setPlanOutput(run.plan, run.counts, env);
+  writeCounts(run.counts, env);
+  appendSummary(note ? `${run.summary}
 > **The plan output is cut:** ${note}.
-` : run2.summary, env);
-  failOnFailedWrites(run2.results.filter((r) => r.outcome === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
+` : run.summary, env);
+  failOnFailedWrites(run.results.filter((r) => r.outcome === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
+}
+function writePage(dir, env) {
+  const from = fileURLToPath(PAGE_DIST);
+  if (!existsSync4(from)) throw new RunError([`mode page: the built page is missing beside the Action (${from}); use a released tag or a commit of main, which carry page/dist`]);
+  cpSync(from, dir, { recursive: true });
+  const files = readdirSync2(dir);
+  log(`page: ${files.length} files written to ${dir} (${files.join(", ")})`);
+  log.end();
+  setOutput("page-dir", dir, env);
+  const repo = env.GITHUB_REPOSITORY ?? "OWNER/REPO";
+  appendSummary(`## prflow page
+
+Written to \`${dir}\` for actions/upload-pages-artifact. Open it as \`https://${repo.split("/")[0]}.github.io/${repo.split("/")[1] ?? "REPO"}/?repo=${repo}\`.
+`, env);
 }
 function annotate(warnings) {
   for (const line of warningAnnotations(warnings)) console.log(line);
@@ -5950,8 +5877,13 @@ try {
 //!   "dry-run"       not live: `detail` says what it would do, and nothing is read or written,
 //!   "guard-failed"  what the op expects no longer holds: not written; later ops on the same pull
 //!                   request in this batch are not written either (they were decided on the same read),
-//!   "failed"        GitHub refused or failed (the error in words); later ops still run. `transient`
-//!                   says GitHub or the network failed past the client's retries (lib/retry.js).
+//!   "failed"        GitHub refused or failed (the error in words); later ops still run.
+//! The git ops (rebase, rebaseOnto, push, autoFix) are entries of the same table, applied through the
+//! git port the caller gives (lib/queue/git.js); their guard is their own (the head they expect, the
+//! push's lease, which git checks), and they add the words only git can say: "empty" (nothing left
+//! after a rebase), "skipped" (a layer with nothing to restack), "conflict", "moved" (the branch is
+//! not at the head expected), "lease-lost" (someone pushed first), "refused" (the remote said no).
+//! The queue's engine reads these words as they are (src/flows/queue/cycle.rs `Outcome`).
 //! A guard-failed op is not retried here: the next run reads the pull request as it now is and decides
 //! again, so what moved is what the next decision sees. Nothing is remembered in between.
 //! Label edits add (`POST /issues/{n}/labels`) and remove (`DELETE /issues/{n}/labels/{name}`) named

@@ -2,9 +2,11 @@
 // the job summary and log lines. Its label modes never check out or run the pull request's code: they read
 // GitHub's facts through the API and write labels and review requests, nothing else. `mode: queue` is the
 // merge-queue worker (action/src/queue.js): it rebases and pushes branches with git, and runs the config's
-// autoFix commands on a fixer-only failure.
+// autoFix commands on a fixer-only failure. `mode: page` reads and writes nothing on GitHub: it copies
+// the built dashboard page into a folder of the workspace, for actions/upload-pages-artifact.
 import { resolve } from "node:path";
-import { readFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { makeOctokit, parseEvent } from "../../lib/github/index.js";
 import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
 import { NOT_ATTEMPTED, RunError, describeFailure, labelsRun, parseNumbers, reconcileRun, rateLimitReset } from "../../lib/run.js";
@@ -12,26 +14,35 @@ import { sweepRun } from "../../lib/followup.js";
 import { prflow } from "./engine.js";
 import { gateRun } from "../../lib/stations/gate-run.js";
 import { queueRun, queueSummary, workflowTokenRefusal } from "./queue.js";
+import { takeTokens } from "../../lib/token.js";
 import { appendSummary, boundedPlan, errorCommand, getBooleanInput, getInput, groupedLog, readEvent, setOutput, warningAnnotations } from "./runner.js";
 
-const MODES = ["reconcile", "labels", "sweep", "gate-classify", "gate-report", "queue"];
+const MODES = ["reconcile", "labels", "sweep", "gate-classify", "gate-report", "queue", "page"];
+
+/** The built page, committed beside the Action (page/dist), so a repository hosts it without a fork. */
+const PAGE_DIST = new URL("../../page/dist/", import.meta.url);
 
 const log = groupedLog();
 
 async function main(env = process.env) {
   const mode = getInput("mode", env) || "reconcile";
+  // The queue runs the pull request's code (autoFix): the token leaves this process's environment
+  // first, the kernel's copy included (lib/token.js), and is kept in memory only.
+  const taken = mode === "queue" ? takeTokens(env) : null;
+  const input = (name) => (taken ? (taken[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim() : getInput(name, env));
   if (!MODES.includes(mode)) throw new RunError([`input mode: expected one of ${MODES.join(", ")}, found ${JSON.stringify(mode)}`]);
   const live = getBooleanInput("live", false, env);
   const configPath = getInput("config", env) || DEFAULT_CONFIG_PATH;
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
+  if (mode === "page") return writePage(resolve(workspace, getInput("page-dir", env) || "_site"), env);
   const readFile = (p) => readFileSync(resolve(workspace, p), "utf8");
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
   if (!owner || !repo) throw new RunError([`GITHUB_REPOSITORY: expected owner/name, found ${JSON.stringify(env.GITHUB_REPOSITORY ?? "")}`]);
-  const token = getInput("token", env);
+  const token = input("token");
   if (!token) throw new RunError(["input token: expected a token (the default is the workflow's GITHUB_TOKEN), found nothing"]);
   if (mode === "queue") {
     // Before any read: a queue run on GITHUB_TOKEN would release pull requests whose CI never starts.
-    const refusal = workflowTokenRefusal(token, { workflowToken: getInput("workflow-token", env), envToken: env.GITHUB_TOKEN ?? "" });
+    const refusal = workflowTokenRefusal(token, { workflowToken: input("workflow-token"), envToken: taken.GITHUB_TOKEN ?? "" });
     if (refusal) throw new RunError([refusal]);
     console.log(`::add-mask::${token}`);
   }
@@ -65,7 +76,9 @@ async function main(env = process.env) {
     log.end();
     const watchTimeout = getInput("watch-timeout", env);
     if (watchTimeout && !/^\d+$/.test(watchTimeout)) throw new RunError([`input watch-timeout: expected whole minutes, found ${JSON.stringify(watchTimeout)}`]);
-    const run = await queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes: watchTimeout ? Number(watchTimeout) : undefined, log: (line) => console.log(line) });
+    const commandTimeout = getInput("command-timeout", env);
+    if (commandTimeout && !(Number(commandTimeout) > 0)) throw new RunError([`input command-timeout: expected minutes above 0, found ${JSON.stringify(commandTimeout)}`]);
+    const run = await queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes: watchTimeout ? Number(watchTimeout) : undefined, commandTimeoutMinutes: commandTimeout ? Number(commandTimeout) : undefined, log: (line) => console.log(line) });
     setOutput("acted", (run.state.actedOn ?? []).join(","), env);
     setOutput("wait", run.wait, env);
     appendSummary(queueSummary(run, { owner, repo, live }), env);
@@ -99,6 +112,22 @@ async function main(env = process.env) {
   writeCounts(run.counts, env);
   appendSummary(note ? `${run.summary}\n> **The plan output is cut:** ${note}.\n` : run.summary, env);
   failOnFailedWrites(run.results.filter((r) => r.outcome === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
+}
+
+/**
+ * Copies the page (its HTML, script and Wasm) into `dir`. The page holds no secret: it reads GitHub from
+ * the visitor's browser with the visitor's token, so the folder can be published as it is.
+ */
+function writePage(dir, env) {
+  const from = fileURLToPath(PAGE_DIST);
+  if (!existsSync(from)) throw new RunError([`mode page: the built page is missing beside the Action (${from}); use a released tag or a commit of main, which carry page/dist`]);
+  cpSync(from, dir, { recursive: true });
+  const files = readdirSync(dir);
+  log(`page: ${files.length} files written to ${dir} (${files.join(", ")})`);
+  log.end();
+  setOutput("page-dir", dir, env);
+  const repo = env.GITHUB_REPOSITORY ?? "OWNER/REPO";
+  appendSummary(`## prflow page\n\nWritten to \`${dir}\` for actions/upload-pages-artifact. Open it as \`https://${repo.split("/")[0]}.github.io/${repo.split("/")[1] ?? "REPO"}/?repo=${repo}\`.\n`, env);
 }
 
 /** One `::warning::` per kind of warning, with its count (a board without its labels gave one per pull request and label). */

@@ -1,11 +1,12 @@
-// The Action's `mode: queue`: one cycle of the merge-queue worker per run, through the same runQueue as
-// `prflow queue --once` (cli/commands/queue.js). Nothing is kept between runs but the worker's own
+// The Action's `mode: queue`: one cycle of the merge-queue worker per run, through the same loop as
+// `prflow queue --once` (lib/queue/worker.js). Nothing is kept between runs but the worker's own
 // comments on the pull requests (set-aside records and claims), which the next run's cycle takes up.
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { Git, runQueue, stoppableSleep } from "../../cli/commands/queue.js";
 import { RunError } from "../../lib/run.js";
-import { remoteUrl } from "../../lib/queue/git.js";
+import { Git } from "../../lib/queue/git.js";
+import { runQueue, stopSignals, stoppableSleep } from "../../lib/queue/worker.js";
+import { logLine, summaryText } from "../../lib/redact.js";
 
 /**
  * Why the token cannot run the queue, or null. The workflow's GITHUB_TOKEN is refused: GitHub starts no
@@ -28,51 +29,40 @@ export function workflowTokenRefusal(token, { workflowToken = "", envToken = "" 
  * One cycle: survey, act on exactly one pull request (or watch the one in flight until its watch ends),
  * remember in comments. `live: false` is the worker's dry run; the other options are the CLI's defaults
  * (the engine's), but for the watch timeout the workflow's job must outlast. Waits are scaled by PRFLOW_TIME_SCALE
- * (the emulator's tests); the runner's cancel signals finish the step in hand, as the CLI's do.
+ * (the emulator's tests); the runner's cancel signals finish the step in hand, as the CLI's do. Every
+ * line is printed through `logLine` (redacted, no workflow command of its own).
  */
-export async function queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes, log }) {
+export async function queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes, commandTimeoutMinutes, log }) {
   const server = (env.GITHUB_SERVER_URL || "https://github.com").replace(/\/+$/, "");
   if (!/^https?:\/\//.test(server)) throw new RunError([`GITHUB_SERVER_URL: expected an http(s) URL, found ${JSON.stringify(server)}`]);
-  const cloneUrl = remoteUrl({ owner, repo, token, serverUrl: server });
   // RUNNER_TEMP: on disk on GitHub's runners (not a tmpfs) and outside the workspace checkout.
-  const g = new Git({ cloneUrl, stateDir: join(env.RUNNER_TEMP || tmpdir(), "prflow-queue", `${owner}-${repo}`) });
+  const g = new Git({ cloneUrl: `${server}/${owner}/${repo}.git`, token, stateDir: join(env.RUNNER_TEMP || tmpdir(), "prflow-queue", `${owner}-${repo}`), commandTimeoutMinutes });
   const scale = Number(env.PRFLOW_TIME_SCALE) > 0 ? Number(env.PRFLOW_TIME_SCALE) : 1;
   const sleep = (ms, signal) => stoppableSleep(ms * scale, signal);
-  const signal = { stop: false };
-  const onSignal = () => {
-    if (signal.stop) process.exit(130);
-    signal.stop = true;
-    log("stop requested (the run was cancelled): finishing this step");
-    signal.wake?.();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  // The config's autoFix commands run in the pull request's tree: they inherit no token from this process.
-  for (const name of ["INPUT_TOKEN", "INPUT_WORKFLOW-TOKEN", "INPUT_WORKFLOW_TOKEN", "GITHUB_TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN"]) delete process.env[name];
   const lines = [];
   const record = (line) => {
     lines.push(line);
-    log(line);
+    log(logLine(line));
   };
+  const { signal, off } = stopSignals({ g, log: record });
   try {
     const { state, wait } = await runQueue({ gh: { octokit, owner, repo }, g, engine, options: { dryRun: !live, ...(watchTimeoutMinutes === undefined ? {} : { watchTimeoutMinutes }) }, once: true, log: record, sleep, signal });
     return { lines, state, wait };
   } finally {
     await g.dropAll();
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    off();
   }
 }
 
-/** The job summary of one cycle: what it did and why, one line each. */
+/** The job summary of one cycle: what it did and why, one line each, as text (no HTML of its own). */
 export function queueSummary({ lines, state }, { owner, repo, live }) {
   const acted = state.actedOn ?? [];
   return [
-    `## prflow queue · ${owner}/${repo} · ${live ? "live" : "dry run"}`,
+    `## prflow queue · ${summaryText(owner)}/${summaryText(repo)} · ${live ? "live" : "dry run"}`,
     "",
     acted.length ? `Acted on ${acted.map((n) => `#${n}`).join(", ")}.` : "Acted on no pull request.",
     "",
-    ...lines.map((l) => `- ${l.replace(/\|/g, "\\|")}`),
+    ...lines.map((l) => `- ${summaryText(l)}`),
     "",
   ].join("\n");
 }

@@ -2,22 +2,21 @@
 // classify writes the docs-only success status (or a pending one) and prints `need=true|false`,
 // `run=...` and `sha=...` lines for $GITHUB_OUTPUT; report writes the validation machine's result
 // on the commit it tested, and moves the labels only when that commit is still the head.
-import { prflow } from "../engine.js";
-import { connect, UsageError } from "../common.js";
-import { loadConfig, DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
+import { connect, repoConfig, UsageError } from "../common.js";
 import { RunError } from "../../lib/run.js";
 import { gateRun } from "../../lib/stations/gate-run.js";
 
 export const summary = "The validation gate's classify and report steps (stations flow).";
-export const usage = "prflow gate classify <number> | prflow gate report <number> --sha SHA --result success|failure|cancelled|skipped   --repo owner/name [--config FILE] [--dry-run]";
+export const usage = "prflow gate classify <number> | prflow gate report <number> --sha SHA --result success|failure|cancelled|skipped   --repo owner/name [--config FILE] [--live | --dry-run]";
+export const writes = "legacy";
+export const writeNote = "It writes the gate's commit status, and the labels on a report.";
 export const help = { sha: "the commit the gate ran on (report)", result: "the gate's result: success, failure, cancelled or skipped (report)", "dry-run": "print the status it would set, write nothing" };
-export const examples = ["prflow gate classify 12 --repo acme/widgets", "prflow gate report 12 --sha 3f2a1c9 --result success --repo acme/widgets"];
+export const examples = ["prflow gate classify 12 --live --repo acme/widgets", "prflow gate report 12 --sha 3f2a1c9 --result success --live --repo acme/widgets"];
 export const options = {
   repo: { type: "string" },
-  config: { type: "string", default: DEFAULT_CONFIG_PATH },
+  config: { type: "string" },
   sha: { type: "string" },
   result: { type: "string" },
-  "dry-run": { type: "boolean", default: false },
 };
 
 export async function run(values, positionals) {
@@ -26,9 +25,8 @@ export async function run(values, positionals) {
   if (!["classify", "report"].includes(step) || !Number.isInteger(number) || number < 1 || extra.length) throw new UsageError(`usage: ${usage}`);
   if (step === "report" && (!values.sha || !values.result)) throw new UsageError(`report needs --sha and --result\nusage: ${usage}`);
   const live = !values["dry-run"];
-  const { owner, repo, octokit, log } = connect({ repo: values.repo, live, "dry-run": false });
-  const { engine, errors } = loadConfig(prflow, values.config);
-  if (errors.length) throw new RunError(errors);
+  const { owner, repo, octokit, log } = connect({ repo: values.repo });
+  const { engine } = await repoConfig(values, { octokit, owner, repo });
   try {
     const { decision: d } = await gateRun({ engine, octokit, owner, repo, step, number, sha: values.sha, result: values.result, live, log });
     console.log(values.json ? JSON.stringify({ run: d.run, need: d.need, sha: d.sha, pr: number }) : `run=${d.run}\nneed=${d.need}\nsha=${d.sha}\npr=${number}`);

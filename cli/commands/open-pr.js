@@ -3,16 +3,15 @@
 // on every layer, `merge-queued` with `--queue`, `from:<machine>` in the stations flow. It arms nothing:
 // only the worker arms auto-merge. The engine's `openPr` decides all of it; this reads and writes.
 import { readFileSync } from "node:fs";
-import { connect, UsageError } from "../common.js";
-import { DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
+import { connect, repoConfig, UsageError } from "../common.js";
 import { RunError } from "../../lib/run.js";
 import { git } from "../../lib/queue/git.js";
 import { openPullRequest } from "../../lib/queue/agents.js";
-import { loadConfigOrThrow } from "./report.js";
 
 export const summary = "Open a pull request the way the merge queue expects: under skip-ci, stacked with --base, queued with --queue; arms nothing.";
-export const usage = "prflow open-pr --title TEXT [--body TEXT | --body-file FILE] [--head BRANCH] [--base BRANCH] [--queue] [--draft] [--machine ID] [--dry-run] --repo owner/name [--config FILE]   (token: GITHUB_TOKEN)";
-export const writes = "Writes by default (the pull request and its labels); --dry-run prints what it would do.";
+export const usage = "prflow open-pr --title TEXT [--body TEXT | --body-file FILE] [--head BRANCH] [--base BRANCH] [--queue] [--draft] [--machine ID] [--live | --dry-run] --repo owner/name [--config FILE]";
+export const writes = "legacy";
+export const writeNote = "It writes the pull request and its labels.";
 export const help = {
   title: "the pull request's title (required)",
   body: "the body (a Merge-After: line is added for a stacked layer)",
@@ -24,12 +23,12 @@ export const help = {
   machine: "the stations flow's machine opening it: adds from:<machine> when the config names it",
 };
 export const examples = [
-  'prflow open-pr --title "Parse the config once" --body-file body.md --queue --repo acme/widgets',
-  'prflow open-pr --title "Layer 2" --head agent/layer-2 --base agent/layer-1 --queue --repo acme/widgets',
+  'prflow open-pr --title "Parse the config once" --body-file body.md --queue --live --repo acme/widgets',
+  'prflow open-pr --title "Layer 2" --head agent/layer-2 --base agent/layer-1 --queue --live --repo acme/widgets',
 ];
 export const options = {
   repo: { type: "string" },
-  config: { type: "string", default: DEFAULT_CONFIG_PATH },
+  config: { type: "string" },
   title: { type: "string" },
   body: { type: "string" },
   "body-file": { type: "string", valueName: "FILE" },
@@ -38,7 +37,6 @@ export const options = {
   queue: { type: "boolean", default: false },
   draft: { type: "boolean", default: false },
   machine: { type: "string", valueName: "ID" },
-  "dry-run": { type: "boolean", default: false },
 };
 
 export async function run(values, positionals) {
@@ -59,9 +57,9 @@ export async function run(values, positionals) {
     if (r.code !== 0 || !r.stdout) throw new UsageError("--head: no branch is checked out here; name the pushed branch with --head");
     head = r.stdout;
   }
-  const engine = loadConfigOrThrow(values.config);
   const dryRun = values["dry-run"];
-  const { owner, repo, octokit, log } = connect({ repo: values.repo, live: !dryRun });
+  const { owner, repo, octokit, log } = connect({ repo: values.repo });
+  const { engine } = await repoConfig(values, { octokit, owner, repo });
   const request = { title: values.title, body, head, base: values.base ?? null, queue: values.queue, draft: values.draft, machine: values.machine ?? null };
   let out;
   try {

@@ -1,17 +1,16 @@
 // `prflow plan FACTS.json`: the engine on a facts file, offline; nothing is read from or written to GitHub.
 import { readFileSync } from "node:fs";
-import { prflow } from "../engine.js";
 import { UsageError } from "../usage.js";
-import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
+import { offlineConfig } from "../common.js";
 import { RunError } from "../../lib/run.js";
 import { boardText, reconcileSummary } from "../../lib/summary.js";
 
 export const summary = "Print the plan for a facts file, offline (no GitHub).";
 export const usage = "prflow plan FACTS.json [--config FILE] [--json | --markdown]";
 export const examples = ["prflow plan facts.json", "prflow plan facts.json --config .github/prflow.json --format json"];
+export const help = { config: "the config file (default: .github/prflow.json here, else the bot-panel preset)" };
 export const options = {
-  config: { type: "string", default: DEFAULT_CONFIG_PATH },
-  json: { type: "boolean", default: false },
+  config: { type: "string" },
   markdown: { type: "boolean", default: false },
 };
 
@@ -24,8 +23,7 @@ export async function run(values, positionals) {
   } catch (e) {
     throw new RunError([`${file}: $: expected a JSON facts file, found ${e.code === "ENOENT" ? "no such file" : e.message}`]);
   }
-  const { engine, errors } = loadConfig(prflow, values.config);
-  if (errors.length) throw new RunError(errors);
+  const { engine } = offlineConfig(values);
   let plan;
   try {
     plan = engine.reconcile({ facts });

@@ -3,23 +3,22 @@
 // second run files nothing new. The engine decides which and what the issue says (a createIssue op);
 // the writer table writes it.
 import { restPages } from "../../lib/github/read-queue.js";
-import { DEFAULT_CONFIG_PATH } from "../../lib/config-file.js";
-import { loadConfigOrThrow, queueFacts } from "./report.js";
+import { queueFacts } from "./report.js";
 import { applyOps } from "../../lib/github/index.js";
+import { UsageError } from "../usage.js";
 
-export const summary = "File an issue for each queued pull request with no owner (a dry run unless --live).";
-export const usage = "prflow report-unowned --repo owner/name [--config FILE] [--live] [--json]   (token: GITHUB_TOKEN)";
+export const summary = "File an issue for each queued pull request with no owner.";
+export const writes = "live";
+export const usage = "prflow report-unowned --repo owner/name [--config FILE] [--live] [--json]";
 export const examples = ["prflow report-unowned --repo acme/widgets", "prflow report-unowned --repo acme/widgets --live"];
 export const options = {
   repo: { type: "string" },
-  config: { type: "string", default: DEFAULT_CONFIG_PATH },
-  live: { type: "boolean", default: false },
-  json: { type: "boolean", default: false },
+  config: { type: "string" },
 };
 
 export async function run(values) {
-  const engine = loadConfigOrThrow(values.config);
-  const { facts, octokit, owner, repo, log } = await queueFacts(values, engine);
+  if (values.facts !== undefined) throw new UsageError("report-unowned reads the repository; --facts is not an option here");
+  const { engine, facts, octokit, owner, repo, log } = await queueFacts(values);
   const open = await restPages(octokit, "GET /repos/{owner}/{repo}/issues", { owner, repo, state: "open" });
   const issues = open.filter((i) => !i.pull_request).map((i) => ({ number: i.number, open: true, body: i.body ?? "" }));
   const wanted = engine.unownedIssues({ facts, issues });

@@ -1,4 +1,4 @@
-// `prflow sim review|queue`: the engine's simulations (issue 19) from a terminal. Parameters come from
+// `prflow sim review|queue`: the engine's simulations from a terminal. Parameters come from
 // the engine's defaults, then a --params JSON file, then flags; the seed from --seed, or drawn with
 // the host's crypto (engine.drawSeed) and printed so the run can be replayed. Nothing is read from or
 // written to GitHub.
@@ -19,13 +19,22 @@ export const examples = [
   "prflow sim review",
   "prflow sim review --seed 1 --review-wip 1 --utilizations 0.8,0.85,0.9",
   "prflow sim queue --seed 1 --ci-minutes 20 --concurrency 3 --format json",
+  "prflow sim queue --policies chain-serial,chain-batch,chain-adaptive --batch-size 8 --day-hours 24 --arrivals burst:8/15m --ci 15-25",
   "prflow sim queue --params team.json   (team.json: {\"arrivalsPerDay\": 25, \"flakeRate\": 0.1})",
 ];
 
 const defaults = { review: engine.simReviewDefaults(), queue: engine.simQueueDefaults() };
 
 const REVIEW_POLICIES = { "round-robin": "roundRobin", "least-loaded": "leastLoaded", pull: "pull" };
-const QUEUE_POLICIES = { serial: "serial", "update-every-branch": "updateEveryBranch", "merge-queue": "mergeQueue", batch: "batch" };
+const QUEUE_POLICIES = {
+  serial: "serial",
+  "update-every-branch": "updateEveryBranch",
+  "merge-queue": "mergeQueue",
+  batch: "batch",
+  "chain-serial": "chainSerial",
+  "chain-batch": "chainBatch",
+  "chain-adaptive": "chainAdaptive",
+};
 const kebab = (names) => (list) => list.map((x) => Object.keys(names).find((k) => names[k] === x) ?? x).join(",");
 
 // How a flag's text becomes a parameter's value, and how a default is shown.
@@ -40,6 +49,17 @@ const range = {
   expected: "A-B (a range) or one number",
   show: (v) => `${v.min}-${v.max}`,
 };
+// `burst:8/15m`: 8 pull requests at once every 15 minutes (the queue's bursty arrivals).
+const burst = {
+  parse: (t) => {
+    const m = /^\s*burst:(\d+)\/([0-9.]+)m\s*$/.exec(t);
+    return m ? { size: Number(m[1]), everyMinutes: Number(m[2]) } : null;
+  },
+  ok: (v) => v && Number.isFinite(v.everyMinutes),
+  expected: "burst:N/Mm (N pull requests every M minutes)",
+  show: (v) => (v ? `burst:${v.size}/${v.everyMinutes}m` : "none"),
+};
+const onOff = { parse: (t) => ({ on: true, off: false })[t.trim()] ?? null, ok: (v) => typeof v === "boolean", expected: "on or off", show: (v) => (v ? "on" : "off") };
 const numbers = { parse: (t) => (t.trim() === "" ? [] : t.split(",").map((x) => Number(x.trim()))), ok: (v) => v.every(Number.isFinite), expected: "numbers separated by commas", show: (v) => v.join(",") };
 const names = (table) => ({
   parse: (t) => t.split(",").map((x) => table[x.trim()] ?? null),
@@ -53,7 +73,15 @@ const PARAMETERS = {
   seeds: { kinds: KINDS, key: "seeds", type: integer, words: "independent runs pooled into each figure" },
   hours: { kinds: ["review"], key: "hours", type: number, words: "working hours of arrivals per run" },
   "dev-machines": { kinds: ["review"], key: "devMachines", type: integer, words: "dev machines (the arrivals are split evenly)" },
-  arrivals: { kinds: ["review"], key: "arrivalsPerHour", type: range, valueName: "A-B", words: "pull requests an hour from all dev machines; each run draws its rate in this range" },
+  arrivals: {
+    kinds: ["review", "queue"],
+    key: "arrivalsPerHour",
+    type: range,
+    valueName: "A-B",
+    words: "pull requests an hour from all dev machines; each run draws its rate in this range",
+    // The queue's own reading of the flag: bursts in place of its Poisson draw.
+    queue: { key: "burst", type: burst, valueName: "burst:N/Mm", words: "burst:N/Mm, N pull requests at once every M minutes, in place of arrivals-per-day" },
+  },
   stations: { kinds: ["review"], key: "stations", type: integer, words: "review stations" },
   "ai-minutes": { kinds: ["review"], key: "aiMinutes", type: number, words: "the AI first pass, minutes" },
   "human-median": { kinds: ["review"], key: "humanMedianMinutes", type: number, words: "median minutes of a person's gate (log-normal)" },
@@ -63,7 +91,7 @@ const PARAMETERS = {
   "high-share": { kinds: ["review"], key: "highPriorityShare", type: number, words: "share labelled prio:high" },
   "claim-order": { kinds: ["review"], key: "claimOrder", type: names({ "priority-then-oldest": "priorityThenOldest", oldest: "oldest" }), single: true, words: "which pull request a station takes next: priority-then-oldest or oldest" },
   "review-wip": { kinds: ["review"], key: "reviewWip", type: integer, words: "pull requests a station may hold under pull" },
-  policies: { kinds: KINDS, key: "policies", type: null, valueName: "LIST", words: "the policies compared: review's round-robin, least-loaded, pull; queue's serial, update-every-branch, merge-queue, batch" },
+  policies: { kinds: KINDS, key: "policies", type: null, valueName: "LIST", words: "the policies compared: review's round-robin, least-loaded, pull; queue's serial, update-every-branch, merge-queue, batch, and the worker's chain-serial, chain-batch, chain-adaptive" },
   utilizations: { kinds: ["review"], key: "utilizations", type: numbers, valueName: "LIST", words: "utilizations of the sweep" },
   "dev-wip": { kinds: ["review"], key: "devWip", type: integer, words: "unfinished pull requests a dev machine may have before it stops opening (0: none)" },
   "dev-wip-at": { kinds: ["review"], key: "devWipUtilization", type: number, words: "utilization the dev WIP limit is shown at" },
@@ -71,6 +99,9 @@ const PARAMETERS = {
   "day-hours": { kinds: ["queue"], key: "dayHours", type: number, words: "hours of a working day" },
   "arrivals-per-day": { kinds: ["queue"], key: "arrivalsPerDay", type: number, words: "pull requests joining the queue a day" },
   "ci-minutes": { kinds: ["queue"], key: "ciMinutes", type: number, words: "minutes of one CI run" },
+  ci: { kinds: ["queue"], key: "ciRange", type: range, valueName: "A-B", words: "each CI run of the worker's policies lasts a uniform draw in A-B minutes (the others take its middle)", noDefault: "ciMinutes" },
+  speculate: { kinds: ["queue"], key: "speculate", type: integer, words: "the worker's checkpoints run at once along a chain" },
+  "flake-verdict": { kinds: ["queue"], key: "flakeVerdict", type: onOff, valueName: "on|off", words: "the worker re-runs a red once on the same head before setting a pull request aside" },
   "failure-rate": { kinds: ["queue"], key: "failureRate", type: number, words: "share of pull requests that are broken" },
   "flake-rate": { kinds: ["queue"], key: "flakeRate", type: number, words: "chance a run fails with nothing broken" },
   concurrency: { kinds: ["queue"], key: "concurrency", type: integer, words: "the merge queue's builds at once" },
@@ -81,18 +112,22 @@ const PARAMETERS = {
 };
 
 const policyType = { review: names(REVIEW_POLICIES), queue: names(QUEUE_POLICIES) };
-const typeOf = (flag, kind) => (flag === "policies" ? policyType[kind] : PARAMETERS[flag].type);
+/** A flag's spec for one simulation: the flag's own, or its reading under that simulation's name. */
+const specOf = (flag, kind) => ({ ...PARAMETERS[flag], ...(PARAMETERS[flag][kind] ?? {}) });
+const typeOf = (flag, kind) => (flag === "policies" ? policyType[kind] : specOf(flag, kind).type);
 
 function defaultWords(flag) {
   const spec = PARAMETERS[flag];
-  if (flag === "policies") return `${spec.words} (default: all of them)`;
+  if (flag === "policies") return `${spec.words} (default: review's three; queue's ${policyType.queue.show(defaults.queue.policies)})`;
   const shown = spec.kinds.map((kind) => {
-    const t = typeOf(flag, kind);
-    const v = defaults[kind][spec.key];
-    return `${spec.kinds.length > 1 ? `${kind} ` : ""}${t.show(spec.single ? [v] : v)}`;
+    const s = specOf(flag, kind);
+    const v = defaults[kind][s.key];
+    const value = v === undefined || v === null ? (s.noDefault ? `--${s.noDefault.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : "none") : s.type.show(s.single ? [v] : v);
+    return `${spec.kinds.length > 1 ? `${kind} ` : ""}${value}`;
   });
   const only = spec.kinds.length === 1 ? `${spec.kinds[0]}: ` : "";
-  return `${only}${spec.words} (default: ${shown.join("; ")})`;
+  const words = spec.kinds.filter((k) => spec[k]).map((k) => `; ${k}: ${spec[k].words}`).join("");
+  return `${only}${spec.words}${words} (default: ${shown.join("; ")})`;
 }
 
 export const options = {
@@ -134,11 +169,12 @@ export function paramsOf(kind, values) {
     const text = values[flag];
     if (text === undefined) continue;
     if (!spec.kinds.includes(kind)) throw new UsageError(`--${flag} is a parameter of \`prflow sim ${spec.kinds[0]}\`, not of ${kind}\nusage: ${usage}`);
+    const s = specOf(flag, kind);
     const t = typeOf(flag, kind);
     const v = t.parse(text);
     if (!t.ok(v)) throw new UsageError(`--${flag}: expected ${t.expected}, found ${JSON.stringify(text)}`);
-    params[spec.key] = spec.single ? v[0] : v;
-    from[spec.key] = `--${flag}`;
+    params[s.key] = s.single ? v[0] : v;
+    from[s.key] = `--${flag}`;
   }
   if (values.seed !== undefined) {
     const seed = Number(values.seed);
@@ -162,7 +198,7 @@ export function explain(message, from) {
 
 export async function run(values, positionals) {
   const [kind, ...extra] = positionals;
-  if (!KINDS.includes(kind) || extra.length) throw new UsageError(`expected review or queue, found ${JSON.stringify(positionals.join(" ") || "nothing")}\nusage: ${usage}`);
+  if (!KINDS.includes(kind) || extra.length) throw new UsageError(`expected review or queue, found ${positionals.length ? JSON.stringify(positionals.join(" ")) : "none"}\nusage: ${usage}`);
   const { params, from } = paramsOf(kind, values);
   if (params.seed === undefined || params.seed === null) {
     params.seed = prflow.drawSeed();
@@ -172,7 +208,10 @@ export async function run(values, positionals) {
   try {
     report = simulate[kind](params);
   } catch (e) {
-    throw new RunError(explain(e.message, from));
+    // A value a flag gave is a usage mistake (exit 2), like a flag's bad type; a file's is a failure.
+    const lines = explain(e.message, from);
+    if (lines.every((l) => l.startsWith("--"))) throw new UsageError(lines.join("\n"));
+    throw new RunError(lines);
   }
   if (values.format === "json") console.log(JSON.stringify(report, null, 2));
   else process.stdout.write(kind === "review" ? reviewText(report) : queueText(report));

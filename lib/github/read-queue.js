@@ -4,9 +4,50 @@
 // pull requests close and what they name in Start-After: or "blocked by", team members for CODEOWNERS,
 // and whether a queued branch is built on the tip. It only reads, and parses no body, comment or CODEOWNERS: the engine does. A read that fails is recorded in `unknown`
 // (never guessed): the engine then holds nothing on it, names it no more, and says so.
-import { readFacts } from "./read.js";
+import { checksAt, checksSelect, loginOf, readFacts, toCheck } from "./read.js";
 
 const PAGE = 50;
+/** Recent landings the queue times its estimate by and the scoreboard counts (the engine takes the newest ten timed). */
+export const LANDED = 30;
+/** CI runs read per landing. */
+const LANDED_CHECKS = 30;
+
+/** The newest merged pull requests, each with its merged head's checks: one query. */
+export const LANDED_QUERY = `query Landed($owner: String!, $repo: String!) {
+  repository(owner: $owner, name: $repo) {
+    pullRequests(states: MERGED, last: ${LANDED}, orderBy: { field: UPDATED_AT, direction: ASC }) {
+      nodes { number title createdAt mergedAt author { __typename login } labels(first: 20) { nodes { name } } ${checksSelect(LANDED_CHECKS)} }
+    }
+  }
+}`;
+
+/**
+ * Fills `facts.landed` (newest first) from LANDED_QUERY; a failed read is `unknown: ["landed"]`, so the
+ * engine makes no estimate from it rather than an estimate from nothing.
+ */
+export async function readLanded(octokit, { owner, repo, facts, log = () => {} }) {
+  try {
+    const { data, errors } = await graphqlPartial(octokit, LANDED_QUERY, { owner, repo });
+    const nodes = data?.repository?.pullRequests?.nodes;
+    if (!nodes || errors.length) throw new Error(errors[0]?.message ?? "no merged pull requests in the answer");
+    facts.landed = nodes
+      .filter((n) => n?.mergedAt)
+      .map((n) => ({
+        number: n.number,
+        title: n.title ?? "",
+        author: loginOf(n.author) ?? "",
+        labels: (n.labels?.nodes ?? []).map((l) => l.name),
+        createdAt: n.createdAt ?? "",
+        mergedAt: n.mergedAt,
+        checks: (checksAt(n)?.nodes ?? []).filter(Boolean).map(toCheck),
+      }))
+      .sort((a, b) => b.mergedAt.localeCompare(a.mergedAt) || b.number - a.number);
+  } catch (e) {
+    log(`landed: could not read the recent landings (${e.message}); no estimate is made`);
+    addUnknown(facts.unknown, "landed");
+  }
+  return facts;
+}
 
 /** One page of the queue's per-pull-request facts. Validated against GitHub's schema in tests. */
 export const QUEUE_PULLS_QUERY = `query QueuePulls($owner: String!, $repo: String!, $after: String) {
@@ -65,6 +106,9 @@ function addUnknown(list, what) {
  */
 export async function readBoardFacts(octokit, { owner, repo, engine, config = {}, log = () => {}, tips, reads }) {
   const facts = await readFacts(octokit, { owner, repo, log });
+  // A view of the board shows the lane's estimates and the scoreboard: the recent landings, one query
+  // (the worker's own reads leave it out: its cost per landing stays flat).
+  await readLanded(octokit, { owner, repo, facts, log });
   return readQueueFacts(octokit, { owner, repo, engine, facts, config, log, tips, reads });
 }
 

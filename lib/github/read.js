@@ -47,8 +47,6 @@ export const TIMELINE_KINDS = {
 };
 const ITEM_TYPES = ["LABELED_EVENT", "UNLABELED_EVENT", "PULL_REQUEST_COMMIT", "HEAD_REF_FORCE_PUSHED_EVENT", "ISSUE_COMMENT", "PULL_REQUEST_REVIEW", "REVIEW_REQUESTED_EVENT", "READY_FOR_REVIEW_EVENT", "CONVERT_TO_DRAFT_EVENT", "REOPENED_EVENT"];
 
-/** Author associations that mean "can write to the repository". */
-export const WRITE_ASSOCIATIONS = ["OWNER", "MEMBER", "COLLABORATOR"];
 
 const PAGE_INFO = "pageInfo { hasNextPage endCursor }";
 const ACTOR = "actor { __typename login }";
@@ -98,6 +96,10 @@ const LISTS = {
     at: (pr) => pr.timelineItems,
   },
 };
+/** A head commit's check runs and statuses, `first` of them: the selection and where its nodes sit in a pull request. */
+export const checksSelect = (first) => LISTS.checks.select(`first: ${first}`);
+export const checksAt = (pr) => LISTS.checks.at(pr);
+
 // The GraphQL field each list's errors are reported under.
 const LIST_FIELD = { labels: "labels", reviews: "reviews", reviewRequests: "reviewRequests", files: "files", comments: "comments", checks: "commits", timeline: "timelineItems" };
 
@@ -414,7 +416,7 @@ function toPull({ pr, lists, unknown }) {
 }
 
 function toReview(r) {
-  return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "", authorCanWrite: WRITE_ASSOCIATIONS.includes(r.authorAssociation) };
+  return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "", authorAssociation: r.authorAssociation ?? "" };
 }
 
 function reviewerName(r) {
@@ -475,7 +477,7 @@ function toComment(c) {
     author: loginOf(c.author) ?? "ghost",
     body: c.body ?? "",
     createdAt: c.createdAt ?? "",
-    authorCanWrite: WRITE_ASSOCIATIONS.includes(c.authorAssociation),
+    authorAssociation: c.authorAssociation ?? "",
   };
 }
 

@@ -10,6 +10,13 @@
 //!                   request in this batch are not written either (they were decided on the same read),
 //!   "failed"        GitHub refused or failed (the error in words); later ops still run. `transient`
 //!                   says GitHub or the network failed past the client's retries (lib/retry.js).
+//! The git ops (rebase, rebaseOnto, push, autoFix) are entries of the same table, applied through the
+//! git port the caller gives (lib/queue/git.js); their guard is their own (the head they expect, the
+//! push's lease, which git checks), and they add the words only git can say: "empty" (nothing left
+//! after a rebase), "skipped" (a layer with nothing to restack), "conflict", "moved" (the branch is
+//! not at the head expected), "lease-lost" (someone pushed first), "refused" (the remote said no),
+//! "transient" (a push the network or GitHub's front end failed, past lib/retry.js's retries).
+//! The queue's engine reads these words as they are (src/flows/queue/cycle.rs `Outcome`).
 //! A guard-failed op is not retried here: the next run reads the pull request as it now is and decides
 //! again, so what moved is what the next decision sees. Nothing is remembered in between.
 //!
@@ -17,7 +24,7 @@
 //! labels only. Nothing here replaces a whole label set, so a label a person adds while prflow edits
 //! the same pull request survives.
 
-import { apiTransient } from "../retry.js";
+import { apiTransient, gitTransient } from "../retry.js";
 
 /** The review event a station posts. Hard-wired: no op can carry another, so nothing here approves. */
 export const REVIEW_EVENT = Object.freeze("COMMENT");
@@ -27,6 +34,14 @@ export const UNCHANGED = "unchanged";
 export const DRY_RUN = "dry-run";
 export const GUARD_FAILED = "guard-failed";
 export const FAILED = "failed";
+export const EMPTY = "empty";
+export const SKIPPED = "skipped";
+export const CONFLICT = "conflict";
+export const MOVED = "moved";
+export const LEASE_LOST = "lease-lost";
+export const REFUSED = "refused";
+/** A git op the network failed past its retries (lib/retry.js); a GitHub write says `failed` with `transient`. */
+export const TRANSIENT = "transient";
 
 /**
  * Op kind → { describe(op): words for a dry run, apply(octokit, op, ctx): { outcome, detail } }.
@@ -193,17 +208,37 @@ export const WRITERS = {
       return { outcome: APPLIED, detail: `updated ${op.name}` };
     },
   },
-  rebaseAndPush: {
-    describe: (op) => `would rebase ${op.branch} onto ${op.onto} and push with lease ${short(op.guard?.head)}`,
-    // Git's own --force-with-lease is this op's head guard, so no REST read: the shell that runs git
-    // passes `git` ({ rebaseAndPush(op) → { outcome, detail } }) and says guard-failed when the lease is lost.
+  // ---- git, through the port `git` (lib/queue/git.js `Git`), which reads its own guard.
+  rebase: {
+    describe: (op) => `would rebase ${op.branch} onto ${op.onto}${op.dropping ? ` (dropping ${short(op.dropping)})` : ""} at ${short(op.expectedHead)}`,
     ownGuard: true,
-    async apply(_octokit, op, { git }) {
-      if (!git) return { outcome: FAILED, detail: "no git runner here: only the queue worker applies rebaseAndPush" };
-      return git.rebaseAndPush(op);
-    },
+    apply: (_octokit, op, { git }) => needGit(git, op) ?? git.rebase(op, { upstreamRequired: false }),
+  },
+  rebaseOnto: {
+    describe: (op) => `would restack ${op.branch} onto ${op.onto} from ${short(op.upstream)} at ${short(op.expectedHead)}`,
+    ownGuard: true,
+    apply: (_octokit, op, { git }) => needGit(git, op) ?? git.rebase(op, { upstreamRequired: true }),
+  },
+  push: {
+    describe: (op) => `would push ${op.branch}, leased at ${short(op.lease)}`,
+    ownGuard: true,
+    apply: (_octokit, op, { git }) => needGit(git, op) ?? git.pushOp(op),
+  },
+  autoFix: {
+    describe: (op) => `would run ${op.commands.length} autoFix command${op.commands.length === 1 ? "" : "s"} on ${op.branch} at ${short(op.expectedHead)}`,
+    ownGuard: true,
+    apply: (_octokit, op, { git }) => needGit(git, op) ?? git.autoFix(op),
   },
 };
+
+function needGit(git, op) {
+  return git ? null : { outcome: FAILED, detail: `no git here: only the queue worker applies ${op.op}` };
+}
+
+const GIT_OPS = new Set(["rebase", "rebaseOnto", "push", "autoFix"]);
+
+/** Outcomes after which the next op of a halting batch still runs. */
+const GOES_ON = new Set([APPLIED, UNCHANGED, SKIPPED, DRY_RUN]);
 
 /**
  * Marks a guard's read as part of its write (Octokit passes `request` options through to its hooks), so
@@ -215,19 +250,22 @@ export const GUARD_READ = Object.freeze({ prflowGuard: true });
 const NEEDS_PULL = new Set(["armAutoMerge", "disarmAutoMerge"]);
 
 /**
- * Applies `ops` in order through the table. Returns one result per op, in order. `git` is the port the
- * queue worker gives for `rebaseAndPush`.
+ * Applies `ops` in order through the table. Returns one result per op, in order. `git` is the git port
+ * (the queue worker's, the fixer's). With `halt`, the batch stops at the first op that is not applied,
+ * unchanged or skipped (the queue's step: its ops build on each other), and returns the results so far.
  */
-export async function applyOps(octokit, ops, { owner, repo, live = false, log = () => {}, git } = {}) {
+export async function applyOps(octokit, ops, { owner, repo, live = false, log = () => {}, git, halt = false } = {}) {
   const params = { owner, repo };
   const stopped = new Map();
   const results = [];
   for (const op of ops ?? []) {
     const base = { op: op.op, number: op.number ?? null };
     const r = await applyOne(octokit, op, { params, live, git, stopped });
-    if (r.outcome === GUARD_FAILED && op.number) stopped.set(op.number, stopped.get(op.number) ?? r.detail);
+    // A git op's own guard failing (moved, lease-lost) voids the later ops on that pull request too.
+    if ((r.outcome === GUARD_FAILED || r.outcome === MOVED || r.outcome === LEASE_LOST) && op.number) stopped.set(op.number, stopped.get(op.number) ?? r.detail);
     if (r.outcome === GUARD_FAILED || r.outcome === FAILED) log(`#${op.number}: ${op.op} ${r.outcome}: ${r.detail}`);
     results.push({ ...base, ...r });
+    if (halt && !GOES_ON.has(r.outcome)) break;
   }
   return results;
 }
@@ -252,7 +290,8 @@ async function applyOne(octokit, op, { params, live, git, stopped }) {
     return await writer.apply(octokit, op, { params, fresh, git });
   } catch (e) {
     // `transient`: past the client's retries, and maybe applied (a lost reply): the caller re-reads.
-    return { outcome: FAILED, detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}`, transient: apiTransient(e) };
+    // A git op's fetch that could not reach GitHub throws too: git's words say it was the network.
+    return { outcome: FAILED, detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}`, transient: apiTransient(e) || (Boolean(git) && GIT_OPS.has(op.op) && gitTransient(e.message)) };
   }
 }
 

@@ -2,11 +2,14 @@
 // and read back), and the fixer station's pass. Every decision is the engine's (openPr, pushFixedPr, claimPr,
 // fixerPick, fixerBrief, fixerGiveUp); this reads GitHub, runs git and the AI command, and writes
 // through the one writer table.
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { applyOps, readJobLog } from "../github/index.js";
 import { readBoardFacts, restPages } from "../github/read-queue.js";
-import { commandEnv, freshClone, git, leasedPush, rebaseInProgress, stateDir, worktree } from "./git.js";
+import { runCommand } from "../command.js";
+import { redact } from "../redact.js";
+import { Git, leasedPush, rebaseInProgress, stateDir } from "./git.js";
+
+export { runCommand };
 
 /** A step's failure as one line: `<step>: <what>`. The CLI prints it as is. */
 export class StepError extends Error {
@@ -71,7 +74,7 @@ export async function writeClaim(ctx, facts, number, by, ops, { release = false 
  * `prflow push-fixed-pr`: skip-ci on (guarded), the leased push of `commit` from `cwd`, then the claim
  * resolved. A lost lease writes nothing more. Returns { decision, pushed, results }.
  */
-export async function pushFixed(ctx, { number, by, commit, cwd, remote = "origin", dryRun = false }) {
+export async function pushFixed(ctx, { number, by, commit, cwd, remote = "origin", dryRun = false, g = null }) {
   const facts = await readFactsFor(ctx, number);
   const decision = ctx.engine.pushFixedPr({ facts, request: { number, by, commit } });
   if (!decision.ok) throw new StepError(`push-fixed-pr #${number}`, decision.message);
@@ -83,7 +86,8 @@ export async function pushFixed(ctx, { number, by, commit, cwd, remote = "origin
   const stopped = notWritten(before);
   if (stopped) throw new StepError(`push-fixed-pr #${number}: ${stopped.op}`, `${stopped.outcome}: ${stopped.detail}; nothing pushed`);
   const { branch, lease } = decision.push;
-  const push = await leasedPush(cwd, { remote, branch, commit, lease });
+  // The fixer pushes through prflow's own clone (lib/queue/git.js); a person from their checkout.
+  const push = g ? await g.push({ branch, commit, lease }) : await leasedPush(cwd, { remote, branch, commit, lease });
   if (!push.ok) {
     const why = push.lost ? `the lease at ${lease.slice(0, 7)} was lost: ${branch} moved since it was read` : push.detail;
     throw new StepError(`push-fixed-pr #${number}: push`, `${why}; nothing else written`);
@@ -94,21 +98,6 @@ export async function pushFixed(ctx, { number, by, commit, cwd, remote = "origin
   return { decision, pushed: true, results: [...before, ...after] };
 }
 
-/** Runs `command` through the shell in `cwd` with `input` on stdin; resolves { code, stdout, stderr }. */
-export function runCommand(command, { cwd, input, env = {} }) {
-  return new Promise((resolve) => {
-    const child = spawn("sh", ["-c", command], { cwd, env: commandEnv(env), stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", (e) => resolve({ code: 127, stdout, stderr: e.message }));
-    child.on("close", (code, signal) => resolve({ code: code ?? 128, signal, stdout, stderr }));
-    child.stdin.on("error", () => {});
-    child.stdin.end(input ?? "");
-  });
-}
-
 const tail = (text, lines = 20) => String(text).trimEnd().split("\n").slice(-lines).join("\n");
 
 /**
@@ -117,7 +106,7 @@ const tail = (text, lines = 20) => String(text).trimEnd().split("\n").slice(-lin
  * claim, then push the commit it left with push-fixed-pr or give up with a comment. Returns
  * { line, number, outcome } with outcome `queue-empty`, `dry-run`, `lost-race`, `pushed`, `moved`, `gave-up`.
  */
-export async function fixerPass(ctx, { name, ai, url, dryRun = false, renewMs, env = process.env }) {
+export async function fixerPass(ctx, { name, ai, url, token, dryRun = false, renewMs, commandTimeoutMinutes, env = process.env }) {
   const { pick, claimed } = await claimNextFix(ctx, name, { dryRun });
   const number = pick.number;
   if (number == null) return { line: pick.message, number: null, outcome: "queue-empty" };
@@ -125,43 +114,64 @@ export async function fixerPass(ctx, { name, ai, url, dryRun = false, renewMs, e
   if (!claimed.won) return { line: claimed.message, number, outcome: "lost-race" };
   ctx.log(`#${number}: claimed by ${name}; ${pick.message}`);
 
-  const clone = await freshClone({ url, dir: join(stateDir(env), "clones", `${ctx.owner}-${ctx.repo}.git`) });
-  const start = pick.start === "base" ? `origin/${pick.base}` : pick.head;
-  const tree = await worktree(clone, join(stateDir(env), "fixers", name, `pr-${number}-${Date.now()}`), start);
+  // The one clone folder and credentials rule of lib/queue/git.js: the token in memory, given to the
+  // git processes that fetch and push only; the command gets none (lib/command.js).
+  const g = new Git({ cloneUrl: url, token, stateDir: join(stateDir(env), `${ctx.owner}-${ctx.repo}`), commandTimeoutMinutes });
+  await g.ready();
+  await g.fetchAll();
+  const baseRef = `refs/prflow/${pick.base}`;
+  const start = pick.start === "base" ? baseRef : pick.head;
+  if (!(await g.has(start === baseRef ? baseRef : pick.head))) await g.fetchRefs([pick.head], { allowFail: true });
+  const key = `fixer-${number}`;
+  const treePath = await g.tree(key, start, { path: join(stateDir(env), "fixers", name, `pr-${number}-${Date.now()}`) });
   try {
-    const found = { worktree: tree.path, conflictingFiles: [], logs: await readFailedLogs(ctx, pick.failedChecks) };
+    const found = { worktree: treePath, conflictingFiles: [], logs: await readFailedLogs(ctx, pick.failedChecks) };
     if (pick.start === "rebase") {
-      const r = await git(tree.path, ["rebase", `origin/${pick.base}`], { allowFail: true });
-      if (r.code !== 0) found.conflictingFiles = (await git(tree.path, ["diff", "--name-only", "--diff-filter=U"])).stdout.split("\n").filter(Boolean);
+      const r = await g.run(treePath, ["rebase", baseRef], { allowFail: true });
+      if (r.code !== 0) found.conflictingFiles = (await g.run(treePath, ["diff", "--name-only", "--diff-filter=U"])).stdout.split("\n").filter(Boolean);
     }
-    const baseTip = (await git(clone, ["rev-parse", `origin/${pick.base}`])).stdout;
+    const baseTip = (await g.run(g.dir, ["rev-parse", baseRef])).stdout;
     const brief = ctx.engine.fixerBrief({ pick, found });
     const command = pick.rebuild ?? ai;
+    const what = pick.rebuild ? "rebuild" : "AI";
+    const minutes = commandTimeoutMinutes ?? pick.commandTimeoutMinutes ?? 0;
     const renewal = renewEvery(ctx, { number, name, ms: renewMs ?? pick.claimMinutes * 30_000 });
     let ran;
     try {
       const who = { GIT_AUTHOR_NAME: env.GIT_AUTHOR_NAME ?? name, GIT_AUTHOR_EMAIL: env.GIT_AUTHOR_EMAIL ?? `${name}@prflow.invalid`, GIT_COMMITTER_NAME: env.GIT_COMMITTER_NAME ?? name, GIT_COMMITTER_EMAIL: env.GIT_COMMITTER_EMAIL ?? `${name}@prflow.invalid`, GIT_EDITOR: "true" };
-      ran = await runCommand(command, { cwd: tree.path, input: brief, env: { ...who, PRFLOW_PR: String(number), PRFLOW_BRANCH: pick.branch, PRFLOW_BASE: pick.base, PRFLOW_WORKTREE: tree.path } });
+      ran = await runCommand(command, { cwd: treePath, input: brief, timeoutMs: minutes * 60_000, env: { ...who, PRFLOW_PR: String(number), PRFLOW_BRANCH: pick.branch, PRFLOW_BASE: pick.base, PRFLOW_WORKTREE: treePath } });
     } finally {
       renewal.stop();
     }
-    const head = (await git(tree.path, ["rev-parse", "HEAD"])).stdout;
-    const why = ran.code !== 0 ? `the ${pick.rebuild ? "rebuild" : "AI"} command exited ${ran.code}${ran.stderr.trim() ? `: ${tail(ran.stderr, 3)}` : ""}` : (await rebaseInProgress(tree.path)) ? "the rebase was left unfinished" : head === pick.head || head === baseTip ? "the command left no commit" : null;
+    const head = (await g.run(treePath, ["rev-parse", "HEAD"])).stdout;
+    // What failed and its exit code, in words; what the command printed goes to the comment only redacted.
+    const why = ran.timedOut
+      ? `the ${what} command ran past its ${minutes} minute${minutes === 1 ? "" : "s"} and was killed with what it started`
+      : ran.stopped
+        ? `the ${what} command was ended: the station was stopped`
+        : ran.code !== 0
+          ? `the ${what} command exited ${ran.code}`
+          : (await rebaseInProgress(g, treePath))
+            ? "the rebase was left unfinished"
+            : head === pick.head || head === baseTip
+              ? "the command left no commit"
+              : null;
     if (!why) {
-      await pushFixed(ctx, { number, by: name, commit: head, cwd: tree.path });
+      await pushFixed(ctx, { number, by: name, commit: head, cwd: treePath, g });
       return { line: `#${number}: fix ${head.slice(0, 7)} pushed under skip-ci; the worker has it again`, number, outcome: "pushed" };
     }
     // A rebuild may push (or start the workflow that pushes) by itself: a moved head is its answer.
     const now = await readFactsFor(ctx, number);
     const moved = now.pullRequests.find((p) => p.number === number);
     if (moved && moved.headSha !== pick.head) return { line: `#${number}: the branch moved to ${moved.headSha.slice(0, 7)} while the command ran; the claim ends with it`, number, outcome: "moved" };
-    const ops = ctx.engine.fixerGiveUp({ facts: now, number, name, why });
+    const output = ran.code !== 0 || ran.timedOut ? redact(tail(ran.stderr.trim() ? ran.stderr : ran.stdout, 20)) : "";
+    const ops = ctx.engine.fixerGiveUp({ facts: now, number, name, why, output });
     const results = await applyOps(ctx.octokit, ops, { owner: ctx.owner, repo: ctx.repo, live: true, log: ctx.log });
     const failed = notWritten(results);
     if (failed) ctx.log(`#${number}: giving up was not all written (${failed.op} ${failed.outcome}: ${failed.detail})`);
     return { line: `#${number}: gave up: ${why}`, number, outcome: "gave-up" };
   } finally {
-    await tree.remove();
+    await g.dropAll();
   }
 }
 
@@ -175,7 +185,7 @@ export async function readFailedLogs(ctx, failedChecks = []) {
     if (c.logJobId == null) continue;
     const name = c.workflow ? `${c.workflow} / ${c.name}` : c.name;
     try {
-      logs.push({ name, tail: await readJobLog(ctx.octokit, { owner: ctx.owner, repo: ctx.repo, jobId: c.logJobId }) });
+      logs.push({ name, tail: redact(await readJobLog(ctx.octokit, { owner: ctx.owner, repo: ctx.repo, jobId: c.logJobId })) });
     } catch (e) {
       ctx.log(`${name}: the log of job ${c.logJobId} could not be read (${e.status ?? ""} ${e.message})`);
       logs.push({ name, tail: `(the log of job ${c.logJobId} could not be read: ${e.status ?? "no answer"})` });
@@ -219,7 +229,7 @@ function renewEvery(ctx, { number, name, ms }) {
 }
 
 /** The resident loop: a pass, then `intervalMs` when there was nothing to do. `once` stops after one pass. */
-export async function fixerLoop(ctx, { once = false, intervalMs = 300_000, sleep = (ms) => new Promise((r) => setTimeout(r, ms)), ...pass }) {
+export async function fixerLoop(ctx, { once = false, intervalMs = 300_000, sleep = (ms) => new Promise((r) => setTimeout(r, ms)), signal = { stop: false }, ...pass }) {
   for (;;) {
     let result;
     try {
@@ -229,7 +239,7 @@ export async function fixerLoop(ctx, { once = false, intervalMs = 300_000, sleep
       ctx.log(`fixer pass failed: ${e.message}`);
       result = { line: "error", number: null, outcome: "error" };
     }
-    if (once) return result;
+    if (once || signal.stop) return result;
     ctx.log(result.line);
     if (result.outcome === "queue-empty" || result.outcome === "error") await sleep(intervalMs);
   }

@@ -5,7 +5,6 @@
 // release is the engine's answer; this module only reads and writes.
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import { git } from "./git.js";
 
 export const LEASE_REF = "refs/prflow/queue-lease";
 // Where the fetched record is kept in the worker's clone (outside refs/prflow/, where branches are fetched).
@@ -16,14 +15,17 @@ export function workerName() {
   return `${hostname().replace(/[^\w.-]/g, "-")}/${process.pid}/${randomBytes(3).toString("hex")}`;
 }
 
+// Reads and writes go through the clone's one git runner (lib/queue/git.js `Git`): the credentials on
+// its pipe, hooks off, never a token in a URL or an environment.
+
 /** The lease as GitHub has it: `{ sha, record }`, both null when there is none. Throws when GitHub cannot be read. */
 export async function readLease(g) {
-  const r = await git(g.dir, ["fetch", "--quiet", "--force", g.cloneUrl, `+${LEASE_REF}:${SEEN}`], { allowFail: true, env: g.auth });
+  const r = await g.fetchRefs([`+${LEASE_REF}:${SEEN}`], { allowFail: true });
   if (r.code !== 0) {
     if (/couldn't find remote ref/i.test(r.stderr)) return { sha: null, record: null };
     throw new Error(`the queue's lease could not be read: ${r.stderr.trim().split("\n").pop()}`);
   }
-  const [sha, ...record] = (await git(g.dir, ["log", "-1", "--format=%H%n%B", SEEN])).stdout.split("\n");
+  const [sha, ...record] = (await g.run(g.dir, ["log", "-1", "--format=%H%n%B", SEEN])).stdout.split("\n");
   return { sha, record: record.join("\n").trim() };
 }
 
@@ -33,10 +35,11 @@ export async function readLease(g) {
  */
 export async function writeLease(g, { record, expect }) {
   // The empty tree: git knows its id without storing it, and commit-tree needs it stored once.
-  g.emptyTree ??= (await git(g.dir, ["mktree"], { input: "" })).stdout;
+  // (mktree reads its entries from standard input, which the runner gives as empty.)
+  g.emptyTree ??= (await g.run(g.dir, ["mktree"])).stdout;
   const tree = g.emptyTree;
-  const sha = (await git(g.dir, ["commit-tree", tree, "-m", record])).stdout;
-  const r = await git(g.dir, ["push", "--porcelain", `--force-with-lease=${LEASE_REF}:${expect ?? ""}`, g.cloneUrl, `${sha}:${LEASE_REF}`], { allowFail: true, env: g.auth });
+  const sha = (await g.run(g.dir, ["commit-tree", tree, "-m", record])).stdout;
+  const r = await g.run(g.dir, ["push", "--porcelain", `--force-with-lease=${LEASE_REF}:${expect ?? ""}`, g.cloneUrl, `${sha}:${LEASE_REF}`], { allowFail: true, auth: true });
   if (r.code === 0) return { ok: true, sha };
   const text = `${r.stdout}\n${r.stderr}`;
   // Lost to another writer: the lease moved since the read, or both pushes reached the ref at once

@@ -5,7 +5,6 @@
 // using (its pid file names a running process) is left alone.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { git } from "./git.js";
 
 const PID_FILE = "worker.pid";
 
@@ -44,9 +43,11 @@ function locks(dir, out = []) {
 
 /**
  * Clears what a killed worker left in `stateDir` around the bare clone `clone` and the worktrees under
- * `worktrees`; returns what it did, one line each (the caller logs them). Claims the folder with a pid file.
+ * `worktrees` with `run`; returns what it did, one line each (the caller logs them). Claims the folder with a pid file.
  */
-export async function recoverStateDir({ stateDir, clone, worktrees = join(stateDir, "worktrees") }) {
+export async function recoverStateDir({ stateDir, clone, run, worktrees = join(stateDir, "worktrees") }) {
+  // `run` is the clone's git runner (lib/queue/git.js `Git.run`: hooks off, the clone's config clean).
+  const git = run;
   const done = [];
   const pidFile = join(stateDir, PID_FILE);
   const other = existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8").trim()) : null;

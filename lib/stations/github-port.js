@@ -1,7 +1,7 @@
 // The stations flow's I/O against GitHub (or the emulator, when GITHUB_API_URL points there): the port
 // the claim loop, the station loop and the gate use. Nothing here decides anything; every answer comes
 // from the engine, and every write goes through the one writer table (lib/github/write.js).
-import { applyOps, readFacts, REVIEW_EVENT } from "../github/index.js";
+import { applyOps, listLabels, readFacts, REVIEW_EVENT } from "../github/index.js";
 
 /**
  * The review event the station posts: the writer table's, hard-wired there. There is no parameter,
@@ -13,6 +13,15 @@ export { REVIEW_EVENT };
 export function githubPort(octokit, { owner, repo, live = true, log = () => {} }) {
   const params = { owner, repo };
   return {
+    slug: `${owner}/${repo}`,
+    repoLabels: async () => {
+      try {
+        return (await listLabels(octokit, params)).map((l) => l.name);
+      } catch (e) {
+        e.step ??= `reading the labels of ${owner}/${repo}`;
+        throw e;
+      }
+    },
     readFacts: (numbers) => readFacts(octokit, { owner, repo, numbers, log }),
     readLabels: async (number) => {
       const res = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: number, per_page: 100 });

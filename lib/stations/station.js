@@ -29,10 +29,8 @@ export function runAi(command, prompt, diff, { env = process.env } = {}) {
  * can tell "claimed and reviewed" from `wip-full` / `queue-empty`.
  */
 export async function stationPass({ engine, machine, port, ai, prompt, settleMs, log = () => {}, sleep }) {
-  const { line, result } = await claimNext({ engine, role: "review", machine, port, settleMs, log, sleep });
-  const m = /^claim #(\d+)$/.exec(line);
-  if (!m) return { line, number: null, blocking: false };
-  const number = Number(m[1]);
+  const { line, result, claimed: number } = await claimNext({ engine, role: "review", machine, port, settleMs, log, sleep });
+  if (number === null) return { line, number: null, blocking: false };
   const diff = await port.fetchDiff(number);
   const output = await runAi(ai, prompt, diff);
   const review = engine.stationReview({ number, head: result?.head ?? "", output });
@@ -49,7 +47,7 @@ export async function stationLoop({ once = false, intervalMs = 300_000, sleep = 
     try {
       pass = await stationPass({ ...rest, sleep });
     } catch (e) {
-      if (once) throw e;
+      if (once || e?.fatal) throw e;
       rest.log?.(`pass failed: ${e.message}`);
       pass = { line: "error" };
     }

@@ -3758,7 +3758,6 @@
     ReopenedEvent: "reopened"
   };
   var ITEM_TYPES = ["LABELED_EVENT", "UNLABELED_EVENT", "PULL_REQUEST_COMMIT", "HEAD_REF_FORCE_PUSHED_EVENT", "ISSUE_COMMENT", "PULL_REQUEST_REVIEW", "REVIEW_REQUESTED_EVENT", "READY_FOR_REVIEW_EVENT", "CONVERT_TO_DRAFT_EVENT", "REOPENED_EVENT"];
-  var WRITE_ASSOCIATIONS = ["OWNER", "MEMBER", "COLLABORATOR"];
   var PAGE_INFO = "pageInfo { hasNextPage endCursor }";
   var ACTOR = "actor { __typename login }";
   var AUTHOR = "author { __typename login }";
@@ -3795,6 +3794,8 @@
       at: (pr) => pr.timelineItems
     }
   };
+  var checksSelect = (first) => LISTS.checks.select(`first: ${first}`);
+  var checksAt = (pr) => LISTS.checks.at(pr);
   var LIST_FIELD = { labels: "labels", reviews: "reviews", reviewRequests: "reviewRequests", files: "files", comments: "comments", checks: "commits", timeline: "timelineItems" };
   var PULL_FIELDS = "number state title body isDraft createdAt baseRefName headRefName headRefOid mergeable mergeStateStatus author { __typename login } " + Object.entries(LISTS).map(([k, l]) => l.select(`first: ${NESTED[k]}`)).join(" ");
   var REPO_FIELDS = `defaultBranchRef { name refUpdateRule { requiredStatusCheckContexts } } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` + CODEOWNERS_PATHS.map((p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`).join(" ");
@@ -4051,7 +4052,7 @@
     };
   }
   function toReview(r) {
-    return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "", authorCanWrite: WRITE_ASSOCIATIONS.includes(r.authorAssociation) };
+    return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "", authorAssociation: r.authorAssociation ?? "" };
   }
   function reviewerName(r) {
     if (!r) return null;
@@ -4089,7 +4090,7 @@
       author: loginOf(c.author) ?? "ghost",
       body: c.body ?? "",
       createdAt: c.createdAt ?? "",
-      authorCanWrite: WRITE_ASSOCIATIONS.includes(c.authorAssociation)
+      authorAssociation: c.authorAssociation ?? ""
     };
   }
   function toEvent(item) {
@@ -4109,6 +4110,36 @@
 
   // lib/github/read-queue.js
   var PAGE = 50;
+  var LANDED = 30;
+  var LANDED_CHECKS = 30;
+  var LANDED_QUERY = `query Landed($owner: String!, $repo: String!) {
+  repository(owner: $owner, name: $repo) {
+    pullRequests(states: MERGED, last: ${LANDED}, orderBy: { field: UPDATED_AT, direction: ASC }) {
+      nodes { number title createdAt mergedAt author { __typename login } labels(first: 20) { nodes { name } } ${checksSelect(LANDED_CHECKS)} }
+    }
+  }
+}`;
+  async function readLanded(octokit, { owner, repo, facts, log = () => {
+  } }) {
+    try {
+      const { data, errors } = await graphqlPartial(octokit, LANDED_QUERY, { owner, repo });
+      const nodes = data?.repository?.pullRequests?.nodes;
+      if (!nodes || errors.length) throw new Error(errors[0]?.message ?? "no merged pull requests in the answer");
+      facts.landed = nodes.filter((n) => n?.mergedAt).map((n) => ({
+        number: n.number,
+        title: n.title ?? "",
+        author: loginOf(n.author) ?? "",
+        labels: (n.labels?.nodes ?? []).map((l) => l.name),
+        createdAt: n.createdAt ?? "",
+        mergedAt: n.mergedAt,
+        checks: (checksAt(n)?.nodes ?? []).filter(Boolean).map(toCheck)
+      })).sort((a, b) => b.mergedAt.localeCompare(a.mergedAt) || b.number - a.number);
+    } catch (e) {
+      log(`landed: could not read the recent landings (${e.message}); no estimate is made`);
+      addUnknown(facts.unknown, "landed");
+    }
+    return facts;
+  }
   var QUEUE_PULLS_QUERY = `query QueuePulls($owner: String!, $repo: String!, $after: String) {
   viewer { login }
   repository(owner: $owner, name: $repo) {
@@ -4384,6 +4415,8 @@
       if (e.status !== 404) throw new ReadError(`reading ${DEFAULT_CONFIG_PATH}`, explain(e, `${owner}/${repo}`), e);
       engine = prflow2.createEngine();
     }
+    progress("reading the recent landings");
+    await readLanded(octokit, { owner, repo, facts, log: progress });
     progress("reading the merge queue's facts");
     let view;
     await readQueueFacts(octokit, { owner, repo, engine, facts, log: progress, reads: (f) => (view = dashboard(engine, f)).reads });
@@ -4462,8 +4495,9 @@
   // lib/dashboard-text.js
   var nums = (ns) => ns.length ? ns.map((n) => `#${n}`).join(", ") : "none";
   function queueLine(q) {
-    const next = q.next && q.next.action !== "idle" ? `${q.next.action}${q.next.number ? ` #${q.next.number}` : ""}` : "idle";
     const cycles = q.cycles.length ? `; cycles: ${q.cycles.map((c) => c.map((n) => `#${n}`).join(" → ")).join("; ")}` : "";
+    if (q.lane?.entries?.length) return `Merge queue: ${q.lane.summary}${q.inFlight.length ? `; in flight ${nums(q.inFlight)}` : ""}${cycles}`;
+    const next = q.next && q.next.action !== "idle" ? `${q.next.action}${q.next.number ? ` #${q.next.number}` : ""}` : "idle";
     return `Merge queue: next ${next}; order ${nums(q.order)}; in flight ${nums(q.inFlight)}${cycles}`;
   }
 
@@ -4498,26 +4532,35 @@
     const then = Date.parse(at);
     return Number.isNaN(then) || !Number.isFinite(now) ? `at ${at}` : `${duration((now - then) / 6e4)} ago`;
   }
+  function clockOf(iso) {
+    const d = new Date(iso);
+    return Number.isNaN(d.getTime()) ? "" : [d.getHours(), d.getMinutes()].map((n) => String(n).padStart(2, "0")).join(":");
+  }
+  var laneWords = (l) => l.eta ? l.words.replace(/about \d\d:\d\d$/, `about ${clockOf(l.eta)}`) : l.words;
   var chip = (name, ctx, cls = "chip") => ({ text: name, cls, color: ctx.labelColors?.[name] });
   var join = (items, sep2 = " ") => items.flatMap((x, i) => i ? [sep2, x] : [x]);
   var COLUMNS = [
-    ["number", "#", (r, ctx) => [{ text: `#${r.number}`, href: pullUrl(ctx.api, ctx.repository, r.number) }]],
+    ["number", "#", (r, ctx) => [{ text: `#${r.number}`, href: pullUrl(ctx.web ?? ctx.api, ctx.repository, r.number) }]],
     [
       "title",
       "Pull request",
-      (r, ctx) => [
-        { text: r.title, cls: "t" },
-        " ",
-        { text: `${ctx.several ? `${ctx.repository} · ` : ""}${r.author} · `, cls: "meta" },
-        { text: r.headRef, code: true, cls: "meta" },
-        ...r.labels.length ? [" ", ...join(r.labels.map((l) => chip(l, ctx, "label")))] : []
-      ]
+      (r, ctx) => {
+        const elsewhere = /* @__PURE__ */ new Set([r.shownState, ...r.blockers]);
+        const labels = r.labels.filter((l) => !elsewhere.has(l));
+        return [
+          { text: r.title, cls: "t" },
+          " ",
+          { text: `${ctx.several ? `${ctx.repository} · ` : ""}${r.author} · `, cls: "meta" },
+          { text: r.headRef, code: true, cls: "meta" },
+          ...labels.length ? [" ", ...join(labels.map((l) => chip(l, ctx, "label")))] : []
+        ];
+      }
     ],
     [
       "state",
       "State",
       (r, ctx) => [
-        chip(r.state ?? "(none)", ctx),
+        chip(r.shownState ?? "(none)", ctx),
         " ",
         { text: r.minutes === null ? r.problem ?? "?" : duration(r.minutes), cls: "dur" }
       ]
@@ -4526,11 +4569,10 @@
       "why",
       "Why, and what happens next",
       (r, ctx) => [
-        ...prose(r.why),
+        ...prose(r.shownWhy),
         ...r.blockers.length ? [" ", ...join(r.blockers.map((b) => chip(b, ctx, "label")))] : [],
-        " ",
-        { text: `Next: ${ctx.actorHeading(r.actor)}: `, cls: "next" },
-        ...prose(r.nextAction)
+        // The group's shared next action is said once under its heading.
+        ...ctx.sharedNext === r.nextAction ? [] : [" ", { text: `Next: ${ctx.actorHeading(r.actor)}: `, cls: "next" }, ...prose(r.nextAction)]
       ]
     ],
     [
@@ -4553,7 +4595,8 @@
         const claimed = q?.reason === "claimed" && r.claim;
         const asideByRecord = q?.reason === "set-aside" && r.setAside;
         if (q) {
-          if (q.place) parts.push({ text: `#${q.place} in line`, cls: "place" }, " ");
+          if (q.lane) parts.push({ text: laneWords(q.lane), cls: "place", title: `position in the lane and estimated landing (${q.lane.words} UTC)` }, " ");
+          else if (q.place) parts.push({ text: `#${q.place} in line`, cls: "place" }, " ");
           if (!claimed && !asideByRecord) parts.push(...prose(q.detail || q.reason));
           if (q.waitingOn.length) parts.push(` (waits for ${q.waitingOn.map((n) => `#${n}`).join(", ")})`);
         }
@@ -4629,12 +4672,22 @@
   }
   var colorsOf = (board) => board.labelColors ? { ...board.view.labelColors, ...board.labelColors } : board.view.labelColors;
   var rowId = (repository, number, several) => several ? `pr-${repository}-${number}` : `pr-${number}`;
-  function renderBoards(doc, root, boards) {
+  function sharedNext(members) {
+    const counts = /* @__PURE__ */ new Map();
+    for (const { row } of members) counts.set(row.nextAction, (counts.get(row.nextAction) ?? 0) + 1);
+    let best = null;
+    for (const [action, n] of counts) if (n >= 2 && (best === null || n > counts.get(best))) best = action;
+    return best;
+  }
+  function renderBoards(doc, root, all) {
     root.replaceChildren();
-    const several = boards.length > 1;
+    const several = all.length > 1;
     const drawn = [];
+    const boards = all.filter((b) => b.view);
     const maxMinutes = Math.max(1, ...boards.flatMap((b) => b.view.rows.map((r) => r.minutes ?? 0)));
-    for (const b of boards) root.append(repoSection(doc, b, several));
+    const header = el(doc, "div", { class: "repos" });
+    for (const b of all) header.append(b.view ? repoSection(doc, b, several) : failedSection(doc, b));
+    root.append(header);
     const template = el(doc, "tr", { class: "row", tabindex: "-1" }, ...COLUMNS.map(([key]) => el(doc, "td", { "data-col": key })));
     const barTemplate = el(doc, "div", { class: "bar" }, doc.createElement("span"));
     const head = el(doc, "tr", {}, ...COLUMNS.map(([key, heading]) => el(doc, "th", { scope: "col", "data-col": key }, heading)));
@@ -4655,8 +4708,9 @@
     for (const g of sorted) {
       const body = doc.createElement("tbody");
       const frag = doc.createDocumentFragment();
+      const shared = sharedNext(g.members);
       for (const { board, row } of g.members) {
-        const ctx = { api: board.api, repository: board.repository, labelColors: colors.get(board), actorHeading, several, now: nows.get(board) };
+        const ctx = { api: board.api, repository: board.repository, labelColors: colors.get(board), actorHeading, several, now: nows.get(board), sharedNext: shared, web: board.web };
         const tr = template.cloneNode(true);
         const id = rowId(board.repository, row.number, several);
         tr.id = id;
@@ -4673,12 +4727,58 @@
       }
       body.append(frag);
       const count = el(doc, "span", { class: "count" }, ` (${g.members.length})`);
-      root.append(
-        el(doc, "section", { class: "group", "data-actor": g.actor }, el(doc, "h2", {}, g.heading, count), el(doc, "table", { class: "pulls" }, el(doc, "thead", {}, head.cloneNode(true)), body))
-      );
+      const heading = el(doc, "h2", {}, g.heading, count);
+      if (shared !== null) heading.append(appendParts(doc, el(doc, "span", { class: "group-next" }, "Next, unless a row says otherwise: "), prose(shared)));
+      root.append(el(doc, "section", { class: "group", "data-actor": g.actor }, heading, el(doc, "table", { class: "pulls" }, el(doc, "thead", {}, head.cloneNode(true)), body)));
     }
-    if (!drawn.length) root.append(el(doc, "p", {}, "No open pull request."));
+    if (!drawn.length && boards.length) root.append(el(doc, "p", {}, "No open pull request."));
+    root.append(el(doc, "p", { id: "no-match", hidden: "" }));
     return drawn;
+  }
+  function failedSection(doc, b) {
+    return el(doc, "section", { class: "repo failed", "data-repo": b.repository }, el(doc, "h2", {}, b.repository), el(doc, "p", { class: "repo-error", role: "alert" }, b.error));
+  }
+  function laneBox(doc, b, several) {
+    const { lane } = b.view.queue;
+    const box = el(doc, "div", { class: "lane-box" });
+    const titles = new Map(b.view.rows.map((r) => [r.number, r.title]));
+    if (lane.entries.length) {
+      const ol = el(doc, "ol", { class: "lane", "aria-label": `merge queue of ${b.repository}, in landing order` });
+      for (const e of lane.entries) {
+        const when = e.eta ? `about ${clockOf(e.eta)}` : "no estimate";
+        const title = titles.get(e.number) ?? "";
+        ol.append(
+          el(
+            doc,
+            "li",
+            { "data-number": String(e.number), "data-position": String(e.position), "data-eta": e.eta ?? "", title: `${e.words} (UTC); ${title}` },
+            el(doc, "a", { href: `#${rowId(b.repository, e.number, several)}` }, `#${e.number}`),
+            " ",
+            el(doc, "span", { class: "lane-title" }, title.length > 28 ? `${title.slice(0, 27)}…` : title),
+            " ",
+            el(doc, "span", { class: "eta" }, `${e.position === 1 ? "next, " : ""}${when}`)
+          )
+        );
+      }
+      box.append(el(doc, "p", { class: "lane-head" }, `Lands next, ${lane.entries.length} in line`, el(doc, "span", { class: "basis" }, ` (${lane.basis})`)), ol);
+    }
+    const today = lane.landedToday;
+    if (today.length) {
+      const list = el(doc, "ul", { class: "landed" });
+      for (const l of today) {
+        const runs = l.runs.map((r) => {
+          const ok = r.conclusion === "SUCCESS";
+          const text = `${ok ? "✓" : "✗"} ${r.workflow ? `${r.workflow} / ` : ""}${r.name}${r.minutes === null ? "" : ` ${r.minutes} min`}`;
+          return r.url ? el(doc, "a", { href: r.url, class: ok ? "pass" : "fail", rel: "noopener" }, text) : el(doc, "span", { class: ok ? "pass" : "fail" }, text);
+        });
+        const li = el(doc, "li", { "data-number": String(l.number) }, `#${l.number} ${l.title}, landed ${clockOf(l.mergedAt)}${l.ciMinutes === null ? "" : `, CI ${l.ciMinutes} min`}: `);
+        runs.forEach((r, i) => li.append(...i ? [", ", r] : [r]));
+        if (!runs.length) li.append("no CI run on its head");
+        list.append(li);
+      }
+      box.append(el(doc, "details", { class: "landed-today" }, el(doc, "summary", {}, `Landed today: ${today.length}`), list));
+    }
+    return box;
   }
   function bar(template, row, maxMinutes) {
     const outer = template.cloneNode(true);
@@ -4705,11 +4805,16 @@
     const { view } = b;
     const sec = el(doc, "section", { class: "repo", "data-repo": b.repository });
     sec.append(el(doc, "h2", {}, several ? b.repository : `${b.repository}`, el(doc, "span", { class: "asof" }, ` as of ${view.now.replace("T", " ").replace("Z", " UTC")} (${b.clock})`)));
-    if (view.stopTheLine) sec.append(el(doc, "p", { class: "stop" }, "Stop the line: ", appendParts(doc, el(doc, "span"), prose(view.stopReasons.join("; ")))));
     if (b.problems.length) sec.append(configErrors(doc, b.configSource, b.problems));
-    sec.append(appendParts(doc, el(doc, "p", { class: "queue" }), prose(queueLine(view.queue))));
+    if (view.queue.lane.entries.length || view.queue.lane.landedToday.length) sec.append(laneBox(doc, b, several));
+    else sec.append(appendParts(doc, el(doc, "p", { class: "queue" }), prose(queueLine(view.queue))));
+    if (view.stopTheLine) {
+      const n = view.stopReasons.length;
+      const reasons = el(doc, "ul", {}, ...view.stopReasons.map((r) => appendParts(doc, el(doc, "li"), prose(r))));
+      sec.append(el(doc, "details", { class: "stop" }, el(doc, "summary", {}, `Stop the line: ${n} waited past ${n === 1 ? "its" : "their"} limit`), reasons));
+    }
     if (view.graph.nodes.length) {
-      sec.append(el(doc, "details", { class: "graph", open: "" }, el(doc, "summary", {}, `Dependency graph: ${view.graph.nodes.length} pull requests, ${view.graph.edges.length} edges${view.graph.cycles.length ? `, ${view.graph.cycles.length} cycle${view.graph.cycles.length === 1 ? "" : "s"}` : ""}`), graph(doc, b, several)));
+      sec.append(el(doc, "details", { class: "graph" }, el(doc, "summary", {}, `Dependency graph: ${view.graph.nodes.length} pull requests, ${view.graph.edges.length} edges${view.graph.cycles.length ? `, ${view.graph.cycles.length} cycle${view.graph.cycles.length === 1 ? "" : "s"}` : ""}`), graph(doc, b, several)));
     }
     if (view.warnings.length) sec.append(warnings(doc, view.warnings));
     return sec;
@@ -4786,7 +4891,7 @@
   }
   function warnings(doc, list) {
     const kinds = warningKinds(list);
-    const box = el(doc, "div", { class: "warnings" }, el(doc, "h3", {}, `Warnings: ${list.length} of ${kinds.length} kind${kinds.length === 1 ? "" : "s"}`));
+    const box = el(doc, "details", { class: "warnings" }, el(doc, "summary", {}, el(doc, "h3", {}, `Warnings: ${list.length} of ${kinds.length} kind${kinds.length === 1 ? "" : "s"}`)));
     for (const k of kinds) {
       const body = el(doc, "div", { class: "kind-body" });
       if (k.numbers.length) body.append(el(doc, "p", {}, `Pull requests: ${k.numbers.map((n) => `#${n}`).join(", ")}`));
@@ -4916,6 +5021,7 @@
   // page/src/main.js
   var tokenKey = (api) => `prflow.token ${api}`;
   var confirmedKey = (api) => `prflow.confirmed ${api}`;
+  var REPOS_KEY = "prflow.repos";
   var $ = (id) => document.getElementById(id);
   var prflow;
   var current = null;
@@ -4966,6 +5072,8 @@
     for (const r of $("repo").value.split(/[\s,]+/).filter(Boolean)) p.append("repo", r);
     const api = $("api").value.trim();
     if (api && api !== DEFAULT_API) p.set("api", api);
+    const web = new URLSearchParams(location.search).get("web");
+    if (web) p.set("web", web);
     const f = filters();
     for (const k of FILTER_KEYS) if (f[k] && !(k === "sort" && f[k] === "engine")) p.set(k, f[k]);
     if (Number($("every").value) > 0) p.set("every", $("every").value);
@@ -4996,14 +5104,23 @@
       }
       const boards = [];
       let requests = 0;
+      const web = webBase();
       const caches = new Map((current?.api === api ? current.boards : []).map((b) => [b.repository, b.labelCache]));
       for (const { owner, repo } of repos) {
-        const read = await readAll({ api, token, owner, repo, prflow, labelCache: caches.get(`${owner}/${repo}`), dashboard: dashboardView, progress: status });
-        performance.mark?.("prflow facts read");
-        requests += read.requests;
-        boards.push({ repository: `${owner}/${repo}`, api, ...read, readNow: read.facts.now, problems: read.view.configErrors, readAt: Date.now() });
+        try {
+          const read = await readAll({ api, token, owner, repo, prflow, labelCache: caches.get(`${owner}/${repo}`), dashboard: dashboardView, progress: status });
+          performance.mark?.("prflow facts read");
+          requests += read.requests;
+          boards.push({ repository: `${owner}/${repo}`, api, web, ...read, readNow: read.facts.now, problems: read.view.configErrors, readAt: Date.now() });
+        } catch (e) {
+          if (!(e instanceof ReadError)) throw e;
+          boards.push({ repository: `${owner}/${repo}`, api, error: `${e.step} failed: ${e.line}` });
+        }
       }
+      if (!boards.some((b) => b.view)) throw new ReadError(boards[0].error.replace(/ failed: .*/, ""), boards.map((b) => b.error.replace(/^.*? failed: /, "")).join("; "));
+      localStorage.setItem(REPOS_KEY, $("repo").value.trim());
       current = { api, token, boards, readAt: Date.now() };
+      fold(true);
       draw(`${requests} API requests`);
       schedule();
     } catch (e) {
@@ -5020,6 +5137,10 @@
       let changed = false;
       const { api, token } = current;
       const { octokit, stats } = client({ api, token, progress: status });
+      if (current.boards.some((b) => b.error)) {
+        busy = false;
+        return run();
+      }
       for (const b of current.boards) {
         const [owner, repo] = b.repository.split("/");
         const p = await probe(octokit, { owner, repo, etag: b.etag });
@@ -5051,7 +5172,8 @@
     const focused = document.activeElement?.closest?.("tr.row")?.id;
     const drawn = renderBoards(document, $("view"), current.boards);
     current.drawn = drawn;
-    const headings = new Map(current.boards[0].view.actors.map((a) => [a.actor, a.heading]));
+    const readable = current.boards.filter((b) => b.view);
+    const headings = new Map(readable[0].view.actors.map((a) => [a.actor, a.heading]));
     const opts = choices(drawn, headings);
     const f = filters();
     for (const [key, list] of Object.entries(opts)) {
@@ -5062,19 +5184,81 @@
       if (keep && !values.has(keep)) select.append(new Option(`${keep} (none now)`, keep));
       select.value = keep;
     }
-    const shown = applyFilters(document, drawn, f);
+    const shown = showFiltered(drawn, f);
+    drawAgents(readable);
     if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
     $("toolbar").hidden = false;
     const rows2 = drawn.length;
     const names = current.boards.map((b) => b.repository).join(", ");
-    const engines = [...new Set(current.boards.map((b) => b.view.engine))].join(", ");
-    const configs = current.boards.map((b) => `${current.boards.length > 1 ? `${b.repository} ` : ""}config: ${b.problems.length ? `${b.configSource} has errors` : b.configSource}`);
+    const engines = [...new Set(readable.map((b) => b.view.engine))].join(", ");
+    const configs = current.boards.map((b) => `${current.boards.length > 1 ? `${b.repository} ` : ""}${b.error ? "not read" : `config: ${b.problems.length ? `${b.configSource} has errors` : b.configSource}`}`);
     status(`${rows2} open pull request${rows2 === 1 ? "" : "s"} in ${names}${shown === rows2 ? "" : `, ${shown} shown`}; ${configs.join("; ")}; checked ${clockTime(/* @__PURE__ */ new Date())}: ${line}; engine ${engines}`);
     $("snapshot-box").open = false;
     $("snapshot").textContent = "";
     document.body.dataset.state = "rendered";
     performance.measure?.("prflow draw", { start: start2, end: performance.now() });
     document.dispatchEvent(new CustomEvent("prflow:rendered", { detail: { rows: rows2, shown, how } }));
+  }
+  function showFiltered(drawn, f) {
+    const shown = applyFilters(document, drawn, f);
+    const none = $("no-match");
+    if (none) {
+      none.hidden = shown > 0 || drawn.length === 0;
+      none.textContent = shown > 0 ? "" : `No pull request matches ${f.q ? `“${f.q}”` : "these filters"}${FILTER_KEYS.some((k) => k !== "q" && k !== "sort" && f[k]) ? " with the filters chosen" : ""}. Esc clears the search.`;
+    }
+    return shown;
+  }
+  function webBase() {
+    const web = new URLSearchParams(location.search).get("web");
+    return web && /^https?:\/\//.test(web) ? web.replace(/\/+$/, "") : void 0;
+  }
+  function fold(folded) {
+    $("form").hidden = folded;
+    $("intro").hidden = folded;
+    $("connected").hidden = !folded;
+    if (folded) {
+      $("connected-repos").textContent = $("repo").value.trim();
+      $("connected-via").textContent = ` via ${$("api").value.trim() || DEFAULT_API}`;
+    }
+  }
+  function drawAgents(boards) {
+    const box = $("agents");
+    box.replaceChildren();
+    for (const b of boards) {
+      const board = b.engine.scoreboard({ facts: b.facts });
+      if (!board.agents) continue;
+      const head = ["Agent", "Opened", "Landed", "Bounced", "Set aside", "Median to land", "CI min per landing", "Flakes blamed / cleared"];
+      const table = document.createElement("table");
+      table.className = "agents";
+      const tr = (cells, tag) => {
+        const row = document.createElement("tr");
+        for (const c of cells) {
+          const cell = document.createElement(tag);
+          cell.textContent = c;
+          row.append(cell);
+        }
+        return row;
+      };
+      const minutes = (m) => m === null ? "–" : m < 120 ? `${m} min` : m < 2880 ? `${Math.round(m / 60)} h` : `${Math.round(m / 1440)} d`;
+      const thead = document.createElement("thead");
+      thead.append(tr(head, "th"));
+      const body = document.createElement("tbody");
+      for (const a of board.agents) body.append(tr([a.agent, a.opened, a.landed, a.bounced, a.setAside, minutes(a.medianMinutesToLand), a.ciMinutesPerLanding ?? "–", a.flakesBlamed === null ? "–" : `${a.flakesBlamed} / ${a.flakesCleared}`].map(String), "td"));
+      table.append(thead, body);
+      const h = document.createElement("h2");
+      h.textContent = `${b.repository}: ${board.window}`;
+      const note = document.createElement("p");
+      note.className = "meta";
+      note.textContent = board.flakesNote ? `Flakes: ${board.flakesNote}.` : "";
+      box.append(h, table, note);
+    }
+  }
+  function showTab(name) {
+    for (const t of ["pulls", "agents"]) {
+      $(`tab-${t}`).setAttribute("aria-selected", String(t === name));
+    }
+    $("view").hidden = name !== "pulls";
+    $("agents").hidden = name !== "agents";
   }
   var clockTime = (d) => [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, "0")).join(":");
   function confirmApi(api) {
@@ -5087,7 +5271,7 @@
   }
   function start() {
     const params = new URLSearchParams(location.search);
-    $("repo").value = params.getAll("repo").join(", ");
+    $("repo").value = params.getAll("repo").join(", ") || (localStorage.getItem(REPOS_KEY) ?? "");
     $("api").value = params.get("api") ?? DEFAULT_API;
     try {
       $("token").value = sessionStorage.getItem(tokenKey(apiBase($("api").value))) ?? "";
@@ -5107,13 +5291,28 @@
     const onFilter = () => {
       writeAddress();
       if (current?.drawn) {
-        const shown = applyFilters(document, current.drawn, filters());
+        const shown = showFiltered(current.drawn, filters());
         $("status").dataset.shown = String(shown);
       }
     };
     $("filters").addEventListener("input", onFilter);
     $("filters").addEventListener("change", onFilter);
     $("refresh").addEventListener("click", () => refresh());
+    $("change").addEventListener("click", () => {
+      fold(false);
+      $("repo").focus();
+    });
+    $("tab-pulls").addEventListener("click", () => showTab("pulls"));
+    $("tab-agents").addEventListener("click", () => showTab("agents"));
+    $("f-q").addEventListener("keydown", (e) => {
+      if (e.key !== "Escape") return;
+      e.preventDefault();
+      if ($("f-q").value) {
+        $("f-q").value = "";
+        onFilter();
+      }
+      $("f-q").blur();
+    });
     $("every").addEventListener("change", () => {
       writeAddress();
       schedule();

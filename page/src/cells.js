@@ -44,6 +44,15 @@ export function ago(now, at) {
   return Number.isNaN(then) || !Number.isFinite(now) ? `at ${at}` : `${duration((now - then) / 60000)} ago`;
 }
 
+/** `HH:MM` of a time on this browser's clock. */
+export function clockOf(iso) {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? "" : [d.getHours(), d.getMinutes()].map((n) => String(n).padStart(2, "0")).join(":");
+}
+
+/** The engine's `3rd of 7, about 14:20` (UTC) with the time on this browser's clock. */
+export const laneWords = (l) => (l.eta ? l.words.replace(/about \d\d:\d\d$/, `about ${clockOf(l.eta)}`) : l.words);
+
 const chip = (name, ctx, cls = "chip") => ({ text: name, cls, color: ctx.labelColors?.[name] });
 const join = (items, sep = " ") => items.flatMap((x, i) => (i ? [sep, x] : [x]));
 
@@ -52,23 +61,28 @@ const join = (items, sep = " ") => items.flatMap((x, i) => (i ? [sep, x] : [x]))
  * several, now }, `now` the view's clock in milliseconds (Date.parse(view.now)).
  */
 export const COLUMNS = [
-  ["number", "#", (r, ctx) => [{ text: `#${r.number}`, href: pullUrl(ctx.api, ctx.repository, r.number) }]],
+  ["number", "#", (r, ctx) => [{ text: `#${r.number}`, href: pullUrl(ctx.web ?? ctx.api, ctx.repository, r.number) }]],
   [
     "title",
     "Pull request",
-    (r, ctx) => [
-      { text: r.title, cls: "t" },
-      " ",
-      { text: `${ctx.several ? `${ctx.repository} · ` : ""}${r.author} · `, cls: "meta" },
-      { text: r.headRef, code: true, cls: "meta" },
-      ...(r.labels.length ? [" ", ...join(r.labels.map((l) => chip(l, ctx, "label")))] : []),
-    ],
+    (r, ctx) => {
+      // Each label once: the state and the blockers are drawn in their own cells.
+      const elsewhere = new Set([r.shownState, ...r.blockers]);
+      const labels = r.labels.filter((l) => !elsewhere.has(l));
+      return [
+        { text: r.title, cls: "t" },
+        " ",
+        { text: `${ctx.several ? `${ctx.repository} · ` : ""}${r.author} · `, cls: "meta" },
+        { text: r.headRef, code: true, cls: "meta" },
+        ...(labels.length ? [" ", ...join(labels.map((l) => chip(l, ctx, "label")))] : []),
+      ];
+    },
   ],
   [
     "state",
     "State",
     (r, ctx) => [
-      chip(r.state ?? "(none)", ctx),
+      chip(r.shownState ?? "(none)", ctx),
       " ",
       { text: r.minutes === null ? (r.problem ?? "?") : duration(r.minutes), cls: "dur" },
     ],
@@ -77,11 +91,10 @@ export const COLUMNS = [
     "why",
     "Why, and what happens next",
     (r, ctx) => [
-      ...prose(r.why),
+      ...prose(r.shownWhy),
       ...(r.blockers.length ? [" ", ...join(r.blockers.map((b) => chip(b, ctx, "label")))] : []),
-      " ",
-      { text: `Next: ${ctx.actorHeading(r.actor)}: `, cls: "next" },
-      ...prose(r.nextAction),
+      // The group's shared next action is said once under its heading.
+      ...(ctx.sharedNext === r.nextAction ? [] : [" ", { text: `Next: ${ctx.actorHeading(r.actor)}: `, cls: "next" }, ...prose(r.nextAction)]),
     ],
   ],
   [
@@ -106,7 +119,8 @@ export const COLUMNS = [
       const claimed = q?.reason === "claimed" && r.claim;
       const asideByRecord = q?.reason === "set-aside" && r.setAside;
       if (q) {
-        if (q.place) parts.push({ text: `#${q.place} in line`, cls: "place" }, " ");
+        if (q.lane) parts.push({ text: laneWords(q.lane), cls: "place", title: `position in the lane and estimated landing (${q.lane.words} UTC)` }, " ");
+        else if (q.place) parts.push({ text: `#${q.place} in line`, cls: "place" }, " ");
         if (!claimed && !asideByRecord) parts.push(...prose(q.detail || q.reason));
         if (q.waitingOn.length) parts.push(` (waits for ${q.waitingOn.map((n) => `#${n}`).join(", ")})`);
       }

@@ -4,7 +4,7 @@
 // contents API. No decision is taken here: the engine draws everything.
 import { makeOctokit, parseSlug } from "../../lib/github/client.js";
 import { readFacts } from "../../lib/github/read.js";
-import { readQueueFacts } from "../../lib/github/read-queue.js";
+import { readLanded, readQueueFacts } from "../../lib/github/read-queue.js";
 import { checkConfigText, DEFAULT_CONFIG_PATH as CONFIG_PATH } from "../../lib/config-text.js";
 /** GitHub.com's REST base; GHES is `https://HOST/api/v3`. */
 export const DEFAULT_API = "https://api.github.com";
@@ -145,6 +145,8 @@ export async function readAll({ api, token, owner, repo, prflow, labelCache, das
   // unknown in the facts (the engine then says so), never a failed page.
   // Each round asks for the whole view, whose `reads` say what to read next: the answer that names
   // nothing is the one drawn, so the board costs one whole-board engine call after its last response.
+  progress("reading the recent landings");
+  await readLanded(octokit, { owner, repo, facts, log: progress });
   progress("reading the merge queue's facts");
   let view;
   await readQueueFacts(octokit, { owner, repo, engine, facts, log: progress, reads: (f) => (view = dashboard(engine, f)).reads });

@@ -19,6 +19,8 @@ const tokenKey = (api) => `prflow.token ${api}`;
  * `?api=`, so the token goes there only once the person has read the host and said yes, in this tab.
  */
 const confirmedKey = (api) => `prflow.confirmed ${api}`;
+/** localStorage key of the repositories last shown: the page opens on them next time. */
+const REPOS_KEY = "prflow.repos";
 
 const $ = (id) => document.getElementById(id);
 let prflow;
@@ -90,6 +92,8 @@ function writeAddress() {
   for (const r of $("repo").value.split(/[\s,]+/).filter(Boolean)) p.append("repo", r);
   const api = $("api").value.trim();
   if (api && api !== DEFAULT_API) p.set("api", api);
+  const web = new URLSearchParams(location.search).get("web");
+  if (web) p.set("web", web);
   const f = filters();
   for (const k of FILTER_KEYS) if (f[k] && !(k === "sort" && f[k] === "engine")) p.set(k, f[k]);
   if (Number($("every").value) > 0) p.set("every", $("every").value);
@@ -125,16 +129,27 @@ async function run(event) {
     }
     const boards = [];
     let requests = 0;
+    // Where a row's link opens: GitHub's web server for GitHub's API, else ?web= when given (the demo's).
+    const web = webBase();
     // The label colours' ETags from the last read of the same repository on the same API.
     const caches = new Map((current?.api === api ? current.boards : []).map((b) => [b.repository, b.labelCache]));
     for (const { owner, repo } of repos) {
-      // The reader's last round is the engine's view of the facts it read: drawn as it is.
-      const read = await readAll({ api, token, owner, repo, prflow, labelCache: caches.get(`${owner}/${repo}`), dashboard: dashboardView, progress: status });
-      performance.mark?.("prflow facts read");
-      requests += read.requests;
-      boards.push({ repository: `${owner}/${repo}`, api, ...read, readNow: read.facts.now, problems: read.view.configErrors, readAt: Date.now() });
+      // The reader's last round is the engine's view of the facts it read: drawn as it is. A repository
+      // that cannot be read shows its error in its own section; the others draw as usual.
+      try {
+        const read = await readAll({ api, token, owner, repo, prflow, labelCache: caches.get(`${owner}/${repo}`), dashboard: dashboardView, progress: status });
+        performance.mark?.("prflow facts read");
+        requests += read.requests;
+        boards.push({ repository: `${owner}/${repo}`, api, web, ...read, readNow: read.facts.now, problems: read.view.configErrors, readAt: Date.now() });
+      } catch (e) {
+        if (!(e instanceof ReadError)) throw e;
+        boards.push({ repository: `${owner}/${repo}`, api, error: `${e.step} failed: ${e.line}` });
+      }
     }
+    if (!boards.some((b) => b.view)) throw new ReadError(boards[0].error.replace(/ failed: .*/, ""), boards.map((b) => b.error.replace(/^.*? failed: /, "")).join("; "));
+    localStorage.setItem(REPOS_KEY, $("repo").value.trim());
     current = { api, token, boards, readAt: Date.now() };
+    fold(true);
     draw(`${requests} API requests`);
     schedule();
   } catch (e) {
@@ -157,6 +172,10 @@ async function refresh() {
     let changed = false;
     const { api, token } = current;
     const { octokit, stats } = client({ api, token, progress: status });
+    if (current.boards.some((b) => b.error)) {
+      busy = false;
+      return run();
+    }
     for (const b of current.boards) {
       const [owner, repo] = b.repository.split("/");
       const p = await probe(octokit, { owner, repo, etag: b.etag });
@@ -192,7 +211,8 @@ function draw(line, how = "read") {
   const focused = document.activeElement?.closest?.("tr.row")?.id;
   const drawn = renderBoards(document, $("view"), current.boards);
   current.drawn = drawn;
-  const headings = new Map(current.boards[0].view.actors.map((a) => [a.actor, a.heading]));
+  const readable = current.boards.filter((b) => b.view);
+  const headings = new Map(readable[0].view.actors.map((a) => [a.actor, a.heading]));
   const opts = choices(drawn, headings);
   const f = filters();
   for (const [key, list] of Object.entries(opts)) {
@@ -204,13 +224,14 @@ function draw(line, how = "read") {
     if (keep && !values.has(keep)) select.append(new Option(`${keep} (none now)`, keep));
     select.value = keep;
   }
-  const shown = applyFilters(document, drawn, f);
+  const shown = showFiltered(drawn, f);
+  drawAgents(readable);
   if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
   $("toolbar").hidden = false;
   const rows = drawn.length;
   const names = current.boards.map((b) => b.repository).join(", ");
-  const engines = [...new Set(current.boards.map((b) => b.view.engine))].join(", ");
-  const configs = current.boards.map((b) => `${current.boards.length > 1 ? `${b.repository} ` : ""}config: ${b.problems.length ? `${b.configSource} has errors` : b.configSource}`);
+  const engines = [...new Set(readable.map((b) => b.view.engine))].join(", ");
+  const configs = current.boards.map((b) => `${current.boards.length > 1 ? `${b.repository} ` : ""}${b.error ? "not read" : `config: ${b.problems.length ? `${b.configSource} has errors` : b.configSource}`}`);
   status(`${rows} open pull request${rows === 1 ? "" : "s"} in ${names}${shown === rows ? "" : `, ${shown} shown`}; ${configs.join("; ")}; checked ${clockTime(new Date())}: ${line}; engine ${engines}`);
   // The facts snapshot is written when asked for: 500 pull requests' facts are megabytes of text.
   $("snapshot-box").open = false;
@@ -218,6 +239,78 @@ function draw(line, how = "read") {
   document.body.dataset.state = "rendered";
   performance.measure?.("prflow draw", { start, end: performance.now() });
   document.dispatchEvent(new CustomEvent("prflow:rendered", { detail: { rows, shown, how } }));
+}
+
+/** Applies the filters and says so when nothing matches (an empty view without a word reads as a broken page). */
+function showFiltered(drawn, f) {
+  const shown = applyFilters(document, drawn, f);
+  const none = $("no-match");
+  if (none) {
+    none.hidden = shown > 0 || drawn.length === 0;
+    none.textContent = shown > 0 ? "" : `No pull request matches ${f.q ? `“${f.q}”` : "these filters"}${FILTER_KEYS.some((k) => k !== "q" && k !== "sort" && f[k]) ? " with the filters chosen" : ""}. Esc clears the search.`;
+  }
+  return shown;
+}
+
+/** The address's ?web=: where row links open when the API is not GitHub's (http or https only). */
+function webBase() {
+  const web = new URLSearchParams(location.search).get("web");
+  return web && /^https?:\/\//.test(web) ? web.replace(/\/+$/, "") : undefined;
+}
+
+/** The form folded into one line once connected (the repositories and a button to change them), or open. */
+function fold(folded) {
+  $("form").hidden = folded;
+  $("intro").hidden = folded;
+  $("connected").hidden = !folded;
+  if (folded) {
+    $("connected-repos").textContent = $("repo").value.trim();
+    $("connected-via").textContent = ` via ${$("api").value.trim() || DEFAULT_API}`;
+  }
+}
+
+/** The Agents tab: each repository's scoreboard (the engine's), one table per repository. */
+function drawAgents(boards) {
+  const box = $("agents");
+  box.replaceChildren();
+  for (const b of boards) {
+    const board = b.engine.scoreboard({ facts: b.facts });
+    // A config with errors answers with them (drawn on the pull requests' tab), and no scoreboard.
+    if (!board.agents) continue;
+    const head = ["Agent", "Opened", "Landed", "Bounced", "Set aside", "Median to land", "CI min per landing", "Flakes blamed / cleared"];
+    const table = document.createElement("table");
+    table.className = "agents";
+    const tr = (cells, tag) => {
+      const row = document.createElement("tr");
+      for (const c of cells) {
+        const cell = document.createElement(tag);
+        cell.textContent = c;
+        row.append(cell);
+      }
+      return row;
+    };
+    const minutes = (m) => (m === null ? "–" : m < 120 ? `${m} min` : m < 2880 ? `${Math.round(m / 60)} h` : `${Math.round(m / 1440)} d`);
+    const thead = document.createElement("thead");
+    thead.append(tr(head, "th"));
+    const body = document.createElement("tbody");
+    for (const a of board.agents) body.append(tr([a.agent, a.opened, a.landed, a.bounced, a.setAside, minutes(a.medianMinutesToLand), a.ciMinutesPerLanding ?? "–", a.flakesBlamed === null ? "–" : `${a.flakesBlamed} / ${a.flakesCleared}`].map(String), "td"));
+    table.append(thead, body);
+    const h = document.createElement("h2");
+    h.textContent = `${b.repository}: ${board.window}`;
+    const note = document.createElement("p");
+    note.className = "meta";
+    note.textContent = board.flakesNote ? `Flakes: ${board.flakesNote}.` : "";
+    box.append(h, table, note);
+  }
+}
+
+/** The tabs: the pull requests, or the agents' scoreboard. */
+function showTab(name) {
+  for (const t of ["pulls", "agents"]) {
+    $(`tab-${t}`).setAttribute("aria-selected", String(t === name));
+  }
+  $("view").hidden = name !== "pulls";
+  $("agents").hidden = name !== "agents";
 }
 
 /** HH:MM:SS on this browser's clock: toLocaleTimeString's first call loads the locale's data, tens of milliseconds. */
@@ -235,7 +328,7 @@ function confirmApi(api) {
 
 function start() {
   const params = new URLSearchParams(location.search);
-  $("repo").value = params.getAll("repo").join(", ");
+  $("repo").value = params.getAll("repo").join(", ") || (localStorage.getItem(REPOS_KEY) ?? "");
   $("api").value = params.get("api") ?? DEFAULT_API;
   try {
     $("token").value = sessionStorage.getItem(tokenKey(apiBase($("api").value))) ?? "";
@@ -257,13 +350,29 @@ function start() {
   const onFilter = () => {
     writeAddress();
     if (current?.drawn) {
-      const shown = applyFilters(document, current.drawn, filters());
+      const shown = showFiltered(current.drawn, filters());
       $("status").dataset.shown = String(shown);
     }
   };
   $("filters").addEventListener("input", onFilter);
   $("filters").addEventListener("change", onFilter);
   $("refresh").addEventListener("click", () => refresh());
+  $("change").addEventListener("click", () => {
+    fold(false);
+    $("repo").focus();
+  });
+  $("tab-pulls").addEventListener("click", () => showTab("pulls"));
+  $("tab-agents").addEventListener("click", () => showTab("agents"));
+  // Esc leaves the search (and clears it when it already is empty of focus): the keys are the rows' again.
+  $("f-q").addEventListener("keydown", (e) => {
+    if (e.key !== "Escape") return;
+    e.preventDefault();
+    if ($("f-q").value) {
+      $("f-q").value = "";
+      onFilter();
+    }
+    $("f-q").blur();
+  });
   $("every").addEventListener("change", () => {
     writeAddress();
     schedule();

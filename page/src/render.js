@@ -6,7 +6,7 @@
 // reads layout while drawing, so 500 rows cost one layout.
 import { warningKinds } from "../../lib/summary.js";
 import { queueLine } from "../../lib/dashboard-text.js";
-import { COLUMNS, duration, partsText, prose } from "./cells.js";
+import { COLUMNS, clockOf as hhmm, duration, partsText, prose } from "./cells.js";
 
 export { COLUMNS, partsText };
 
@@ -86,16 +86,32 @@ export const colorsOf = (board) => (board.labelColors ? { ...board.view.labelCol
 export const rowId = (repository, number, several) => (several ? `pr-${repository}-${number}` : `pr-${number}`);
 
 /**
- * Draws `boards` ([{ repository, api, view, problems, configSource, clock }]) into `root`; returns the
- * drawn rows ([{ id, row, board, tr }]) for filters, sorting and keys.
+ * The next action most rows of a group share (two or more): said once under the group's heading and
+ * left out of those rows, so ten rows do not repeat one sentence.
  */
-export function renderBoards(doc, root, boards) {
+export function sharedNext(members) {
+  const counts = new Map();
+  for (const { row } of members) counts.set(row.nextAction, (counts.get(row.nextAction) ?? 0) + 1);
+  let best = null;
+  for (const [action, n] of counts) if (n >= 2 && (best === null || n > counts.get(best))) best = action;
+  return best;
+}
+
+/**
+ * Draws `boards` ([{ repository, api, view, problems, configSource, clock }, or { repository, error }
+ * for one that could not be read]) into `root`; returns the drawn rows ([{ id, row, board, tr }]) for
+ * filters, sorting and keys. A repository that failed shows its error in its own section only.
+ */
+export function renderBoards(doc, root, all) {
   root.replaceChildren();
-  const several = boards.length > 1;
+  const several = all.length > 1;
   const drawn = [];
+  const boards = all.filter((b) => b.view);
   const maxMinutes = Math.max(1, ...boards.flatMap((b) => b.view.rows.map((r) => r.minutes ?? 0)));
 
-  for (const b of boards) root.append(repoSection(doc, b, several));
+  const header = el(doc, "div", { class: "repos" });
+  for (const b of all) header.append(b.view ? repoSection(doc, b, several) : failedSection(doc, b));
+  root.append(header);
 
   // One template per row: cloning it is cheaper than building six cells' elements one by one.
   const template = el(doc, "tr", { class: "row", tabindex: "-1" }, ...COLUMNS.map(([key]) => el(doc, "td", { "data-col": key })));
@@ -120,8 +136,9 @@ export function renderBoards(doc, root, boards) {
   for (const g of sorted) {
     const body = doc.createElement("tbody");
     const frag = doc.createDocumentFragment();
+    const shared = sharedNext(g.members);
     for (const { board, row } of g.members) {
-      const ctx = { api: board.api, repository: board.repository, labelColors: colors.get(board), actorHeading, several, now: nows.get(board) };
+      const ctx = { api: board.api, repository: board.repository, labelColors: colors.get(board), actorHeading, several, now: nows.get(board), sharedNext: shared, web: board.web };
       const tr = template.cloneNode(true);
       const id = rowId(board.repository, row.number, several);
       tr.id = id;
@@ -139,12 +156,66 @@ export function renderBoards(doc, root, boards) {
     }
     body.append(frag);
     const count = el(doc, "span", { class: "count" }, ` (${g.members.length})`);
-    root.append(
-      el(doc, "section", { class: "group", "data-actor": g.actor }, el(doc, "h2", {}, g.heading, count), el(doc, "table", { class: "pulls" }, el(doc, "thead", {}, head.cloneNode(true)), body)),
-    );
+    const heading = el(doc, "h2", {}, g.heading, count);
+    if (shared !== null) heading.append(appendParts(doc, el(doc, "span", { class: "group-next" }, "Next, unless a row says otherwise: "), prose(shared)));
+    root.append(el(doc, "section", { class: "group", "data-actor": g.actor }, heading, el(doc, "table", { class: "pulls" }, el(doc, "thead", {}, head.cloneNode(true)), body)));
   }
-  if (!drawn.length) root.append(el(doc, "p", {}, "No open pull request."));
+  if (!drawn.length && boards.length) root.append(el(doc, "p", {}, "No open pull request."));
+  root.append(el(doc, "p", { id: "no-match", hidden: "" }));
   return drawn;
+}
+
+/** A repository that could not be read: its name and the error, in its own section; the others draw as usual. */
+function failedSection(doc, b) {
+  return el(doc, "section", { class: "repo failed", "data-repo": b.repository }, el(doc, "h2", {}, b.repository), el(doc, "p", { class: "repo-error", role: "alert" }, b.error));
+}
+
+
+/**
+ * The lane: what lands next, numbered, each with its estimate (in this browser's time; the engine's
+ * words are in UTC); then today's landings, each with its CI runs linked.
+ */
+export function laneBox(doc, b, several) {
+  const { lane } = b.view.queue;
+  const box = el(doc, "div", { class: "lane-box" });
+  const titles = new Map(b.view.rows.map((r) => [r.number, r.title]));
+  if (lane.entries.length) {
+    const ol = el(doc, "ol", { class: "lane", "aria-label": `merge queue of ${b.repository}, in landing order` });
+    for (const e of lane.entries) {
+      const when = e.eta ? `about ${hhmm(e.eta)}` : "no estimate";
+      const title = titles.get(e.number) ?? "";
+      ol.append(
+        el(
+          doc,
+          "li",
+          { "data-number": String(e.number), "data-position": String(e.position), "data-eta": e.eta ?? "", title: `${e.words} (UTC); ${title}` },
+          el(doc, "a", { href: `#${rowId(b.repository, e.number, several)}` }, `#${e.number}`),
+          " ",
+          el(doc, "span", { class: "lane-title" }, title.length > 28 ? `${title.slice(0, 27)}…` : title),
+          " ",
+          el(doc, "span", { class: "eta" }, `${e.position === 1 ? "next, " : ""}${when}`),
+        ),
+      );
+    }
+    box.append(el(doc, "p", { class: "lane-head" }, `Lands next, ${lane.entries.length} in line`, el(doc, "span", { class: "basis" }, ` (${lane.basis})`)), ol);
+  }
+  const today = lane.landedToday;
+  if (today.length) {
+    const list = el(doc, "ul", { class: "landed" });
+    for (const l of today) {
+      const runs = l.runs.map((r) => {
+        const ok = r.conclusion === "SUCCESS";
+        const text = `${ok ? "✓" : "✗"} ${r.workflow ? `${r.workflow} / ` : ""}${r.name}${r.minutes === null ? "" : ` ${r.minutes} min`}`;
+        return r.url ? el(doc, "a", { href: r.url, class: ok ? "pass" : "fail", rel: "noopener" }, text) : el(doc, "span", { class: ok ? "pass" : "fail" }, text);
+      });
+      const li = el(doc, "li", { "data-number": String(l.number) }, `#${l.number} ${l.title}, landed ${hhmm(l.mergedAt)}${l.ciMinutes === null ? "" : `, CI ${l.ciMinutes} min`}: `);
+      runs.forEach((r, i) => li.append(...(i ? [", ", r] : [r])));
+      if (!runs.length) li.append("no CI run on its head");
+      list.append(li);
+    }
+    box.append(el(doc, "details", { class: "landed-today" }, el(doc, "summary", {}, `Landed today: ${today.length}`), list));
+  }
+  return box;
 }
 
 /** Time in state as a bar, on a log scale against the longest on the board (minutes span five orders). */
@@ -177,11 +248,18 @@ function repoSection(doc, b, several) {
   const { view } = b;
   const sec = el(doc, "section", { class: "repo", "data-repo": b.repository });
   sec.append(el(doc, "h2", {}, several ? b.repository : `${b.repository}`, el(doc, "span", { class: "asof" }, ` as of ${view.now.replace("T", " ").replace("Z", " UTC")} (${b.clock})`)));
-  if (view.stopTheLine) sec.append(el(doc, "p", { class: "stop" }, "Stop the line: ", appendParts(doc, el(doc, "span"), prose(view.stopReasons.join("; ")))));
   if (b.problems.length) sec.append(configErrors(doc, b.configSource, b.problems));
-  sec.append(appendParts(doc, el(doc, "p", { class: "queue" }), prose(queueLine(view.queue))));
+  // While pull requests are queued the lane says what lands next; the bare line only when none is.
+  if (view.queue.lane.entries.length || view.queue.lane.landedToday.length) sec.append(laneBox(doc, b, several));
+  else sec.append(appendParts(doc, el(doc, "p", { class: "queue" }), prose(queueLine(view.queue))));
+  if (view.stopTheLine) {
+    // One line beside the other folded parts; the reasons a click away (the rows lead the groups below).
+    const n = view.stopReasons.length;
+    const reasons = el(doc, "ul", {}, ...view.stopReasons.map((r) => appendParts(doc, el(doc, "li"), prose(r))));
+    sec.append(el(doc, "details", { class: "stop" }, el(doc, "summary", {}, `Stop the line: ${n} waited past ${n === 1 ? "its" : "their"} limit`), reasons));
+  }
   if (view.graph.nodes.length) {
-    sec.append(el(doc, "details", { class: "graph", open: "" }, el(doc, "summary", {}, `Dependency graph: ${view.graph.nodes.length} pull requests, ${view.graph.edges.length} edges${view.graph.cycles.length ? `, ${view.graph.cycles.length} cycle${view.graph.cycles.length === 1 ? "" : "s"}` : ""}`), graph(doc, b, several)));
+    sec.append(el(doc, "details", { class: "graph" }, el(doc, "summary", {}, `Dependency graph: ${view.graph.nodes.length} pull requests, ${view.graph.edges.length} edges${view.graph.cycles.length ? `, ${view.graph.cycles.length} cycle${view.graph.cycles.length === 1 ? "" : "s"}` : ""}`), graph(doc, b, several)));
   }
   if (view.warnings.length) sec.append(warnings(doc, view.warnings));
   return sec;
@@ -266,7 +344,8 @@ export function graph(doc, b, several) {
 /** Warnings by kind (lib/summary.js's reading), with their counts, the pull requests each names, and an example. */
 function warnings(doc, list) {
   const kinds = warningKinds(list);
-  const box = el(doc, "div", { class: "warnings" }, el(doc, "h3", {}, `Warnings: ${list.length} of ${kinds.length} kind${kinds.length === 1 ? "" : "s"}`));
+  // Folded to one line: the rows come first on the screen, the warnings a click away.
+  const box = el(doc, "details", { class: "warnings" }, el(doc, "summary", {}, el(doc, "h3", {}, `Warnings: ${list.length} of ${kinds.length} kind${kinds.length === 1 ? "" : "s"}`)));
   for (const k of kinds) {
     const body = el(doc, "div", { class: "kind-body" });
     if (k.numbers.length) body.append(el(doc, "p", {}, `Pull requests: ${k.numbers.map((n) => `#${n}`).join(", ")}`));

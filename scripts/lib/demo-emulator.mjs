@@ -61,8 +61,9 @@ export async function runDemo({ root, count = 20, dashboard = false }) {
     if (em.validationFailures.length) console.log(`\n!! ${em.validationFailures.length} requests did not match GitHub's schemas`);
     if (dashboard) {
       // The dashboard page (page/dist) against this emulator, until Ctrl-C.
-      const page = await servePage();
-      console.log(`\n4. the dashboard: ${page.url}/?repo=${em.state.owner}/${em.state.repo}&api=${encodeURIComponent(em.url)}`);
+      // Row links open the demo's own view of a pull request (the emulator serves an API, not GitHub's web pages).
+      const page = await servePage(undefined, { "/web/": (path) => pullPage(em, path) });
+      console.log(`\n4. the dashboard: ${page.url}/?repo=${em.state.owner}/${em.state.repo}&api=${encodeURIComponent(em.url)}&web=${encodeURIComponent(`${page.url}/web`)}`);
       console.log(`   token: ${em.personalToken}   (Ctrl-C stops the emulator and the page)`);
       await new Promise((resolve) => process.once("SIGINT", resolve));
       await page.close();
@@ -78,7 +79,7 @@ export async function runDemo({ root, count = 20, dashboard = false }) {
 }
 
 /** How far seeding `count` situations moves the emulator's clock. */
-async function seedingSpan(count) {
+export async function seedingSpan(count) {
   const probe = await startEmulator();
   try {
     const start = probe.clock.now();
@@ -89,11 +90,31 @@ async function seedingSpan(count) {
   }
 }
 
-/** examples/prflow.json, plus a follow-up level: a pull request waiting two days for a human stops the line. */
-export function demoConfig(root) {
+/**
+ * examples/prflow.json, plus a follow-up level: a pull request waiting two days for a human stops the
+ * line. The account the demo's page reads as (the repository owner's, whose token the worker also uses,
+ * as a one-person team's would) is one of the humans who merge, so the page's "You" group shows.
+ */
+export function demoConfig(root, owner = "acme") {
   const config = JSON.parse(readFileSync(join(root, "examples/prflow.json"), "utf8"));
   const level = { after: 2880, action: "stop-the-line", message: "A human has not looked at it for two days: agents open no new pull request until one does." };
-  return { ...config, followup: { ...config.followup, levels: { ...config.followup?.levels, "state:needs-human": [level] } } };
+  const botPanel = { ...config.botPanel, humans: [...new Set([...(config.botPanel?.humans ?? []), owner])] };
+  return { ...config, botPanel, followup: { ...config.followup, levels: { ...config.followup?.levels, "state:needs-human": [level] } } };
+}
+
+const escape = (text) => String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The demo's web view of a pull request (`/web/OWNER/REPO/pull/N`), from the emulator's state: what a row's link opens. */
+export function pullPage(em, path) {
+  const m = /^\/web\/[^/]+\/[^/]+\/pull\/(\d+)/.exec(path);
+  const pr = m && em.state.pulls.get(Number(m[1]));
+  if (!pr) return null;
+  const items = (xs) => xs.map((x) => `<li>${x}</li>`).join("");
+  const comments = (pr.comments ?? []).map((c) => `<b>${escape(c.author)}</b>: <pre>${escape(c.body)}</pre>`);
+  return `<!doctype html><meta charset="utf-8"><title>#${pr.number} ${escape(pr.title)}</title>
+<h1>#${pr.number} ${escape(pr.title)}</h1><p>${escape(pr.state)}${pr.merged ? " (merged)" : ""} · by ${escape(pr.author)} · <code>${escape(pr.headRef)}</code> into <code>${escape(pr.baseRef)}</code></p>
+<p>Labels: ${escape(pr.labels.join(", ") || "none")}</p><h2>Body</h2><pre>${escape(pr.body)}</pre><h2>Comments</h2><ul>${items(comments)}</ul>
+<p>(The prflow demo's view of the emulator's pull request: on GitHub this link opens the pull request.)</p>`;
 }
 
 /** The review situations (seedBoard) and the merge queue's (seedQueue), the oldest first. Returns [{ number, situation }]. */
@@ -141,9 +162,24 @@ export function seedQueue(em) {
     body: `<!-- prflow:set-aside reason=rebase-failed head=${conflict.headSha} base=${em.state.branch(em.state.defaultBranch).sha} -->\n**The merge queue set this pull request aside** (\`rebase-failed\`): rebasing it onto the base conflicted.\n\nA push to this branch, or \`main\` moving, clears it.\n\n- [ ] Retry: tick this box to have the queue try this pull request again.\n`,
   });
   const claimed = open("queue: flaky retry test", {});
+
   em.checkRun({ number: claimed.number, name: "test", workflow: "ci", conclusion: "FAILURE" });
   em.comment(claimed.number, { author: worker, body: `<!-- prflow:claim head=${claimed.headSha} by=fixer-box at=${new Date(em.clock.now()).toISOString().replace(/\.\d{3}Z$/, "Z")} -->\n**fixer-box** is fixing this pull request.\n` });
+  // Waiting their turn under skip-ci, and the day's landings with their timed CI runs: the lane's
+  // estimates come from those.
+  const waiting = ["queue: cache the label colours", "queue: one reader for the board", "queue: shorter status lines"].map((title) => open(title, { labels: ["merge-queued", "skip-ci"] }));
+  const landed = ["landed: the sweep's board", "landed: docs for the lane", "landed: retry a 502 once"].map((title, i) => {
+    const pr = em.createPull({ title, author: i === 1 ? "agent-rig" : "agent-cast", labels: ["merge-queued"] });
+    const at = (minutes) => new Date(em.clock.now() - minutes * 60_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+    em.checkRun({ number: pr.number, name: "test", workflow: "ci", startedAt: at(14 + 3 * i), completedAt: at(1) });
+    em.checkRun({ number: pr.number, name: "lint", workflow: "ci", startedAt: at(14 + 3 * i), completedAt: at(9) });
+    em.merge(pr.number);
+    em.clock.advance({ minutes: 7 });
+    return pr;
+  });
+  void landed;
   return [
+    ...waiting.map((pr) => ({ number: pr.number, situation: "queued: waiting its turn under skip-ci" })),
     { number: base.number, situation: "queued: the base of a Merge-After chain and a stack" },
     { number: after.number, situation: `queued: Merge-After: #${base.number}` },
     { number: stacked.number, situation: `queued: stacked on #${base.number}'s branch` },

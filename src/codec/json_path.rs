@@ -344,7 +344,7 @@ mod tests {
         }
         // An array where an object belongs is refused where it stands (serde_json alone reads it as
         // the struct's fields in order, so the reference names a path inside it).
-        for (text, path) in [(r#"[1, 2]"#, "$"), (r#"{"now":"x","pullRequests":[["a"]]}"#, "$.pullRequests[0]"), (r#"{"now":"x","board":[1]}"#, "$.board")] {
+        for (text, path) in [(r#"[1, 2]"#, "$"), (r#"{"now":"x","pullRequests":[["a"]]}"#, "$.pullRequests[0]"), (r#"{"now":"x","queueMemory":[1]}"#, "$.queueMemory")] {
             let ours = from_str::<Facts>(text).expect_err(text);
             assert_eq!((ours.path.as_str(), ours.syntax), (path, false), "{text}");
             assert!(ours.message.starts_with("invalid type: sequence, expected struct "), "{text}: {}", ours.message);

@@ -587,7 +587,7 @@ mod tests {
             issues: vec![Issue { blocked_by: Some(vec![1, 2]), pull_request: true, ..Issue::default() }],
             unknown: vec![RepoFact::Labels],
             queue_memory: QueueMemory { records: vec![SetAsideRecord::default()], demoted: vec![Demotion::default()] },
-            board: Some(BoardIssue::default()),
+            boards: vec![BoardIssue::default()],
             team_members: crate::codec::sorting::VecMap::new(vec![("acme/core".to_string(), vec!["alice".to_string()])]),
             ..Facts::default()
         };

@@ -54,10 +54,34 @@ pub struct Facts {
     /// What the merge-queue worker remembers between cycles (its set-aside records and demotions).
     #[serde(default)]
     pub queue_memory: QueueMemory,
-    /// The board issue (the oldest open issue carrying the board label), for the follow-up sweep;
-    /// none when there is none yet, `unknown: ["board"]` when the read failed.
+    /// The open issues carrying the follow-up board's label, as listed (pull requests included, in
+    /// any order): the sweep takes one of them as its board. Empty when there is none yet,
+    /// `unknown: ["board"]` when the read failed.
     #[serde(default)]
-    pub board: Option<BoardIssue>,
+    pub boards: Vec<BoardIssue>,
+    /// Pull requests merged lately, newest first, with their head's checks: what the queue times its
+    /// estimates by and the scoreboard counts landings from. `unknown: ["landed"]` when the read failed.
+    #[serde(default)]
+    pub landed: Vec<Landing>,
+}
+
+/// A merged pull request, as the queue's estimate and the scoreboard read it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Landing {
+    pub number: u64,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub author: String,
+    #[serde(default)]
+    pub labels: Vec<String>,
+    #[serde(default)]
+    pub created_at: String,
+    pub merged_at: String,
+    /// The merged head's check runs and statuses: its CI runs.
+    #[serde(default)]
+    pub checks: Vec<Check>,
 }
 
 /// An issue, as the merge queue reads it: `Start-After:` in its body and GitHub's "blocked by".
@@ -137,7 +161,7 @@ pub struct Demotion {
     pub head: String,
 }
 
-/// The issue the follow-up sweep rewrites as the board.
+/// An open issue carrying the follow-up board's label.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BoardIssue {
@@ -146,6 +170,9 @@ pub struct BoardIssue {
     pub title: String,
     #[serde(default)]
     pub body: String,
+    /// GitHub's issue list holds pull requests too (REST's `pull_request` key); one is never the board.
+    #[serde(default)]
+    pub pull_request: bool,
 }
 
 /// Repository-level facts a read can fail on.
@@ -167,6 +194,8 @@ pub enum RepoFact {
     Rules,
     /// The members of a team CODEOWNERS names (`teamMembers`): a team missing there was not read.
     TeamMembers,
+    /// The pull requests merged lately (`landed`): no estimate is made from an unread history.
+    Landed,
 }
 
 /// One open pull request.
@@ -292,11 +321,19 @@ pub struct Review {
     pub submitted_at: String,
     #[serde(default)]
     pub body: String,
-    /// Whether the reviewer can write to the repository (GitHub's authorAssociation OWNER, MEMBER
-    /// or COLLABORATOR). Absent means no: anyone may submit a review, and an outsider's verdict
+    /// The reviewer's relation to the repository, as GitHub reports it (`authorAssociation`: OWNER,
+    /// MEMBER, COLLABORATOR, CONTRIBUTOR, NONE, ...). Whether that can write is the engine's rule
+    /// (`author_can_write`); absent means no: anyone may submit a review, and an outsider's verdict
     /// must not move a pull request.
     #[serde(default)]
-    pub author_can_write: bool,
+    pub author_association: String,
+}
+
+impl Review {
+    /// Whether the reviewer can write to the repository.
+    pub fn author_can_write(&self) -> bool {
+        can_write(&self.author_association)
+    }
 }
 
 /// A check run or a commit status context, in one shape.
@@ -338,9 +375,26 @@ pub struct Comment {
     pub body: String,
     #[serde(default)]
     pub created_at: String,
-    /// Whether the author can write to the repository (GitHub's authorAssociation OWNER/MEMBER/COLLABORATOR).
+    /// The author's relation to the repository, as GitHub reports it (`authorAssociation`); absent
+    /// means none.
     #[serde(default)]
-    pub author_can_write: bool,
+    pub author_association: String,
+}
+
+impl Comment {
+    /// Whether the author can write to the repository: whose commands count.
+    pub fn author_can_write(&self) -> bool {
+        can_write(&self.author_association)
+    }
+}
+
+/// GitHub's author associations that can write to the repository. CONTRIBUTOR only means a merged
+/// commit once, FIRST_TIME_CONTRIBUTOR, FIRST_TIMER, MANNEQUIN and NONE not even that.
+pub const WRITE_ASSOCIATIONS: [&str; 3] = ["OWNER", "MEMBER", "COLLABORATOR"];
+
+/// Whether an `authorAssociation` can write to the repository.
+pub fn can_write(association: &str) -> bool {
+    WRITE_ASSOCIATIONS.contains(&association)
 }
 
 /// One timeline entry. `kind` follows GitHub's event names.
@@ -369,7 +423,12 @@ mod readers {
         repository: "repository", now: "now" required, viewer: "viewer", default_branch: "defaultBranch", labels: "labels",
         required_checks: "requiredChecks", codeowners: "codeowners", unknown: "unknown", pull_requests: "pullRequests",
         issues: "issues", team_members: "teamMembers", base_tip_sha: "baseTipSha", require_code_owner_review: "requireCodeOwnerReview",
-        require_conversation_resolution: "requireConversationResolution", queue_memory: "queueMemory", board: "board",
+        require_conversation_resolution: "requireConversationResolution", queue_memory: "queueMemory", boards: "boards",
+        landed: "landed",
+    });
+    lean_object!(Landing {
+        number: "number" required, title: "title", author: "author", labels: "labels", created_at: "createdAt",
+        merged_at: "mergedAt" required, checks: "checks",
     });
     lean_object!(Issue { number: "number" required, open: "open", body: "body", blocked_by: "blockedBy", pull_request: "pullRequest" });
     lean_object!(IssueRef init(IssueRef { source: link_source(), ..IssueRef::default() }) {
@@ -378,7 +437,7 @@ mod readers {
     lean_object!(QueueMemory { records: "records", demoted: "demoted" });
     lean_object!(SetAsideRecord { number: "number" required, reason: "reason" required, head: "head" required, base: "base" });
     lean_object!(Demotion { number: "number" required, head: "head" required });
-    lean_object!(BoardIssue { number: "number" required, title: "title", body: "body" });
+    lean_object!(BoardIssue { number: "number" required, title: "title", body: "body", pull_request: "pullRequest" });
     lean_object!(PullRequest {
         number: "number" required, title: "title", author: "author", body: "body", is_draft: "isDraft", created_at: "createdAt",
         base_ref: "baseRef", head_ref: "headRef", head_sha: "headSha", mergeable: "mergeable", merge_state_status: "mergeStateStatus",
@@ -389,17 +448,17 @@ mod readers {
     });
     lean_object!(Review {
         author: "author" required, state: "state" required, commit: "commit", submitted_at: "submittedAt", body: "body",
-        author_can_write: "authorCanWrite",
+        author_association: "authorAssociation",
     });
     lean_object!(Check {
         name: "name" required, workflow: "workflow", status: "status" required, conclusion: "conclusion", started_at: "startedAt",
         completed_at: "completedAt", id: "id", run_id: "runId", url: "url",
     });
-    lean_object!(Comment { id: "id", author: "author" required, body: "body" required, created_at: "createdAt", author_can_write: "authorCanWrite" });
+    lean_object!(Comment { id: "id", author: "author" required, body: "body" required, created_at: "createdAt", author_association: "authorAssociation" });
     lean_object!(TimelineEvent { kind: "kind" required, at: "at" required, actor: "actor", label: "label" });
     lean_enum!(RepoFact {
         Labels: "labels", RequiredChecks: "requiredChecks", Codeowners: "codeowners", Issues: "issues", Board: "board",
-        Rules: "rules", TeamMembers: "teamMembers",
+        Rules: "rules", TeamMembers: "teamMembers", Landed: "landed",
     });
     lean_enum!(PullFact {
         Labels: "labels", Reviews: "reviews", ReviewRequests: "reviewRequests", Checks: "checks", Files: "files",

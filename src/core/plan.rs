@@ -24,9 +24,9 @@ pub struct Plan {
 /// applied. Every flow's writes are ops of this one enum, applied by the one writer table
 /// (lib/github/write.js), which checks the guard against a fresh read, applies, and reports.
 ///
-/// The git side (`rebaseAndPush`) is in the same vocabulary: a push is a write to GitHub like a label
-/// edit, its lease is the same head guard, and the worker that runs git reports it through the same
-/// table, so a moved branch comes back as `guard-failed` like any other stale op.
+/// The git side (`rebase`, `rebaseOnto`, `push`, `autoFix`) is in the same vocabulary and the same
+/// table: a push is a write to GitHub like a label edit, its lease is its head guard, and the table
+/// reports it in the same outcome words.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "op", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum Op {
@@ -157,18 +157,6 @@ pub enum Op {
         labels: Vec<String>,
         reason: String,
     },
-    /// Rebase the pull request's branch onto `onto` (from `upstream` when a layer below moved: `git
-    /// rebase --onto onto upstream`), and push it with `--force-with-lease` against the guard's head,
-    /// which this op requires. Applied by the shell that runs git (the queue worker), not by Octokit.
-    RebaseAndPush {
-        number: u64,
-        branch: String,
-        onto: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        upstream: Option<String>,
-        reason: String,
-        guard: Guard,
-    },
     // ---- The merge queue worker's git side (issue 13). A cycle step's ops are applied in order and the
     // shell stops at the first that does not succeed, reporting one `queue::cycle::OpResult` per op
     // applied, so a rebase and its push are two ops whose results the next step reads apart. Each carries
@@ -185,7 +173,16 @@ pub enum Op {
     Push { number: u64, branch: String, lease: String, reason: String },
     /// Run the auto-fix `commands` in a throwaway worktree at `expectedHead`, and amend whatever
     /// they changed onto the branch's one commit (`unchanged` when nothing changed).
-    AutoFix { number: u64, branch: String, expected_head: String, commands: Vec<String>, reason: String },
+    /// Each command may run `timeoutMinutes` (`queue.commandTimeoutMinutes`).
+    AutoFix {
+        number: u64,
+        branch: String,
+        expected_head: String,
+        commands: Vec<String>,
+        #[serde(default)]
+        timeout_minutes: u32,
+        reason: String,
+    },
 
 }
 
@@ -304,8 +301,7 @@ impl Op {
             | Op::EditIssue { number, reason, guard, .. }
             | Op::SetStatus { number, reason, guard, .. }
             | Op::ArmAutoMerge { number, reason, guard, .. }
-            | Op::DisarmAutoMerge { number, reason, guard, .. }
-            | Op::RebaseAndPush { number, reason, guard, .. } => (*number, reason, Some(guard)),
+            | Op::DisarmAutoMerge { number, reason, guard, .. } => (*number, reason, Some(guard)),
             Op::UpsertBoard { number, reason, guard, .. } => (number.unwrap_or(0), reason, Some(guard)),
             Op::CreateIssue { reason, .. } | Op::CreatePullRequest { reason, .. } | Op::CreateLabel { reason, .. } | Op::UpdateLabel { reason, .. } => (0, reason, None),
             // The git side's guard is in its own fields (expectedHead, the lease), checked by git itself.

@@ -15,6 +15,18 @@
 //! A failure of a pull request that is not broken is a flake: it is retried at once. A broken one is
 //! set aside (left for its author; it does not come back in the run). CI minutes count every run,
 //! thrown away or not, for as long as it ran; runners are never short.
+//!
+//! Three more are the worker's own, and ask the engine's queue decisions (src/flows/queue/: chain,
+//! flake, bisect, sizing) exactly as the worker does, so the simulation and the worker cannot drift:
+//!
+//! - `chainSerial`: the chain of one.
+//! - `chainBatch`: chains of `batchSize`, CI at `speculate` checkpoints, bisected by prefixes.
+//! - `chainAdaptive`: the same with the size chosen from the last 50 landings' failure rate.
+//!
+//! These know nothing the worker does not: a red run is judged by the flake verdict (with
+//! `flakeVerdict`, one re-run on the same head before a set-aside), so a flake can set a good pull
+//! request aside (a false ejection), and every re-run counts as a CI run. With `ciRange` each of their
+//! runs lasts a uniform draw in it; the other policies take its middle.
 
 use super::rng::Rng;
 use super::stats::{hundredth, spread, tenth, Spread};
@@ -34,6 +46,12 @@ pub enum QueuePolicy {
     MergeQueue,
     /// Batches of `batchSize`, bisected on failure.
     Batch,
+    /// The worker: a chain of one, the flake verdict on a red.
+    ChainSerial,
+    /// The worker: chains of `batchSize`, `speculate` checkpoints, bisected by prefixes.
+    ChainBatch,
+    /// The worker: chains of at most `batchSize`, the size from the last landings' failure rate.
+    ChainAdaptive,
 }
 
 /// The queue simulation's parameters; the defaults are a busy team on 15-minute CI.
@@ -65,12 +83,33 @@ pub struct QueueParams {
     pub sweep_ci_minutes: Vec<f64>,
     pub sweep_failure_rate: Vec<f64>,
     pub sweep_flake_rate: Vec<f64>,
+    /// The worker's policies: checkpoints whose CI runs at once along a chain (1: only its top).
+    pub speculate: u32,
+    /// The worker's policies: a red that would set a pull request aside is re-run once on the same head
+    /// first (the flake verdict's re-run); false, it is set aside at once, as a serial worker without
+    /// the verdict does.
+    pub flake_verdict: bool,
+    /// Bursts in place of the Poisson draw: `size` pull requests every `everyMinutes`, from minute 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub burst: Option<Burst>,
+    /// Each CI run of the worker's policies lasts a uniform draw in this range (minutes); the other
+    /// policies, and the serial cap, take its middle. Absent: `ciMinutes`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ci_range: Option<super::Range>,
     /// A board's own arrivals, in place of the Poisson draw (and of `arrivalsPerDay` and
     /// `failureRate`): each run takes these, so a board replayed on the emulator with the worker
     /// meets the same pull requests at the same minutes (issue 19's check against the worker).
     /// Left out of a report when none is given, so the drawn runs' reports stay as they were.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub arrivals: Vec<Arrival>,
+}
+
+/// Bursty arrivals: `size` pull requests at once every `everyMinutes`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Burst {
+    pub size: u32,
+    pub every_minutes: f64,
 }
 
 /// One pull request joining the queue at `minute` from the start of the first day.
@@ -100,6 +139,10 @@ impl Default for QueueParams {
             sweep_ci_minutes: vec![5.0, 10.0, 15.0, 20.0, 30.0, 45.0, 60.0],
             sweep_failure_rate: vec![0.0, 0.05, 0.1, 0.2, 0.3],
             sweep_flake_rate: vec![0.0, 0.02, 0.05, 0.1, 0.2],
+            speculate: 1,
+            flake_verdict: true,
+            burst: None,
+            ci_range: None,
             arrivals: Vec::new(),
         }
     }
@@ -121,6 +164,14 @@ pub struct QueueOutcome {
     pub backlog: f64,
     /// Minutes from joining the queue to landing, for the pull requests that landed.
     pub latency: Spread,
+    /// The worker's figures, by the names its benchmark reports: landings a day, CI runs per landed
+    /// pull request (every run the queue causes, re-runs included), good pull requests set aside per
+    /// 100 landed, and the median and 95th percentile of minutes from queued to landed.
+    pub landed_per_day: f64,
+    pub ci_runs_per_landed: f64,
+    pub false_ejections_per100: f64,
+    pub p50_wait_minutes: f64,
+    pub p95_wait_minutes: f64,
 }
 
 /// The policies at one value of a swept parameter.
@@ -169,6 +220,14 @@ impl QueueParams {
         check(&mut e, (1..=100).contains(&self.concurrency), "concurrency", "from 1 to 100", self.concurrency);
         check(&mut e, (1..=100).contains(&self.batch_size), "batchSize", "from 1 to 100", self.batch_size);
         check(&mut e, !self.policies.is_empty(), "policies", "at least one policy", "none");
+        check(&mut e, (1..=100).contains(&self.speculate), "speculate", "from 1 to 100", self.speculate);
+        if let Some(b) = &self.burst {
+            check(&mut e, (1..=1000).contains(&b.size), "burst.size", "from 1 to 1000", b.size);
+            check(&mut e, (1.0..=1440.0).contains(&b.every_minutes), "burst.everyMinutes", "minutes from 1 to 1440", b.every_minutes);
+        }
+        if let Some(r) = &self.ci_range {
+            r.check(&mut e, "ciRange", 0.5, 1440.0);
+        }
         for (i, v) in self.sweep_ci_minutes.iter().enumerate() {
             minutes(&mut e, &format!("sweepCiMinutes[{i}]"), *v);
         }
@@ -187,7 +246,12 @@ impl QueueParams {
     }
 
     fn serial_cap(&self) -> f64 {
-        hundredth(self.day_hours * 60.0 / self.ci_minutes)
+        hundredth(self.day_hours * 60.0 / self.ci_mean())
+    }
+
+    /// One CI run's minutes on average: the middle of `ciRange`, or `ciMinutes`.
+    fn ci_mean(&self) -> f64 {
+        self.ci_range.map_or(self.ci_minutes, |r| (r.min + r.max) / 2.0)
     }
 }
 
@@ -211,7 +275,10 @@ pub fn queue(params: &QueueParams) -> Result<QueueReport, Vec<String>> {
         serial_cap_per_day: params.serial_cap(),
         policies: outcomes(params),
         sweeps: QueueSweeps {
-            ci_minutes: sweep(&params.sweep_ci_minutes, &|p, v| p.ci_minutes = v),
+            ci_minutes: sweep(&params.sweep_ci_minutes, &|p, v| {
+                p.ci_minutes = v;
+                p.ci_range = None;
+            }),
             failure_rate: sweep(&params.sweep_failure_rate, &|p, v| p.failure_rate = v),
             flake_rate: sweep(&params.sweep_flake_rate, &|p, v| p.flake_rate = v),
         },
@@ -225,6 +292,8 @@ fn pooled(p: &QueueParams, runs: &[u64], policy: QueuePolicy) -> QueueOutcome {
     let ci_runs: u64 = tallies.iter().map(|t| t.runs).sum();
     let minutes: f64 = tallies.iter().map(|t| t.minutes).sum();
     let per_landing = |x: f64| if landed == 0 { 0.0 } else { x / landed as f64 };
+    let latency = spread(tallies.iter().flat_map(|t| t.latencies.iter().copied()).collect());
+    let false_ejections: u64 = tallies.iter().map(|t| t.false_ejections).sum();
     QueueOutcome {
         policy,
         landings_per_day: hundredth(landed as f64 / days),
@@ -234,7 +303,12 @@ fn pooled(p: &QueueParams, runs: &[u64], policy: QueuePolicy) -> QueueOutcome {
         minutes_per_landing: tenth(per_landing(minutes)),
         set_aside_per_day: hundredth(tallies.iter().map(|t| t.set_aside).sum::<u64>() as f64 / days),
         backlog: tenth(tallies.iter().map(|t| t.backlog as f64).sum::<f64>() / runs.len() as f64),
-        latency: spread(tallies.iter().flat_map(|t| t.latencies.iter().copied()).collect()),
+        landed_per_day: hundredth(landed as f64 / days),
+        ci_runs_per_landed: hundredth(per_landing(ci_runs as f64)),
+        false_ejections_per100: hundredth(per_landing(false_ejections as f64 * 100.0)),
+        p50_wait_minutes: latency.p50,
+        p95_wait_minutes: latency.p95,
+        latency,
     }
 }
 
@@ -255,6 +329,17 @@ pub(crate) fn arrivals(p: &QueueParams, run_seed: u64) -> Vec<Job> {
     }
     let mut rng = Rng::new(run_seed, 2);
     let horizon = p.days as f64 * p.day_hours * 60.0;
+    if let Some(b) = p.burst {
+        let mut jobs = Vec::new();
+        let mut t = 0.0;
+        while t < horizon {
+            for _ in 0..b.size {
+                jobs.push(Job { arrival: t, broken: rng.unit() < p.failure_rate });
+            }
+            t += b.every_minutes;
+        }
+        return jobs;
+    }
     let mean_gap = p.day_hours * 60.0 / p.arrivals_per_day;
     let mut jobs = Vec::new();
     let mut t = 0.0;
@@ -274,6 +359,8 @@ pub(crate) struct Tally {
     pub minutes: f64,
     pub latencies: Vec<f64>,
     pub set_aside: u64,
+    /// Set aside although not broken: a flake judged real.
+    pub false_ejections: u64,
     pub backlog: usize,
 }
 
@@ -291,6 +378,9 @@ pub(crate) fn simulate(p: &QueueParams, run_seed: u64, policy: QueuePolicy) -> T
         QueuePolicy::Batch => sim.batches(p.batch_size as usize),
         QueuePolicy::MergeQueue => sim.merge_queue(p.concurrency as usize),
         QueuePolicy::UpdateEveryBranch => sim.update_every_branch(),
+        QueuePolicy::ChainSerial => sim.chains(Sizing::Fixed(1), run_seed),
+        QueuePolicy::ChainBatch => sim.chains(Sizing::Fixed(p.batch_size), run_seed),
+        QueuePolicy::ChainAdaptive => sim.chains(Sizing::Adaptive(p.batch_size), run_seed),
     }
     let mut tally = sim.tally;
     tally.backlog = jobs.len() - tally.latencies.len() - tally.set_aside as usize;
@@ -321,7 +411,7 @@ impl Sim<'_> {
     /// One build at a time of up to `size` queued pull requests; a failing batch is bisected. Size 1 is
     /// the serial queue: the token goes to the oldest, which runs until it lands or is set aside.
     fn batches(&mut self, size: usize) {
-        let ci = self.p.ci_minutes;
+        let ci = self.p.ci_mean();
         let mut queue: VecDeque<usize> = VecDeque::new();
         let mut halves: VecDeque<Vec<usize>> = VecDeque::new();
         let mut t = 0.0;
@@ -369,7 +459,7 @@ impl Sim<'_> {
     /// always finishes first: it lands, or it fails and every build behind it (which contains it)
     /// starts again.
     fn merge_queue(&mut self, concurrency: usize) {
-        let ci = self.p.ci_minutes;
+        let ci = self.p.ci_mean();
         // (job, start of its build)
         let mut queue: VecDeque<(usize, Option<f64>)> = VecDeque::new();
         loop {
@@ -416,9 +506,13 @@ impl Sim<'_> {
 
     /// Every queued branch runs; when one lands, every other is updated with `main` and runs again.
     fn update_every_branch(&mut self) {
-        let ci = self.p.ci_minutes;
+        let ci = self.p.ci_mean();
         // (job, start of its current run), in queue order.
         let mut queue: Vec<(usize, f64)> = Vec::new();
+        // Each finish rebuilds the line into the spare buffer and swaps: one new buffer per finish
+        // held every waiting branch, which a month of a growing line (thousands waiting, thousands of
+        // finishes) piles up in an allocator that frees nothing until the call ends.
+        let mut spare: Vec<(usize, f64)> = Vec::new();
         loop {
             let finish = queue.iter().map(|&(_, s)| s + ci).fold(f64::INFINITY, f64::min);
             let arrival = self.next_arrival();
@@ -434,8 +528,9 @@ impl Sim<'_> {
             }
             // Every run finishing now, in queue order: the first green one lands.
             let mut landed = false;
-            let mut keep = Vec::with_capacity(queue.len());
-            for (job, start) in std::mem::take(&mut queue) {
+            let keep = &mut spare;
+            keep.clear();
+            for &(job, start) in queue.iter() {
                 if start + ci != t {
                     keep.push((job, start));
                     continue;
@@ -461,11 +556,200 @@ impl Sim<'_> {
                     }
                 }
             }
-            queue = keep;
+            std::mem::swap(&mut queue, &mut spare);
         }
         for (_, start) in queue {
             self.tally.minutes += self.horizon - start;
         }
+    }
+}
+
+/// How the worker's policies size a chain.
+#[derive(Clone, Copy)]
+enum Sizing {
+    Fixed(u32),
+    /// At most this many, by `batchSize` from the last landings.
+    Adaptive(u32),
+}
+
+/// The outcomes the adaptive size reads: the last this many landed or set aside.
+const RECENT: usize = 50;
+
+impl Sim<'_> {
+    /// One CI run's minutes: a draw in `ciRange`, or `ciMinutes`.
+    fn ci_draw(&self, durations: &mut Rng) -> f64 {
+        match self.p.ci_range {
+            Some(r) => r.min + durations.unit() * (r.max - r.min),
+            None => self.p.ci_minutes,
+        }
+    }
+
+    /// The worker's loop: compose a chain, run CI at its checkpoints, land the longest green prefix,
+    /// judge a red, bisect, set aside, chain the rest again. Every choice is the engine's decision.
+    fn chains(&mut self, sizing: Sizing, run_seed: u64) {
+        use crate::flows::queue::{bisect, chain, flake, sizing};
+        let mut durations = Rng::new(run_seed, 4);
+        let mut cfg = crate::core::config::queue::QueueConfig::default();
+        let mut queue: VecDeque<usize> = VecDeque::new();
+        let mut recent: VecDeque<bool> = VecDeque::new();
+        let mut t = 0.0;
+        loop {
+            while self.next_arrival() <= t {
+                queue.push_back(self.next);
+                self.next += 1;
+            }
+            if queue.is_empty() {
+                if self.next >= self.jobs.len() {
+                    return;
+                }
+                t = self.next_arrival();
+                continue;
+            }
+            let size = match sizing {
+                Sizing::Fixed(n) => n,
+                Sizing::Adaptive(max) => {
+                    cfg.batch = crate::core::config::queue::BatchConfig { max, adaptive: true };
+                    let set_aside = recent.iter().filter(|&&x| x).count() as u32;
+                    sizing::batch_size(&cfg, &sizing::Recent { landed: recent.len() as u32 - set_aside, set_aside }).size
+                }
+            };
+            // Nothing here collides or waits: the first `size` queued are the chain.
+            let head: Vec<chain::Queued> = queue.iter().take(size as usize).map(|&j| chain::Queued { number: j as u64, waiting_on: Vec::new() }).collect();
+            let composed = chain::compose(&head, &[], size, self.p.speculate);
+            let ids: Vec<usize> = composed.batch.iter().map(|&n| n as usize).collect();
+            queue.drain(..ids.len());
+            let n = ids.len();
+            let position = |number: u64| composed.batch.iter().position(|&x| x == number).expect("in the chain") + 1;
+            let mut tests: Vec<usize> = composed.checkpoints.iter().map(|&c| position(c)).collect();
+            let (mut green, mut red, mut landed) = (0usize, None::<usize>, 0usize);
+            // The red prefix last judged with a set-aside at stake.
+            let mut verified = 0usize;
+            loop {
+                // The tests of a round run at once; the round lasts as long as its longest run.
+                let mut round = 0.0f64;
+                let mut failed: Vec<usize> = Vec::new();
+                for &at in &tests {
+                    let d = self.ci_draw(&mut durations);
+                    round = round.max(d);
+                    self.tally.runs += 1;
+                    self.tally.minutes += d;
+                    if self.passes(ids[..at].iter().copied()) {
+                        green = green.max(at);
+                    } else {
+                        failed.push(at);
+                    }
+                }
+                if t + round > self.horizon {
+                    return;
+                }
+                t += round;
+                // A red below a green prefix was a flake: the green one holds it.
+                let first_red = failed.into_iter().filter(|&at| at > green).min();
+                if let Some(at) = first_red {
+                    let stake = at == green + 1;
+                    match self.judge(&ids[..at], stake, &mut t, &mut durations) {
+                        None => return,
+                        Some(flake::Verdict::Flake) => green = green.max(at),
+                        Some(_) => {
+                            red = Some(red.map_or(at, |r: usize| r.min(at)));
+                            if stake {
+                                verified = at;
+                            }
+                        }
+                    }
+                }
+                if red.is_some_and(|r| r <= green) {
+                    red = None;
+                }
+                let Some(r) = red.filter(|_| green < n) else {
+                    // Green to the top (or a flake judged so): the whole chain lands.
+                    if green < n {
+                        // Reached only when no test was red above the green prefix and the top was not tested:
+                        // test the top.
+                        tests = vec![n];
+                        continue;
+                    }
+                    for &j in &ids[landed..] {
+                        self.land(j, t, &mut recent);
+                    }
+                    break;
+                };
+                let step = bisect::step(&bisect::BisectInput { chain: composed.batch.clone(), green: green as u32, red: r as u32 }).expect("0 <= green < red <= n");
+                if step.set_aside.is_some() && verified != r {
+                    // That red was judged higher in the bisection, with nothing at stake: judged again
+                    // now that it sets a pull request aside (the re-run before a set-aside).
+                    match self.judge(&ids[..r], true, &mut t, &mut durations) {
+                        None => return,
+                        Some(flake::Verdict::Flake) => {
+                            green = r;
+                            red = None;
+                            tests = if green < n { vec![n] } else { Vec::new() };
+                            if green == n {
+                                for &j in &ids[landed..] {
+                                    self.land(j, t, &mut recent);
+                                }
+                                break;
+                            }
+                            continue;
+                        }
+                        Some(_) => verified = r,
+                    }
+                }
+                for &j in &ids[landed..step.land.len()] {
+                    self.land(j, t, &mut recent);
+                }
+                landed = step.land.len();
+                if let Some(bad) = step.set_aside {
+                    let bad = bad as usize;
+                    self.tally.set_aside += 1;
+                    if !self.jobs[bad].broken {
+                        self.tally.false_ejections += 1;
+                    }
+                    remember(&mut recent, true);
+                    // The rest go back to the front, to be chained again on the new base.
+                    for &j in step.rechain.iter().rev() {
+                        queue.push_front(j as usize);
+                    }
+                    break;
+                }
+                tests = vec![position(step.test.expect("a step tests or sets aside"))];
+            }
+        }
+    }
+
+    /// The flake verdict on a red prefix, re-running it on the same head while the verdict asks; None
+    /// when the run's time ends first.
+    fn judge(&mut self, prefix: &[usize], stake: bool, t: &mut f64, durations: &mut Rng) -> Option<crate::flows::queue::flake::Verdict> {
+        use crate::flows::queue::flake;
+        let red = flake::Attempt { conclusion: "failure".into(), runner_lost: false, tests_failed: None, tests_total: None };
+        let mut asks = flake::FlakeInput { job: "ci".into(), attempts: vec![red], base_history: Vec::new(), sets_aside: self.p.flake_verdict && stake };
+        loop {
+            let verdict = flake::verdict(&asks).expect("at least one attempt").verdict;
+            if verdict != flake::Verdict::Rerun {
+                return Some(verdict);
+            }
+            let d = self.ci_draw(durations);
+            self.tally.runs += 1;
+            self.tally.minutes += d;
+            if *t + d > self.horizon {
+                return None;
+            }
+            *t += d;
+            let pass = self.passes(prefix.iter().copied());
+            asks.attempts.push(flake::Attempt { conclusion: if pass { "success" } else { "failure" }.into(), ..asks.attempts[0].clone() });
+        }
+    }
+
+    fn land(&mut self, job: usize, at: f64, recent: &mut VecDeque<bool>) {
+        self.tally.land(&self.jobs[job], at);
+        remember(recent, false);
+    }
+}
+
+fn remember(recent: &mut VecDeque<bool>, set_aside: bool) {
+    recent.push_back(set_aside);
+    if recent.len() > RECENT {
+        recent.pop_front();
     }
 }
 
@@ -559,10 +843,65 @@ mod tests {
         assert_eq!(late.validate(), vec!["$.arrivals[0].minute: expected from 0 to less than the run's 480 minutes, found 480"]);
     }
 
+    /// The goal workload: 8 pull requests every 15 minutes around the clock, CI 15-25 minutes.
+    fn goal(failure_rate: f64) -> QueueParams {
+        QueueParams {
+            seed: Some(1),
+            seeds: 3,
+            days: 5,
+            day_hours: 24.0,
+            burst: Some(Burst { size: 8, every_minutes: 15.0 }),
+            ci_range: Some(crate::sim::Range { min: 15.0, max: 25.0 }),
+            failure_rate,
+            flake_rate: 0.05,
+            batch_size: 8,
+            ..params()
+        }
+    }
+
+    #[test]
+    fn the_worker_s_chains_meet_the_goals_on_the_goal_workload() {
+        let p = goal(0.05);
+        let serial = run(&p, QueuePolicy::ChainSerial);
+        for policy in [QueuePolicy::ChainBatch, QueuePolicy::ChainAdaptive] {
+            let o = run(&p, policy);
+            assert!(o.landed_per_day >= 2.5 * serial.landed_per_day && o.landed_per_day >= 160.0, "{policy:?}: {o:?} against {serial:?}");
+            assert!(o.ci_runs_per_landed <= 0.45, "{policy:?}: {o:?}");
+            assert!(o.false_ejections_per100 <= 0.2, "{policy:?}: {o:?}");
+        }
+    }
+
+    #[test]
+    fn at_one_in_five_broken_adaptive_chains_land_no_fewer_than_serial() {
+        let p = goal(0.2);
+        let serial = run(&p, QueuePolicy::ChainSerial);
+        let adaptive = run(&p, QueuePolicy::ChainAdaptive);
+        assert!(adaptive.landed_per_day >= serial.landed_per_day, "{adaptive:?} against {serial:?}");
+    }
+
+    #[test]
+    fn without_the_verdict_s_re_run_a_flake_sets_good_pull_requests_aside() {
+        let p = QueueParams { failure_rate: 0.0, flake_rate: 0.05, arrivals_per_day: 20.0, ..params() };
+        let with = run(&p, QueuePolicy::ChainSerial);
+        let without = run(&QueueParams { flake_verdict: false, ..p.clone() }, QueuePolicy::ChainSerial);
+        assert!(without.false_ejections_per100 > 2.0, "about one run in twenty flakes: {without:?}");
+        assert!(with.false_ejections_per100 < without.false_ejections_per100 / 5.0, "{with:?}");
+        assert_eq!(run(&p, QueuePolicy::Serial).false_ejections_per100, 0.0, "the old model retries a flake as if it knew");
+    }
+
+    #[test]
+    fn a_clean_chain_of_eight_lands_on_one_run_and_speculation_spends_more() {
+        let p = QueueParams { burst: Some(Burst { size: 8, every_minutes: 60.0 }), failure_rate: 0.0, flake_rate: 0.0, batch_size: 8, ..params() };
+        let one = run(&p, QueuePolicy::ChainBatch);
+        assert_eq!(one.ci_runs_per_landed, 0.13, "one run for eight: {one:?}");
+        let two = run(&QueueParams { speculate: 2, ..p }, QueuePolicy::ChainBatch);
+        assert_eq!(two.ci_runs_per_landed, 0.25, "two checkpoints, two runs: {two:?}");
+    }
+
     #[test]
     fn every_arrival_is_landed_set_aside_or_still_queued() {
         let p = params();
-        for policy in [QueuePolicy::Serial, QueuePolicy::UpdateEveryBranch, QueuePolicy::MergeQueue, QueuePolicy::Batch] {
+        for policy in [QueuePolicy::Serial, QueuePolicy::UpdateEveryBranch, QueuePolicy::MergeQueue, QueuePolicy::Batch, QueuePolicy::ChainSerial, QueuePolicy::ChainBatch, QueuePolicy::ChainAdaptive] {
             for s in run_seeds(3, 3) {
                 let t = simulate(&p, s, policy);
                 assert_eq!(t.latencies.len() + t.set_aside as usize + t.backlog, arrivals(&p, s).len(), "{policy:?}");

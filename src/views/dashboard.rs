@@ -54,6 +54,9 @@ pub struct DashboardView {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum Actor {
+    /// Not an actor but the first group: rows that waited past a stop-the-line level, whoever acts
+    /// next on them (their row's `actor` still says who).
+    StopTheLine,
     /// The account the page reads as: a review asked of it, its own pull request back with it, or a
     /// person's turn when it is one of the humans who merge.
     You,
@@ -71,10 +74,13 @@ pub enum Actor {
 }
 
 impl Actor {
-    pub const ALL: [Actor; 6] = [Actor::You, Actor::Reviewers, Actor::Agents, Actor::Queue, Actor::Person, Actor::Nobody];
+    /// The page's order, most urgent first: what stops the line, then what a person does (the reader,
+    /// then anyone), then the machines' turns, then what no rule covers.
+    pub const ALL: [Actor; 7] = [Actor::StopTheLine, Actor::You, Actor::Person, Actor::Reviewers, Actor::Agents, Actor::Queue, Actor::Nobody];
 
     pub fn heading(self) -> &'static str {
         match self {
+            Actor::StopTheLine => "Stop the line: waited past its limit",
             Actor::You => "You",
             Actor::Reviewers => "Reviewers",
             Actor::Agents => "Agents",
@@ -178,6 +184,8 @@ pub struct QueueView {
     pub in_flight: Vec<u64>,
     pub next: Option<Next>,
     pub cycles: Vec<Vec<u64>>,
+    /// What lands next and when, with today's landings and their CI runs.
+    pub lane: crate::flows::queue::lane::Lane,
 }
 
 /// One open pull request.
@@ -204,6 +212,12 @@ pub struct DashboardRow {
     pub state: Option<String>,
     /// Reconcile's reason for that state.
     pub why: String,
+    /// What the row shows as its state and reason, matching its group: the queue's label and reading
+    /// for one the queue holds (not a review state that reads as a person's turn), else `state`/`why`.
+    pub shown_state: Option<String>,
+    pub shown_why: String,
+    /// It waited past a stop-the-line level (the first group).
+    pub stops_the_line: bool,
     pub blockers: Vec<String>,
     /// The head commit's check rollup.
     pub checks: String,
@@ -233,6 +247,8 @@ pub struct QueueCell {
     pub waiting_on: Vec<u64>,
     pub next_actor: String,
     pub next_action: String,
+    /// Its position in the lane and estimated landing (`3rd of 7, about 14:20`).
+    pub lane: Option<crate::flows::queue::lane::LaneEntry>,
 }
 
 /// Whether a row shows the queue's triage: everything but what the queue ignores and nobody owns there.
@@ -247,6 +263,8 @@ pub fn dashboard(facts: &Facts, config: &Config) -> DashboardView {
     let swept = sweep_rows(facts, config);
     let ctx = crate::flows::queue::Ctx::new(facts, config);
     let queue = crate::flows::queue::triage::triage(&ctx);
+    let lane = crate::flows::queue::lane::lane(&ctx, &queue);
+    let places = crate::codec::sorting::VecMap::new(lane.entries.iter().map(|e| (e.number, e)));
     let mut required = facts.required_checks.clone();
     required.extend(config.required_checks.iter().filter(|c| !facts.required_checks.contains(c)).cloned());
     let states = state_axis(config);
@@ -265,6 +283,12 @@ pub fn dashboard(facts: &Facts, config: &Config) -> DashboardView {
             let entry = entries.get(&pr.number).copied().filter(|e| in_queue(e));
             let state = verdict.and_then(|v| v.state.clone());
             let (actor, next_action) = next_actor(facts, config, pr, state.as_deref(), entry);
+            let why = verdict.map(|v| v.why.clone()).unwrap_or_default();
+            let (shown_state, shown_why) = match entry.filter(|e| e.triage != Class::Ignore && e.owner.is_some()) {
+                Some(e) => (Some(config.queue.labels.merge_queued.clone()), format!("{}: {}", class_words(e.triage), if e.detail.is_empty() { &e.reason } else { &e.detail })),
+                None => (state.clone(), why.clone()),
+            };
+            let stops_the_line = timed.is_some_and(|t| stops(config, t));
             DashboardRow {
                 number: pr.number,
                 title: pr.title.clone(),
@@ -283,7 +307,10 @@ pub fn dashboard(facts: &Facts, config: &Config) -> DashboardView {
                 claim: entry.and_then(|e| e.claim.clone()),
                 stays: stays(pr, &states),
                 state,
-                why: verdict.map(|v| v.why.clone()).unwrap_or_default(),
+                why,
+                shown_state,
+                shown_why,
+                stops_the_line,
                 blockers: verdict.map(|v| v.blockers.clone()).unwrap_or_default(),
                 checks: verdict.map(|v| v.checks.clone()).unwrap_or_default(),
                 owner: timed.map(|t| t.owner.clone()).unwrap_or_else(|| pr.author.clone()),
@@ -299,6 +326,7 @@ pub fn dashboard(facts: &Facts, config: &Config) -> DashboardView {
                     waiting_on: e.waiting_on.clone(),
                     next_actor: e.next_actor.clone(),
                     next_action: e.next_action.clone(),
+                    lane: places.get(&e.number).map(|l| (*l).clone()),
                 }),
             }
         })
@@ -316,7 +344,7 @@ pub fn dashboard(facts: &Facts, config: &Config) -> DashboardView {
         graph: dep_graph(&ctx),
         reads: crate::flows::queue::reads::reads_in(&ctx),
         rows,
-        queue: QueueView { order: queue.order, in_flight: queue.in_flight, next: Some(queue.next), cycles: queue.cycles },
+        queue: QueueView { order: queue.order, in_flight: queue.in_flight, next: Some(queue.next), cycles: queue.cycles, lane },
         stop_the_line: swept.stop_the_line,
         stop_reasons: swept.stop_reasons,
         warnings,
@@ -324,6 +352,25 @@ pub fn dashboard(facts: &Facts, config: &Config) -> DashboardView {
         viewer: facts.viewer.clone(),
         label_colors,
     }
+}
+
+/// The queue's class as the row says it.
+fn class_words(c: Class) -> &'static str {
+    match c {
+        Class::Ignore => "not queued",
+        Class::Note => "queued, not moving",
+        Class::Candidate => "waiting its turn",
+        Class::InFlight => "in flight",
+        Class::Failing => "failing",
+        Class::Held => "held by its review",
+    }
+}
+
+/// Whether a timed stay passed a stop-the-line level of its state (core::stay::stop_level's rule).
+fn stops(config: &Config, t: &crate::flows::followup::FollowupPull) -> bool {
+    let (Some(state), Some(minutes)) = (t.state.as_ref(), t.minutes) else { return false };
+    let levels = config.followup.effective_levels(&config.stations.labels);
+    levels.get(state).is_some_and(|ls| ls.iter().any(|l| l.action == crate::core::config::followup::Action::StopTheLine && i64::from(l.after) <= minutes))
 }
 
 /// The state labels of the config's flow, in the order a pull request walks them.
@@ -435,7 +482,7 @@ fn groups(rows: &[DashboardRow]) -> Vec<Group> {
     Actor::ALL
         .into_iter()
         .filter_map(|actor| {
-            let mut members: Vec<&DashboardRow> = rows.iter().filter(|r| r.actor == actor).collect();
+            let mut members: Vec<&DashboardRow> = rows.iter().filter(|r| if r.stops_the_line { actor == Actor::StopTheLine } else { r.actor == actor }).collect();
             crate::codec::sorting::sort_by_key(&mut members, |r| (std::cmp::Reverse(r.minutes.unwrap_or(-1)), r.number));
             (!members.is_empty()).then(|| Group { actor, heading: actor.heading().into(), numbers: members.iter().map(|r| r.number).collect() })
         })
@@ -617,6 +664,38 @@ mod tests {
             assert!(!r.next_action.is_empty(), "{rule}: the next action is said in words");
             assert_eq!(view.groups.iter().map(|g| (g.actor, g.numbers.clone())).collect::<Vec<_>>(), vec![(want, vec![1])], "{rule}: its one group");
         }
+    }
+
+    #[test]
+    fn a_row_the_queue_holds_shows_the_queues_reading_and_its_lane_place() {
+        // Approved and asked to merge (needs-human in the bot-panel flow), then queued: the queue holds
+        // it, so the row must not read as a person's turn inside the queue's group.
+        let mut queued = pull(22, &["state:needs-human", "merge-queued"], false);
+        queued["mergeStateStatus"] = json!("BEHIND");
+        let mut waiting = pull(23, &["merge-queued", "skip-ci"], false);
+        waiting["mergeStateStatus"] = json!("BEHIND");
+        let view = dashboard(&facts(vec![queued, waiting, pull(24, &["state:needs-human"], false)]), &Config::default());
+        let r = row(&view, 22);
+        assert_eq!(r.actor, Actor::Queue);
+        assert_eq!(r.shown_state.as_deref(), Some("merge-queued"), "the state shown is the queue's, not {:?}", r.state);
+        assert!(r.shown_why.starts_with("waiting its turn"), "{}", r.shown_why);
+        assert_eq!(r.queue.as_ref().and_then(|q| q.lane.as_ref()).map(|l| l.words.as_str()), Some("1st of 2"), "no landing in the facts: a position and no guessed time");
+        assert_eq!(view.queue.lane.next, Some(22), "the next landing is named");
+        let other = row(&view, 24);
+        assert_eq!((other.shown_state.as_deref(), other.shown_why.as_str()), (other.state.as_deref(), other.why.as_str()), "outside the queue the row shows reconcile's state");
+    }
+
+    #[test]
+    fn a_row_past_stop_the_line_leads_the_groups() {
+        // Unclaimed for 20 days: past the stations preset's stop-the-line level (4 h).
+        let mut old = pull(3, &["state:ready-for-review"], false);
+        old["timeline"] = json!([{"kind": "labeled", "label": "state:ready-for-review", "actor": "prflow", "at": "2026-11-10T09:00:00Z"}]);
+        let config = Config::from_value(json!({"flow": "stations"})).expect("a valid config");
+        let view = dashboard(&facts(vec![old, pull(4, &["state:dev"], false)]), &config);
+        assert!(view.stop_the_line, "the preset stops the line after that long");
+        assert_eq!(view.groups.first().map(|g| (g.actor, g.numbers.clone())), Some((Actor::StopTheLine, vec![3])));
+        assert_eq!(row(&view, 3).actor, Actor::Reviewers, "its row still says who acts");
+        assert!(!row(&view, 4).stops_the_line);
     }
 
     #[test]

@@ -4,3 +4,4 @@
 pub mod catalog;
 pub mod dashboard;
 pub mod reconcile;
+pub mod scoreboard;

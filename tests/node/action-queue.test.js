@@ -5,12 +5,11 @@
 // the demo's queue (the README's main command) and the example workflow's triggers, group and token.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { load as loadYaml } from "js-yaml";
-import { startEmulator } from "../../emulator/index.js";
+import { setup } from "./lib/setup.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -18,17 +17,13 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const writes = (gh) =>
   gh.requests.filter((r) => (r.path === "/graphql" ? /^(add|remove|update|enable|disable|create|delete|merge|close|reopen|mark|convert|request|resolve|minimize|submit)[A-Z]/.test(r.operation ?? "") : r.method !== "GET" && r.operation !== "git upload-pack" && !(r.refs?.length && r.refs.every((ref) => ref.startsWith("refs/prflow/")))));
 
-async function setup(t) {
-  const gh = await startEmulator({ git: true });
+/** A repository on git with CI and auto-merge, and `run`: one run of the Action in queue mode. */
+async function queueRepo(t) {
+  // No config file in the workspace: the bot-panel preset, whose queue section is the defaults.
+  const { gh, dir: workspace } = await setup(t, { git: true, dir: "action-queue" });
   gh.setRepoSettings({ allowAutoMerge: true });
   gh.setRequiredChecks(["ci", "no-skip-ci-label"], { strict: true });
   gh.ci.register({ name: "CI", jobs: [{ name: "test", minutes: 10 }], aggregate: "ci", guard: "no-skip-ci-label" });
-  // No config file in the workspace: the bot-panel preset, whose queue section is the defaults.
-  const workspace = mkdtempSync(join(tmpdir(), "prflow-action-queue-"));
-  t.after(async () => {
-    await gh.close();
-    rmSync(workspace, { recursive: true, force: true });
-  });
   /**
    * One run of the Action. The Action waits in real time (scaled by the runner's PRFLOW_TIME_SCALE), the
    * emulator's CI on its own clock: the clock moves a minute every few milliseconds while the run lasts,
@@ -47,7 +42,7 @@ async function setup(t) {
 
 
 test("action queue: the workflow's GITHUB_TOKEN is refused before any request, saying which token to give", async (t) => {
-  const { gh, run } = await setup(t);
+  const { gh, run } = await queueRepo(t);
   const pr = gh.createPull({ title: "one", head: "agent/one", files: ["src/a.rs"], labels: ["merge-queued", "skip-ci"] });
   gh.moveBranch("main");
   gh.reset();
@@ -65,7 +60,7 @@ test("action queue: the workflow's GITHUB_TOKEN is refused before any request, s
 });
 
 test("action queue: with a personal token one run lands the queued pull request behind main, with one CI run, and stops", async (t) => {
-  const { gh, run } = await setup(t);
+  const { gh, run } = await queueRepo(t);
   const pr = gh.createPull({ title: "one", head: "agent/one", files: ["src/a.rs"], labels: ["merge-queued", "skip-ci"] });
   const before = pr.headSha;
   gh.moveBranch("main");
@@ -86,7 +81,7 @@ test("action queue: with a personal token one run lands the queued pull request 
 });
 
 test("action queue: a conflict is set aside with its comment; the next run takes the comment up and tries nothing; live: false writes nothing", async (t) => {
-  const { gh, run } = await setup(t);
+  const { gh, run } = await queueRepo(t);
   const bad = gh.createPull({ title: "clash", head: "agent/clash", files: ["src/c.rs"], labels: ["merge-queued", "skip-ci"], conflicting: true });
   const badHead = bad.headSha;
   const first = await run({ token: gh.personalToken });

@@ -2,11 +2,12 @@
 // one names the file and JSON path), the `numbers` input, and the job summary and board as snapshots.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import * as prflow from "../../js/node.js";
 import { loadConfig } from "../../lib/config-file.js";
 import { boardText, reconcileSummary } from "../../lib/summary.js";
 import { demoFacts } from "../../scripts/lib/demo-board.mjs";
+import { matchSnapshot } from "./lib/snapshot.js";
 
 const FILE = ".github/prflow.json";
 const reader = (text) => (path) => {
@@ -32,12 +33,7 @@ for (const c of configCases) {
   });
 }
 
-/** Compares with a committed snapshot; UPDATE_SNAPSHOTS=1 rewrites it. */
-function snapshot(name, actual) {
-  const path = new URL(`./snapshots/${name}`, import.meta.url);
-  if (process.env.UPDATE_SNAPSHOTS || !existsSync(path)) writeFileSync(path, actual);
-  assert.equal(actual, readFileSync(path, "utf8"), `snapshot ${name} differs; UPDATE_SNAPSHOTS=1 to accept`);
-}
+const snapshot = (name, actual) => matchSnapshot(new URL(`./snapshots/${name}`, import.meta.url), actual);
 
 test("summary: a dry run's job summary lists every pull request, what would change and why", () => {
   const config = JSON.parse(readFileSync(new URL("../../examples/prflow.json", import.meta.url), "utf8"));

@@ -28,8 +28,8 @@ test("agents' commands: each bad input is one line on stderr with its exit code,
     { rule: "fixer with no AI command", args: ["fixer", "fixer-1", "--once"], code: 2, line: /^prflow: no AI command: pass --ai "claude -p" \(or set PRFLOW_AI\)/ },
     { rule: "claim-pr with no claimant", args: ["claim-pr", String(n)], code: 2, line: /^prflow: --by: the claimant's name is required$/ },
     { rule: "claim-pr with a word for a number", args: ["claim-pr", "twelve", "--by", "fixer-1"], code: 2, line: /^prflow: expected one pull request number$/ },
-    { rule: "an unknown option", args: ["fixer", "fixer-1", "--ai", "true", "--forever"], code: 2, line: /^prflow: Unknown option '--forever'/ },
-    { rule: "no --repo", args: ["claim-pr", String(n), "--by", "fixer-1"], repo: false, code: 2, line: /^prflow: --repo: expected owner\/name, found "nothing"$/ },
+    { rule: "an unknown option", args: ["fixer", "fixer-1", "--ai", "true", "--forever"], code: 2, line: /^prflow: --forever: `prflow fixer` has no such option; it takes --repo, / },
+    { rule: "no --repo", args: ["claim-pr", String(n), "--by", "fixer-1"], repo: false, code: 2, line: /^prflow: --repo: expected owner\/name, found none$/ },
   ];
   for (const c of cases) {
     const since = gh.events.length;

@@ -6,7 +6,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { makeOctokit } from "../../lib/github/index.js";
-import { Git, runQueue } from "../../cli/commands/queue.js";
+import { Git } from "../../lib/queue/git.js";
+import { runQueue } from "../../lib/queue/worker.js";
 import { createEngine } from "../../js/node.js";
 import { gitRepo, pushBranch } from "./lib/agents.js";
 

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { APP_TOKEN, startEmulator } from "../../emulator/index.js";
-import { runCli } from "./lib/cli.js";
+import { PRESET_CONFIG, runCli } from "./lib/cli.js";
 
 /** A port nothing listens on: one the system just handed out and took back. */
 async function closedPort() {
@@ -22,14 +22,14 @@ test("cli errors: each bad input gives its one line and exit code", async () => 
     const env = { GITHUB_TOKEN: APP_TOKEN, GITHUB_API_URL: em.url, GITHUB_GRAPHQL_URL: em.graphqlUrl, PRFLOW_TIME_SCALE: "0.001" };
     const dead = { GITHUB_API_URL: `http://127.0.0.1:${port}`, GITHUB_GRAPHQL_URL: `http://127.0.0.1:${port}/graphql` };
     const cases = [
-      { rule: "a wrong token", args: ["reconcile", "--repo", "acme/widgets"], env: { GITHUB_TOKEN: "ghs_wrong" }, code: 1, line: /^prflow: reading the pull requests of acme\/widgets: bad token: GitHub answered 401 .*; check GITHUB_TOKEN/ },
-      { rule: "a wrong token on status", args: ["status", "--repo", "acme/widgets"], env: { GITHUB_TOKEN: "ghs_wrong" }, code: 1, line: /^prflow: bad token: GitHub answered 401 .*; check GITHUB_TOKEN/ },
-      { rule: "a wrong token on claim", args: ["claim", "review", "m4", "--repo", "acme/widgets"], env: { GITHUB_TOKEN: "ghs_wrong" }, code: 1, line: /^prflow: reading the labels of acme\/widgets: bad token: GitHub answered 401 / },
+      { rule: "a wrong token", args: ["reconcile", "--repo", "acme/widgets"], env: { GITHUB_TOKEN: "ghs_wrong" }, code: 1, line: /^prflow: reading \.github\/prflow\.json of acme\/widgets: bad token: GitHub answered 401 .*; check the token \(GH_TOKEN, else GITHUB_TOKEN\)/ },
+      { rule: "a wrong token on status", args: ["status", "--repo", "acme/widgets"], env: { GITHUB_TOKEN: "ghs_wrong" }, code: 1, line: /^prflow: reading \.github\/prflow\.json of acme\/widgets: bad token: GitHub answered 401 .*; check the token/ },
+      { rule: "a wrong token on claim", args: ["claim", "review", "m4", "--repo", "acme/widgets"], env: { GITHUB_TOKEN: "ghs_wrong" }, code: 1, line: /^prflow: reading \.github\/prflow\.json of acme\/widgets: bad token: GitHub answered 401 / },
       { rule: "a missing repository", args: ["reconcile", "--repo", "acme/nope"], code: 1, line: /^prflow: reading the pull requests of acme\/nope: not found: .*acme\/nope.*; check --repo owner\/name/ },
-      { rule: "a closed port, not retried as a 500", args: ["reconcile", "--repo", "acme/widgets"], env: dead, code: 1, line: new RegExp(`^prflow: reading the pull requests of acme/widgets: could not reach the API at http://127\\.0\\.0\\.1:${port}: connection refused \\(ECONNREFUSED\\); check GITHUB_API_URL`), never: /failed on GitHub's side|asking again|GitHub answered 500/ },
+      { rule: "a closed port, not retried as a 500", args: ["reconcile", "--repo", "acme/widgets"], env: dead, code: 1, line: new RegExp(`^prflow: reading \\.github/prflow\\.json of acme/widgets: could not reach the API at http://127\\.0\\.0\\.1:${port}: connection refused \\(ECONNREFUSED\\); check GITHUB_API_URL`), never: /failed on GitHub's side|asking again|GitHub answered 500/ },
       { rule: "a missing --config", args: ["status", "--repo", "acme/widgets", "--config", "nope.json"], code: 1, line: /^prflow: --config nope\.json: no such file; name an existing file/ },
       { rule: "a missing --config, before any write", args: ["labels", "--repo", "acme/widgets", "--live", "--config", "nope.json"], code: 1, line: /^prflow: --config nope\.json: no such file/ },
-      { rule: "a spent rate limit", before: () => em.setRateLimit({ rest: 0 }), args: ["labels", "--repo", "acme/widgets"], code: 1, line: /^prflow: syncing the labels of acme\/widgets: rate limited by GitHub until \d\d:\d\d UTC \(403 on GET \/repos\/acme\/widgets\/labels\); nothing more was attempted; run again after the reset$/ },
+      { rule: "a spent rate limit", before: () => em.setRateLimit({ rest: 0 }), args: ["labels", "--repo", "acme/widgets", "--config", PRESET_CONFIG], code: 1, line: /^prflow: syncing the labels of acme\/widgets: rate limited by GitHub until \d\d:\d\d UTC \(403 on GET \/repos\/acme\/widgets\/labels\); nothing more was attempted; run again after the reset$/ },
       { rule: "an unknown command", args: ["sweep-all"], code: 2, line: /^prflow: unknown command "sweep-all"; commands: claim, / },
       { rule: "an unknown --format", args: ["status", "--facts", "x.json", "--format", "yaml"], code: 2, line: /^prflow: --format: expected text or json, found "yaml"/ },
     ];

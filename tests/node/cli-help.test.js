@@ -1,27 +1,20 @@
 // Every command's help, as a person reads it at 80 columns, against tests/node/snapshots/help/*.txt
-// (UPDATE_SNAPSHOTS=1 rewrites them); and every option a command takes appears on its page with words.
+// (PRFLOW_BLESS=1 rewrites them); and every option a command takes appears on its page with words.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { runCli, ROOT } from "./lib/cli.js";
+import { matchSnapshot } from "./lib/snapshot.js";
 
 const DIR = `${ROOT}tests/node/snapshots/help/`;
 const commands = readdirSync(`${ROOT}cli/commands`).filter((f) => f.endsWith(".js")).map((f) => f.slice(0, -3)).sort();
 
-function compare(name, text) {
-  const file = `${DIR}${name}.txt`;
-  if (process.env.UPDATE_SNAPSHOTS === "1" || !existsSync(file)) {
-    mkdirSync(DIR, { recursive: true });
-    writeFileSync(file, text);
-    if (process.env.UPDATE_SNAPSHOTS !== "1") assert.fail(`${file} was missing; written, check it in`);
-    return;
-  }
-  assert.equal(text, readFileSync(file, "utf8"), `${name}: help changed; UPDATE_SNAPSHOTS=1 rewrites ${file}`);
-}
+const compare = (name, text) => matchSnapshot(`${DIR}${name}.txt`, text);
 
 test("cli help: the top-level help", async () => {
   const r = await runCli(["--help"], { env: { COLUMNS: "80" } });
   assert.equal(r.code, 0);
+  for (const line of r.stdout.split("\n")) assert.ok(line.length <= 80, `a line over 80 columns: ${line}`);
   compare("prflow", r.stdout);
 });
 
@@ -39,20 +32,47 @@ for (const name of commands) {
   });
 }
 
-test("cli status: the table fits the terminal's width (COLUMNS, 100 when not a terminal); --width 0 cuts nothing", async () => {
+test("cli status: every line fits COLUMNS (80 when not a terminal), grouped by who acts next, durations in h and d, bidi shown escaped; its snapshot at 80", async () => {
   const { mkdtempSync, writeFileSync: write } = await import("node:fs");
   const { tmpdir } = await import("node:os");
   const { demoFacts } = await import("../../scripts/lib/demo-board.mjs");
   const dir = mkdtempSync(`${tmpdir()}/prflow-status-`);
-  write(`${dir}/facts.json`, JSON.stringify(demoFacts()));
-  const rows = (text) => text.split("\n").filter((l) => l && !/^(Merge queue:|STOP THE LINE:|Warnings:| {2}|\S+: \d+ open pull)/.test(l));
-  const wide = await runCli(["status", "--facts", "facts.json", "--width", "0"], { cwd: dir });
-  assert.equal(wide.code, 0, wide.stderr);
-  const widest = Math.max(...rows(wide.stdout).map((l) => l.length));
-  assert.ok(widest > 120, `uncut, the table is wide (${widest})`);
-  for (const columns of [80, 100, 140]) {
-    const r = await runCli(["status", "--facts", "facts.json"], { cwd: dir, env: { COLUMNS: String(columns) } });
-    assert.equal(r.code, 0, r.stderr);
-    for (const l of rows(r.stdout)) assert.ok(l.length <= columns, `${columns} columns: ${l.length}: ${l}`);
+  const { createEngine } = await import("../../js/node.js");
+  const config = readFileSync(`${ROOT}examples/prflow.json`, "utf8");
+  write(`${dir}/prflow.json`, config);
+  const facts = demoFacts();
+  // The board as reconcile leaves it, each state applied a different while ago, so times read in h and d.
+  const plan = createEngine(config).reconcile({ facts });
+  for (const [i, pr] of facts.pullRequests.entries()) {
+    const state = plan.pulls.find((p) => p.number === pr.number)?.state;
+    if (!state) continue;
+    if (!pr.labels.includes(state)) pr.labels.push(state);
+    pr.timeline.push({ kind: "labeled", label: state, at: new Date(Date.parse(facts.now) - (i * 7 + 1) * 3_600_000).toISOString(), actor: "prflow" });
   }
+  // A title that would reorder the terminal's line: shown escaped, never obeyed.
+  facts.pullRequests[0].title = "Fix \u202Eexe.txt\u202C the parser";
+  write(`${dir}/facts.json`, JSON.stringify(facts));
+  const wide = await runCli(["status", "--facts", "facts.json", "--config", "prflow.json", "--width", "0"], { cwd: dir });
+  assert.equal(wide.code, 0, wide.stderr);
+  assert.ok(Math.max(...wide.stdout.split("\n").map((l) => l.length)) > 100, "uncut, some line is wider than 100");
+  for (const env of [{}, { COLUMNS: "80" }, { COLUMNS: "100" }, { COLUMNS: "140" }]) {
+    const columns = Number(env.COLUMNS ?? 80);
+    const r = await runCli(["status", "--facts", "facts.json", "--config", "prflow.json"], { cwd: dir, env });
+    assert.equal(r.code, 0, r.stderr);
+    for (const l of r.stdout.split("\n")) assert.ok(l.length <= columns, `${columns} columns: ${l.length}: ${l}`);
+    if (columns === 80) {
+      assert.doesNotMatch(r.stdout, /[\u202a-\u202e\u2066-\u2069]/, "no bidi control reaches the terminal");
+      assert.match(r.stdout, /<U\+202E>exe\.txt<U\+202C>/);
+      assert.doesNotMatch(r.stdout, /\d{3,} min/, "no minutes past an hour");
+      assert.match(r.stdout, /· \d+ (h|d)$/m, "durations in hours or days");
+      assert.doesNotMatch(r.stdout, /^\s+#\d+ .*state:/m, "states read without their prefix");
+      compare("status-board", r.stdout);
+    }
+  }
+  // Grouped by who acts next, in the engine's order of groups.
+  const json = await runCli(["status", "--facts", "facts.json", "--config", "prflow.json", "--format", "json"], { cwd: dir });
+  const view = JSON.parse(json.stdout);
+  const r = await runCli(["status", "--facts", "facts.json", "--config", "prflow.json"], { cwd: dir });
+  const headings = r.stdout.split("\n").filter((l) => /^\S.* \(\d+\)$/.test(l)).map((l) => l.replace(/ \(\d+\)$/, ""));
+  assert.deepEqual(headings, view.groups.map((g) => g.heading));
 });

@@ -9,7 +9,7 @@ import { createEngine } from "../../js/node.js";
 import { startEmulator } from "../../emulator/index.js";
 import { makeOctokit, PULL_PAGE } from "../../lib/github/index.js";
 import { readBoardFacts } from "../../lib/github/read-queue.js";
-import { COLUMNS, partsText } from "../../page/src/render.js";
+import { COLUMNS, partsText, sharedNext } from "../../page/src/render.js";
 import { dashboardText } from "../../lib/dashboard-text.js";
 import { runCli } from "./lib/cli.js";
 import { stationsConfig } from "./lib/team.js";
@@ -39,7 +39,10 @@ const SEEDS = [
 /** What a cell of `row` must read, by the page's own formatter over the engine's row. */
 const cellText = (key, row, view, repository = `${OWNER}/${REPO}`, api) => {
   const headings = new Map(view.groups.map((g) => [g.actor, g.heading]));
-  const ctx = { api, repository, labelColors: view.labelColors, actorHeading: (a) => headings.get(a) ?? a, several: false, now: Date.parse(view.now) };
+  // The next action a group's rows share is said once, under its heading.
+  const group = view.groups.find((g) => g.numbers.includes(row.number));
+  const shared = sharedNext(group.numbers.map((n) => ({ row: view.rows.find((r) => r.number === n) })));
+  const ctx = { api, repository, labelColors: view.labelColors, actorHeading: (a) => headings.get(a) ?? a, several: false, now: Date.parse(view.now), sharedNext: shared };
   return partsText(COLUMNS.find(([k]) => k === key)[2](row, ctx));
 };
 /** The engine's rows in the order the page draws them: by group, in each group the engine's order. */
@@ -175,14 +178,15 @@ test("the built page shows each pull request's engine state, why, owner, claimer
     for (const row of expected.rows) {
       const tr = p.document.querySelector(`#view tr.row[data-number="${row.number}"]`);
       const cell = (key) => tr.querySelector(`td[data-col="${key}"]`).textContent;
-      assert.equal(tr.querySelector('td[data-col="state"] .chip').textContent, row.state, `#${row.number}: the engine's state`);
-      assert.ok(cell("why").startsWith(row.why.replaceAll("`", "")), `#${row.number}: the engine's why`);
+      // What the row shows as its state and why is the engine's (the queue's reading for one it holds).
+      assert.equal(tr.querySelector('td[data-col="state"] .chip').textContent, row.shownState, `#${row.number}: the engine's state`);
+      assert.ok(cell("why").startsWith(row.shownWhy.replaceAll("`", "")), `#${row.number}: the engine's why`);
       assert.equal(tr.querySelector('td[data-col="title"] .t').textContent, row.title, `#${row.number}: the title as text, markup and pipes untouched`);
       assert.equal(tr.dataset.actor, row.actor, `#${row.number}: in its actor's group`);
       for (const [key] of COLUMNS) assert.equal(cell(key), cellText(key, row, expected, undefined, gh.url), `#${row.number}: column ${key}`);
     }
     for (const tr of trs) t.diagnostic([...tr.querySelectorAll("td")].map((td) => td.textContent).join(" | "));
-    t.diagnostic(p.document.querySelector(".queue").textContent);
+    t.diagnostic(p.document.querySelector(".lane-box").textContent);
     t.diagnostic(p.document.getElementById("status").textContent);
     assert.ok(expected.rows.some((r) => r.claimers.length), "a claimer is shown");
     // The queue column speaks only of queued work: the queued seed has a cell, the others none.
@@ -190,7 +194,11 @@ test("the built page shows each pull request's engine state, why, owner, claimer
     assert.deepEqual(queued, ["Land the gate"], "only the merge-queued pull request has a queue cell");
     assert.notEqual(p.document.querySelector('#view tr.row td[data-col="queue"]:not(:empty)'), null, "its queue cell is drawn");
     assert.ok(expected.rows.every((r) => r.minutes !== null), "every pull request is timed by the sweep");
-    assert.match(p.document.querySelector(".queue").textContent, /^Merge queue: next /);
+    // The queued one is the lane's first, the next landing: no bare "order none" while it is queued.
+    const lane = [...p.document.querySelectorAll("ol.lane li")].map((li) => Number(li.dataset.number));
+    assert.deepEqual(lane, expected.queue.lane.entries.map((e) => e.number));
+    assert.deepEqual(lane, [expected.rows.find((r) => r.title === "Land the gate").number]);
+    assert.equal(p.document.querySelector("#view .queue"), null, "no bare queue line while something is queued");
     assert.ok(p.statuses.includes(`reading pull requests ${SEEDS.length}/${SEEDS.length}`), `progress while reading: ${JSON.stringify(p.statuses)}`);
     assert.match(p.document.getElementById("status").textContent, /config: \.github\/prflow\.json/);
 
@@ -256,8 +264,10 @@ test("prflow status: the same view in a terminal, read from the repository with 
   const body = dashboardText({ ...view }, { width: 0 });
   // The table is the shared formatter's, over the CLI's own view (its minutes).
   assert.ok(text.stdout.endsWith(body), "the terminal text is dashboardText of the view");
-  for (const row of view.rows) assert.ok(text.stdout.split("\n").some((l) => l.startsWith(`#${row.number} `) && l.includes(row.why)), `#${row.number} and its why`);
-  assert.match(text.stdout, /^Merge queue: next /m);
+  for (const row of view.rows) assert.match(text.stdout, new RegExp(`^  #${row.number} .*\n {4,}${(row.shownWhy ?? row.why).slice(0, 30).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "m"), `#${row.number} and its why`);
+  // Something is queued: the lane says what lands next, never a bare "order none".
+  assert.ok(text.stdout.split("\n").some((l) => l.startsWith(`Merge queue: ${view.queue.lane.summary}`)), "the lane's summary names the next landing");
+  assert.match(view.queue.lane.summary, new RegExp(`#${view.queue.lane.next}\\b`));
 
   const bad = await runCli(["status", ...repoArgs, "--width", "wide"], { env });
   assert.equal(bad.code, 2, "bad input is refused");

@@ -5,19 +5,14 @@ import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startEmulator, makeClock, MERGEABILITY_DELAY_MS } from "../../emulator/index.js";
+import { makeClock, MERGEABILITY_DELAY_MS } from "../../emulator/index.js";
+import { setup } from "./lib/setup.js";
 
 const run = promisify(execFile);
 const MATRIX = [{ name: "test (linux)", minutes: 10 }, { name: "test (windows)", minutes: 25 }];
 
-async function setup(t, options = {}) {
-  const gh = await startEmulator(options);
-  t.after(() => gh.close());
-  return gh;
-}
 /** The head's check runs as the rollup shows them: "name=STATUS/CONCLUSION". */
 const checks = (gh, sha) => gh.state.checkRunsFor(sha).map((c) => `${c.name}=${c.status === "COMPLETED" ? c.conclusion : c.status}`).sort();
 const guard = (gh, sha) => gh.state.statusesFor(sha).find((s) => s.context === "no-skip-ci-label")?.state;
@@ -45,7 +40,7 @@ describe("the clock's timers", () => {
   });
 
   test("a base move leaves pull requests UNKNOWN; the recompute is a timer that fires at 60 s", async (t) => {
-    const gh = await setup(t);
+    const { gh } = await setup(t);
     const pr = gh.createPull({ title: "p" });
     assert.equal(gh.state.mergeable(pr), "UNKNOWN");
     assert.deepEqual(gh.clock.pending().map((p) => p.label), ["mergeability computed"]);
@@ -59,7 +54,7 @@ describe("the CI simulator", () => {
   const ci = (gh, extra = {}) => gh.ci.register({ name: "CI", jobs: MATRIX, aggregate: "ci-ok", guard: "no-skip-ci-label", ...extra });
 
   test("jobs run on the clock: in progress, then done at their minutes; the aggregate only when all are done", async (t) => {
-    const gh = await setup(t);
+    const { gh } = await setup(t);
     ci(gh);
     const pr = gh.createPull({ title: "p" });
     assert.deepEqual(checks(gh, pr.headSha), ["test (linux)=IN_PROGRESS", "test (windows)=IN_PROGRESS"], "no aggregate check run while its jobs run");
@@ -76,7 +71,7 @@ describe("the CI simulator", () => {
   });
 
   test("skip-ci on: every check skips at once and the guard stays pending (BLOCKED); off: one matrix on that head", async (t) => {
-    const gh = await setup(t);
+    const { gh } = await setup(t);
     ci(gh);
     gh.setRequiredChecks(["ci-ok", "no-skip-ci-label"]);
     const pr = gh.createPull({ title: "p", labels: ["skip-ci"] });
@@ -104,7 +99,7 @@ describe("the CI simulator", () => {
   });
 
   test("a newer run cancels the older one in its group: its running jobs and aggregate end CANCELLED (red)", async (t) => {
-    const gh = await setup(t);
+    const { gh } = await setup(t);
     ci(gh);
     const pr = gh.createPull({ title: "p" });
     const first = pr.headSha;
@@ -124,7 +119,7 @@ describe("the CI simulator", () => {
   });
 
   test("an outcome per head: fail makes the job and the aggregate red; a flaky job with a seed is reproducible", async (t) => {
-    const failing = await setup(t);
+    const { gh: failing } = await setup(t);
     ci(failing);
     const pr = failing.createPull({ title: "p" });
     failing.ci.setOutcome(pr.headSha, { jobs: { "test (windows)": "fail" } });
@@ -138,7 +133,7 @@ describe("the CI simulator", () => {
     assert.equal(guard(failing, pr.headSha), "failure");
 
     const flakyRounds = async (seed) => {
-      const gh = await setup(t, { seed: "same-repo" });
+      const { gh } = await setup(t, { seed: "same-repo" });
       gh.ci.register({ name: "CI", jobs: [{ name: "e2e", minutes: 3 }], outcome: { flaky: 0.5 }, seed });
       const p = gh.createPull({ title: "flaky" });
       for (let i = 0; i < 11; i++) gh.push(p.number, { rebase: false }), gh.advance({ minutes: 3 });
@@ -152,7 +147,7 @@ describe("the CI simulator", () => {
   });
 
   test("runs start only from events whose token starts runs: a GITHUB_TOKEN label removal starts none, a personal token's does", async (t) => {
-    const gh = await setup(t);
+    const { gh } = await setup(t);
     ci(gh);
     const pr = gh.createPull({ title: "p", labels: ["skip-ci"] });
     const before = gh.ci.runs.length;
@@ -170,11 +165,9 @@ describe("the CI simulator", () => {
 
 describe("CI on real git", () => {
   test("a GITHUB_TOKEN push starts no run; a personal token's starts one", async (t) => {
-    const gh = await setup(t, { git: true });
+    const { gh, dir: work } = await setup(t, { git: true, dir: "emu-ci" });
     gh.ci.register({ name: "CI", jobs: MATRIX });
     const pr = gh.createPull({ title: "p", head: "agent/p", files: ["src/p.rs"] });
-    const work = mkdtempSync(join(tmpdir(), "prflow-emu-ci-"));
-    t.after(() => rmSync(work, { recursive: true, force: true }));
     const env = { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_CONFIG_NOSYSTEM: "1", HOME: work, GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@example.com", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@example.com" };
     const git = (args) => run("git", args, { cwd: join(work, "c"), env });
     await run("git", ["clone", "--quiet", gh.cloneUrl(gh.appToken), "c"], { cwd: work, env });
@@ -197,7 +190,7 @@ describe("CI on real git", () => {
   });
 
   test("auto-merge lands when the last required check goes green on an up-to-date head, and not before; merged_at from the clock", async (t) => {
-    const gh = await setup(t, { git: true });
+    const { gh } = await setup(t, { git: true });
     gh.ci.register({ name: "CI", jobs: MATRIX, aggregate: "ci-ok", guard: "no-skip-ci-label" });
     gh.setRequiredChecks(["ci-ok", "no-skip-ci-label"], { strict: true });
     gh.setRepoSettings({ allowAutoMerge: true, deleteBranchOnMerge: true });
@@ -223,7 +216,7 @@ describe("CI on real git", () => {
 });
 
 test("a flaky check made deterministic ({ failFirst: 1 }) fails its pull request's first run, and Re-run all jobs passes", async (t) => {
-  const gh = await setup(t, { git: false });
+  const { gh } = await setup(t, { git: false });
   gh.ci.register({ name: "CI", jobs: [{ name: "test", minutes: 10 }], aggregate: "ci" });
   // Opened by a workflow's token, so nothing runs before the outcome is set.
   const pr = gh.state.withTokenKind("app", () => gh.createPull({ title: "flaky", head: "agent/flaky" }));

@@ -3,27 +3,19 @@
 // real commits on the base, and the layer above retargeted when a merged branch is deleted.
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmulator, MERGEABILITY_DELAY_MS } from "../../emulator/index.js";
+import { MERGEABILITY_DELAY_MS } from "../../emulator/index.js";
+import { setup } from "./lib/setup.js";
 import { git as gitAs } from "./lib/agents.js";
 
 
 /** git as a developer's machine runs it, with the work folder as HOME (no user config either). */
 const git = (cwd, args, { allowFail = false } = {}) => gitAs(cwd, args, { allowFail, home: cwd });
 
-/** An emulator on git with a clone of its repository; both removed when the test ends. */
-async function setup(t, options = {}) {
-  const gh = await startEmulator({ git: true, ...options });
-  const work = mkdtempSync(join(tmpdir(), "prflow-emu-git-test-"));
-  t.after(async () => {
-    await gh.close();
-    rmSync(work, { recursive: true, force: true });
-  });
-  return { gh, work };
-}
+/** An emulator on git and a folder to clone it into, both gone when the test ends. */
+const onGit = (t) => setup(t, { git: true, dir: "emu-git-test" });
 async function clone(gh, work, token = gh.personalToken, name = "clone") {
   await git(work, ["clone", "--quiet", gh.cloneUrl(token), name]);
   return join(work, name);
@@ -40,7 +32,7 @@ const REST = (gh, method, path, body, token = gh.personalToken) =>
 
 describe("smart HTTP, as github.com serves it", () => {
   test("a clone sees the seeded branches; a push with a bad or missing token is refused (401) and moves nothing", async (t) => {
-    const { gh, work } = await setup(t);
+    const { gh, dir: work } = await onGit(t);
     const pr = gh.createPull({ title: "one", head: "agent/one", files: ["src/a.rs"] });
     const dir = await clone(gh, work);
     await git(dir, ["fetch", "--quiet", "origin", "agent/one"]);
@@ -59,7 +51,7 @@ describe("smart HTTP, as github.com serves it", () => {
   });
 
   test("a push moves the pull request's head: committed events and a synchronize webhook; a personal token's push starts runs, GITHUB_TOKEN's does not", async (t) => {
-    const { gh, work } = await setup(t);
+    const { gh, dir: work } = await onGit(t);
     const pr = gh.createPull({ title: "one", head: "agent/one", files: ["src/a.rs"] });
     const before = pr.headSha;
     const dir = await clone(gh, work);
@@ -88,7 +80,7 @@ describe("smart HTTP, as github.com serves it", () => {
   });
 
   test("--force-with-lease loses its lease when the branch moved: git's own rejection; a lease that holds force-pushes and records head_ref_force_pushed", async (t) => {
-    const { gh, work } = await setup(t);
+    const { gh, dir: work } = await onGit(t);
     const pr = gh.createPull({ title: "one", head: "agent/one", files: ["src/a.rs"] });
     const leased = pr.headSha;
     const dir = await clone(gh, work);
@@ -113,7 +105,7 @@ describe("smart HTTP, as github.com serves it", () => {
 
 describe("mergeability from git", () => {
   test("a conflict is DIRTY because git merge-tree says so; the same files changed compatibly are CLEAN", async (t) => {
-    const { gh, work } = await setup(t);
+    const { gh, dir: work } = await onGit(t);
     const a = gh.createPull({ title: "a", head: "agent/a", files: ["src/shared.rs"] });
     const b = gh.createPull({ title: "b", head: "agent/b", files: ["src/other.rs"] });
     // The base moves with a commit that writes src/shared.rs differently: a real conflict with `a` only.
@@ -133,7 +125,7 @@ describe("mergeability from git", () => {
   });
 
   test("BEHIND when strict and the base tip is not an ancestor of the head; compare answers from git", async (t) => {
-    const { gh } = await setup(t);
+    const { gh } = await onGit(t);
     gh.setRequiredChecks(["test"], { strict: true });
     const pr = gh.createPull({ title: "a", head: "agent/a", files: ["src/a.rs"], commits: 2 });
     gh.checkRun({ number: pr.number, name: "test" });
@@ -162,7 +154,7 @@ describe("mergeability from git", () => {
 
 describe("merging", () => {
   test("a squash merge puts one commit on the base, closes the pull request as merged and retargets the layer above", async (t) => {
-    const { gh } = await setup(t);
+    const { gh } = await onGit(t);
     gh.setRepoSettings({ deleteBranchOnMerge: true });
     const lower = gh.createPull({ title: "lower", head: "stack/lower", files: ["src/lower.rs"], commits: 3 });
     const upper = gh.createPull({ title: "upper", base: "stack/lower", head: "stack/upper", files: ["src/upper.rs"] });
@@ -201,7 +193,7 @@ describe("merging", () => {
   });
 
   test("merge refusals: a conflict (405), a moved head (409), a method the repository does not allow (405), a missing required check (405)", async (t) => {
-    const { gh } = await setup(t);
+    const { gh } = await onGit(t);
     const c = gh.createPull({ title: "c", head: "agent/c", files: ["src/c.rs"], conflicting: true });
     const ok = gh.createPull({ title: "ok", head: "agent/ok", files: ["src/ok.rs"] });
     gh.clock.advance(MERGEABILITY_DELAY_MS);
@@ -229,9 +221,8 @@ describe("merging", () => {
 describe("seeding on git", () => {
   test("the seeded board is real commits: heads are branch tips, changed files are git's, and every pull request reads as on the model", async (t) => {
     const { seedBoard } = await import("../../scripts/lib/seed-emulator.mjs");
-    const model = await startEmulator({ git: false });
-    t.after(() => model.close());
-    const { gh } = await setup(t);
+    const { gh: model } = await setup(t, { git: false });
+    const { gh } = await onGit(t);
     const board = seedBoard(gh, 20);
     seedBoard(model, 20);
     for (const { number } of board) {
@@ -253,7 +244,7 @@ describe("answers the emulator gives without asking git", () => {
   // kept; this holds those answers to git's own, on a board whose base moved under its pull requests.
   test("merge base, commits, changed files, ancestry and mergeability equal git's on a seeded board", async (t) => {
     const { seedBoard } = await import("../../scripts/lib/seed-emulator.mjs");
-    const { gh } = await setup(t);
+    const { gh } = await onGit(t);
     seedBoard(gh, 40);
     gh.createPull({ title: "nested", files: ["a/b/c.txt", "a/b.txt", "a.txt", "z/y"], commits: 3 });
     gh.moveBranch("main", { files: { "a.txt": "main's own a.txt\n" } });
@@ -277,7 +268,7 @@ describe("answers the emulator gives without asking git", () => {
 
 describe("seeding a queue on git, as the queue's report test does", () => {
   test("only the pull request seeded conflicting is DIRTY: the default file is on main (no add/add), and #1 and #26 edit different lines", async (t) => {
-    const { gh } = await setup(t);
+    const { gh } = await onGit(t);
     const prs = Array.from({ length: 25 }, (_, i) => gh.createPull({ title: `p${i + 1}` }));
     const conflict = gh.createPull({ title: "conflicts per GitHub", conflicting: true });
     assert.equal(conflict.number, 26);
@@ -291,7 +282,7 @@ describe("seeding a queue on git, as the queue's report test does", () => {
 
 describe("helpers on git", () => {
   test("push({ files }) is a commit after which the pull request's diff is those files (a dropped file goes back to the base's text)", async (t) => {
-    const { gh } = await setup(t);
+    const { gh } = await onGit(t);
     const pr = gh.createPull({ title: "a", head: "agent/a", files: ["src/one.rs", "src/two.rs"] });
     gh.push(pr.number, { files: ["src/two.rs", "src/three.rs"] });
     assert.deepEqual(pr.files, ["src/three.rs", "src/two.rs"]);
@@ -304,7 +295,7 @@ describe("helpers on git", () => {
 
 describe("GraphQL mergePullRequest", () => {
   test("squashes as REST does, judged by GitHub's schema; a stale expectedHeadOid is refused", async (t) => {
-    const { gh } = await setup(t);
+    const { gh } = await onGit(t);
     const pr = gh.createPull({ title: "via graphql", head: "agent/g", files: ["src/g.rs"], commits: 2 });
     const mutation = `mutation merge($id: ID!, $oid: GitObjectID) { mergePullRequest(input: { pullRequestId: $id, mergeMethod: SQUASH, expectedHeadOid: $oid }) { pullRequest { number merged mergedAt state } } }`;
     const stale = await REST(gh, "POST", "/graphql", { query: mutation, variables: { id: pr.nodeId, oid: "0".repeat(40) } });
@@ -326,7 +317,7 @@ describe("auto-merge", () => {
   const enable = `mutation arm($id: ID!) { enablePullRequestAutoMerge(input: { pullRequestId: $id, mergeMethod: SQUASH }) { pullRequest { autoMergeRequest { mergeMethod enabledBy { login } } } } }`;
 
   test("merges when the last required check goes green on an up-to-date head, and not before", async (t) => {
-    const { gh } = await setup(t);
+    const { gh } = await onGit(t);
     gh.setRepoSettings({ allowAutoMerge: true });
     gh.setRequiredChecks(["test", "lint"], { strict: true });
     const pr = gh.createPull({ title: "armed", head: "agent/armed", files: ["src/armed.rs"] });
@@ -351,7 +342,7 @@ describe("auto-merge", () => {
   });
 
   test("refused where GitHub refuses it (not allowed; already clean) and disarmed when the base changes", async (t) => {
-    const { gh } = await setup(t);
+    const { gh } = await onGit(t);
     const clean = gh.createPull({ title: "clean", head: "agent/clean", files: ["src/clean.rs"] });
     const off = await REST(gh, "POST", "/graphql", { query: enable, variables: { id: clean.nodeId } });
     assert.match(off.body.errors[0].message, /Auto merge is not allowed for this repository/);
@@ -373,7 +364,7 @@ describe("auto-merge", () => {
 
 describe("push rules", () => {
   test("a ruleset refuses a force push and a deletion of main in GitHub's words (GH013), and GET rules lists them", async (t) => {
-    const { gh, work } = await setup(t);
+    const { gh, dir: work } = await onGit(t);
     gh.setPushRules("main", { nonFastForward: true, deletion: true });
     const dir = await clone(gh, work);
     const tip = gh.git.tip("main");

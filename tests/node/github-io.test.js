@@ -96,9 +96,9 @@ describe("readFacts reproduces the seeded repository", () => {
       { name: "ci/legacy", workflow: null, status: "COMPLETED", conclusion: "ERROR", startedAt: "2026-01-05T09:01:00Z", completedAt: "2026-01-05T09:01:00Z", hasId: false, url: undefined },
     ]);
     assert.match(a.checks[0].url, /^https:\/\/github\.com\/acme\/widgets\/actions\/runs\/\d+$/, "a check run's page (detailsUrl); a status without a target_url has none");
-    assert.deepEqual(a.comments.map((c) => [c.author, c.body, c.authorCanWrite]), [
-      ["maintainer", "/ready", true],
-      ["github-actions[bot]", "<!-- prflow:claim key=1 -->", false],
+    assert.deepEqual(a.comments.map((c) => [c.author, c.body, c.authorAssociation]), [
+      ["maintainer", "/ready", "MEMBER"],
+      ["github-actions[bot]", "<!-- prflow:claim key=1 -->", "CONTRIBUTOR"],
     ]);
   });
 
@@ -427,15 +427,15 @@ describe("the writer table carries the merge queue worker's writes", () => {
     assert.deepEqual([gh.state.pull(n).body, gh.state.pull(n).state], ["resolved", "closed"]);
   });
 
-  test("a rebase-and-push goes to the git runner the worker gives, whose lease is the guard; without one it fails in words", async () => {
-    const op = { op: "rebaseAndPush", number: 1, branch: "topic", onto: "main", reason: "r", guard: { head: "abc" } };
+  test("git ops go to the git port the worker gives, whose lease is the guard; without one they fail in words", async () => {
+    const op = { op: "push", number: 1, branch: "topic", lease: "abc", reason: "r" };
     const [none] = await apply([op]);
-    assert.deepEqual([none.outcome, none.detail], ["failed", "no git runner here: only the queue worker applies rebaseAndPush"]);
+    assert.deepEqual([none.outcome, none.detail], ["failed", "no git here: only the queue worker applies push"]);
     const seen = [];
-    const git = { rebaseAndPush: async (o) => (seen.push(o), { outcome: "guard-failed", detail: "the lease was lost: topic moved" }) };
+    const git = { pushOp: async (o) => (seen.push(o), { outcome: "lease-lost", detail: "the lease was lost: topic moved" }) };
     gh.reset();
     const [lost, after] = await apply([op, { op: "editLabels", number: 1, add: [], remove: [{ label: "skip-ci", reason: "r" }], reason: "r" }], { git });
-    assert.deepEqual([lost.outcome, after.outcome], ["guard-failed", "guard-failed"], "skip-ci stays on when the push did not land");
+    assert.deepEqual([lost.outcome, after.outcome], ["lease-lost", "guard-failed"], "skip-ci stays on when the push did not land");
     assert.deepEqual(seen, [op]);
     assert.equal(gh.requests.length, 0, "git's lease is the check: no REST read, no write");
   });

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { createEngine } from "../../js/node.js";
 import { startEmulator } from "../../emulator/index.js";
 import { warningKinds } from "../../lib/summary.js";
-import { COLUMNS, partsText } from "../../page/src/render.js";
+import { COLUMNS, partsText, sharedNext } from "../../page/src/render.js";
 import { runUrl } from "../../page/src/cells.js";
 import { FULL_READ_MINUTES } from "../../page/src/github.js";
 import { servePage } from "../../scripts/lib/serve-page.mjs";
@@ -177,18 +177,22 @@ test("in chromium: rows grouped by who acts next, every cell the engine's, links
     const order = view.groups.flatMap((g) => g.numbers.map((n) => [g.actor, n]));
     assert.deepEqual(shown.map((r) => [r.group, r.number]), order, "the engine's groups, in its order");
     const headings = new Map(view.groups.map((g) => [g.actor, g.heading]));
-    const ctx = { api: gh.url, repository: `${OWNER}/${REPO}`, labelColors: view.labelColors, actorHeading: (a) => headings.get(a) ?? a, several: false, now: Date.parse(view.now) };
+    const base = { api: gh.url, repository: `${OWNER}/${REPO}`, labelColors: view.labelColors, actorHeading: (a) => headings.get(a) ?? a, several: false, now: Date.parse(view.now) };
+    // The next action a group's rows share is said once, under its heading.
+    const shared = (n) => sharedNext(view.groups.find((g) => g.numbers.includes(n)).numbers.map((m) => ({ row: view.rows.find((r) => r.number === m) })));
     for (const row of view.rows) {
       const drawn = shown.find((r) => r.number === row.number);
-      for (const [key, , parts] of COLUMNS) assert.equal(drawn.cells[key], partsText(parts(row, ctx)), `#${row.number}: column ${key}`);
+      for (const [key, , parts] of COLUMNS) assert.equal(drawn.cells[key], partsText(parts(row, { ...base, sharedNext: shared(row.number) })), `#${row.number}: column ${key}`);
       // Colours are the repository's labels' (recoloured in before()), not the config's.
       const color = (name) => gh.state.label(name)?.color;
-      if (row.state) assert.equal(drawn.chip, rgb(color(row.state)), `#${row.number}: its state in its label's colour on GitHub`);
-      assert.deepEqual(drawn.labels, row.labels.map((l) => [l, rgb(color(l))]), `#${row.number}: each label in its colour on GitHub`);
+      if (row.shownState) assert.equal(drawn.chip, rgb(color(row.shownState)), `#${row.number}: its state in its label's colour on GitHub`);
+      // Each label once: the state and the blockers have their own cells.
+      const elsewhere = new Set([row.shownState, ...row.blockers]);
+      assert.deepEqual(drawn.labels, row.labels.filter((l) => !elsewhere.has(l)).map((l) => [l, rgb(color(l))]), `#${row.number}: each label in its colour on GitHub`);
       // The state's timeline: one stretch per stay the engine replayed, in that label's colour.
       assert.deepEqual(drawn.stays.map(([label]) => label), row.stays.map((x) => x.label), `#${row.number}: its stays`);
       for (const [label, bg] of drawn.stays) if (color(label)) assert.equal(bg, rgb(color(label)), `#${row.number}: the stay in ${label} in its colour`);
-      for (const f of row.checkRuns.failed) assert.ok(drawn.links.includes(runUrl(ctx, row, f)), `#${row.number}: a link to the failed run of ${f.name}`);
+      for (const f of row.checkRuns.failed) assert.ok(drawn.links.includes(runUrl(base, row, f)), `#${row.number}: a link to the failed run of ${f.name}`);
       if (row.setAside?.commentId) assert.ok(drawn.links.some((h) => h.endsWith(`/pull/${row.number}#issuecomment-${row.setAside.commentId}`)), `#${row.number}: a link to its Retry box`);
     }
     assert.ok(view.rows.some((r) => r.state && view.labelColors[r.state] !== gh.state.label(r.state).color), "the repository's colours are not the config's, so the check above can fail");
@@ -300,6 +304,8 @@ test("in chromium: a deep link opens at its row, j and k move between rows shown
     await tab.keyboard.press("k");
     await tab.keyboard.press("k");
     assert.deepEqual(await at(), { focused: ids[i - 1], hash: `#${ids[i - 1]}`, repo: `${OWNER}/${REPO}` }, "k twice: two rows up");
+    // Once connected the form is folded: Change opens it again.
+    await tab.click("#change");
     await tab.focus("#repo");
     await tab.keyboard.press("j");
     assert.equal(await tab.inputValue("#repo"), `${OWNER}/${REPO}j`, "a j typed in a field is the field's");
@@ -462,6 +468,7 @@ test("in chromium: warnings grouped by kind with their counts and inline code as
     // The same repository with a config that has mistakes: the engine's problems, each at its path, and no guess.
     bare.setFile(".github/prflow.json", JSON.stringify({ ...CONFIG, flow: "stations", followup: 7, labels: { prefix: 3 } }));
     const next = tab.evaluate(() => window.__next());
+    await tab.click("#change");
     await tab.click("#form button[type=submit]");
     assert.equal(await next, "rendered read");
     const broken = createEngine({ ...CONFIG, flow: "stations", followup: 7, labels: { prefix: 3 } }).configErrors();
@@ -546,7 +553,10 @@ test("in chromium: several repositories in one view, grouped together, each row 
       const ctx = { api: api.url, repository, labelColors: view.labelColors, actorHeading: (a) => headings.get(a) ?? a, several: true, now: Date.parse(view.now) };
       for (const row of view.rows) {
         const d = drawn.find((x) => x.id === `pr-${repository}-${row.number}`);
-        for (const [key, , parts] of COLUMNS) assert.equal(d.cells[key], partsText(parts(row, ctx)), `${repository}#${row.number}: column ${key}`);
+        // A group merged across repositories shares its next action across them.
+        const group = view.groups.find((g) => g.numbers.includes(row.number)).actor;
+        const merged = views.flatMap(({ view: v }) => (v.groups.find((g) => g.actor === group)?.numbers ?? []).map((n) => ({ row: v.rows.find((r) => r.number === n) })));
+        for (const [key, , parts] of COLUMNS) assert.equal(d.cells[key], partsText(parts(row, { ...ctx, sharedNext: sharedNext(merged) })), `${repository}#${row.number}: column ${key}`);
       }
     }
     assert.deepEqual(await tab.$$eval("section.repo", (s) => s.map((x) => x.dataset.repo)), [`${OWNER}/${REPO}`, `${OWNER}/gadgets`], "each repository's queue, graph and warnings");

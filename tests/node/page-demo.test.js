@@ -41,7 +41,8 @@ test("the demo board fills every group of the dashboard, the graph, a set-aside,
     assert.equal(view.rows.length, board.length);
 
     const actors = view.groups.map((g) => g.actor);
-    for (const a of ["reviewers", "agents", "queue", "person"]) assert.ok(actors.includes(a), `someone waits on ${a}: ${actors}`);
+    // The demo reads as one of the humans who merge: a person's turn is "You".
+    for (const a of ["reviewers", "agents", "queue", "you"]) assert.ok(actors.includes(a), `someone waits on ${a}: ${actors}`);
     assert.ok(!actors.includes("nobody"), `no pull request without an actor (a bug): ${JSON.stringify(view.rows.filter((r) => r.actor === "nobody").map((r) => [r.number, r.nextAction]))}`);
     const vias = new Set(view.graph.edges.map((e) => e.via));
     assert.ok(vias.has("mergeAfter") && vias.has("stack"), `a Merge-After edge and a stack: ${[...vias]}`);
@@ -109,13 +110,18 @@ test("in chromium: `npm run demo -- --dashboard` opens a truthful board", { time
     assert.ok(durations.some((d) => / d\b/.test(d)), `the pull request left for weeks reads in days: ${durations}`);
 
     const groups = await tab.$$eval("#view section.group", (s) => s.map((x) => [x.dataset.actor, x.querySelectorAll("tr.row").length]));
-    for (const a of ["reviewers", "agents", "queue", "person"]) assert.ok(groups.some(([g, n]) => g === a && n > 0), `someone waits on ${a}: ${JSON.stringify(groups)}`);
+    for (const a of ["reviewers", "agents", "queue", "you"]) assert.ok(groups.some(([g, n]) => g === a && n > 0), `someone waits on ${a}: ${JSON.stringify(groups)}`);
     assert.ok(!groups.some(([g]) => g === "nobody"), "no pull request without an actor");
     assert.match(await tab.textContent("#view .stop"), /Stop the line/, "the stop-the-line is shown");
     const edges = await tab.$$eval(".graph-box path.edge", (p) => p.map((x) => x.getAttribute("class")));
     assert.ok(edges.some((c) => c.includes("mergeAfter")) && edges.some((c) => c.includes("stack")), `the graph has a Merge-After and a stack: ${edges}`);
     assert.ok(await tab.$$eval("#view a", (as) => as.some((a) => a.textContent === "Retry box")), "the set-aside conflict links its Retry box");
     assert.match(await tab.textContent("#view"), /claimed by fixer-box/, "the claimed pull request");
+    // A row's link opens something that works: the demo's view of that pull request, not the emulator's API (401).
+    const first = await tab.$eval("#view tr.row", (tr) => ({ number: tr.dataset.number, href: tr.querySelector('td[data-col="number"] a').href }));
+    const res = await fetch(first.href);
+    assert.equal(res.status, 200, `${first.href} answers`);
+    assert.match(await res.text(), new RegExp(`<h1>#${first.number} `), "with that pull request");
     await tab.close();
   } finally {
     await chromiumRun.close();

@@ -14,10 +14,11 @@ const root = new URL("../../", import.meta.url);
 const bytes = (path) => readFileSync(new URL(path, root));
 
 // The dashboard's Wasm: the goal is 300 KB (110 KB gzipped), not reached; these bounds are what the
-// build reaches today (318,184 bytes, 139,880 gzipped) with about 3% for the facts' growth, so a change
-// that grows it by more fails here. Lower them as it shrinks.
-const PAGE_MAX = 327_500;
-const PAGE_GZIP_MAX = 143_900;
+// build reaches today (339,507 bytes, 149,767 gzipped, with the queue's lane and the agents'
+// scoreboard; 318,184 and 139,880 before them) with about 3% for the facts' growth, so a change that
+// grows it by more fails here. Lower them as it shrinks.
+const PAGE_MAX = 349_700;
+const PAGE_GZIP_MAX = 154_300;
 
 let loads = 0;
 /** The pages' glue (pkg/prflow.js, the one they bundle) over a given Wasm, bound as every host binds it. */
@@ -46,13 +47,15 @@ test("the dashboard page's Wasm is its own build: only the page's decisions, and
   assert.ok(page.length < full.length / 2, `page ${page.length} bytes against the full engine's ${full.length}`);
 
   const { glue } = await load("pkg/page/prflow_bg.wasm");
-  assert.deepEqual(glue.Engine.names(), ["dashboard", "queueReads"]);
+  assert.deepEqual(glue.Engine.names(), ["dashboard", "scoreboard", "queueReads"]);
 });
 
 test("the page's and the simulations' builds answer as the full engine does", async () => {
   const { prflow: page } = await load("pkg/page/prflow_bg.wasm");
   const config = { botPanel: { bots: ["claude-bot"] }, queue: {} };
-  for (const name of ["dashboard", "queueReads"]) {
+  const queued = { ...board, landed: [{ number: 9, author: "a", labels: ["from:m1"], createdAt: "2026-11-30T10:00:00Z", mergedAt: "2026-11-30T11:00:00Z", checks: [{ name: "t", status: "COMPLETED", conclusion: "SUCCESS", startedAt: "2026-11-30T10:30:00Z", completedAt: "2026-11-30T10:42:00Z" }] }] };
+  for (const name of ["dashboard", "scoreboard", "queueReads"]) {
+    assert.deepEqual(page.createEngine(config)[name]({ facts: queued }), createEngine(config)[name]({ facts: queued }), `${name}, with a landing`);
     assert.deepEqual(page.createEngine(config)[name]({ facts: board }), createEngine(config)[name]({ facts: board }), name);
   }
   // A bad config: the same problems, with their paths.
@@ -63,7 +66,7 @@ test("the page's and the simulations' builds answer as the full engine does", as
   assert.equal(expected.filter((e) => e.expected === "a regular expression").length, 3, JSON.stringify(expected));
   assert.deepEqual(page.createEngine(patterns).configErrors(), expected);
   // A decision the page does not call is not in its build.
-  assert.throws(() => page.createEngine().call("reconcile", { facts: board }), /unknown decision "reconcile"; the engine knows dashboard, queueReads/);
+  assert.throws(() => page.createEngine().call("reconcile", { facts: board }), /unknown decision "reconcile"; the engine knows dashboard, scoreboard, queueReads/);
 
   const { glue, prflow: sim } = await load("pkg/sim/prflow_bg.wasm");
   assert.deepEqual(glue.Engine.names(), ["simReview", "simQueue", "simReviewDefaults", "simQueueDefaults"]);

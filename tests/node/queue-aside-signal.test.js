@@ -1,7 +1,8 @@
 // `prflow queue` stopped by SIGTERM in the middle of a rebase, as a child process against the
 // emulator with real git: the first signal finishes the step (the push is whole) and stops; a second
 // exits at once. Either way no worktree is left in the clone it runs from, and no branch is half-pushed.
-// A post-checkout hook in the worker's clone holds the rebase once it has begun (rebase-merge exists).
+// The worker runs no hook of its clone's (hooks are off for every git of its own), so a `git` first on
+// its PATH holds the rebase once the step has begun: the worktree is made, the rebase is next.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
@@ -12,12 +13,16 @@ import { setTimeout as delay } from "node:timers/promises";
 import { startEmulator } from "../../emulator/index.js";
 import { CLI, PRESET_CONFIG } from "./lib/cli.js";
 
-const HOLD = `#!/bin/sh
-# Only mid-rebase (the worktree's own checkout runs this hook too): say so, then wait to be let go.
-[ -d "$(git rev-parse --git-path rebase-merge)" ] || exit 0
-touch "$PRFLOW_TEST_MARK/in-rebase"
-i=0
-while [ ! -e "$PRFLOW_TEST_MARK/go" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
+const REAL_GIT = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+// The mark folder is written in: the worker gives its git no variable of its own environment.
+const HOLD = (mark) => `#!/bin/sh
+# Only a rebase (not its --abort): say so, then wait to be let go, then be git.
+case " $* " in *" rebase --quiet "*)
+  touch "${mark}/in-rebase"
+  i=0
+  while [ ! -e "${mark}/go" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done ;;
+esac
+exec ${REAL_GIT} "$@"
 `;
 
 async function board(t) {
@@ -33,19 +38,18 @@ async function board(t) {
   const pr = gh.createPull({ title: "one", head: "agent/one", files: ["src/a.rs"], labels: ["merge-queued", "skip-ci"] });
   gh.moveBranch("main");
   gh.advance({ minutes: 2 }); // GitHub has computed the merge state: the worker's survey reads it at once
-  // The worker's clone, made beforehand only to carry the hook (the worker makes it when it is missing).
   const stateDir = join(work, "state", "prflow", `${gh.owner}-${gh.repo}`);
   const clone = join(stateDir, "repo.git");
-  mkdirSync(stateDir, { recursive: true });
-  execFileSync("git", ["init", "--quiet", "--bare", clone]);
-  writeFileSync(join(clone, "hooks", "post-checkout"), HOLD);
-  chmodSync(join(clone, "hooks", "post-checkout"), 0o755);
+  const bin = join(work, "bin");
+  mkdirSync(bin);
   const mark = join(work, "mark");
   mkdirSync(mark);
+  writeFileSync(join(bin, "git"), HOLD(mark));
+  chmodSync(join(bin, "git"), 0o755);
   // Its own temp directory, to see that the worker leaves nothing there either.
   const tmp = join(work, "tmp");
   mkdirSync(tmp);
-  const env = { PATH: process.env.PATH, HOME: work, TMPDIR: tmp, ...gh.env(gh.personalToken), GH_TOKEN: gh.personalToken, PRFLOW_GIT_URL: gh.url, XDG_STATE_HOME: join(work, "state"), PRFLOW_TEST_MARK: mark };
+  const env = { PATH: `${bin}:${process.env.PATH}`, HOME: work, TMPDIR: tmp, ...gh.env(gh.personalToken), GH_TOKEN: gh.personalToken, PRFLOW_GIT_URL: gh.url, XDG_STATE_HOME: join(work, "state"), PRFLOW_TEST_MARK: mark };
   const child = spawn(process.execPath, [CLI, "queue", "--repo", `${gh.owner}/${gh.repo}`, "--config", PRESET_CONFIG], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (d) => (output += d));

@@ -3,7 +3,7 @@
 // push, the version pull request held and never rebased, and green-but-not-merging picked last.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Git } from "../../cli/commands/queue.js";
+import { Git } from "../../lib/queue/git.js";
 import { asleep, queueBoard } from "./lib/queue-worker.js";
 
 const short = (sha) => sha.slice(0, 7);

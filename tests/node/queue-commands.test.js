@@ -7,14 +7,10 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { PERSONAL_TOKEN, startEmulator } from "../../emulator/index.js";
-import { runCli, PRESET_CONFIG } from "./lib/cli.js";
+import { prflow, PRESET_CONFIG } from "./lib/cli.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const NO_CONFIG = ["--config", PRESET_CONFIG];
-
-function prflow(args, env) {
-  return runCli(args, { env });
-}
 
 async function withQueue(fn) {
   const gh = await startEmulator({ owner: "acme", repo: "widgets", seed: "queue-commands" });

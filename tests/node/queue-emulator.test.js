@@ -4,19 +4,14 @@
 // by the shared reader plus the queue's reader, triaged by the engine, compared with the committed report.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { PERSONAL_TOKEN, startEmulator } from "../../emulator/index.js";
-import { runCli, PRESET_CONFIG } from "./lib/cli.js";
+import { prflow, PRESET_CONFIG } from "./lib/cli.js";
+import { matchSnapshot } from "./lib/snapshot.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const EXPECTED = join(ROOT, "tests/fixtures/queue-report/emulator-expected.txt");
-const update = process.env.PRFLOW_UPDATE_SNAPSHOTS === "1";
-
-function prflow(args, env) {
-  return runCli(args, { env });
-}
 
 /** The queue, seeded in a fixed order so its numbers are fixed. Returns the numbers by role. */
 function seedQueue(gh) {
@@ -94,8 +89,7 @@ test("prflow report against the emulator: a 30-pull-request queue exercising eve
     const env = gh.env(PERSONAL_TOKEN);
     const text = await prflow(["report", "--repo", "acme/widgets", "--config", PRESET_CONFIG], env);
     assert.equal(text.code, 0, text.stderr);
-    if (update || !existsSync(EXPECTED)) writeFileSync(EXPECTED, text.stdout);
-    assert.equal(text.stdout, readFileSync(EXPECTED, "utf8"), "the report differs from the committed one");
+    matchSnapshot(EXPECTED, text.stdout);
     const json = await prflow(["report", "--repo", "acme/widgets", "--config", PRESET_CONFIG, "--format", "json"], env);
     assert.equal(json.code, 0, json.stderr);
     const report = JSON.parse(json.stdout);

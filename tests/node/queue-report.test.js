@@ -3,37 +3,35 @@
 // the issue; and the queue reader's GraphQL and REST calls checked against GitHub's own descriptions.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { buildSchema, parse, validate } from "graphql";
 import { createEngine } from "../../js/node.js";
 
 const engine = createEngine();
-import { QUEUE_PULLS_QUERY, numbersQuery } from "../../lib/github/read-queue.js";
-import { PRESET_CONFIG } from "./lib/cli.js";
+import { LANDED_QUERY, QUEUE_PULLS_QUERY, numbersQuery } from "../../lib/github/read-queue.js";
+import { prflow, PRESET_CONFIG } from "./lib/cli.js";
+import { matchSnapshot } from "./lib/snapshot.js";
 
 const root = new URL("../../", import.meta.url);
 const dir = new URL("tests/fixtures/queue-report/", root);
 const FACTS = new URL("facts.json", dir).pathname;
-// PRFLOW_UPDATE_SNAPSHOTS=1 rewrites the expected files; review the diff before committing.
-const update = process.env.PRFLOW_UPDATE_SNAPSHOTS === "1";
 
-function prflow(args) {
-  return execFileSync(process.execPath, [new URL("cli/prflow.js", root).pathname, ...args], { encoding: "utf8", cwd: new URL(".", root).pathname });
+/** The report's text; a failed run fails the test with its words. */
+async function reportText(args) {
+  const r = await prflow(["report", ...args]);
+  assert.equal(r.code, 0, r.stderr);
+  return r.stdout;
 }
 
-function snapshot(name, actual) {
-  const file = new URL(name, dir);
-  if (update || !existsSync(file)) writeFileSync(file, actual);
-  assert.equal(actual, readFileSync(file, "utf8"), `${name} differs from the committed report`);
-}
+// PRFLOW_BLESS=1 rewrites the expected files; review the diff before committing.
+const snapshot = (name, actual) => matchSnapshot(new URL(name, dir), actual);
 
-test("report: text of a queue exercising every triage class matches the committed report", () => {
-  snapshot("expected.txt", prflow(["report", "--facts", FACTS, "--config", PRESET_CONFIG]));
+test("report: text of a queue exercising every triage class matches the committed report", async () => {
+  snapshot("expected.txt", await reportText(["--facts", FACTS, "--config", PRESET_CONFIG]));
 });
 
-test("report: --format json matches the committed report, and covers every class and owner", () => {
-  const text = prflow(["report", "--facts", FACTS, "--config", PRESET_CONFIG, "--format", "json"]);
+test("report: --format json matches the committed report, and covers every class and owner", async () => {
+  const text = await reportText(["--facts", FACTS, "--config", PRESET_CONFIG, "--format", "json"]);
   snapshot("expected.json", text);
   const report = JSON.parse(text);
   assert.ok(report.entries.length >= 25, `${report.entries.length} pull requests`);
@@ -51,9 +49,42 @@ test("report: --format json matches the committed report, and covers every class
   assert.equal(report.next.action, "watch");
 });
 
-test("report: bad input names the file and what was wrong", () => {
-  assert.throws(() => prflow(["report", "--facts", "/nonexistent/facts.json", "--config", PRESET_CONFIG]), /nonexistent\/facts\.json: \$: expected a JSON facts file, found no such file/);
-  assert.throws(() => prflow(["report", "--facts", FACTS, "--format", "yaml"]), /--format: expected text or json/);
+test("report: the lane names the next landing and each queued one's position; never a bare `Order: none` while some are queued", async () => {
+  const text = await reportText(["--facts", FACTS, "--config", PRESET_CONFIG]);
+  const lane = engine.lane({ facts: JSON.parse(readFileSync(FACTS, "utf8")) });
+  assert.ok(lane.entries.length > 0, "the fixture queue has something to land");
+  assert.match(text, new RegExp(`^Lane: next to land: #${lane.next}; then .* \\(${lane.entries.length} in line\\)$`, "m"));
+  assert.doesNotMatch(text, /^Order: none/m);
+  // No landing in these facts: positions without a guessed time, and the report says why.
+  assert.match(text, /no estimate yet: no recent landing has timed CI runs/);
+  for (const e of lane.entries) assert.match(text, new RegExp(`^#${e.number} .* ${e.words} `, "m"));
+});
+
+test("report --by-agent: one row per agent from the engine's scoreboard, and no invented flake number", async () => {
+  const facts = JSON.parse(readFileSync(FACTS, "utf8"));
+  facts.landed = [{ number: 900, title: "landed", author: "rig", labels: ["from:m1"], createdAt: "2026-11-30T08:00:00Z", mergedAt: "2026-11-30T09:00:00Z", checks: [{ name: "test", status: "COMPLETED", conclusion: "SUCCESS", startedAt: "2026-11-30T08:30:00Z", completedAt: "2026-11-30T08:42:00Z" }] }];
+  const file = new URL("../../.tmp/by-agent-facts.json", import.meta.url).pathname;
+  mkdirSync(new URL("../../.tmp/", import.meta.url).pathname, { recursive: true });
+  writeFileSync(file, JSON.stringify(facts));
+  const board = engine.scoreboard({ facts });
+  const text = await reportText(["--facts", file, "--config", PRESET_CONFIG, "--by-agent"]);
+  const lines = text.split("\n");
+  const header = lines.findIndex((l) => l.startsWith("Agent "));
+  assert.ok(header > 0, text);
+  assert.equal(lines.slice(header + 1).filter((l) => l && !l.startsWith("Flakes")).length, board.agents.length, "one line per agent");
+  assert.match(text, /^m1 +\d+ +1 .* 60 min +12 +-$/m, "m1 landed once in 60 min with 12 CI minutes");
+  assert.match(text, /Flakes: no flake data yet/);
+  const json = JSON.parse(await reportText(["--facts", file, "--config", PRESET_CONFIG, "--by-agent", "--format", "json"]));
+  assert.deepEqual(json.agents, board.agents);
+});
+
+test("report: bad input names the file and what was wrong", async () => {
+  const missing = await prflow(["report", "--facts", "/nonexistent/facts.json", "--config", PRESET_CONFIG]);
+  assert.notEqual(missing.code, 0);
+  assert.match(missing.stderr, /nonexistent\/facts\.json: \$: expected a JSON facts file, found no such file/);
+  const format = await prflow(["report", "--facts", FACTS, "--format", "yaml"]);
+  assert.notEqual(format.code, 0);
+  assert.match(format.stderr, /--format: expected text or json/);
 });
 
 const exportCases = [
@@ -78,7 +109,7 @@ test("the queue reader's GraphQL queries are valid against GitHub's schema", () 
   const sdl = readFileSync(new URL("node_modules/@octokit/graphql-schema/schema.graphql", root), "utf8");
   // GitHub's SDL is taken as valid (graphql-js refuses its duplicated enterprise fields and deprecations).
   const schema = buildSchema(sdl, { assumeValidSDL: true, assumeValid: true });
-  for (const [name, query] of [["QUEUE_PULLS_QUERY", QUEUE_PULLS_QUERY], ["numbersQuery", numbersQuery([12, 345])]]) {
+  for (const [name, query] of [["QUEUE_PULLS_QUERY", QUEUE_PULLS_QUERY], ["LANDED_QUERY", LANDED_QUERY], ["numbersQuery", numbersQuery([12, 345])]]) {
     const errors = validate(schema, parse(query));
     assert.deepEqual(errors.map((e) => e.message), [], name);
   }

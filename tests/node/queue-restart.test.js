@@ -10,7 +10,8 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { makeOctokit } from "../../lib/github/index.js";
-import { Git, runQueue } from "../../cli/commands/queue.js";
+import { Git } from "../../lib/queue/git.js";
+import { runQueue } from "../../lib/queue/worker.js";
 import { createEngine } from "../../js/node.js";
 import { landingRepo, openBoard, WORKER_OPTIONS } from "../../scripts/lib/queue-land.mjs";
 

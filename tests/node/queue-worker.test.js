@@ -4,25 +4,21 @@
 // next candidate is moved in the same cycle; nothing is left in the worktree directory.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startEmulator } from "../../emulator/index.js";
+import { setup } from "./lib/setup.js";
 import { makeOctokit } from "../../lib/github/index.js";
-import { Git, runQueue, stamp } from "../../cli/commands/queue.js";
+import { Git } from "../../lib/queue/git.js";
+import { runQueue, stamp } from "../../lib/queue/worker.js";
 import { createEngine } from "../../js/node.js";
 
 const OPTIONS = { dryRun: false, autoFix: true, activeInterval: 30, idleAfter: 10, idleInterval: 300, pollInterval: 30 };
 
-async function setup(t) {
-  const gh = await startEmulator({ git: true });
+/** A repository on git with auto-merge, and `go`: the worker run until `until` holds (at most 40 steps). */
+async function worker(t) {
+  const { gh, dir: stateDir } = await setup(t, { git: true, dir: "queue-worker" });
   gh.setRepoSettings({ allowAutoMerge: true });
   gh.setRequiredChecks(["ci"], { strict: true });
-  const stateDir = mkdtempSync(join(tmpdir(), "prflow-queue-worker-"));
-  t.after(async () => {
-    await gh.close();
-    rmSync(stateDir, { recursive: true, force: true });
-  });
   const octokit = makeOctokit({ token: gh.personalToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl });
   const g = new Git({ cloneUrl: gh.cloneUrl(), stateDir });
   const lines = [];
@@ -39,7 +35,7 @@ async function setup(t) {
 const behind = async (gh, branch) => (await fetch(`${gh.url}/repos/${gh.owner}/${gh.repo}/compare/main...${branch}`, { headers: { authorization: `token ${gh.personalToken}` } }).then((r) => r.json())).behind_by;
 
 test("a queued pull request behind main is rebased onto it, pushed, armed and released, then watched", async (t) => {
-  const { gh, go, lines, stateDir } = await setup(t);
+  const { gh, go, lines, stateDir } = await worker(t);
   const pr = gh.createPull({ title: "one", head: "agent/one", files: ["src/a.rs"], labels: ["merge-queued", "skip-ci"] });
   const before = pr.headSha;
   gh.moveBranch("main");
@@ -54,16 +50,16 @@ test("a queued pull request behind main is rebased onto it, pushed, armed and re
   assert.ok(after.autoMerge, "armed before it was released");
   assert.ok(lines.some((l) => l.includes(`#${pr.number} released`)), lines.join("\n"));
   assert.deepEqual(readdirSync(join(stateDir, "worktrees")), [], "no worktree is left behind");
-  // The token went to each fetch and push, never into the clone's config, which a command run in a
-  // worktree (autoFix, a fixer's AI) could read.
+  // The token went to each fetch and push on a pipe, never into the clone's config, which a command
+  // run in a worktree (autoFix, a fixer's AI) could read: the clone has no remote at all.
   const config = readFileSync(join(stateDir, "repo.git", "config"), "utf8");
-  assert.match(config, /url = http:\/\/127\.0\.0\.1:\d+\//);
+  assert.doesNotMatch(config, /url =/);
   assert.ok(!config.includes(gh.personalToken) && !config.includes("x-access-token"), config);
   assert.deepEqual(gh.validationFailures, []);
 });
 
 test("the survey reads which paused branches are built on the tip from git (one fetch), not one compare request each", async (t) => {
-  const { gh, go } = await setup(t);
+  const { gh, go } = await worker(t);
   // #1 holds the queue (released: its CI never finishes here); three wait under skip-ci, the first of
   // them cut before main moved: the survey must say which are built on the tip.
   gh.createPull({ title: "in flight", head: "agent/a", files: ["src/a.rs"], labels: ["merge-queued"] });
@@ -84,7 +80,7 @@ test("the survey reads which paused branches are built on the tip from git (one 
 });
 
 test("a real conflict (picked first: priority:high) is set aside with its comment naming the file, and the next candidate is released in the same cycle", async (t) => {
-  const { gh, go, stateDir } = await setup(t);
+  const { gh, go, stateDir } = await worker(t);
   const bad = gh.createPull({ title: "clash", head: "agent/clash", files: ["src/c.rs"], labels: ["merge-queued", "skip-ci", "priority:high"], conflicting: true });
   const badHead = bad.headSha;
   const good = gh.createPull({ title: "fine", head: "agent/fine", files: ["src/d.rs"], labels: ["merge-queued", "skip-ci"] });

@@ -56,7 +56,7 @@ test("an errored isDraft is unknown, not 'ready'; an errored mergeable is UNKNOW
   assert.equal(three.mergeable, "MERGEABLE");
 });
 
-test("a review carries whether its author can write (authorAssociation)", async () => {
+test("a review carries its author's association as GitHub reports it: who can write is the engine's rule", async () => {
   const facts = await readFacts(stub([pull(1, {})], []), { owner: "acme", repo: "widgets" });
-  assert.deepEqual(facts.pullRequests[0].reviews.map((r) => [r.author, r.authorCanWrite]), [["maintainer", true], ["drive-by", false]]);
+  assert.deepEqual(facts.pullRequests[0].reviews.map((r) => [r.author, r.authorAssociation]), [["maintainer", "MEMBER"], ["drive-by", "CONTRIBUTOR"]]);
 });

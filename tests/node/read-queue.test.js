@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createEngine } from "../../js/node.js";
-import { readBoardFacts, readQueueFacts } from "../../lib/github/read-queue.js";
+import { readBoardFacts, readLanded, readQueueFacts } from "../../lib/github/read-queue.js";
 import { makeOctokit } from "../../lib/github/index.js";
 import { startEmulator } from "../../emulator/index.js";
 
@@ -166,6 +166,30 @@ async function boardRead(t, faults = []) {
   const rulesReads = gh.requests.filter((r) => r.path.includes("/rules/branches/")).length;
   return { gh, facts, rulesReads };
 }
+
+test("a board read reads the recent landings, each with its merged head's CI runs and their times, in one query", async (t) => {
+  const gh = await startEmulator();
+  t.after(() => gh.close());
+  const pr = gh.createPull({ title: "landed one", author: "agent-rig", labels: ["from:m1"] });
+  gh.checkRun({ number: pr.number, name: "test", workflow: "ci", startedAt: "2026-01-01T00:00:00Z", completedAt: "2026-01-01T00:12:00Z" });
+  gh.merge(pr.number);
+  gh.createPull({ title: "open one" });
+  const octokit = makeOctokit({ token: gh.appToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
+  const facts = await readBoardFacts(octokit, { owner: "acme", repo: "widgets", engine });
+  assert.deepEqual(facts.landed.map((l) => [l.number, l.title, l.author, l.labels]), [[pr.number, "landed one", "agent-rig", ["from:m1"]]]);
+  assert.ok(facts.landed[0].mergedAt, "with when it landed");
+  assert.deepEqual(facts.landed[0].checks.map((c) => [c.name, c.workflow, c.startedAt, c.completedAt]), [["test", "ci", "2026-01-01T00:00:00Z", "2026-01-01T00:12:00Z"]]);
+  assert.ok(!facts.unknown.includes("landed"));
+  assert.equal(engine.lane({ facts }).ciMinutes, 12, "the estimate is timed by that run");
+  assert.deepEqual(gh.validationFailures, []);
+});
+
+test("recent landings that cannot be read are unknown, and the lane makes no estimate", async () => {
+  const facts = { now: "2026-01-01T00:00:00Z", unknown: [], pullRequests: [] };
+  await readLanded({ graphql: async () => { throw new Error("Something went wrong"); } }, { owner: "me", repo: "here", facts });
+  assert.deepEqual(facts.unknown, ["landed"]);
+  assert.match(engine.lane({ facts }).basis, /could not be read/);
+});
 
 test("a board read asks the default branch's rules once, for the required checks and the review rule alike", async (t) => {
   const { gh, facts, rulesReads } = await boardRead(t);

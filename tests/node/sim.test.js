@@ -98,7 +98,7 @@ test("cli sim: a bad --params file names the file and the field; a bad flag name
   assert.equal(r.code, 1);
   assert.equal(r.stderr, "prflow: --params missing.json: no such file\n");
   r = await run("review", "--stations", "0");
-  assert.equal(r.code, 1);
+  assert.equal(r.code, 2, "a flag's bad value is a usage mistake");
   assert.equal(r.stderr, "prflow: --stations: expected from 1 to 50, found 0\n");
   r = await run("review", "--ci-minutes", "10");
   assert.equal(r.code, 2);
@@ -126,4 +126,16 @@ test("the plots are the same bytes on every build (a fixed seed), and name what 
   assert.match(readFileSync(join(a, "sim-review-waits.svg"), "utf8"), /least-loaded push/);
   assert.match(readFileSync(join(a, "sim-review-sweep.svg"), "utf8"), /article 41/);
   assert.match(readFileSync(join(a, "sim-queue-landings.svg"), "utf8"), /one at a time \(skip-ci\)/);
+});
+
+test("cli sim queue: the worker's policies, bursty arrivals and a CI range, with the worker's figures in JSON", async () => {
+  const r = await runCli(["sim", "queue", "--seed", "5", "--seeds", "2", "--days", "2", "--day-hours", "24", "--arrivals", "burst:8/15m", "--ci", "15-25", "--batch-size", "8", "--speculate", "2", "--policies", "chain-serial,chain-batch,chain-adaptive", "--sweep-ci", "", "--sweep-failures", "", "--sweep-flakes", "", "--failure-rate", "0.05", "--format", "json"]);
+  assert.equal(r.code, 0, r.stderr);
+  const report = JSON.parse(r.stdout);
+  // The same run is pinned natively: the flags read as the fixture's parameters.
+  assert.deepStrictEqual(report, fixture("queue-chain-seed5.json").expect);
+  for (const o of report.policies) for (const k of ["landedPerDay", "ciRunsPerLanded", "falseEjectionsPer100", "p50WaitMinutes", "p95WaitMinutes"]) assert.equal(typeof o[k], "number", `${o.policy}.${k}`);
+  const bad = await runCli(["sim", "queue", "--arrivals", "8/15"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--arrivals: expected burst:N\/Mm/);
 });

@@ -17,6 +17,9 @@ pub struct QueueConfig {
     pub target_age_hours: u32,
     /// A fixer's claim holds for at most this many minutes while the head is unchanged.
     pub claim_minutes: u32,
+    /// How long an autoFix, rebuild or AI command may run before it is killed with everything it
+    /// started (`--command-timeout` overrides it).
+    pub command_timeout_minutes: u32,
     /// The budgets of the watch step.
     pub watch: WatchConfig,
     /// Which failures are only a fixer's diff, and what fixes them. Absent: nothing is fixed.
@@ -27,6 +30,36 @@ pub struct QueueConfig {
     /// that a lockfile resolved by hand is what the generator would have written.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub generated: Vec<GeneratedBranch>,
+    /// How many pull requests one CI run may test as a chain (docs/queue-batches.md). The default,
+    /// `max: 1`, is the serial queue: a chain of one.
+    pub batch: BatchConfig,
+    /// Checkpoints along a chain whose CI runs at once (the top of the batch always is one). 1: only
+    /// the top; more spends runs to find a red sooner.
+    pub speculate: u32,
+    /// The most pull requests the queue admits; one queued beyond it waits outside with `queue full:
+    /// position N, estimated start HH:MM`. Absent: what the queue can land within `targetWaitMinutes`,
+    /// from the measured CI time and failure rate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub admit: Option<u32>,
+    /// The wait, in minutes, that admission aims at when `admit` is absent.
+    pub target_wait_minutes: u32,
+}
+
+/// `queue.batch`: the size of a chain.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct BatchConfig {
+    /// The most pull requests in one chain (1: serial).
+    pub max: u32,
+    /// Choose the size from the failure rate of the last landings, between 1 and `max`: large when
+    /// few fail, 1 when many do (the model in docs/queue-batches.md).
+    pub adaptive: bool,
+}
+
+impl Default for BatchConfig {
+    fn default() -> Self {
+        BatchConfig { max: 1, adaptive: false }
+    }
 }
 
 /// One generated branch of `queue.generated`.
@@ -47,9 +80,14 @@ impl Default for QueueConfig {
             version_branch_prefix: "changeset-release/".into(),
             target_age_hours: 72,
             claim_minutes: 120,
+            command_timeout_minutes: 30,
             watch: WatchConfig::default(),
             auto_fix: None,
             generated: Vec::new(),
+            batch: BatchConfig::default(),
+            speculate: 1,
+            admit: None,
+            target_wait_minutes: 240,
         }
     }
 }
@@ -147,6 +185,9 @@ impl QueueConfig {
         if self.version_branch_prefix.trim().is_empty() {
             errors.push(ConfigError { path: "$.queue.versionBranchPrefix".into(), expected: "a branch prefix such as \"changeset-release/\"".into(), found: "an empty string".into() });
         }
+        if self.command_timeout_minutes == 0 {
+            errors.push(ConfigError { path: "$.queue.commandTimeoutMinutes".into(), expected: "a number of at least 1".into(), found: "0".into() });
+        }
         for (key, value) in [("greenPollsMergeable", self.watch.green_polls_mergeable), ("greenPollsBlocked", self.watch.green_polls_blocked), ("readFailures", self.watch.read_failures), ("timeoutMinutes", self.watch.timeout_minutes)] {
             if value == 0 {
                 errors.push(ConfigError { path: format!("$.queue.watch.{key}"), expected: "a number of at least 1".into(), found: "0".into() });
@@ -159,6 +200,14 @@ impl QueueConfig {
             if g.rebuild.trim().is_empty() {
                 errors.push(ConfigError { path: format!("$.queue.generated[{i}].rebuild"), expected: "a shell command that builds the branch again".into(), found: "an empty string".into() });
             }
+        }
+        for (key, value, most) in [("batch.max", self.batch.max, 100), ("speculate", self.speculate, 100), ("targetWaitMinutes", self.target_wait_minutes, 100_000)] {
+            if value == 0 || value > most {
+                errors.push(ConfigError { path: format!("$.queue.{key}"), expected: format!("a number from 1 to {most}"), found: value.to_string() });
+            }
+        }
+        if self.admit == Some(0) {
+            errors.push(ConfigError { path: "$.queue.admit".into(), expected: "a number of at least 1 (or no key: from targetWaitMinutes)".into(), found: "0".into() });
         }
         if let Some(auto_fix) = &self.auto_fix {
             errors.extend(validate_auto_fix(auto_fix));
@@ -227,8 +276,10 @@ mod readers {
 
     lean_object!(QueueConfig {
         labels: "labels", version_branch_prefix: "versionBranchPrefix", target_age_hours: "targetAgeHours",
-        claim_minutes: "claimMinutes", watch: "watch", auto_fix: "autoFix", generated: "generated",
+        claim_minutes: "claimMinutes", command_timeout_minutes: "commandTimeoutMinutes", watch: "watch", auto_fix: "autoFix",
+        generated: "generated", batch: "batch", speculate: "speculate", admit: "admit", target_wait_minutes: "targetWaitMinutes",
     });
+    lean_object!(BatchConfig { max: "max", adaptive: "adaptive" });
     lean_object!(GeneratedBranch { branch: "branch" required, rebuild: "rebuild" required });
     lean_object!(WatchConfig {
         green_polls_mergeable: "greenPollsMergeable", green_polls_blocked: "greenPollsBlocked", read_failures: "readFailures",

@@ -10,8 +10,16 @@ use super::markers::{digest, KIND_BOARD};
 use crate::core::markers;
 use super::texts::{duration, when};
 use super::FollowupPull;
+use crate::core::facts::BoardIssue;
 use crate::core::plan::Warning;
 use std::fmt::Write;
+
+/// Which of the issues carrying the board label is the board: the oldest (the lowest number) that is
+/// not a pull request, so a second board made by hand, or a pull request given the label, never takes
+/// over from the one the sweep keeps.
+pub fn the_board(issues: &[BoardIssue]) -> Option<&BoardIssue> {
+    issues.iter().filter(|i| !i.pull_request).min_by_key(|i| i.number)
+}
 
 /// One pull request that holds the line stopped: number, state, stop level (minutes), minutes.
 pub struct Stop {
@@ -29,6 +37,8 @@ pub struct BoardView<'a> {
     /// "Mon Tue Wed Thu Fri 09:00–18:00 Asia/Taipei" when working hours are on.
     pub hours: Option<String>,
     pub order: &'a [String],
+    /// The merge queue's lane (position and estimate of each one it lands), when something is queued.
+    pub lane: &'a [crate::core::lane::LaneEntry],
 }
 
 /// The engine's one sanitizer of text written to GitHub: control characters removed (C0 but tab and
@@ -115,6 +125,20 @@ fn text(v: &BoardView, times: bool) -> String {
         }
     }
 
+    if !v.lane.is_empty() {
+        // The estimates move with every run: the digest keeps the order only, so a board is not
+        // rewritten each sweep for a time that moved by a minute.
+        let _ = write!(s, "\n### Merge queue: lands next ({})\n\n", v.lane.len());
+        for e in v.lane {
+            let title = v.pulls.iter().find(|p| p.number == e.number).map(|p| cell(&p.title)).unwrap_or_default();
+            if times {
+                let _ = writeln!(s, "{}. #{} {title}: {}", e.position, e.number, e.words);
+            } else {
+                let _ = writeln!(s, "{}. #{} {title}", e.position, e.number);
+            }
+        }
+    }
+
     let troubled: Vec<&FollowupPull> = v.pulls.iter().filter(|p| p.problem.is_some()).collect();
     if !troubled.is_empty() {
         let _ = write!(s, "\n### Needs a person ({})\n\n", troubled.len());
@@ -165,12 +189,26 @@ mod tests {
             FollowupPull { number: 8, title: "nul\0cut\u{9b}2J".into(), problem: Some("two state labels: \u{1b}]8;;x\u{7}".into()), ..Default::default() },
         ];
         let warnings = [Warning { number: None, message: "label `a\u{1b}b` unknown".into() }];
-        let (_, body) = render(&BoardView { pulls: &pulls, warnings: &warnings, stops: &[], now: 0, hours: None, order: &[] });
+        let (_, body) = render(&BoardView { pulls: &pulls, warnings: &warnings, stops: &[], now: 0, hours: None, order: &[], lane: &[] });
         let bad: Vec<&str> = body.lines().filter(|l| l.chars().any(|c| c.is_control() && c != '\t')).collect();
         assert!(bad.is_empty(), "lines with control characters: {bad:?}");
         assert!(body.contains("| #7 [31mred[0m title |"), "{body}");
         assert!(body.contains("#8 nulcut2J: two state labels: ]8;;x"), "{body}");
         assert!(body.contains("label `ab` unknown"), "{body}");
+    }
+
+    #[test]
+    fn the_board_names_what_the_queue_lands_next_and_a_moved_estimate_does_not_rewrite_it() {
+        use crate::core::lane::LaneEntry;
+        let pulls = [FollowupPull { number: 5, title: "queued one".into(), ..Default::default() }];
+        let entry = |words: &str| LaneEntry { number: 5, position: 1, of: 1, eta: None, words: words.into() };
+        let at = [entry("1st of 1, about 12:10")];
+        let later = [entry("1st of 1, about 12:30")];
+        let view = |lane| BoardView { pulls: &pulls, warnings: &[], stops: &[], now: 0, hours: None, order: &[], lane };
+        let (digest, body) = render(&view(&at));
+        assert!(body.contains("### Merge queue: lands next (1)\n\n1. #5 queued one: 1st of 1, about 12:10\n"), "{body}");
+        assert_eq!(render(&view(&later)).0, digest, "only the time moved: the same digest, no rewrite");
+        assert_ne!(render(&view(&[])).0, digest, "the lane emptied: rewritten");
     }
 
     #[test]

@@ -187,20 +187,25 @@ fn level_ref(l: &Level) -> LevelRef {
 }
 
 /// The sweep. Facts must carry `viewer` (whose markers are trusted), each pull request's labels,
-/// timeline and comments, and the board issue (`board`, or `unknown: ["board"]`).
+/// timeline and comments, and the issues carrying the board label (`boards`, or `unknown: ["board"]`).
 pub fn sweep(facts: &Facts, config: &Config) -> SweepPlan {
-    sweep_with::<true>(facts, config)
+    sweep_with::<true>(facts, config, &[])
+}
+
+/// The sweep with the merge queue's lane for the board (a composer works it out: a flow reads no other).
+pub fn sweep_with_lane(facts: &Facts, config: &Config, lane: &[crate::core::lane::LaneEntry]) -> SweepPlan {
+    sweep_with::<true>(facts, config, lane)
 }
 
 /// The sweep's readings without its writing, for the dashboard, which shows them: every row, warning
 /// and stop as `sweep` gives them, no comment and no board. The comments' and the board's texts are
 /// then not in the page's Wasm at all (issue 16).
 pub fn sweep_rows(facts: &Facts, config: &Config) -> SweepPlan {
-    sweep_with::<false>(facts, config)
+    sweep_with::<false>(facts, config, &[])
 }
 
 /// `WRITE` at compile time, so that a build calling only `sweep_rows` carries no text of a write.
-fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config) -> SweepPlan {
+fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config, lane: &[crate::core::lane::LaneEntry]) -> SweepPlan {
     let f = &config.followup;
     let now = parse_rfc3339(&facts.now).unwrap_or(0);
     let clock = Clock::new(&f.working_hours);
@@ -350,6 +355,7 @@ fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config) -> SweepPlan {
             plan.warnings.push(Warning { number: None, message: "the board issue could not be read; it was not rewritten".into() });
         } else {
             let view = board::BoardView {
+                lane,
                 pulls: &plan.pulls,
                 warnings: &plan.warnings,
                 stops: &stops,
@@ -358,7 +364,7 @@ fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config) -> SweepPlan {
                 order: &f.board.order,
             };
             let (digest, body) = board::render(&view);
-            let current = facts.board.as_ref();
+            let current = board::the_board(&facts.boards);
             let unchanged = current.is_some_and(|b| board::digest_of(&b.body).as_deref() == Some(digest.as_str()));
             if !unchanged {
                 plan.ops.push(Op::UpsertBoard {
@@ -492,7 +498,7 @@ mod tests {
                 ],
             });
             match board {
-                Some(body) => f["board"] = json!({"number": 50, "title": "Board", "body": body}),
+                Some(body) => f["boards"] = json!([{"number": 50, "title": "Board", "body": body}]),
                 None => f["unknown"] = json!(["board"]),
             }
             serde_json::from_value(f).unwrap()

@@ -66,12 +66,14 @@ impl Default for Options {
     }
 }
 
-/// How one op went, as the shell reports it (one per op applied, in order; it stops at the first
-/// that is not `done`/`unchanged`/`skipped`).
+/// How one op went, in the writer table's words (lib/github/write.js): the same for a GitHub write and
+/// a git op. One per op applied, in order; the table stops at the first that is not
+/// `applied`/`unchanged`/`skipped`. The camel-case names of the worker's first shell are still read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "kebab-case")]
 #[schemars(rename = "QueueOpOutcome")]
 pub enum Outcome {
+    #[serde(rename = "applied", alias = "done")]
     Done,
     /// A rebase or fix that changed nothing.
     Unchanged,
@@ -83,10 +85,12 @@ pub enum Outcome {
     /// The fetched head is not the one expected.
     Moved,
     /// `--force-with-lease` refused: someone pushed in between.
+    #[serde(alias = "leaseLost")]
     LeaseLost,
     /// The remote refused the push (a hook, a permission).
     Refused,
     /// A GitHub write's guard no longer held (head, labels, state).
+    #[serde(alias = "guardFailed")]
     GuardFailed,
     /// GitHub or git failed in a way that passes (no answer, a reply lost after the write, a 5xx, a
     /// rate limit) and the retries ran out: whether the op was applied is not known. Never a set-aside:
@@ -106,9 +110,15 @@ pub struct OpResult {
     /// Conflicting files.
     #[serde(default)]
     pub files: Vec<String>,
-    /// What the command printed (the engine keeps its last lines).
-    #[serde(default)]
+    /// What the op or its command printed, redacted by the shell (the engine keeps its last lines);
+    /// the writer table calls it `detail`.
+    #[serde(default, alias = "detail")]
     pub log: String,
+    /// The op's kind and target, as the writer table reports them (not read).
+    #[serde(default, skip_serializing)]
+    pub op: Option<String>,
+    #[serde(default, skip_serializing)]
+    pub number: Option<u64>,
 }
 
 /// A failed job whose log the set-aside comment folds: the shell reads the job's log (the Actions job id
@@ -425,7 +435,7 @@ impl Stepper<'_> {
             let Some(pr) = self.facts.pull_requests.iter_mut().find(|p| p.number == w.number) else { continue };
             match pr.comments.iter_mut().find(|c| c.id.is_some() && c.id == w.comment_id) {
                 Some(c) => c.body = w.body.clone(),
-                None => pr.comments.push(crate::core::facts::Comment { id: w.comment_id, author: viewer.clone(), body: w.body.clone(), created_at: self.facts.now.clone(), author_can_write: true }),
+                None => pr.comments.push(crate::core::facts::Comment { id: w.comment_id, author: viewer.clone(), body: w.body.clone(), created_at: self.facts.now.clone(), author_association: "OWNER".into() }),
             }
         }
     }
@@ -701,7 +711,7 @@ impl Stepper<'_> {
             Some(Outcome::Transient) => return Err(self.transient(number, "fetching the branch to rebase it")),
             Some(Outcome::Empty) => return Err(self.set_aside(number, Reason::AlreadyInBase, head, "", then_on_failure)),
             Some(_) | None => {
-                let rb = rebase.unwrap_or(OpResult { outcome: Outcome::Failed, head: None, files: vec![], log: "no result was reported".into() });
+                let rb = rebase.unwrap_or(OpResult { outcome: Outcome::Failed, head: None, files: vec![], log: "no result was reported".into(), op: None, number: None });
                 let d = memory::detail(&[], &rb.files, &rb.log);
                 return Err(self.set_aside(number, Reason::RebaseFailed, head, &d, then_on_failure));
             }
@@ -835,9 +845,9 @@ impl Stepper<'_> {
                         Some(JobLog { error: None, log, .. }) => logs.push((r.name.clone(), log.clone())),
                         Some(JobLog { error: Some(e), .. }) => {
                             self.log.push(format!("#{number}: the log of {} could not be read ({e})", r.name));
-                            lines.push(format!("The log of {} could not be read.", r.name));
+                            lines.push(format!("The log of {} could not be read.", crate::core::text::inline(&r.name)));
                         }
-                        None => lines.push(format!("The log of {} could not be read.", r.name)),
+                        None => lines.push(format!("The log of {} could not be read.", crate::core::text::inline(&r.name))),
                     }
                 }
                 self.set_aside(number, Reason::ChecksFailed, &head, &memory::detail_logs(&lines, &[], &logs), Then::CycleEnd)
@@ -1057,18 +1067,19 @@ impl Stepper<'_> {
         };
         if fix.eligible {
             self.log.push(format!("#{n}: {}: fixing it", fix.reason));
-            self.ops.push(Op::AutoFix { number: n, branch: watching.branch.clone(), expected_head: head.clone(), commands: fix.commands.clone(), reason: fix.reason.clone() });
+            self.ops.push(Op::AutoFix { number: n, branch: watching.branch.clone(), expected_head: head.clone(), commands: fix.commands.clone(), timeout_minutes: self.config.queue.command_timeout_minutes, reason: fix.reason.clone() });
             self.ops.push(Op::Push { number: n, branch: watching.branch.clone(), lease: head, reason: fix.reason });
             self.state.pending = Pending::AutoFix { watching };
             return Wait::Results;
         }
         self.log.push(format!("#{n}: not auto-fixed: {}", fix.reason));
-        let mut lines = vec![format!("Failed: {failed_labels}")];
+        // Check and job names are anyone's to choose: inline text in the comment.
+        let mut lines = vec![format!("Failed: {}", crate::core::text::inline(failed_labels))];
         // Each failed run where people read it (the job's page), so the comment is where to start.
         let runs: Vec<String> = crate::core::checks::newest_runs(&poll.checks)
             .iter()
             .filter(|(_, (c, v))| *v == crate::core::checks::Rollup::Failing && c.url.is_some())
-            .map(|((workflow, name), (c, _))| format!("- [{}]({})", crate::core::checks::context_label(workflow, name), c.url.as_deref().unwrap_or_default()))
+            .map(|((workflow, name), (c, _))| format!("- [{}]({})", crate::core::text::inline(&crate::core::checks::context_label(workflow, name)), c.url.as_deref().unwrap_or_default().replace([' ', ')', '\n'], "")))
             .collect();
         if !runs.is_empty() {
             lines.push(format!("The failed runs:\n{}", runs.join("\n")));

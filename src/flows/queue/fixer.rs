@@ -11,6 +11,7 @@ use super::owner::{self, Owner};
 use super::setaside::{self, Reason};
 use super::Ctx;
 use crate::core::plan::{Guard, Op};
+use crate::core::text;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -71,10 +72,13 @@ pub struct FixerPick {
     /// How long a claim holds (`queue.claimMinutes`): the station renews it well before.
     #[serde(default)]
     pub claim_minutes: u32,
+    /// How long the AI or rebuild command may run (`queue.commandTimeoutMinutes`).
+    #[serde(default)]
+    pub command_timeout_minutes: u32,
 }
 
 fn nothing(message: String) -> FixerPick {
-    FixerPick { number: None, code: "nothing".into(), message, head: String::new(), branch: String::new(), base: String::new(), reason: String::new(), start: FixerStart::Head, rebuild: None, set_aside: String::new(), failed_checks: vec![], claim_ops: vec![], claim_minutes: 0 }
+    FixerPick { number: None, code: "nothing".into(), message, head: String::new(), branch: String::new(), base: String::new(), reason: String::new(), start: FixerStart::Head, rebuild: None, set_aside: String::new(), failed_checks: vec![], claim_ops: vec![], claim_minutes: 0, command_timeout_minutes: 0 }
 }
 
 /// The next pull request for fixer `name`: its own claim first (a restarted fixer resumes), then
@@ -146,6 +150,7 @@ pub fn fixer_pick(ctx: &Ctx, name: &str) -> FixerPick {
         failed_checks,
         claim_ops: claim.ops,
         claim_minutes: ctx.config.queue.claim_minutes,
+        command_timeout_minutes: ctx.config.queue.command_timeout_minutes,
     }
 }
 
@@ -212,7 +217,8 @@ pub fn fixer_brief(pick: &FixerPick, found: &FixerFound) -> String {
         }
     }
     for log in &found.logs {
-        out.push_str(&format!("\n## Log tail: {}\n\n```\n{}\n```\n", log.name, log_tail(&log.tail)));
+        // The log is the job's: a fence it cannot close, so it writes no section of its own here.
+        out.push_str(&format!("\n## Log tail: {}\n\n{}\n", text::inline(&log.name), text::code_block(&log_tail(&log.tail))));
     }
     if !pick.set_aside.trim().is_empty() {
         out.push_str(&format!("\n## The set-aside comment\n\n{}\n", pick.set_aside.trim_end()));
@@ -222,13 +228,16 @@ pub fn fixer_brief(pick: &FixerPick, found: &FixerFound) -> String {
 
 /// Giving up: the claim released (claim-pr's release op) and a comment saying why, both guarded by
 /// the head the fixer claimed, so a push in between voids them.
-pub fn fixer_give_up(ctx: &Ctx, number: u64, name: &str, why: &str) -> Vec<Op> {
+pub fn fixer_give_up(ctx: &Ctx, number: u64, name: &str, why: &str, output: &str) -> Vec<Op> {
     let release = claim_pr(ctx, number, name, true);
     let mut ops = release.ops;
     let head = ctx.by_number.get(&number).map(|p| p.head_sha.clone()).unwrap_or_default();
     let why = why.trim();
     let why = if why.is_empty() { "no reason given" } else { why };
-    ops.push(Op::Comment { number, body: format!("**Fixer {name} gave up** on #{number} at `{}`: {why}\n\nThe claim is released; the pull request stays set aside for a person or another fixer.\n", markers::short(&head)), reason: format!("#{number}: fixer {name} gave up"), guard: Guard::head(&head) });
+    // What the command printed is quoted only as code (redacted by the shell before it came here).
+    let output = output.trim_end();
+    let printed = if output.trim().is_empty() { String::new() } else { format!("\n\nIts last output:\n\n{}", text::code_block(output)) };
+    ops.push(Op::Comment { number, body: format!("**Fixer {name} gave up** on #{number} at `{}`: {}{printed}\n\nThe claim is released; the pull request stays set aside for a person or another fixer.\n", markers::short(&head), text::inline(why)), reason: format!("#{number}: fixer {name} gave up"), guard: Guard::head(&head) });
     ops
 }
 

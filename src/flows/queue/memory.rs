@@ -38,7 +38,7 @@ fn folded(title: &str, log: &str) -> String {
         return String::new();
     }
     let tail = &lines[lines.len().saturating_sub(LOG_TAIL_LINES)..];
-    format!("<details><summary>{title} (last {} lines)</summary>\n\n```\n{}\n```\n</details>", tail.len(), tail.join("\n"))
+    format!("<details><summary>{} (last {} lines)</summary>\n\n{}\n</details>", crate::core::text::inline(title), tail.len(), crate::core::text::code_block(&tail.join("\n")))
 }
 
 /// A job log's line without the time GitHub stamps it with (`2026-11-30T12:00:00.0000000Z `).
@@ -53,7 +53,8 @@ fn unstamped(line: &str) -> &str {
 pub fn detail(lines: &[String], files: &[String], log: &str) -> String {
     let mut out: Vec<String> = lines.iter().filter(|l| !l.is_empty()).cloned().collect();
     if !files.is_empty() {
-        out.push(format!("Conflicting files:\n{}", files.iter().map(|f| format!("- `{f}`")).collect::<Vec<_>>().join("\n")));
+        // A path is the branch's to name: a code span it cannot close.
+        out.push(format!("Conflicting files:\n{}", files.iter().map(|f| format!("- {}", crate::core::text::code_span(f))).collect::<Vec<_>>().join("\n")));
     }
     let tail = log_tail(log);
     if !tail.is_empty() {

@@ -3,13 +3,17 @@
 //! that rebases, pushes and watches only carries these out; every `if` about the queue lives here.
 
 pub mod autofix;
+pub mod bisect;
+pub mod chain;
 pub mod claim;
 pub mod codeowners;
 pub mod cycle;
 pub mod declare;
+pub mod flake;
 pub mod fixer;
 pub mod graph;
 pub mod green;
+pub mod lane;
 pub mod lease;
 pub mod markers;
 pub mod memory;
@@ -21,6 +25,7 @@ pub mod reads;
 pub mod restack;
 pub mod review_hold;
 pub mod setaside;
+pub mod sizing;
 pub mod triage;
 pub mod watch;
 pub mod why;

@@ -22,12 +22,33 @@ pub const LINE_NEW_WORK: &str = "new-work";
 pub const LINE_LOST: &str = "lost";
 pub const LINE_STOP_THE_LINE: &str = "stop-the-line";
 
+/// A claimer gives up after this many lost races in one `prflow claim` (every loss takes a candidate
+/// away, so this is only a guard against a loop).
+pub const MAX_RACES: u32 = 20;
+
+/// What the answer is, as the first word of its line says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClaimKind {
+    /// A pull request to review: write `ops`, wait `settleSeconds`, read its labels back and ask
+    /// `resolveClaimRace` who keeps it.
+    Claim,
+    WipFull,
+    QueueEmpty,
+    /// A bounced pull request of the machine's own to fix (`number`).
+    Fix,
+    StopTheLine,
+    NewWork,
+}
+
 /// The answer to `prflow claim`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ClaimResult {
     /// `claim #N`, `wip-full n/w`, `queue-empty`, `fix #N`, `stop-the-line` or `new-work`.
     pub line: String,
+    /// The line's first word, typed: what a shell acts on.
+    pub kind: ClaimKind,
     /// The side the answer is for: `review` or `dev` (a machine of role `any` gets one of them).
     pub role: String,
     /// The pull request the line names, if any.
@@ -104,18 +125,21 @@ impl<'a> Board<'a> {
     }
 }
 
-fn review(facts: &Facts, config: &Config, board: &Board, machine: &str) -> ClaimResult {
+fn review(facts: &Facts, config: &Config, board: &Board, machine: &str, lost: u32) -> ClaimResult {
     let st = &config.stations;
     let l = &st.labels;
     let mine = format!("{}{machine}", l.reviewer_prefix);
     let held = board.pulls.iter().filter(|(p, d)| d.phase == Phase::InReview && p.has_label(&mine)).count() as u32;
-    let base = ClaimResult { line: String::new(), role: "review".into(), number: None, head: None, ops: vec![], why: String::new(), settle_seconds: st.settle_seconds, warnings: vec![] };
+    let base = ClaimResult { line: String::new(), kind: ClaimKind::QueueEmpty, role: "review".into(), number: None, head: None, ops: vec![], why: String::new(), settle_seconds: st.settle_seconds, warnings: vec![] };
     if held >= st.review_wip {
-        return ClaimResult { line: format!("{LINE_WIP_FULL} {held}/{}", st.review_wip), why: format!("{machine} already reviews {held} pull requests (limit {})", st.review_wip), ..base };
+        return ClaimResult { line: format!("{LINE_WIP_FULL} {held}/{}", st.review_wip), kind: ClaimKind::WipFull, why: format!("{machine} already reviews {held} pull requests (limit {})", st.review_wip), ..base };
+    }
+    if lost >= MAX_RACES {
+        return ClaimResult { line: LINE_QUEUE_EMPTY.into(), why: format!("{machine} lost {lost} claim races in a row and stops here (limit {MAX_RACES})"), ..base };
     }
     let queue = board.queue(config, machine);
     let Some((pr, _)) = queue.first() else {
-        return ClaimResult { line: LINE_QUEUE_EMPTY.into(), why: format!("no unclaimed pull request waits for review that {machine} did not open"), ..base };
+        return ClaimResult { line: LINE_QUEUE_EMPTY.into(), kind: ClaimKind::QueueEmpty, why: format!("no unclaimed pull request waits for review that {machine} did not open"), ..base };
     };
     let first_why = if pr.has_label(&l.prio_high) { format!("{} first", l.prio_high) } else { "the oldest waiting".to_string() };
     let why = format!("{machine} claims #{} ({first_why}; holds {held}/{})", pr.number, st.review_wip);
@@ -128,7 +152,7 @@ fn review(facts: &Facts, config: &Config, board: &Board, machine: &str) -> Claim
     wants.present(&l.reviewing, format!("claimed by {machine}"));
     let mut warnings = Vec::new();
     let ops: Vec<Op> = label_edit(facts, pr, &wants, || why.clone(), &mut warnings).into_iter().collect();
-    ClaimResult { line: format!("{LINE_CLAIM} #{}", pr.number), number: Some(pr.number), head: Some(pr.head_sha.clone()), ops, why, warnings, ..base }
+    ClaimResult { line: format!("{LINE_CLAIM} #{}", pr.number), kind: ClaimKind::Claim, number: Some(pr.number), head: Some(pr.head_sha.clone()), ops, why, warnings, ..base }
 }
 
 /// The development side: a bounced pull request of its own first (fixing opens nothing new), then
@@ -138,24 +162,30 @@ fn dev(facts: &Facts, config: &Config, board: &Board, machine: &str) -> ClaimRes
     let st = &config.stations;
     let l = &st.labels;
     let own = format!("{}{machine}", l.from_prefix);
-    let base = ClaimResult { line: String::new(), role: "dev".into(), number: None, head: None, ops: vec![], why: String::new(), settle_seconds: st.settle_seconds, warnings: vec![] };
+    let base = ClaimResult { line: String::new(), kind: ClaimKind::NewWork, role: "dev".into(), number: None, head: None, ops: vec![], why: String::new(), settle_seconds: st.settle_seconds, warnings: vec![] };
     let mine: Vec<&(&PullRequest, Derived)> = board.pulls.iter().filter(|(p, _)| p.has_label(&own)).collect();
     if let Some((pr, d)) = mine.iter().find(|(_, d)| d.phase == Phase::ChangesRequested) {
-        return ClaimResult { line: format!("{LINE_FIX} #{}", pr.number), number: Some(pr.number), why: format!("#{} came back: {}", pr.number, d.why), ..base };
+        return ClaimResult { line: format!("{LINE_FIX} #{}", pr.number), kind: ClaimKind::Fix, number: Some(pr.number), why: format!("#{} came back: {}", pr.number, d.why), ..base };
     }
     let (stopped, reasons) = crate::core::stay::stop_the_line(facts, config);
     if stopped {
-        return ClaimResult { line: LINE_STOP_THE_LINE.into(), why: format!("open no new pull request until the review queue drains: {}", reasons.join("; ")), ..base };
+        return ClaimResult { line: LINE_STOP_THE_LINE.into(), kind: ClaimKind::StopTheLine, why: format!("open no new pull request until the review queue drains: {}", reasons.join("; ")), ..base };
     }
     let open = mine.iter().filter(|(p, _)| !p.is_draft).count() as u32;
     if open >= st.dev_wip {
-        return ClaimResult { line: format!("{LINE_WIP_FULL} {open}/{}", st.dev_wip), why: format!("{machine} has {open} open pull requests (limit {}); split, test or wait", st.dev_wip), ..base };
+        return ClaimResult { line: format!("{LINE_WIP_FULL} {open}/{}", st.dev_wip), kind: ClaimKind::WipFull, why: format!("{machine} has {open} open pull requests (limit {}); split, test or wait", st.dev_wip), ..base };
     }
-    ClaimResult { line: LINE_NEW_WORK.into(), why: format!("{machine} has no bounced pull request and {open}/{} open", st.dev_wip), ..base }
+    ClaimResult { line: LINE_NEW_WORK.into(), kind: ClaimKind::NewWork, why: format!("{machine} has no bounced pull request and {open}/{} open", st.dev_wip), ..base }
 }
 
 /// `prflow claim <role> <machine>`.
 pub fn claim(facts: &Facts, config: &Config, role: &str, machine: &str) -> Result<ClaimResult, String> {
+    claim_after(facts, config, role, machine, 0)
+}
+
+/// `claim`, asked again after `lost` lost races in the same call: past `MAX_RACES` the review side
+/// answers `queue-empty`, so a claimer that keeps losing stops.
+pub fn claim_after(facts: &Facts, config: &Config, role: &str, machine: &str, lost: u32) -> Result<ClaimResult, String> {
     let asked = parse_role(role)?;
     if machine.is_empty() || machine.contains(char::is_whitespace) {
         return Err(format!("machine: expected a machine id such as m4, found {machine:?}"));
@@ -171,13 +201,13 @@ pub fn claim(facts: &Facts, config: &Config, role: &str, machine: &str) -> Resul
     }
     let board = Board::new(facts, config);
     let mut result = match asked {
-        Role::Review => review(facts, config, &board, machine),
+        Role::Review => review(facts, config, &board, machine, lost),
         Role::Dev => dev(facts, config, &board, machine),
         Role::Any => {
             let depth = board.queue(config, machine).len() as u32;
             if depth >= st.deep_queue {
-                let r = review(facts, config, &board, machine);
-                if r.line.starts_with(LINE_WIP_FULL) {
+                let r = review(facts, config, &board, machine, lost);
+                if r.kind == ClaimKind::WipFull {
                     let mut d = dev(facts, config, &board, machine);
                     d.why = format!("review queue is deep ({depth} ≥ {}) but {}; so: {}", st.deep_queue, r.why, d.why);
                     d

@@ -219,7 +219,7 @@ pub fn derive(st: &Stations, pr: &PullRequest, extra_gate: Option<GateResult>) -
                 let on_head = r.commit.is_empty() || r.commit == head || pushes_after(&evs, r);
                 // Anyone can submit a review; only one by someone who can write, or by a login the
                 // config names (a machine or a listed bot), is a verdict.
-                let counts = r.author_can_write || st.is_machine_or_bot(&r.author);
+                let counts = r.author_can_write() || st.is_machine_or_bot(&r.author);
                 match state.as_str() {
                     "APPROVED" | "CHANGES_REQUESTED" if !counts => {
                         ignored.push(format!("{} by {} ignored: only someone with write access, or a configured machine or bot, moves the state", state.to_ascii_lowercase().replace('_', " "), r.author));
@@ -258,7 +258,7 @@ pub fn derive(st: &Stations, pr: &PullRequest, extra_gate: Option<GateResult>) -
             Ev::Comment(c) => {
                 let Some(cmd) = parse(&c.body) else { continue };
                 let held: Vec<String> = claims.iter().cloned().collect();
-                let who = match authorize(st, pr, cmd, &c.author, c.author_can_write, &held) {
+                let who = match authorize(st, pr, cmd, &c.author, c.author_can_write(), &held) {
                     Ok(who) => who,
                     Err(why_not) => {
                         ignored.push(format!("{} by {} ignored: {why_not}", cmd.word(), c.author));

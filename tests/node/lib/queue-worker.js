@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../../../emulator/index.js";
 import { makeOctokit } from "../../../lib/github/index.js";
-import { Git, runQueue } from "../../../cli/commands/queue.js";
+import { Git } from "../../../lib/queue/git.js";
+import { runQueue } from "../../../lib/queue/worker.js";
 import { createEngine } from "../../../js/node.js";
 
 export const OPTIONS = { dryRun: false, autoFix: true, activeInterval: 30, idleAfter: 10, idleInterval: 300, pollInterval: 30 };
