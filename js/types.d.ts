@@ -924,6 +924,10 @@ records?: SetAsideRecord[]
  */
 rereads?: number
 /**
+ * Transient failures in a row (each backs the next survey off further; any op that succeeds resets it).
+ */
+transient?: number
+/**
  * Pull requests tried this cycle.
  */
 tried?: number[]
@@ -1066,7 +1070,7 @@ export type RepoFact = ("labels" | "requiredChecks" | "codeowners" | "issues" | 
 /**
  * How one op went, in the writer table's words (lib/github/write.js): the same for a GitHub write and a git op. One per op applied, in order; the table stops at the first that is not `applied`/`unchanged`/`skipped`. The camel-case names of the worker's first shell are still read.
  */
-export type QueueOpOutcome = (("applied" | "conflict" | "failed") | "unchanged" | "empty" | "skipped" | "moved" | "lease-lost" | "refused" | "guard-failed")
+export type QueueOpOutcome = (("applied" | "conflict" | "failed") | "unchanged" | "empty" | "skipped" | "moved" | "lease-lost" | "refused" | "guard-failed" | "transient")
 /**
  * A pull request that left the open list, read by number because the worker asked (`reads`).
  */
@@ -3089,6 +3093,60 @@ export interface Deferred {
 number: number
 why: string
 }
+export interface QueueLeaseInput {
+/**
+ * The record this worker last wrote, when it has not read since: enough to keep a lease with time left.
+ */
+held?: (string | null)
+/**
+ * This worker's name (host, process): the holder it writes.
+ */
+me: string
+/**
+ * GitHub's time now (the Date of its last answer).
+ */
+now: string
+/**
+ * The lease record as read from GitHub; null when there is none (or when it was not read: see `held`).
+ */
+record?: (string | null)
+/**
+ * The worker is leaving: write its lease expired.
+ */
+release?: boolean
+/**
+ * How long a lease lasts from its last renewal (default 600).
+ */
+ttlSeconds?: (number | null)
+}
+
+export interface QueueLeaseOutput {
+/**
+ * `keep` (held, time left: nothing to write), `read` (read the record and ask again), `take`, `renew`, `release` (write `record` swapped for what was read), `wait` (another holds it), `none`.
+ */
+action: string
+/**
+ * Who holds the lease after this answer (for `wait`: the other worker).
+ */
+holder?: (string | null)
+/**
+ * What to log.
+ */
+message: string
+/**
+ * The record to write for `take`, `renew` and `release`.
+ */
+record?: (string | null)
+/**
+ * Until when.
+ */
+until?: (string | null)
+/**
+ * For `wait`: seconds before asking again.
+ */
+waitSeconds: number
+}
+
 /**
  * A repository snapshot to decide.
  */
@@ -3927,6 +3985,7 @@ export interface Decisions {
   parseTrailers: { input: ParseTrailersInput; output: ParseTrailersOutput };
   pushFixedPr: { input: PushFixedPrInput; output: PushFixedPrOutput };
   queueChain: { input: QueueChainInput; output: QueueChainOutput };
+  queueLease: { input: QueueLeaseInput; output: QueueLeaseOutput };
   queueReads: { input: QueueReadsInput; output: QueueReadsOutput };
   reconcile: { input: ReconcileInput; output: ReconcileOutput };
   resolveClaimRace: { input: ResolveClaimRaceInput; output: ResolveClaimRaceOutput };
@@ -4024,6 +4083,8 @@ export interface Engine {
   pushFixedPr(input: EngineRequest<PushFixedPrInput>): PushFixedPrOutput;
   /** The next chain: the queued pull requests it takes bottom up, kept apart where their changes collide, and its checkpoints (`queue.speculate`). */
   queueChain(input: EngineRequest<QueueChainInput>): QueueChainOutput;
+  /** One worker per repository: whether this worker keeps, takes, renews or releases the queue's lease, or waits for its holder. */
+  queueLease(input: EngineRequest<QueueLeaseInput>): QueueLeaseOutput;
   /** What the queue's reader must still fetch: issues, what blocks them, CODEOWNERS teams, branches to compare with the tip. */
   queueReads(input: EngineRequest<QueueReadsInput>): QueueReadsOutput;
   /** The plan for a snapshot: every open pull request's labels and statuses, and why. */
