@@ -47,7 +47,8 @@ export async function applyStep(ops, { gh, g }) {
   try {
     const results = await applyOps(gh.octokit, ops, { owner: gh.owner, repo: gh.repo, live: true, git: g, halt: true });
     // A GitHub write that failed past the client's retries is `transient` to the engine (never a set-aside).
-    return results.map((r) => (r.outcome === FAILED && r.transient ? { ...r, outcome: TRANSIENT } : r));
+    // The flag becomes the word; the engine reads the words only.
+    return results.map(({ transient, ...r }) => (r.outcome === FAILED && transient ? { ...r, outcome: TRANSIENT } : r));
   } finally {
     await g.dropAll();
   }
