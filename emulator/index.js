@@ -186,6 +186,24 @@ class Emulator {
   pointsBudget(token) {
     return this.budget(token, "graphql");
   }
+  /**
+   * Spends the hourly budgets of `token` (REST and GraphQL) now, as a busy hour would: every call is refused
+   * until they reset `resetIn` from now on the clock (default the rest of a fresh hour).
+   */
+  spendRateLimit(token = this.personalToken, { resetIn = HOUR } = {}) {
+    for (const kind of ["rest", "graphql"]) {
+      const b = this.budget(token, kind);
+      Object.assign(b, { used: b.limit, remaining: 0, resetAt: this.clock.now() + resetIn });
+    }
+  }
+  /**
+   * An outage on the clock: from `from` (default now) for `minutes`, every API request and every git
+   * request answers 502, as GitHub's front end does when the service behind it is down.
+   */
+  outage({ from = this.clock.now(), minutes = 60 } = {}) {
+    const start = typeof from === "string" ? Date.parse(from) : from;
+    return this.inject({ kind: "outage", from: start, until: start + minutes * 60_000, times: Infinity });
+  }
   spendPoints(token, cost) {
     const b = this.pointsBudget(token);
     b.used += cost;
@@ -209,7 +227,8 @@ class Emulator {
     return f;
   }
   consumeFault(pred, req) {
-    const f = this.faultList.find((x) => x.hits < x.times && pred(x) && (!req || matches(x.match, req)));
+    const now = this.clock.now();
+    const f = this.faultList.find((x) => x.hits < x.times && pred(x) && (!req || matches(x.match, req)) && (x.kind !== "outage" || (now >= x.from && now < x.until)));
     if (f) f.hits++;
     return f ?? null;
   }
@@ -419,6 +438,7 @@ class Emulator {
     this.requests.push(entry);
     let status = 500;
     let body;
+    let lostReply = false;
     const headers = { ...CORS_HEADERS, "content-type": "application/json; charset=utf-8", date: new Date(this.clock.now()).toUTCString(), "x-github-request-id": randomUUID().toUpperCase(), "x-github-api-version-selected": "2022-11-28" };
     try {
       let json;
@@ -440,7 +460,13 @@ class Emulator {
         entry.faulted = fault.kind;
         if (fault.kind === "slow") await new Promise((r) => setTimeout(r, fault.delayMs));
         else if (fault.kind === "meanwhile") fault.run(this, { method, path });
-        else return this.sendFault(res, entry, fault, headers, started);
+        else if (fault.kind === "lost-reply") lostReply = true;
+        else if (fault.kind === "drop") {
+          // The connection closes before the request reaches GitHub: nothing is applied, no answer.
+          entry.status = 0;
+          res.socket?.destroy();
+          return;
+        } else return this.sendFault(res, entry, fault, headers, started);
       }
       if (isGraphql) {
         const spent = this.pointsBudget(token);
@@ -516,6 +542,12 @@ class Emulator {
     }
     entry.status = status;
     entry.ms = Math.round(performance.now() - started);
+    if (lostReply) {
+      // Applied, but the answer never reaches the client: the connection drops where the reply would go.
+      entry.status = 0;
+      res.socket?.destroy();
+      return;
+    }
     res.writeHead(status, headers);
     res.end(body === undefined || status === 204 || status === 304 ? undefined : JSON.stringify(body));
   }
@@ -533,6 +565,36 @@ class Emulator {
     const push = u.searchParams.get("service") === "git-receive-pack" || u.pathname.endsWith("/git-receive-pack");
     const entry = { method: req.method, path: u.pathname, operation: `git ${push ? "receive-pack" : "upload-pack"}`, status: 0, token: token ? `${token.slice(0, 8)}…` : null, tokenKind: who?.kind ?? null, login: who?.login ?? null, faulted: null, at: this.clock.iso() };
     this.requests.push(entry);
+    // Faults on git: `match: { git: "receive-pack" | "upload-pack" }` (and an outage, on everything).
+    // A lost reply needs something to lose: only the POST that carries the pack.
+    const carries = req.method === "POST";
+    const fault = this.consumeFault((f) => ["5xx", "429", "drop", "outage", "lost-reply", "meanwhile"].includes(f.kind) && (f.kind === "outage" || f.match?.git) && (f.kind !== "lost-reply" || carries), { method: req.method, path: u.pathname, git: push ? "receive-pack" : "upload-pack" });
+    if (fault?.kind === "meanwhile") {
+      entry.faulted = fault.kind;
+      fault.run(this, { method: req.method, path: u.pathname });
+    } else if (fault) {
+      entry.faulted = fault.kind;
+      if (fault.kind === "drop") {
+        req.resume();
+        entry.status = 0;
+        res.socket?.destroy();
+        return;
+      }
+      if (fault.kind === "429") {
+        req.resume();
+        entry.status = 429;
+        res.writeHead(429, { "content-type": "text/plain", "retry-after": String(fault.retryAfter) });
+        res.end("Too Many Requests\n");
+        return;
+      }
+      if (fault.kind !== "lost-reply") {
+        req.resume();
+        entry.status = fault.status ?? 502;
+        res.writeHead(entry.status, { "content-type": "text/plain" });
+        res.end("Bad gateway\n");
+        return;
+      }
+    }
     if ((token && !who) || (push && !who)) {
       req.resume();
       entry.status = 401;
@@ -542,17 +604,31 @@ class Emulator {
     }
     const pack = req.method === "POST" && push;
     const before = pack ? this.git.heads() : null;
-    const status = await this.git.serve(req, res, { path: u.pathname, query: u.search.replace(/^\?/, ""), remoteUser: push ? who.login : who?.login });
+    // Refs outside branches (a tool's own, such as a lease) move too: `entry.refs` names every ref a push moved.
+    const others = () => this.git.git(["for-each-ref", "--format=%(refname) %(objectname)", "refs/"]).split("\n").filter((l) => l && !l.startsWith("refs/heads/")).join("\n");
+    const othersBefore = pack ? others() : null;
+    const lose = fault?.kind === "lost-reply" && pack;
+    const status = await this.git.serve(req, lose ? discard(res) : res, { path: u.pathname, query: u.search.replace(/^\?/, ""), remoteUser: push ? who.login : who?.login });
     entry.status = res.statusCode;
     if (pack && status === 0) {
       this.currentTokenKind = who.kind;
       try {
-        this.state.receive(before, this.git.heads(), who.login);
+        const after = this.git.heads();
+        const moved = (a, b) => [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k));
+        const lines = (text) => new Map(text ? text.split("\n").map((l) => l.split(" ")) : []);
+        entry.refs = [...moved(before, after).map((b) => `refs/heads/${b}`), ...moved(lines(othersBefore), lines(others()))];
+        this.state.receive(before, after, who.login);
       } catch (e) {
         this.validationFailures.push({ where: "emulator", method: req.method, path: u.pathname, operation: entry.operation, problems: [e.stack ?? e.message] });
       } finally {
         this.currentTokenKind = null;
       }
+    }
+    if (lose) {
+      // The push was received and the refs moved; the client never hears so.
+      entry.status = 0;
+      res.socket?.destroy();
+      return;
     }
     res.end();
   }
@@ -586,7 +662,7 @@ class Emulator {
   sendFault(res, entry, fault, headers, started) {
     let status;
     let body;
-    if (fault.kind === "5xx") {
+    if (fault.kind === "5xx" || fault.kind === "outage") {
       status = fault.status ?? 502;
       body = { message: "Server Error" };
     } else if (fault.kind === "secondary-rate-limit") {
@@ -627,7 +703,20 @@ function makeWorkflows() {
   };
 }
 
+/** A response stand-in that swallows what git http-backend writes (a lost reply's). */
+function discard(res) {
+  return new Proxy(res, {
+    get(target, key, proxy) {
+      if (key === "writeHead") return () => proxy;
+      if (["write", "setHeader", "end", "flushHeaders"].includes(key)) return (...args) => (typeof args.at(-1) === "function" ? args.at(-1)() : true);
+      const v = Reflect.get(target, key);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+}
+
 function matches(match = {}, req) {
+  if (match.git && match.git !== req.git) return false;
   if (match.method && match.method.toUpperCase() !== req.method) return false;
   if (match.path) {
     const ok = match.path instanceof RegExp ? match.path.test(req.path) : req.path.includes(match.path);

@@ -607,6 +607,8 @@ decisions! {
     "autoFix": AutoFixInput => OrRefusal<autofix::AutoFix> = |e, i| with_config(e, |c| Ok(autofix::auto_fix(c.queue.auto_fix.as_ref(), &i.failed, i.commit_count)));
     /// The yield rule: the released pull request `mine` gives its turn back to, or null.
     "yieldsTo": YieldsToInput => Option<u64> = |_, i| Ok(order::yields_to(i.mine, &i.others));
+    /// One worker per repository: whether this worker keeps, takes, renews or releases the queue's lease, or waits for its holder.
+    "queueLease": queue::lease::LeaseInput => queue::lease::LeaseDecision = |_, i| queue::lease::lease(i);
     /// One step of the merge queue's cycle: the survey, the remembered state and the results of the
     /// ops the shell applied in; the next ops, the new state and what to wait for out.
     "cycleStep": queue::cycle::StepInput => OrRefusal<queue::cycle::StepOut> = |e, i| {

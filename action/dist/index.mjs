@@ -1354,7 +1354,7 @@ var require_light = __commonJS({
 
 // action/src/main.js
 import { resolve } from "node:path";
-import { cpSync, existsSync as existsSync4, readFileSync as readFileSync6, readdirSync as readdirSync2 } from "node:fs";
+import { cpSync, existsSync as existsSync5, readFileSync as readFileSync7, readdirSync as readdirSync3 } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 // node_modules/universal-user-agent/index.js
@@ -3136,6 +3136,12 @@ function unreachable(octokit) {
     } catch (e) {
       if (e?.status !== 500 || e.response || !e.cause) throw e;
       const code = e.cause?.cause?.code ?? e.cause?.code ?? e.cause?.cause?.message ?? e.message;
+      if (dropped(code)) {
+        if (idempotent(options)) throw e;
+        const err2 = new e.constructor(`the connection dropped before GitHub answered ${options.method} ${options.url}: whether it was applied is not known (${describeCause(code)})`, 0, { request: e.request });
+        err2.ambiguous = true;
+        throw err2;
+      }
       const origin = (() => {
         try {
           return new URL(e.request?.url ?? options.url).origin;
@@ -3148,6 +3154,13 @@ function unreachable(octokit) {
       throw err;
     }
   });
+}
+function dropped(code) {
+  return /^(ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)$|other side closed|socket hang up/i.test(String(code));
+}
+function idempotent(options) {
+  if (options.method === "GET" || options.method === "HEAD") return true;
+  return options.method === "POST" && /\/graphql$/.test(options.url ?? "") && typeof options.query === "string" && !/^\s*mutation\b/.test(options.query);
 }
 function describeCause(code) {
   const words = { ECONNREFUSED: "connection refused", ENOTFOUND: "no such host", ECONNRESET: "connection reset", ETIMEDOUT: "timed out", EAI_AGAIN: "name lookup failed" };
@@ -3163,7 +3176,7 @@ function makeOctokit({ token, baseUrl, graphqlUrl, log: log2 = () => {
   const what = (options) => `${options.method} ${options.url}`;
   const onLimit = (kind) => (retryAfter, options, _octokit, retryCount) => {
     if (kind === "rate limit" && retryAfter > MAX_RATE_LIMIT_WAIT_S) {
-      log2(`giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, too long to wait (over ${MAX_RATE_LIMIT_WAIT_S} s)`);
+      log2(`giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, more than this request waits (${MAX_RATE_LIMIT_WAIT_S} s): the resident worker waits for the reset, a run stops`);
       return false;
     }
     if (retryCount < MAX_RATE_LIMIT_RETRIES) {
@@ -3590,6 +3603,68 @@ function toEvent(item) {
   }
 }
 
+// lib/retry.js
+var RETRY_WAITS_S = [1, 4, 9];
+var BACKOFF_FIRST_S = 30;
+var BACKOFF_MAX_S = 600;
+var GIT_TRANSIENT = [
+  /The requested URL returned error: (5\d\d|429)/i,
+  /\b(502|503|504) (Bad Gateway|Service Unavailable|Gateway Time-?out)/i,
+  /Connection reset|Connection refused|Connection timed out|Operation timed out|timed out after/i,
+  /Failed to connect|Could not resolve host|Couldn't connect|Empty reply from server/i,
+  /remote end hung up unexpectedly|early EOF|RPC failed|unexpected disconnect|transfer closed/i,
+  /SSL_read|GnuTLS recv error|TLS connection was non-properly terminated|curl \d+ /i
+];
+function gitTransient(text) {
+  return GIT_TRANSIENT.some((re) => re.test(String(text ?? "")));
+}
+function apiTransient(e) {
+  if (!e) return false;
+  const status = e.status ?? e.response?.status;
+  if (status === 0 || e.unreachable || e.ambiguous) return true;
+  if (status >= 500 || status === 429) return true;
+  const text = `${e.message ?? ""} ${JSON.stringify(e.response?.data ?? "")}`;
+  if (/rate limit|RATE_LIMITED|abuse/i.test(text)) return true;
+  if (e.cause && !status) return true;
+  return false;
+}
+function waitAfter(e, attempt, nowMs = Date.now()) {
+  const headers = e?.response?.headers ?? {};
+  const reset = Number(headers["x-ratelimit-reset"]);
+  const remaining = headers["x-ratelimit-remaining"];
+  const after = Number(headers["retry-after"]);
+  let seconds;
+  let why;
+  if (Number.isFinite(reset) && reset > 0 && String(remaining) === "0") {
+    seconds = Math.max(1, Math.ceil(reset - nowMs / 1e3) + 1);
+    why = "the rate limit to reset";
+  } else if (Number.isFinite(after) && after > 0) {
+    seconds = after;
+    why = "the wait GitHub asked for";
+  } else {
+    seconds = Math.min(BACKOFF_MAX_S, BACKOFF_FIRST_S * 2 ** Math.max(0, attempt - 1));
+    why = "GitHub to answer again";
+  }
+  return { seconds, until: new Date(nowMs + seconds * 1e3).toISOString(), why };
+}
+async function retrying(attempt, { what = "git", isTransient = () => false, sleep = (ms) => new Promise((r) => setTimeout(r, ms)), log: log2 = () => {
+}, waits = RETRY_WAITS_S } = {}) {
+  for (let i = 0; ; i++) {
+    let out;
+    try {
+      out = await attempt();
+    } catch (e) {
+      if (!isTransient(e) || i >= waits.length) throw e;
+      log2(`retry: ${what} failed (${String(e.message).split("\n").pop()}); again in ${waits[i]} s (retry ${i + 1} of ${waits.length})`);
+      await sleep(waits[i] * 1e3);
+      continue;
+    }
+    if (!out?.transient || i >= waits.length) return out;
+    log2(`retry: ${what} failed (${String(out.log ?? "").trim().split("\n").pop()}); again in ${waits[i]} s (retry ${i + 1} of ${waits.length})`);
+    await sleep(waits[i] * 1e3);
+  }
+}
+
 // lib/github/write.js
 var REVIEW_EVENT = Object.freeze("COMMENT");
 var APPLIED = "applied";
@@ -3600,6 +3675,7 @@ var FAILED = "failed";
 var SKIPPED = "skipped";
 var MOVED = "moved";
 var LEASE_LOST = "lease-lost";
+var TRANSIENT = "transient";
 var WRITERS = {
   editLabels: {
     describe: (op) => `would ${labelWords(op)}`,
@@ -3781,6 +3857,7 @@ var WRITERS = {
 function needGit(git2, op) {
   return git2 ? null : { outcome: FAILED, detail: `no git here: only the queue worker applies ${op.op}` };
 }
+var GIT_OPS = /* @__PURE__ */ new Set(["rebase", "rebaseOnto", "push", "autoFix"]);
 var GOES_ON = /* @__PURE__ */ new Set([APPLIED, UNCHANGED, SKIPPED, DRY_RUN]);
 var GUARD_READ = Object.freeze({ prflowGuard: true });
 var NEEDS_PULL = /* @__PURE__ */ new Set(["armAutoMerge", "disarmAutoMerge"]);
@@ -3816,7 +3893,7 @@ async function applyOne(octokit, op, { params, live: live2, git: git2, stopped }
     }
     return await writer.apply(octokit, op, { params, fresh, git: git2 });
   } catch (e) {
-    return { outcome: FAILED, detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}` };
+    return { outcome: FAILED, detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}`, transient: apiTransient(e) || Boolean(git2) && GIT_OPS.has(op.op) && gitTransient(e.message) };
   }
 }
 var hasGuard = (g) => Boolean(g && (g.head || g.base || g.labelsOn?.length || g.labelsOff?.length));
@@ -4781,14 +4858,14 @@ async function gateRun({ engine, octokit, owner, repo, step: step2, number, sha,
 }
 
 // action/src/queue.js
-import { join as join2 } from "node:path";
+import { join as join3 } from "node:path";
 import { tmpdir } from "node:os";
 
 // lib/queue/git.js
 import { execFile, execFileSync, spawn as spawn2 } from "node:child_process";
-import { existsSync as existsSync2, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync as existsSync3, mkdirSync, rmSync as rmSync2, writeFileSync as writeFileSync2 } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { join as join2 } from "node:path";
 import { promisify } from "node:util";
 
 // lib/redact.js
@@ -4908,6 +4985,92 @@ function runCommand(command, { cwd, input = "", env = {}, timeoutMs = 0, graceMs
   });
 }
 
+// lib/queue/recovery.js
+import { existsSync as existsSync2, readdirSync as readdirSync2, readFileSync as readFileSync4, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+var PID_FILE = "worker.pid";
+function alive(pid) {
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+}
+function locks(dir, out = []) {
+  let names;
+  try {
+    names = readdirSync2(dir);
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    const p = join(dir, name);
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      continue;
+    }
+    if (st.isDirectory()) {
+      if (name !== "objects") locks(p, out);
+    } else if (name.endsWith(".lock")) out.push(p);
+  }
+  return out;
+}
+async function recoverStateDir({ stateDir, clone, run, worktrees = join(stateDir, "worktrees") }) {
+  const git2 = run;
+  const done = [];
+  const pidFile = join(stateDir, PID_FILE);
+  const other = existsSync2(pidFile) ? Number(readFileSync4(pidFile, "utf8").trim()) : null;
+  if (other !== null && alive(other)) return [`the state folder ${stateDir} is in use by process ${other}: left as it is`];
+  if (existsSync2(join(clone, "HEAD"))) {
+    for (const l of locks(clone)) {
+      rmSync(l, { force: true });
+      done.push(`removed a lock a killed git left: ${l.slice(clone.length + 1)}`);
+    }
+    const list = (await git2(clone, ["worktree", "list", "--porcelain"], { allowFail: true })).stdout;
+    const paths = list.split("\n").filter((l) => l.startsWith("worktree ")).map((l) => l.slice(9)).filter((p) => p !== clone);
+    for (const p of paths) {
+      if (existsSync2(p)) {
+        const dirs = ["rebase-merge", "rebase-apply"].map(async (d) => (await git2(p, ["rev-parse", "--path-format=absolute", "--git-path", d], { allowFail: true })).stdout);
+        if ((await Promise.all(dirs)).some((d) => d && existsSync2(d))) {
+          await git2(p, ["rebase", "--abort"], { allowFail: true });
+          done.push(`aborted a rebase left half done in ${p}`);
+        }
+        for (const l of locks(join(clone, "worktrees"))) rmSync(l, { force: true });
+      }
+      await git2(clone, ["worktree", "remove", "--force", "--force", p], { allowFail: true });
+      rmSync(p, { recursive: true, force: true });
+      done.push(`removed a worktree left behind: ${p}`);
+    }
+    await git2(clone, ["worktree", "prune"], { allowFail: true });
+  }
+  if (existsSync2(worktrees)) {
+    for (const name of readdirSync2(worktrees)) {
+      rmSync(join(worktrees, name), { recursive: true, force: true });
+      done.push(`removed a worktree folder left behind: ${name}`);
+    }
+  }
+  if (existsSync2(stateDir)) writeFileSync(pidFile, `${process.pid}
+`);
+  return [...new Set(done)];
+}
+function stateWorkerName(stateDir, fresh) {
+  const file = join(stateDir, "worker.name");
+  const pid = existsSync2(join(stateDir, PID_FILE)) ? Number(readFileSync4(join(stateDir, PID_FILE), "utf8").trim()) : null;
+  if (pid !== process.pid) return fresh();
+  if (existsSync2(file)) {
+    const name2 = readFileSync4(file, "utf8").trim();
+    if (name2) return name2;
+  }
+  const name = fresh();
+  writeFileSync(file, `${name}
+`);
+  return name;
+}
+
 // lib/queue/git.js
 var exec = promisify(execFile);
 var IDENTITY = { GIT_AUTHOR_NAME: "prflow", GIT_AUTHOR_EMAIL: "prflow@users.noreply.github.com", GIT_COMMITTER_NAME: "prflow", GIT_COMMITTER_EMAIL: "prflow@users.noreply.github.com" };
@@ -4918,7 +5081,7 @@ function killRunning() {
   for (const child of running) child.kill("SIGKILL");
 }
 var GIT = (() => {
-  for (const dir of (process.env.PATH ?? "").split(":").filter((d) => d.startsWith("/"))) if (existsSync2(join(dir, "git"))) return join(dir, "git");
+  for (const dir of (process.env.PATH ?? "").split(":").filter((d) => d.startsWith("/"))) if (existsSync3(join2(dir, "git"))) return join2(dir, "git");
   return "git";
 })();
 var GIT_PATH = [...new Set([GIT.includes("/") ? GIT.slice(0, GIT.lastIndexOf("/")) : null, "/usr/bin", "/bin"].filter(Boolean))].join(":");
@@ -4935,9 +5098,10 @@ var Git = class {
     url.password = "";
     this.cloneUrl = url.toString();
     this.stateDir = dir;
-    this.dir = join(dir, "repo.git");
-    this.hooks = join(dir, "no-hooks");
+    this.dir = join2(dir, "repo.git");
+    this.hooks = join2(dir, "no-hooks");
     this.trees = /* @__PURE__ */ new Map();
+    this.retryIo = {};
   }
   /**
    * Runs git in `cwd` with hooks off. `auth` gives it the token (only from the bare clone: see the
@@ -4945,7 +5109,7 @@ var Git = class {
    */
   run(cwd, args, { allowFail = false, auth: auth2 = false, env = {} } = {}) {
     if (auth2 && cwd !== this.dir) throw new Error("git: credentials are given only to git run in the bare clone");
-    if (existsSync2(join(this.dir, "HEAD"))) writeFileSync(join(this.dir, "config"), CLEAN_CONFIG);
+    if (existsSync3(join2(this.dir, "HEAD"))) writeFileSync2(join2(this.dir, "config"), CLEAN_CONFIG);
     const pre = ["-c", `core.hooksPath=${this.hooks}`, "-c", "credential.helper=", ...auth2 && this.token ? ["-c", `credential.helper=${HELPER}`] : []];
     return new Promise((resolve2, reject) => {
       const child = spawn2(GIT, [...pre, ...args], { cwd, env: gitEnv(env), stdio: ["ignore", "pipe", "pipe", auth2 && this.token ? "pipe" : "ignore"] });
@@ -4973,11 +5137,17 @@ password=${this.token}
   }
   async ready() {
     mkdirSync(this.hooks, { recursive: true });
-    if (!existsSync2(join(this.dir, "HEAD"))) {
+    if (!existsSync3(join2(this.dir, "HEAD"))) {
       mkdirSync(this.stateDir, { recursive: true });
       await this.run(this.stateDir, ["init", "--quiet", "--bare", this.dir]);
     }
-    writeFileSync(join(this.dir, "config"), CLEAN_CONFIG);
+    writeFileSync2(join2(this.dir, "config"), CLEAN_CONFIG);
+    this.recovered ??= await recoverStateDir({ stateDir: this.stateDir, clone: this.dir, run: (cwd, args, o) => this.run(cwd, args, o) });
+  }
+  /** The branch's head on the remote, or null when it cannot be read. */
+  async remoteHead(branch) {
+    const r = await this.run(this.dir, ["ls-remote", this.cloneUrl, `refs/heads/${branch}`], { allowFail: true, auth: true });
+    return r.code === 0 ? r.stdout.split(/\s/)[0] || null : null;
   }
   /** Fetches `refspecs` from the repository (by URL: the clone has no remote). */
   fetchRefs(refspecs, { allowFail = false } = {}) {
@@ -5015,8 +5185,8 @@ password=${this.token}
   /** A throwaway worktree for pull request `number` (any key) at `sha`, detached; the last one for it is dropped first. */
   async tree(number, sha, { path: path2 } = {}) {
     await this.drop(number);
-    const dir = path2 ?? join(this.stateDir, "worktrees", String(number));
-    rmSync(dir, { recursive: true, force: true });
+    const dir = path2 ?? join2(this.stateDir, "worktrees", String(number));
+    rmSync2(dir, { recursive: true, force: true });
     await this.run(this.dir, ["worktree", "add", "--quiet", "--detach", "--force", dir, sha]);
     this.trees.set(number, dir);
     return dir;
@@ -5026,7 +5196,7 @@ password=${this.token}
     if (!dir) return;
     this.trees.delete(number);
     await this.run(this.dir, ["worktree", "remove", "--force", "--force", dir], { allowFail: true });
-    rmSync(dir, { recursive: true, force: true });
+    rmSync2(dir, { recursive: true, force: true });
   }
   async dropAll() {
     for (const n of [...this.trees.keys()]) await this.drop(n);
@@ -5040,7 +5210,7 @@ password=${this.token}
         execFileSync(GIT, ["-c", `core.hooksPath=${this.hooks}`, "worktree", "remove", "--force", "--force", dir], { cwd: this.dir, stdio: "ignore", env: gitEnv({}) });
       } catch {
       }
-      rmSync(dir, { recursive: true, force: true });
+      rmSync2(dir, { recursive: true, force: true });
     }
     this.trees.clear();
     try {
@@ -5053,11 +5223,17 @@ password=${this.token}
    * `branch`, leased at `lease`, from the bare clone. Returns { ok: true } or { ok: false, lost, detail }.
    */
   async push({ branch, commit, lease }) {
-    const r = await this.run(this.dir, ["push", "--porcelain", `--force-with-lease=refs/heads/${branch}:${lease}`, this.cloneUrl, `${commit}:refs/heads/${branch}`], { allowFail: true, auth: true });
+    const r = await retrying(async () => {
+      const p = await this.run(this.dir, ["push", "--porcelain", `--force-with-lease=refs/heads/${branch}:${lease}`, this.cloneUrl, `${commit}:refs/heads/${branch}`], { allowFail: true, auth: true });
+      if (p.code === 0) return p;
+      if (await this.remoteHead(branch) === commit) return { ...p, code: 0 };
+      const text = `${p.stdout}
+${p.stderr}`;
+      return { ...p, text, transient: gitTransient(text), log: p.stderr };
+    }, { what: `pushing ${branch}`, sleep: this.retryIo.sleep, log: this.retryIo.log });
     if (r.code === 0) return { ok: true };
-    const text = `${r.stdout}
-${r.stderr}`;
-    return { ok: false, lost: /stale info|\[rejected\]/.test(text), detail: text.trim().split("\n").filter(Boolean).pop() ?? `exit ${r.code}` };
+    const lost = /stale info|\[rejected\]/.test(r.text);
+    return { ok: false, lost, transient: !lost && r.transient, detail: r.text.trim().split("\n").filter(Boolean).pop() ?? `exit ${r.code}` };
   }
 };
 Git.prototype.rebase = async function(op, { upstreamRequired }) {
@@ -5093,7 +5269,7 @@ Git.prototype.pushOp = async function(op) {
   if (now === op.lease) return { outcome: "unchanged", head: now };
   const r = await this.push({ branch: op.branch, commit: now, lease: op.lease });
   if (r.ok) return { outcome: "applied", head: now };
-  return { outcome: r.lost ? "lease-lost" : "refused", detail: r.detail };
+  return { outcome: r.lost ? "lease-lost" : r.transient ? "transient" : "refused", detail: r.detail };
 };
 Git.prototype.autoFix = async function(op) {
   const head = await this.fetch(op.branch);
@@ -5327,6 +5503,110 @@ async function readTips(octokit, { owner, repo, facts, numbers, log: log2, tips 
   }
 }
 
+// lib/queue/lease.js
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+var LEASE_REF = "refs/prflow/queue-lease";
+var SEEN = "refs/prflow-seen/queue-lease";
+function workerName() {
+  return `${hostname().replace(/[^\w.-]/g, "-")}/${process.pid}/${randomBytes(3).toString("hex")}`;
+}
+async function readLease(g) {
+  const r = await g.fetchRefs([`+${LEASE_REF}:${SEEN}`], { allowFail: true });
+  if (r.code !== 0) {
+    if (/couldn't find remote ref/i.test(r.stderr)) return { sha: null, record: null };
+    throw new Error(`the queue's lease could not be read: ${r.stderr.trim().split("\n").pop()}`);
+  }
+  const [sha, ...record] = (await g.run(g.dir, ["log", "-1", "--format=%H%n%B", SEEN])).stdout.split("\n");
+  return { sha, record: record.join("\n").trim() };
+}
+async function writeLease(g, { record, expect }) {
+  g.emptyTree ??= (await g.run(g.dir, ["mktree"])).stdout;
+  const tree = g.emptyTree;
+  const sha = (await g.run(g.dir, ["commit-tree", tree, "-m", record])).stdout;
+  const r = await g.run(g.dir, ["push", "--porcelain", `--force-with-lease=${LEASE_REF}:${expect ?? ""}`, g.cloneUrl, `${sha}:${LEASE_REF}`], { allowFail: true, auth: true });
+  if (r.code === 0) return { ok: true, sha };
+  const text = `${r.stdout}
+${r.stderr}`;
+  if (/stale info|\[rejected\]|fetch first|non-fast-forward|cannot lock ref|failed to update ref/.test(text)) return { ok: false, lost: true };
+  throw new Error(`the queue's lease could not be written: ${text.trim().split("\n").pop()}`);
+}
+var QueueLease = class {
+  constructor({ g, engine, me = workerName(), ttlSeconds, log: log2 = () => {
+  } }) {
+    Object.assign(this, { g, engine, me, ttlSeconds, log: log2 });
+    this.held = null;
+    this.said = "";
+  }
+  ask(input) {
+    return this.engine.queueLease({ me: this.me, ttlSeconds: this.ttlSeconds, ...input });
+  }
+  say(message) {
+    if (message !== this.said) this.log(message);
+    this.said = message;
+  }
+  async ensure(now) {
+    if (this.held && this.ask({ now, held: this.held.record }).action === "keep") return { held: true };
+    for (let round = 0; round < 2; round++) {
+      const seen = await readLease(this.g);
+      const d = this.ask({ now, record: seen.record });
+      if (d.action === "wait") {
+        this.held = null;
+        this.say(d.message);
+        return { held: false, holder: d.holder, until: d.until, waitSeconds: d.waitSeconds, message: d.message };
+      }
+      const w = await writeLease(this.g, { record: d.record, expect: seen.sha });
+      if (w.ok) {
+        this.held = { record: d.record, sha: w.sha };
+        if (d.action !== "renew") this.say(d.message);
+        return { held: true };
+      }
+      this.held = null;
+    }
+    return { held: false, waitSeconds: 1, message: "the queue's lease moved twice while it was being taken: asking again" };
+  }
+  async release(now) {
+    if (!this.held) return;
+    this.held = null;
+    const seen = await readLease(this.g);
+    const d = this.ask({ now, record: seen.record, release: true });
+    if (d.action !== "release") return;
+    const w = await writeLease(this.g, { record: d.record, expect: seen.sha });
+    if (w.ok) this.log(d.message);
+  }
+};
+var CLOCKS = /* @__PURE__ */ new WeakMap();
+function githubClock(octokit) {
+  let clock = CLOCKS.get(octokit);
+  if (clock) return clock;
+  const heard = { date: null, local: 0, slept: 0 };
+  const hear = (response) => {
+    const date = Date.parse(response?.headers?.date ?? "");
+    if (Number.isFinite(date)) Object.assign(heard, { date, local: Date.now(), slept: 0 });
+  };
+  octokit.hook.after("request", hear);
+  octokit.hook.error("request", (e) => {
+    hear(e?.response);
+    throw e;
+  });
+  clock = {
+    async now() {
+      if (heard.date === null) await octokit.request("GET /rate_limit");
+      return new Date(heard.date + Math.max(Date.now() - heard.local, heard.slept)).toISOString().replace(/\.\d+Z$/, "Z");
+    },
+    /** The same without asking: null when nothing was heard yet. */
+    estimate() {
+      if (heard.date === null) return null;
+      return new Date(heard.date + Math.max(Date.now() - heard.local, heard.slept)).toISOString().replace(/\.\d+Z$/, "Z");
+    },
+    slept(ms) {
+      heard.slept += ms;
+    }
+  };
+  CLOCKS.set(octokit, clock);
+  return clock;
+}
+
 // lib/queue/reads.js
 async function readPoll(gh, number, facts) {
   const pr = facts.pullRequests.find((p) => p.number === number);
@@ -5401,14 +5681,35 @@ async function readMovedLayers(gh, facts, log2 = () => {
 // lib/queue/worker.js
 async function applyStep(ops, { gh, g }) {
   try {
-    return await applyOps(gh.octokit, ops, { owner: gh.owner, repo: gh.repo, live: true, git: g, halt: true });
+    const results = await applyOps(gh.octokit, ops, { owner: gh.owner, repo: gh.repo, live: true, git: g, halt: true });
+    return results.map((r) => r.outcome === FAILED && r.transient ? { ...r, outcome: TRANSIENT } : r);
   } finally {
     await g.dropAll();
   }
 }
 var SUCCEEDED = /* @__PURE__ */ new Set(["applied", "unchanged"]);
-async function runQueue({ gh, g, engine, options, once = false, log: log2, sleep, signal = { stop: false }, stopWhen = () => false, resume = null }) {
+async function runQueue({ gh, g, engine, options, once = false, log: log2, sleep: sleepFor, signal = { stop: false }, stopWhen = () => false, resume = null, lease = void 0 }) {
   await g.ready();
+  for (const line of g.recovered ?? []) log2(`on start: ${line}`);
+  if (g.recovered) g.recovered = [];
+  const clock = githubClock(gh.octokit);
+  const sleep = async (ms, sig) => (clock.slept(ms), sleepFor(ms, sig));
+  g.retryIo = { sleep: (ms) => sleep(ms, signal), log: log2 };
+  lease = lease === void 0 ? options.dryRun ? null : new QueueLease({ g, engine, log: log2, me: stateWorkerName(g.stateDir, workerName) }) : lease;
+  try {
+    return await cycles({ gh, g, engine, options, once, log: log2, sleep, signal, stopWhen, resume, lease, clock });
+  } finally {
+    if (lease) await (async () => lease.release(await clock.now()))().catch((e) => log2(`the queue's lease was not released (${e.message}): it expires by itself`));
+  }
+}
+async function leased({ lease, clock, sleep, signal, once }) {
+  if (!lease) return true;
+  const l = await lease.ensure(await clock.now());
+  if (l.held) return true;
+  if (!once) await sleep(l.waitSeconds * 1e3, signal);
+  return false;
+}
+async function cycles({ gh, g, engine, options, once, log: log2, sleep, signal, stopWhen, resume, lease, clock }) {
   let state = resume?.state ?? {};
   let facts = resume?.facts ?? null;
   let results = resume?.results ?? [];
@@ -5418,25 +5719,68 @@ async function runQueue({ gh, g, engine, options, once = false, log: log2, sleep
   let reads = resume?.reads ?? [];
   let wait = resume?.wait ?? { kind: "survey", afterSeconds: 0 };
   let first = !resume;
+  let failures = 0;
+  const waitOut = async (e) => {
+    if (once || !(apiTransient(e) || gitTransient(e?.message))) throw e;
+    failures++;
+    const w = waitAfter(e, failures);
+    const known = clock.estimate();
+    const until = known ? new Date(Date.parse(known) + w.seconds * 1e3).toISOString().replace(/\.\d+Z$/, "Z") : w.until;
+    log2(`GitHub failed (${String(e?.message ?? e).split("\n")[0]}): waiting ${w.seconds} s for ${w.why}, until ${until}; then reading again (${failures} in a row)`);
+    await sleep(w.seconds * 1e3, signal);
+    wait = wait.kind === "poll" ? { ...wait, afterSeconds: 0 } : { kind: "survey", afterSeconds: 0 };
+  };
+  const leaseHeld = () => ({ state, wait: { kind: "leaseHeld" }, reads, results: [], jobLogs: [], facts });
   for (; ; ) {
     let movedLayers = [];
-    if (wait.kind === "survey" || wait.kind === "sleep") {
-      await sleep((wait.afterSeconds ?? wait.seconds ?? 0) * 1e3, signal);
-      facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {
-      }, tips: (q) => g.builtOn(q) });
-      if (first) movedLayers = await readMovedLayers(gh, facts, log2);
-      first = false;
-      closed = await readClosed(gh, [.../* @__PURE__ */ new Set([...reads, ...movedLayers.map((l) => l.parent)])], facts);
-      poll = null;
-    } else if (wait.kind === "poll") {
-      await sleep(wait.afterSeconds * 1e3, signal);
-      facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {
-      }, tips: (q) => g.builtOn(q) });
-      poll = { ...await readPoll(gh, wait.number, facts), stopRequested: signal.stop };
+    try {
+      if (wait.kind === "survey" || wait.kind === "sleep") {
+        await sleep((wait.afterSeconds ?? wait.seconds ?? 0) * 1e3, signal);
+        if (!await leased({ lease, clock, sleep, signal, once })) {
+          if (once || signal.stop) return leaseHeld();
+          wait = { kind: "survey", afterSeconds: 0 };
+          continue;
+        }
+        facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {
+        }, tips: (q) => g.builtOn(q) });
+        if (first) movedLayers = await readMovedLayers(gh, facts, log2);
+        first = false;
+        closed = await readClosed(gh, [.../* @__PURE__ */ new Set([...reads, ...movedLayers.map((l) => l.parent)])], facts);
+        poll = null;
+      } else if (wait.kind === "poll") {
+        await sleep(wait.afterSeconds * 1e3, signal);
+        if (!await leased({ lease, clock, sleep, signal, once })) {
+          if (once || signal.stop) return leaseHeld();
+          wait = { kind: "survey", afterSeconds: 0 };
+          continue;
+        }
+        facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {
+        }, tips: (q) => g.builtOn(q) });
+        poll = { ...await readPoll(gh, wait.number, facts), stopRequested: signal.stop };
+      }
+    } catch (e) {
+      await waitOut(e);
+      if (signal.stop) return { state, wait: { kind: "stop" }, reads, results, jobLogs, facts };
+      continue;
     }
+    failures = 0;
     const out = engine.cycleStep({ facts, state, results, poll, closed, movedLayers, jobLogs, options, stop: signal.stop });
     if (out.configErrors) throw new RunError(out.configErrors.map((e) => `config: ${e.path}: expected ${e.expected}, found ${e.found}`));
     for (const line of out.log) log2(line);
+    let mayWrite;
+    try {
+      mayWrite = !out.ops.length || await leased({ lease, clock, sleep: async () => {
+      }, signal, once: true });
+    } catch (e) {
+      await waitOut(e);
+      if (signal.stop) return { state, wait: { kind: "stop" }, reads, results, jobLogs, facts };
+      continue;
+    }
+    if (!mayWrite) {
+      if (once || signal.stop) return leaseHeld();
+      ({ state, wait, results } = { state: {}, wait: { kind: "survey", afterSeconds: 0 }, results: [] });
+      continue;
+    }
     results = out.ops.length ? await applyStep(out.ops, { gh, g }) : [];
     jobLogs = out.jobLogs?.length ? await readJobTails(gh, out.jobLogs) : [];
     for (const r of results) if (!SUCCEEDED.has(r.outcome)) log2(`${r.op} #${r.number}: ${r.outcome}${r.detail ? `: ${String(r.detail).split("\n").at(-1)}` : ""}`);
@@ -5490,7 +5834,7 @@ function workflowTokenRefusal(token, { workflowToken = "", envToken = "" } = {})
 async function queueRun({ engine, octokit, owner, repo, token, live: live2, env, watchTimeoutMinutes, commandTimeoutMinutes, log: log2 }) {
   const server = (env.GITHUB_SERVER_URL || "https://github.com").replace(/\/+$/, "");
   if (!/^https?:\/\//.test(server)) throw new RunError([`GITHUB_SERVER_URL: expected an http(s) URL, found ${JSON.stringify(server)}`]);
-  const g = new Git({ cloneUrl: `${server}/${owner}/${repo}.git`, token, stateDir: join2(env.RUNNER_TEMP || tmpdir(), "prflow-queue", `${owner}-${repo}`), commandTimeoutMinutes });
+  const g = new Git({ cloneUrl: `${server}/${owner}/${repo}.git`, token, stateDir: join3(env.RUNNER_TEMP || tmpdir(), "prflow-queue", `${owner}-${repo}`), commandTimeoutMinutes });
   const scale = Number(env.PRFLOW_TIME_SCALE) > 0 ? Number(env.PRFLOW_TIME_SCALE) : 1;
   const sleep = (ms, signal2) => stoppableSleep(ms * scale, signal2);
   const lines = [];
@@ -5520,7 +5864,7 @@ function queueSummary({ lines, state }, { owner, repo, live: live2 }) {
 }
 
 // lib/token.js
-import { closeSync, openSync, readFileSync as readFileSync4, writeSync } from "node:fs";
+import { closeSync, openSync, readFileSync as readFileSync5, writeSync } from "node:fs";
 import { execFile as execFile2 } from "node:child_process";
 import { promisify as promisify2 } from "node:util";
 var exec2 = promisify2(execFile2);
@@ -5528,8 +5872,8 @@ function eraseFromKernelEnv(names) {
   let environ;
   let start;
   try {
-    environ = readFileSync4("/proc/self/environ");
-    const stat = readFileSync4("/proc/self/stat", "utf8");
+    environ = readFileSync5("/proc/self/environ");
+    const stat = readFileSync5("/proc/self/stat", "utf8");
     start = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[50 - 3]);
   } catch {
     return names.filter((n) => n in process.env);
@@ -5570,7 +5914,7 @@ function takeTokens(env = process.env) {
 }
 
 // action/src/runner.js
-import { appendFileSync, existsSync as existsSync3, readFileSync as readFileSync5 } from "node:fs";
+import { appendFileSync, existsSync as existsSync4, readFileSync as readFileSync6 } from "node:fs";
 import { randomUUID as randomUUID2 } from "node:crypto";
 function getInput(name, env = process.env) {
   return (env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim();
@@ -5597,8 +5941,8 @@ function appendSummary(markdown, env = process.env) {
 }
 function readEvent(env = process.env) {
   const path2 = env.GITHUB_EVENT_PATH;
-  if (!path2 || !existsSync3(path2)) return {};
-  return JSON.parse(readFileSync5(path2, "utf8"));
+  if (!path2 || !existsSync4(path2)) return {};
+  return JSON.parse(readFileSync6(path2, "utf8"));
 }
 function errorCommand(message) {
   return `::error::${escapeData(message)}`;
@@ -5664,7 +6008,7 @@ async function main(env = process.env) {
   const configPath = getInput("config", env) || DEFAULT_CONFIG_PATH;
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
   if (mode === "page") return writePage(resolve(workspace, getInput("page-dir", env) || "_site"), env);
-  const readFile = (p) => readFileSync6(resolve(workspace, p), "utf8");
+  const readFile = (p) => readFileSync7(resolve(workspace, p), "utf8");
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
   if (!owner || !repo) throw new RunError([`GITHUB_REPOSITORY: expected owner/name, found ${JSON.stringify(env.GITHUB_REPOSITORY ?? "")}`]);
   const token = input("token");
@@ -5740,9 +6084,9 @@ ${decision.why}
 }
 function writePage(dir, env) {
   const from = fileURLToPath(PAGE_DIST);
-  if (!existsSync4(from)) throw new RunError([`mode page: the built page is missing beside the Action (${from}); use a released tag or a commit of main, which carry page/dist`]);
+  if (!existsSync5(from)) throw new RunError([`mode page: the built page is missing beside the Action (${from}); use a released tag or a commit of main, which carry page/dist`]);
   cpSync(from, dir, { recursive: true });
-  const files = readdirSync2(dir);
+  const files = readdirSync3(dir);
   log(`page: ${files.length} files written to ${dir} (${files.join(", ")})`);
   log.end();
   setOutput("page-dir", dir, env);
@@ -5810,12 +6154,14 @@ try {
 //!   "dry-run"       not live: `detail` says what it would do, and nothing is read or written,
 //!   "guard-failed"  what the op expects no longer holds: not written; later ops on the same pull
 //!                   request in this batch are not written either (they were decided on the same read),
-//!   "failed"        GitHub refused or failed (the error in words); later ops still run.
+//!   "failed"        GitHub refused or failed (the error in words); later ops still run. `transient`
+//!                   says GitHub or the network failed past the client's retries (lib/retry.js).
 //! The git ops (rebase, rebaseOnto, push, autoFix) are entries of the same table, applied through the
 //! git port the caller gives (lib/queue/git.js); their guard is their own (the head they expect, the
 //! push's lease, which git checks), and they add the words only git can say: "empty" (nothing left
 //! after a rebase), "skipped" (a layer with nothing to restack), "conflict", "moved" (the branch is
-//! not at the head expected), "lease-lost" (someone pushed first), "refused" (the remote said no).
+//! not at the head expected), "lease-lost" (someone pushed first), "refused" (the remote said no),
+//! "transient" (a push the network or GitHub's front end failed, past lib/retry.js's retries).
 //! The queue's engine reads these words as they are (src/flows/queue/cycle.rs `Outcome`).
 //! A guard-failed op is not retried here: the next run reads the pull request as it now is and decides
 //! again, so what moved is what the next decision sees. Nothing is remembered in between.

@@ -89,7 +89,9 @@ export async function run(values) {
   const g = new Git({ cloneUrl: `${server.replace(/\/$/, "")}/${slug.owner}/${slug.repo}.git`, token, stateDir: join(stateDir(env), `${slug.owner}-${slug.repo}`), commandTimeoutMinutes });
   const { signal, off } = stopSignals({ g, log });
   try {
-    await runQueue({ gh: { octokit, ...slug }, g, engine, options, once: values.once, log, sleep: stoppableSleep, signal });
+    // PRFLOW_TIME_SCALE shortens every wait, as it does the Action's (the emulator's tests; 1 on GitHub).
+    const scale = Number(env.PRFLOW_TIME_SCALE) > 0 ? Number(env.PRFLOW_TIME_SCALE) : 1;
+    await runQueue({ gh: { octokit, ...slug }, g, engine, options, once: values.once, log, sleep: (ms, sig) => stoppableSleep(ms * scale, sig), signal });
   } finally {
     await g.dropAll();
     off();

@@ -30,6 +30,15 @@ function unreachable(octokit) {
     } catch (e) {
       if (e?.status !== 500 || e.response || !e.cause) throw e;
       const code = e.cause?.cause?.code ?? e.cause?.code ?? e.cause?.cause?.message ?? e.message;
+      if (dropped(code)) {
+        // The connection dropped mid-request. A read is asked again (plugin-retry takes this 500); a
+        // write may have been applied with its reply lost, so it is not repeated blind: the caller
+        // re-reads before recording anything (`ambiguous`).
+        if (idempotent(options)) throw e;
+        const err = new e.constructor(`the connection dropped before GitHub answered ${options.method} ${options.url}: whether it was applied is not known (${describeCause(code)})`, 0, { request: e.request });
+        err.ambiguous = true;
+        throw err;
+      }
       const origin = (() => {
         try {
           return new URL(e.request?.url ?? options.url).origin;
@@ -42,6 +51,17 @@ function unreachable(octokit) {
       throw err;
     }
   });
+}
+
+/** A connection that was open and then closed under the request (not one that could not be made). */
+function dropped(code) {
+  return /^(ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)$|other side closed|socket hang up/i.test(String(code));
+}
+
+/** A request that changes nothing when asked twice: a read, or a GraphQL query (not a mutation). */
+function idempotent(options) {
+  if (options.method === "GET" || options.method === "HEAD") return true;
+  return options.method === "POST" && /\/graphql$/.test(options.url ?? "") && typeof options.query === "string" && !/^\s*mutation\b/.test(options.query);
 }
 
 /** A connection failure's code in words (Node names them ECONNREFUSED, ENOTFOUND, …). */
@@ -72,7 +92,7 @@ export function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {}, timeSc
   const what = (options) => `${options.method} ${options.url}`;
   const onLimit = (kind) => (retryAfter, options, _octokit, retryCount) => {
     if (kind === "rate limit" && retryAfter > MAX_RATE_LIMIT_WAIT_S) {
-      log(`giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, too long to wait (over ${MAX_RATE_LIMIT_WAIT_S} s)`);
+      log(`giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, more than this request waits (${MAX_RATE_LIMIT_WAIT_S} s): the resident worker waits for the reset, a run stops`);
       return false;
     }
     if (retryCount < MAX_RATE_LIMIT_RETRIES) {

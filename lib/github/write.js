@@ -8,12 +8,14 @@
 //!   "dry-run"       not live: `detail` says what it would do, and nothing is read or written,
 //!   "guard-failed"  what the op expects no longer holds: not written; later ops on the same pull
 //!                   request in this batch are not written either (they were decided on the same read),
-//!   "failed"        GitHub refused or failed (the error in words); later ops still run.
+//!   "failed"        GitHub refused or failed (the error in words); later ops still run. `transient`
+//!                   says GitHub or the network failed past the client's retries (lib/retry.js).
 //! The git ops (rebase, rebaseOnto, push, autoFix) are entries of the same table, applied through the
 //! git port the caller gives (lib/queue/git.js); their guard is their own (the head they expect, the
 //! push's lease, which git checks), and they add the words only git can say: "empty" (nothing left
 //! after a rebase), "skipped" (a layer with nothing to restack), "conflict", "moved" (the branch is
-//! not at the head expected), "lease-lost" (someone pushed first), "refused" (the remote said no).
+//! not at the head expected), "lease-lost" (someone pushed first), "refused" (the remote said no),
+//! "transient" (a push the network or GitHub's front end failed, past lib/retry.js's retries).
 //! The queue's engine reads these words as they are (src/flows/queue/cycle.rs `Outcome`).
 //! A guard-failed op is not retried here: the next run reads the pull request as it now is and decides
 //! again, so what moved is what the next decision sees. Nothing is remembered in between.
@@ -21,6 +23,8 @@
 //! Label edits add (`POST /issues/{n}/labels`) and remove (`DELETE /issues/{n}/labels/{name}`) named
 //! labels only. Nothing here replaces a whole label set, so a label a person adds while prflow edits
 //! the same pull request survives.
+
+import { apiTransient, gitTransient } from "../retry.js";
 
 /** The review event a station posts. Hard-wired: no op can carry another, so nothing here approves. */
 export const REVIEW_EVENT = Object.freeze("COMMENT");
@@ -36,6 +40,8 @@ export const CONFLICT = "conflict";
 export const MOVED = "moved";
 export const LEASE_LOST = "lease-lost";
 export const REFUSED = "refused";
+/** A git op the network failed past its retries (lib/retry.js); a GitHub write says `failed` with `transient`. */
+export const TRANSIENT = "transient";
 
 /**
  * Op kind → { describe(op): words for a dry run, apply(octokit, op, ctx): { outcome, detail } }.
@@ -229,6 +235,8 @@ function needGit(git, op) {
   return git ? null : { outcome: FAILED, detail: `no git here: only the queue worker applies ${op.op}` };
 }
 
+const GIT_OPS = new Set(["rebase", "rebaseOnto", "push", "autoFix"]);
+
 /** Outcomes after which the next op of a halting batch still runs. */
 const GOES_ON = new Set([APPLIED, UNCHANGED, SKIPPED, DRY_RUN]);
 
@@ -281,7 +289,9 @@ async function applyOne(octokit, op, { params, live, git, stopped }) {
     }
     return await writer.apply(octokit, op, { params, fresh, git });
   } catch (e) {
-    return { outcome: FAILED, detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}` };
+    // `transient`: past the client's retries, and maybe applied (a lost reply): the caller re-reads.
+    // A git op's fetch that could not reach GitHub throws too: git's words say it was the network.
+    return { outcome: FAILED, detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}`, transient: apiTransient(e) || (Boolean(git) && GIT_OPS.has(op.op) && gitTransient(e.message)) };
   }
 }
 

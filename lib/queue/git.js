@@ -14,6 +14,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { redact, registerSecret } from "../redact.js";
 import { runCommand } from "../command.js";
+import { gitTransient, retrying } from "../retry.js";
+import { recoverStateDir } from "./recovery.js";
 
 const exec = promisify(execFile);
 
@@ -86,6 +88,8 @@ export class Git {
     this.dir = join(dir, "repo.git");
     this.hooks = join(dir, "no-hooks");
     this.trees = new Map();
+    // The waits and the log of a push's retries (lib/retry.js): the worker's, so a test's clock moves.
+    this.retryIo = {};
   }
 
   /**
@@ -126,6 +130,14 @@ export class Git {
       await this.run(this.stateDir, ["init", "--quiet", "--bare", this.dir]);
     }
     writeFileSync(join(this.dir, "config"), CLEAN_CONFIG);
+    // What a killed worker left (lib/queue/recovery.js), once per process, before the first worktree.
+    this.recovered ??= await recoverStateDir({ stateDir: this.stateDir, clone: this.dir, run: (cwd, args, o) => this.run(cwd, args, o) });
+  }
+
+  /** The branch's head on the remote, or null when it cannot be read. */
+  async remoteHead(branch) {
+    const r = await this.run(this.dir, ["ls-remote", this.cloneUrl, `refs/heads/${branch}`], { allowFail: true, auth: true });
+    return r.code === 0 ? r.stdout.split(/\s/)[0] || null : null;
   }
 
   /** Fetches `refspecs` from the repository (by URL: the clone has no remote). */
@@ -213,10 +225,19 @@ export class Git {
    * `branch`, leased at `lease`, from the bare clone. Returns { ok: true } or { ok: false, lost, detail }.
    */
   async push({ branch, commit, lease }) {
-    const r = await this.run(this.dir, ["push", "--porcelain", `--force-with-lease=refs/heads/${branch}:${lease}`, this.cloneUrl, `${commit}:refs/heads/${branch}`], { allowFail: true, auth: true });
+    // Retried while the network or GitHub's front end fails (lib/retry.js). A push whose answer was lost
+    // may have landed (curl even sends it again, and git then reports the branch moved): the remote says
+    // which, before anything is recorded. `transient` when the retries ran out.
+    const r = await retrying(async () => {
+      const p = await this.run(this.dir, ["push", "--porcelain", `--force-with-lease=refs/heads/${branch}:${lease}`, this.cloneUrl, `${commit}:refs/heads/${branch}`], { allowFail: true, auth: true });
+      if (p.code === 0) return p;
+      if ((await this.remoteHead(branch)) === commit) return { ...p, code: 0 };
+      const text = `${p.stdout}\n${p.stderr}`;
+      return { ...p, text, transient: gitTransient(text), log: p.stderr };
+    }, { what: `pushing ${branch}`, sleep: this.retryIo.sleep, log: this.retryIo.log });
     if (r.code === 0) return { ok: true };
-    const text = `${r.stdout}\n${r.stderr}`;
-    return { ok: false, lost: /stale info|\[rejected\]/.test(text), detail: text.trim().split("\n").filter(Boolean).pop() ?? `exit ${r.code}` };
+    const lost = /stale info|\[rejected\]/.test(r.text);
+    return { ok: false, lost, transient: !lost && r.transient, detail: r.text.trim().split("\n").filter(Boolean).pop() ?? `exit ${r.code}` };
   }
 }
 
@@ -258,7 +279,7 @@ Git.prototype.pushOp = async function (op) {
   if (now === op.lease) return { outcome: "unchanged", head: now };
   const r = await this.push({ branch: op.branch, commit: now, lease: op.lease });
   if (r.ok) return { outcome: "applied", head: now };
-  return { outcome: r.lost ? "lease-lost" : "refused", detail: r.detail };
+  return { outcome: r.lost ? "lease-lost" : r.transient ? "transient" : "refused", detail: r.detail };
 };
 
 /**

@@ -8,9 +8,12 @@ import { join } from "node:path";
 import { RunError } from "../run.js";
 import { parseSlug } from "../github/index.js";
 import { readBoardFacts } from "../github/read-queue.js";
-import { applyOps } from "../github/write.js";
+import { applyOps, FAILED, TRANSIENT } from "../github/write.js";
 import { killCommands } from "../command.js";
 import { git } from "./git.js";
+import { githubClock, QueueLease, workerName } from "./lease.js";
+import { stateWorkerName } from "./recovery.js";
+import { apiTransient, gitTransient, waitAfter } from "../retry.js";
 import { readClosed, readJobTails, readMovedLayers, readPoll } from "./reads.js";
 
 export { readJobTails, readMovedLayers };
@@ -42,7 +45,10 @@ export async function findRepo(slug, cwd) {
 /** Applies a step's ops in order through the writer table, stopping at the first that does not succeed. */
 export async function applyStep(ops, { gh, g }) {
   try {
-    return await applyOps(gh.octokit, ops, { owner: gh.owner, repo: gh.repo, live: true, git: g, halt: true });
+    const results = await applyOps(gh.octokit, ops, { owner: gh.owner, repo: gh.repo, live: true, git: g, halt: true });
+    // A GitHub write that failed past the client's retries is `transient` to the engine (never a set-aside).
+    // The flag becomes the word; the engine reads the words only.
+    return results.map(({ transient, ...r }) => (r.outcome === FAILED && transient ? { ...r, outcome: TRANSIENT } : r));
   } finally {
     await g.dropAll();
   }
@@ -53,10 +59,39 @@ const SUCCEEDED = new Set(["applied", "unchanged"]);
 /**
  * The loop: survey or poll as the last step asked, call the step, apply its ops, wait. `stopWhen(out,
  * facts)` ends it early (tests; `facts` are what the step was given), and `resume` (what it returned)
- * goes on from there; `signal.stop` is set by the first SIGINT/SIGTERM.
+ * goes on from there; `signal.stop` is set by the first SIGINT/SIGTERM. `lease` is the queue's lease
+ * (lib/queue/lease.js; by default one is made for a live run, null holds none).
  */
-export async function runQueue({ gh, g, engine, options, once = false, log, sleep, signal = { stop: false }, stopWhen = () => false, resume = null }) {
+export async function runQueue({ gh, g, engine, options, once = false, log, sleep: sleepFor, signal = { stop: false }, stopWhen = () => false, resume = null, lease = undefined }) {
   await g.ready();
+  for (const line of g.recovered ?? []) log(`on start: ${line}`);
+  if (g.recovered) g.recovered = [];
+  // One worker per repository (lib/queue/lease.js): a dry run writes nothing and needs no lease.
+  const clock = githubClock(gh.octokit);
+  const sleep = async (ms, sig) => (clock.slept(ms), sleepFor(ms, sig));
+  // A push's retries wait on the same clock and say so in the same log.
+  g.retryIo = { sleep: (ms) => sleep(ms, signal), log };
+  lease = lease === undefined ? (options.dryRun ? null : new QueueLease({ g, engine, log, me: stateWorkerName(g.stateDir, workerName) })) : lease;
+  try {
+    return await cycles({ gh, g, engine, options, once, log, sleep, signal, stopWhen, resume, lease, clock });
+  } finally {
+    if (lease) await (async () => lease.release(await clock.now()))().catch((e) => log(`the queue's lease was not released (${e.message}): it expires by itself`));
+  }
+}
+
+/**
+ * Holds the lease before a read that may lead to writes: true when held; else says who holds it and
+ * sleeps as the lease answers (false), or, for one cycle, returns false at once.
+ */
+async function leased({ lease, clock, sleep, signal, once }) {
+  if (!lease) return true;
+  const l = await lease.ensure(await clock.now());
+  if (l.held) return true;
+  if (!once) await sleep(l.waitSeconds * 1000, signal);
+  return false;
+}
+
+async function cycles({ gh, g, engine, options, once, log, sleep, signal, stopWhen, resume, lease, clock }) {
   // A test resumes where an earlier call stopped (memory-only state such as demotions, a watch in
   // progress); a process starts empty, with a survey.
   let state = resume?.state ?? {};
@@ -69,23 +104,73 @@ export async function runQueue({ gh, g, engine, options, once = false, log, slee
   let wait = resume?.wait ?? { kind: "survey", afterSeconds: 0 };
   // The first survey of a process reads the timelines for the layers GitHub moved (1a has no last survey).
   let first = !resume;
+  // GitHub failing (an outage, a spent rate limit, dropped connections past the client's retries) never
+  // ends the resident worker: it waits (back-off, or until the limit resets), says until when, and reads
+  // again where it was. One cycle (`once`, the Action) fails instead, and the next run starts over.
+  let failures = 0;
+  const waitOut = async (e) => {
+    if (once || !(apiTransient(e) || gitTransient(e?.message))) throw e;
+    failures++;
+    const w = waitAfter(e, failures);
+    const known = clock.estimate();
+    const until = known ? new Date(Date.parse(known) + w.seconds * 1000).toISOString().replace(/\.\d+Z$/, "Z") : w.until;
+    log(`GitHub failed (${String(e?.message ?? e).split("\n")[0]}): waiting ${w.seconds} s for ${w.why}, until ${until}; then reading again (${failures} in a row)`);
+    await sleep(w.seconds * 1000, signal);
+    // A poll is asked again as it was; anything else is a survey, the state kept.
+    wait = wait.kind === "poll" ? { ...wait, afterSeconds: 0 } : { kind: "survey", afterSeconds: 0 };
+  };
+  const leaseHeld = () => ({ state, wait: { kind: "leaseHeld" }, reads, results: [], jobLogs: [], facts });
   for (;;) {
     let movedLayers = [];
-    if (wait.kind === "survey" || wait.kind === "sleep") {
-      await sleep((wait.afterSeconds ?? wait.seconds ?? 0) * 1000, signal);
-      facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {}, tips: (q) => g.builtOn(q) });
-      if (first) movedLayers = await readMovedLayers(gh, facts, log);
-      first = false;
-      closed = await readClosed(gh, [...new Set([...reads, ...movedLayers.map((l) => l.parent)])], facts);
-      poll = null;
-    } else if (wait.kind === "poll") {
-      await sleep(wait.afterSeconds * 1000, signal);
-      facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {}, tips: (q) => g.builtOn(q) });
-      poll = { ...(await readPoll(gh, wait.number, facts)), stopRequested: signal.stop };
+    try {
+      if (wait.kind === "survey" || wait.kind === "sleep") {
+        await sleep((wait.afterSeconds ?? wait.seconds ?? 0) * 1000, signal);
+        if (!(await leased({ lease, clock, sleep, signal, once }))) {
+          if (once || signal.stop) return leaseHeld();
+          wait = { kind: "survey", afterSeconds: 0 };
+          continue;
+        }
+        facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {}, tips: (q) => g.builtOn(q) });
+        if (first) movedLayers = await readMovedLayers(gh, facts, log);
+        first = false;
+        closed = await readClosed(gh, [...new Set([...reads, ...movedLayers.map((l) => l.parent)])], facts);
+        poll = null;
+      } else if (wait.kind === "poll") {
+        await sleep(wait.afterSeconds * 1000, signal);
+        if (!(await leased({ lease, clock, sleep, signal, once }))) {
+          // Another worker took over while this one watched: it watches from its own survey.
+          if (once || signal.stop) return leaseHeld();
+          wait = { kind: "survey", afterSeconds: 0 };
+          continue;
+        }
+        facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {}, tips: (q) => g.builtOn(q) });
+        poll = { ...(await readPoll(gh, wait.number, facts)), stopRequested: signal.stop };
+      }
+    } catch (e) {
+      await waitOut(e);
+      if (signal.stop) return { state, wait: { kind: "stop" }, reads, results, jobLogs, facts };
+      continue;
     }
+    failures = 0;
     const out = engine.cycleStep({ facts, state, results, poll, closed, movedLayers, jobLogs, options, stop: signal.stop });
     if (out.configErrors) throw new RunError(out.configErrors.map((e) => `config: ${e.path}: expected ${e.expected}, found ${e.found}`));
     for (const line of out.log) log(line);
+    // The lease again just before the first write: the survey may have taken long (retries, an outage).
+    let mayWrite;
+    try {
+      mayWrite = !out.ops.length || (await leased({ lease, clock, sleep: async () => {}, signal, once: true }));
+    } catch (e) {
+      // Not written: the step is decided again on the next read, from the state before it.
+      await waitOut(e);
+      if (signal.stop) return { state, wait: { kind: "stop" }, reads, results, jobLogs, facts };
+      continue;
+    }
+    if (!mayWrite) {
+      // Another worker holds the queue now: what this step remembered is about a queue it no longer moves.
+      if (once || signal.stop) return leaseHeld();
+      ({ state, wait, results } = { state: {}, wait: { kind: "survey", afterSeconds: 0 }, results: [] });
+      continue;
+    }
     results = out.ops.length ? await applyStep(out.ops, { gh, g }) : [];
     jobLogs = out.jobLogs?.length ? await readJobTails(gh, out.jobLogs) : [];
     for (const r of results) if (!SUCCEEDED.has(r.outcome)) log(`${r.op} #${r.number}: ${r.outcome}${r.detail ? `: ${String(r.detail).split("\n").at(-1)}` : ""}`);

@@ -3578,6 +3578,12 @@
       } catch (e) {
         if (e?.status !== 500 || e.response || !e.cause) throw e;
         const code = e.cause?.cause?.code ?? e.cause?.code ?? e.cause?.cause?.message ?? e.message;
+        if (dropped(code)) {
+          if (idempotent(options)) throw e;
+          const err2 = new e.constructor(`the connection dropped before GitHub answered ${options.method} ${options.url}: whether it was applied is not known (${describeCause(code)})`, 0, { request: e.request });
+          err2.ambiguous = true;
+          throw err2;
+        }
         const origin = (() => {
           try {
             return new URL(e.request?.url ?? options.url).origin;
@@ -3590,6 +3596,13 @@
         throw err;
       }
     });
+  }
+  function dropped(code) {
+    return /^(ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)$|other side closed|socket hang up/i.test(String(code));
+  }
+  function idempotent(options) {
+    if (options.method === "GET" || options.method === "HEAD") return true;
+    return options.method === "POST" && /\/graphql$/.test(options.url ?? "") && typeof options.query === "string" && !/^\s*mutation\b/.test(options.query);
   }
   function describeCause(code) {
     const words = { ECONNREFUSED: "connection refused", ENOTFOUND: "no such host", ECONNRESET: "connection reset", ETIMEDOUT: "timed out", EAI_AGAIN: "name lookup failed" };
@@ -3609,7 +3622,7 @@
     const what = (options) => `${options.method} ${options.url}`;
     const onLimit = (kind) => (retryAfter, options, _octokit, retryCount) => {
       if (kind === "rate limit" && retryAfter > MAX_RATE_LIMIT_WAIT_S) {
-        log(`giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, too long to wait (over ${MAX_RATE_LIMIT_WAIT_S} s)`);
+        log(`giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, more than this request waits (${MAX_RATE_LIMIT_WAIT_S} s): the resident worker waits for the reset, a run stops`);
         return false;
       }
       if (retryCount < MAX_RATE_LIMIT_RETRIES) {

@@ -15,7 +15,7 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /** What the emulator received that changes the repository: REST writes, git pushes and GraphQL mutations (named by GitHub's verbs). */
 const writes = (gh) =>
-  gh.requests.filter((r) => (r.path === "/graphql" ? /^(add|remove|update|enable|disable|create|delete|merge|close|reopen|mark|convert|request|resolve|minimize|submit)[A-Z]/.test(r.operation ?? "") : r.method !== "GET" && r.operation !== "git upload-pack"));
+  gh.requests.filter((r) => (r.path === "/graphql" ? /^(add|remove|update|enable|disable|create|delete|merge|close|reopen|mark|convert|request|resolve|minimize|submit)[A-Z]/.test(r.operation ?? "") : r.method !== "GET" && r.operation !== "git upload-pack" && !(r.refs?.length && r.refs.every((ref) => ref.startsWith("refs/prflow/")))));
 
 /** A repository on git with CI and auto-merge, and `run`: one run of the Action in queue mode. */
 async function queueRepo(t) {

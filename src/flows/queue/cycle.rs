@@ -35,6 +35,13 @@ pub const UNKNOWN_REREADS: u32 = 6;
 pub const UNKNOWN_WAIT_SECONDS: u32 = 10;
 /// A rebase that changed nothing and no label to take off: GitHub's merge state was stale.
 pub const STALE_WAIT_SECONDS: u32 = 30;
+/// The first wait after an op failed transiently; it doubles with each such failure in a row, up to the max.
+pub const TRANSIENT_FIRST_WAIT_SECONDS: u32 = 30;
+pub const TRANSIENT_MAX_WAIT_SECONDS: u32 = 600;
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
 
 /// The command line's options (the spec's defaults).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -85,6 +92,10 @@ pub enum Outcome {
     /// A GitHub write's guard no longer held (head, labels, state).
     #[serde(alias = "guardFailed")]
     GuardFailed,
+    /// GitHub or git failed in a way that passes (no answer, a reply lost after the write, a 5xx, a
+    /// rate limit) and the retries ran out: whether the op was applied is not known. Never a set-aside:
+    /// the next survey reads what GitHub has (a label already off is a released pull request, watched).
+    Transient,
     Failed,
 }
 
@@ -278,6 +289,9 @@ pub struct CycleState {
     pub tried: Vec<u64>,
     /// Comments written since the last survey.
     pub wrote: Vec<Written>,
+    /// Transient failures in a row (each backs the next survey off further; any op that succeeds resets it).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub transient: u32,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -692,6 +706,15 @@ impl Stepper<'_> {
         format!("Once fixed, it takes its place in the lane again: {} of {}{when}.", super::lane::ordinal(e.position), e.of)
     }
 
+    /// An op failed transiently: nothing recorded (it may have been applied), the next survey reads
+    /// what GitHub has, after a back-off that doubles with each such failure in a row.
+    fn transient(&mut self, number: u64, what: &str) -> Wait {
+        self.state.transient += 1;
+        let after = (TRANSIENT_FIRST_WAIT_SECONDS << (self.state.transient - 1).min(5)).min(TRANSIENT_MAX_WAIT_SECONDS);
+        self.log.push(format!("#{number}: {what} failed transiently (GitHub or the network, past the retries): nothing recorded; surveying again in {after} s to read what GitHub has"));
+        Wait::Survey { after_seconds: after }
+    }
+
     fn moved_under(&mut self, number: u64, what: &str) -> Wait {
         self.log.push(format!("#{number}: {what}: someone else is moving it; nothing recorded, surveying again"));
         self.survey_now()
@@ -704,6 +727,7 @@ impl Stepper<'_> {
         match rebase.as_ref().map(|r| r.outcome) {
             Some(Outcome::Done | Outcome::Unchanged) => {}
             Some(Outcome::Moved) => return Err(self.moved_under(number, "the branch moved before the rebase")),
+            Some(Outcome::Transient) => return Err(self.transient(number, "fetching the branch to rebase it")),
             Some(Outcome::Empty) => return Err(self.set_aside(number, Reason::AlreadyInBase, head, "", then_on_failure)),
             Some(_) | None => {
                 let rb = rebase.unwrap_or(OpResult { outcome: Outcome::Failed, head: None, files: vec![], log: "no result was reported".into(), op: None, number: None });
@@ -715,6 +739,7 @@ impl Stepper<'_> {
         match push.as_ref().map(|p| p.outcome) {
             Some(Outcome::Done | Outcome::Unchanged) => {}
             Some(Outcome::LeaseLost | Outcome::Moved) => return Err(self.moved_under(number, "the push lost its lease")),
+            Some(Outcome::Transient) => return Err(self.transient(number, "the push")),
             _ => {
                 let log = push.map(|p| p.log).unwrap_or_default();
                 return Err(self.set_aside(number, Reason::PushFailed, head, &memory::detail(&[], &[], &log), then_on_failure));
@@ -740,6 +765,9 @@ impl Stepper<'_> {
 
     fn on_results(&mut self, pending: Pending) -> Wait {
         let results = self.input.results.clone();
+        if !results.is_empty() && !results.iter().any(|r| r.outcome == Outcome::Transient) {
+            self.state.transient = 0;
+        }
         match pending {
             Pending::None => self.settle(),
             Pending::Comments { writes, then } => {
@@ -809,6 +837,7 @@ impl Stepper<'_> {
                     self.unlabel(pick)
                 }
                 Some(Outcome::GuardFailed | Outcome::Moved) => self.moved_under(pick.number, "the re-read before arming found it changed"),
+                Some(Outcome::Transient) => self.transient(pick.number, "arming auto-merge"),
                 _ => {
                     let log = result(&results, 0).map(|r| r.log.clone()).unwrap_or_default();
                     self.set_aside(pick.number, Reason::ArmFailed, &pick.new_head, &memory::detail(&[], &[], &log), Then::Triage)
@@ -821,6 +850,7 @@ impl Stepper<'_> {
                     self.survey_now()
                 }
                 Some(Outcome::GuardFailed | Outcome::Moved) => self.moved_under(pick.number, "the re-read before taking the label off found it changed"),
+                Some(Outcome::Transient) => self.transient(pick.number, &format!("taking `{}` off", self.labels().skip_ci)),
                 _ => {
                     let log = result(&results, 0).map(|r| r.log.clone()).unwrap_or_default();
                     self.set_aside(pick.number, Reason::UnlabelFailed, &pick.new_head, &memory::detail(&[], &[], &log), Then::Triage)
@@ -864,6 +894,7 @@ impl Stepper<'_> {
             Pending::WatchArm { watching } => match outcome(&results, 0) {
                 Some(Outcome::Done) => self.watch(watching),
                 Some(Outcome::GuardFailed | Outcome::Moved) => self.moved_under(watching.number, "the re-read before arming found it changed"),
+                Some(Outcome::Transient) => self.transient(watching.number, "arming auto-merge"),
                 _ => {
                     let log = result(&results, 0).map(|r| r.log.clone()).unwrap_or_default();
                     self.set_aside(watching.number, Reason::ArmFailed, &watching.watch.pushed_head.clone(), &memory::detail(&[], &[], &log), Then::CycleEnd)
@@ -874,6 +905,7 @@ impl Stepper<'_> {
                 let head = watching.watch.pushed_head.clone();
                 match (outcome(&results, 0), outcome(&results, 1)) {
                     (Some(Outcome::Moved), _) | (_, Some(Outcome::LeaseLost)) => self.moved_under(n, "the branch moved before the fix was pushed"),
+                    (_, Some(Outcome::Transient)) => self.transient(n, "pushing the fix"),
                     (Some(Outcome::Done), Some(Outcome::Done)) => {
                         let new = result(&results, 1).and_then(|r| r.head.clone()).or(result(&results, 0).and_then(|r| r.head.clone())).unwrap_or(head.clone());
                         self.pushed(n, &head, &new);
@@ -1003,7 +1035,7 @@ impl Stepper<'_> {
         if let Some(m) = self.input.options.watch_timeout_minutes {
             cfg.timeout_minutes = m;
         }
-        let step = watch::watch_step(&poll, &watching.watch, &self.labels().skip_ci, &cfg);
+        let step = watch::cycle_step(&poll, &watching.watch, self.config, &cfg);
         let n = watching.number;
         let watching = Watching { watch: step.state.clone(), ..watching };
         if step.outcome == watch::CONTINUE {

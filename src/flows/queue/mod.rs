@@ -15,6 +15,7 @@ pub mod fixer;
 pub mod graph;
 pub mod green;
 pub mod lane;
+pub mod lease;
 pub mod markers;
 pub mod memory;
 pub mod numbers;

@@ -57,9 +57,10 @@ pub fn observe(last: &Quiet, fingerprint: String) -> Quiet {
     Quiet { fingerprint, streak }
 }
 
-/// Seconds to sleep with nothing to do.
+/// Seconds to sleep with nothing to do. The long wait begins once `idle_after` surveys in a row have
+/// each found the same as the survey before (the streak counts the first of the run too, hence `>`).
 pub fn interval(q: &Quiet, active: u32, idle_after: u32, idle: u32) -> u32 {
-    if q.streak >= idle_after {
+    if q.streak > idle_after {
         idle
     } else {
         active

@@ -86,8 +86,16 @@ pub fn step(poll: &Poll, state: &WatchState, config: &Config) -> Step {
     decide(poll, state, &config.queue.labels.skip_ci, &config.queue.watch, &required)
 }
 
-/// The entry `queue::call` binds today: it has the watch section only, so it reads the repository's
-/// contexts without the config's. `step` is the decision; this goes when the boundary calls `step`.
+/// The cycle's watch: `step`'s required contexts (the repository's and the config's), with the
+/// watch section the cycle's options may override (its timeout).
+pub fn cycle_step(poll: &Poll, state: &WatchState, config: &Config, cfg: &WatchConfig) -> Step {
+    let required = required_contexts(&poll.required_checks, config);
+    decide(poll, state, &config.queue.labels.skip_ci, cfg, &required)
+}
+
+/// The repository's contexts only, without the config's: kept for the unit tests below that pin
+/// what the config adds.
+#[cfg(test)]
 pub fn watch_step(poll: &Poll, state: &WatchState, skip_ci_label: &str, cfg: &WatchConfig) -> Step {
     decide(poll, state, skip_ci_label, cfg, &poll.required_checks)
 }
@@ -146,13 +154,38 @@ fn decide(poll: &Poll, state: &WatchState, skip_ci_label: &str, cfg: &WatchConfi
     }
     if let (Some(now), Some(start)) = (parse_rfc3339(&poll.now), parse_rfc3339(&s.started_at)) {
         if now - start >= i64::from(cfg.timeout_minutes) * 60 {
-            return done(TIMEOUT, s, format!("past {} minutes", cfg.timeout_minutes));
+            return done(TIMEOUT, s, format!("past {} minutes{}", cfg.timeout_minutes, waiting_on(&poll.checks, required)));
         }
     }
     if poll.stop_requested {
         return done(STOPPED, s, "a stop signal arrived".into());
     }
     done(CONTINUE, s, String::new())
+}
+
+/// What a watch that timed out was still waiting on, each context by name with its state: a running
+/// check's status, a required context with no run on the head, a failure of the round before that
+/// the running round has yet to replace. Empty when nothing was pending (it sat green, say).
+fn waiting_on(checks: &[Check], required: &[String]) -> String {
+    let g = green(checks, required);
+    let newest = crate::core::checks::newest_runs(checks);
+    let mut parts: Vec<String> = Vec::new();
+    for &(c, verdict) in newest.values() {
+        if verdict == crate::core::checks::Rollup::Pending {
+            let name = match &c.workflow {
+                Some(w) if !w.is_empty() => format!("{w} / {}", c.name),
+                _ => c.name.clone(),
+            };
+            parts.push(format!("{name} ({})", c.status.to_lowercase().replace('_', " ")));
+        }
+    }
+    parts.extend(g.round_before.iter().map(|n| format!("{n} (failed in the round before; a new round runs)")));
+    parts.extend(g.not_reported.iter().map(|n| format!("{n} (required, not reported on the head)")));
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("; still waiting on: {}", parts.join(", "))
+    }
 }
 
 #[cfg(test)]
