@@ -28,10 +28,15 @@ export function tokenOf(env = process.env) {
 export function connect(values, env = process.env) {
   const slug = values.repo ?? env.GITHUB_REPOSITORY;
   const parsed = parseSlug(slug);
-  if (!parsed) throw new UsageError(`--repo: expected owner/name, found ${slug === undefined ? "none" : JSON.stringify(slug)}`);
-  if (values.live && values["dry-run"]) throw new UsageError("--live and --dry-run contradict each other; pick one (a dry run is the default)");
+  if (!parsed)
+    throw new UsageError(`--repo: expected owner/name, found ${slug === undefined ? "none" : JSON.stringify(slug)}`);
+  if (values.live && values["dry-run"])
+    throw new UsageError("--live and --dry-run contradict each other; pick one (a dry run is the default)");
   const token = tokenOf(env);
-  if (!token) throw new UsageError("no token: set GH_TOKEN or GITHUB_TOKEN (read access for a dry run, write access to labels and pull requests for --live)");
+  if (!token)
+    throw new UsageError(
+      "no token: set GH_TOKEN or GITHUB_TOKEN (read access for a dry run, write access to labels and pull requests for --live)",
+    );
   const log = (line) => console.error(line);
   const octokit = makeOctokit({ token, baseUrl: env.GITHUB_API_URL, graphqlUrl: env.GITHUB_GRAPHQL_URL, log });
   return { ...parsed, live: Boolean(values.live), octokit, log };
@@ -54,11 +59,14 @@ function localFile(path, why, log) {
  * when one is here, the line says how to use it. Throws a RunError listing a bad config's problems.
  */
 export async function repoConfig(values, { octokit, owner, repo }, log = (line) => console.error(line)) {
-  const loaded = values.config !== undefined
-    ? localFile(values.config, `the repository's ${DEFAULT_CONFIG_PATH}`, log)
-    : await readRepoConfig(prflow, octokit, { owner, repo });
+  const loaded =
+    values.config !== undefined
+      ? localFile(values.config, `the repository's ${DEFAULT_CONFIG_PATH}`, log)
+      : await readRepoConfig(prflow, octokit, { owner, repo });
   if (loaded.said) {
-    const here = existsSync(DEFAULT_CONFIG_PATH) ? ` (the ${DEFAULT_CONFIG_PATH} in this folder is not read; --config ${DEFAULT_CONFIG_PATH} tries it)` : "";
+    const here = existsSync(DEFAULT_CONFIG_PATH)
+      ? ` (the ${DEFAULT_CONFIG_PATH} in this folder is not read; --config ${DEFAULT_CONFIG_PATH} tries it)`
+      : "";
     log(`${loaded.said}${here}`);
   }
   if (loaded.errors.length) throw new RunError(loaded.errors);
@@ -71,10 +79,19 @@ export async function repoConfig(values, { octokit, owner, repo }, log = (line) 
  */
 export function offlineConfig(values, log = (line) => console.error(line)) {
   let loaded;
-  if (values.config !== undefined) loaded = localFile(values.config, `${DEFAULT_CONFIG_PATH} here (or the ${prflow.createEngine().flow()} preset)`, log);
+  if (values.config !== undefined)
+    loaded = localFile(
+      values.config,
+      `${DEFAULT_CONFIG_PATH} here (or the ${prflow.createEngine().flow()} preset)`,
+      log,
+    );
   else {
     loaded = loadConfig(prflow, DEFAULT_CONFIG_PATH);
-    log(loaded.source === "preset" ? `config: no ${DEFAULT_CONFIG_PATH} here: the ${loaded.engine.flow()} preset` : `config: ${DEFAULT_CONFIG_PATH} (this folder)`);
+    log(
+      loaded.source === "preset"
+        ? `config: no ${DEFAULT_CONFIG_PATH} here: the ${loaded.engine.flow()} preset`
+        : `config: ${DEFAULT_CONFIG_PATH} (this folder)`,
+    );
   }
   if (loaded.errors.length) throw new RunError(loaded.errors);
   return loaded;

@@ -19,11 +19,19 @@ const load = (name) => import(new URL(`${name}.js`, commandsDir));
 const version = () => JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
 
 async function help(width) {
-  const lines = ["usage: prflow <command> [options]", "       prflow help <command> | prflow <command> --help | prflow --version", "", "commands:"];
+  const lines = [
+    "usage: prflow <command> [options]",
+    "       prflow help <command> | prflow <command> --help | prflow --version",
+    "",
+    "commands:",
+  ];
   for (const name of available()) lines.push(wrap((await load(name)).summary, width, 18, `  ${name.padEnd(15)} `));
   lines.push(
     "",
-    wrap("A command writes only with --live. One that reads a repository decides with the repository's own .github/prflow.json (--config FILE tries a local one) and names it on stderr.", width),
+    wrap(
+      "A command writes only with --live. One that reads a repository decides with the repository's own .github/prflow.json (--config FILE tries a local one) and names it on stderr.",
+      width,
+    ),
     wrap("Every command takes --format text|json and --debug; `prflow help <command>` lists its options.", width),
     ...FOOTER.map((f) => wrap(f, width, 2)),
   );
@@ -35,19 +43,32 @@ async function help(width) {
  * writes (`writes: "live"`, or "legacy" while it still writes without --live) takes --live and --dry-run.
  */
 function withFormat(options = {}, writes) {
-  const write = writes ? { live: { type: "boolean", default: false }, "dry-run": { type: "boolean", default: false } } : {};
-  return { ...options, ...write, format: options.format ?? { type: "string", default: "text" }, json: options.json ?? { type: "boolean", default: false } };
+  const write = writes
+    ? { live: { type: "boolean", default: false }, "dry-run": { type: "boolean", default: false } }
+    : {};
+  return {
+    ...options,
+    ...write,
+    format: options.format ?? { type: "string", default: "text" },
+    json: options.json ?? { type: "boolean", default: false },
+  };
 }
 
 /** parseArgs' complaint in our words, naming the command's options. */
 function parseError(e, wanted, options) {
   const flag = /'(-{1,2}[^' <]+)/.exec(e.message)?.[1] ?? "";
   if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
-    const names = Object.keys(options).map((n) => `--${n}`).join(", ");
+    const names = Object.keys(options)
+      .map((n) => `--${n}`)
+      .join(", ");
     return `${flag}: \`prflow ${wanted}\` has no such option; it takes ${names}`;
   }
-  if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") return /argument missing/.test(e.message) ? `${flag}: expected a value after it, found none` : `${flag}: takes no value (it is on or off)`;
-  if (e.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") return `unexpected argument; \`prflow help ${wanted}\` shows what it takes`;
+  if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE")
+    return /argument missing/.test(e.message)
+      ? `${flag}: expected a value after it, found none`
+      : `${flag}: takes no value (it is on or off)`;
+  if (e.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL")
+    return `unexpected argument; \`prflow help ${wanted}\` shows what it takes`;
   return e.message;
 }
 
@@ -59,7 +80,9 @@ function writeMode(values, wanted, writes) {
   if (!writes) return;
   if (values.live && values["dry-run"]) throw new UsageError("--live and --dry-run contradict each other; pick one");
   if (writes === "legacy" && !values.live && !values["dry-run"]) {
-    console.error(`prflow ${wanted}: writing without --live is deprecated; add --live to write (or --dry-run for a dry run): a later version writes only with --live`);
+    console.error(
+      `prflow ${wanted}: writing without --live is deprecated; add --live to write (or --dry-run for a dry run): a later version writes only with --live`,
+    );
     values.live = true;
   }
   values["dry-run"] = !values.live;
@@ -81,7 +104,8 @@ async function main(argv, width) {
   }
   const known = available();
   const wanted = name === "help" ? rest[0] : name;
-  if (!known.includes(wanted)) throw new UsageError(`unknown command ${JSON.stringify(wanted)}; commands: ${known.join(", ")}`);
+  if (!known.includes(wanted))
+    throw new UsageError(`unknown command ${JSON.stringify(wanted)}; commands: ${known.join(", ")}`);
   const command = await load(wanted);
   const full = { ...command, options: withFormat(command.options, command.writes) };
   if (name === "help" || rest.includes("--help") || rest.includes("-h")) {
@@ -92,11 +116,14 @@ async function main(argv, width) {
   try {
     parsed = parseArgs({ args: rest, options: full.options, allowPositionals: true, strict: true, tokens: true });
   } catch (e) {
-    throw new UsageError(`${parseError(e, wanted, full.options)}\n(\`prflow help ${wanted}\` says what each option does)`);
+    throw new UsageError(
+      `${parseError(e, wanted, full.options)}\n(\`prflow help ${wanted}\` says what each option does)`,
+    );
   }
   const values = parsed.values;
   if (values.json) values.format = "json";
-  if (!["text", "json"].includes(values.format)) throw new UsageError(`--format: expected text or json, found ${JSON.stringify(values.format)}`);
+  if (!["text", "json"].includes(values.format))
+    throw new UsageError(`--format: expected text or json, found ${JSON.stringify(values.format)}`);
   values.json = values.format === "json";
   writeMode(values, wanted, command.writes);
   return (await command.run(values, parsed.positionals)) ?? EXIT.done;
@@ -105,7 +132,10 @@ async function main(argv, width) {
 const args = process.argv.slice(2);
 const debug = args.includes("--debug") || process.env.PRFLOW_DEBUG === "1";
 try {
-  process.exitCode = await main(args.filter((a) => a !== "--debug"), terminalWidth());
+  process.exitCode = await main(
+    args.filter((a) => a !== "--debug"),
+    terminalWidth(),
+  );
 } catch (e) {
   if (e instanceof UsageError) {
     console.error(`prflow: ${e.message}`);

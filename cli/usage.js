@@ -10,20 +10,22 @@ export const EXIT = { done: 0, failed: 1, usage: 2 };
 /** The words for options many commands share; a command's own `help` object adds to or overrides them. */
 export const OPTION_HELP = {
   repo: "the repository, owner/name (default: GITHUB_REPOSITORY)",
-  config: "a local config file instead of the repository's .github/prflow.json (read from its default branch), to try an edit before pushing it",
+  config:
+    "a local config file instead of the repository's .github/prflow.json (read from its default branch), to try an edit before pushing it",
   live: "write to GitHub; without it nothing is written",
   "dry-run": "say what would be written, write nothing",
   format: "output: text for people, json for scripts",
   json: "the same as --format json",
   facts: "read a facts file (JSON) instead of GitHub; nothing is written",
   width: "cut each cell to N characters (0 cuts nothing)",
-  numbers: "only these pull requests, e.g. \"12, 14\"",
+  numbers: 'only these pull requests, e.g. "12, 14"',
   markdown: "print the summary as Markdown",
   debug: "on a failure, print the stack trace too",
 };
 
 /** --config of a command that can read a facts file instead of a repository. */
-export const CONFIG_EITHER = "a local config file; with --repo, used instead of the repository's .github/prflow.json; with a facts file, the default is .github/prflow.json here, else the bot-panel preset";
+export const CONFIG_EITHER =
+  "a local config file; with --repo, used instead of the repository's .github/prflow.json; with a facts file, the default is .github/prflow.json here, else the bot-panel preset";
 
 /** The lines after the options on every help page. */
 export const FOOTER = [
@@ -60,7 +62,16 @@ export const WRITE_RULES = {
 };
 
 /** What an option's value looks like, where its name does not say it. */
-const VALUE_NAMES = { repo: "OWNER/NAME", config: "FILE", facts: "FILE", format: "text|json", width: "N", numbers: "LIST", prompt: "FILE", interval: "SECONDS" };
+const VALUE_NAMES = {
+  repo: "OWNER/NAME",
+  config: "FILE",
+  facts: "FILE",
+  format: "text|json",
+  width: "N",
+  numbers: "LIST",
+  prompt: "FILE",
+  interval: "SECONDS",
+};
 
 function optionLine(name, spec) {
   const value = spec.type === "string" ? ` ${spec.valueName ?? VALUE_NAMES[name] ?? name.toUpperCase()}` : "";

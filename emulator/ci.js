@@ -40,8 +40,30 @@ export class CiSimulator {
     this.nextId = 1;
   }
 
-  register({ name = "CI", jobs = [{ name: "test", minutes: 10 }], aggregate = null, skipLabel = "skip-ci", guard = null, types = [...DEFAULT_PULL_REQUEST_TYPES, "ready_for_review"], branches = [], concurrency = "pr", outcome = "pass", seed = "ci" } = {}) {
-    const wf = { name, jobs: jobs.map((j) => ({ minutes: 10, ...j })), aggregate, skipLabel, guard, types, branches, concurrency, outcome, seed };
+  register({
+    name = "CI",
+    jobs = [{ name: "test", minutes: 10 }],
+    aggregate = null,
+    skipLabel = "skip-ci",
+    guard = null,
+    types = [...DEFAULT_PULL_REQUEST_TYPES, "ready_for_review"],
+    branches = [],
+    concurrency = "pr",
+    outcome = "pass",
+    seed = "ci",
+  } = {}) {
+    const wf = {
+      name,
+      jobs: jobs.map((j) => ({ minutes: 10, ...j })),
+      aggregate,
+      skipLabel,
+      guard,
+      types,
+      branches,
+      concurrency,
+      outcome,
+      seed,
+    };
     this.workflows.push(wf);
     return wf;
   }
@@ -64,7 +86,9 @@ export class CiSimulator {
    */
   rerun({ number }) {
     const pr = this.gh.state.pull(number);
-    return this.workflows.filter((wf) => wf.types.length).map((wf) => this.start(wf, { sha: pr.headSha, number, event: "pull_request", action: "rerun", skipped: false }));
+    return this.workflows
+      .filter((wf) => wf.types.length)
+      .map((wf) => this.start(wf, { sha: pr.headSha, number, event: "pull_request", action: "rerun", skipped: false }));
   }
 
   /** Called for every event the emulator emits that starts runs. */
@@ -75,12 +99,18 @@ export class CiSimulator {
         const pr = payload.pull_request;
         if (pr.state !== "open") continue;
         const labelEvent = payload.action === "labeled" || payload.action === "unlabeled";
-        if (labelEvent ? payload.label?.name?.toLowerCase() !== wf.skipLabel?.toLowerCase() : !wf.types.includes(payload.action)) continue;
+        if (
+          labelEvent
+            ? payload.label?.name?.toLowerCase() !== wf.skipLabel?.toLowerCase()
+            : !wf.types.includes(payload.action)
+        )
+          continue;
         const skipped = !!wf.skipLabel && pr.labels.some((l) => l.name.toLowerCase() === wf.skipLabel.toLowerCase());
         this.start(wf, { sha: pr.head.sha, number: pr.number, event: name, action: payload.action, skipped });
       } else if (name === "push" && !payload.deleted) {
         const branch = payload.ref.replace(/^refs\/heads\//, "");
-        if (wf.branches.includes(branch)) this.start(wf, { sha: payload.after, number: null, branch, event: name, action: null, skipped: false });
+        if (wf.branches.includes(branch))
+          this.start(wf, { sha: payload.after, number: null, branch, event: name, action: null, skipped: false });
       }
     }
   }
@@ -88,26 +118,86 @@ export class CiSimulator {
   start(wf, { sha, number, branch, event, action, skipped }) {
     const st = this.gh.state;
     const group = wf.concurrency === "none" ? null : `${wf.name}-${number ? `pr-${number}` : branch}`;
-    if (group) for (const older of this.runs) if (older.group === group && older.status !== "completed") this.cancel(older);
-    const run = { id: this.nextId++, workflow: wf.name, sha, number, event, action, group, status: "in_progress", conclusion: null, skipped, startedAt: st.now(), completedAt: null, jobs: [], timers: [] };
+    if (group)
+      for (const older of this.runs) if (older.group === group && older.status !== "completed") this.cancel(older);
+    const run = {
+      id: this.nextId++,
+      workflow: wf.name,
+      sha,
+      number,
+      event,
+      action,
+      group,
+      status: "in_progress",
+      conclusion: null,
+      skipped,
+      startedAt: st.now(),
+      completedAt: null,
+      jobs: [],
+      timers: [],
+    };
     this.runs.push(run);
     this.asWorkflow(() => {
-      if (wf.guard) st.status({ sha, context: wf.guard, state: "pending", description: skipped ? `${wf.skipLabel} is on: checks skipped` : "checks running", by: "github-actions[bot]" });
+      if (wf.guard)
+        st.status({
+          sha,
+          context: wf.guard,
+          state: "pending",
+          description: skipped ? `${wf.skipLabel} is on: checks skipped` : "checks running",
+          by: "github-actions[bot]",
+        });
       if (skipped) {
         // A job whose `if:` is false is SKIPPED at once, and so is the aggregate that needs it.
-        for (const job of wf.jobs) run.jobs.push(this.job(run, job, st.checkRun({ sha, name: job.name, workflow: wf.name, status: "COMPLETED", conclusion: "SKIPPED", run: run.id })));
-        if (wf.aggregate) run.jobs.push(this.job(run, { name: wf.aggregate, minutes: 0 }, st.checkRun({ sha, name: wf.aggregate, workflow: wf.name, status: "COMPLETED", conclusion: "SKIPPED", run: run.id })));
+        for (const job of wf.jobs)
+          run.jobs.push(
+            this.job(
+              run,
+              job,
+              st.checkRun({
+                sha,
+                name: job.name,
+                workflow: wf.name,
+                status: "COMPLETED",
+                conclusion: "SKIPPED",
+                run: run.id,
+              }),
+            ),
+          );
+        if (wf.aggregate)
+          run.jobs.push(
+            this.job(
+              run,
+              { name: wf.aggregate, minutes: 0 },
+              st.checkRun({
+                sha,
+                name: wf.aggregate,
+                workflow: wf.name,
+                status: "COMPLETED",
+                conclusion: "SKIPPED",
+                run: run.id,
+              }),
+            ),
+          );
         this.finish(run, "skipped");
         return;
       }
       wf.jobs.forEach((job, i) => {
         const attempt = this.runs.filter((r) => r.sha === sha && r.workflow === wf.name && !r.skipped).length;
-        const ofPull = number == null ? attempt : this.runs.filter((r) => r.number === number && r.workflow === wf.name && !r.skipped).length;
+        const ofPull =
+          number == null
+            ? attempt
+            : this.runs.filter((r) => r.number === number && r.workflow === wf.name && !r.skipped).length;
         const conclusion = this.conclusion(wf, sha, number, job, attempt, ofPull);
         const check = st.checkRun({ sha, name: job.name, workflow: wf.name, status: "IN_PROGRESS", run: run.id });
         const j = this.job(run, job, check);
         run.jobs.push(j);
-        run.timers.push(st.clock.after(job.minutes * 60_000, () => this.asWorkflow(() => this.jobDone(wf, run, j, conclusion)), `${wf.name} / ${job.name} on ${sha.slice(0, 7)}`));
+        run.timers.push(
+          st.clock.after(
+            job.minutes * 60_000,
+            () => this.asWorkflow(() => this.jobDone(wf, run, j, conclusion)),
+            `${wf.name} / ${job.name} on ${sha.slice(0, 7)}`,
+          ),
+        );
         void i;
       });
     });
@@ -115,7 +205,14 @@ export class CiSimulator {
   }
 
   job(run, { name, minutes }, check) {
-    return { name, minutes, checkRunId: check.id, startedAt: this.gh.state.clock.now(), conclusion: check.conclusion ?? null, log: null };
+    return {
+      name,
+      minutes,
+      checkRunId: check.id,
+      startedAt: this.gh.state.clock.now(),
+      conclusion: check.conclusion ?? null,
+      log: null,
+    };
   }
 
   jobDone(wf, run, j, conclusion) {
@@ -123,8 +220,14 @@ export class CiSimulator {
     j.conclusion = conclusion;
     // The log is there before the check run completes, so whoever reacts to the completion can read it.
     const spec = wf.jobs.find((x) => x.name === j.name);
-    const attempt = this.runs.filter((r) => r.sha === run.sha && r.workflow === wf.name && !r.skipped && r.id <= run.id).length;
-    j.log = jobLog(st.clock.now(), { ...j, conclusion }, typeof spec?.log === "function" ? spec.log({ sha: run.sha, number: run.number, conclusion, attempt }) : spec?.log);
+    const attempt = this.runs.filter(
+      (r) => r.sha === run.sha && r.workflow === wf.name && !r.skipped && r.id <= run.id,
+    ).length;
+    j.log = jobLog(
+      st.clock.now(),
+      { ...j, conclusion },
+      typeof spec?.log === "function" ? spec.log({ sha: run.sha, number: run.number, conclusion, attempt }) : spec?.log,
+    );
     st.completeCheckRun(j.checkRunId, conclusion);
     const jobs = run.jobs.filter((x) => x.name !== wf.aggregate);
     if (jobs.some((x) => !x.conclusion)) return;
@@ -132,10 +235,35 @@ export class CiSimulator {
     if (wf.aggregate) {
       const failed = jobs.filter((x) => x.conclusion !== "SUCCESS").map((x) => x.name);
       const agg = { name: wf.aggregate, conclusion: ok ? "SUCCESS" : "FAILURE", startedAt: st.clock.now() };
-      const log = jobLog(st.clock.now(), agg, ok ? "every job it needs passed" : `needed jobs did not pass: ${failed.join(", ")}`);
-      run.jobs.push({ ...this.job(run, { name: wf.aggregate, minutes: 0 }, st.checkRun({ sha: run.sha, name: wf.aggregate, workflow: wf.name, status: "COMPLETED", conclusion: agg.conclusion, run: run.id })), log });
+      const log = jobLog(
+        st.clock.now(),
+        agg,
+        ok ? "every job it needs passed" : `needed jobs did not pass: ${failed.join(", ")}`,
+      );
+      run.jobs.push({
+        ...this.job(
+          run,
+          { name: wf.aggregate, minutes: 0 },
+          st.checkRun({
+            sha: run.sha,
+            name: wf.aggregate,
+            workflow: wf.name,
+            status: "COMPLETED",
+            conclusion: agg.conclusion,
+            run: run.id,
+          }),
+        ),
+        log,
+      });
     }
-    if (wf.guard) st.status({ sha: run.sha, context: wf.guard, state: ok ? "success" : "failure", description: ok ? "checks passed" : "checks failed", by: "github-actions[bot]" });
+    if (wf.guard)
+      st.status({
+        sha: run.sha,
+        context: wf.guard,
+        state: ok ? "success" : "failure",
+        description: ok ? "checks passed" : "checks failed",
+        by: "github-actions[bot]",
+      });
     this.finish(run, ok ? "success" : "failure");
   }
 
@@ -160,13 +288,33 @@ export class CiSimulator {
       // The aggregate first, so the suite completes once, with the last cancelled job.
       const running = run.jobs.filter((j) => !j.conclusion);
       if (wf?.aggregate && !run.jobs.some((j) => j.name === wf.aggregate)) {
-        run.jobs.push(this.job(run, { name: wf.aggregate, minutes: 0 }, st.checkRun({ sha: run.sha, name: wf.aggregate, workflow: wf.name, status: "COMPLETED", conclusion: "CANCELLED", run: run.id })));
+        run.jobs.push(
+          this.job(
+            run,
+            { name: wf.aggregate, minutes: 0 },
+            st.checkRun({
+              sha: run.sha,
+              name: wf.aggregate,
+              workflow: wf.name,
+              status: "COMPLETED",
+              conclusion: "CANCELLED",
+              run: run.id,
+            }),
+          ),
+        );
       }
       for (const j of running) {
         j.log = jobLog(st.clock.now(), { ...j, conclusion: "CANCELLED" }, "##[error]The operation was canceled.");
         st.completeCheckRun(j.checkRunId, (j.conclusion = "CANCELLED"));
       }
-      if (wf?.guard) st.status({ sha: run.sha, context: wf.guard, state: "failure", description: "cancelled", by: "github-actions[bot]" });
+      if (wf?.guard)
+        st.status({
+          sha: run.sha,
+          context: wf.guard,
+          state: "failure",
+          description: "cancelled",
+          by: "github-actions[bot]",
+        });
     });
     this.finish(run, "cancelled");
   }
@@ -180,12 +328,18 @@ export class CiSimulator {
 
   /** The conclusion a job will have: the head's outcome, else the workflow's; flaky draws are seeded. */
   conclusion(wf, sha, number, job, attempt, ofPull = attempt) {
-    const spec = this.outcomes.get(sha) ?? (number != null ? this.outcomes.get(`#${number}`) : undefined) ?? job.outcome ?? wf.outcome;
+    const spec =
+      this.outcomes.get(sha) ??
+      (number != null ? this.outcomes.get(`#${number}`) : undefined) ??
+      job.outcome ??
+      wf.outcome;
     const one = typeof spec === "object" && spec.jobs ? (spec.jobs[job.name] ?? spec.default ?? "pass") : spec;
     if (one === "pass") return "SUCCESS";
     if (one === "fail") return "FAILURE";
-    if (typeof one === "object" && typeof one.flaky === "number") return draw(wf.seed, sha, job.name, attempt) < one.flaky ? "FAILURE" : "SUCCESS";
-    if (typeof one === "object" && Number.isInteger(one.failFirst)) return ofPull <= one.failFirst ? "FAILURE" : "SUCCESS";
+    if (typeof one === "object" && typeof one.flaky === "number")
+      return draw(wf.seed, sha, job.name, attempt) < one.flaky ? "FAILURE" : "SUCCESS";
+    if (typeof one === "object" && Number.isInteger(one.failFirst))
+      return ofPull <= one.failFirst ? "FAILURE" : "SUCCESS";
     throw new Error(`CI outcome ${JSON.stringify(one)}: expected "pass", "fail", { flaky: p } or { failFirst: n }`);
   }
 
@@ -231,12 +385,21 @@ export class CiSimulator {
 function jobLog(endedAt, job, text) {
   const stamp = (ms) => `${new Date(ms).toISOString().replace(/Z$/, "0000Z")} `;
   const body = text ?? `${job.name}: ${job.conclusion === "SUCCESS" ? "passed" : String(job.conclusion).toLowerCase()}`;
-  const lines = [`${stamp(job.startedAt)}##[group]Run ${job.name}`, `${stamp(job.startedAt)}##[endgroup]`, ...String(body).replace(/\n$/, "").split("\n").map((l) => stamp(endedAt) + l)];
+  const lines = [
+    `${stamp(job.startedAt)}##[group]Run ${job.name}`,
+    `${stamp(job.startedAt)}##[endgroup]`,
+    ...String(body)
+      .replace(/\n$/, "")
+      .split("\n")
+      .map((l) => stamp(endedAt) + l),
+  ];
   if (job.conclusion === "FAILURE") lines.push(`${stamp(endedAt)}##[error]Process completed with exit code 1.`);
   return `${lines.join("\n")}\n`;
 }
 
 /** A number in [0, 1) from the seed, the head, the job and the attempt: flaky jobs fail reproducibly. */
 export function draw(seed, sha, job, attempt) {
-  return createHash("sha256").update(`${seed}\u0000${sha}\u0000${job}\u0000${attempt}`).digest().readUInt32BE(0) / 2 ** 32;
+  return (
+    createHash("sha256").update(`${seed}\u0000${sha}\u0000${job}\u0000${attempt}`).digest().readUInt32BE(0) / 2 ** 32
+  );
 }

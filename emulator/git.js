@@ -14,11 +14,22 @@ const EXEC_PATH = execFileSync("git", ["--exec-path"], { encoding: "utf8" }).tri
 export const HTTP_BACKEND = join(EXEC_PATH, "git-http-backend");
 
 /** git commands that never move a ref: the tip cache outlives them. */
-const READ_ONLY = new Set(["for-each-ref", "rev-parse", "merge-base", "log", "diff", "merge-tree", "show", "cat-file", "rev-list", "config"]);
+const READ_ONLY = new Set([
+  "for-each-ref",
+  "rev-parse",
+  "merge-base",
+  "log",
+  "diff",
+  "merge-tree",
+  "show",
+  "cat-file",
+  "rev-list",
+  "config",
+]);
 const SHA = /^[0-9a-f]{40}$/;
 
 /** git's order of paths: byte order (what `git diff --name-only` lists). */
-const byPath = (a, b) => (Buffer.compare(Buffer.from(a), Buffer.from(b)));
+const byPath = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 /** A git object's SHA-1: "<type> <size>\0" then the body. */
 function hashObject(type, body) {
@@ -29,7 +40,12 @@ function treeHash(node) {
   if (node.sha) return node.sha;
   const key = ([name, e]) => (e.mode === "40000" ? `${name}/` : name);
   const entries = [...node.entries].sort((a, b) => byPath(key(a), key(b)));
-  const body = Buffer.concat(entries.flatMap(([name, e]) => [Buffer.from(`${e.mode} ${name}\0`), Buffer.from(e.node ? treeHash(e.node) : e.sha, "hex")]));
+  const body = Buffer.concat(
+    entries.flatMap(([name, e]) => [
+      Buffer.from(`${e.mode} ${name}\0`),
+      Buffer.from(e.node ? treeHash(e.node) : e.sha, "hex"),
+    ]),
+  );
   node.sha = hashObject("tree", body);
   return node.sha;
 }
@@ -125,8 +141,21 @@ export class GitRepo {
     const date = `${Math.floor(this.clock.now() / 1000)} +0000`;
     try {
       return execFileSync("git", args, {
-        cwd: this.path, input, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"],
-        env: { ...process.env, GIT_DIR: this.path, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date, GIT_AUTHOR_NAME: "emulator", GIT_AUTHOR_EMAIL: "emulator@users.noreply.github.com", GIT_COMMITTER_NAME: "GitHub", GIT_COMMITTER_EMAIL: "noreply@github.com", ...env },
+        cwd: this.path,
+        input,
+        encoding: "utf8",
+        stdio: ["pipe", "pipe", "pipe"],
+        env: {
+          ...process.env,
+          GIT_DIR: this.path,
+          GIT_AUTHOR_DATE: date,
+          GIT_COMMITTER_DATE: date,
+          GIT_AUTHOR_NAME: "emulator",
+          GIT_AUTHOR_EMAIL: "emulator@users.noreply.github.com",
+          GIT_COMMITTER_NAME: "GitHub",
+          GIT_COMMITTER_EMAIL: "noreply@github.com",
+          ...env,
+        },
       }).replace(/\n$/, "");
     } catch (e) {
       if (allowFail) return null;
@@ -175,13 +204,26 @@ export class GitRepo {
     let script = `reset ${target}\ncommit ${target}\nmark :1\nauthor ${author} <${author}@users.noreply.github.com> ${when}\ncommitter GitHub <noreply@github.com> ${when}\n${data(message)}`;
     if (ps[0]) script += `from ${ps[0]}\n`;
     for (const p of ps.slice(1)) script += `merge ${p}\n`;
-    for (const [path, text] of Object.entries(files)) script += text === null ? `D ${path}\n` : `M 100644 inline ${path}\n${data(text)}`;
+    for (const [path, text] of Object.entries(files))
+      script += text === null ? `D ${path}\n` : `M 100644 inline ${path}\n${data(text)}`;
     script += "\nget-mark :1\n";
-    const oid = this.git(["fast-import", "--quiet", "--force", "--date-format=raw"], { input: script, movesRef: target }).trim();
+    const oid = this.git(["fast-import", "--quiet", "--force", "--date-format=raw"], {
+      input: script,
+      movesRef: target,
+    }).trim();
     if (ref) this.tips?.set(ref, oid);
     if (ps.length <= 1) {
-      const changed = before ? Object.keys(files).filter((f) => (before[f] ?? null) !== files[f]).sort(byPath) : null;
-      this.made.set(oid, { parent: ps[0] ?? null, files, changed, commit: { oid, author, time: time * 1000, message: message.split("\n")[0] } });
+      const changed = before
+        ? Object.keys(files)
+            .filter((f) => (before[f] ?? null) !== files[f])
+            .sort(byPath)
+        : null;
+      this.made.set(oid, {
+        parent: ps[0] ?? null,
+        files,
+        changed,
+        commit: { oid, author, time: time * 1000, message: message.split("\n")[0] },
+      });
     }
     return oid;
   }
@@ -200,7 +242,9 @@ export class GitRepo {
       const trail = [root];
       for (const dir of parts.slice(0, -1)) {
         const e = node.entries.get(dir);
-        const child = e?.node ? { ...e.node, entries: new Map(e.node.entries), sha: null } : { entries: new Map(), sha: null };
+        const child = e?.node
+          ? { ...e.node, entries: new Map(e.node.entries), sha: null }
+          : { entries: new Map(), sha: null };
         node.entries.set(dir, { mode: "40000", node: child });
         node = child;
         trail.push(node);
@@ -219,16 +263,33 @@ export class GitRepo {
     const treeSha = treeHash(root);
     const when = `${time} +0000`;
     const who = `author ${author} <${author}@users.noreply.github.com> ${when}\ncommitter GitHub <noreply@github.com> ${when}\n`;
-    const oid = hashObject("commit", Buffer.from(`tree ${treeSha}\n${parent ? `parent ${parent}\n` : ""}${who}\n${message}`));
+    const oid = hashObject(
+      "commit",
+      Buffer.from(`tree ${treeSha}\n${parent ? `parent ${parent}\n` : ""}${who}\n${message}`),
+    );
     const target = ref ? `refs/heads/${ref}` : SCRATCH;
     // A parent still queued is named by its mark: fast-import has not written it yet.
     const from = parent ? `from ${this.pendingMarks.has(parent) ? `:${this.pendingMarks.get(parent)}` : parent}\n` : "";
     const mark = this.pending.length + 1;
-    this.pending.push({ oid, mark, script: `reset ${target}\ncommit ${target}\nmark :${mark}\n${who}${data(message)}${from}${script}\n` });
+    this.pending.push({
+      oid,
+      mark,
+      script: `reset ${target}\ncommit ${target}\nmark :${mark}\n${who}${data(message)}${from}${script}\n`,
+    });
     this.pendingMarks.set(oid, mark);
     if (ref) this.tips?.set(ref, oid);
-    const changed = before ? Object.keys(files).filter((f) => (before[f] ?? null) !== files[f]).sort(byPath) : null;
-    this.made.set(oid, { parent, files, changed, tree: root, commit: { oid, author, time: time * 1000, message: message.split("\n")[0] } });
+    const changed = before
+      ? Object.keys(files)
+          .filter((f) => (before[f] ?? null) !== files[f])
+          .sort(byPath)
+      : null;
+    this.made.set(oid, {
+      parent,
+      files,
+      changed,
+      tree: root,
+      commit: { oid, author, time: time * 1000, message: message.split("\n")[0] },
+    });
     return oid;
   }
   /** A commit's root tree as nested maps: kept for commits made here, else read once with `git ls-tree`. */
@@ -258,7 +319,13 @@ export class GitRepo {
     this.pending = [];
     this.pendingMarks = new Map();
     const script = pending.map((c) => c.script).join("") + pending.map((c) => `get-mark :${c.mark}\n`).join("");
-    const out = execFileSync("git", ["fast-import", "--quiet", "--force", "--date-format=raw"], { cwd: this.path, input: script, encoding: "utf8", env: { ...process.env, GIT_DIR: this.path }, maxBuffer: 1 << 28 });
+    const out = execFileSync("git", ["fast-import", "--quiet", "--force", "--date-format=raw"], {
+      cwd: this.path,
+      input: script,
+      encoding: "utf8",
+      env: { ...process.env, GIT_DIR: this.path },
+      maxBuffer: 1 << 28,
+    });
     const made = out.trim().split("\n");
     pending.forEach((c, i) => {
       if (made[i] !== c.oid) throw new Error(`git fast-import wrote ${made[i]} where the emulator computed ${c.oid}`);
@@ -278,14 +345,20 @@ export class GitRepo {
       return null;
     };
     const ask = SHA.test(commit) ? [] : paths;
-    if (ask !== paths) for (const p of paths) {
-      const text = known(p);
-      if (text === undefined) ask.push(p);
-      else out.set(p, text);
-    }
+    if (ask !== paths)
+      for (const p of paths) {
+        const text = known(p);
+        if (text === undefined) ask.push(p);
+        else out.set(p, text);
+      }
     if (!ask.length) return out;
     this.flush();
-    const buf = execFileSync("git", ["cat-file", "--batch"], { cwd: this.path, input: ask.map((p) => `${commit}:${p}`).join("\n") + "\n", env: { ...process.env, GIT_DIR: this.path }, maxBuffer: 1 << 28 });
+    const buf = execFileSync("git", ["cat-file", "--batch"], {
+      cwd: this.path,
+      input: ask.map((p) => `${commit}:${p}`).join("\n") + "\n",
+      env: { ...process.env, GIT_DIR: this.path },
+      maxBuffer: 1 << 28,
+    });
     let at = 0;
     for (const p of ask) {
       const nl = buf.indexOf(10, at);
@@ -304,7 +377,9 @@ export class GitRepo {
   }
   /** A commit of an existing tree. */
   commitTree(tree, parents, message, author = "emulator") {
-    return this.git(["commit-tree", tree, ...parents.flatMap((p) => ["-p", p]), "-m", message], { env: { GIT_AUTHOR_NAME: author, GIT_AUTHOR_EMAIL: `${author}@users.noreply.github.com` } });
+    return this.git(["commit-tree", tree, ...parents.flatMap((p) => ["-p", p]), "-m", message], {
+      env: { GIT_AUTHOR_NAME: author, GIT_AUTHOR_EMAIL: `${author}@users.noreply.github.com` },
+    });
   }
 
   /** git's answer to a question about fixed commits, asked once; `ask` runs only on the first asking. */
@@ -345,7 +420,14 @@ export class GitRepo {
     const behind = new Set(a);
     const i = b.findIndex((c) => behind.has(c));
     if (i < 0) return null;
-    return { mergeBase: b[i], commits: b.slice(0, i).reverse().map((c) => this.made.get(c).commit), files: () => diffTrees(this.made.get(b[i]).tree, this.made.get(head).tree) };
+    return {
+      mergeBase: b[i],
+      commits: b
+        .slice(0, i)
+        .reverse()
+        .map((c) => this.made.get(c).commit),
+      files: () => diffTrees(this.made.get(b[i]).tree, this.made.get(head).tree),
+    };
   }
   isAncestor(a, b) {
     if (a === b || this.walk(a, b)) return true;
@@ -368,10 +450,12 @@ export class GitRepo {
     if (known) return known.commits;
     const ask = () => {
       const out = this.git(["log", "--reverse", "--format=%H%x00%an%x00%ct%x00%s", base ? `${base}..${head}` : head]);
-      return out ? out.split("\n").map((l) => {
-        const [oid, author, time, message] = l.split("\0");
-        return { oid, author, time: Number(time) * 1000, message };
-      }) : [];
+      return out
+        ? out.split("\n").map((l) => {
+            const [oid, author, time, message] = l.split("\0");
+            return { oid, author, time: Number(time) * 1000, message };
+          })
+        : [];
     };
     return SHA.test(head) && (!base || SHA.test(base)) ? this.remember(`log ${base} ${head}`, ask) : ask();
   }
@@ -395,7 +479,13 @@ export class GitRepo {
     const ask = pairs.filter(([a, b]) => !this.memo.has(`merge ${a} ${b}`));
     if (ask.length) {
       this.flush();
-      const r = spawnSync("git", ["merge-tree", "--stdin", "--name-only", "--no-messages"], { cwd: this.path, input: ask.map((p) => p.join(" ")).join("\n") + "\n", encoding: "utf8", env: { ...process.env, GIT_DIR: this.path }, maxBuffer: 1 << 28 });
+      const r = spawnSync("git", ["merge-tree", "--stdin", "--name-only", "--no-messages"], {
+        cwd: this.path,
+        input: ask.map((p) => p.join(" ")).join("\n") + "\n",
+        encoding: "utf8",
+        env: { ...process.env, GIT_DIR: this.path },
+        maxBuffer: 1 << 28,
+      });
       if (r.status !== 0) throw new Error(`git merge-tree --stdin: ${r.stderr}`);
       const fields = r.stdout.split("\0");
       let at = 0;
@@ -412,7 +502,15 @@ export class GitRepo {
   }
   /** `git merge-tree --write-tree`: { clean, tree, conflicts: [path] } (exit 1 is a conflict, not an error). */
   mergeTree(base, head, { mergeBase } = {}) {
-    const args = ["merge-tree", "--write-tree", "--name-only", "--no-messages", ...(mergeBase ? [`--merge-base=${mergeBase}`] : []), base, head];
+    const args = [
+      "merge-tree",
+      "--write-tree",
+      "--name-only",
+      "--no-messages",
+      ...(mergeBase ? [`--merge-base=${mergeBase}`] : []),
+      base,
+      head,
+    ];
     this.flush();
     const r = spawnSync("git", args, { cwd: this.path, encoding: "utf8", env: { ...process.env, GIT_DIR: this.path } });
     if (r.status !== 0 && r.status !== 1) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
@@ -436,9 +534,17 @@ export class GitRepo {
     this.flush();
     return new Promise((resolve) => {
       const env = {
-        ...process.env, GIT_PROJECT_ROOT: this.root, GIT_HTTP_EXPORT_ALL: "1", PATH_INFO: path, REQUEST_METHOD: req.method,
-        QUERY_STRING: query, CONTENT_TYPE: req.headers["content-type"] ?? "", REMOTE_USER: remoteUser ?? "", REMOTE_ADDR: "127.0.0.1",
-        GATEWAY_INTERFACE: "CGI/1.1", SERVER_PROTOCOL: "HTTP/1.1",
+        ...process.env,
+        GIT_PROJECT_ROOT: this.root,
+        GIT_HTTP_EXPORT_ALL: "1",
+        PATH_INFO: path,
+        REQUEST_METHOD: req.method,
+        QUERY_STRING: query,
+        CONTENT_TYPE: req.headers["content-type"] ?? "",
+        REMOTE_USER: remoteUser ?? "",
+        REMOTE_ADDR: "127.0.0.1",
+        GATEWAY_INTERFACE: "CGI/1.1",
+        SERVER_PROTOCOL: "HTTP/1.1",
         ...(req.headers["content-length"] ? { CONTENT_LENGTH: req.headers["content-length"] } : {}),
         ...(req.headers["content-encoding"] ? { HTTP_CONTENT_ENCODING: req.headers["content-encoding"] } : {}),
         ...(req.headers["git-protocol"] ? { GIT_PROTOCOL: req.headers["git-protocol"] } : {}),
@@ -469,7 +575,8 @@ export class GitRepo {
       });
       child.stderr.resume();
       child.on("close", (code) => {
-        if (!headersDone) res.writeHead(500, { "content-type": "text/plain" }).write(`git http-backend exited ${code}\n`);
+        if (!headersDone)
+          res.writeHead(500, { "content-type": "text/plain" }).write(`git http-backend exited ${code}\n`);
         resolve(code);
       });
     });

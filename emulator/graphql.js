@@ -30,7 +30,9 @@ export function githubSchema() {
  * its own size); cost = round(Σ over connections of the product of the enclosing sizes / 100), at least 1.
  */
 export function analyzeLimits(schema, document, { operationName, variables = {} } = {}) {
-  const fragments = Object.fromEntries(document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  const fragments = Object.fromEntries(
+    document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+  );
   const ops = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
   const op = operationName ? ops.find((o) => o.name?.value === operationName) : ops[0];
   const acc = { nodes: 0, requests: 0, errors: [], nodeLimitHit: false };
@@ -52,10 +54,19 @@ export function analyzeLimits(schema, document, { operationName, variables = {} 
     if (!selectionSet || !parentType) return;
     for (const sel of selectionSet.selections) {
       if (sel.kind === Kind.INLINE_FRAGMENT) {
-        walk(sel.selectionSet, sel.typeCondition ? schema.getType(sel.typeCondition.name.value) : parentType, multiplier, seen);
+        walk(
+          sel.selectionSet,
+          sel.typeCondition ? schema.getType(sel.typeCondition.name.value) : parentType,
+          multiplier,
+          seen,
+        );
       } else if (sel.kind === Kind.FRAGMENT_SPREAD) {
         const frag = fragments[sel.name.value];
-        if (frag && !seen.includes(frag.name.value)) walk(frag.selectionSet, schema.getType(frag.typeCondition.name.value), multiplier, [...seen, frag.name.value]);
+        if (frag && !seen.includes(frag.name.value))
+          walk(frag.selectionSet, schema.getType(frag.typeCondition.name.value), multiplier, [
+            ...seen,
+            frag.name.value,
+          ]);
       } else if (sel.kind === Kind.FIELD) {
         const name = sel.name.value;
         if (name.startsWith("__") || typeof parentType.getFields !== "function") continue;
@@ -68,13 +79,30 @@ export function analyzeLimits(schema, document, { operationName, variables = {} 
           const first = argValue(sel, "first");
           const last = argValue(sel, "last");
           if (first === undefined && last === undefined) {
-            acc.errors.push({ type: "MISSING_PAGINATION_BOUNDARIES", message: `You must provide a \`first\` or \`last\` value to properly paginate the \`${name}\` connection.`, locations: loc(sel) });
+            acc.errors.push({
+              type: "MISSING_PAGINATION_BOUNDARIES",
+              message: `You must provide a \`first\` or \`last\` value to properly paginate the \`${name}\` connection.`,
+              locations: loc(sel),
+            });
             continue;
           }
-          for (const [argName, v] of [["first", first], ["last", last]]) {
+          for (const [argName, v] of [
+            ["first", first],
+            ["last", last],
+          ]) {
             if (v === undefined) continue;
-            if (v > MAX_PAGE) acc.errors.push({ type: "EXCESSIVE_PAGINATION", message: `Requesting ${v} records on the \`${name}\` connection exceeds the \`${argName}\` limit of ${MAX_PAGE} records.`, locations: loc(sel) });
-            else if (v < 1) acc.errors.push({ type: "EXCESSIVE_PAGINATION", message: `\`${argName}\` on the \`${name}\` connection must be between 1 and ${MAX_PAGE}, found ${v}.`, locations: loc(sel) });
+            if (v > MAX_PAGE)
+              acc.errors.push({
+                type: "EXCESSIVE_PAGINATION",
+                message: `Requesting ${v} records on the \`${name}\` connection exceeds the \`${argName}\` limit of ${MAX_PAGE} records.`,
+                locations: loc(sel),
+              });
+            else if (v < 1)
+              acc.errors.push({
+                type: "EXCESSIVE_PAGINATION",
+                message: `\`${argName}\` on the \`${name}\` connection must be between 1 and ${MAX_PAGE}, found ${v}.`,
+                locations: loc(sel),
+              });
           }
           const size = Math.min(MAX_PAGE, Math.max(first ?? 0, last ?? 0));
           acc.requests += multiplier;
@@ -101,11 +129,23 @@ export function analyzeLimits(schema, document, { operationName, variables = {} 
  */
 export function githubWording(message) {
   let m = /^Cannot query field "(\w+)" on type "(\w+)"/.exec(message);
-  if (m) return { message: `Field '${m[1]}' doesn't exist on type '${m[2]}'`, extensions: { code: "undefinedField", typeName: m[2], fieldName: m[1] } };
+  if (m)
+    return {
+      message: `Field '${m[1]}' doesn't exist on type '${m[2]}'`,
+      extensions: { code: "undefinedField", typeName: m[2], fieldName: m[1] },
+    };
   m = /^Argument "\w+\.(\w+)\((\w+):\)" of type "(.+)" is required, but it was not provided/.exec(message);
-  if (m) return { message: `Field '${m[1]}' is missing required arguments: ${m[2]}`, extensions: { code: "missingRequiredArguments", className: "Field", name: m[1], arguments: m[2] } };
+  if (m)
+    return {
+      message: `Field '${m[1]}' is missing required arguments: ${m[2]}`,
+      extensions: { code: "missingRequiredArguments", className: "Field", name: m[1], arguments: m[2] },
+    };
   m = /^Unknown argument "(\w+)" on field "(\w+)\.(\w+)"/.exec(message);
-  if (m) return { message: `Field '${m[3]}' doesn't accept argument '${m[1]}'`, extensions: { code: "argumentNotAccepted", name: m[3], typeName: "Field", argumentName: m[1] } };
+  if (m)
+    return {
+      message: `Field '${m[3]}' doesn't accept argument '${m[1]}'`,
+      extensions: { code: "argumentNotAccepted", name: m[3], typeName: "Field", argumentName: m[1] },
+    };
   return { message, extensions: { code: "GRAPHQL_VALIDATION_FAILED" } };
 }
 
@@ -117,7 +157,10 @@ function loc(node) {
 export function connection(items, { first, after, last, before } = {}) {
   const decode = (c) => {
     const m = /^cursor:(\d+)$/.exec(Buffer.from(String(c), "base64").toString());
-    if (!m) throw new GraphQLError(`\`${c}\` does not appear to be a valid cursor.`, { extensions: { type: "INVALID_CURSOR_ARGUMENTS" } });
+    if (!m)
+      throw new GraphQLError(`\`${c}\` does not appear to be a valid cursor.`, {
+        extensions: { type: "INVALID_CURSOR_ARGUMENTS" },
+      });
     return Number(m[1]);
   };
   const cursor = (i) => Buffer.from(`cursor:${i}`).toString("base64");
@@ -160,7 +203,10 @@ function checkedDocument(schema, query) {
   if (entry) return entry;
   try {
     const document = parse(query);
-    const validationErrors = validate(schema, document).map((e) => ({ ...githubWording(e.message), locations: e.locations }));
+    const validationErrors = validate(schema, document).map((e) => ({
+      ...githubWording(e.message),
+      locations: e.locations,
+    }));
     entry = { document, validationErrors };
   } catch (e) {
     entry = { parseErrors: [{ message: `Parse error on ${JSON.stringify(e.message)}`, locations: e.locations }] };
@@ -178,12 +224,20 @@ export function runGraphql(emulator, body, { login, token, faults }) {
   const schema = githubSchema();
   const { query, variables = {}, operationName } = body ?? {};
   if (typeof query !== "string") {
-    return { status: 400, body: { message: "Problems parsing JSON", documentation_url: "https://docs.github.com/graphql" }, record: { invalid: ["no query"] } };
+    return {
+      status: 400,
+      body: { message: "Problems parsing JSON", documentation_url: "https://docs.github.com/graphql" },
+      record: { invalid: ["no query"] },
+    };
   }
   const checked = checkedDocument(schema, query);
   if (checked.parseErrors) {
     const errors = checked.parseErrors.map((e) => ({ ...e }));
-    return { status: 200, body: { errors }, record: { invalid: errors.map((x) => x.message), operation: operationName ?? "(unparsed)" } };
+    return {
+      status: 200,
+      body: { errors },
+      record: { invalid: errors.map((x) => x.message), operation: operationName ?? "(unparsed)" },
+    };
   }
   const { document } = checked;
   const ops = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
@@ -196,10 +250,23 @@ export function runGraphql(emulator, body, { login, token, faults }) {
   }
   const limits = analyzeLimits(schema, document, { operationName, variables });
   if (limits.errors.length) {
-    return { status: 200, body: { errors: limits.errors }, record: { operation, fields, invalid: limits.errors.map((x) => x.message), cost: 0, nodes: limits.nodes } };
+    return {
+      status: 200,
+      body: { errors: limits.errors },
+      record: { operation, fields, invalid: limits.errors.map((x) => x.message), cost: 0, nodes: limits.nodes },
+    };
   }
   const budget = emulator.spendPoints(token, limits.cost);
-  const context = { emulator, state: emulator.state, login, tokenKind: emulator.tokens.get(token)?.kind ?? null, faults, cost: limits.cost, nodes: limits.nodes, budget };
+  const context = {
+    emulator,
+    state: emulator.state,
+    login,
+    tokenKind: emulator.tokens.get(token)?.kind ?? null,
+    faults,
+    cost: limits.cost,
+    nodes: limits.nodes,
+    budget,
+  };
   const result = execute({
     schema,
     document,
@@ -218,8 +285,20 @@ export function runGraphql(emulator, body, { login, token, faults }) {
     });
   }
   // Errors a resolver raised because the emulator lacks a field are bugs of the emulator: recorded too.
-  const unsupported = (result.errors ?? []).filter((e) => /Cannot return null for non-nullable|is not a function/.test(e.message)).map((e) => `unsupported by the emulator: ${e.message}`);
-  return { status: 200, body: out, record: { operation, fields, cost: limits.cost, nodes: limits.nodes, invalid: unsupported.length ? unsupported : undefined } };
+  const unsupported = (result.errors ?? [])
+    .filter((e) => /Cannot return null for non-nullable|is not a function/.test(e.message))
+    .map((e) => `unsupported by the emulator: ${e.message}`);
+  return {
+    status: 200,
+    body: out,
+    record: {
+      operation,
+      fields,
+      cost: limits.cost,
+      nodes: limits.nodes,
+      invalid: unsupported.length ? unsupported : undefined,
+    },
+  };
 }
 
 // ---- resolvers: views over the state ----------------------------------------------------------------
@@ -250,26 +329,54 @@ function rootValue(st, ctx) {
     // Mutation roots (graphql-js reads them from the same root value).
     enablePullRequestAutoMerge: ({ input }) => {
       const pr = pullByNodeId(st, input.pullRequestId);
-      asWriter(ctx, () => unprocessable(() => st.enableAutoMerge(pr.number, { method: (input.mergeMethod ?? "MERGE").toLowerCase(), by: ctx.login })));
-      return { __typename: "EnablePullRequestAutoMergePayload", clientMutationId: input.clientMutationId ?? null, actor: () => userView(st, ctx.login), pullRequest: () => pullView(st, ctx, pr) };
+      asWriter(ctx, () =>
+        unprocessable(() =>
+          st.enableAutoMerge(pr.number, { method: (input.mergeMethod ?? "MERGE").toLowerCase(), by: ctx.login }),
+        ),
+      );
+      return {
+        __typename: "EnablePullRequestAutoMergePayload",
+        clientMutationId: input.clientMutationId ?? null,
+        actor: () => userView(st, ctx.login),
+        pullRequest: () => pullView(st, ctx, pr),
+      };
     },
     disablePullRequestAutoMerge: ({ input }) => {
       const pr = pullByNodeId(st, input.pullRequestId);
       asWriter(ctx, () => st.disableAutoMerge(pr.number, ctx.login));
-      return { __typename: "DisablePullRequestAutoMergePayload", clientMutationId: input.clientMutationId ?? null, actor: () => userView(st, ctx.login), pullRequest: () => pullView(st, ctx, pr) };
+      return {
+        __typename: "DisablePullRequestAutoMergePayload",
+        clientMutationId: input.clientMutationId ?? null,
+        actor: () => userView(st, ctx.login),
+        pullRequest: () => pullView(st, ctx, pr),
+      };
     },
     mergePullRequest: ({ input }) => {
       const pr = pullByNodeId(st, input.pullRequestId);
       asWriter(ctx, () => {
         try {
-          st.merge(pr.number, { method: (input.mergeMethod ?? "MERGE").toLowerCase(), sha: input.expectedHeadOid, title: input.commitHeadline, message: input.commitBody }, ctx.login);
+          st.merge(
+            pr.number,
+            {
+              method: (input.mergeMethod ?? "MERGE").toLowerCase(),
+              sha: input.expectedHeadOid,
+              title: input.commitHeadline,
+              message: input.commitBody,
+            },
+            ctx.login,
+          );
         } catch (e) {
           if (!e.httpStatus) throw e;
           // GitHub answers a refused merge as a GraphQL error (UNPROCESSABLE), in the words REST uses.
           throw new GraphQLError(e.message, { extensions: { type: "UNPROCESSABLE" } });
         }
       });
-      return { __typename: "MergePullRequestPayload", clientMutationId: input.clientMutationId ?? null, actor: () => userView(st, ctx.login), pullRequest: () => pullView(st, ctx, pr) };
+      return {
+        __typename: "MergePullRequestPayload",
+        clientMutationId: input.clientMutationId ?? null,
+        actor: () => userView(st, ctx.login),
+        pullRequest: () => pullView(st, ctx, pr),
+      };
     },
   };
 }
@@ -331,14 +438,34 @@ function repoView(st, ctx) {
       target: () => commitView(st, { oid: st.branch(st.defaultBranch).sha, committedDate: st.now(), author: st.owner }),
       // Classic branch protection as non-admins see it (rulesets are served by REST /rules/branches).
       refUpdateRule: st.protectionChecks.length
-        ? { __typename: "RefUpdateRule", pattern: st.defaultBranch, requiredStatusCheckContexts: [...st.protectionChecks], allowsDeletions: false, allowsForcePushes: false, blocksCreations: false, requiredApprovingReviewCount: 0, requiresCodeOwnerReviews: false, requiresConversationResolution: false, requiresLinearHistory: false, requiresSignatures: false, viewerAllowedToDismissReviews: false, viewerCanPush: true }
+        ? {
+            __typename: "RefUpdateRule",
+            pattern: st.defaultBranch,
+            requiredStatusCheckContexts: [...st.protectionChecks],
+            allowsDeletions: false,
+            allowsForcePushes: false,
+            blocksCreations: false,
+            requiredApprovingReviewCount: 0,
+            requiresCodeOwnerReviews: false,
+            requiresConversationResolution: false,
+            requiresLinearHistory: false,
+            requiresSignatures: false,
+            viewerAllowedToDismissReviews: false,
+            viewerCanPush: true,
+          }
         : null,
     }),
     labels: (args) => {
-      if (ctx.faults.labelsReadFails()) throw new GraphQLError("Something went wrong while loading labels (injected fault).", { extensions: { type: "SERVICE_UNAVAILABLE" } });
+      if (ctx.faults.labelsReadFails())
+        throw new GraphQLError("Something went wrong while loading labels (injected fault).", {
+          extensions: { type: "SERVICE_UNAVAILABLE" },
+        });
       const all = [...st.labels.values()].sort((a, b) => a.name.localeCompare(b.name));
       const q = args.query?.toLowerCase();
-      return connection(all.filter((l) => !q || l.name.toLowerCase().includes(q)).map((l) => labelView(st, l)), args);
+      return connection(
+        all.filter((l) => !q || l.name.toLowerCase().includes(q)).map((l) => labelView(st, l)),
+        args,
+      );
     },
     label: ({ name }) => (st.label(name) ? labelView(st, st.label(name)) : null),
     pullRequests: (args) => {
@@ -350,7 +477,10 @@ function repoView(st, ctx) {
       const key = args.orderBy?.field === "UPDATED_AT" ? "updatedAt" : "createdAt";
       list.sort((a, b) => a[key].localeCompare(b[key]) || a.number - b.number);
       if (args.orderBy?.direction === "DESC") list.reverse();
-      return connection(list.map((p) => pullView(st, ctx, p)), args);
+      return connection(
+        list.map((p) => pullView(st, ctx, p)),
+        args,
+      );
     },
     pullRequest: ({ number }) => {
       const pr = st.pulls.get(number);
@@ -372,14 +502,26 @@ function repoView(st, ctx) {
       let list = [...st.pulls.values()].filter((p) => !p.isPull);
       if (args.states) list = list.filter((p) => args.states.includes(p.state.toUpperCase()));
       if (args.labels) list = list.filter((p) => args.labels.some((l) => p.labels.includes(l)));
-      return connection(list.map((p) => issueView(st, ctx, p)), args);
+      return connection(
+        list.map((p) => issueView(st, ctx, p)),
+        args,
+      );
     },
     object: ({ expression }) => {
       const m = /^([^:]+):(.+)$/.exec(expression ?? "");
       if (!m || !["HEAD", st.defaultBranch].includes(m[1])) return null;
       const text = st.files.get(m[2]);
       if (text === undefined) return null;
-      return { __typename: "Blob", id: st.nodeId("Blob", m[2]), oid: st.sha(m[2]), abbreviatedOid: "0000000", text, byteSize: Buffer.byteLength(text), isBinary: false, isTruncated: false };
+      return {
+        __typename: "Blob",
+        id: st.nodeId("Blob", m[2]),
+        oid: st.sha(m[2]),
+        abbreviatedOid: "0000000",
+        text,
+        byteSize: Buffer.byteLength(text),
+        isBinary: false,
+        isTruncated: false,
+      };
     },
   };
 }
@@ -390,17 +532,43 @@ function userView(st, login, { viewer = false } = {}) {
   const isBot = u.type === "Bot" && !viewer;
   // GraphQL names a bot without its [bot] suffix; `viewer` is typed User, so it keeps REST's login.
   const name = isBot ? login.replace(/\[bot\]$/, "") : login;
-  return { __typename: isBot ? "Bot" : "User", id: st.nodeId(isBot ? "Bot" : "User", u.id), databaseId: u.id, login: name, url: `https://github.com/${name}`, avatarUrl: `https://avatars.githubusercontent.com/u/${u.id}` };
+  return {
+    __typename: isBot ? "Bot" : "User",
+    id: st.nodeId(isBot ? "Bot" : "User", u.id),
+    databaseId: u.id,
+    login: name,
+    url: `https://github.com/${name}`,
+    avatarUrl: `https://avatars.githubusercontent.com/u/${u.id}`,
+  };
 }
 
 function labelView(st, l) {
-  return { __typename: "Label", id: l.nodeId, name: l.name, color: l.color, description: l.description, isDefault: l.default, createdAt: l.createdAt, url: url(st, `/labels/${encodeURIComponent(l.name)}`) };
+  return {
+    __typename: "Label",
+    id: l.nodeId,
+    name: l.name,
+    color: l.color,
+    description: l.description,
+    isDefault: l.default,
+    createdAt: l.createdAt,
+    url: url(st, `/labels/${encodeURIComponent(l.name)}`),
+  };
 }
 
 /** A label by name as a timeline event shows it, even after it was deleted. */
 function eventLabel(st, name) {
   const l = st.label(name);
-  return l ? labelView(st, l) : { __typename: "Label", id: st.nodeId("Label", name), name, color: "ededed", description: null, isDefault: false, url: url(st) };
+  return l
+    ? labelView(st, l)
+    : {
+        __typename: "Label",
+        id: st.nodeId("Label", name),
+        name,
+        color: "ededed",
+        description: null,
+        isDefault: false,
+        url: url(st),
+      };
 }
 
 function issueCommon(st, ctx, pr) {
@@ -418,8 +586,16 @@ function issueCommon(st, ctx, pr) {
     url: url(st, `/${pr.isPull ? "pull" : "issues"}/${pr.number}`),
     author: () => userView(st, pr.author),
     authorAssociation: st.user(pr.author).association,
-    labels: (args) => connection(pr.labels.map((n) => eventLabel(st, n)), args),
-    comments: (args) => connection(pr.comments.map((id) => commentView(st, st.comments.get(id))), args),
+    labels: (args) =>
+      connection(
+        pr.labels.map((n) => eventLabel(st, n)),
+        args,
+      ),
+    comments: (args) =>
+      connection(
+        pr.comments.map((id) => commentView(st, st.comments.get(id))),
+        args,
+      ),
     repository: () => repoView(st, ctx),
   };
 }
@@ -430,7 +606,10 @@ function guarded(ctx, view) {
     const inner = view[field];
     if (typeof inner !== "function") continue;
     view[field] = (args) => {
-      if (ctx.faults.fieldFails(field)) throw new GraphQLError(`Something went wrong while loading ${field} (injected fault).`, { extensions: { type: "SERVICE_UNAVAILABLE" } });
+      if (ctx.faults.fieldFails(field))
+        throw new GraphQLError(`Something went wrong while loading ${field} (injected fault).`, {
+          extensions: { type: "SERVICE_UNAVAILABLE" },
+        });
       return inner(args);
     };
   }
@@ -462,26 +641,74 @@ function pullView(st, ctx, pr) {
       let list = pr.reviews;
       if (args.states) list = list.filter((r) => args.states.includes(r.state));
       if (args.author) list = list.filter((r) => r.author === args.author);
-      return connection(list.map((r) => reviewView(st, r)), args);
+      return connection(
+        list.map((r) => reviewView(st, r)),
+        args,
+      );
     },
-    reviewRequests: (args) => connection(pr.reviewRequests.map((q, i) => reviewRequestView(st, pr, q, i)), args),
-    files: (args) => connection(pr.files.map((path) => ({ __typename: "PullRequestChangedFile", path, additions: 1, deletions: 0, changeType: "MODIFIED", viewerViewedState: "UNVIEWED" })), args),
-    commits: (args) => connection(pr.commits.map((c) => ({ __typename: "PullRequestCommit", id: st.nodeId("PullRequestCommit", c.oid), commit: commitView(st, c), url: url(st, `/pull/${pr.number}/commits/${c.oid}`) })), args),
+    reviewRequests: (args) =>
+      connection(
+        pr.reviewRequests.map((q, i) => reviewRequestView(st, pr, q, i)),
+        args,
+      ),
+    files: (args) =>
+      connection(
+        pr.files.map((path) => ({
+          __typename: "PullRequestChangedFile",
+          path,
+          additions: 1,
+          deletions: 0,
+          changeType: "MODIFIED",
+          viewerViewedState: "UNVIEWED",
+        })),
+        args,
+      ),
+    commits: (args) =>
+      connection(
+        pr.commits.map((c) => ({
+          __typename: "PullRequestCommit",
+          id: st.nodeId("PullRequestCommit", c.oid),
+          commit: commitView(st, c),
+          url: url(st, `/pull/${pr.number}/commits/${c.oid}`),
+        })),
+        args,
+      ),
     timelineItems: (args) => timeline(st, ctx, pr, args),
     // The merge queue's reads (issue 6): forks, auto-merge, the issues it closes, review conversations.
     isCrossRepository: Boolean(pr.isFork),
     autoMergeRequest: pr.autoMerge
-      ? { __typename: "AutoMergeRequest", enabledAt: pr.autoMerge.enabledAt ?? pr.updatedAt, mergeMethod: (pr.autoMerge.method ?? "squash").toUpperCase(), enabledBy: () => userView(st, pr.autoMerge.enabledBy ?? st.owner) }
+      ? {
+          __typename: "AutoMergeRequest",
+          enabledAt: pr.autoMerge.enabledAt ?? pr.updatedAt,
+          mergeMethod: (pr.autoMerge.method ?? "squash").toUpperCase(),
+          enabledBy: () => userView(st, pr.autoMerge.enabledBy ?? st.owner),
+        }
       : null,
-    closingIssuesReferences: (args) => connection(closingIssues(st, pr).map((i) => issueView(st, ctx, i)), args),
-    reviewThreads: (args) => connection((pr.reviewThreads ?? []).map((t, i) => ({ __typename: "PullRequestReviewThread", id: st.nodeId("PullRequestReviewThread", `${pr.number}-${i}`), isResolved: Boolean(t.isResolved), isOutdated: false, isCollapsed: false })), args),
+    closingIssuesReferences: (args) =>
+      connection(
+        closingIssues(st, pr).map((i) => issueView(st, ctx, i)),
+        args,
+      ),
+    reviewThreads: (args) =>
+      connection(
+        (pr.reviewThreads ?? []).map((t, i) => ({
+          __typename: "PullRequestReviewThread",
+          id: st.nodeId("PullRequestReviewThread", `${pr.number}-${i}`),
+          isResolved: Boolean(t.isResolved),
+          isOutdated: false,
+          isCollapsed: false,
+        })),
+        args,
+      ),
   });
 }
 
 /** GitHub links a pull request onto the default branch to the issues its body closes with a keyword. */
 function closingIssues(st, pr) {
   if (pr.baseRef !== st.defaultBranch) return [];
-  const numbers = [...String(pr.body ?? "").matchAll(/\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+#(\d+)/gi)].map((m) => Number(m[1]));
+  const numbers = [...String(pr.body ?? "").matchAll(/\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+#(\d+)/gi)].map(
+    (m) => Number(m[1]),
+  );
   return [...new Set(numbers)].map((n) => st.pulls.get(n)).filter((i) => i && !i.isPull);
 }
 
@@ -503,9 +730,20 @@ function reviewView(st, r) {
 function reviewRequestView(st, pr, q, i) {
   const requestedReviewer =
     q.type === "Team"
-      ? { __typename: "Team", id: st.nodeId("Team", st.team(q.slug).id), slug: q.slug, name: q.slug, organization: { __typename: "Organization", login: st.owner, id: st.nodeId("Organization", 1) } }
+      ? {
+          __typename: "Team",
+          id: st.nodeId("Team", st.team(q.slug).id),
+          slug: q.slug,
+          name: q.slug,
+          organization: { __typename: "Organization", login: st.owner, id: st.nodeId("Organization", 1) },
+        }
       : userView(st, q.login);
-  return { __typename: "ReviewRequest", id: st.nodeId("ReviewRequest", `${pr.number}-${i}`), asCodeOwner: false, requestedReviewer };
+  return {
+    __typename: "ReviewRequest",
+    id: st.nodeId("ReviewRequest", `${pr.number}-${i}`),
+    asCodeOwner: false,
+    requestedReviewer,
+  };
 }
 
 function commentView(st, c) {
@@ -533,7 +771,13 @@ function commitView(st, c) {
     authoredDate: c.committedDate,
     message: "A change",
     url: url(st, `/commit/${c.oid}`),
-    author: { __typename: "GitActor", name: c.author, email: `${c.author}@users.noreply.github.com`, date: c.committedDate, user: () => userView(st, c.author) },
+    author: {
+      __typename: "GitActor",
+      name: c.author,
+      email: `${c.author}@users.noreply.github.com`,
+      date: c.committedDate,
+      user: () => userView(st, c.author),
+    },
     statusCheckRollup: () => {
       const state = st.rollupState(c.oid);
       if (!state) return null;
@@ -544,14 +788,23 @@ function commitView(st, c) {
         // A fine-grained token is refused every check run (GitHub offers no Checks permission for one):
         // the node is null with an error at its path, the statuses beside it still read.
         contexts: (args, ctx) =>
-          connection([...st.checkRunsFor(c.oid).map((r) => (ctx?.tokenKind === "fine-grained" ? refusedToFineGrained() : checkRunView(st, r))), ...st.statusesFor(c.oid).map((s) => statusView(st, s))], args),
+          connection(
+            [
+              ...st
+                .checkRunsFor(c.oid)
+                .map((r) => (ctx?.tokenKind === "fine-grained" ? refusedToFineGrained() : checkRunView(st, r))),
+              ...st.statusesFor(c.oid).map((s) => statusView(st, s)),
+            ],
+            args,
+          ),
       };
     },
   };
 }
 
 /** GitHub's answer to a fine-grained token for a check run (graphql-js reports an Error value at its path). */
-const refusedToFineGrained = () => new GraphQLError("Resource not accessible by personal access token", { extensions: { type: "FORBIDDEN" } });
+const refusedToFineGrained = () =>
+  new GraphQLError("Resource not accessible by personal access token", { extensions: { type: "FORBIDDEN" } });
 
 function checkRunView(st, r) {
   const suite = st.suite(r.suiteId);
@@ -570,7 +823,15 @@ function checkRunView(st, r) {
       __typename: "CheckSuite",
       id: st.nodeId("CheckSuite", r.suiteId),
       databaseId: r.suiteId,
-      workflowRun: suite ? { __typename: "WorkflowRun", id: st.nodeId("WorkflowRun", suite.runId), databaseId: suite.runId, runNumber: 1, workflow: { __typename: "Workflow", id: st.nodeId("Workflow", suite.workflowId), name: suite.workflow } } : null,
+      workflowRun: suite
+        ? {
+            __typename: "WorkflowRun",
+            id: st.nodeId("WorkflowRun", suite.runId),
+            databaseId: suite.runId,
+            runNumber: 1,
+            workflow: { __typename: "Workflow", id: st.nodeId("Workflow", suite.workflowId), name: suite.workflow },
+          }
+        : null,
     }),
   };
 }
@@ -595,39 +856,84 @@ function timeline(st, ctx, pr, args) {
   let items = pr.timeline;
   if (args.itemTypes) items = items.filter((e) => args.itemTypes.includes(ITEM_TYPE(e.type)));
   if (args.since) items = items.filter((e) => e.at >= args.since);
-  return connection(items.map((e, i) => timelineView(st, ctx, pr, e, i)), args);
+  return connection(
+    items.map((e, i) => timelineView(st, ctx, pr, e, i)),
+    args,
+  );
 }
 
 function timelineView(st, ctx, pr, e, i) {
-  const base = { __typename: e.type, id: st.nodeId(e.type, `${pr.number}-${i}`), createdAt: e.at, actor: () => userView(st, e.actor) };
+  const base = {
+    __typename: e.type,
+    id: st.nodeId(e.type, `${pr.number}-${i}`),
+    createdAt: e.at,
+    actor: () => userView(st, e.actor),
+  };
   switch (e.type) {
     case "LabeledEvent":
     case "UnlabeledEvent":
       // The event points at the label itself, so a renamed label shows its new name, as on GitHub.
-      return { ...base, label: eventLabel(st, [...st.labels.values()].find((l) => l.id === e.labelId)?.name ?? e.label) };
+      return {
+        ...base,
+        label: eventLabel(st, [...st.labels.values()].find((l) => l.id === e.labelId)?.name ?? e.label),
+      };
     case "PullRequestCommit":
-      return { __typename: e.type, id: base.id, commit: commitView(st, e.commit), url: url(st, `/pull/${pr.number}/commits/${e.commit.oid}`) };
+      return {
+        __typename: e.type,
+        id: base.id,
+        commit: commitView(st, e.commit),
+        url: url(st, `/pull/${pr.number}/commits/${e.commit.oid}`),
+      };
     case "IssueComment":
       return commentView(st, st.comments.get(e.comment));
     case "PullRequestReview":
-      return reviewView(st, pr.reviews.find((r) => r.id === e.review));
+      return reviewView(
+        st,
+        pr.reviews.find((r) => r.id === e.review),
+      );
     case "BaseRefChangedEvent":
       return { ...base, previousRefName: e.previousRefName, currentRefName: e.currentRefName };
     case "MergedEvent":
-      return { ...base, mergeRefName: e.mergeRefName, commit: commitView(st, { oid: e.commit, committedDate: e.at, author: e.actor }) };
+      return {
+        ...base,
+        mergeRefName: e.mergeRefName,
+        commit: commitView(st, { oid: e.commit, committedDate: e.at, author: e.actor }),
+      };
     case "HeadRefDeletedEvent":
       return { ...base, headRefName: e.headRefName };
     case "HeadRefForcePushedEvent":
-      return { ...base, beforeCommit: e.before ? commitView(st, { oid: e.before, committedDate: e.at, author: e.actor }) : null, afterCommit: commitView(st, { oid: e.after, committedDate: e.at, author: e.actor }), ref: null };
+      return {
+        ...base,
+        beforeCommit: e.before ? commitView(st, { oid: e.before, committedDate: e.at, author: e.actor }) : null,
+        afterCommit: commitView(st, { oid: e.after, committedDate: e.at, author: e.actor }),
+        ref: null,
+      };
     case "AutoMergeEnabledEvent":
       return { ...base, enabler: () => userView(st, e.actor) };
     case "AutoMergeDisabledEvent":
       // GitHub's reasonCode is the machine form (BASE_BRANCH_CHANGED); reason the words.
-      return { ...base, disabler: () => userView(st, e.actor), reasonCode: e.reason ?? null, reason: e.reason ? e.reason.toLowerCase().replace(/_/g, " ") : null };
+      return {
+        ...base,
+        disabler: () => userView(st, e.actor),
+        reasonCode: e.reason ?? null,
+        reason: e.reason ? e.reason.toLowerCase().replace(/_/g, " ") : null,
+      };
     case "ClosedEvent":
-      return { ...base, closer: null, stateReason: null, url: url(st, `/${pr.isPull ? "pull" : "issues"}/${pr.number}`), resourcePath: `/${st.owner}/${st.repo}/${pr.isPull ? "pull" : "issues"}/${pr.number}` };
+      return {
+        ...base,
+        closer: null,
+        stateReason: null,
+        url: url(st, `/${pr.isPull ? "pull" : "issues"}/${pr.number}`),
+        resourcePath: `/${st.owner}/${st.repo}/${pr.isPull ? "pull" : "issues"}/${pr.number}`,
+      };
     case "ReviewRequestedEvent":
-      return { ...base, requestedReviewer: () => (e.team ? reviewRequestView(st, pr, { type: "Team", slug: e.team }, 0).requestedReviewer : userView(st, e.reviewer)) };
+      return {
+        ...base,
+        requestedReviewer: () =>
+          e.team
+            ? reviewRequestView(st, pr, { type: "Team", slug: e.team }, 0).requestedReviewer
+            : userView(st, e.reviewer),
+      };
     default:
       return base;
   }

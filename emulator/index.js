@@ -57,7 +57,14 @@ const HOUR = 3600_000;
 /**
  * Starts an emulator for `owner/repo` on 127.0.0.1. Resolves to the emulator object (see README.md).
  */
-export async function startEmulator({ owner = "acme", repo = "widgets", seed = "prflow", port = 0, clock = makeClock(), git = process.env.PRFLOW_EMULATOR_GIT !== "0" } = {}) {
+export async function startEmulator({
+  owner = "acme",
+  repo = "widgets",
+  seed = "prflow",
+  port = 0,
+  clock = makeClock(),
+  git = process.env.PRFLOW_EMULATOR_GIT !== "0",
+} = {}) {
   const emulator = new Emulator({ owner, repo, seed, clock, git });
   await emulator.listen(port);
   return emulator;
@@ -82,7 +89,14 @@ class Emulator {
     this.currentTokenKind = null; // set while a REST write runs
     // `git: true` (a directory under os.tmpdir()) or `git: { dir }`: a real bare repository, removed on close.
     this.git = git ? new GitRepo({ owner, repo, dir: git.dir, clock }) : null;
-    this.state = new RepoState({ owner, repo, seed, clock, git: this.git, emit: (name, info, actor) => this.emit(name, info, actor) });
+    this.state = new RepoState({
+      owner,
+      repo,
+      seed,
+      clock,
+      git: this.git,
+      emit: (name, info, actor) => this.emit(name, info, actor),
+    });
     this.ci = new CiSimulator(this);
     this.state.tokenKind = () => this.currentTokenKind;
     this.state.withTokenKind = (kind, fn) => {
@@ -95,7 +109,14 @@ class Emulator {
       }
     };
     // A timer that throws (a CI job, an auto-merge) is the emulator's own failure, reported like any other.
-    clock.onError = (e, timer) => this.validationFailures.push({ where: "emulator", method: "TIMER", path: timer?.label ?? "", operation: null, problems: [e.stack ?? e.message] });
+    clock.onError = (e, timer) =>
+      this.validationFailures.push({
+        where: "emulator",
+        method: "TIMER",
+        path: timer?.label ?? "",
+        operation: null,
+        problems: [e.stack ?? e.message],
+      });
     this.appToken = APP_TOKEN;
     this.personalToken = PERSONAL_TOKEN;
     this.registerToken(APP_TOKEN, ACTIONS_BOT, "app");
@@ -123,7 +144,9 @@ class Emulator {
         this.url = `http://127.0.0.1:${p}`;
         this.graphqlUrl = `${this.url}/graphql`;
         // What a clone uses: GitHub's token form, http on loopback.
-        if (this.git) this.cloneUrl = (token = this.personalToken) => `http://x-access-token:${token}@127.0.0.1:${p}/${this.owner}/${this.repo}.git`;
+        if (this.git)
+          this.cloneUrl = (token = this.personalToken) =>
+            `http://x-access-token:${token}@127.0.0.1:${p}/${this.owner}/${this.repo}.git`;
         resolve(this);
       });
     });
@@ -147,7 +170,13 @@ class Emulator {
 
   /** Environment a runner gives a step, pointing at this emulator. */
   env(token = APP_TOKEN) {
-    return { GITHUB_API_URL: this.url, GITHUB_GRAPHQL_URL: this.graphqlUrl, GITHUB_SERVER_URL: this.url, GITHUB_REPOSITORY: `${this.owner}/${this.repo}`, GITHUB_TOKEN: token };
+    return {
+      GITHUB_API_URL: this.url,
+      GITHUB_GRAPHQL_URL: this.graphqlUrl,
+      GITHUB_SERVER_URL: this.url,
+      GITHUB_REPOSITORY: `${this.owner}/${this.repo}`,
+      GITHUB_TOKEN: token,
+    };
   }
 
   // ---- tokens and budgets -------------------------------------------------------------------------
@@ -157,7 +186,11 @@ class Emulator {
    * "fine-grained" (`github_pat_`: a personal token that GitHub refuses check runs, having no Checks
    * permission to grant: each CheckRun in a rollup's contexts comes back null with a FORBIDDEN error).
    */
-  registerToken(token, login, kind = token.startsWith("ghs_") ? "app" : token.startsWith("github_pat_") ? "fine-grained" : "personal") {
+  registerToken(
+    token,
+    login,
+    kind = token.startsWith("ghs_") ? "app" : token.startsWith("github_pat_") ? "fine-grained" : "personal",
+  ) {
     this.state.user(login, login === this.owner ? { association: "OWNER" } : {});
     this.tokens.set(token, { login, kind });
     return token;
@@ -166,7 +199,8 @@ class Emulator {
     const key = `${kind}:${token}`;
     let b = this.budgets.get(key);
     const now = this.clock.now();
-    const limit = this.limits?.[kind === "graphql" ? "graphql" : "rest"] ?? (kind === "graphql" ? POINTS_PER_HOUR : REST_PER_HOUR);
+    const limit =
+      this.limits?.[kind === "graphql" ? "graphql" : "rest"] ?? (kind === "graphql" ? POINTS_PER_HOUR : REST_PER_HOUR);
     if (!b || now >= b.resetAt) this.budgets.set(key, (b = { used: 0, resetAt: now + HOUR, limit }));
     b.limit = limit;
     b.remaining = b.limit - b.used;
@@ -222,13 +256,26 @@ class Emulator {
    * Returns the fault; `fault.hits` counts what it caught.
    */
   inject(fault) {
-    const f = { times: fault.kind === "labels-read-fails" ? Infinity : 1, retryAfter: 1, delayMs: 200, match: {}, ...fault, hits: 0 };
+    const f = {
+      times: fault.kind === "labels-read-fails" ? Infinity : 1,
+      retryAfter: 1,
+      delayMs: 200,
+      match: {},
+      ...fault,
+      hits: 0,
+    };
     this.faultList.push(f);
     return f;
   }
   consumeFault(pred, req) {
     const now = this.clock.now();
-    const f = this.faultList.find((x) => x.hits < x.times && pred(x) && (!req || matches(x.match, req)) && (x.kind !== "outage" || (now >= x.from && now < x.until)));
+    const f = this.faultList.find(
+      (x) =>
+        x.hits < x.times &&
+        pred(x) &&
+        (!req || matches(x.match, req)) &&
+        (x.kind !== "outage" || (now >= x.from && now < x.until)),
+    );
     if (f) f.hits++;
     return f ?? null;
   }
@@ -242,7 +289,14 @@ class Emulator {
     const startsRuns = tokenKind !== "app";
     const event = { name, action: payload.action ?? null, payload, actor, tokenKind, startsRuns, at: this.clock.iso() };
     const missing = missingWebhookFields(name, payload);
-    if (missing.length) this.validationFailures.push({ where: "webhook", method: "EVENT", path: name, operation: event.action, problems: missing });
+    if (missing.length)
+      this.validationFailures.push({
+        where: "webhook",
+        method: "EVENT",
+        path: name,
+        operation: event.action,
+        problems: missing,
+      });
     this.events.push(event);
     if (!startsRuns) return;
     this.ci.onEvent(event);
@@ -252,7 +306,10 @@ class Emulator {
         const run = { event: n, action: event.action, result: undefined };
         run.promise = Promise.resolve()
           .then(() => handler(n, structuredClone(payload), this))
-          .then((r) => (run.result = r), (e) => (run.error = e));
+          .then(
+            (r) => (run.result = r),
+            (e) => (run.error = e),
+          );
         this.runs.push(run);
       }
     }
@@ -434,12 +491,28 @@ class Emulator {
     const auth = /^(?:token|bearer)\s+(\S+)$/i.exec(req.headers.authorization ?? "");
     const token = auth?.[1] ?? null;
     const who = token ? this.tokens.get(token) : null;
-    const entry = { method, path, operation: null, status: 0, token: token ? `${token.slice(0, 8)}…` : null, tokenKind: who?.kind ?? null, login: who?.login ?? null, faulted: null, at: this.clock.iso() };
+    const entry = {
+      method,
+      path,
+      operation: null,
+      status: 0,
+      token: token ? `${token.slice(0, 8)}…` : null,
+      tokenKind: who?.kind ?? null,
+      login: who?.login ?? null,
+      faulted: null,
+      at: this.clock.iso(),
+    };
     this.requests.push(entry);
     let status = 500;
     let body;
     let lostReply = false;
-    const headers = { ...CORS_HEADERS, "content-type": "application/json; charset=utf-8", date: new Date(this.clock.now()).toUTCString(), "x-github-request-id": randomUUID().toUpperCase(), "x-github-api-version-selected": "2022-11-28" };
+    const headers = {
+      ...CORS_HEADERS,
+      "content-type": "application/json; charset=utf-8",
+      date: new Date(this.clock.now()).toUTCString(),
+      "x-github-request-id": randomUUID().toUpperCase(),
+      "x-github-api-version-selected": "2022-11-28",
+    };
     try {
       let json;
       if (raw.length) {
@@ -455,7 +528,11 @@ class Emulator {
       if (!token) throw httpError(401, "Requires authentication");
       if (!who) throw httpError(401, "Bad credentials");
 
-      const fault = this.consumeFault((f) => f.kind !== "labels-read-fails" && f.kind !== "field-fails", { method, path, graphql: isGraphql ? graphqlFields(json) : null });
+      const fault = this.consumeFault((f) => f.kind !== "labels-read-fails" && f.kind !== "field-fails", {
+        method,
+        path,
+        graphql: isGraphql ? graphqlFields(json) : null,
+      });
       if (fault) {
         entry.faulted = fault.kind;
         if (fault.kind === "slow") await new Promise((r) => setTimeout(r, fault.delayMs));
@@ -473,7 +550,14 @@ class Emulator {
         if (spent.remaining <= 0) {
           Object.assign(headers, rateHeaders(spent, "graphql", this.clock));
           status = 200;
-          body = { errors: [{ type: "RATE_LIMITED", message: `API rate limit already exceeded for user ID ${this.state.user(who.login).id}.` }] };
+          body = {
+            errors: [
+              {
+                type: "RATE_LIMITED",
+                message: `API rate limit already exceeded for user ID ${this.state.user(who.login).id}.`,
+              },
+            ],
+          };
           entry.status = status;
           res.writeHead(status, headers);
           res.end(JSON.stringify(body));
@@ -483,7 +567,14 @@ class Emulator {
         entry.operation = out.record.operation || entry.operation;
         entry.cost = out.record.cost;
         entry.nodes = out.record.nodes;
-        if (out.record.invalid) this.validationFailures.push({ where: "graphql", method, path, operation: entry.operation, problems: out.record.invalid });
+        if (out.record.invalid)
+          this.validationFailures.push({
+            where: "graphql",
+            method,
+            path,
+            operation: entry.operation,
+            problems: out.record.invalid,
+          });
         const b = this.pointsBudget(token);
         Object.assign(headers, rateHeaders(b, "graphql", this.clock));
         status = out.status;
@@ -495,7 +586,11 @@ class Emulator {
         const problems = validateRequest(method, template, { params: matched.params, query, body: json });
         if (problems.length) {
           this.validationFailures.push({ where: "rest request", method, path, operation: template, problems });
-          throw httpError(422, "Invalid request.", problems.map((message) => ({ message })));
+          throw httpError(
+            422,
+            "Invalid request.",
+            problems.map((message) => ({ message })),
+          );
         }
         const b = this.restBudget(token);
         if (b.remaining <= 0 && template !== "/rate_limit") {
@@ -508,7 +603,17 @@ class Emulator {
         this.currentTokenKind = method === "GET" ? null : who.kind;
         let out;
         try {
-          out = handler({ st: this.state, params: matched.params, query, body: json ?? {}, actor: who.login, token, tokenKind: who.kind, url: `${this.url}${u.pathname}${u.search}`, emulator: this });
+          out = handler({
+            st: this.state,
+            params: matched.params,
+            query,
+            body: json ?? {},
+            actor: who.login,
+            token,
+            tokenKind: who.kind,
+            url: `${this.url}${u.pathname}${u.search}`,
+            emulator: this,
+          });
         } finally {
           this.currentTokenKind = null;
         }
@@ -516,7 +621,14 @@ class Emulator {
         body = out.body === undefined ? undefined : conform(method, template, status, out.body);
         Object.assign(headers, out.headers ?? {});
         const responseProblems = validateResponse(method, template, status, body);
-        if (responseProblems.length) this.validationFailures.push({ where: "rest response", method, path, operation: template, problems: responseProblems });
+        if (responseProblems.length)
+          this.validationFailures.push({
+            where: "rest response",
+            method,
+            path,
+            operation: template,
+            problems: responseProblems,
+          });
         // Conditional requests, as GitHub answers them: a GET carries the ETag of its body; sending it
         // back in If-None-Match gets 304 with no body, and a 304 costs no rate limit.
         if (method === "GET" && status === 200 && body !== undefined) {
@@ -534,10 +646,20 @@ class Emulator {
       if (!e.httpStatus) {
         status = 500;
         body = { message: `emulator error: ${e.message}` };
-        this.validationFailures.push({ where: "emulator", method, path, operation: entry.operation, problems: [e.stack ?? e.message] });
+        this.validationFailures.push({
+          where: "emulator",
+          method,
+          path,
+          operation: entry.operation,
+          problems: [e.stack ?? e.message],
+        });
       } else {
         status = e.httpStatus;
-        body = { message: e.message, documentation_url: "https://docs.github.com/rest", ...(e.errors ? { errors: e.errors, status: String(status) } : { status: String(status) }) };
+        body = {
+          message: e.message,
+          documentation_url: "https://docs.github.com/rest",
+          ...(e.errors ? { errors: e.errors, status: String(status) } : { status: String(status) }),
+        };
       }
     }
     entry.status = status;
@@ -563,12 +685,28 @@ class Emulator {
     const token = basic ? Buffer.from(basic[1], "base64").toString("utf8").split(":").slice(1).join(":") : null;
     const who = token ? this.tokens.get(token) : null;
     const push = u.searchParams.get("service") === "git-receive-pack" || u.pathname.endsWith("/git-receive-pack");
-    const entry = { method: req.method, path: u.pathname, operation: `git ${push ? "receive-pack" : "upload-pack"}`, status: 0, token: token ? `${token.slice(0, 8)}…` : null, tokenKind: who?.kind ?? null, login: who?.login ?? null, faulted: null, at: this.clock.iso() };
+    const entry = {
+      method: req.method,
+      path: u.pathname,
+      operation: `git ${push ? "receive-pack" : "upload-pack"}`,
+      status: 0,
+      token: token ? `${token.slice(0, 8)}…` : null,
+      tokenKind: who?.kind ?? null,
+      login: who?.login ?? null,
+      faulted: null,
+      at: this.clock.iso(),
+    };
     this.requests.push(entry);
     // Faults on git: `match: { git: "receive-pack" | "upload-pack" }` (and an outage, on everything).
     // A lost reply needs something to lose: only the POST that carries the pack.
     const carries = req.method === "POST";
-    const fault = this.consumeFault((f) => ["5xx", "429", "drop", "outage", "lost-reply", "meanwhile"].includes(f.kind) && (f.kind === "outage" || f.match?.git) && (f.kind !== "lost-reply" || carries), { method: req.method, path: u.pathname, git: push ? "receive-pack" : "upload-pack" });
+    const fault = this.consumeFault(
+      (f) =>
+        ["5xx", "429", "drop", "outage", "lost-reply", "meanwhile"].includes(f.kind) &&
+        (f.kind === "outage" || f.match?.git) &&
+        (f.kind !== "lost-reply" || carries),
+      { method: req.method, path: u.pathname, git: push ? "receive-pack" : "upload-pack" },
+    );
     if (fault?.kind === "meanwhile") {
       entry.faulted = fault.kind;
       fault.run(this, { method: req.method, path: u.pathname });
@@ -599,16 +737,29 @@ class Emulator {
       req.resume();
       entry.status = 401;
       res.writeHead(401, { "www-authenticate": 'Basic realm="GitHub"', "content-type": "text/plain" });
-      res.end(token ? "Invalid username or token. Password authentication is not supported for Git operations.\n" : "Authentication required.\n");
+      res.end(
+        token
+          ? "Invalid username or token. Password authentication is not supported for Git operations.\n"
+          : "Authentication required.\n",
+      );
       return;
     }
     const pack = req.method === "POST" && push;
     const before = pack ? this.git.heads() : null;
     // Refs outside branches (a tool's own, such as a lease) move too: `entry.refs` names every ref a push moved.
-    const others = () => this.git.git(["for-each-ref", "--format=%(refname) %(objectname)", "refs/"]).split("\n").filter((l) => l && !l.startsWith("refs/heads/")).join("\n");
+    const others = () =>
+      this.git
+        .git(["for-each-ref", "--format=%(refname) %(objectname)", "refs/"])
+        .split("\n")
+        .filter((l) => l && !l.startsWith("refs/heads/"))
+        .join("\n");
     const othersBefore = pack ? others() : null;
     const lose = fault?.kind === "lost-reply" && pack;
-    const status = await this.git.serve(req, lose ? discard(res) : res, { path: u.pathname, query: u.search.replace(/^\?/, ""), remoteUser: push ? who.login : who?.login });
+    const status = await this.git.serve(req, lose ? discard(res) : res, {
+      path: u.pathname,
+      query: u.search.replace(/^\?/, ""),
+      remoteUser: push ? who.login : who?.login,
+    });
     entry.status = res.statusCode;
     if (pack && status === 0) {
       this.currentTokenKind = who.kind;
@@ -616,10 +767,19 @@ class Emulator {
         const after = this.git.heads();
         const moved = (a, b) => [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k));
         const lines = (text) => new Map(text ? text.split("\n").map((l) => l.split(" ")) : []);
-        entry.refs = [...moved(before, after).map((b) => `refs/heads/${b}`), ...moved(lines(othersBefore), lines(others()))];
+        entry.refs = [
+          ...moved(before, after).map((b) => `refs/heads/${b}`),
+          ...moved(lines(othersBefore), lines(others())),
+        ];
         this.state.receive(before, after, who.login);
       } catch (e) {
-        this.validationFailures.push({ where: "emulator", method: req.method, path: u.pathname, operation: entry.operation, problems: [e.stack ?? e.message] });
+        this.validationFailures.push({
+          where: "emulator",
+          method: req.method,
+          path: u.pathname,
+          operation: entry.operation,
+          problems: [e.stack ?? e.message],
+        });
       } finally {
         this.currentTokenKind = null;
       }
@@ -648,12 +808,29 @@ class Emulator {
     req.resume();
     const jobId = Number(u.pathname.slice(LOG_BLOB_PATH.length));
     const se = Number(u.searchParams.get("se"));
-    const entry = { method: req.method, path: u.pathname, operation: "job log download", status: 0, token: null, tokenKind: null, login: null, faulted: null, at: this.clock.iso() };
+    const entry = {
+      method: req.method,
+      path: u.pathname,
+      operation: "job log download",
+      status: 0,
+      token: null,
+      tokenKind: null,
+      login: null,
+      faulted: null,
+      at: this.clock.iso(),
+    };
     this.requests.push(entry);
     const sig = u.searchParams.get("sig") ?? "";
     const expect = this.logSignature(jobId, se);
     const text = this.ci.jobLog(jobId);
-    const [status, body] = sig.length !== expect.length || !timingSafeEqual(Buffer.from(sig), Buffer.from(expect)) ? [403, "Server failed to authenticate the request: the signature does not match."] : this.clock.now() > se ? [403, "Server failed to authenticate the request: the signed URL has expired."] : text == null ? [404, "The specified blob does not exist."] : [200, text];
+    const [status, body] =
+      sig.length !== expect.length || !timingSafeEqual(Buffer.from(sig), Buffer.from(expect))
+        ? [403, "Server failed to authenticate the request: the signature does not match."]
+        : this.clock.now() > se
+          ? [403, "Server failed to authenticate the request: the signed URL has expired."]
+          : text == null
+            ? [404, "The specified blob does not exist."]
+            : [200, text];
     entry.status = status;
     res.writeHead(status, { "content-type": "text/plain; charset=utf-8" });
     res.end(body);
@@ -668,7 +845,12 @@ class Emulator {
     } else if (fault.kind === "secondary-rate-limit") {
       status = 403;
       headers["retry-after"] = String(fault.retryAfter);
-      body = { message: `${SECONDARY_RATE_LIMIT_MESSAGE} ${headers["x-github-request-id"]}.`, documentation_url: "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits", status: "403" };
+      body = {
+        message: `${SECONDARY_RATE_LIMIT_MESSAGE} ${headers["x-github-request-id"]}.`,
+        documentation_url:
+          "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
+        status: "403",
+      };
     } else if (fault.kind === "429") {
       status = 429;
       headers["retry-after"] = String(fault.retryAfter);
@@ -692,7 +874,11 @@ function makeWorkflows() {
       const list = handlers.get(eventName) ?? [];
       list.push(handler);
       handlers.set(eventName, list);
-      return () => handlers.set(eventName, (handlers.get(eventName) ?? []).filter((h) => h !== handler));
+      return () =>
+        handlers.set(
+          eventName,
+          (handlers.get(eventName) ?? []).filter((h) => h !== handler),
+        );
     },
     handlersFor(eventName) {
       return [...(handlers.get(eventName) ?? [])];
@@ -708,7 +894,8 @@ function discard(res) {
   return new Proxy(res, {
     get(target, key, proxy) {
       if (key === "writeHead") return () => proxy;
-      if (["write", "setHeader", "end", "flushHeaders"].includes(key)) return (...args) => (typeof args.at(-1) === "function" ? args.at(-1)() : true);
+      if (["write", "setHeader", "end", "flushHeaders"].includes(key))
+        return (...args) => (typeof args.at(-1) === "function" ? args.at(-1)() : true);
       const v = Reflect.get(target, key);
       return typeof v === "function" ? v.bind(target) : v;
     },

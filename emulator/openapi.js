@@ -43,7 +43,11 @@ function jsonSchema(node) {
   if (!node || typeof node !== "object") return node;
   for (const k of Object.keys(node)) {
     if (k === "example" || k === "examples") delete node[k];
-    else node[k] = k === "properties" ? Object.fromEntries(Object.entries(node[k]).map(([p, v]) => [p, jsonSchema(v)])) : jsonSchema(node[k]);
+    else
+      node[k] =
+        k === "properties"
+          ? Object.fromEntries(Object.entries(node[k]).map(([p, v]) => [p, jsonSchema(v)]))
+          : jsonSchema(node[k]);
   }
   if (node.nullable === true && node.type === undefined) {
     const { nullable, ...rest } = node;
@@ -53,7 +57,13 @@ function jsonSchema(node) {
   return node;
 }
 
-const describe = (where, errors) => (errors ?? []).slice(0, 5).map((e) => `${where}${e.instancePath || ""} ${e.message}${e.params?.allowedValues ? ` (${e.params.allowedValues.join(", ")})` : ""}${e.params?.additionalProperty ? ` (${e.params.additionalProperty})` : ""}`);
+const describe = (where, errors) =>
+  (errors ?? [])
+    .slice(0, 5)
+    .map(
+      (e) =>
+        `${where}${e.instancePath || ""} ${e.message}${e.params?.allowedValues ? ` (${e.params.allowedValues.join(", ")})` : ""}${e.params?.additionalProperty ? ` (${e.params.additionalProperty})` : ""}`,
+    );
 
 /**
  * Problems with a request: unknown or ill-typed path/query parameters, a missing required one, or a
@@ -74,7 +84,8 @@ export function validateRequest(method, template, { params = {}, query = {}, bod
     if (v && !v(coerced)) problems.push(...describe(`${p.in} parameter ${p.name}`, v.errors));
   }
   const known = new Set((op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name));
-  for (const name of Object.keys(query)) if (!known.has(name)) problems.push(`query parameter ${name} is not a parameter of ${method} ${template}`);
+  for (const name of Object.keys(query))
+    if (!known.has(name)) problems.push(`query parameter ${name} is not a parameter of ${method} ${template}`);
   const schema = op.requestBody?.content?.["application/json"]?.schema;
   if (schema) {
     if (body === undefined) {
@@ -107,7 +118,10 @@ function responseSchema(method, template, status) {
 export function validateResponse(method, template, status, body) {
   const { declared, schema } = responseSchema(method, template, status);
   if (!declared) return [`status ${status} is not a documented response of ${method} ${template}`];
-  if (!schema) return body === undefined || body === null || body === "" ? [] : [`status ${status} of ${method} ${template} has no body`];
+  if (!schema)
+    return body === undefined || body === null || body === ""
+      ? []
+      : [`status ${status} of ${method} ${template} has no body`];
   const v = validator(`${method} ${template} ${status} response`, schema);
   return v(body) ? [] : describe(`response ${status}`, v.errors);
 }
@@ -125,8 +139,16 @@ export function conform(method, template, status, body) {
 function pick(schema, value) {
   const options = schema.oneOf ?? schema.anyOf;
   if (!options) return schema;
-  const kind = Array.isArray(value) ? "array" : value === null ? "null" : typeof value === "object" ? "object" : typeof value;
-  return options.find((o) => typeOf(o).includes(kind) || (kind === "number" && typeOf(o).includes("integer"))) ?? options[0];
+  const kind = Array.isArray(value)
+    ? "array"
+    : value === null
+      ? "null"
+      : typeof value === "object"
+        ? "object"
+        : typeof value;
+  return (
+    options.find((o) => typeOf(o).includes(kind) || (kind === "number" && typeOf(o).includes("integer"))) ?? options[0]
+  );
 }
 
 function typeOf(schema) {

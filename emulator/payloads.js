@@ -7,49 +7,93 @@ const API = "https://api.github.com";
 export function restUser(st, login) {
   const u = st.user(login);
   return {
-    login: u.login, id: u.id, node_id: st.nodeId(u.type, u.id), avatar_url: `https://avatars.githubusercontent.com/u/${u.id}`,
-    gravatar_id: "", url: `${API}/users/${encodeURIComponent(u.login)}`, html_url: `https://github.com/${encodeURIComponent(u.login)}`,
-    type: u.type, site_admin: false,
+    login: u.login,
+    id: u.id,
+    node_id: st.nodeId(u.type, u.id),
+    avatar_url: `https://avatars.githubusercontent.com/u/${u.id}`,
+    gravatar_id: "",
+    url: `${API}/users/${encodeURIComponent(u.login)}`,
+    html_url: `https://github.com/${encodeURIComponent(u.login)}`,
+    type: u.type,
+    site_admin: false,
   };
 }
 
 export function restRepo(st) {
   return {
-    id: st.repoId, node_id: st.nodeId("Repository", st.repoId), name: st.repo, full_name: `${st.owner}/${st.repo}`, private: false,
-    owner: restUser(st, st.owner), html_url: `https://github.com/${st.owner}/${st.repo}`, url: `${API}/repos/${st.owner}/${st.repo}`,
-    default_branch: st.defaultBranch, fork: false, visibility: "public",
-    allow_merge_commit: st.mergeMethods.merge, allow_squash_merge: st.mergeMethods.squash, allow_rebase_merge: st.mergeMethods.rebase,
-    delete_branch_on_merge: st.deleteBranchOnMerge, allow_auto_merge: st.allowAutoMerge,
+    id: st.repoId,
+    node_id: st.nodeId("Repository", st.repoId),
+    name: st.repo,
+    full_name: `${st.owner}/${st.repo}`,
+    private: false,
+    owner: restUser(st, st.owner),
+    html_url: `https://github.com/${st.owner}/${st.repo}`,
+    url: `${API}/repos/${st.owner}/${st.repo}`,
+    default_branch: st.defaultBranch,
+    fork: false,
+    visibility: "public",
+    allow_merge_commit: st.mergeMethods.merge,
+    allow_squash_merge: st.mergeMethods.squash,
+    allow_rebase_merge: st.mergeMethods.rebase,
+    delete_branch_on_merge: st.deleteBranchOnMerge,
+    allow_auto_merge: st.allowAutoMerge,
   };
 }
 
 export function restLabel(st, l) {
   return {
-    id: l.id, node_id: l.nodeId, url: `${API}/repos/${st.owner}/${st.repo}/labels/${encodeURIComponent(l.name)}`,
-    name: l.name, color: l.color, description: l.description ?? null, default: l.default,
+    id: l.id,
+    node_id: l.nodeId,
+    url: `${API}/repos/${st.owner}/${st.repo}/labels/${encodeURIComponent(l.name)}`,
+    name: l.name,
+    color: l.color,
+    description: l.description ?? null,
+    default: l.default,
   };
 }
 
 function labelByName(st, name) {
   const l = st.label(name);
-  return l ? restLabel(st, l) : { id: 0, node_id: "", url: "", name, color: "ededed", description: null, default: false };
+  return l
+    ? restLabel(st, l)
+    : { id: 0, node_id: "", url: "", name, color: "ededed", description: null, default: false };
 }
 
 export function restIssue(st, pr) {
   const base = `${API}/repos/${st.owner}/${st.repo}/issues/${pr.number}`;
   const issue = {
-    id: pr.id, node_id: pr.nodeId, url: base, repository_url: `${API}/repos/${st.owner}/${st.repo}`,
-    labels_url: `${base}/labels{/name}`, comments_url: `${base}/comments`, events_url: `${base}/events`,
+    id: pr.id,
+    node_id: pr.nodeId,
+    url: base,
+    repository_url: `${API}/repos/${st.owner}/${st.repo}`,
+    labels_url: `${base}/labels{/name}`,
+    comments_url: `${base}/comments`,
+    events_url: `${base}/events`,
     html_url: `https://github.com/${st.owner}/${st.repo}/${pr.isPull ? "pull" : "issues"}/${pr.number}`,
-    number: pr.number, state: pr.state, title: pr.title, body: pr.body || null, user: restUser(st, pr.author),
-    labels: pr.labels.map((n) => labelByName(st, n)), assignee: null, assignees: [], milestone: null, locked: false,
-    active_lock_reason: null, comments: pr.comments.length, closed_at: pr.closedAt, created_at: pr.createdAt,
-    updated_at: pr.updatedAt, author_association: st.user(pr.author).association,
+    number: pr.number,
+    state: pr.state,
+    title: pr.title,
+    body: pr.body || null,
+    user: restUser(st, pr.author),
+    labels: pr.labels.map((n) => labelByName(st, n)),
+    assignee: null,
+    assignees: [],
+    milestone: null,
+    locked: false,
+    active_lock_reason: null,
+    comments: pr.comments.length,
+    closed_at: pr.closedAt,
+    created_at: pr.createdAt,
+    updated_at: pr.updatedAt,
+    author_association: st.user(pr.author).association,
   };
   if (pr.isPull) {
     issue.pull_request = {
-      url: `${API}/repos/${st.owner}/${st.repo}/pulls/${pr.number}`, html_url: issue.html_url,
-      diff_url: `${issue.html_url}.diff`, patch_url: `${issue.html_url}.patch`, merged_at: pr.mergedAt ?? null,
+      url: `${API}/repos/${st.owner}/${st.repo}/pulls/${pr.number}`,
+      html_url: issue.html_url,
+      diff_url: `${issue.html_url}.diff`,
+      patch_url: `${issue.html_url}.patch`,
+      merged_at: pr.mergedAt ?? null,
     };
     issue.draft = pr.isDraft;
   }
@@ -64,22 +108,63 @@ export function restPull(st, pr) {
   const base = `${API}/repos/${st.owner}/${st.repo}/pulls/${pr.number}`;
   const m = st.mergeable(pr);
   return {
-    url: base, id: pr.id, node_id: pr.nodeId, html_url: `https://github.com/${st.owner}/${st.repo}/pull/${pr.number}`,
-    diff_url: `https://github.com/${st.owner}/${st.repo}/pull/${pr.number}.diff`, patch_url: `https://github.com/${st.owner}/${st.repo}/pull/${pr.number}.patch`,
-    issue_url: `${API}/repos/${st.owner}/${st.repo}/issues/${pr.number}`, commits_url: `${base}/commits`,
-    review_comments_url: `${base}/comments`, review_comment_url: `${API}/repos/${st.owner}/${st.repo}/pulls/comments{/number}`,
-    comments_url: `${API}/repos/${st.owner}/${st.repo}/issues/${pr.number}/comments`, statuses_url: `${API}/repos/${st.owner}/${st.repo}/statuses/${pr.headSha}`,
-    number: pr.number, state: pr.state, locked: false, title: pr.title, user: restUser(st, pr.author), body: pr.body || null,
+    url: base,
+    id: pr.id,
+    node_id: pr.nodeId,
+    html_url: `https://github.com/${st.owner}/${st.repo}/pull/${pr.number}`,
+    diff_url: `https://github.com/${st.owner}/${st.repo}/pull/${pr.number}.diff`,
+    patch_url: `https://github.com/${st.owner}/${st.repo}/pull/${pr.number}.patch`,
+    issue_url: `${API}/repos/${st.owner}/${st.repo}/issues/${pr.number}`,
+    commits_url: `${base}/commits`,
+    review_comments_url: `${base}/comments`,
+    review_comment_url: `${API}/repos/${st.owner}/${st.repo}/pulls/comments{/number}`,
+    comments_url: `${API}/repos/${st.owner}/${st.repo}/issues/${pr.number}/comments`,
+    statuses_url: `${API}/repos/${st.owner}/${st.repo}/statuses/${pr.headSha}`,
+    number: pr.number,
+    state: pr.state,
+    locked: false,
+    title: pr.title,
+    user: restUser(st, pr.author),
+    body: pr.body || null,
     // GitHub's pull-request schema types a label description as a string (issues allow null).
-    labels: pr.labels.map((n) => ({ ...labelByName(st, n), description: st.label(n)?.description ?? "" })), milestone: null, active_lock_reason: null,
-    created_at: pr.createdAt, updated_at: pr.updatedAt, closed_at: pr.closedAt, merged_at: pr.mergedAt ?? null, merge_commit_sha: pr.mergeCommitSha ?? null,
-    assignee: null, assignees: [], requested_reviewers: pr.reviewRequests.filter((q) => q.type === "User").map((q) => restUser(st, q.login)),
+    labels: pr.labels.map((n) => ({ ...labelByName(st, n), description: st.label(n)?.description ?? "" })),
+    milestone: null,
+    active_lock_reason: null,
+    created_at: pr.createdAt,
+    updated_at: pr.updatedAt,
+    closed_at: pr.closedAt,
+    merged_at: pr.mergedAt ?? null,
+    merge_commit_sha: pr.mergeCommitSha ?? null,
+    assignee: null,
+    assignees: [],
+    requested_reviewers: pr.reviewRequests.filter((q) => q.type === "User").map((q) => restUser(st, q.login)),
     requested_teams: pr.reviewRequests.filter((q) => q.type === "Team").map((q) => restTeam(st, q.slug)),
-    head: ref(st, pr.headRef, pr.headSha), base: ref(st, pr.baseRef, st.branch(pr.baseRef).sha),
-    _links: links(st, pr), author_association: st.user(pr.author).association, auto_merge: pr.autoMerge && typeof pr.autoMerge === "object" ? { enabled_by: restUser(st, pr.autoMerge.enabledBy), merge_method: pr.autoMerge.method, commit_title: "", commit_message: "" } : null, draft: pr.isDraft,
-    merged: !!pr.merged, mergeable: m === "UNKNOWN" ? null : m === "MERGEABLE", rebaseable: m === "UNKNOWN" ? null : m === "MERGEABLE",
-    mergeable_state: st.mergeStateStatus(pr).toLowerCase(), merged_by: pr.mergedBy ? restUser(st, pr.mergedBy) : null, comments: pr.comments.length, review_comments: 0,
-    maintainer_can_modify: false, commits: pr.commits.length, additions: pr.files.length, deletions: 0, changed_files: pr.files.length,
+    head: ref(st, pr.headRef, pr.headSha),
+    base: ref(st, pr.baseRef, st.branch(pr.baseRef).sha),
+    _links: links(st, pr),
+    author_association: st.user(pr.author).association,
+    auto_merge:
+      pr.autoMerge && typeof pr.autoMerge === "object"
+        ? {
+            enabled_by: restUser(st, pr.autoMerge.enabledBy),
+            merge_method: pr.autoMerge.method,
+            commit_title: "",
+            commit_message: "",
+          }
+        : null,
+    draft: pr.isDraft,
+    merged: !!pr.merged,
+    mergeable: m === "UNKNOWN" ? null : m === "MERGEABLE",
+    rebaseable: m === "UNKNOWN" ? null : m === "MERGEABLE",
+    mergeable_state: st.mergeStateStatus(pr).toLowerCase(),
+    merged_by: pr.mergedBy ? restUser(st, pr.mergedBy) : null,
+    comments: pr.comments.length,
+    review_comments: 0,
+    maintainer_can_modify: false,
+    commits: pr.commits.length,
+    additions: pr.files.length,
+    deletions: 0,
+    changed_files: pr.files.length,
   };
 }
 
@@ -87,55 +172,102 @@ function links(st, pr) {
   const h = (href) => ({ href });
   const base = `${API}/repos/${st.owner}/${st.repo}`;
   return {
-    self: h(`${base}/pulls/${pr.number}`), html: h(`https://github.com/${st.owner}/${st.repo}/pull/${pr.number}`),
-    issue: h(`${base}/issues/${pr.number}`), comments: h(`${base}/issues/${pr.number}/comments`),
-    review_comments: h(`${base}/pulls/${pr.number}/comments`), review_comment: h(`${base}/pulls/comments{/number}`),
-    commits: h(`${base}/pulls/${pr.number}/commits`), statuses: h(`${base}/statuses/${pr.headSha}`),
+    self: h(`${base}/pulls/${pr.number}`),
+    html: h(`https://github.com/${st.owner}/${st.repo}/pull/${pr.number}`),
+    issue: h(`${base}/issues/${pr.number}`),
+    comments: h(`${base}/issues/${pr.number}/comments`),
+    review_comments: h(`${base}/pulls/${pr.number}/comments`),
+    review_comment: h(`${base}/pulls/comments{/number}`),
+    commits: h(`${base}/pulls/${pr.number}/commits`),
+    statuses: h(`${base}/statuses/${pr.headSha}`),
   };
 }
 
 export function restTeam(st, slug) {
   const t = st.team(slug);
   return {
-    id: t.id, node_id: st.nodeId("Team", t.id), url: `${API}/orgs/${st.owner}/teams/${slug}`, html_url: `https://github.com/orgs/${st.owner}/teams/${slug}`,
-    name: slug, slug, description: null, privacy: "closed", notification_setting: "notifications_enabled", permission: "pull",
-    members_url: `${API}/organizations/1/team/${t.id}/members{/member}`, repositories_url: `${API}/organizations/1/team/${t.id}/repos`, parent: null,
+    id: t.id,
+    node_id: st.nodeId("Team", t.id),
+    url: `${API}/orgs/${st.owner}/teams/${slug}`,
+    html_url: `https://github.com/orgs/${st.owner}/teams/${slug}`,
+    name: slug,
+    slug,
+    description: null,
+    privacy: "closed",
+    notification_setting: "notifications_enabled",
+    permission: "pull",
+    members_url: `${API}/organizations/1/team/${t.id}/members{/member}`,
+    repositories_url: `${API}/organizations/1/team/${t.id}/repos`,
+    parent: null,
   };
 }
 
 export function restComment(st, c) {
   return {
-    id: c.id, node_id: c.nodeId, url: `${API}/repos/${st.owner}/${st.repo}/issues/comments/${c.id}`,
-    html_url: `https://github.com/${st.owner}/${st.repo}/issues/${c.issueNumber}#issuecomment-${c.id}`, body: c.body,
-    user: restUser(st, c.author), created_at: c.createdAt, updated_at: c.updatedAt,
-    issue_url: `${API}/repos/${st.owner}/${st.repo}/issues/${c.issueNumber}`, author_association: st.user(c.author).association,
+    id: c.id,
+    node_id: c.nodeId,
+    url: `${API}/repos/${st.owner}/${st.repo}/issues/comments/${c.id}`,
+    html_url: `https://github.com/${st.owner}/${st.repo}/issues/${c.issueNumber}#issuecomment-${c.id}`,
+    body: c.body,
+    user: restUser(st, c.author),
+    created_at: c.createdAt,
+    updated_at: c.updatedAt,
+    issue_url: `${API}/repos/${st.owner}/${st.repo}/issues/${c.issueNumber}`,
+    author_association: st.user(c.author).association,
   };
 }
 
 export function restReview(st, pr, r) {
   return {
-    id: r.id, node_id: r.nodeId, user: restUser(st, r.author), body: r.body, state: r.state, commit_id: r.commit,
+    id: r.id,
+    node_id: r.nodeId,
+    user: restUser(st, r.author),
+    body: r.body,
+    state: r.state,
+    commit_id: r.commit,
     html_url: `https://github.com/${st.owner}/${st.repo}/pull/${pr.number}#pullrequestreview-${r.id}`,
-    pull_request_url: `${API}/repos/${st.owner}/${st.repo}/pulls/${pr.number}`, submitted_at: r.submittedAt,
-    author_association: st.user(r.author).association, _links: { html: { href: "" }, pull_request: { href: "" } },
+    pull_request_url: `${API}/repos/${st.owner}/${st.repo}/pulls/${pr.number}`,
+    submitted_at: r.submittedAt,
+    author_association: st.user(r.author).association,
+    _links: { html: { href: "" }, pull_request: { href: "" } },
   };
 }
 
 export function restStatus(st, s) {
   return {
-    url: `${API}/repos/${st.owner}/${st.repo}/statuses/${s.sha}`, avatar_url: null, id: s.id, node_id: s.nodeId, state: s.state,
-    description: s.description, target_url: s.targetUrl, context: s.context, created_at: s.createdAt, updated_at: s.createdAt,
+    url: `${API}/repos/${st.owner}/${st.repo}/statuses/${s.sha}`,
+    avatar_url: null,
+    id: s.id,
+    node_id: s.nodeId,
+    state: s.state,
+    description: s.description,
+    target_url: s.targetUrl,
+    context: s.context,
+    created_at: s.createdAt,
+    updated_at: s.createdAt,
     creator: restUser(st, s.creator),
   };
 }
 
 /** The pull requests GitHub lists on a check run/suite: open ones whose head is the commit. */
 function pullsForSha(st, sha) {
-  return [...st.pulls.values()].filter((p) => p.isPull && p.state === "open" && p.headSha === sha).map((p) => ({
-    url: `${API}/repos/${st.owner}/${st.repo}/pulls/${p.number}`, id: p.id, number: p.number,
-    head: { ref: p.headRef, sha: p.headSha, repo: { id: st.repoId, url: `${API}/repos/${st.owner}/${st.repo}`, name: st.repo } },
-    base: { ref: p.baseRef, sha: st.branch(p.baseRef).sha, repo: { id: st.repoId, url: `${API}/repos/${st.owner}/${st.repo}`, name: st.repo } },
-  }));
+  return [...st.pulls.values()]
+    .filter((p) => p.isPull && p.state === "open" && p.headSha === sha)
+    .map((p) => ({
+      url: `${API}/repos/${st.owner}/${st.repo}/pulls/${p.number}`,
+      id: p.id,
+      number: p.number,
+      head: {
+        ref: p.headRef,
+        sha: p.headSha,
+        repo: { id: st.repoId, url: `${API}/repos/${st.owner}/${st.repo}`, name: st.repo },
+      },
+      base: {
+        ref: p.baseRef,
+        sha: st.branch(p.baseRef).sha,
+        repo: { id: st.repoId, url: `${API}/repos/${st.owner}/${st.repo}`, name: st.repo },
+      },
+    }));
 }
 
 /** The webhook payload of an event the state emitted (`info` is what the write recorded). */
@@ -164,13 +296,28 @@ export function webhookPayload(st, name, info, actor) {
     case "pull_request_review": {
       const pr = st.pull(info.number);
       const r = pr.reviews.find((x) => x.id === info.review);
-      return { action: info.action, review: { ...restReview(st, pr, r), state: r.state.toLowerCase() }, pull_request: restPull(st, pr), ...common };
+      return {
+        action: info.action,
+        review: { ...restReview(st, pr, r), state: r.state.toLowerCase() },
+        pull_request: restPull(st, pr),
+        ...common,
+      };
     }
     case "issue_comment": {
       const pr = st.pull(info.number);
       const c = st.comments.get(info.comment);
-      const comment = { ...restComment(st, c), performed_via_github_app: null, reactions: noReactions(`${API}/repos/${st.owner}/${st.repo}/issues/comments/${c.id}/reactions`) };
-      return { action: info.action, issue: webhookIssue(st, pr), comment, ...(info.changes ? { changes: info.changes } : {}), ...common };
+      const comment = {
+        ...restComment(st, c),
+        performed_via_github_app: null,
+        reactions: noReactions(`${API}/repos/${st.owner}/${st.repo}/issues/comments/${c.id}/reactions`),
+      };
+      return {
+        action: info.action,
+        issue: webhookIssue(st, pr),
+        comment,
+        ...(info.changes ? { changes: info.changes } : {}),
+        ...common,
+      };
     }
     case "check_run": {
       const c = st.checkRuns.find((x) => x.id === info.checkRun);
@@ -179,12 +326,36 @@ export function webhookPayload(st, name, info, actor) {
       return {
         action: info.action,
         check_run: {
-          id: c.id, node_id: c.nodeId, name: c.name, head_sha: c.headSha, status: c.status.toLowerCase(), conclusion: c.conclusion?.toLowerCase() ?? null,
-          started_at: c.startedAt, completed_at: c.completedAt, external_id: "", deployment: null, url: `${API}/repos/${st.owner}/${st.repo}/check-runs/${c.id}`,
-          html_url: `https://github.com/${st.owner}/${st.repo}/runs/${c.id}`, details_url: `https://github.com/${st.owner}/${st.repo}/actions/runs/${suite.runId}`,
-          check_suite: { id: suite.id, head_sha: c.headSha, head_branch: null, status: "in_progress", conclusion: null, pull_requests: pulls },
-          pull_requests: pulls, app: { id: 15368, slug: "github-actions", name: "GitHub Actions" },
-          output: { title: null, summary: null, text: null, annotations_count: 0, annotations_url: `${API}/repos/${st.owner}/${st.repo}/check-runs/${c.id}/annotations` },
+          id: c.id,
+          node_id: c.nodeId,
+          name: c.name,
+          head_sha: c.headSha,
+          status: c.status.toLowerCase(),
+          conclusion: c.conclusion?.toLowerCase() ?? null,
+          started_at: c.startedAt,
+          completed_at: c.completedAt,
+          external_id: "",
+          deployment: null,
+          url: `${API}/repos/${st.owner}/${st.repo}/check-runs/${c.id}`,
+          html_url: `https://github.com/${st.owner}/${st.repo}/runs/${c.id}`,
+          details_url: `https://github.com/${st.owner}/${st.repo}/actions/runs/${suite.runId}`,
+          check_suite: {
+            id: suite.id,
+            head_sha: c.headSha,
+            head_branch: null,
+            status: "in_progress",
+            conclusion: null,
+            pull_requests: pulls,
+          },
+          pull_requests: pulls,
+          app: { id: 15368, slug: "github-actions", name: "GitHub Actions" },
+          output: {
+            title: null,
+            summary: null,
+            text: null,
+            annotations_count: 0,
+            annotations_url: `${API}/repos/${st.owner}/${st.repo}/check-runs/${c.id}/annotations`,
+          },
         },
         ...common,
       };
@@ -196,11 +367,29 @@ export function webhookPayload(st, name, info, actor) {
       return {
         action: info.action,
         check_suite: {
-          id: suite.id, node_id: st.nodeId("CheckSuite", suite.id), head_sha: suite.headSha, head_branch: null, status: "completed",
-          conclusion: failed ? "failure" : "success", pull_requests: pullsForSha(st, suite.headSha), app: { id: 15368, slug: "github-actions", name: "GitHub Actions" },
-          created_at: st.now(), updated_at: st.now(), url: `${API}/repos/${st.owner}/${st.repo}/check-suites/${suite.id}`,
-          before: null, after: suite.headSha, latest_check_runs_count: runs.length, check_runs_url: `${API}/repos/${st.owner}/${st.repo}/check-suites/${suite.id}/check-runs`,
-          head_commit: { id: suite.headSha, tree_id: suite.headSha, message: "A change", timestamp: st.now(), author: { name: st.owner, email: `${st.owner}@users.noreply.github.com` }, committer: { name: st.owner, email: `${st.owner}@users.noreply.github.com` } },
+          id: suite.id,
+          node_id: st.nodeId("CheckSuite", suite.id),
+          head_sha: suite.headSha,
+          head_branch: null,
+          status: "completed",
+          conclusion: failed ? "failure" : "success",
+          pull_requests: pullsForSha(st, suite.headSha),
+          app: { id: 15368, slug: "github-actions", name: "GitHub Actions" },
+          created_at: st.now(),
+          updated_at: st.now(),
+          url: `${API}/repos/${st.owner}/${st.repo}/check-suites/${suite.id}`,
+          before: null,
+          after: suite.headSha,
+          latest_check_runs_count: runs.length,
+          check_runs_url: `${API}/repos/${st.owner}/${st.repo}/check-suites/${suite.id}/check-runs`,
+          head_commit: {
+            id: suite.headSha,
+            tree_id: suite.headSha,
+            message: "A change",
+            timestamp: st.now(),
+            author: { name: st.owner, email: `${st.owner}@users.noreply.github.com` },
+            committer: { name: st.owner, email: `${st.owner}@users.noreply.github.com` },
+          },
         },
         ...common,
       };
@@ -208,13 +397,27 @@ export function webhookPayload(st, name, info, actor) {
     case "status": {
       const s = st.statuses.find((x) => x.id === info.statusId);
       return {
-        id: s.id, sha: s.sha, name: `${st.owner}/${st.repo}`, target_url: s.targetUrl, context: s.context, description: s.description, state: s.state,
-        commit: restCommit(st, s.sha), branches: [], created_at: s.createdAt, updated_at: s.createdAt,
+        id: s.id,
+        sha: s.sha,
+        name: `${st.owner}/${st.repo}`,
+        target_url: s.targetUrl,
+        context: s.context,
+        description: s.description,
+        state: s.state,
+        commit: restCommit(st, s.sha),
+        branches: [],
+        created_at: s.createdAt,
+        updated_at: s.createdAt,
         ...common,
       };
     }
     case "label":
-      return { action: info.action, label: restLabel(st, info.label), ...(info.changes ? { changes: info.changes } : {}), ...common };
+      return {
+        action: info.action,
+        label: restLabel(st, info.label),
+        ...(info.changes ? { changes: info.changes } : {}),
+        ...common,
+      };
     case "push":
       return { ...pushPayload(st, info, actor ?? st.owner), ...common };
     default:
@@ -227,9 +430,22 @@ export function restCommit(st, sha, { author = st.owner, date = st.now(), messag
   const url = `${API}/repos/${st.owner}/${st.repo}/commits/${sha}`;
   const person = { name: author, email: `${author}@users.noreply.github.com`, date };
   return {
-    sha, node_id: st.nodeId("Commit", sha), url, html_url: `https://github.com/${st.owner}/${st.repo}/commit/${sha}`, comments_url: `${url}/comments`,
-    commit: { url, author: person, committer: person, message, comment_count: 0, tree: { sha, url: `${API}/repos/${st.owner}/${st.repo}/git/trees/${sha}` } },
-    author: restUser(st, author), committer: restUser(st, author), parents: [],
+    sha,
+    node_id: st.nodeId("Commit", sha),
+    url,
+    html_url: `https://github.com/${st.owner}/${st.repo}/commit/${sha}`,
+    comments_url: `${url}/comments`,
+    commit: {
+      url,
+      author: person,
+      committer: person,
+      message,
+      comment_count: 0,
+      tree: { sha, url: `${API}/repos/${st.owner}/${st.repo}/git/trees/${sha}` },
+    },
+    author: restUser(st, author),
+    committer: restUser(st, author),
+    parents: [],
   };
 }
 
@@ -237,15 +453,30 @@ export function restCommit(st, sha, { author = st.owner, date = st.now(), messag
 export function restComparison(st, basehead, c) {
   const repoUrl = `https://github.com/${st.owner}/${st.repo}`;
   return {
-    url: `${API}/repos/${st.owner}/${st.repo}/compare/${basehead}`, html_url: `${repoUrl}/compare/${basehead}`,
+    url: `${API}/repos/${st.owner}/${st.repo}/compare/${basehead}`,
+    html_url: `${repoUrl}/compare/${basehead}`,
     permalink_url: `${repoUrl}/compare/${st.owner}:${c.baseSha}...${st.owner}:${c.commits.at(-1)?.oid ?? c.mergeBase}`,
-    diff_url: `${repoUrl}/compare/${basehead}.diff`, patch_url: `${repoUrl}/compare/${basehead}.patch`,
-    base_commit: restCommit(st, c.baseSha), merge_base_commit: restCommit(st, c.mergeBase),
-    status: c.status, ahead_by: c.aheadBy, behind_by: c.behindBy, total_commits: c.commits.length,
-    commits: c.commits.map((x) => restCommit(st, x.oid, { author: x.author, date: x.committedDate, message: x.message })),
+    diff_url: `${repoUrl}/compare/${basehead}.diff`,
+    patch_url: `${repoUrl}/compare/${basehead}.patch`,
+    base_commit: restCommit(st, c.baseSha),
+    merge_base_commit: restCommit(st, c.mergeBase),
+    status: c.status,
+    ahead_by: c.aheadBy,
+    behind_by: c.behindBy,
+    total_commits: c.commits.length,
+    commits: c.commits.map((x) =>
+      restCommit(st, x.oid, { author: x.author, date: x.committedDate, message: x.message }),
+    ),
     files: (c.files ?? []).map((filename) => ({
-      sha: c.baseSha, filename, status: "modified", additions: 0, deletions: 0, changes: 0, blob_url: `${repoUrl}/blob/${c.commits.at(-1)?.oid ?? c.baseSha}/${filename}`,
-      raw_url: `${repoUrl}/raw/${c.commits.at(-1)?.oid ?? c.baseSha}/${filename}`, contents_url: `${API}/repos/${st.owner}/${st.repo}/contents/${filename}`,
+      sha: c.baseSha,
+      filename,
+      status: "modified",
+      additions: 0,
+      deletions: 0,
+      changes: 0,
+      blob_url: `${repoUrl}/blob/${c.commits.at(-1)?.oid ?? c.baseSha}/${filename}`,
+      raw_url: `${repoUrl}/raw/${c.commits.at(-1)?.oid ?? c.baseSha}/${filename}`,
+      contents_url: `${API}/repos/${st.owner}/${st.repo}/contents/${filename}`,
     })),
   };
 }
@@ -253,7 +484,13 @@ export function restComparison(st, basehead, c) {
 /** The webhook's issue carries a few fields REST's issue schema leaves optional. */
 function webhookIssue(st, pr) {
   const base = `${API}/repos/${st.owner}/${st.repo}/issues/${pr.number}`;
-  return { ...restIssue(st, pr), draft: pr.isPull ? pr.isDraft : false, reactions: noReactions(`${base}/reactions`), timeline_url: `${base}/timeline`, performed_via_github_app: null };
+  return {
+    ...restIssue(st, pr),
+    draft: pr.isPull ? pr.isDraft : false,
+    reactions: noReactions(`${base}/reactions`),
+    timeline_url: `${base}/timeline`,
+    performed_via_github_app: null,
+  };
 }
 function noReactions(url) {
   return { url, total_count: 0, "+1": 0, "-1": 0, laugh: 0, hooray: 0, confused: 0, heart: 0, rocket: 0, eyes: 0 };
@@ -271,18 +508,37 @@ function pushPayload(st, { ref, before = ZERO, after, deleted = false }, actor) 
   let list = [];
   if (!deleted && git) {
     forced = !created && !git.isAncestor(before, after);
-    list = created ? [] : git.commitsBetween(forced ? git.mergeBase(before, after) ?? after : before, after);
+    list = created ? [] : git.commitsBetween(forced ? (git.mergeBase(before, after) ?? after) : before, after);
   }
   const person = (login) => ({ name: login, email: `${login}@users.noreply.github.com`, username: login });
   const commit = (c) => ({
-    id: c.oid, tree_id: c.tree ?? c.oid, distinct: true, message: c.message ?? "", timestamp: c.time ? st.clock.iso(c.time) : st.now(), url: `${repoUrl}/commit/${c.oid}`,
-    author: person(c.author ?? actor), committer: person(c.author ?? actor), added: [], removed: [], modified: [],
+    id: c.oid,
+    tree_id: c.tree ?? c.oid,
+    distinct: true,
+    message: c.message ?? "",
+    timestamp: c.time ? st.clock.iso(c.time) : st.now(),
+    url: `${repoUrl}/commit/${c.oid}`,
+    author: person(c.author ?? actor),
+    committer: person(c.author ?? actor),
+    added: [],
+    removed: [],
+    modified: [],
   });
   const commits = list.slice(-20).map(commit);
   return {
-    ref, before: before ?? ZERO, after, created, deleted, forced, base_ref: null,
-    compare: created ? `${repoUrl}/compare/${ref.replace(/^refs\/heads\//, "")}` : `${repoUrl}/compare/${before.slice(0, 12)}...${after.slice(0, 12)}`,
-    commits, head_commit: deleted ? null : (commits.at(-1) ?? commit({ oid: after })), pusher: { name: actor, email: `${actor}@users.noreply.github.com` },
+    ref,
+    before: before ?? ZERO,
+    after,
+    created,
+    deleted,
+    forced,
+    base_ref: null,
+    compare: created
+      ? `${repoUrl}/compare/${ref.replace(/^refs\/heads\//, "")}`
+      : `${repoUrl}/compare/${before.slice(0, 12)}...${after.slice(0, 12)}`,
+    commits,
+    head_commit: deleted ? null : (commits.at(-1) ?? commit({ oid: after })),
+    pusher: { name: actor, email: `${actor}@users.noreply.github.com` },
   };
 }
 const ZERO = "0".repeat(40);

@@ -27,12 +27,16 @@ export function makeClock(start = "2026-01-05T09:00:00Z") {
   let t = typeof start === "number" ? start : Date.parse(start);
   let seq = 0;
   const timers = []; // { at, seq, fn, label, cancelled }
-  const toMs = (by) => (typeof by === "number" ? by : ((by.days ?? 0) * 24 * 60 + (by.hours ?? 0) * 60 + (by.minutes ?? 0)) * 60_000 + (by.seconds ?? 0) * 1000);
+  const toMs = (by) =>
+    typeof by === "number"
+      ? by
+      : ((by.days ?? 0) * 24 * 60 + (by.hours ?? 0) * 60 + (by.minutes ?? 0)) * 60_000 + (by.seconds ?? 0) * 1000;
   /** Fires every timer due at or before `to`, earliest first, then stands at `to`. */
   const runTo = (to) => {
     for (;;) {
       let next = null;
-      for (const x of timers) if (!x.cancelled && x.at <= to && (!next || x.at < next.at || (x.at === next.at && x.seq < next.seq))) next = x;
+      for (const x of timers)
+        if (!x.cancelled && x.at <= to && (!next || x.at < next.at || (x.at === next.at && x.seq < next.seq))) next = x;
       if (!next) break;
       timers.splice(timers.indexOf(next), 1);
       t = Math.max(t, next.at);
@@ -82,7 +86,10 @@ export function makeClock(start = "2026-01-05T09:00:00Z") {
     },
     /** The timers still waiting, earliest first: `[{ at (ISO), label }]`. */
     pending() {
-      return timers.filter((x) => !x.cancelled).sort((a, b) => a.at - b.at || a.seq - b.seq).map((x) => ({ at: clock.iso(x.at), label: x.label }));
+      return timers
+        .filter((x) => !x.cancelled)
+        .sort((a, b) => a.at - b.at || a.seq - b.seq)
+        .map((x) => ({ at: clock.iso(x.at), label: x.label }));
     },
     /**
      * Advances timer by timer until nothing waits (CI done, mergeability known, auto-merge fired), at most
@@ -124,7 +131,15 @@ export class RepoState {
     // With git, main starts as one real commit: a README, as a repository created on GitHub with one, and
     // the file a pull request edits unless told otherwise, so two pull requests editing it share its text
     // (two that each added it would be an add/add conflict, which no test means).
-    if (git) git.setRef("main", git.commit({ files: { "README.md": `# ${repo}\n`, [DEFAULT_FILE]: fileSkeleton(DEFAULT_FILE) }, message: "Initial commit", author: owner }));
+    if (git)
+      git.setRef(
+        "main",
+        git.commit({
+          files: { "README.md": `# ${repo}\n`, [DEFAULT_FILE]: fileSkeleton(DEFAULT_FILE) },
+          message: "Initial commit",
+          author: owner,
+        }),
+      );
     this.branch("main");
     this.mergeMethods = { merge: true, squash: true, rebase: true }; // allow_merge_commit / allow_squash_merge / allow_rebase_merge
     this.deleteBranchOnMerge = false; // the repository's delete_branch_on_merge
@@ -153,7 +168,9 @@ export class RepoState {
     return ++this.counter + 10_000;
   }
   sha(what = "") {
-    return createHash("sha1").update(`${this.seed}:${what}:${++this.counter}`).digest("hex");
+    return createHash("sha1")
+      .update(`${this.seed}:${what}:${++this.counter}`)
+      .digest("hex");
   }
   nodeId(kind, id) {
     return Buffer.from(`${kind}:${id}`).toString("base64").replace(/=+$/, "");
@@ -168,7 +185,12 @@ export class RepoState {
   user(login, { association, type } = {}) {
     let u = this.users.get(login);
     if (!u) {
-      u = { login, id: this.id(), type: type ?? (login.endsWith("[bot]") ? "Bot" : "User"), association: association ?? "CONTRIBUTOR" };
+      u = {
+        login,
+        id: this.id(),
+        type: type ?? (login.endsWith("[bot]") ? "Bot" : "User"),
+        association: association ?? "CONTRIBUTOR",
+      };
       this.users.set(login, u);
     } else if (association) u.association = association;
     return u;
@@ -187,9 +209,18 @@ export class RepoState {
   createLabel({ name, color = "ededed", description = null }) {
     checkLabel({ name, color, description });
     const key = name.toLowerCase();
-    if (this.labels.has(key)) throw httpError(422, "Validation Failed", [{ resource: "Label", code: "already_exists", field: "name" }]);
+    if (this.labels.has(key))
+      throw httpError(422, "Validation Failed", [{ resource: "Label", code: "already_exists", field: "name" }]);
     const id = this.id();
-    const label = { id, nodeId: this.nodeId("Label", id), name, color: color.toLowerCase(), description, default: false, createdAt: this.now() };
+    const label = {
+      id,
+      nodeId: this.nodeId("Label", id),
+      name,
+      color: color.toLowerCase(),
+      description,
+      default: false,
+      createdAt: this.now(),
+    };
     this.labels.set(key, label);
     this.emit("label", { action: "created", label }, this.owner);
     return label;
@@ -208,11 +239,13 @@ export class RepoState {
     const changes = {};
     if (new_name && new_name !== label.name) changes.name = { from: label.name };
     if (color && color.toLowerCase() !== label.color) changes.color = { from: label.color };
-    if (description !== undefined && description !== label.description) changes.description = { from: label.description };
+    if (description !== undefined && description !== label.description)
+      changes.description = { from: label.description };
     if (new_name) {
       this.labels.delete(label.name.toLowerCase());
       // A rename renames the label on every issue that carries it, as on GitHub.
-      for (const pr of this.pulls.values()) pr.labels = pr.labels.map((l) => (l.toLowerCase() === label.name.toLowerCase() ? new_name : l));
+      for (const pr of this.pulls.values())
+        pr.labels = pr.labels.map((l) => (l.toLowerCase() === label.name.toLowerCase() ? new_name : l));
       label.name = new_name;
       this.labels.set(new_name.toLowerCase(), label);
     }
@@ -250,8 +283,20 @@ export class RepoState {
     this.user(author);
     const at = this.now();
     return {
-      number, id, nodeId: this.nodeId(isPull ? "PullRequest" : "Issue", id), isPull, title, body: body ?? "", author,
-      state: "open", createdAt: at, updatedAt: at, closedAt: null, labels: [], comments: [], timeline: [],
+      number,
+      id,
+      nodeId: this.nodeId(isPull ? "PullRequest" : "Issue", id),
+      isPull,
+      title,
+      body: body ?? "",
+      author,
+      state: "open",
+      createdAt: at,
+      updatedAt: at,
+      closedAt: null,
+      labels: [],
+      comments: [],
+      timeline: [],
     };
   }
 
@@ -259,13 +304,33 @@ export class RepoState {
    * Opens a pull request. `commits` (default 1) become `committed` timeline events; `labels` are applied
    * by the author right after opening (labeled events). `conflicting` marks it as conflicting with its base.
    */
-  createPull({ title = "A change", body = "", author = "agent-1", base = this.defaultBranch, head, draft = false, labels = [], files = [DEFAULT_FILE], commits = 1, conflicting = false }) {
+  createPull({
+    title = "A change",
+    body = "",
+    author = "agent-1",
+    base = this.defaultBranch,
+    head,
+    draft = false,
+    labels = [],
+    files = [DEFAULT_FILE],
+    commits = 1,
+    conflicting = false,
+  }) {
     const number = this.nextNumber++;
     const id = this.id();
     const pr = this.baseIssue({ number, id, title, body, author, isPull: true });
     Object.assign(pr, {
-      isDraft: draft, baseRef: base, headRef: head ?? `agent/change-${number}`, headSha: null, commits: [], files: [...files],
-      reviews: [], reviewRequests: [], conflicting, headMovedAt: this.clock.now(), merged: false,
+      isDraft: draft,
+      baseRef: base,
+      headRef: head ?? `agent/change-${number}`,
+      headSha: null,
+      commits: [],
+      files: [...files],
+      reviews: [],
+      reviewRequests: [],
+      conflicting,
+      headMovedAt: this.clock.now(),
+      merged: false,
       baseSha: this.branch(base).sha,
     });
     this.pulls.set(number, pr);
@@ -276,7 +341,14 @@ export class RepoState {
     // With git a conflict is real: the base gets a commit changing the same files differently.
     if (this.git && conflicting) {
       const had = this.git.readFiles(this.git.tip(base), pr.files);
-      this.moveBranch(base, { files: Object.fromEntries(pr.files.map((f) => [f, editLine(had.get(f) ?? fileSkeleton(f), number, `// ${base}'s own line where #${number} edits`)])) });
+      this.moveBranch(base, {
+        files: Object.fromEntries(
+          pr.files.map((f) => [
+            f,
+            editLine(had.get(f) ?? fileSkeleton(f), number, `// ${base}'s own line where #${number} edits`),
+          ]),
+        ),
+      });
     }
     if (this.git) this.syncPull(pr);
     this.emit("pull_request", { action: "opened", number }, author);
@@ -291,13 +363,35 @@ export class RepoState {
    */
   openPull({ title, body = "", author, base, head, draft = false }) {
     const open = [...this.pulls.values()].find((p) => p.isPull && p.state === "open" && p.headRef === head);
-    if (open) throw httpError(422, "Validation Failed", [{ resource: "PullRequest", code: "custom", message: `A pull request already exists for ${this.owner}:${head}.` }]);
+    if (open)
+      throw httpError(422, "Validation Failed", [
+        {
+          resource: "PullRequest",
+          code: "custom",
+          message: `A pull request already exists for ${this.owner}:${head}.`,
+        },
+      ]);
     if (!this.git) return this.createPull({ title, body, author, base, head, draft });
-    if (!this.git.tip(head)) throw httpError(422, "Validation Failed", [{ resource: "PullRequest", field: "head", code: "invalid" }]);
-    if (!this.git.tip(base)) throw httpError(422, "Validation Failed", [{ resource: "PullRequest", field: "base", code: "invalid" }]);
+    if (!this.git.tip(head))
+      throw httpError(422, "Validation Failed", [{ resource: "PullRequest", field: "head", code: "invalid" }]);
+    if (!this.git.tip(base))
+      throw httpError(422, "Validation Failed", [{ resource: "PullRequest", field: "base", code: "invalid" }]);
     const number = this.nextNumber++;
     const pr = this.baseIssue({ number, id: this.id(), title, body, author, isPull: true });
-    Object.assign(pr, { isDraft: draft, baseRef: base, headRef: head, headSha: null, commits: [], files: [], reviews: [], reviewRequests: [], conflicting: false, headMovedAt: this.clock.now(), merged: false, baseSha: this.branch(base).sha });
+    Object.assign(pr, {
+      isDraft: draft,
+      baseRef: base,
+      headRef: head,
+      headSha: null,
+      commits: [],
+      files: [],
+      reviews: [],
+      reviewRequests: [],
+      conflicting: false,
+      headMovedAt: this.clock.now(),
+      merged: false,
+      baseSha: this.branch(base).sha,
+    });
     this.pulls.set(number, pr);
     this.syncPull(pr);
     this.emit("pull_request", { action: "opened", number }, author);
@@ -349,7 +443,14 @@ export class RepoState {
     const behindBy = past(a);
     const status = aheadBy && behindBy ? "diverged" : aheadBy ? "ahead" : behindBy ? "behind" : "identical";
     const headCommits = b.commits ?? [];
-    return { status, aheadBy, behindBy, mergeBase, baseSha: a.commits ? a.commits.at(-1).oid : a.branch.history[a.at], commits: headCommits };
+    return {
+      status,
+      aheadBy,
+      behindBy,
+      mergeBase,
+      baseSha: a.commits ? a.commits.at(-1).oid : a.branch.history[a.at],
+      commits: headCommits,
+    };
   }
 
   addCommit(pr, author, dropped, parent = this.git?.tip(pr.headRef)) {
@@ -375,12 +476,13 @@ export class RepoState {
     if (files) pr.files = [...files];
     if (force || rebase) {
       // git: a rewrite is one new commit on the base's tip (rebase) or on the head's merge base (force).
-      const onto = this.git && (rebase ? this.git.tip(pr.baseRef) : this.git.mergeBase(this.git.tip(pr.baseRef), pr.headSha));
+      const onto =
+        this.git && (rebase ? this.git.tip(pr.baseRef) : this.git.mergeBase(this.git.tip(pr.baseRef), pr.headSha));
       const oid = this.git ? this.gitCommitOnHead(pr, actor, onto) : this.sha(`force-${pr.number}`);
       pr.commits = [{ oid, committedDate: this.now(), author: actor }];
       pr.headSha = oid;
       pr.headMovedAt = this.clock.now();
-    this.recomputeLater();
+      this.recomputeLater();
       pr.timeline.push({ type: "HeadRefForcePushedEvent", at: this.now(), actor, before, after: oid });
     } else {
       this.addCommit(pr, actor, dropped);
@@ -398,7 +500,13 @@ export class RepoState {
     const before = b.sha;
     if (this.git) {
       const n = b.history.length;
-      b.sha = this.git.commit({ parent: this.git.tip(name), files: files ?? { [`history/${name}-${n}.txt`]: `${name} moved (${n})\n` }, message: `Move ${name} (${n})`, author: this.owner, ref: name });
+      b.sha = this.git.commit({
+        parent: this.git.tip(name),
+        files: files ?? { [`history/${name}-${n}.txt`]: `${name} moved (${n})\n` },
+        message: `Move ${name} (${n})`,
+        author: this.owner,
+        ref: name,
+      });
       this.mergeCache?.clear();
     } else b.sha = this.sha(`branch-${name}`);
     b.history.push(b.sha);
@@ -445,11 +553,17 @@ export class RepoState {
     if (body !== undefined && (body ?? "") !== pr.body) changes.body = { from: pr.body };
     if (title !== undefined) pr.title = title;
     if (body !== undefined) pr.body = body ?? "";
-    if (labels !== undefined) this.setLabels(pr, labels.map((l) => (typeof l === "string" ? l : l.name)), actor);
+    if (labels !== undefined)
+      this.setLabels(
+        pr,
+        labels.map((l) => (typeof l === "string" ? l : l.name)),
+        actor,
+      );
     if (state === "closed" && pr.state !== "closed") this.close(number, { by: actor });
     if (state === "open" && pr.state !== "open") this.reopen(number, { by: actor });
     pr.updatedAt = this.now();
-    if (title !== undefined || body !== undefined) this.emit(pr.isPull ? "pull_request" : "issues", { action: "edited", number, changes }, actor);
+    if (title !== undefined || body !== undefined)
+      this.emit(pr.isPull ? "pull_request" : "issues", { action: "edited", number, changes }, actor);
     return pr;
   }
 
@@ -501,7 +615,15 @@ export class RepoState {
     const pr = this.pull(number);
     this.user(author);
     const id = this.id();
-    const c = { id, nodeId: this.nodeId("IssueComment", id), issueNumber: pr.number, author, body, createdAt: this.now(), updatedAt: this.now() };
+    const c = {
+      id,
+      nodeId: this.nodeId("IssueComment", id),
+      issueNumber: pr.number,
+      author,
+      body,
+      createdAt: this.now(),
+      updatedAt: this.now(),
+    };
     this.comments.set(id, c);
     pr.comments.push(id);
     pr.timeline.push({ type: "IssueComment", at: c.createdAt, actor: author, comment: id });
@@ -524,7 +646,15 @@ export class RepoState {
     const pr = this.pullOnly(number);
     this.user(author);
     const id = this.id();
-    const r = { id, nodeId: this.nodeId("PullRequestReview", id), author, state, body, commit: commit ?? pr.headSha, submittedAt: this.now() };
+    const r = {
+      id,
+      nodeId: this.nodeId("PullRequestReview", id),
+      author,
+      state,
+      body,
+      commit: commit ?? pr.headSha,
+      submittedAt: this.now(),
+    };
     pr.reviews.push(r);
     pr.reviewRequests = pr.reviewRequests.filter((q) => !(q.type === "User" && q.login === author));
     pr.timeline.push({ type: "PullRequestReview", at: r.submittedAt, actor: author, review: id });
@@ -580,12 +710,31 @@ export class RepoState {
    * belongs to (the CI simulator's runs: one check suite per run, as GitHub Actions makes); without it,
    * one suite per commit and workflow.
    */
-  checkRun({ number, sha, name, status = "COMPLETED", conclusion = status === "COMPLETED" ? "SUCCESS" : null, workflow = "CI", startedAt, completedAt, by = "github-actions[bot]", run }) {
+  checkRun({
+    number,
+    sha,
+    name,
+    status = "COMPLETED",
+    conclusion = status === "COMPLETED" ? "SUCCESS" : null,
+    workflow = "CI",
+    startedAt,
+    completedAt,
+    by = "github-actions[bot]",
+    run,
+  }) {
     const headSha = sha ?? this.pullOnly(number).headSha;
     const id = this.id();
     const c = {
-      id, nodeId: this.nodeId("CheckRun", id), headSha, name, status, conclusion, workflow,
-      startedAt: startedAt ?? this.now(), completedAt: status === "COMPLETED" ? (completedAt ?? this.now()) : null, suiteId: this.suiteFor(headSha, workflow, run),
+      id,
+      nodeId: this.nodeId("CheckRun", id),
+      headSha,
+      name,
+      status,
+      conclusion,
+      workflow,
+      startedAt: startedAt ?? this.now(),
+      completedAt: status === "COMPLETED" ? (completedAt ?? this.now()) : null,
+      suiteId: this.suiteFor(headSha, workflow, run),
     };
     this.checkRuns.push(c);
     this.emit("check_run", { action: status === "COMPLETED" ? "completed" : "created", checkRun: id }, by);
@@ -631,7 +780,17 @@ export class RepoState {
     const commitSha = sha ?? this.pullOnly(number).headSha;
     this.user(by);
     const id = this.id();
-    const s = { id, nodeId: this.nodeId("StatusContext", id), sha: commitSha, context, state, description, targetUrl, createdAt: this.now(), creator: by };
+    const s = {
+      id,
+      nodeId: this.nodeId("StatusContext", id),
+      sha: commitSha,
+      context,
+      state,
+      description,
+      targetUrl,
+      createdAt: this.now(),
+      creator: by,
+    };
     this.statuses.push(s);
     this.emit("status", { statusId: id }, by);
     this.autoMergeSweep();
@@ -660,10 +819,24 @@ export class RepoState {
   gitCommitOnHead(pr, author, parent, dropped = []) {
     const k = ++this.counter;
     const had = this.git.readFiles(parent, pr.files);
-    const files = Object.fromEntries(pr.files.map((f) => [f, editLine(had.get(f) ?? fileSkeleton(f), pr.number, `// #${pr.number}: ${pr.headRef} by ${author} (${k})`)]));
+    const files = Object.fromEntries(
+      pr.files.map((f) => [
+        f,
+        editLine(had.get(f) ?? fileSkeleton(f), pr.number, `// #${pr.number}: ${pr.headRef} by ${author} (${k})`),
+      ]),
+    );
     const gone = dropped.filter((f) => !pr.files.includes(f));
-    if (gone.length) for (const [f, text] of this.git.readFiles(this.git.mergeBase(this.git.tip(pr.baseRef), parent), gone)) files[f] = text;
-    return this.git.commit({ parent, files, message: `${pr.title} (${k})`, author, ref: pr.headRef, before: gone.length ? undefined : Object.fromEntries(had) });
+    if (gone.length)
+      for (const [f, text] of this.git.readFiles(this.git.mergeBase(this.git.tip(pr.baseRef), parent), gone))
+        files[f] = text;
+    return this.git.commit({
+      parent,
+      files,
+      message: `${pr.title} (${k})`,
+      author,
+      ref: pr.headRef,
+      before: gone.length ? undefined : Object.fromEntries(had),
+    });
   }
 
   /** A pull request's head, commits, changed files and merge base, as git has them now. */
@@ -672,7 +845,9 @@ export class RepoState {
     if (!head) return pr;
     const base = this.git.tip(pr.baseRef);
     pr.headSha = head;
-    pr.commits = this.git.commitsBetween(base, head).map((c) => ({ oid: c.oid, committedDate: this.clock.iso(c.time), author: c.author }));
+    pr.commits = this.git
+      .commitsBetween(base, head)
+      .map((c) => ({ oid: c.oid, committedDate: this.clock.iso(c.time), author: c.author }));
     pr.files = this.git.changedFiles(base, head);
     pr.baseSha = this.git.mergeBase(base, head);
     return pr;
@@ -682,7 +857,8 @@ export class RepoState {
   gitCompare(base, head) {
     // A commit, once found, stays one: a full SHA is asked of git once (a queue worker compares every
     // pull request's head with the tip on every survey), a branch name each time.
-    const ask = (ref) => this.git.git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { allowFail: true }) || null;
+    const ask = (ref) =>
+      this.git.git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { allowFail: true }) || null;
     const resolve = (ref) => {
       if (!/^[0-9a-f]{40}$/.test(ref)) return ask(ref);
       const found = this.git.memo.get(`commit ${ref}`) ?? ask(ref);
@@ -694,7 +870,9 @@ export class RepoState {
     if (!a || !b) return null;
     const mergeBase = this.git.mergeBase(a, b);
     if (!mergeBase) return null;
-    const commits = this.git.commitsBetween(a, b).map((c) => ({ oid: c.oid, committedDate: this.clock.iso(c.time), author: c.author, message: c.message }));
+    const commits = this.git
+      .commitsBetween(a, b)
+      .map((c) => ({ oid: c.oid, committedDate: this.clock.iso(c.time), author: c.author, message: c.message }));
     const aheadBy = commits.length;
     const behindBy = this.git.commitsBetween(b, a).length;
     const status = aheadBy && behindBy ? "diverged" : aheadBy ? "ahead" : behindBy ? "behind" : "identical";
@@ -717,8 +895,10 @@ export class RepoState {
       if (this.git.walk(tip, p.headSha)) this.mergeCache.set(`${tip}:${p.headSha}`, "MERGEABLE");
       else ask.push([tip, p.headSha]);
     }
-    if (!this.mergeCache.has(key) && !ask.some(([a, b]) => a === base && b === pr.headSha)) ask.push([base, pr.headSha]);
-    for (const [i, { clean }] of this.git.mergeTrees(ask).entries()) this.mergeCache.set(`${ask[i][0]}:${ask[i][1]}`, clean ? "MERGEABLE" : "CONFLICTING");
+    if (!this.mergeCache.has(key) && !ask.some(([a, b]) => a === base && b === pr.headSha))
+      ask.push([base, pr.headSha]);
+    for (const [i, { clean }] of this.git.mergeTrees(ask).entries())
+      this.mergeCache.set(`${ask[i][0]}:${ask[i][1]}`, clean ? "MERGEABLE" : "CONFLICTING");
     return this.mergeCache.get(key);
   }
 
@@ -742,7 +922,11 @@ export class RepoState {
     for (const name of changed) {
       const sha = after.get(name);
       if (!sha) {
-        this.emit("push", { ref: `refs/heads/${name}`, before: before.get(name), after: ZERO_SHA, deleted: true }, actor);
+        this.emit(
+          "push",
+          { ref: `refs/heads/${name}`, before: before.get(name), after: ZERO_SHA, deleted: true },
+          actor,
+        );
         this.dropBranch(name, actor);
         continue;
       }
@@ -757,7 +941,13 @@ export class RepoState {
       const next = after.get(pr.headRef);
       if (old === next) continue;
       if (this.git.isAncestor(old, next)) {
-        for (const c of this.git.commitsBetween(old, next)) pr.timeline.push({ type: "PullRequestCommit", at: this.now(), actor, commit: { oid: c.oid, committedDate: this.clock.iso(c.time), author: c.author } });
+        for (const c of this.git.commitsBetween(old, next))
+          pr.timeline.push({
+            type: "PullRequestCommit",
+            at: this.now(),
+            actor,
+            commit: { oid: c.oid, committedDate: this.clock.iso(c.time), author: c.author },
+          });
       } else {
         pr.timeline.push({ type: "HeadRefForcePushedEvent", at: this.now(), actor, before: old, after: next });
       }
@@ -772,8 +962,12 @@ export class RepoState {
   missingChecks(pr) {
     const sha = pr.headSha;
     const greens = new Set([
-      ...this.checkRunsFor(sha).filter((c) => c.status === "COMPLETED" && ["SUCCESS", "NEUTRAL", "SKIPPED"].includes(c.conclusion)).map((c) => c.name),
-      ...this.statusesFor(sha).filter((s) => s.state === "success").map((s) => s.context),
+      ...this.checkRunsFor(sha)
+        .filter((c) => c.status === "COMPLETED" && ["SUCCESS", "NEUTRAL", "SKIPPED"].includes(c.conclusion))
+        .map((c) => c.name),
+      ...this.statusesFor(sha)
+        .filter((s) => s.state === "success")
+        .map((s) => s.context),
     ]);
     return [...this.requiredChecks, ...this.protectionChecks].filter((c) => !greens.has(c));
   }
@@ -800,27 +994,49 @@ export class RepoState {
     const pr = this.pullOnly(number);
     this.user(actor);
     if (pr.state !== "open") throw httpError(405, "Pull Request is not mergeable");
-    if (!this.mergeMethods[method]) throw httpError(405, { merge: "Merge commits are not allowed on this repository.", squash: "Squash merges are not allowed on this repository.", rebase: "Rebase merges are not allowed on this repository." }[method]);
+    if (!this.mergeMethods[method])
+      throw httpError(
+        405,
+        {
+          merge: "Merge commits are not allowed on this repository.",
+          squash: "Squash merges are not allowed on this repository.",
+          rebase: "Rebase merges are not allowed on this repository.",
+        }[method],
+      );
     if (sha && sha !== pr.headSha) throw httpError(409, "Head branch was modified. Review and try the merge again.");
     if (pr.isDraft) throw httpError(405, "Pull Request is still a draft");
     const conflicting = this.git ? this.gitMergeable(pr) === "CONFLICTING" : pr.conflicting;
     if (conflicting) throw httpError(405, "Pull Request is not mergeable");
     const isDefault = pr.baseRef === this.defaultBranch;
     const missing = isDefault ? this.missingChecks(pr) : [];
-    if (missing.length) throw httpError(405, `Repository rule violations found\n\nRequired status check "${missing[0]}" is expected.\n\n`);
+    if (missing.length)
+      throw httpError(
+        405,
+        `Repository rule violations found\n\nRequired status check "${missing[0]}" is expected.\n\n`,
+      );
     const wanting = this.reviewRequirements(pr);
     if (wanting.length) throw httpError(405, `Repository rule violations found\n\n${wanting[0]}\n\n`);
-    if (isDefault && this.requireUpToDate && !this.upToDate(pr)) throw httpError(405, "Repository rule violations found\n\nHead branch is not up to date with the base branch.\n\n");
+    if (isDefault && this.requireUpToDate && !this.upToDate(pr))
+      throw httpError(
+        405,
+        "Repository rule violations found\n\nHead branch is not up to date with the base branch.\n\n",
+      );
     let oid;
     if (this.git) {
       const base = this.git.tip(pr.baseRef);
       const head = pr.headSha;
       const mt = this.git.mergeTree(base, head);
       if (method === "squash") {
-        const body = message ?? pr.commits.map((c) => `* ${this.git.git(["log", "-1", "--format=%s", c.oid])}`).join("\n");
+        const body =
+          message ?? pr.commits.map((c) => `* ${this.git.git(["log", "-1", "--format=%s", c.oid])}`).join("\n");
         oid = this.git.commitTree(mt.tree, [base], `${title ?? `${pr.title} (#${pr.number})`}\n\n${body}`, pr.author);
       } else if (method === "merge") {
-        oid = this.git.commitTree(mt.tree, [base, head], `${title ?? `Merge pull request #${pr.number} from ${this.owner}/${pr.headRef}`}\n\n${message ?? pr.title}`, actor);
+        oid = this.git.commitTree(
+          mt.tree,
+          [base, head],
+          `${title ?? `Merge pull request #${pr.number} from ${this.owner}/${pr.headRef}`}\n\n${message ?? pr.title}`,
+          actor,
+        );
       } else {
         // rebase: each commit of the head replayed on the base, one at a time, as GitHub's rebase merge.
         oid = base;
@@ -837,7 +1053,16 @@ export class RepoState {
     const before = b.sha;
     Object.assign(b, { sha: oid, movedAt: this.clock.now() }).history.push(oid);
     this.recomputeLater();
-    Object.assign(pr, { merged: true, mergedAt: this.now(), mergedBy: actor, mergeCommitSha: oid, mergeMethod: method, state: "closed", closedAt: this.now(), updatedAt: this.now() });
+    Object.assign(pr, {
+      merged: true,
+      mergedAt: this.now(),
+      mergedBy: actor,
+      mergeCommitSha: oid,
+      mergeMethod: method,
+      state: "closed",
+      closedAt: this.now(),
+      updatedAt: this.now(),
+    });
     pr.timeline.push({ type: "MergedEvent", at: this.now(), actor, commit: oid, mergeRefName: pr.baseRef });
     pr.timeline.push({ type: "ClosedEvent", at: this.now(), actor });
     this.emit("push", { ref: `refs/heads/${pr.baseRef}`, before, after: oid }, actor);
@@ -875,7 +1100,11 @@ export class RepoState {
     if (pr.state !== "open" || pr.isDraft) return false;
     if (this.git ? this.gitMergeable(pr) === "CONFLICTING" : pr.conflicting) return false;
     if (pr.baseRef !== this.defaultBranch) return true;
-    return !this.missingChecks(pr).length && !this.reviewRequirements(pr).length && (!this.requireUpToDate || this.upToDate(pr));
+    return (
+      !this.missingChecks(pr).length &&
+      !this.reviewRequirements(pr).length &&
+      (!this.requireUpToDate || this.upToDate(pr))
+    );
   }
 
   /**
@@ -891,12 +1120,22 @@ export class RepoState {
     if (!rule) return [];
     const out = [];
     const latest = new Map();
-    for (const r of pr.reviews) if (r.state === "APPROVED" || r.state === "CHANGES_REQUESTED" || r.state === "DISMISSED") latest.set(r.author, r);
-    const counted = [...latest.values()].filter((r) => r.author !== pr.author && this.canWrite(r.author) && (!rule.dismiss_stale_reviews_on_push || r.commit === pr.headSha));
+    for (const r of pr.reviews)
+      if (r.state === "APPROVED" || r.state === "CHANGES_REQUESTED" || r.state === "DISMISSED") latest.set(r.author, r);
+    const counted = [...latest.values()].filter(
+      (r) =>
+        r.author !== pr.author &&
+        this.canWrite(r.author) &&
+        (!rule.dismiss_stale_reviews_on_push || r.commit === pr.headSha),
+    );
     const approvers = new Set(counted.filter((r) => r.state === "APPROVED").map((r) => r.author));
     const need = rule.required_approving_review_count ?? 0;
-    if (approvers.size < need) out.push(`At least ${need} approving review${need === 1 ? " is" : "s are"} required by reviewers with write access.`);
-    if (need > 0 && counted.some((r) => r.state === "CHANGES_REQUESTED")) out.push("Changes were requested by a reviewer with write access.");
+    if (approvers.size < need)
+      out.push(
+        `At least ${need} approving review${need === 1 ? " is" : "s are"} required by reviewers with write access.`,
+      );
+    if (need > 0 && counted.some((r) => r.state === "CHANGES_REQUESTED"))
+      out.push("Changes were requested by a reviewer with write access.");
     if (rule.require_code_owner_review) {
       const waiting = new Set();
       for (const file of this.changedFilesOf(pr)) {
@@ -907,13 +1146,16 @@ export class RepoState {
       }
       if (waiting.size) out.push(`Waiting on code owner review from ${[...waiting].join(", ")}.`);
     }
-    if (rule.required_review_thread_resolution && (pr.reviewThreads ?? []).some((t) => !t.isResolved)) out.push("All comments must be resolved.");
+    if (rule.required_review_thread_resolution && (pr.reviewThreads ?? []).some((t) => !t.isResolved))
+      out.push("All comments must be resolved.");
     return out;
   }
   /** CODEOWNERS as GitHub looks for it on the default branch: .github/, the root, then docs/. */
   codeownersText() {
     for (const path of [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"]) {
-      const text = this.files.get(path) ?? (this.git ? this.git.readFiles(this.git.tip(this.defaultBranch), [path]).get(path) : undefined);
+      const text =
+        this.files.get(path) ??
+        (this.git ? this.git.readFiles(this.git.tip(this.defaultBranch), [path]).get(path) : undefined);
       if (text != null) return text;
     }
     return "";
@@ -947,7 +1189,8 @@ export class RepoState {
   createStack(numbers) {
     const prs = numbers.map((n) => this.pullOnly(n));
     const armed = prs.find((p) => p.autoMerge);
-    if (armed) throw httpError(422, `Pull request #${armed.number} cannot be added to a stack: it has auto-merge enabled`);
+    if (armed)
+      throw httpError(422, `Pull request #${armed.number} cannot be added to a stack: it has auto-merge enabled`);
     this.stacks ??= [];
     const stack = { id: this.stacks.length + 1, numbers: prs.map((p) => p.number) };
     this.stacks.push(stack);
@@ -974,18 +1217,30 @@ export class RepoState {
     const merged = [...this.pulls.values()].filter((p) => p.isPull && p.merged && p.headRef === name).at(-1);
     for (const pr of this.pulls.values()) {
       if (!pr.isPull) continue;
-      if (pr.headRef === name && (pr.merged || pr.state === "open")) pr.timeline.push({ type: "HeadRefDeletedEvent", at: this.now(), actor, headRefName: name });
+      if (pr.headRef === name && (pr.merged || pr.state === "open"))
+        pr.timeline.push({ type: "HeadRefDeletedEvent", at: this.now(), actor, headRefName: name });
       if (!merged || pr.state !== "open" || pr.baseRef !== name) continue;
       const fromSha = this.branch(merged.baseRef) && merged.headSha;
       pr.baseRef = merged.baseRef;
       pr.headMovedAt = this.clock.now(); // GitHub recomputes mergeability against the new base
       this.recomputeLater();
-      pr.timeline.push({ type: "BaseRefChangedEvent", at: this.now(), actor, previousRefName: name, currentRefName: merged.baseRef });
+      pr.timeline.push({
+        type: "BaseRefChangedEvent",
+        at: this.now(),
+        actor,
+        previousRefName: name,
+        currentRefName: merged.baseRef,
+      });
       // GitHub disarms auto-merge when the base branch changes.
-      if (pr.autoMerge && typeof pr.autoMerge === "object") this.disableAutoMerge(pr.number, actor, "BASE_BRANCH_CHANGED");
+      if (pr.autoMerge && typeof pr.autoMerge === "object")
+        this.disableAutoMerge(pr.number, actor, "BASE_BRANCH_CHANGED");
       if (this.git) this.syncPull(pr);
       pr.updatedAt = this.now();
-      this.emit("pull_request", { action: "edited", number: pr.number, changes: { base: { ref: { from: name }, sha: { from: fromSha } } } }, actor);
+      this.emit(
+        "pull_request",
+        { action: "edited", number: pr.number, changes: { base: { ref: { from: name }, sha: { from: fromSha } } } },
+        actor,
+      );
     }
   }
 
@@ -998,10 +1253,14 @@ export class RepoState {
     this.recomputeAt ??= new Set();
     if (!this.clock.at || this.recomputeAt.has(at)) return;
     this.recomputeAt.add(at);
-    this.clock.at(at, () => {
-      this.recomputeAt.delete(at);
-      this.autoMergeSweep();
-    }, "mergeability computed");
+    this.clock.at(
+      at,
+      () => {
+        this.recomputeAt.delete(at);
+        this.autoMergeSweep();
+      },
+      "mergeability computed",
+    );
   }
 
   // ---- derived, as GitHub computes it -------------------------------------------------------------
@@ -1020,7 +1279,15 @@ export class RepoState {
   /** The head commit's rollup state over check runs and statuses. */
   rollupState(sha) {
     const states = [
-      ...this.checkRunsFor(sha).map((c) => (c.status !== "COMPLETED" ? "PENDING" : ["SUCCESS", "NEUTRAL", "SKIPPED"].includes(c.conclusion) ? "SUCCESS" : c.conclusion === "ERROR" ? "ERROR" : "FAILURE")),
+      ...this.checkRunsFor(sha).map((c) =>
+        c.status !== "COMPLETED"
+          ? "PENDING"
+          : ["SUCCESS", "NEUTRAL", "SKIPPED"].includes(c.conclusion)
+            ? "SUCCESS"
+            : c.conclusion === "ERROR"
+              ? "ERROR"
+              : "FAILURE",
+      ),
       ...this.statusesFor(sha).map((s) => s.state.toUpperCase()),
     ];
     if (!states.length) return null;
@@ -1069,7 +1336,12 @@ function checkLabel({ name, color, description }) {
   if (!name || [...name].length > MAX_LABEL_NAME) problems.push({ resource: "Label", code: "invalid", field: "name" });
   if (!/^[0-9a-fA-F]{6}$/.test(color ?? "")) problems.push({ resource: "Label", code: "invalid", field: "color" });
   if (description != null && [...description].length > MAX_LABEL_DESCRIPTION) {
-    problems.push({ resource: "Label", code: "custom", field: "description", message: "description is too long (maximum is 100 characters)" });
+    problems.push({
+      resource: "Label",
+      code: "custom",
+      field: "description",
+      message: "description is too long (maximum is 100 characters)",
+    });
   }
   if (problems.length) throw httpError(422, "Validation Failed", problems);
 }
@@ -1099,7 +1371,18 @@ function globMatches(pattern, path) {
   let p = pattern.replace(/^\//, "");
   const dir = p.endsWith("/");
   if (dir) p = p.slice(0, -1);
-  const body = p.split("/").map((part) => (part === "**" ? "(?:.*)" : part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]"))).join("/").replace(/\(\?:\.\*\)\//g, "(?:.*/)?");
+  const body = p
+    .split("/")
+    .map((part) =>
+      part === "**"
+        ? "(?:.*)"
+        : part
+            .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+            .replace(/\*/g, "[^/]*")
+            .replace(/\?/g, "[^/]"),
+    )
+    .join("/")
+    .replace(/\(\?:\.\*\)\//g, "(?:.*/)?");
   const re = new RegExp(`^${anchored ? "" : "(?:.*/)?"}${body}(?:/.*)?$`);
   return re.test(path) && (!dir || path !== p);
 }

@@ -14,12 +14,28 @@ export const TEST_TIME_SCALE = "0.001";
  * `{ actionPath, event, payload, inputs, token, env, emulator, workspace }` →
  * `{ code, stdout, stderr, outputs, summary, env }`. `actionPath` is the folder holding action.yml.
  */
-export async function runAction({ actionPath, event, payload = {}, inputs = {}, token, env = {}, emulator, workspace }) {
+export async function runAction({
+  actionPath,
+  event,
+  payload = {},
+  inputs = {},
+  token,
+  env = {},
+  emulator,
+  workspace,
+}) {
   const meta = readActionYml(join(actionPath, "action.yml"));
-  if (!/^node\d+$/.test(meta.using)) throw new Error(`${actionPath}/action.yml: runs.using is ${meta.using}; only node actions run here`);
+  if (!/^node\d+$/.test(meta.using))
+    throw new Error(`${actionPath}/action.yml: runs.using is ${meta.using}; only node actions run here`);
   const tmp = mkdtempSync(join(tmpdir(), "prflow-run-"));
   try {
-    const files = { event: join(tmp, "event.json"), output: join(tmp, "output"), summary: join(tmp, "summary.md"), env: join(tmp, "env"), state: join(tmp, "state") };
+    const files = {
+      event: join(tmp, "event.json"),
+      output: join(tmp, "output"),
+      summary: join(tmp, "summary.md"),
+      env: join(tmp, "env"),
+      state: join(tmp, "state"),
+    };
     writeFileSync(files.event, JSON.stringify(payload));
     for (const f of [files.output, files.summary, files.env, files.state]) writeFileSync(f, "");
     const jobToken = token ?? emulator?.appToken ?? "";
@@ -27,8 +43,13 @@ export async function runAction({ actionPath, event, payload = {}, inputs = {}, 
     for (const [name, def] of Object.entries(meta.inputs)) {
       if (def !== undefined) resolved[name] = /\$\{\{\s*github\.token\s*\}\}/.test(def) ? jobToken : def;
     }
-    Object.assign(resolved, Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])));
-    const inputEnv = Object.fromEntries(Object.entries(resolved).map(([k, v]) => [`INPUT_${k.replace(/ /g, "_").toUpperCase()}`, v]));
+    Object.assign(
+      resolved,
+      Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])),
+    );
+    const inputEnv = Object.fromEntries(
+      Object.entries(resolved).map(([k, v]) => [`INPUT_${k.replace(/ /g, "_").toUpperCase()}`, v]),
+    );
     const repo = emulator ? `${emulator.owner}/${emulator.repo}` : (env.GITHUB_REPOSITORY ?? "");
     const runEnv = {
       PATH: process.env.PATH,
@@ -67,7 +88,14 @@ export async function runAction({ actionPath, event, payload = {}, inputs = {}, 
     };
     const main = resolve(actionPath, meta.main);
     const { code, stdout, stderr } = await spawnNode(main, runEnv, runEnv.GITHUB_WORKSPACE);
-    return { code, stdout, stderr, outputs: parseOutputs(readFileSync(files.output, "utf8")), summary: readFileSync(files.summary, "utf8"), env: runEnv };
+    return {
+      code,
+      stdout,
+      stderr,
+      outputs: parseOutputs(readFileSync(files.output, "utf8")),
+      summary: readFileSync(files.summary, "utf8"),
+      env: runEnv,
+    };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -76,7 +104,11 @@ export async function runAction({ actionPath, event, payload = {}, inputs = {}, 
 function spawnNode(main, env, cwd) {
   return new Promise((resolvePromise, reject) => {
     // process.execPath: the Node 24 that runs the tests (node_modules/.bin/node), as `runs.using: node24`.
-    const child = spawn(process.execPath, [main], { env, cwd: existsSync(cwd) ? cwd : undefined, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [main], {
+      env,
+      cwd: existsSync(cwd) ? cwd : undefined,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));

@@ -10,12 +10,14 @@ import { randomUUID } from "node:crypto";
 import { isSecret } from "./redact.js";
 
 // Variables that carry a GitHub or runner credential by name.
-const TOKEN_NAMES = /^(GH_TOKEN|GITHUB_TOKEN|GH_ENTERPRISE_TOKEN|GITHUB_ENTERPRISE_TOKEN|PRFLOW_TOKEN|INPUT_.*|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_.*|ACTIONS_CACHE_URL|ACTIONS_RESULTS_URL|GIT_ASKPASS|SSH_ASKPASS|GIT_CONFIG_.*|GIT_DIR|GIT_WORK_TREE)$/;
+const TOKEN_NAMES =
+  /^(GH_TOKEN|GITHUB_TOKEN|GH_ENTERPRISE_TOKEN|GITHUB_ENTERPRISE_TOKEN|PRFLOW_TOKEN|INPUT_.*|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_.*|ACTIONS_CACHE_URL|ACTIONS_RESULTS_URL|GIT_ASKPASS|SSH_ASKPASS|GIT_CONFIG_.*|GIT_DIR|GIT_WORK_TREE)$/;
 
 /** The environment for a command: this process's, with `extra`, without any token. */
 export function commandEnv(extra = {}, env = process.env) {
   const out = {};
-  for (const [k, v] of Object.entries({ ...env, ...extra })) if (v != null && !TOKEN_NAMES.test(k) && !isSecret(v)) out[k] = v;
+  for (const [k, v] of Object.entries({ ...env, ...extra }))
+    if (v != null && !TOKEN_NAMES.test(k) && !isSecret(v)) out[k] = v;
   return out;
 }
 
@@ -34,7 +36,8 @@ function reap(pgid, tag) {
   for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
     if (Number(pid) === process.pid) continue;
     try {
-      if (readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(needle)) process.kill(Number(pid), "SIGKILL");
+      if (readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(needle))
+        process.kill(Number(pid), "SIGKILL");
     } catch {
       // Not ours to read, or gone.
     }
@@ -55,10 +58,18 @@ export function killCommands() {
  * SIGTERM to its group, then SIGKILL after `graceMs`. Resolves { code, signal, stdout, stderr,
  * timedOut, stopped } (`stopped`: ended by killCommands); never rejects (a command that cannot start is exit 127).
  */
-export function runCommand(command, { cwd, input = "", env = {}, timeoutMs = 0, graceMs = 2000, maxBytes = 16 << 20 } = {}) {
+export function runCommand(
+  command,
+  { cwd, input = "", env = {}, timeoutMs = 0, graceMs = 2000, maxBytes = 16 << 20 } = {},
+) {
   return new Promise((resolve) => {
     const tag = randomUUID();
-    const child = spawn("sh", ["-c", command], { cwd, env: commandEnv({ ...env, [TAG]: tag }), stdio: ["pipe", "pipe", "pipe"], detached: true });
+    const child = spawn("sh", ["-c", command], {
+      cwd,
+      env: commandEnv({ ...env, [TAG]: tag }),
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+    });
     let stdout = "";
     let stderr = "";
     let timedOut = false;
@@ -84,7 +95,14 @@ export function runCommand(command, { cwd, input = "", env = {}, timeoutMs = 0, 
     const finish = (code, signal, message) => {
       clearTimeout(timer);
       clearTimeout(hard);
-      resolve({ code, signal: signal ?? null, stdout, stderr: message ? `${stderr}${message}` : stderr, timedOut, stopped: run.stopped });
+      resolve({
+        code,
+        signal: signal ?? null,
+        stdout,
+        stderr: message ? `${stderr}${message}` : stderr,
+        timedOut,
+        stopped: run.stopped,
+      });
     };
     child.on("error", (e) => finish(127, null, e.message));
     // When the shell exits, whatever it started goes with it (the group, and any process carrying the

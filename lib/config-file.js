@@ -18,7 +18,12 @@ export function loadConfig(prflow, path, { readFile = (p) => readFileSync(p, "ut
     text = readFile(path);
   } catch (e) {
     if (e.code === "ENOENT") return { engine: prflow.createEngine(), config: {}, source: "preset", errors: [] };
-    return { engine: null, config: null, source: path, errors: [`${path}: $: expected a readable file, found ${e.code ?? e.message}`] };
+    return {
+      engine: null,
+      config: null,
+      source: path,
+      errors: [`${path}: $: expected a readable file, found ${e.code ?? e.message}`],
+    };
   }
   const { engine, config, problems } = checkConfigText(prflow, text);
   return { engine, config, source: path, errors: problems.map((p) => formatProblem(path, p)) };
@@ -41,8 +46,18 @@ export async function readRepoConfig(prflow, octokit, { owner, repo, path = DEFA
       if (e && typeof e === "object") e.step ??= `reading ${path} of ${owner}/${repo}`;
       throw e;
     }
-    const preset = loadConfig(prflow, where, { readFile: () => { throw Object.assign(new Error("none"), { code: "ENOENT" }); } });
-    return { ...preset, said: `config: ${owner}/${repo} has no ${path} on its default branch: the ${preset.engine.flow()} preset` };
+    const preset = loadConfig(prflow, where, {
+      readFile: () => {
+        throw Object.assign(new Error("none"), { code: "ENOENT" });
+      },
+    });
+    return {
+      ...preset,
+      said: `config: ${owner}/${repo} has no ${path} on its default branch: the ${preset.engine.flow()} preset`,
+    };
   }
-  return { ...loadConfig(prflow, where, { readFile: () => text }), said: `config: ${path} of ${owner}/${repo} (its default branch)` };
+  return {
+    ...loadConfig(prflow, where, { readFile: () => text }),
+    said: `config: ${path} of ${owner}/${repo} (its default branch)`,
+  };
 }

@@ -40,11 +40,15 @@ export function queueText(q) {
 
 /** The queue's summary line: the lane's words when the engine gives them, else what moves next, the order, what is in flight, any cycle. */
 export function queueLine(q) {
-  const cycles = q.cycles.length ? `; cycles: ${q.cycles.map((c) => c.map((n) => `#${n}`).join(" → ")).join("; ")}` : "";
+  const cycles = q.cycles.length
+    ? `; cycles: ${q.cycles.map((c) => c.map((n) => `#${n}`).join(" → ")).join("; ")}`
+    : "";
   // The lane (what lands next, with estimates) says it better than a bare pick order, which reads
   // "none" while the one queued pull request is in flight.
-  if (q.lane?.entries?.length) return `Merge queue: ${q.lane.summary}${q.inFlight.length ? `; in flight ${nums(q.inFlight)}` : ""}${cycles}`;
-  const next = q.next && q.next.action !== "idle" ? `${q.next.action}${q.next.number ? ` #${q.next.number}` : ""}` : "idle";
+  if (q.lane?.entries?.length)
+    return `Merge queue: ${q.lane.summary}${q.inFlight.length ? `; in flight ${nums(q.inFlight)}` : ""}${cycles}`;
+  const next =
+    q.next && q.next.action !== "idle" ? `${q.next.action}${q.next.number ? ` #${q.next.number}` : ""}` : "idle";
   return `Merge queue: next ${next}; order ${nums(q.order)}; in flight ${nums(q.inFlight)}${cycles}`;
 }
 
@@ -52,7 +56,8 @@ export function queueLine(q) {
 export const warningLine = (w) => (w.number ? `#${w.number}: ${w.message}` : w.message);
 
 /** `text` cut to `width` columns with an ellipsis (0 cuts nothing). */
-export const cut = (text, width) => (width > 0 && text.length > width ? `${text.slice(0, Math.max(1, width - 1))}…` : text);
+export const cut = (text, width) =>
+  width > 0 && text.length > width ? `${text.slice(0, Math.max(1, width - 1))}…` : text;
 
 /**
  * Words wrapped to `width` after `indent` spaces, at most `max` lines (the last one cut); lines after
@@ -85,7 +90,7 @@ function rowLines(r, width, group) {
   const room = Math.max(8, width - left.length - right.length);
   const lines = [width > 0 ? `${left}${cut(title, room).padEnd(room)}${right}`.trimEnd() : `${left}${title}${right}`];
   const indent = left.length;
-  const why = oneLine(whyOf(r) || (r.minutes === null ? r.problem ?? "" : ""));
+  const why = oneLine(whyOf(r) || (r.minutes === null ? (r.problem ?? "") : ""));
   if (why) lines.push(...wrapped(why, width, indent));
   const more = [];
   if (r.blockers.length) more.push(`blocked: ${r.blockers.map((b) => oneLine(b.replace(/^blocker:/, ""))).join(", ")}`);
@@ -105,11 +110,14 @@ function rowLines(r, width, group) {
 export function dashboardText(view, { width = 80 } = {}) {
   const lines = [];
   const fit = (text) => cut(oneLine(text), width);
-  if (view.stopTheLine) lines.push(...wrapped(`STOP THE LINE: ${view.stopReasons.map(oneLine).join("; ")}`, width, 0, 4));
+  if (view.stopTheLine)
+    lines.push(...wrapped(`STOP THE LINE: ${view.stopReasons.map(oneLine).join("; ")}`, width, 0, 4));
   lines.push(...wrapped(oneLine(queueLine(view.queue)), width, 0, 3));
   if (!view.rows.length) lines.push("", "No open pull request.");
   const byNumber = new Map(view.rows.map((r) => [r.number, r]));
-  const groups = view.groups?.length ? view.groups : [{ actor: "", heading: "Open pull requests", numbers: view.rows.map((r) => r.number) }];
+  const groups = view.groups?.length
+    ? view.groups
+    : [{ actor: "", heading: "Open pull requests", numbers: view.rows.map((r) => r.number) }];
   for (const g of groups) {
     const rows = g.numbers.map((n) => byNumber.get(n)).filter(Boolean);
     if (!rows.length) continue;

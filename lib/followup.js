@@ -19,7 +19,12 @@ export async function listBoards(octokit, { owner, repo, label }) {
     direction: "asc",
     per_page: 10,
   });
-  return res.data.map((i) => ({ number: i.number, title: i.title ?? "", body: i.body ?? "", pullRequest: Boolean(i.pull_request) }));
+  return res.data.map((i) => ({
+    number: i.number,
+    title: i.title ?? "",
+    body: i.body ?? "",
+    pullRequest: Boolean(i.pull_request),
+  }));
 }
 
 /** An op of `plan` in a few words, for the log and the summary. */
@@ -36,7 +41,10 @@ export function describeSweepOp(op, plan) {
   }
 }
 
-const cell = (text) => String(text ?? "").replace(/\|/g, "\\|").replace(/\r?\n/g, " ") || "—";
+const cell = (text) =>
+  String(text ?? "")
+    .replace(/\|/g, "\\|")
+    .replace(/\r?\n/g, " ") || "—";
 
 /** The job summary of a sweep. `results[i]` is what applying `plan.ops[i]` did. */
 export function sweepSummary({ repo, plan, results, live }) {
@@ -47,13 +55,20 @@ export function sweepSummary({ repo, plan, results, live }) {
       `${writes} write${writes === 1 ? "" : "s"} · ${plan.warnings.length} warning${plan.warnings.length === 1 ? "" : "s"}`,
     "",
   );
-  out.push(plan.stopTheLine ? `**Stop the line:** ${plan.stopReasons.join("; ")}.` : "The line is open: development machines may open pull requests.", "");
+  out.push(
+    plan.stopTheLine
+      ? `**Stop the line:** ${plan.stopReasons.join("; ")}.`
+      : "The line is open: development machines may open pull requests.",
+    "",
+  );
   if (plan.ops.length) {
     out.push("| target | what | result | why |", "| --- | --- | --- | --- |");
     plan.ops.forEach((op, i) => {
       const r = results[i];
       const target = op.op === "upsertBoard" ? "board" : `#${op.number}`;
-      out.push(`| ${target} | ${cell(describeSweepOp(op, plan))} | ${cell(r ? `${r.outcome}${r.detail ? `: ${r.detail}` : ""}` : "not applied")} | ${cell(op.reason)} |`);
+      out.push(
+        `| ${target} | ${cell(describeSweepOp(op, plan))} | ${cell(r ? `${r.outcome}${r.detail ? `: ${r.detail}` : ""}` : "not applied")} | ${cell(op.reason)} |`,
+      );
     });
     out.push("");
   }
@@ -69,15 +84,29 @@ export function sweepSummary({ repo, plan, results, live }) {
  * One sweep. Returns { facts, plan, results, counts, summary, lines }. `counts.requests` is how many API
  * requests the sweep made when `octokit.prflowRequests` counts them (the emulator's client does).
  */
-export async function sweepRun({ prflow, octokit, owner, repo, configPath, readFile, loaded: given, live, log = () => {} }) {
+export async function sweepRun({
+  prflow,
+  octokit,
+  owner,
+  repo,
+  configPath,
+  readFile,
+  loaded: given,
+  live,
+  log = () => {},
+}) {
   // `given`: a config the caller read and named already (the CLI's, from the repository).
   const loaded = given ?? loadConfig(prflow, configPath, readFile ? { readFile } : undefined);
   if (loaded.errors.length) throw new RunError(loaded.errors);
   const { engine } = loaded;
   if (given) configPath = given.source;
   const settings = engine.followupSettings();
-  if (settings.configErrors.length) throw new RunError(settings.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  if (!given) log(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
+  if (settings.configErrors.length)
+    throw new RunError(
+      settings.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`),
+    );
+  if (!given)
+    log(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
   const facts = await readFacts(octokit, { owner, repo });
   const board = settings.board;
   if (board.enabled) {
@@ -89,9 +118,14 @@ export async function sweepRun({ prflow, octokit, owner, repo, configPath, readF
     }
   }
   const plan = engine.sweep({ facts });
-  log(`engine ${plan.engine}: ${count(plan.pulls.length, "pull request")}, ${count(plan.ops.length, "operation")}, ${count(plan.warnings.length, "warning")}, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`);
+  log(
+    `engine ${plan.engine}: ${count(plan.pulls.length, "pull request")}, ${count(plan.ops.length, "operation")}, ${count(plan.warnings.length, "warning")}, line ${plan.stopTheLine ? "STOPPED" : "open"}${live ? "" : " (dry run: writing nothing)"}`,
+  );
   const results = await applyPlan(octokit, plan, { owner, repo, live, log });
-  const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op, plan)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
+  const lines = plan.ops.map(
+    (op, i) =>
+      `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op, plan)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`,
+  );
   for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
   for (const line of lines) log(line);
   const counts = {
@@ -99,5 +133,12 @@ export async function sweepRun({ prflow, octokit, owner, repo, configPath, readF
     writes: results.filter((r) => r.outcome === APPLIED).length,
     warnings: plan.warnings.length,
   };
-  return { facts, plan, results, counts, lines, summary: sweepSummary({ repo: `${owner}/${repo}`, plan, results, live }) };
+  return {
+    facts,
+    plan,
+    results,
+    counts,
+    lines,
+    summary: sweepSummary({ repo: `${owner}/${repo}`, plan, results, live }),
+  };
 }

@@ -11,7 +11,9 @@ const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** `text` with its control characters removed and its bidirectional controls shown as `<U+202E>`; tab and newline are kept (multi-line text). */
 export function plainText(text) {
-  return String(text ?? "").replace(CONTROLS, "").replace(BIDI, (c) => `<U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`);
+  return String(text ?? "")
+    .replace(CONTROLS, "")
+    .replace(BIDI, (c) => `<U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`);
 }
 
 /** `text` as one line: control characters removed, tabs and line breaks made spaces. */

@@ -23,7 +23,9 @@ export function reportJson(report, { repository, engine, lane }) {
 export function reportText(report, { repository, engine, lane }) {
   const queued = report.entries.filter((e) => e.owner !== null && e.owner !== undefined).length;
   const lines = [];
-  lines.push(`Merge queue of ${repository} (engine ${engine}): ${report.entries.length} open pull requests, ${queued} in the queue`);
+  lines.push(
+    `Merge queue of ${repository} (engine ${engine}): ${report.entries.length} open pull requests, ${queued} in the queue`,
+  );
   const next = report.next;
   const nextWords = {
     watch: `watch #${next.number}${next.arm ? "" : " (never armed: only a bypass merges it)"}`,
@@ -48,7 +50,9 @@ export function reportText(report, { repository, engine, lane }) {
     const place = places.has(e.number) ? ` ${places.get(e.number)}` : e.place ? ` place ${e.place}` : "";
     const owner = e.owner ? ` owner ${e.owner}` : "";
     const starved = e.starved ? ` STARVED (${e.waitingHours}h)` : "";
-    lines.push(`#${e.number} ${CLASS_WORDS[e.triage]} [${e.reason}]${owner}${place}${starved} ${oneLine(e.title)}`.trimEnd());
+    lines.push(
+      `#${e.number} ${CLASS_WORDS[e.triage]} [${e.reason}]${owner}${place}${starved} ${oneLine(e.title)}`.trimEnd(),
+    );
     if (e.triage === "ignore" && !e.owner) continue;
     if (e.detail) lines.push(`    why: ${oneLine(e.detail)}`);
     lines.push(`    next: ${oneLine(e.nextActor)}: ${oneLine(e.nextAction)}`);
@@ -64,11 +68,40 @@ const cell = (v) => (v === null || v === undefined ? "-" : String(v));
 
 /** `prflow report --by-agent`: the engine's scoreboard as an aligned table, then what it covers and what it cannot say. */
 export function scoreboardText(board, { repository, engine }) {
-  const head = ["Agent", "Opened", "Landed", "Bounced", "Set aside", "Median to land", "CI min/landing", "Flakes blamed/cleared"];
-  const minutes = (m) => (m === null || m === undefined ? "-" : m < 120 ? `${m} min` : m < 2880 ? `${Math.round(m / 60)} h` : `${Math.round(m / 1440)} d`);
-  const rows = board.agents.map((a) => [oneLine(a.agent), cell(a.opened), cell(a.landed), cell(a.bounced), cell(a.setAside), minutes(a.medianMinutesToLand), cell(a.ciMinutesPerLanding), a.flakesBlamed === null ? "-" : `${a.flakesBlamed}/${a.flakesCleared}`]);
+  const head = [
+    "Agent",
+    "Opened",
+    "Landed",
+    "Bounced",
+    "Set aside",
+    "Median to land",
+    "CI min/landing",
+    "Flakes blamed/cleared",
+  ];
+  const minutes = (m) =>
+    m === null || m === undefined
+      ? "-"
+      : m < 120
+        ? `${m} min`
+        : m < 2880
+          ? `${Math.round(m / 60)} h`
+          : `${Math.round(m / 1440)} d`;
+  const rows = board.agents.map((a) => [
+    oneLine(a.agent),
+    cell(a.opened),
+    cell(a.landed),
+    cell(a.bounced),
+    cell(a.setAside),
+    minutes(a.medianMinutesToLand),
+    cell(a.ciMinutesPerLanding),
+    a.flakesBlamed === null ? "-" : `${a.flakesBlamed}/${a.flakesCleared}`,
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (r) => r.map((c, i) => (i ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ").trimEnd();
+  const line = (r) =>
+    r
+      .map((c, i) => (i ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join("  ")
+      .trimEnd();
   const lines = [`Agents of ${repository} (engine ${engine}): ${board.window}`, ""];
   if (!rows.length) lines.push("No agent: no open pull request and no recent landing.");
   else lines.push(line(head), ...rows.map(line));

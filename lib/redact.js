@@ -33,7 +33,10 @@ export function isSecret(value) {
 const SHAPES = [
   [/\b(gh[pousr]_)[A-Za-z0-9]{16,}/g, `$1${MASK}`],
   [/\b(github_pat_)[A-Za-z0-9_]{16,}/g, `$1${MASK}`],
-  [/(authorization\s*:\s*)(?:(basic|bearer|token)\s+)?[^\s"'`]+/gi, (_m, head, scheme) => `${head}${scheme ? `${scheme} ` : ""}${MASK}`],
+  [
+    /(authorization\s*:\s*)(?:(basic|bearer|token)\s+)?[^\s"'`]+/gi,
+    (_m, head, scheme) => `${head}${scheme ? `${scheme} ` : ""}${MASK}`,
+  ],
   [/(x-access-token:)[^@\s"'`]+/gi, `$1${MASK}`],
   [/(\/\/)[^/@\s:"'`]+:[^/@\s"'`]+@/g, `$1${MASK}@`],
   [/\b(sk-(?:ant-|proj-)?)[A-Za-z0-9_-]{16,}/g, `$1${MASK}`],
@@ -46,7 +49,8 @@ const SHAPES = [
 /** `text` with every registered secret and every credential-shaped string masked. */
 export function redact(text) {
   let out = String(text ?? "");
-  for (const f of [...forms].sort((a, b) => b.length - a.length)) if (f && out.includes(f)) out = out.split(f).join(MASK);
+  for (const f of [...forms].sort((a, b) => b.length - a.length))
+    if (f && out.includes(f)) out = out.split(f).join(MASK);
   for (const [re, to] of SHAPES) out = out.replace(re, to);
   return out;
 }
@@ -64,5 +68,11 @@ export function logLine(text) {
 
 /** Text for a Markdown job summary line: redacted, HTML escaped (no tag, no entity of its own). */
 export function summaryText(text) {
-  return redact(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;").replace(/\|/g, "\\|");
+  return redact(text)
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;")
+    .replace(/\|/g, "\\|");
 }

@@ -69,19 +69,35 @@ export function waitAfter(e, attempt, nowMs = Date.now()) {
  * transient), waiting RETRY_WAITS_S between tries; returns the last answer, or throws the last error.
  * `sleep(ms)` is the caller's (a test's moves a clock); `log` says each retry.
  */
-export async function retrying(attempt, { what = "git", isTransient = () => false, sleep = (ms) => new Promise((r) => setTimeout(r, ms)), log = () => {}, waits = RETRY_WAITS_S } = {}) {
+export async function retrying(
+  attempt,
+  {
+    what = "git",
+    isTransient = () => false,
+    sleep = (ms) => new Promise((r) => setTimeout(r, ms)),
+    log = () => {},
+    waits = RETRY_WAITS_S,
+  } = {},
+) {
   for (let i = 0; ; i++) {
     let out;
     try {
       out = await attempt();
     } catch (e) {
       if (!isTransient(e) || i >= waits.length) throw e;
-      log(`retry: ${what} failed (${String(e.message).split("\n").pop()}); again in ${waits[i]} s (retry ${i + 1} of ${waits.length})`);
+      log(
+        `retry: ${what} failed (${String(e.message).split("\n").pop()}); again in ${waits[i]} s (retry ${i + 1} of ${waits.length})`,
+      );
       await sleep(waits[i] * 1000);
       continue;
     }
     if (!out?.transient || i >= waits.length) return out;
-    log(`retry: ${what} failed (${String(out.log ?? "").trim().split("\n").pop()}); again in ${waits[i]} s (retry ${i + 1} of ${waits.length})`);
+    log(
+      `retry: ${what} failed (${String(out.log ?? "")
+        .trim()
+        .split("\n")
+        .pop()}); again in ${waits[i]} s (retry ${i + 1} of ${waits.length})`,
+    );
     await sleep(waits[i] * 1000);
   }
 }

@@ -41,7 +41,10 @@ export function logLines(plan, results, { live }) {
   return lines;
 }
 
-const cell = (text) => String(text ?? "").replace(/\|/g, "\\|").replace(/\r?\n/g, " ") || DASH;
+const cell = (text) =>
+  String(text ?? "")
+    .replace(/\|/g, "\\|")
+    .replace(/\r?\n/g, " ") || DASH;
 
 /**
  * Why, once: the state's reason, then the reason of each other label change. A change whose reason only
@@ -67,14 +70,19 @@ function whyCell(pull, ops) {
 export function warningKinds(warnings) {
   const groups = new Map();
   for (const w of warnings) {
-    const kind = withoutParentheses(w.message).replace(/"[^"]*"/g, "…").replace(/\s+/g, " ").trim();
+    const kind = withoutParentheses(w.message)
+      .replace(/"[^"]*"/g, "…")
+      .replace(/\s+/g, " ")
+      .trim();
     const g = groups.get(kind) ?? { kind, count: 0, numbers: new Set(), names: new Set(), example: w.message };
     g.count++;
     if (w.number) g.numbers.add(w.number);
     for (const m of w.message.matchAll(/"([^"]*)"/g)) g.names.add(m[1]);
     groups.set(kind, g);
   }
-  return [...groups.values()].map((g) => ({ ...g, numbers: [...g.numbers], names: [...g.names] })).sort((a, b) => b.count - a.count);
+  return [...groups.values()]
+    .map((g) => ({ ...g, numbers: [...g.numbers], names: [...g.names] }))
+    .sort((a, b) => b.count - a.count);
 }
 
 /**
@@ -128,25 +136,45 @@ function reconcileSummaryOf({ repo, plan, results, live, scope, counts, onlyChan
         continue;
       }
       const changes = ops.length
-        ? ops.map(({ op, result }) => (live ? `${describeOp(op)} (${result?.outcome ?? "not applied"})` : `would ${describeOp(op)}`)).join("; ")
+        ? ops
+            .map(({ op, result }) =>
+              live ? `${describeOp(op)} (${result?.outcome ?? "not applied"})` : `would ${describeOp(op)}`,
+            )
+            .join("; ")
         : "no change";
-      const why = whyCell(pull, ops.map(({ op }) => op));
+      const why = whyCell(
+        pull,
+        ops.map(({ op }) => op),
+      );
       out.push(
         `| #${pull.number} | ${cell(pull.state ?? "unknown")} | ${cell(pull.blockers.join(", "))} | ${cell(pull.checks)} | ${cell(changes)} | ${cell(why)} |`,
       );
     }
     out.push("");
-    if (omitted) out.push(`${omitted} pull requests with no change are left out: the whole table would pass GitHub's 1 MiB summary limit.`, "");
+    if (omitted)
+      out.push(
+        `${omitted} pull requests with no change are left out: the whole table would pass GitHub's 1 MiB summary limit.`,
+        "",
+      );
   }
   if (plan.warnings.length) {
     // By kind, with a count: a board without its labels has one warning per pull request and label.
     const kinds = warningKinds(plan.warnings);
-    out.push(`### ${plan.warnings.length} warning${plan.warnings.length === 1 ? "" : "s"}${kinds.length > 1 ? ` of ${kinds.length} kinds` : ""}`);
+    out.push(
+      `### ${plan.warnings.length} warning${plan.warnings.length === 1 ? "" : "s"}${kinds.length > 1 ? ` of ${kinds.length} kinds` : ""}`,
+    );
     out.push("");
     const list = (xs, n) => xs.slice(0, n).join(", ") + (xs.length > n ? `, and ${xs.length - n} more` : "");
     for (const g of kinds) {
-      const where = g.numbers.length ? ` on ${list(g.numbers.map((n) => `#${n}`), 20)}` : "";
-      out.push(`- **${g.count} ×** ${cell(g.kind)}${where}${g.names.length ? ` (${list(g.names, 12)})` : ""}. For example: ${cell(g.example)}`);
+      const where = g.numbers.length
+        ? ` on ${list(
+            g.numbers.map((n) => `#${n}`),
+            20,
+          )}`
+        : "";
+      out.push(
+        `- **${g.count} ×** ${cell(g.kind)}${where}${g.names.length ? ` (${list(g.names, 12)})` : ""}. For example: ${cell(g.example)}`,
+      );
     }
     out.push("");
   }
@@ -200,7 +228,11 @@ export function boardText(plan, results = [], { live = false, width = 80 } = {})
     out.push(left(`#${p.number}`, state(p), String(p.checks)) + lines[0], ...lines.slice(1));
   }
   out.push("");
-  out.push(plan.ops.length ? `${live ? "Changed" : "Would change"} (${plan.ops.length}):` : "Nothing to change: the board is converged.");
+  out.push(
+    plan.ops.length
+      ? `${live ? "Changed" : "Would change"} (${plan.ops.length}):`
+      : "Nothing to change: the board is converged.",
+  );
   plan.ops.forEach((op, i) => {
     const outcome = results[i]?.outcome;
     out.push(...wrapped(`#${op.number} ${describeOp(op)}${outcome ? ` [${outcome}]` : ""}`, width, 2, Infinity, 4));
@@ -209,7 +241,8 @@ export function boardText(plan, results = [], { live = false, width = 80 } = {})
   if (plan.warnings.length) {
     out.push("");
     out.push("Warnings:");
-    for (const w of plan.warnings) out.push(...wrapped(`${w.number ? `#${w.number}: ` : ""}${w.message}`, width, 2, Infinity, 4));
+    for (const w of plan.warnings)
+      out.push(...wrapped(`${w.number ? `#${w.number}: ` : ""}${w.message}`, width, 2, Infinity, 4));
   }
   return out.map((l) => cut(l.trimEnd(), width)).join("\n");
 }

@@ -55,7 +55,16 @@ export function eraseFromKernelEnv(names) {
 
 // Where a token may be handed to prflow: the CLI's variables, and the Action's inputs (the runner
 // passes `token` as INPUT_TOKEN, and a workflow may pass GITHUB_TOKEN down as well).
-export const TOKEN_VARIABLES = ["GH_TOKEN", "GITHUB_TOKEN", "PRFLOW_TOKEN", "INPUT_TOKEN", "INPUT_WORKFLOW-TOKEN", "INPUT_WORKFLOW_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN"];
+export const TOKEN_VARIABLES = [
+  "GH_TOKEN",
+  "GITHUB_TOKEN",
+  "PRFLOW_TOKEN",
+  "INPUT_TOKEN",
+  "INPUT_WORKFLOW-TOKEN",
+  "INPUT_WORKFLOW_TOKEN",
+  "ACTIONS_RUNTIME_TOKEN",
+  "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+];
 
 /**
  * Takes the variables `TOKEN_VARIABLES` out of this process (process.env and the kernel's copy) and
@@ -68,7 +77,10 @@ export function takeTokens(env = process.env) {
   for (const v of Object.values(found)) registerSecret(v);
   const left = eraseFromKernelEnv(Object.keys(found));
   for (const name of Object.keys(found)) delete env[name];
-  if (left.length && env.PRFLOW_ALLOW_ENV_TOKEN !== "1") throw new Error(`the token variables ${left.join(", ")} could not be erased from this process's environment as the kernel keeps it, where a command it runs could read them; set PRFLOW_ALLOW_ENV_TOKEN=1 to go on anyway`);
+  if (left.length && env.PRFLOW_ALLOW_ENV_TOKEN !== "1")
+    throw new Error(
+      `the token variables ${left.join(", ")} could not be erased from this process's environment as the kernel keeps it, where a command it runs could read them; set PRFLOW_ALLOW_ENV_TOKEN=1 to go on anyway`,
+    );
   return found;
 }
 

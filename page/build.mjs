@@ -42,4 +42,6 @@ copyFileSync(join(pkgDir, "page/prflow_bg.wasm"), join(outDir, "prflow_bg.wasm")
 copyFileSync(join(pkgDir, "sim/prflow_bg.wasm"), join(outDir, "sim_bg.wasm"));
 
 const size = (f) => statSync(join(outDir, f)).size;
-console.log(`page: dist/app.js ${size("app.js")} bytes, dist/prflow_bg.wasm ${size("prflow_bg.wasm")} bytes, dist/sim_bg.wasm ${size("sim_bg.wasm")} bytes`);
+console.log(
+  `page: dist/app.js ${size("app.js")} bytes, dist/prflow_bg.wasm ${size("prflow_bg.wasm")} bytes, dist/sim_bg.wasm ${size("sim_bg.wasm")} bytes`,
+);

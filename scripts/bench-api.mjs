@@ -14,7 +14,10 @@ import { seedBoard } from "./lib/seed-emulator.mjs";
 import { makeOctokit, readFacts, PULL_PAGE } from "../lib/github/index.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 const SIZES = sizes.length ? sizes : [10, 100, 1000];
 const READS_ONLY = process.argv.includes("--reads");
 const READ_SIZES = [10, 100, 1000, 10000];
@@ -50,7 +53,14 @@ async function measure(n) {
     seedBoard(em, n);
     mkdirSync(join(ws, ".github"));
     copyFileSync(join(ROOT, "examples/prflow.json"), join(ws, ".github/prflow.json"));
-    const run = (mode) => em.runAction({ actionPath: ROOT, event: "schedule", payload: { schedule: "17,47 * * * *" }, inputs: { mode, live: "true" }, workspace: ws });
+    const run = (mode) =>
+      em.runAction({
+        actionPath: ROOT,
+        event: "schedule",
+        payload: { schedule: "17,47 * * * *" },
+        inputs: { mode, live: "true" },
+        workspace: ws,
+      });
     for (const mode of ["labels", "reconcile"]) {
       const r = await run(mode);
       if (r.code) throw new Error(`${mode} on ${n} pull requests failed:\n${r.stdout}${r.stderr}`);
@@ -92,7 +102,12 @@ async function measureReads(n) {
     const octokit = makeOctokit({ token: em.appToken, baseUrl: em.url, graphqlUrl: em.graphqlUrl, timeScale: 0.001 });
     const spent = () => {
       const g = em.requests.filter((r) => r.path === "/graphql");
-      return { graphql: g.length, rest: em.requests.length - g.length, points: g.reduce((a, r) => a + (r.cost ?? 0), 0), nodes: Math.max(0, ...g.map((r) => r.nodes ?? 0)) };
+      return {
+        graphql: g.length,
+        rest: em.requests.length - g.length,
+        points: g.reduce((a, r) => a + (r.cost ?? 0), 0),
+        nodes: Math.max(0, ...g.map((r) => r.nodes ?? 0)),
+      };
     };
     em.reset();
     const facts = await readFacts(octokit, { owner: "acme", repo: "widgets" });
@@ -119,20 +134,44 @@ const readRows = [];
 for (const n of READ_SIZES) readRows.push(await measureReads(n));
 printTable(
   `Reads per sweep (readFacts on the GitHub emulator, pages of ${PULL_PAGE}) and GraphQL points an hour at the default schedule (${SWEEPS_PER_HOUR} sweeps)`,
-  ["open PRs", "GraphQL/sweep", "floor ceil(N/100)", "REST/sweep", "points/sweep", "nodes/page (limit 500,000)", "points/hour (sweeps)", "budget/hour", "event runs left/hour"],
+  [
+    "open PRs",
+    "GraphQL/sweep",
+    "floor ceil(N/100)",
+    "REST/sweep",
+    "points/sweep",
+    "nodes/page (limit 500,000)",
+    "points/hour (sweeps)",
+    "budget/hour",
+    "event runs left/hour",
+  ],
   readRows.map((r) => {
     const hour = SWEEPS_PER_HOUR * r.sweep.points;
     const left = Math.max(0, GITHUB_TOKEN_POINTS_PER_HOUR - hour);
-    return [r.n, r.sweep.graphql, Math.max(1, Math.ceil(r.n / 100)), r.sweep.rest, r.sweep.points, r.sweep.nodes, hour, GITHUB_TOKEN_POINTS_PER_HOUR, `${Math.floor(left / Math.max(1, r.event.points))} (${r.event.points} pts each)`];
+    return [
+      r.n,
+      r.sweep.graphql,
+      Math.max(1, Math.ceil(r.n / 100)),
+      r.sweep.rest,
+      r.sweep.points,
+      r.sweep.nodes,
+      hour,
+      GITHUB_TOKEN_POINTS_PER_HOUR,
+      `${Math.floor(left / Math.max(1, r.event.points))} (${r.event.points} pts each)`,
+    ];
   }),
   `
 budget: GITHUB_TOKEN in a workflow, 1,000 GraphQL points an hour per repository (15,000 for an enterprise's
 repositories); REST is a separate 1,000 requests an hour. A point is round(connections asked / 100), at least 1.
 event runs left: runs on one pull request's event the hour's remaining points pay for, after the sweeps.`,
 );
-const overNodes = readRows.filter((r) => r.sweep.nodes > NODE_LIMIT || r.sweep.graphql > Math.max(1, Math.ceil(r.n / PULL_PAGE)));
+const overNodes = readRows.filter(
+  (r) => r.sweep.nodes > NODE_LIMIT || r.sweep.graphql > Math.max(1, Math.ceil(r.n / PULL_PAGE)),
+);
 if (overNodes.length) {
-  console.error(`\nreads over the floor or a page over GitHub's node limit at N = ${overNodes.map((r) => r.n).join(", ")}`);
+  console.error(
+    `\nreads over the floor or a page over GitHub's node limit at N = ${overNodes.map((r) => r.n).join(", ")}`,
+  );
   process.exitCode = 1;
 }
 if (READS_ONLY) process.exit();
@@ -141,10 +180,30 @@ console.log("");
 const rows = [];
 for (const n of SIZES) rows.push(await measure(n));
 
-const head = ["open PRs", "sweep reads", "(GraphQL + REST)", "goal ≤", "writes", "max cost/page", "max nodes/page", "seed-style reads", "ratio"];
+const head = [
+  "open PRs",
+  "sweep reads",
+  "(GraphQL + REST)",
+  "goal ≤",
+  "writes",
+  "max cost/page",
+  "max nodes/page",
+  "seed-style reads",
+  "ratio",
+];
 const table = rows.map((r) => {
   const seed = seedModel(r.n);
-  return [r.n, r.reads, `${r.graphql} + ${r.rest - r.writes}`, goal(r.n), r.writes, r.maxCost, r.maxNodes, seed.reads, `${(seed.reads / r.reads).toFixed(1)}x`];
+  return [
+    r.n,
+    r.reads,
+    `${r.graphql} + ${r.rest - r.writes}`,
+    goal(r.n),
+    r.writes,
+    r.maxCost,
+    r.maxNodes,
+    seed.reads,
+    `${(seed.reads / r.reads).toFixed(1)}x`,
+  ];
 });
 const widths = head.map((h, i) => Math.max(h.length, ...table.map((row) => String(row[i]).length)));
 const line = (cells) => cells.map((c, i) => String(c).padStart(widths[i])).join("  ");
@@ -157,6 +216,8 @@ a model of the seed's one-call-per-pull-request script, not a measurement. Write
 cost/nodes: GitHub's GraphQL rate-limit cost and node count (limit 500,000 nodes) of the largest page.`);
 const bad = rows.filter((r) => r.reads > goal(r.n) || r.writes > 0 || r.ops > 0 || r.invalid > 0);
 if (bad.length) {
-  console.error(`\nmissed the goal at N = ${bad.map((r) => r.n).join(", ")} (reads over ceil(N/100)+3, writes on a converged board, or schema mismatches)`);
+  console.error(
+    `\nmissed the goal at N = ${bad.map((r) => r.n).join(", ")} (reads over ceil(N/100)+3, writes on a converged board, or schema mismatches)`,
+  );
   process.exitCode = 1;
 }

@@ -34,7 +34,13 @@ function seed(gh, n) {
   const first = gh.createPull({ title: "not queued", head: "agent/p1", files: ["src/p1.rs"] }).number;
   for (let i = 2; i <= n; i++) {
     const queued = i % 5 === 0;
-    gh.createPull({ title: `pull request ${i}`, head: `agent/p${i}`, files: [`src/p${i}.rs`], labels: queued ? ["merge-queued", "skip-ci"] : [], body: queued ? `Merge-After: #${first}` : "" });
+    gh.createPull({
+      title: `pull request ${i}`,
+      head: `agent/p${i}`,
+      files: [`src/p${i}.rs`],
+      labels: queued ? ["merge-queued", "skip-ci"] : [],
+      body: queued ? `Merge-After: #${first}` : "",
+    });
   }
   gh.clock.advance({ minutes: 5 });
 }
@@ -45,8 +51,19 @@ function tally(gh, since) {
   const graphql = list.filter((r) => r.path === "/graphql");
   const git = list.filter((r) => r.operation?.startsWith("git "));
   const byOperation = {};
-  for (const r of list) if (!r.operation?.startsWith("git ")) byOperation[r.path === "/graphql" ? `graphql ${r.operation}` : `${r.method} ${r.operation ?? r.path}`] = (byOperation[r.path === "/graphql" ? `graphql ${r.operation}` : `${r.method} ${r.operation ?? r.path}`] ?? 0) + 1;
-  return { requests: list.length - git.length, graphql: graphql.length, rest: list.length - graphql.length - git.length, git: git.length, points: graphql.reduce((s, r) => s + (r.cost ?? 0), 0), byOperation };
+  for (const r of list)
+    if (!r.operation?.startsWith("git "))
+      byOperation[r.path === "/graphql" ? `graphql ${r.operation}` : `${r.method} ${r.operation ?? r.path}`] =
+        (byOperation[r.path === "/graphql" ? `graphql ${r.operation}` : `${r.method} ${r.operation ?? r.path}`] ?? 0) +
+        1;
+  return {
+    requests: list.length - git.length,
+    graphql: graphql.length,
+    rest: list.length - graphql.length - git.length,
+    git: git.length,
+    points: graphql.reduce((s, r) => s + (r.cost ?? 0), 0),
+    byOperation,
+  };
 }
 
 async function measure(n, report) {
@@ -56,7 +73,12 @@ async function measure(n, report) {
     seed(gh, n);
     if (LIMIT) gh.setRateLimit({ rest: LIMIT });
     // The client's waits (write spacing, back-off) scaled down as on every emulator run: they cost no request.
-    const octokit = makeOctokit({ token: gh.personalToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
+    const octokit = makeOctokit({
+      token: gh.personalToken,
+      baseUrl: gh.url,
+      graphqlUrl: gh.graphqlUrl,
+      timeScale: 0.001,
+    });
     const g = new Git({ cloneUrl: gh.cloneUrl(), stateDir });
     let surveys = 0;
     let polls = 0;
@@ -91,13 +113,20 @@ async function measure(n, report) {
     const quiet = await cycle();
     report("quiet", quiet);
     // One candidate: queued, behind main, nothing before it.
-    const pr = gh.createPull({ title: "the one to land", head: "agent/land", files: ["src/land.rs"], labels: ["merge-queued", "skip-ci"] });
+    const pr = gh.createPull({
+      title: "the one to land",
+      head: "agent/land",
+      files: ["src/land.rs"],
+      labels: ["merge-queued", "skip-ci"],
+    });
     gh.moveBranch("main");
     gh.clock.advance({ minutes: 5 });
     const landing = await cycle();
     report("landing", landing);
-    if (!landing.limited && !gh.state.pull(pr.number).merged) throw new Error(`n=${n}: the landing cycle did not merge #${pr.number}`);
-    if (gh.validationFailures.length) throw new Error(`n=${n}: ${gh.validationFailures.length} requests did not match GitHub's descriptions`);
+    if (!landing.limited && !gh.state.pull(pr.number).merged)
+      throw new Error(`n=${n}: the landing cycle did not merge #${pr.number}`);
+    if (gh.validationFailures.length)
+      throw new Error(`n=${n}: ${gh.validationFailures.length} requests did not match GitHub's descriptions`);
     return { n, quiet, landing };
   } finally {
     await gh.close();
@@ -108,18 +137,40 @@ async function measure(n, report) {
 const perHour = (x, seconds) => Math.round((x * 3600) / seconds);
 const pct = (x, of) => `${Math.round((100 * x) / of)}%`;
 const pad = (v, w) => String(v).padStart(w);
-console.log("One worker cycle on the emulator (real git, the CI simulator); requests and GraphQL points as GitHub counts them.");
-console.log("quiet: one survey with nothing to act on. landing: rebase, push, arm, release, watch to the merge (each 30 s poll re-reads the board).");
-console.log(`per hour: a survey every ${DEFAULTS.activeInterval} s while active, every ${DEFAULTS.idleInterval} s once idle, at the quiet survey's cost; % of the 5,000 an hour of a personal or App token (the larger of requests and points).\n`);
-console.log("open PRs  cycle     requests  points  polls  git | active/h: requests  points  budget | idle/h: requests  points  budget");
+console.log(
+  "One worker cycle on the emulator (real git, the CI simulator); requests and GraphQL points as GitHub counts them.",
+);
+console.log(
+  "quiet: one survey with nothing to act on. landing: rebase, push, arm, release, watch to the merge (each 30 s poll re-reads the board).",
+);
+console.log(
+  `per hour: a survey every ${DEFAULTS.activeInterval} s while active, every ${DEFAULTS.idleInterval} s once idle, at the quiet survey's cost; % of the 5,000 an hour of a personal or App token (the larger of requests and points).\n`,
+);
+console.log(
+  "open PRs  cycle     requests  points  polls  git | active/h: requests  points  budget | idle/h: requests  points  budget",
+);
 let last;
 for (const n of SIZES) {
   // Each row as it is measured: the 1,000 board takes minutes.
   last = await measure(n, (kind, c) => {
-    const hour = (s) => `${pad(perHour(c.requests, s), 8)}  ${pad(perHour(c.points, s), 6)}  ${pad(pct(Math.max(perHour(c.requests, s), perHour(c.points, s)), BUDGET.pat), 6)}`;
-    const rates = c.limited ? " | cut off: the token's hourly requests ran out (GitHub's 403 rate limit) before it landed" : kind === "quiet" ? ` | ${pad("", 9)}${hour(DEFAULTS.activeInterval)} | ${pad("", 7)}${hour(DEFAULTS.idleInterval)}` : " |";
-    console.log(`${pad(n, 8)}  ${kind.padEnd(8)}  ${pad(c.requests, 8)}  ${pad(c.points, 6)}  ${pad(c.polls, 5)}  ${pad(c.git, 3)}${rates}`);
+    const hour = (s) =>
+      `${pad(perHour(c.requests, s), 8)}  ${pad(perHour(c.points, s), 6)}  ${pad(pct(Math.max(perHour(c.requests, s), perHour(c.points, s)), BUDGET.pat), 6)}`;
+    const rates = c.limited
+      ? " | cut off: the token's hourly requests ran out (GitHub's 403 rate limit) before it landed"
+      : kind === "quiet"
+        ? ` | ${pad("", 9)}${hour(DEFAULTS.activeInterval)} | ${pad("", 7)}${hour(DEFAULTS.idleInterval)}`
+        : " |";
+    console.log(
+      `${pad(n, 8)}  ${kind.padEnd(8)}  ${pad(c.requests, 8)}  ${pad(c.points, 6)}  ${pad(c.polls, 5)}  ${pad(c.git, 3)}${rates}`,
+    );
   });
 }
-console.log(`\nWhat one quiet survey of ${last.n} sends: ${Object.entries(last.quiet.byOperation).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${v} × ${k}`).join(", ")}.`);
-console.log(`(git: the cycle's fetches and push, outside the API budget.) A workflow's GITHUB_TOKEN gets ${BUDGET.githubToken} of each an hour per repository.`);
+console.log(
+  `\nWhat one quiet survey of ${last.n} sends: ${Object.entries(last.quiet.byOperation)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${v} × ${k}`)
+    .join(", ")}.`,
+);
+console.log(
+  `(git: the cycle's fetches and push, outside the API budget.) A workflow's GITHUB_TOKEN gets ${BUDGET.githubToken} of each an hour per repository.`,
+);

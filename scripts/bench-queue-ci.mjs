@@ -19,14 +19,30 @@ function board(n) {
 async function land(policy) {
   const { gh, stateDir, close } = await landingRepo({ ciMinutes });
   try {
-    const numbers = openBoard(gh, board(Number(values.prs ?? 0)), policy === "worker" ? {} : { labels: ["merge-queued"], asPerson: true });
+    const numbers = openBoard(
+      gh,
+      board(Number(values.prs ?? 0)),
+      policy === "worker" ? {} : { labels: ["merge-queued"], asPerson: true },
+    );
     const all = Object.values(numbers);
     const start = gh.clock.now();
     const t0 = performance.now();
-    if (policy === "worker") await runWorker(gh, stateDir, { until: () => all.every((n) => gh.state.pull(n).state !== "open"), maxSteps: 100 * all.length });
+    if (policy === "worker")
+      await runWorker(gh, stateDir, {
+        until: () => all.every((n) => gh.state.pull(n).state !== "open"),
+        maxSteps: 100 * all.length,
+      });
     else updateEveryBranch(gh, all);
     const cost = ciCost(gh, all);
-    return { policy, ...cost, prs: all.length, order: landedOrder(gh), hours: (gh.clock.now() - start) / 3_600_000, wallSeconds: (performance.now() - t0) / 1000, failures: gh.validationFailures.length };
+    return {
+      policy,
+      ...cost,
+      prs: all.length,
+      order: landedOrder(gh),
+      hours: (gh.clock.now() - start) / 3_600_000,
+      wallSeconds: (performance.now() - t0) / 1000,
+      failures: gh.validationFailures.length,
+    };
   } finally {
     await close();
   }
@@ -35,14 +51,24 @@ async function land(policy) {
 const fixed = (x, d = 2) => x.toFixed(d);
 const worker = await land("worker");
 const every = await land("update-every-branch");
-console.log(`queue CI cost: ${worker.prs} queued pull requests with a Merge-After graph, ${ciMinutes}-minute CI, on the emulator (real git)`);
+console.log(
+  `queue CI cost: ${worker.prs} queued pull requests with a Merge-After graph, ${ciMinutes}-minute CI, on the emulator (real git)`,
+);
 console.log("policy                 landed  CI runs  CI minutes  runs/landed  minutes/landed  hours to land all");
 for (const r of [worker, every]) {
-  console.log(`${r.policy.padEnd(22)} ${String(r.landed).padStart(6)}  ${String(r.runs).padStart(7)}  ${fixed(r.minutes, 0).padStart(10)}  ${fixed(r.perLanded.runs).padStart(11)}  ${fixed(r.perLanded.minutes, 1).padStart(14)}  ${fixed(r.hours).padStart(17)}`);
+  console.log(
+    `${r.policy.padEnd(22)} ${String(r.landed).padStart(6)}  ${String(r.runs).padStart(7)}  ${fixed(r.minutes, 0).padStart(10)}  ${fixed(r.perLanded.runs).padStart(11)}  ${fixed(r.perLanded.minutes, 1).padStart(14)}  ${fixed(r.hours).padStart(17)}`,
+  );
 }
-console.log(`update-every-branch / worker: ${fixed(every.perLanded.runs / worker.perLanded.runs)}x the CI runs and ${fixed(every.perLanded.minutes / worker.perLanded.minutes)}x the CI minutes per landed pull request`);
-console.log(`landed in the declared order: worker ${worker.order.join(" ")}, update-every-branch ${every.order.join(" ")}`);
+console.log(
+  `update-every-branch / worker: ${fixed(every.perLanded.runs / worker.perLanded.runs)}x the CI runs and ${fixed(every.perLanded.minutes / worker.perLanded.minutes)}x the CI minutes per landed pull request`,
+);
+console.log(
+  `landed in the declared order: worker ${worker.order.join(" ")}, update-every-branch ${every.order.join(" ")}`,
+);
 if (worker.landed !== worker.prs || every.landed !== every.prs || worker.failures || every.failures) {
-  console.error(`not every pull request landed, or the emulator recorded validation failures: ${JSON.stringify({ worker, every })}`);
+  console.error(
+    `not every pull request landed, or the emulator recorded validation failures: ${JSON.stringify({ worker, every })}`,
+  );
   process.exitCode = 1;
 }

@@ -21,7 +21,16 @@ export function queueBoard(n, shape) {
   const pullRequests = [];
   for (let i = 1; i <= n; i++) {
     const after = shape === "ring" ? (i % n) + 1 : shape === "chain" ? i - 1 : i < n ? i + 1 : 0;
-    pullRequests.push({ number: i, title: `t${i}`, author: "dev", baseRef: "main", headRef: `b${i}`, headSha: `h${i}`, labels: ["merge-queued"], body: after ? `Merge-After: #${after}` : "" });
+    pullRequests.push({
+      number: i,
+      title: `t${i}`,
+      author: "dev",
+      baseRef: "main",
+      headRef: `b${i}`,
+      headSha: `h${i}`,
+      labels: ["merge-queued"],
+      body: after ? `Merge-After: #${after}` : "",
+    });
   }
   return { facts: { repository: "me/here", now: "2026-01-01T00:00:00Z", defaultBranch: "main", pullRequests } };
 }
@@ -69,7 +78,9 @@ for (let d = 0; d < dirs.length; d++) {
     const once = await fresh(dirs[d]);
     const first = ask(once.glue, cases[c][0], texts[c]);
     const mb = once.memory.buffer.byteLength / 2 ** 20;
-    results[d][key(...cases[c])] = first.failed ? { failed: first.failed, mb } : { mb, outMb: (typeof first.out === "string" ? first.out : JSON.stringify(first.out)).length / 1e6, times: [] };
+    results[d][key(...cases[c])] = first.failed
+      ? { failed: first.failed, mb }
+      : { mb, outMb: (typeof first.out === "string" ? first.out : JSON.stringify(first.out)).length / 1e6, times: [] };
   }
 }
 
@@ -99,20 +110,31 @@ for (const r of results) {
   }
 }
 
-console.log(`the queue's triage and the dashboard on a Merge-After ring, chain and reversed chain, Wasm in Node ${process.version}, time the median (and the fastest) of ${RUNS} warm calls interleaved with the other rows, memory that of a fresh instance after one call`);
+console.log(
+  `the queue's triage and the dashboard on a Merge-After ring, chain and reversed chain, Wasm in Node ${process.version}, time the median (and the fastest) of ${RUNS} warm calls interleaved with the other rows, memory that of a fresh instance after one call`,
+);
 for (let d = 0; d < dirs.length; d++) {
   const r = results[d];
   console.log(`\n${dirs[d]}`);
   console.log("call and board           |       ms |  fastest | Wasm memory MB | answer MB");
   for (const c of cases) {
     const x = r[key(...c)];
-    if (x.failed) console.log(`${key(...c).padEnd(24)} | failed (${x.failed}) with ${x.mb.toFixed(1)} MB of Wasm memory`);
-    else console.log(`${key(...c).padEnd(24)} | ${x.ms.toFixed(1).padStart(8)} | ${x.fastest.toFixed(1).padStart(8)} | ${x.mb.toFixed(1).padStart(14)} | ${x.outMb.toFixed(2).padStart(9)}`);
+    if (x.failed)
+      console.log(`${key(...c).padEnd(24)} | failed (${x.failed}) with ${x.mb.toFixed(1)} MB of Wasm memory`);
+    else
+      console.log(
+        `${key(...c).padEnd(24)} | ${x.ms.toFixed(1).padStart(8)} | ${x.fastest.toFixed(1).padStart(8)} | ${x.mb.toFixed(1).padStart(14)} | ${x.outMb.toFixed(2).padStart(9)}`,
+      );
   }
   const ratio = (call, shape, of) => (r[key(call, shape, 4000)][of] / r[key(call, shape, 2000)][of]).toFixed(2);
   const both = (call, shape) => `${ratio(call, shape, "ms")}x time (fastest ${ratio(call, shape, "fastest")}x)`;
-  console.log(`triage ring(4,000)/ring(2,000): ${both("triage", "ring")}; dashboard reversed(4,000)/reversed(2,000): ${both("dashboard", "reversed")} (about 2 when linear)`);
+  console.log(
+    `triage ring(4,000)/ring(2,000): ${both("triage", "ring")}; dashboard reversed(4,000)/reversed(2,000): ${both("dashboard", "reversed")} (about 2 when linear)`,
+  );
 }
 if (dirs.length === 2) {
-  console.log("\nB/A time: " + cases.map((c) => `${key(...c)} ${(results[1][key(...c)].ms / results[0][key(...c)].ms).toFixed(3)}x`).join(", "));
+  console.log(
+    "\nB/A time: " +
+      cases.map((c) => `${key(...c)} ${(results[1][key(...c)].ms / results[0][key(...c)].ms).toFixed(3)}x`).join(", "),
+  );
 }

@@ -17,23 +17,42 @@ const configPath = `${root}.tmp/bench-config.json`;
 writeFileSync(configPath, JSON.stringify(config));
 
 const engine = createEngine(config);
-console.log(`engine benchmark: reconcile through the public API in Wasm (facts an object in, the plan an object out), median of ${RUNS} runs, Node ${process.version}`);
+console.log(
+  `engine benchmark: reconcile through the public API in Wasm (facts an object in, the plan an object out), median of ${RUNS} runs, Node ${process.version}`,
+);
 console.log("pull requests | wasm ms | fastest ms | native ms (text in, text out) | ops");
 let board;
 for (const n of [1000, BOARD]) {
   const factsPath = `${root}.tmp/bench-facts-${n}.json`;
   writeFileSync(factsPath, JSON.stringify(snapshot(n)));
-  const native = JSON.parse(execFileSync(`${root}target/release/prflow-native`, ["bench", factsPath, configPath, String(RUNS)], { encoding: "utf8" }));
+  const native = JSON.parse(
+    execFileSync(`${root}target/release/prflow-native`, ["bench", factsPath, configPath, String(RUNS)], {
+      encoding: "utf8",
+    }),
+  );
   const t = timeBoards([engine], RUNS, n);
   if (n === BOARD) board = t.times[0];
-  console.log(`${String(n).padStart(13)} | ${t.times[0].toFixed(1).padStart(7)} | ${t.fastest[0].toFixed(1).padStart(10)} | ${native.medianMs.toFixed(1).padStart(29)} | ${t.ops}`);
+  console.log(
+    `${String(n).padStart(13)} | ${t.times[0].toFixed(1).padStart(7)} | ${t.fastest[0].toFixed(1).padStart(10)} | ${native.medianMs.toFixed(1).padStart(29)} | ${t.ops}`,
+  );
 }
 
 const s = sizes(`${root}pkg`);
 const lines = [
-  guardLine(`a board of ${BOARD.toLocaleString("en")} pull requests decided in Wasm`, Math.round(board), LIMITS.boardMs, "ms"),
+  guardLine(
+    `a board of ${BOARD.toLocaleString("en")} pull requests decided in Wasm`,
+    Math.round(board),
+    LIMITS.boardMs,
+    "ms",
+  ),
   guardLine("the page's Wasm gzipped (pkg/page/prflow_bg.wasm)", s.pageGzipBytes, LIMITS.pageGzipBytes, "bytes"),
-  guardLine("the Action's Wasm (pkg/prflow_bg.wasm)", s.actionBytes, LIMITS.actionBytes, "bytes", s.actionBytes < LIMITS.actionBytes),
+  guardLine(
+    "the Action's Wasm (pkg/prflow_bg.wasm)",
+    s.actionBytes,
+    LIMITS.actionBytes,
+    "bytes",
+    s.actionBytes < LIMITS.actionBytes,
+  ),
 ];
 console.log(`\nguards:\n${lines.join("\n")}`);
 process.exitCode = lines.some((l) => l.startsWith("OVER")) ? 1 : 0;

@@ -18,7 +18,9 @@ async function offline() {
   const facts = existsSync(snapshotPath) ? JSON.parse(readFileSync(snapshotPath, "utf8")) : demoFacts();
   const source = existsSync(snapshotPath) ? "examples/snapshot.json" : "scripts/lib/demo-board.mjs";
   const plan = engine.reconcile({ facts });
-  console.log(`prflow ${engine.version()} on ${facts.repository} (${source}, offline: the engine only, nothing written)\n`);
+  console.log(
+    `prflow ${engine.version()} on ${facts.repository} (${source}, offline: the engine only, nothing written)\n`,
+  );
   console.log(boardText(plan, [], { live: false, width: terminalWidth() }));
 }
 
@@ -30,7 +32,9 @@ if (existsSync(emulatorEntry) && existsSync(`${root}action/dist/index.mjs`)) {
   if (!dashboard) {
     // The merge queue's worker on a queued board of its own (real git, the CI simulator).
     const { runQueueDemo } = await import("./lib/demo-queue.mjs");
-    console.log(`\n4. the merge queue: prflow queue (the same code as the Action's mode: queue), landing one pull request at a time\n`);
+    console.log(
+      `\n4. the merge queue: prflow queue (the same code as the Action's mode: queue), landing one pull request at a time\n`,
+    );
     await runQueueDemo();
   }
 } else {

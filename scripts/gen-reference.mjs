@@ -19,17 +19,23 @@ function catalog(config) {
   const path = join(scratch, "config.json");
   writeFileSync(path, JSON.stringify(config));
   const out = JSON.parse(execFileSync(nativeBin, ["catalog", path], { encoding: "utf8" }));
-  if (out.configErrors.length) throw new Error(`catalog of ${JSON.stringify(config)}: ${JSON.stringify(out.configErrors)}`);
+  if (out.configErrors.length)
+    throw new Error(`catalog of ${JSON.stringify(config)}: ${JSON.stringify(out.configErrors)}`);
   return out.labels;
 }
 
 /** Table cells hold one line; a pipe inside would end the cell. */
-const cell = (text) => String(text).replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
+const cell = (text) =>
+  String(text)
+    .replace(/\|/g, "\\|")
+    .replace(/\s*\n\s*/g, " ");
 const code = (value) => "`" + (typeof value === "string" ? value : JSON.stringify(value)) + "`";
 
 function labelTable(labels) {
   const rows = labels.map((l) => `| ${code(l.name)} | \`#${l.color}\` | ${cell(l.description)} |`);
-  return ["| label | colour | meaning (the description `prflow labels` writes) |", "| --- | --- | --- |", ...rows].join("\n");
+  return ["| label | colour | meaning (the description `prflow labels` writes) |", "| --- | --- | --- |", ...rows].join(
+    "\n",
+  );
 }
 
 const base = catalog({});
@@ -37,10 +43,26 @@ const names = (labels) => new Set(labels.map((l) => l.name));
 const beyond = (labels, than) => labels.filter((l) => !names(than).has(l.name));
 const stationsBase = catalog({ flow: "stations" });
 const labelSections = [
-  ["The bot-panel flow (the preset, `{}`)", "`stale` is left out when `stale.days` is 0; each key of `scopes` adds a label of its own.", base],
-  ["The stations flow (`\"flow\": \"stations\"`, here with `examples/stations/prflow.json`)", "`from:<machine>` names the machine that opened a pull request, `reviewer:<machine>` the review station that claimed it: one of each per machine of that role.", catalog(stationsExample)],
-  ["The merge queue (when the config has a `queue` section)", "Added to either flow's labels.", beyond(catalog({ flow: "stations", queue: {} }), stationsBase)],
-  ["The follow-up board (when the config has a `followup` section)", "Added to either flow's labels; not when `followup.board.enabled` is false.", beyond(catalog({ followup: {} }), base)],
+  [
+    "The bot-panel flow (the preset, `{}`)",
+    "`stale` is left out when `stale.days` is 0; each key of `scopes` adds a label of its own.",
+    base,
+  ],
+  [
+    'The stations flow (`"flow": "stations"`, here with `examples/stations/prflow.json`)',
+    "`from:<machine>` names the machine that opened a pull request, `reviewer:<machine>` the review station that claimed it: one of each per machine of that role.",
+    catalog(stationsExample),
+  ],
+  [
+    "The merge queue (when the config has a `queue` section)",
+    "Added to either flow's labels.",
+    beyond(catalog({ flow: "stations", queue: {} }), stationsBase),
+  ],
+  [
+    "The follow-up board (when the config has a `followup` section)",
+    "Added to either flow's labels; not when `followup.board.enabled` is false.",
+    beyond(catalog({ followup: {} }), base),
+  ],
 ];
 
 // ---- config keys --------------------------------------------------------------------------------
@@ -60,11 +82,17 @@ function typeOf(node) {
   const n = resolve(node);
   if (!n) return "any";
   if (n.enum) return n.enum.map((v) => code(v)).join(" \\| ");
-  if (n.oneOf) return n.oneOf.map((x) => (x.enum ? x.enum.map((v) => code(v)).join(" \\| ") : x.const !== undefined ? code(x.const) : typeOf(x))).join(" \\| ");
+  if (n.oneOf)
+    return n.oneOf
+      .map((x) =>
+        x.enum ? x.enum.map((v) => code(v)).join(" \\| ") : x.const !== undefined ? code(x.const) : typeOf(x),
+      )
+      .join(" \\| ");
   if (n.anyOf) return n.anyOf.map(typeOf).join(" or ");
   const t = Array.isArray(n.type) ? n.type.filter((x) => x !== "null")[0] : n.type;
   if (t === "array") return `list of ${typeOf(n.items)}`;
-  if (t === "object" && n.additionalProperties && typeof n.additionalProperties === "object" && !n.properties) return `map of name to ${typeOf(n.additionalProperties)}`;
+  if (t === "object" && n.additionalProperties && typeof n.additionalProperties === "object" && !n.properties)
+    return `map of name to ${typeOf(n.additionalProperties)}`;
   if (t === "integer") return n.minimum > 0 ? `integer ≥ ${n.minimum}` : "integer";
   return t ?? "any";
 }
@@ -92,14 +120,17 @@ function walk(node, prefix, depth) {
     if (!description) missing.push(path);
     rows.push(`| ${code(path)} | ${typeOf(property)} | ${defaultOf(property)} | ${cell(description ?? "")} |`);
     const r = resolve(property);
-    if (r?.additionalProperties && typeof r.additionalProperties === "object" && !r.properties) walkValue(r.additionalProperties, `${path}.<name>`, depth);
+    if (r?.additionalProperties && typeof r.additionalProperties === "object" && !r.properties)
+      walkValue(r.additionalProperties, `${path}.<name>`, depth);
     else walkValue(r, path, depth);
   }
 }
 walk(schema, "", 0);
 rmSync(scratch, { recursive: true, force: true });
 if (missing.length) {
-  console.error(`gen-reference: config keys without a description (add a doc comment to the Rust field): ${missing.join(", ")}`);
+  console.error(
+    `gen-reference: config keys without a description (add a doc comment to the Rust field): ${missing.join(", ")}`,
+  );
   process.exit(1);
 }
 

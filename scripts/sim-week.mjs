@@ -36,10 +36,15 @@ export const CONFIG = {
       gateOwner: "carol",
       reviewers: ["alice", "bob"],
     },
-    workingHours: { enabled: true, zone: "UTC", days: ["mon", "tue", "wed", "thu", "fri"], start: "09:00", end: "18:00" },
+    workingHours: {
+      enabled: true,
+      zone: "UTC",
+      days: ["mon", "tue", "wed", "thu", "fri"],
+      start: "09:00",
+      end: "18:00",
+    },
   },
 };
-
 
 const MARKER = /^<!-- prflow:followup state=(\S+) since=(\S+) level=(\d+) -->/;
 
@@ -50,12 +55,27 @@ export async function simulateWeek({ seed = 7, days = 7, start = "2026-01-05T00:
   const gh = await startEmulator({ seed: `week-${seed}`, clock });
   try {
     for (const h of HUMANS) gh.user(h, { association: "MEMBER" });
-    for (const name of [...Object.values(STATES), "state:dev", ...DEV.map((m) => `from:${m}`), ...STATIONS.map((m) => `reviewer:${m}`), "flow:board"]) {
+    for (const name of [
+      ...Object.values(STATES),
+      "state:dev",
+      ...DEV.map((m) => `from:${m}`),
+      ...STATIONS.map((m) => `reviewer:${m}`),
+      "flow:board",
+    ]) {
       gh.createLabel({ name, color: "ededed" });
     }
     const octokit = makeOctokit({ token: gh.appToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
     const readFile = () => JSON.stringify(CONFIG);
-    const sweep = () => sweepRun({ prflow, octokit, owner: gh.state.owner, repo: gh.state.repo, configPath: ".github/prflow.json", readFile, live: true });
+    const sweep = () =>
+      sweepRun({
+        prflow,
+        octokit,
+        owner: gh.state.owner,
+        repo: gh.state.repo,
+        configPath: ".github/prflow.json",
+        readFile,
+        live: true,
+      });
 
     const working = (ms) => {
       const d = new Date(ms);
@@ -81,7 +101,11 @@ export async function simulateWeek({ seed = 7, days = 7, start = "2026-01-05T00:
             stats.blockedOpenings++;
             continue;
           }
-          const pr = gh.createPull({ title: `Change ${++serial} from ${m}`, author: `agent-${m}`, head: `${m}/change-${serial}` });
+          const pr = gh.createPull({
+            title: `Change ${++serial} from ${m}`,
+            author: `agent-${m}`,
+            head: `${m}/change-${serial}`,
+          });
           gh.addLabels(pr.number, [`from:${m}`, STATES.queue], { by: `agent-${m}` });
           sim.set(pr.number, { machine: m, state: STATES.queue, due: null });
           stats.opened++;
@@ -94,9 +118,15 @@ export async function simulateWeek({ seed = 7, days = 7, start = "2026-01-05T00:
         // Stations pull work under their WIP limit: oldest first, never their own machine's.
         for (const st of STATIONS) {
           if (rand() >= 0.35) continue;
-          const held = [...sim.keys()].filter((n) => gh.state.pull(n).labels.includes(`reviewer:${st}`) && stateOf(n) === STATES.reviewing).length;
+          const held = [...sim.keys()].filter(
+            (n) => gh.state.pull(n).labels.includes(`reviewer:${st}`) && stateOf(n) === STATES.reviewing,
+          ).length;
           if (held >= WIP) continue;
-          const next = [...sim.keys()].sort((a, b) => a - b).find((n) => stateOf(n) === STATES.queue && !gh.state.pull(n).labels.some((l) => l.startsWith("reviewer:")));
+          const next = [...sim.keys()]
+            .sort((a, b) => a - b)
+            .find(
+              (n) => stateOf(n) === STATES.queue && !gh.state.pull(n).labels.some((l) => l.startsWith("reviewer:")),
+            );
           if (next === undefined) continue;
           gh.removeLabels(next, [STATES.queue], { by: `station-${st}` });
           gh.addLabels(next, [STATES.reviewing, `reviewer:${st}`], { by: `station-${st}` });
@@ -150,10 +180,18 @@ export async function simulateWeek({ seed = 7, days = 7, start = "2026-01-05T00:
         const before = gh.requests.length;
         const run = await sweep();
         const c = gh.counts({ since: before });
-        const applied = (op) => run.plan.ops.filter((o, i) => o.op === op && run.results[i]?.status === "applied").length;
+        const applied = (op) =>
+          run.plan.ops.filter((o, i) => o.op === op && run.results[i]?.status === "applied").length;
         stats.sweeps.push({
-          at: clock.iso(), requests: c.total, reads: c.reads, writes: c.writes, ops: run.plan.ops.length, open: run.plan.pulls.length,
-          comments: applied("upsertComment"), labels: applied("editLabels"), board: applied("upsertBoard"),
+          at: clock.iso(),
+          requests: c.total,
+          reads: c.reads,
+          writes: c.writes,
+          ops: run.plan.ops.length,
+          open: run.plan.pulls.length,
+          comments: applied("upsertComment"),
+          labels: applied("editLabels"),
+          board: applied("upsertBoard"),
         });
         stats.releases += run.plan.ops.filter((o) => o.op === "editLabels").length;
         stopTheLine = run.plan.stopTheLine;
@@ -198,20 +236,41 @@ export function report({ stats, perStay, perLevel, boards }) {
   const lines = [];
   const req = stats.sweeps.map((s) => s.requests);
   const maxPerStay = Math.max(0, ...perStay.values());
-  lines.push(`week: ${stats.opened} pull requests opened, ${stats.merged} merged, ${stats.sweeps.length} sweeps (+${stats.repeats.length} immediate repeats), board issues: ${boards}`);
-  lines.push(`API requests per sweep: min ${Math.min(...req)}, median ${median(req)}, max ${Math.max(...req)} (reads ${Math.min(...stats.sweeps.map((s) => s.reads))}–${Math.max(...stats.sweeps.map((s) => s.reads))}); total over the week ${req.reduce((a, b) => a + b, 0)}`);
+  lines.push(
+    `week: ${stats.opened} pull requests opened, ${stats.merged} merged, ${stats.sweeps.length} sweeps (+${stats.repeats.length} immediate repeats), board issues: ${boards}`,
+  );
+  lines.push(
+    `API requests per sweep: min ${Math.min(...req)}, median ${median(req)}, max ${Math.max(...req)} (reads ${Math.min(...stats.sweeps.map((s) => s.reads))}–${Math.max(...stats.sweeps.map((s) => s.reads))}); total over the week ${req.reduce((a, b) => a + b, 0)}`,
+  );
   const sum = (k) => stats.sweeps.reduce((a, s) => a + s[k], 0);
-  lines.push(`writes by sweeps: ${sum("writes")} in total (comments ${sum("comments")}, claim releases ${sum("labels")}, board ${sum("board")}); sweeps that wrote nothing: ${stats.sweeps.filter((s) => s.writes === 0).length} of ${stats.sweeps.length}`);
+  lines.push(
+    `writes by sweeps: ${sum("writes")} in total (comments ${sum("comments")}, claim releases ${sum("labels")}, board ${sum("board")}); sweeps that wrote nothing: ${stats.sweeps.filter((s) => s.writes === 0).length} of ${stats.sweeps.length}`,
+  );
   lines.push(`open pull requests at a sweep: max ${Math.max(...stats.sweeps.map((s) => s.open))}`);
-  lines.push(`writes by repeat sweeps (nothing changed since the previous sweep): ${stats.repeats.reduce((a, s) => a + s.writes, 0)}`);
-  lines.push(`stop-the-line: on in ${stats.stopSweeps} sweeps; openings held back by it: ${stats.blockedOpenings}; claims released: ${stats.releases}`);
-  lines.push(`pings per pull request per level (count over the week; a level may fire again only in a new stay), max per stay: ${maxPerStay}`);
+  lines.push(
+    `writes by repeat sweeps (nothing changed since the previous sweep): ${stats.repeats.reduce((a, s) => a + s.writes, 0)}`,
+  );
+  lines.push(
+    `stop-the-line: on in ${stats.stopSweeps} sweeps; openings held back by it: ${stats.blockedOpenings}; claims released: ${stats.releases}`,
+  );
+  lines.push(
+    `pings per pull request per level (count over the week; a level may fire again only in a new stay), max per stay: ${maxPerStay}`,
+  );
   const totals = {};
   for (const [n, row] of [...perLevel].sort((a, b) => a[0] - b[0])) {
-    lines.push(`  #${n}: ${Object.entries(row).map(([k, v]) => `${k}×${v}`).join(" ")}`);
+    lines.push(
+      `  #${n}: ${Object.entries(row)
+        .map(([k, v]) => `${k}×${v}`)
+        .join(" ")}`,
+    );
     for (const [k, v] of Object.entries(row)) totals[k] = (totals[k] ?? 0) + v;
   }
-  lines.push(`pings per level over the week: ${Object.entries(totals).sort().map(([k, v]) => `${k}: ${v}`).join(", ")}`);
+  lines.push(
+    `pings per level over the week: ${Object.entries(totals)
+      .sort()
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(", ")}`,
+  );
   return lines;
 }
 
@@ -220,5 +279,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const opt = (name, d) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : d);
   const result = await simulateWeek({ seed: opt("--seed", 7), days: opt("--days", 7) });
   for (const line of report(result)) console.log(line);
-  if (result.validationFailures.length) console.log(`emulator validation failures: ${result.validationFailures.length}`);
+  if (result.validationFailures.length)
+    console.log(`emulator validation failures: ${result.validationFailures.length}`);
 }

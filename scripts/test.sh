@@ -14,6 +14,15 @@ step() { printf '\n=== [%ds] %s\n' "$SECONDS" "$*"; }
 step "engine layers (scripts/module-graph.mjs: no flow uses another, no circle across flows)"
 node scripts/module-graph.mjs --quiet
 
+step "formatting and lints: cargo fmt --check, clippy -D warnings (native and wasm32), biome (JS)"
+cargo fmt --check
+cargo clippy --quiet --all-targets -- -D warnings
+# Debian's clippy beside Debian's rustc (the pair that builds wasm32); its own target folder, so the
+# clippy-driver's fingerprints do not invalidate the Wasm build's.
+env PATH="/usr/bin:$PATH" RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/wasm-clippy RUSTFLAGS='--cfg getrandom_backend="wasm_js"' \
+  /usr/bin/cargo clippy --quiet --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort --all-targets -- -D warnings
+biome ci --colors=off --error-on-warnings .
+
 step "native engine tests (cargo test)"
 PRFLOW_FIXTURE_DUMP="$PWD/.tmp/fixture-calls.json" cargo test --quiet 2>&1
 

@@ -34,7 +34,11 @@ impl Engine {
     /// object, is a config error at `$`.
     pub fn new(config_text: &str) -> Engine {
         let loaded = crate::core::config::load(config_text);
-        Engine { config: loaded.config, has_queue: loaded.has_queue, has_followup: loaded.has_followup }
+        Engine {
+            config: loaded.config,
+            has_queue: loaded.has_queue,
+            has_followup: loaded.has_followup,
+        }
     }
 
     /// The engine when the repository has no config file: the preset.
@@ -97,7 +101,9 @@ pub enum OrRefusal<T> {
 fn with_config<T>(engine: &Engine, f: impl FnOnce(&Config) -> Result<T, String>) -> Result<OrRefusal<T>, String> {
     match &engine.config {
         Ok(config) => f(config).map(OrRefusal::Answer),
-        Err(errors) => Ok(OrRefusal::Refused(ConfigRefusal { config_errors: errors.clone() })),
+        Err(errors) => Ok(OrRefusal::Refused(ConfigRefusal {
+            config_errors: errors.clone(),
+        })),
     }
 }
 
@@ -685,8 +691,18 @@ mod tests {
             {"number": 1, "title": "queued one", "author": "a", "baseRef": "main", "headRef": "b1", "headSha": "h", "mergeStateStatus": "BEHIND", "labels": ["merge-queued", "skip-ci"]}
         ]}});
         let plan = engine.call_value("sweep", &facts).expect("sweep");
-        let body = plan["ops"].as_array().expect("ops").iter().find(|o| o["op"] == "upsertBoard" || o.get("body").is_some()).and_then(|o| o["body"].as_str()).expect("a board op").to_string();
-        assert!(body.contains("### Merge queue: lands next (1)\n\n1. #1 queued one: 1st of 1"), "{body}");
+        let body = plan["ops"]
+            .as_array()
+            .expect("ops")
+            .iter()
+            .find(|o| o["op"] == "upsertBoard" || o.get("body").is_some())
+            .and_then(|o| o["body"].as_str())
+            .expect("a board op")
+            .to_string();
+        assert!(
+            body.contains("### Merge queue: lands next (1)\n\n1. #1 queued one: 1st of 1"),
+            "{body}"
+        );
     }
 
     #[test]
@@ -703,22 +719,47 @@ mod tests {
         let errors = serde_json::to_value(engine.config_errors()).unwrap();
         assert_eq!(errors[0]["path"], "$.stale.days");
         for name in ["reconcile", "sweep", "dashboard"] {
-            let out = engine.call_value(name, &serde_json::from_str(FACTS).unwrap()).expect(name);
+            let out = engine
+                .call_value(name, &serde_json::from_str(FACTS).unwrap())
+                .expect(name);
             assert_eq!(out["configErrors"], errors, "{name}");
-            assert_eq!(out.get("ops").cloned().unwrap_or(json!([])), json!([]), "{name}: nothing to write");
+            assert_eq!(
+                out.get("ops").cloned().unwrap_or(json!([])),
+                json!([]),
+                "{name}: nothing to write"
+            );
         }
         for name in ["triage", "tipReads", "owner", "unownedIssues"] {
-            assert_eq!(engine.call_value(name, &serde_json::from_str(FACTS).unwrap()).expect(name), json!({ "configErrors": errors }), "{name}");
+            assert_eq!(
+                engine
+                    .call_value(name, &serde_json::from_str(FACTS).unwrap())
+                    .expect(name),
+                json!({ "configErrors": errors }),
+                "{name}"
+            );
         }
-        assert_eq!(engine.call_value("labelCatalog", &json!({})).unwrap()["labels"], json!([]));
+        assert_eq!(
+            engine.call_value("labelCatalog", &json!({})).unwrap()["labels"],
+            json!([])
+        );
         assert_eq!(engine.call_value("validateConfig", &json!({})).unwrap(), errors);
         // A decision that reads no config answers as usual.
-        assert_eq!(engine.call_value("closingKeywords", &json!({ "body": "Fixes #3" })).unwrap(), json!([3]));
+        assert_eq!(
+            engine
+                .call_value("closingKeywords", &json!({ "body": "Fixes #3" }))
+                .unwrap(),
+            json!([3])
+        );
     }
 
     #[test]
     fn text_that_is_not_a_config_is_one_error_at_the_root_and_no_file_is_the_preset() {
-        for (text, expected) in [("", "JSON"), ("{\"stale\": ", "JSON"), ("null", "a JSON object"), ("[]", "a JSON object")] {
+        for (text, expected) in [
+            ("", "JSON"),
+            ("{\"stale\": ", "JSON"),
+            ("null", "a JSON object"),
+            ("[]", "a JSON object"),
+        ] {
             let engine = Engine::new(text);
             let e = &engine.config_errors()[0];
             assert_eq!((e.path.as_str(), e.expected.as_str()), ("$", expected), "{text:?}");
@@ -731,9 +772,21 @@ mod tests {
     fn bad_input_names_the_decision_and_the_json_path() {
         let engine = Engine::preset();
         let cases = [
-            ("reconcile", r#"{"facts": {"now": "2026-11-30T12:00:00Z", "pullRequests": [{"number": "one"}]}}"#, "reconcile $.facts.pullRequests[0].number: "),
-            ("reconcile", r#"{"facts": {"now": "soon"}}"#, "reconcile $.facts.now: expected an RFC 3339 time"),
-            ("watchStep", r#"{"poll": {}, "state": {}, "extra": true}"#, "watchStep $.extra: unknown field"),
+            (
+                "reconcile",
+                r#"{"facts": {"now": "2026-11-30T12:00:00Z", "pullRequests": [{"number": "one"}]}}"#,
+                "reconcile $.facts.pullRequests[0].number: ",
+            ),
+            (
+                "reconcile",
+                r#"{"facts": {"now": "soon"}}"#,
+                "reconcile $.facts.now: expected an RFC 3339 time",
+            ),
+            (
+                "watchStep",
+                r#"{"poll": {}, "state": {}, "extra": true}"#,
+                "watchStep $.extra: unknown field",
+            ),
             ("parseTrailers", "[", "parseTrailers: the input is not valid JSON"),
             ("nope", "{}", "unknown decision \"nope\""),
         ];
@@ -745,9 +798,19 @@ mod tests {
 
     #[test]
     fn the_flow_is_the_configs_or_the_presets() {
-        assert_eq!(Engine::preset().call_value("flow", &json!({})).unwrap(), json!("bot-panel"));
-        assert_eq!(Engine::new(r#"{"flow": "stations"}"#).call_value("flow", &json!({})).unwrap(), json!("stations"));
-        let bad = Engine::new(r#"{"flow": "kanban"}"#).call_value("flow", &json!({})).unwrap();
+        assert_eq!(
+            Engine::preset().call_value("flow", &json!({})).unwrap(),
+            json!("bot-panel")
+        );
+        assert_eq!(
+            Engine::new(r#"{"flow": "stations"}"#)
+                .call_value("flow", &json!({}))
+                .unwrap(),
+            json!("stations")
+        );
+        let bad = Engine::new(r#"{"flow": "kanban"}"#)
+            .call_value("flow", &json!({}))
+            .unwrap();
         assert_eq!(bad["configErrors"][0]["path"], "$.flow");
     }
 
@@ -760,8 +823,14 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), all.len(), "a name is used twice");
         for name in all {
-            assert!(schemas[name]["input"].is_object() && schemas[name]["output"].is_object(), "{name}");
-            assert!(!schemas[name]["doc"].as_str().unwrap().is_empty(), "{name} has no doc line");
+            assert!(
+                schemas[name]["input"].is_object() && schemas[name]["output"].is_object(),
+                "{name}"
+            );
+            assert!(
+                !schemas[name]["doc"].as_str().unwrap().is_empty(),
+                "{name} has no doc line"
+            );
         }
     }
 }

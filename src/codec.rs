@@ -50,7 +50,12 @@ pub fn path_error<E: std::fmt::Display>(e: serde_path_to_error::Error<E>) -> Pat
             Segment::Index(i) => path.push_str(&format!("[{i}]")),
         }
     }
-    PathError { path, message: without_position(&e.into_inner().to_string()), syntax: false, segments }
+    PathError {
+        path,
+        message: without_position(&e.into_inner().to_string()),
+        syntax: false,
+        segments,
+    }
 }
 
 /// `T` from JSON text. Text that is not JSON is said so, though a typed read may stop at a value of
@@ -60,7 +65,12 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, PathError> {
     match serde_path_to_error::deserialize(&mut de) {
         Ok(value) => match de.end() {
             Ok(()) => Ok(value),
-            Err(e) => Err(not_json(text).unwrap_or_else(|| PathError { path: "$".into(), message: without_position(&e.to_string()), syntax: true, segments: Vec::new() })),
+            Err(e) => Err(not_json(text).unwrap_or_else(|| PathError {
+                path: "$".into(),
+                message: without_position(&e.to_string()),
+                syntax: true,
+                segments: Vec::new(),
+            })),
         },
         Err(e) => Err(not_json(text).unwrap_or_else(|| path_error(e))),
     }
@@ -75,13 +85,24 @@ pub fn from_value<T: DeserializeOwned>(value: &Value) -> Result<T, PathError> {
 pub fn not_json(text: &str) -> Option<PathError> {
     serde_json::from_str::<serde::de::IgnoredAny>(text)
         .err()
-        .map(|e| PathError { path: "$".into(), message: without_position(&e.to_string()), syntax: true, segments: Vec::new() })
+        .map(|e| PathError {
+            path: "$".into(),
+            message: without_position(&e.to_string()),
+            syntax: true,
+            segments: Vec::new(),
+        })
 }
 
 /// serde_json's message without " at line L column C" (the path says where, in any input).
 fn without_position(text: &str) -> String {
     match text.rfind(" at line ") {
-        Some(i) if text[i + 9..].split(" column ").all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())) => text[..i].to_string(),
+        Some(i)
+            if text[i + 9..]
+                .split(" column ")
+                .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())) =>
+        {
+            text[..i].to_string()
+        }
         _ => text.to_string(),
     }
 }
@@ -89,7 +110,9 @@ fn without_position(text: &str) -> String {
 /// Takes the value at `segments` out of `value` (an object's key removed, an array's element removed);
 /// false when there is nothing there to take.
 pub fn remove_at(value: &mut Value, segments: &[Segment]) -> bool {
-    let Some((last, parents)) = segments.split_last() else { return false };
+    let Some((last, parents)) = segments.split_last() else {
+        return false;
+    };
     let mut at = value;
     for s in parents {
         at = match (s, at) {

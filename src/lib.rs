@@ -11,11 +11,11 @@ pub mod views;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use api::Engine;
 pub use crate::core::checks::{check_rollup, CheckRollup, Rollup};
 pub use crate::core::config::{Config, ConfigError};
 pub use crate::core::facts::Facts;
 pub use crate::core::plan::{Op, Plan};
+pub use api::Engine;
 pub use flows::followup::{sweep, sweep_values, SweepPlan};
 pub use views::reconcile::{reconcile, reconcile_text, reconcile_values};
 

@@ -12,15 +12,41 @@ use prflow::Config;
 use proptest::prelude::*;
 use std::cmp::Ordering;
 
-const LABELS: [&str; 7] = ["merge-queued", "skip-ci", "auto-rebase", "blocks-release", "priority:high", "priority:low", "merge-queued"];
-const STATES: [&str; 8] = ["BEHIND", "DIRTY", "CLEAN", "UNSTABLE", "HAS_HOOKS", "BLOCKED", "UNKNOWN", "BLOCKED"];
+const LABELS: [&str; 7] = [
+    "merge-queued",
+    "skip-ci",
+    "auto-rebase",
+    "blocks-release",
+    "priority:high",
+    "priority:low",
+    "merge-queued",
+];
+const STATES: [&str; 8] = [
+    "BEHIND",
+    "DIRTY",
+    "CLEAN",
+    "UNSTABLE",
+    "HAS_HOOKS",
+    "BLOCKED",
+    "UNKNOWN",
+    "BLOCKED",
+];
 const REASONS: [&str; 4] = ["rebase-failed", "checks-failed", "not-merging", "gremlins"];
 
 /// One generated pull request: (labels, state, Merge-After targets, base, draft, marker, check, kind).
 type PullSpec = (u8, u8, Vec<u8>, u8, bool, u8, u8, u8);
 
 fn pull() -> impl Strategy<Value = PullSpec> {
-    (any::<u8>(), 0u8..8, proptest::collection::vec(0u8..12, 0..3), 0u8..12, any::<bool>(), 0u8..6, 0u8..4, 0u8..3)
+    (
+        any::<u8>(),
+        0u8..8,
+        proptest::collection::vec(0u8..12, 0..3),
+        0u8..12,
+        any::<bool>(),
+        0u8..6,
+        0u8..4,
+        0u8..3,
+    )
 }
 
 fn facts_from(spec: Vec<PullSpec>) -> Facts {
@@ -28,10 +54,25 @@ fn facts_from(spec: Vec<PullSpec>) -> Facts {
     let mut prs = Vec::new();
     for (i, (labels, state, after, base, draft, marker, check, kind)) in spec.into_iter().enumerate() {
         let number = i as u64 + 1;
-        let mut pr = PullRequest { number, author: "dev".into(), head_sha: format!("h{number}"), head_ref: format!("b{number}"), base_ref: "main".into(), ..Default::default() };
-        pr.labels = LABELS.iter().enumerate().filter(|(k, _)| labels & (1 << k) != 0).map(|(_, l)| l.to_string()).collect();
+        let mut pr = PullRequest {
+            number,
+            author: "dev".into(),
+            head_sha: format!("h{number}"),
+            head_ref: format!("b{number}"),
+            base_ref: "main".into(),
+            ..Default::default()
+        };
+        pr.labels = LABELS
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| labels & (1 << k) != 0)
+            .map(|(_, l)| l.to_string())
+            .collect();
         pr.merge_state_status = Some(STATES[state as usize].into());
-        pr.body = after.iter().map(|a| format!("Merge-After: #{}\n", u64::from(*a) % n + 1)).collect();
+        pr.body = after
+            .iter()
+            .map(|a| format!("Merge-After: #{}\n", u64::from(*a) % n + 1))
+            .collect();
         if base < 3 && n > 1 {
             pr.base_ref = format!("b{}", u64::from(base) % n + 1);
         }
@@ -45,28 +86,65 @@ fn facts_from(spec: Vec<PullSpec>) -> Facts {
         pr.unresolved_threads = Some(0);
         pr.checks = match check {
             0 => vec![],
-            1 => vec![Check { name: "ci-ok".into(), status: "COMPLETED".into(), conclusion: Some("FAILURE".into()), ..Default::default() }],
-            2 => vec![Check { name: "ci-ok".into(), status: "IN_PROGRESS".into(), ..Default::default() }],
-            _ => vec![Check { name: "ci-ok".into(), status: "COMPLETED".into(), conclusion: Some("SUCCESS".into()), ..Default::default() }],
+            1 => vec![Check {
+                name: "ci-ok".into(),
+                status: "COMPLETED".into(),
+                conclusion: Some("FAILURE".into()),
+                ..Default::default()
+            }],
+            2 => vec![Check {
+                name: "ci-ok".into(),
+                status: "IN_PROGRESS".into(),
+                ..Default::default()
+            }],
+            _ => vec![Check {
+                name: "ci-ok".into(),
+                status: "COMPLETED".into(),
+                conclusion: Some("SUCCESS".into()),
+                ..Default::default()
+            }],
         };
         let head = pr.head_sha.clone();
         match marker {
-            1..=4 => pr.comments.push(Comment { id: Some(number), author: "bot".into(), body: format!("<!-- prflow:set-aside reason={} head={head} base=t -->\n- [ ] Retry", REASONS[(marker - 1) as usize]), ..Default::default() }),
-            5 => pr.comments.push(Comment { id: Some(number), author: "bot".into(), body: format!("<!-- prflow:claim head={head} by=f at=2026-11-30T11:00:00Z -->"), ..Default::default() }),
+            1..=4 => pr.comments.push(Comment {
+                id: Some(number),
+                author: "bot".into(),
+                body: format!(
+                    "<!-- prflow:set-aside reason={} head={head} base=t -->\n- [ ] Retry",
+                    REASONS[(marker - 1) as usize]
+                ),
+                ..Default::default()
+            }),
+            5 => pr.comments.push(Comment {
+                id: Some(number),
+                author: "bot".into(),
+                body: format!("<!-- prflow:claim head={head} by=f at=2026-11-30T11:00:00Z -->"),
+                ..Default::default()
+            }),
             _ => {}
         }
         prs.push(pr);
     }
-    Facts { now: "2026-11-30T12:00:00Z".into(), viewer: Some("bot".into()), default_branch: Some("main".into()), base_tip_sha: Some("t".into()), required_checks: vec!["ci-ok".into()], pull_requests: prs, ..Default::default() }
+    Facts {
+        now: "2026-11-30T12:00:00Z".into(),
+        viewer: Some("bot".into()),
+        default_branch: Some("main".into()),
+        base_tip_sha: Some("t".into()),
+        required_checks: vec!["ci-ok".into()],
+        pull_requests: prs,
+        ..Default::default()
+    }
 }
 
 fn key() -> impl Strategy<Value = OrderKey> {
-    (0u64..40, 0u8..3, any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(number, p, dirty, version, demoted)| OrderKey {
-        number,
-        priority: [Priority::High, Priority::Normal, Priority::Low][p as usize],
-        dirty,
-        version,
-        demoted,
+    (0u64..40, 0u8..3, any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(number, p, dirty, version, demoted)| {
+        OrderKey {
+            number,
+            priority: [Priority::High, Priority::Normal, Priority::Low][p as usize],
+            dirty,
+            version,
+            demoted,
+        }
     })
 }
 

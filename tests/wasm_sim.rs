@@ -33,13 +33,18 @@ fn queue_fixture_is_the_native_answer() {
 fn a_bad_parameter_throws_an_error_naming_it() {
     let e = sim("review", r#"{"seed": 1, "stations": 0}"#).unwrap_err();
     let e: js_sys::Error = e.dyn_into().expect("an Error");
-    assert_eq!(String::from(e.message()), "simReview $.stations: expected from 1 to 50, found 0");
+    assert_eq!(
+        String::from(e.message()),
+        "simReview $.stations: expected from 1 to 50, found 0"
+    );
     let e: JsValue = sim("review", r#"{"stations": 2}"#).unwrap_err();
     assert!(String::from(e.dyn_into::<js_sys::Error>().unwrap().message()).contains("$.seed: missing"));
 }
 
 #[wasm_bindgen_test]
 fn draw_seed_draws() {
-    let seeds: Vec<u32> = (0..4).map(|_| wasm::draw_seed().expect("the host has crypto")).collect();
+    let seeds: Vec<u32> = (0..4)
+        .map(|_| wasm::draw_seed().expect("the host has crypto"))
+        .collect();
     assert!(seeds.windows(2).any(|w| w[0] != w[1]), "{seeds:?}");
 }

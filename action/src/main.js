@@ -9,13 +9,31 @@ import { cpSync, existsSync, readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { makeOctokit, parseEvent } from "../../lib/github/index.js";
 import { DEFAULT_CONFIG_PATH, loadConfig } from "../../lib/config-file.js";
-import { NOT_ATTEMPTED, RunError, describeFailure, labelsRun, parseNumbers, reconcileRun, rateLimitReset } from "../../lib/run.js";
+import {
+  NOT_ATTEMPTED,
+  RunError,
+  describeFailure,
+  labelsRun,
+  parseNumbers,
+  reconcileRun,
+  rateLimitReset,
+} from "../../lib/run.js";
 import { sweepRun } from "../../lib/followup.js";
 import { prflow } from "./engine.js";
 import { gateRun } from "../../lib/stations/gate-run.js";
 import { queueRun, queueSummary, workflowTokenRefusal } from "./queue.js";
 import { takeTokens } from "../../lib/token.js";
-import { appendSummary, boundedPlan, errorCommand, getBooleanInput, getInput, groupedLog, readEvent, setOutput, warningAnnotations } from "./runner.js";
+import {
+  appendSummary,
+  boundedPlan,
+  errorCommand,
+  getBooleanInput,
+  getInput,
+  groupedLog,
+  readEvent,
+  setOutput,
+  warningAnnotations,
+} from "./runner.js";
 
 const MODES = ["reconcile", "labels", "sweep", "gate-classify", "gate-report", "queue", "page"];
 
@@ -29,25 +47,36 @@ async function main(env = process.env) {
   // The queue runs the pull request's code (autoFix): the token leaves this process's environment
   // first, the kernel's copy included (lib/token.js), and is kept in memory only.
   const taken = mode === "queue" ? takeTokens(env) : null;
-  const input = (name) => (taken ? (taken[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim() : getInput(name, env));
-  if (!MODES.includes(mode)) throw new RunError([`input mode: expected one of ${MODES.join(", ")}, found ${JSON.stringify(mode)}`]);
+  const input = (name) =>
+    taken ? (taken[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim() : getInput(name, env);
+  if (!MODES.includes(mode))
+    throw new RunError([`input mode: expected one of ${MODES.join(", ")}, found ${JSON.stringify(mode)}`]);
   const live = getBooleanInput("live", false, env);
   const configPath = getInput("config", env) || DEFAULT_CONFIG_PATH;
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
   if (mode === "page") return writePage(resolve(workspace, getInput("page-dir", env) || "_site"), env);
   const readFile = (p) => readFileSync(resolve(workspace, p), "utf8");
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
-  if (!owner || !repo) throw new RunError([`GITHUB_REPOSITORY: expected owner/name, found ${JSON.stringify(env.GITHUB_REPOSITORY ?? "")}`]);
+  if (!owner || !repo)
+    throw new RunError([
+      `GITHUB_REPOSITORY: expected owner/name, found ${JSON.stringify(env.GITHUB_REPOSITORY ?? "")}`,
+    ]);
   const token = input("token");
-  if (!token) throw new RunError(["input token: expected a token (the default is the workflow's GITHUB_TOKEN), found nothing"]);
+  if (!token)
+    throw new RunError(["input token: expected a token (the default is the workflow's GITHUB_TOKEN), found nothing"]);
   if (mode === "queue") {
     // Before any read: a queue run on GITHUB_TOKEN would release pull requests whose CI never starts.
-    const refusal = workflowTokenRefusal(token, { workflowToken: input("workflow-token"), envToken: taken.GITHUB_TOKEN ?? "" });
+    const refusal = workflowTokenRefusal(token, {
+      workflowToken: input("workflow-token"),
+      envToken: taken.GITHUB_TOKEN ?? "",
+    });
     if (refusal) throw new RunError([refusal]);
     console.log(`::add-mask::${token}`);
   }
   const octokit = makeOctokit({ token, baseUrl: env.GITHUB_API_URL, graphqlUrl: env.GITHUB_GRAPHQL_URL, log });
-  log(`prflow ${prflow.version()} · ${mode} · ${owner}/${repo} · ${live ? "live" : "dry run (set live: true to write)"}`);
+  log(
+    `prflow ${prflow.version()} · ${mode} · ${owner}/${repo} · ${live ? "live" : "dry run (set live: true to write)"}`,
+  );
 
   if (mode === "labels") {
     const run = await labelsRun({ prflow, octokit, owner, repo, configPath, readFile, live, log });
@@ -55,7 +84,9 @@ async function main(env = process.env) {
     setOutput("plan", run.results, env);
     writeCounts(run.counts, env);
     appendSummary(run.summary, env);
-    failOnFailedWrites(run.results.filter((r) => r.status === "failed").map((r) => `label ${r.name}: failed: ${r.detail}`));
+    failOnFailedWrites(
+      run.results.filter((r) => r.status === "failed").map((r) => `label ${r.name}: failed: ${r.detail}`),
+    );
     return;
   }
 
@@ -75,10 +106,23 @@ async function main(env = process.env) {
     if (errors.length) throw new RunError(errors);
     log.end();
     const watchTimeout = getInput("watch-timeout", env);
-    if (watchTimeout && !/^\d+$/.test(watchTimeout)) throw new RunError([`input watch-timeout: expected whole minutes, found ${JSON.stringify(watchTimeout)}`]);
+    if (watchTimeout && !/^\d+$/.test(watchTimeout))
+      throw new RunError([`input watch-timeout: expected whole minutes, found ${JSON.stringify(watchTimeout)}`]);
     const commandTimeout = getInput("command-timeout", env);
-    if (commandTimeout && !(Number(commandTimeout) > 0)) throw new RunError([`input command-timeout: expected minutes above 0, found ${JSON.stringify(commandTimeout)}`]);
-    const run = await queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes: watchTimeout ? Number(watchTimeout) : undefined, commandTimeoutMinutes: commandTimeout ? Number(commandTimeout) : undefined, log: (line) => console.log(line) });
+    if (commandTimeout && !(Number(commandTimeout) > 0))
+      throw new RunError([`input command-timeout: expected minutes above 0, found ${JSON.stringify(commandTimeout)}`]);
+    const run = await queueRun({
+      engine,
+      octokit,
+      owner,
+      repo,
+      token,
+      live,
+      env,
+      watchTimeoutMinutes: watchTimeout ? Number(watchTimeout) : undefined,
+      commandTimeoutMinutes: commandTimeout ? Number(commandTimeout) : undefined,
+      log: (line) => console.log(line),
+    });
     setOutput("acted", (run.state.actedOn ?? []).join(","), env);
     setOutput("wait", run.wait, env);
     appendSummary(queueSummary(run, { owner, repo, live }), env);
@@ -92,12 +136,26 @@ async function main(env = process.env) {
     const { engine, errors } = loadConfig(prflow, configPath, { readFile });
     if (errors.length) throw new RunError(errors);
     const step = mode === "gate-classify" ? "classify" : "report";
-    const { decision, results } = await gateRun({ engine, octokit, owner, repo, step, number, sha: getInput("sha", env), result: getInput("result", env), live, log });
+    const { decision, results } = await gateRun({
+      engine,
+      octokit,
+      owner,
+      repo,
+      step,
+      number,
+      sha: getInput("sha", env),
+      result: getInput("result", env),
+      live,
+      log,
+    });
     log.end();
-    for (const [k, v] of Object.entries({ run: decision.run, need: decision.need, sha: decision.sha, pr: number })) setOutput(k, String(v), env);
+    for (const [k, v] of Object.entries({ run: decision.run, need: decision.need, sha: decision.sha, pr: number }))
+      setOutput(k, String(v), env);
     setOutput("plan", decision, env);
     appendSummary(`## prflow gate ${step} · #${number}\n\n${decision.why}\n`, env);
-    failOnFailedWrites(results.filter((r) => r.outcome === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
+    failOnFailedWrites(
+      results.filter((r) => r.outcome === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`),
+    );
     return;
   }
 
@@ -111,7 +169,9 @@ async function main(env = process.env) {
   const note = setPlanOutput(run.plan, run.counts, env);
   writeCounts(run.counts, env);
   appendSummary(note ? `${run.summary}\n> **The plan output is cut:** ${note}.\n` : run.summary, env);
-  failOnFailedWrites(run.results.filter((r) => r.outcome === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
+  failOnFailedWrites(
+    run.results.filter((r) => r.outcome === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`),
+  );
 }
 
 /**
@@ -120,14 +180,20 @@ async function main(env = process.env) {
  */
 function writePage(dir, env) {
   const from = fileURLToPath(PAGE_DIST);
-  if (!existsSync(from)) throw new RunError([`mode page: the built page is missing beside the Action (${from}); use a released tag or a commit of main, which carry page/dist`]);
+  if (!existsSync(from))
+    throw new RunError([
+      `mode page: the built page is missing beside the Action (${from}); use a released tag or a commit of main, which carry page/dist`,
+    ]);
   cpSync(from, dir, { recursive: true });
   const files = readdirSync(dir);
   log(`page: ${files.length} files written to ${dir} (${files.join(", ")})`);
   log.end();
   setOutput("page-dir", dir, env);
   const repo = env.GITHUB_REPOSITORY ?? "OWNER/REPO";
-  appendSummary(`## prflow page\n\nWritten to \`${dir}\` for actions/upload-pages-artifact. Open it as \`https://${repo.split("/")[0]}.github.io/${repo.split("/")[1] ?? "REPO"}/?repo=${repo}\`.\n`, env);
+  appendSummary(
+    `## prflow page\n\nWritten to \`${dir}\` for actions/upload-pages-artifact. Open it as \`https://${repo.split("/")[0]}.github.io/${repo.split("/")[1] ?? "REPO"}/?repo=${repo}\`.\n`,
+    env,
+  );
 }
 
 /** One `::warning::` per kind of warning, with its count (a board without its labels gave one per pull request and label). */
@@ -152,10 +218,18 @@ function failOnFailedWrites(all) {
   if (!all.length) return;
   const skipped = all.filter((l) => l.includes(NOT_ATTEMPTED));
   const lines = all.filter((l) => !l.includes(NOT_ATTEMPTED));
-  if (skipped.length) console.log(errorCommand(`writing: ${skipped.length} write${skipped.length === 1 ? "" : "s"} not attempted: ${skipped[0].slice(skipped[0].indexOf(NOT_ATTEMPTED) + "not attempted: ".length)}; the next scheduled run makes them`));
+  if (skipped.length)
+    console.log(
+      errorCommand(
+        `writing: ${skipped.length} write${skipped.length === 1 ? "" : "s"} not attempted: ${skipped[0].slice(skipped[0].indexOf(NOT_ATTEMPTED) + "not attempted: ".length)}; the next scheduled run makes them`,
+      ),
+    );
   for (const line of lines) {
     const limited = /rate limit/i.test(line);
-    const hint = !limited && /^#\d+: \w+ failed: 403 /.test(line) ? " (the token cannot write here: events from forks get a read-only one; the next scheduled run retries)" : "";
+    const hint =
+      !limited && /^#\d+: \w+ failed: 403 /.test(line)
+        ? " (the token cannot write here: events from forks get a read-only one; the next scheduled run retries)"
+        : "";
     console.log(errorCommand(`writing: ${line}${hint}`));
   }
   process.exitCode = 1;
@@ -173,7 +247,10 @@ try {
   log.end();
   const lines = describeFailure(e);
   for (const line of lines) console.log(errorCommand(line));
-  const title = e instanceof RunError || rateLimitReset(e) !== undefined ? "## prflow stopped before writing anything" : "## prflow failed";
+  const title =
+    e instanceof RunError || rateLimitReset(e) !== undefined
+      ? "## prflow stopped before writing anything"
+      : "## prflow failed";
   appendSummary([title, "", ...lines.map((l) => `- ${l.replace(/\|/g, "\\|")}`), ""].join("\n"));
   // The stack is for debugging prflow itself: shown when the run is re-run with debug logging.
   if (!(e instanceof RunError) && e?.stack && process.env.RUNNER_DEBUG === "1") console.error(e.stack);

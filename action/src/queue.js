@@ -32,11 +32,28 @@ export function workflowTokenRefusal(token, { workflowToken = "", envToken = "" 
  * (the emulator's tests); the runner's cancel signals finish the step in hand, as the CLI's do. Every
  * line is printed through `logLine` (redacted, no workflow command of its own).
  */
-export async function queueRun({ engine, octokit, owner, repo, token, live, env, watchTimeoutMinutes, commandTimeoutMinutes, log }) {
+export async function queueRun({
+  engine,
+  octokit,
+  owner,
+  repo,
+  token,
+  live,
+  env,
+  watchTimeoutMinutes,
+  commandTimeoutMinutes,
+  log,
+}) {
   const server = (env.GITHUB_SERVER_URL || "https://github.com").replace(/\/+$/, "");
-  if (!/^https?:\/\//.test(server)) throw new RunError([`GITHUB_SERVER_URL: expected an http(s) URL, found ${JSON.stringify(server)}`]);
+  if (!/^https?:\/\//.test(server))
+    throw new RunError([`GITHUB_SERVER_URL: expected an http(s) URL, found ${JSON.stringify(server)}`]);
   // RUNNER_TEMP: on disk on GitHub's runners (not a tmpfs) and outside the workspace checkout.
-  const g = new Git({ cloneUrl: `${server}/${owner}/${repo}.git`, token, stateDir: join(env.RUNNER_TEMP || tmpdir(), "prflow-queue", `${owner}-${repo}`), commandTimeoutMinutes });
+  const g = new Git({
+    cloneUrl: `${server}/${owner}/${repo}.git`,
+    token,
+    stateDir: join(env.RUNNER_TEMP || tmpdir(), "prflow-queue", `${owner}-${repo}`),
+    commandTimeoutMinutes,
+  });
   const scale = Number(env.PRFLOW_TIME_SCALE) > 0 ? Number(env.PRFLOW_TIME_SCALE) : 1;
   const sleep = (ms, signal) => stoppableSleep(ms * scale, signal);
   const lines = [];
@@ -46,7 +63,16 @@ export async function queueRun({ engine, octokit, owner, repo, token, live, env,
   };
   const { signal, off } = stopSignals({ g, log: record });
   try {
-    const { state, wait } = await runQueue({ gh: { octokit, owner, repo }, g, engine, options: { dryRun: !live, ...(watchTimeoutMinutes === undefined ? {} : { watchTimeoutMinutes }) }, once: true, log: record, sleep, signal });
+    const { state, wait } = await runQueue({
+      gh: { octokit, owner, repo },
+      g,
+      engine,
+      options: { dryRun: !live, ...(watchTimeoutMinutes === undefined ? {} : { watchTimeoutMinutes }) },
+      once: true,
+      log: record,
+      sleep,
+      signal,
+    });
     return { lines, state, wait };
   } finally {
     await g.dropAll();

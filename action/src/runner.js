@@ -68,9 +68,19 @@ export function boundedPlan(plan, counts, max = MAX_OUTPUT_BYTES) {
   const full = bytes(plan);
   if (full <= max) return { value: plan, note: null };
   const note = `the plan is ${full} bytes, over the ${max}-byte budget of the plan output (GitHub caps a job's outputs at 1 MB)`;
-  const slim = { engine: plan.engine, truncated: `${note}; the pull request rows are left out, the job summary lists them`, configErrors: plan.configErrors, ops: plan.ops, warnings: plan.warnings.length };
+  const slim = {
+    engine: plan.engine,
+    truncated: `${note}; the pull request rows are left out, the job summary lists them`,
+    configErrors: plan.configErrors,
+    ops: plan.ops,
+    warnings: plan.warnings.length,
+  };
   if (bytes(slim) <= max) return { value: slim, note: slim.truncated };
-  const counted = { engine: plan.engine, truncated: `${note}; only the counts are kept, the job summary lists the changes`, counts };
+  const counted = {
+    engine: plan.engine,
+    truncated: `${note}; only the counts are kept, the job summary lists the changes`,
+    counts,
+  };
   return { value: counted, note: counted.truncated };
 }
 
@@ -80,8 +90,19 @@ export function boundedPlan(plan, counts, max = MAX_OUTPUT_BYTES) {
  */
 export function groupedLog(print = (line) => console.log(line)) {
   let current = null;
-  const kindOf = (line) => (/^warning\b/.test(line) ? "warnings" : /^#\d+: /.test(line) ? "changes" : /^(retry|waiting|giving up|GitHub answered|octokit)/.test(line) ? current ?? "reading" : "reading");
-  const titles = { reading: "prflow: config and reading from GitHub", changes: "prflow: the changes, one line each", warnings: "prflow: every warning (the annotations group them)" };
+  const kindOf = (line) =>
+    /^warning\b/.test(line)
+      ? "warnings"
+      : /^#\d+: /.test(line)
+        ? "changes"
+        : /^(retry|waiting|giving up|GitHub answered|octokit)/.test(line)
+          ? (current ?? "reading")
+          : "reading";
+  const titles = {
+    reading: "prflow: config and reading from GitHub",
+    changes: "prflow: the changes, one line each",
+    warnings: "prflow: every warning (the annotations group them)",
+  };
   const log = (line) => {
     const kind = kindOf(line);
     if (kind !== current) {
@@ -102,8 +123,13 @@ export function groupedLog(print = (line) => console.log(line)) {
 export function warningAnnotations(warnings) {
   const list = (xs, n = 8) => xs.slice(0, n).join(", ") + (xs.length > n ? `, and ${xs.length - n} more` : "");
   return warningKinds(warnings).map((g) => {
-    const where = g.numbers.length ? ` on ${g.numbers.length} pull request${g.numbers.length === 1 ? "" : "s"} (${list(g.numbers.map((n) => `#${n}`))})` : "";
+    const where = g.numbers.length
+      ? ` on ${g.numbers.length} pull request${g.numbers.length === 1 ? "" : "s"} (${list(g.numbers.map((n) => `#${n}`))})`
+      : "";
     const names = g.names.length ? `; ${list(g.names)}` : "";
-    return warningCommand(`${g.count} × ${g.kind}${where}${names}. For example: ${g.example}`, `prflow: ${g.count} warning${g.count === 1 ? "" : "s"}: ${g.kind.slice(0, 80)}`);
+    return warningCommand(
+      `${g.count} × ${g.kind}${where}${names}. For example: ${g.example}`,
+      `prflow: ${g.count} warning${g.count === 1 ? "" : "s"}: ${g.kind.slice(0, 80)}`,
+    );
   });
 }

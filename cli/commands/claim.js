@@ -10,11 +10,15 @@ import { githubPort } from "../../lib/stations/github-port.js";
 
 export const ROLES = ["review", "dev", "any"];
 export const summary = "Claim the next pull request to review, or say what a dev machine should do (stations flow).";
-export const usage = "prflow claim review|dev|any <machine> --repo owner/name [--config FILE] [--live | --dry-run] [--json]";
+export const usage =
+  "prflow claim review|dev|any <machine> --repo owner/name [--config FILE] [--live | --dry-run] [--json]";
 export const writes = "legacy";
 export const writeNote = "A claim is a label on the pull request; --dry-run prints the answer and claims nothing.";
 export const help = { "dry-run": "print the answer, write no claim" };
-export const examples = ["prflow claim review m4 --live --repo acme/widgets", "prflow claim dev m2 --repo acme/widgets --dry-run --format json"];
+export const examples = [
+  "prflow claim review m4 --live --repo acme/widgets",
+  "prflow claim dev m2 --repo acme/widgets --dry-run --format json",
+];
 export const options = {
   repo: { type: "string" },
   config: { type: "string" },
@@ -22,7 +26,10 @@ export const options = {
 
 export async function run(values, positionals) {
   const [role, machine, ...extra] = positionals;
-  if (!ROLES.includes(role)) throw new UsageError(`role: expected ${ROLES.join(", ")}, found ${role === undefined ? "none" : JSON.stringify(role)}\nusage: ${usage}`);
+  if (!ROLES.includes(role))
+    throw new UsageError(
+      `role: expected ${ROLES.join(", ")}, found ${role === undefined ? "none" : JSON.stringify(role)}\nusage: ${usage}`,
+    );
   if (!machine || extra.length) throw new UsageError(`expected one machine id after the role\nusage: ${usage}`);
   const dryRun = values["dry-run"];
   const { owner, repo, octokit, log } = connect({ repo: values.repo });
@@ -32,7 +39,8 @@ export async function run(values, positionals) {
   try {
     out = await claimNext({ engine, role, machine, port, dryRun, log });
   } catch (e) {
-    if (e?.status !== undefined || e?.unreachable) throw Object.assign(e, { step: e.step ?? `claim ${role} ${machine}` });
+    if (e?.status !== undefined || e?.unreachable)
+      throw Object.assign(e, { step: e.step ?? `claim ${role} ${machine}` });
     throw new RunError([e.message]);
   }
   if (values.json) console.log(JSON.stringify({ line: out.line, races: out.races, why: out.result?.why ?? null }));
@@ -42,4 +50,3 @@ export async function run(values, positionals) {
   }
   return 0;
 }
-

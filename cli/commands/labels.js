@@ -13,6 +13,10 @@ export async function run(values) {
   const { owner, repo, live, octokit, log } = connect(values);
   const loaded = await repoConfig(values, { octokit, owner, repo });
   const result = await labelsRun({ prflow, octokit, owner, repo, loaded, live, log });
-  console.log(values.json ? JSON.stringify({ results: result.results, unused: result.unused, counts: result.counts }, null, 2) : result.summary);
+  console.log(
+    values.json
+      ? JSON.stringify({ results: result.results, unused: result.unused, counts: result.counts }, null, 2)
+      : result.summary,
+  );
   return result.results.some((r) => r.status === "failed") ? 1 : 0;
 }

@@ -8,8 +8,10 @@ import { RunError } from "../../lib/run.js";
 import { git } from "../../lib/queue/git.js";
 import { openPullRequest } from "../../lib/queue/agents.js";
 
-export const summary = "Open a pull request the way the merge queue expects: under skip-ci, stacked with --base, queued with --queue; arms nothing.";
-export const usage = "prflow open-pr --title TEXT [--body TEXT | --body-file FILE] [--head BRANCH] [--base BRANCH] [--queue] [--draft] [--machine ID] [--live | --dry-run] --repo owner/name [--config FILE]";
+export const summary =
+  "Open a pull request the way the merge queue expects: under skip-ci, stacked with --base, queued with --queue; arms nothing.";
+export const usage =
+  "prflow open-pr --title TEXT [--body TEXT | --body-file FILE] [--head BRANCH] [--base BRANCH] [--queue] [--draft] [--machine ID] [--live | --dry-run] --repo owner/name [--config FILE]";
 export const writes = "legacy";
 export const writeNote = "It writes the pull request and its labels.";
 export const help = {
@@ -40,27 +42,42 @@ export const options = {
 };
 
 export async function run(values, positionals) {
-  if (positionals.length) throw new UsageError(`open-pr takes no positional arguments, found ${JSON.stringify(positionals.join(" "))}\nusage: ${usage}`);
+  if (positionals.length)
+    throw new UsageError(
+      `open-pr takes no positional arguments, found ${JSON.stringify(positionals.join(" "))}\nusage: ${usage}`,
+    );
   if (!values.title) throw new UsageError(`--title: a pull request needs a title\nusage: ${usage}`);
-  if (values.body != null && values["body-file"]) throw new UsageError("--body and --body-file contradict each other; pick one");
+  if (values.body != null && values["body-file"])
+    throw new UsageError("--body and --body-file contradict each other; pick one");
   let body = values.body ?? "";
   if (values["body-file"]) {
     try {
       body = readFileSync(values["body-file"], "utf8");
     } catch (e) {
-      throw new RunError([`open-pr: --body-file ${values["body-file"]}: ${e.code === "ENOENT" ? "no such file" : e.message}`]);
+      throw new RunError([
+        `open-pr: --body-file ${values["body-file"]}: ${e.code === "ENOENT" ? "no such file" : e.message}`,
+      ]);
     }
   }
   let head = values.head;
   if (!head) {
     const r = await git(process.cwd(), ["symbolic-ref", "--quiet", "--short", "HEAD"], { allowFail: true });
-    if (r.code !== 0 || !r.stdout) throw new UsageError("--head: no branch is checked out here; name the pushed branch with --head");
+    if (r.code !== 0 || !r.stdout)
+      throw new UsageError("--head: no branch is checked out here; name the pushed branch with --head");
     head = r.stdout;
   }
   const dryRun = values["dry-run"];
   const { owner, repo, octokit, log } = connect({ repo: values.repo });
   const { engine } = await repoConfig(values, { octokit, owner, repo });
-  const request = { title: values.title, body, head, base: values.base ?? null, queue: values.queue, draft: values.draft, machine: values.machine ?? null };
+  const request = {
+    title: values.title,
+    body,
+    head,
+    base: values.base ?? null,
+    queue: values.queue,
+    draft: values.draft,
+    machine: values.machine ?? null,
+  };
   let out;
   try {
     out = await openPullRequest({ engine, octokit, owner, repo, log }, request, { dryRun });
@@ -69,7 +86,13 @@ export async function run(values, positionals) {
     throw Object.assign(e, { step: e.step ?? "open-pr" });
   }
   for (const w of out.decision.warnings) log(`warning: ${w}`);
-  const line = dryRun ? `${out.decision.message} (dry run: nothing written)` : `#${out.number}: opened; ${out.decision.message}`;
-  console.log(values.json ? JSON.stringify({ ...out.decision, number: out.number, written: !dryRun, results: out.results }, null, 2) : line);
+  const line = dryRun
+    ? `${out.decision.message} (dry run: nothing written)`
+    : `#${out.number}: opened; ${out.decision.message}`;
+  console.log(
+    values.json
+      ? JSON.stringify({ ...out.decision, number: out.number, written: !dryRun, results: out.results }, null, 2)
+      : line,
+  );
   return 0;
 }

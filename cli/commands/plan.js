@@ -15,13 +15,16 @@ export const options = {
 };
 
 export async function run(values, positionals) {
-  if (positionals.length !== 1) throw new UsageError(`expected one facts file, found ${positionals.length}\nusage: ${usage}`);
+  if (positionals.length !== 1)
+    throw new UsageError(`expected one facts file, found ${positionals.length}\nusage: ${usage}`);
   const [file] = positionals;
   let facts;
   try {
     facts = JSON.parse(readFileSync(file, "utf8"));
   } catch (e) {
-    throw new RunError([`${file}: $: expected a JSON facts file, found ${e.code === "ENOENT" ? "no such file" : e.message}`]);
+    throw new RunError([
+      `${file}: $: expected a JSON facts file, found ${e.code === "ENOENT" ? "no such file" : e.message}`,
+    ]);
   }
   const { engine } = offlineConfig(values);
   let plan;
@@ -36,7 +39,16 @@ export async function run(values, positionals) {
   }
   if (values.markdown) {
     const counts = { ops: plan.ops.length, writes: 0, warnings: plan.warnings.length };
-    console.log(reconcileSummary({ repo: facts.repository || file, plan, results: [], live: false, scope: `facts file ${file}`, counts }));
+    console.log(
+      reconcileSummary({
+        repo: facts.repository || file,
+        plan,
+        results: [],
+        live: false,
+        scope: `facts file ${file}`,
+        counts,
+      }),
+    );
   } else {
     console.log(boardText(plan, [], { live: false, width: terminalWidth() }));
   }

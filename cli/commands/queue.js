@@ -27,7 +27,8 @@ export const help = {
   "idle-interval": "seconds between surveys once it has sat still",
   "poll-interval": "seconds between polls of the watched pull request",
   "watch-timeout": "minutes before giving up on one pull request",
-  "command-timeout": "minutes an autoFix command may run before it is killed with what it started (default: the config's queue.commandTimeoutMinutes)",
+  "command-timeout":
+    "minutes an autoFix command may run before it is killed with what it started (default: the config's queue.commandTimeoutMinutes)",
   "no-auto-fix": "never fix a failure that is only a fixer's diff",
 };
 export const options = {
@@ -46,14 +47,16 @@ export const options = {
 
 function seconds(values, name) {
   const n = Number(values[name]);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name}: expected a whole number, found ${JSON.stringify(values[name])}`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new UsageError(`--${name}: expected a whole number, found ${JSON.stringify(values[name])}`);
   return n;
 }
 
 /** Minutes, fractions allowed (0.5 is thirty seconds). */
 export function minutes(values, name) {
   const n = Number(values[name]);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name}: expected minutes above 0, found ${JSON.stringify(values[name])}`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new UsageError(`--${name}: expected minutes above 0, found ${JSON.stringify(values[name])}`);
   return n;
 }
 
@@ -62,7 +65,10 @@ export async function run(values) {
   const taken = takeTokens();
   const env = process.env;
   const slug = await findRepo(values.repo, process.cwd());
-  if (!slug) throw new UsageError(`no repository: give --repo owner/name (origin is not GitHub, and package.json names none)\nusage: ${usage}`);
+  if (!slug)
+    throw new UsageError(
+      `no repository: give --repo owner/name (origin is not GitHub, and package.json names none)\nusage: ${usage}`,
+    );
   const token = await findToken(taken);
   if (!token) throw new UsageError("no token: set GH_TOKEN or GITHUB_TOKEN, or log in with `gh auth login`");
   // The engine is imported here, not at the top: the Action bundles runQueue from this module and loads
@@ -77,21 +83,38 @@ export async function run(values) {
     pollInterval: seconds(values, "poll-interval"),
     watchTimeoutMinutes: seconds(values, "watch-timeout"),
   };
-  const commandTimeoutMinutes = values["command-timeout"] === undefined ? undefined : minutes(values, "command-timeout");
+  const commandTimeoutMinutes =
+    values["command-timeout"] === undefined ? undefined : minutes(values, "command-timeout");
   // --format json: one object a line per event, for a script to read as it comes. Either way the line is
   // redacted and its control characters shown, never obeyed.
   const say = (line) => plainText(redact(line));
-  const log = values.json ? (line) => console.log(JSON.stringify({ at: new Date().toISOString(), event: say(line) })) : (line) => console.log(`${stamp()} ${say(line)}`);
+  const log = values.json
+    ? (line) => console.log(JSON.stringify({ at: new Date().toISOString(), event: say(line) }))
+    : (line) => console.log(`${stamp()} ${say(line)}`);
   const octokit = makeOctokit({ token, baseUrl: env.GITHUB_API_URL, graphqlUrl: env.GITHUB_GRAPHQL_URL, log });
   const { engine } = await repoConfig(values, { octokit, ...slug }, log);
   const server = env.PRFLOW_GIT_URL ?? "https://github.com";
   // The one clone folder per repository, the fixer's too (lib/queue/git.js stateDir).
-  const g = new Git({ cloneUrl: `${server.replace(/\/$/, "")}/${slug.owner}/${slug.repo}.git`, token, stateDir: join(stateDir(env), `${slug.owner}-${slug.repo}`), commandTimeoutMinutes });
+  const g = new Git({
+    cloneUrl: `${server.replace(/\/$/, "")}/${slug.owner}/${slug.repo}.git`,
+    token,
+    stateDir: join(stateDir(env), `${slug.owner}-${slug.repo}`),
+    commandTimeoutMinutes,
+  });
   const { signal, off } = stopSignals({ g, log });
   try {
     // PRFLOW_TIME_SCALE shortens every wait, as it does the Action's (the emulator's tests; 1 on GitHub).
     const scale = Number(env.PRFLOW_TIME_SCALE) > 0 ? Number(env.PRFLOW_TIME_SCALE) : 1;
-    await runQueue({ gh: { octokit, ...slug }, g, engine, options, once: values.once, log, sleep: (ms, sig) => stoppableSleep(ms * scale, sig), signal });
+    await runQueue({
+      gh: { octokit, ...slug },
+      g,
+      engine,
+      options,
+      once: values.once,
+      log,
+      sleep: (ms, sig) => stoppableSleep(ms * scale, sig),
+      signal,
+    });
   } finally {
     await g.dropAll();
     off();

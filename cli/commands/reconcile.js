@@ -8,15 +8,21 @@ import { terminalWidth } from "../usage.js";
 export const summary = "Label pull requests from their facts.";
 export const writes = "live";
 export const usage = `prflow reconcile ${REPO_USAGE} [--numbers 12,14] [--markdown]`;
-export const examples = ["prflow reconcile --repo acme/widgets", "prflow reconcile --repo acme/widgets --numbers 12,14 --live"];
+export const examples = [
+  "prflow reconcile --repo acme/widgets",
+  "prflow reconcile --repo acme/widgets --numbers 12,14 --live",
+];
 export const options = { ...repoOptions, numbers: { type: "string" }, markdown: { type: "boolean", default: false } };
 
 export async function run(values) {
   const { owner, repo, live, octokit, log } = connect(values);
-  const scope = values.numbers ? { scope: "pulls", numbers: parseNumbers(values.numbers), why: "--numbers" } : { scope: "all", why: "the command line" };
+  const scope = values.numbers
+    ? { scope: "pulls", numbers: parseNumbers(values.numbers), why: "--numbers" }
+    : { scope: "all", why: "the command line" };
   const loaded = await repoConfig(values, { octokit, owner, repo });
   const result = await reconcileRun({ prflow, octokit, owner, repo, loaded, scope, live, log });
-  if (values.json) console.log(JSON.stringify({ plan: result.plan, results: result.results, counts: result.counts }, null, 2));
+  if (values.json)
+    console.log(JSON.stringify({ plan: result.plan, results: result.results, counts: result.counts }, null, 2));
   else if (values.markdown) console.log(result.summary);
   else {
     console.log(`${owner}/${repo}: ${live ? "live" : "dry run: nothing was written (--live writes)"}\n`);

@@ -7,12 +7,19 @@ import { connect, offlineConfig, repoConfig } from "../common.js";
 import { RunError } from "../../lib/run.js";
 import { reportJson, reportText, scoreboardText } from "../../lib/queue-report.js";
 
-export const summary = "Show the merge queue: each pull request's triage, owner, position and estimated landing (read-only).";
-export const usage = "prflow report (--repo owner/name | --facts FACTS.json) [--by-agent] [--config FILE] [--format text|json]";
-export const examples = ["prflow report --repo acme/widgets", "prflow report --repo acme/widgets --by-agent", "prflow report --facts facts.json --format json"];
+export const summary =
+  "Show the merge queue: each pull request's triage, owner, position and estimated landing (read-only).";
+export const usage =
+  "prflow report (--repo owner/name | --facts FACTS.json) [--by-agent] [--config FILE] [--format text|json]";
+export const examples = [
+  "prflow report --repo acme/widgets",
+  "prflow report --repo acme/widgets --by-agent",
+  "prflow report --facts facts.json --format json",
+];
 export const help = {
   config: CONFIG_EITHER,
-  "by-agent": "each agent's record instead (its from: label, else the author): opened, landed, bounced, set aside, median time to land, CI minutes per landing, flakes",
+  "by-agent":
+    "each agent's record instead (its from: label, else the author): opened, landed, bounced, set aside, median time to land, CI minutes per landing, flakes",
 };
 export const options = {
   repo: { type: "string" },
@@ -33,7 +40,9 @@ export async function queueFacts(values, reads) {
     try {
       return { engine, facts: JSON.parse(readFileSync(values.facts, "utf8")), repository: null };
     } catch (e) {
-      throw new RunError([`${values.facts}: $: expected a JSON facts file, found ${e.code === "ENOENT" ? "no such file" : e.message}`]);
+      throw new RunError([
+        `${values.facts}: $: expected a JSON facts file, found ${e.code === "ENOENT" ? "no such file" : e.message}`,
+      ]);
     }
   }
   // Loaded only here, so the offline path loads no reader.
@@ -51,9 +60,12 @@ export async function queueFacts(values, reads) {
  * of queueReads, and its last answer (on the facts returned) comes back as `answer`.
  */
 export async function readInput(values, usage, decision) {
-  if (!values.facts === !values.repo && !process.env.GITHUB_REPOSITORY) throw new UsageError(`give --repo or --facts\nusage: ${usage}`);
-  if (values.facts && values.repo) throw new UsageError(`--repo and --facts contradict each other; pick one\nusage: ${usage}`);
-  if (!["text", "json"].includes(values.format)) throw new UsageError(`--format: expected text or json, found ${JSON.stringify(values.format)}`);
+  if (!values.facts === !values.repo && !process.env.GITHUB_REPOSITORY)
+    throw new UsageError(`give --repo or --facts\nusage: ${usage}`);
+  if (values.facts && values.repo)
+    throw new UsageError(`--repo and --facts contradict each other; pick one\nusage: ${usage}`);
+  if (!["text", "json"].includes(values.format))
+    throw new UsageError(`--format: expected text or json, found ${JSON.stringify(values.format)}`);
   let answer;
   const reads = decision && ((engine) => (facts) => (answer = engine[decision]({ facts })).reads);
   const { engine, facts, repository } = await queueFacts(values, reads);

@@ -16,10 +16,17 @@ export async function run(values) {
   const result = await sweepRun({ prflow, octokit, owner, repo, loaded, live, log });
   console.log(
     values.json
-      ? JSON.stringify({ stopTheLine: result.plan.stopTheLine, plan: result.plan, results: result.results, counts: result.counts }, null, 2)
+      ? JSON.stringify(
+          { stopTheLine: result.plan.stopTheLine, plan: result.plan, results: result.results, counts: result.counts },
+          null,
+          2,
+        )
       : values.markdown
         ? result.summary
-        : [`${owner}/${repo}: ${live ? "live" : "dry run: nothing was written (--live writes)"}; the line is ${result.plan.stopTheLine ? "STOPPED" : "open"}`, ...(result.lines.length ? result.lines : ["nothing to do"])].join("\n"),
+        : [
+            `${owner}/${repo}: ${live ? "live" : "dry run: nothing was written (--live writes)"}; the line is ${result.plan.stopTheLine ? "STOPPED" : "open"}`,
+            ...(result.lines.length ? result.lines : ["nothing to do"]),
+          ].join("\n"),
   );
   return result.results.some((r) => r.outcome === "failed") ? 1 : 0;
 }

@@ -35,7 +35,11 @@ function unreachable(octokit) {
         // write may have been applied with its reply lost, so it is not repeated blind: the caller
         // re-reads before recording anything (`ambiguous`).
         if (idempotent(options)) throw e;
-        const err = new e.constructor(`the connection dropped before GitHub answered ${options.method} ${options.url}: whether it was applied is not known (${describeCause(code)})`, 0, { request: e.request });
+        const err = new e.constructor(
+          `the connection dropped before GitHub answered ${options.method} ${options.url}: whether it was applied is not known (${describeCause(code)})`,
+          0,
+          { request: e.request },
+        );
         err.ambiguous = true;
         throw err;
       }
@@ -46,7 +50,9 @@ function unreachable(octokit) {
           return options.baseUrl ?? "the API";
         }
       })();
-      const err = new e.constructor(`could not reach the API at ${origin}: ${describeCause(code)}`, 0, { request: e.request });
+      const err = new e.constructor(`could not reach the API at ${origin}: ${describeCause(code)}`, 0, {
+        request: e.request,
+      });
       err.unreachable = true;
       throw err;
     }
@@ -61,12 +67,23 @@ function dropped(code) {
 /** A request that changes nothing when asked twice: a read, or a GraphQL query (not a mutation). */
 function idempotent(options) {
   if (options.method === "GET" || options.method === "HEAD") return true;
-  return options.method === "POST" && /\/graphql$/.test(options.url ?? "") && typeof options.query === "string" && !/^\s*mutation\b/.test(options.query);
+  return (
+    options.method === "POST" &&
+    /\/graphql$/.test(options.url ?? "") &&
+    typeof options.query === "string" &&
+    !/^\s*mutation\b/.test(options.query)
+  );
 }
 
 /** A connection failure's code in words (Node names them ECONNREFUSED, ENOTFOUND, …). */
 function describeCause(code) {
-  const words = { ECONNREFUSED: "connection refused", ENOTFOUND: "no such host", ECONNRESET: "connection reset", ETIMEDOUT: "timed out", EAI_AGAIN: "name lookup failed" };
+  const words = {
+    ECONNREFUSED: "connection refused",
+    ENOTFOUND: "no such host",
+    ECONNRESET: "connection reset",
+    ETIMEDOUT: "timed out",
+    EAI_AGAIN: "name lookup failed",
+  };
   return words[code] ? `${words[code]} (${code})` : code;
 }
 
@@ -92,11 +109,15 @@ export function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {}, timeSc
   const what = (options) => `${options.method} ${options.url}`;
   const onLimit = (kind) => (retryAfter, options, _octokit, retryCount) => {
     if (kind === "rate limit" && retryAfter > MAX_RATE_LIMIT_WAIT_S) {
-      log(`giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, more than this request waits (${MAX_RATE_LIMIT_WAIT_S} s): the resident worker waits for the reset, a run stops`);
+      log(
+        `giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, more than this request waits (${MAX_RATE_LIMIT_WAIT_S} s): the resident worker waits for the reset, a run stops`,
+      );
       return false;
     }
     if (retryCount < MAX_RATE_LIMIT_RETRIES) {
-      log(`retry: ${kind} on ${what(options)}; waiting ${retryAfter} s as GitHub asks (retry ${retryCount + 1} of ${MAX_RATE_LIMIT_RETRIES})`);
+      log(
+        `retry: ${kind} on ${what(options)}; waiting ${retryAfter} s as GitHub asks (retry ${retryCount + 1} of ${MAX_RATE_LIMIT_RETRIES})`,
+      );
       return true;
     }
     log(`giving up: ${kind} on ${what(options)} after ${retryCount} retries`);
@@ -122,7 +143,8 @@ export function makeOctokit({ token, baseUrl, graphqlUrl, log = () => {}, timeSc
   });
   // Where GraphQL goes: what the runner says (GITHUB_GRAPHQL_URL), else GitHub's rule for the REST base
   // (…/api/v3 on GitHub Enterprise Server → …/api/graphql; else …/graphql).
-  octokit.prflowGraphqlUrl = gqlUrl ?? (/\/api\/v3$/.test(apiUrl) ? apiUrl.replace(/\/api\/v3$/, "/api/graphql") : `${apiUrl}/graphql`);
+  octokit.prflowGraphqlUrl =
+    gqlUrl ?? (/\/api\/v3$/.test(apiUrl) ? apiUrl.replace(/\/api\/v3$/, "/api/graphql") : `${apiUrl}/graphql`);
   octokit.graphql = octokit.graphql.defaults({ url: octokit.prflowGraphqlUrl });
   return octokit;
 }
@@ -137,7 +159,9 @@ function loggingFetch(log, scale) {
     const res = await fetch(url, init);
     if (res.status >= 500 || res.status === 429 || (res.status === 403 && res.headers.get("retry-after"))) {
       const after = Number(res.headers.get("retry-after"));
-      log(`GitHub answered ${res.status} to ${init?.method ?? "GET"} ${new URL(url).pathname}${after ? ` (retry-after ${after} s)` : ""}`);
+      log(
+        `GitHub answered ${res.status} to ${init?.method ?? "GET"} ${new URL(url).pathname}${after ? ` (retry-after ${after} s)` : ""}`,
+      );
       if (res.status === 429 && after > 0) {
         log(`waiting ${after} s as GitHub asks before retrying`);
         await new Promise((r) => setTimeout(r, after * 1000 * scale));

@@ -32,7 +32,9 @@ export function parseEvent(eventName, payload = {}) {
     case "pull_request_review_comment":
     case "pull_request_review_thread": {
       const n = payload.pull_request?.number ?? payload.number;
-      return Number.isInteger(n) ? pulls([n], `${eventName} ${payload.action ?? ""}`.trim()) : none(`${eventName} without a pull request number`);
+      return Number.isInteger(n)
+        ? pulls([n], `${eventName} ${payload.action ?? ""}`.trim())
+        : none(`${eventName} without a pull request number`);
     }
     case "issue_comment":
     case "issues": {
@@ -45,10 +47,17 @@ export function parseEvent(eventName, payload = {}) {
     case "check_run": {
       const list = payload[eventName]?.pull_requests ?? [];
       const numbers = list.map((p) => p.number).filter(Number.isInteger);
-      return numbers.length ? pulls(numbers, `${eventName} ${payload.action ?? ""}`.trim()) : all(`${eventName} names no pull request (a fork's head, or a branch without one)`);
+      return numbers.length
+        ? pulls(numbers, `${eventName} ${payload.action ?? ""}`.trim())
+        : all(`${eventName} names no pull request (a fork's head, or a branch without one)`);
     }
     case "status":
-      return all(`status ${payload.context ?? ""} on ${String(payload.sha ?? "").slice(0, 7)}: a status names only a commit`.replace("  ", " "));
+      return all(
+        `status ${payload.context ?? ""} on ${String(payload.sha ?? "").slice(0, 7)}: a status names only a commit`.replace(
+          "  ",
+          " ",
+        ),
+      );
     case "schedule":
       return all("scheduled sweep");
     case "workflow_dispatch":

@@ -20,7 +20,11 @@ export async function listLabels(octokit, { owner, repo }) {
  * would create | would update | failed.
  */
 export async function syncLabels(octokit, { owner, repo, decide, live = false, log = () => {} }) {
-  const existing = (await listLabels(octokit, { owner, repo })).map((l) => ({ name: l.name, color: l.color, description: l.description ?? null }));
+  const existing = (await listLabels(octokit, { owner, repo })).map((l) => ({
+    name: l.name,
+    color: l.color,
+    description: l.description ?? null,
+  }));
   const sync = decide(existing);
   const written = await applyOps(octokit, sync.ops, { owner, repo, live, log });
   // Rows that change carry one op each, in the same order.

@@ -72,7 +72,10 @@ export const QUEUE_PULLS_QUERY = `query QueuePulls($owner: String!, $repo: Strin
 
 /** What an issue or pull request number is: used for numbers Start-After: names. */
 export function numbersQuery(numbers) {
-  const fields = numbers.map((n) => `n${n}: issueOrPullRequest(number: ${Number(n)}) { __typename ... on Issue { number state body } ... on PullRequest { number prState: state } }`);
+  const fields = numbers.map(
+    (n) =>
+      `n${n}: issueOrPullRequest(number: ${Number(n)}) { __typename ... on Issue { number state body } ... on PullRequest { number prState: state } }`,
+  );
   return `query QueueNumbers($owner: String!, $repo: String!) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`;
 }
 
@@ -123,7 +126,19 @@ const MAX_ROUNDS = 8;
  * whose answer carries the same reads (the dashboard's `reads`), keeps the last answer, and so asks
  * one whole-board question a round: the answer that names nothing is the one it shows.
  */
-export async function readQueueFacts(octokit, { owner, repo, engine, facts, config = {}, log = () => {}, tips, reads: ask = (f) => engine.queueReads({ facts: f }) }) {
+export async function readQueueFacts(
+  octokit,
+  {
+    owner,
+    repo,
+    engine,
+    facts,
+    config = {},
+    log = () => {},
+    tips,
+    reads: ask = (f) => engine.queueReads({ facts: f }),
+  },
+) {
   facts.repository ||= `${owner}/${repo}`;
   facts.unknown ??= [];
   facts.pullRequests ??= [];
@@ -156,7 +171,11 @@ export async function readQueueFacts(octokit, { owner, repo, engine, facts, conf
         if (node.closingIssuesReferences) {
           // Every link with its repository: GitHub links other repositories' issues too, and the engine
           // decides which are this repository's. Their bodies are read when the engine names them.
-          pr.closingIssues = node.closingIssuesReferences.nodes.filter(Boolean).map((i) => ({ number: i.number, source: "link", ...(i.repository ? { repository: i.repository.nameWithOwner } : {}) }));
+          pr.closingIssues = node.closingIssuesReferences.nodes.filter(Boolean).map((i) => ({
+            number: i.number,
+            source: "link",
+            ...(i.repository ? { repository: i.repository.nameWithOwner } : {}),
+          }));
         } else addUnknown(pr.unknown, "closingIssues");
         // Past one page of threads the count is a floor: enough to hold on, never a guess that releases.
         if (node.reviewThreads) pr.unresolvedThreads = node.reviewThreads.nodes.filter((t) => !t.isResolved).length;
@@ -181,7 +200,9 @@ export async function readQueueFacts(octokit, { owner, repo, engine, facts, conf
     if (reads.configErrors) break; // a bad config: the engine names nothing to read, and says why where it decides
     if (!reads.issues.length && !reads.blockedBy.length && !reads.teams.length && !reads.tips.length) break;
     if (round === MAX_ROUNDS) {
-      log(`queue facts: the engine still names reads after ${MAX_ROUNDS} rounds (${JSON.stringify(reads)}); reading stops here`);
+      log(
+        `queue facts: the engine still names reads after ${MAX_ROUNDS} rounds (${JSON.stringify(reads)}); reading stops here`,
+      );
       break;
     }
     await readIssues(octokit, { owner, repo, facts, numbers: reads.issues, blockedBy: reads.blockedBy, log });
@@ -204,12 +225,16 @@ async function readIssues(octokit, { owner, repo, facts, numbers, blockedBy, log
         const node = data.repository[`n${n}`];
         // A number that names nothing is no open issue: GitHub's answer, kept so it is not asked again.
         if (!node) facts.issues.push({ number: n, open: false });
-        else if (node.__typename === "PullRequest") facts.issues.push({ number: n, open: node.prState === "OPEN", pullRequest: true });
+        else if (node.__typename === "PullRequest")
+          facts.issues.push({ number: n, open: node.prState === "OPEN", pullRequest: true });
         else facts.issues.push({ number: n, open: node.state === "OPEN", body: node.body ?? "" });
       }
     }
     for (const n of blockedBy) {
-      const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by", { owner, repo, issue_number: n });
+      const { data } = await octokit.request(
+        "GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by",
+        { owner, repo, issue_number: n },
+      );
       const issue = facts.issues.find((i) => i.number === n);
       if (issue) issue.blockedBy = data.filter((d) => d.state === "open").map((d) => d.number);
     }
@@ -253,7 +278,11 @@ async function readTips(octokit, { owner, repo, facts, numbers, log, tips }) {
   const unseen = prs.filter((pr) => !TIP_ANSWERS.has(key(pr)));
   if (tips && unseen.length) {
     try {
-      const answers = await tips({ tip: facts.baseTipSha, base: facts.defaultBranch, heads: unseen.map((pr) => ({ number: pr.number, branch: pr.headRef, sha: pr.headSha })) });
+      const answers = await tips({
+        tip: facts.baseTipSha,
+        base: facts.defaultBranch,
+        heads: unseen.map((pr) => ({ number: pr.number, branch: pr.headRef, sha: pr.headSha })),
+      });
       for (const pr of unseen) if (answers.has(pr.headSha)) remember(key(pr), answers.get(pr.headSha));
     } catch (e) {
       log(`queue facts: git could not say which branches are built on the tip (${e.message}); asking the compare API`);
@@ -267,7 +296,12 @@ async function readTips(octokit, { owner, repo, facts, numbers, log, tips }) {
       continue;
     }
     try {
-      const { data } = await octokit.request("GET /repos/{owner}/{repo}/compare/{basehead}", { owner, repo, basehead, per_page: 1 });
+      const { data } = await octokit.request("GET /repos/{owner}/{repo}/compare/{basehead}", {
+        owner,
+        repo,
+        basehead,
+        per_page: 1,
+      });
       pr.builtOnBaseTip = data.behind_by === 0;
       remember(key(pr), pr.builtOnBaseTip);
     } catch (e) {

@@ -21,7 +21,15 @@ export const PULL_PAGE = 100;
  */
 export const MIN_PULL_PAGE = 6;
 /** Nested page sizes: large enough that a typical pull request needs no second query. */
-export const NESTED = { labels: 50, reviews: 50, reviewRequests: 25, files: 100, comments: 50, checks: 100, timeline: 100 };
+export const NESTED = {
+  labels: 50,
+  reviews: 50,
+  reviewRequests: 25,
+  files: 100,
+  comments: 50,
+  checks: 100,
+  timeline: 100,
+};
 /** Follow-up pages use GitHub's maximum. */
 export const FOLLOW_PAGE = 100;
 /**
@@ -45,8 +53,18 @@ export const TIMELINE_KINDS = {
   ConvertToDraftEvent: "convert_to_draft",
   ReopenedEvent: "reopened",
 };
-const ITEM_TYPES = ["LABELED_EVENT", "UNLABELED_EVENT", "PULL_REQUEST_COMMIT", "HEAD_REF_FORCE_PUSHED_EVENT", "ISSUE_COMMENT", "PULL_REQUEST_REVIEW", "REVIEW_REQUESTED_EVENT", "READY_FOR_REVIEW_EVENT", "CONVERT_TO_DRAFT_EVENT", "REOPENED_EVENT"];
-
+const ITEM_TYPES = [
+  "LABELED_EVENT",
+  "UNLABELED_EVENT",
+  "PULL_REQUEST_COMMIT",
+  "HEAD_REF_FORCE_PUSHED_EVENT",
+  "ISSUE_COMMENT",
+  "PULL_REQUEST_REVIEW",
+  "REVIEW_REQUESTED_EVENT",
+  "READY_FOR_REVIEW_EVENT",
+  "CONVERT_TO_DRAFT_EVENT",
+  "REOPENED_EVENT",
+];
 
 const PAGE_INFO = "pageInfo { hasNextPage endCursor }";
 const ACTOR = "actor { __typename login }";
@@ -57,7 +75,8 @@ const LISTS = {
   labels: { fact: "labels", select: (a) => `labels(${a}) { ${PAGE_INFO} nodes { name } }`, at: (pr) => pr.labels },
   reviews: {
     fact: "reviews",
-    select: (a) => `reviews(${a}) { ${PAGE_INFO} nodes { ${AUTHOR} state submittedAt body authorAssociation commit { oid } } }`,
+    select: (a) =>
+      `reviews(${a}) { ${PAGE_INFO} nodes { ${AUTHOR} state submittedAt body authorAssociation commit { oid } } }`,
     at: (pr) => pr.reviews,
   },
   reviewRequests: {
@@ -81,7 +100,9 @@ const LISTS = {
     at: (pr) => {
       const commit = pr.commits?.nodes?.[0]?.commit;
       if (!commit) return pr.commits === null ? null : { pageInfo: { hasNextPage: false }, nodes: [] };
-      return commit.statusCheckRollup ? commit.statusCheckRollup.contexts : { pageInfo: { hasNextPage: false }, nodes: [] };
+      return commit.statusCheckRollup
+        ? commit.statusCheckRollup.contexts
+        : { pageInfo: { hasNextPage: false }, nodes: [] };
     },
   },
   timeline: {
@@ -101,16 +122,28 @@ export const checksSelect = (first) => LISTS.checks.select(`first: ${first}`);
 export const checksAt = (pr) => LISTS.checks.at(pr);
 
 // The GraphQL field each list's errors are reported under.
-const LIST_FIELD = { labels: "labels", reviews: "reviews", reviewRequests: "reviewRequests", files: "files", comments: "comments", checks: "commits", timeline: "timelineItems" };
+const LIST_FIELD = {
+  labels: "labels",
+  reviews: "reviews",
+  reviewRequests: "reviewRequests",
+  files: "files",
+  comments: "comments",
+  checks: "commits",
+  timeline: "timelineItems",
+};
 
 const PULL_FIELDS =
   "number state title body isDraft createdAt baseRefName headRefName headRefOid mergeable mergeStateStatus author { __typename login } " +
-  Object.entries(LISTS).map(([k, l]) => l.select(`first: ${NESTED[k]}`)).join(" ");
+  Object.entries(LISTS)
+    .map(([k, l]) => l.select(`first: ${NESTED[k]}`))
+    .join(" ");
 
 // Repository-level facts, read once, on the first page.
 const REPO_FIELDS =
   `defaultBranchRef { name refUpdateRule { requiredStatusCheckContexts } } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` +
-  CODEOWNERS_PATHS.map((p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`).join(" ");
+  CODEOWNERS_PATHS.map(
+    (p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`,
+  ).join(" ");
 
 /** One page of the sweep; the first also reads the viewer and the repository-level facts. */
 function sweepQuery(first, size = PULL_PAGE) {
@@ -164,7 +197,17 @@ function graphqlUrlOf(octokit) {
  * clock, not this machine's). `log` gets one line per request beyond the first page.
  */
 export async function readFacts(octokit, { owner, repo, numbers, viewer, now, log = () => {} } = {}) {
-  const facts = { repository: `${owner}/${repo}`, now: "", viewer: viewer ?? null, defaultBranch: null, labels: [], requiredChecks: [], codeowners: null, unknown: [], pullRequests: [] };
+  const facts = {
+    repository: `${owner}/${repo}`,
+    now: "",
+    viewer: viewer ?? null,
+    defaultBranch: null,
+    labels: [],
+    requiredChecks: [],
+    codeowners: null,
+    unknown: [],
+    pullRequests: [],
+  };
   const stats = { graphql: 0, rest: 0, followUps: 0 };
   const raw = [];
   let head = null;
@@ -187,11 +230,17 @@ export async function readFacts(octokit, { owner, repo, numbers, viewer, now, lo
       } catch (e) {
         if (!serverSide(e) || size <= MIN_PULL_PAGE) throw e;
         size = Math.max(MIN_PULL_PAGE, Math.floor(size / 2));
-        log(`a page of pull requests failed on GitHub's side (${e.status ?? ""} ${e.message}); asking again ${size} at a time`);
+        log(
+          `a page of pull requests failed on GitHub's side (${e.status ?? ""} ${e.message}); asking again ${size} at a time`,
+        );
         continue;
       }
       const repository = r.data?.repository;
-      if (!repository) throw new GraphqlErrors(r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }], r.data);
+      if (!repository)
+        throw new GraphqlErrors(
+          r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }],
+          r.data,
+        );
       if (head === null) head = { data: r.data, errors: r.errors };
       const conn = repository.pullRequests;
       if (!conn) throw new GraphqlErrors(r.errors, r.data);
@@ -200,7 +249,9 @@ export async function readFacts(octokit, { owner, repo, numbers, viewer, now, lo
         // GitHub answers null for a node it failed to build (with an error at its path): that pull
         // request is unknown, so it is left out of this run and its labels stay as they are.
         if (!pr) {
-          log(`a pull request came back empty from GitHub (${errors.map((e) => e.message).join("; ") || "no error given"}); it is left out of this run, its labels untouched`);
+          log(
+            `a pull request came back empty from GitHub (${errors.map((e) => e.message).join("; ") || "no error given"}); it is left out of this run, its labels untouched`,
+          );
           return;
         }
         raw.push({ pr, errors });
@@ -216,7 +267,11 @@ export async function readFacts(octokit, { owner, repo, numbers, viewer, now, lo
       const chunk = wanted.slice(start, start + PULL_PAGE);
       const r = await run(pullsQuery(head === null, chunk), { owner, repo });
       const repository = r.data?.repository;
-      if (!repository) throw new GraphqlErrors(r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }], r.data);
+      if (!repository)
+        throw new GraphqlErrors(
+          r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }],
+          r.data,
+        );
       if (head === null) head = { data: r.data, errors: r.errors };
       chunk.forEach((_, i) => {
         const pr = repository[`p${i}`];
@@ -250,12 +305,18 @@ export async function readFacts(octokit, { owner, repo, numbers, viewer, now, lo
       facts.unknown.push("labels");
     }
   } else {
-    log(`labels: could not read the repository's labels (${head.errors.map((e) => e.message).join("; ")}); treating them as unknown`);
+    log(
+      `labels: could not read the repository's labels (${head.errors.map((e) => e.message).join("; ")}); treating them as unknown`,
+    );
     facts.unknown.push("labels");
   }
-  const codeownerErrors = CODEOWNERS_PATHS.some((_, i) => errorsUnder(head.errors, ["repository", `codeowners${i}`]).length);
+  const codeownerErrors = CODEOWNERS_PATHS.some(
+    (_, i) => errorsUnder(head.errors, ["repository", `codeowners${i}`]).length,
+  );
   if (codeownerErrors) facts.unknown.push("codeowners");
-  else facts.codeowners = CODEOWNERS_PATHS.map((_, i) => repository[`codeowners${i}`]?.text).find((t) => typeof t === "string") ?? null;
+  else
+    facts.codeowners =
+      CODEOWNERS_PATHS.map((_, i) => repository[`codeowners${i}`]?.text).find((t) => typeof t === "string") ?? null;
 
   // The rules of the default branch, read once for every flow: required checks from classic branch
   // protection (GraphQL's refUpdateRule, readable without admin rights, on the first page) and every
@@ -267,12 +328,22 @@ export async function readFacts(octokit, { owner, repo, numbers, viewer, now, lo
   if (facts.defaultBranch) {
     try {
       stats.rest++;
-      rules = (await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch: facts.defaultBranch, per_page: 100 })).data;
+      rules = (
+        await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", {
+          owner,
+          repo,
+          branch: facts.defaultBranch,
+          per_page: 100,
+        })
+      ).data;
     } catch (e) {
-      log(`rules: could not read the rules of ${facts.defaultBranch} (${e.status ?? ""} ${e.message}); treating them as unknown`);
+      log(
+        `rules: could not read the rules of ${facts.defaultBranch} (${e.status ?? ""} ${e.message}); treating them as unknown`,
+      );
     }
   }
-  if (rules && !protectionFailed) facts.requiredChecks = [...new Set([...protection.filter(Boolean), ...requiredContexts(rules)])];
+  if (rules && !protectionFailed)
+    facts.requiredChecks = [...new Set([...protection.filter(Boolean), ...requiredContexts(rules)])];
   else facts.unknown.push("requiredChecks");
   if (rules) Object.assign(facts, reviewRules(rules));
   else facts.unknown.push("rules");
@@ -295,7 +366,10 @@ function serverSide(e) {
 /** What the pull_request rule of a `GET /rules/branches/{branch}` answer requires of a review. */
 export function reviewRules(rules) {
   const pr = (rules ?? []).find((rule) => rule.type === "pull_request");
-  return { requireCodeOwnerReview: Boolean(pr?.parameters?.require_code_owner_review), requireConversationResolution: Boolean(pr?.parameters?.required_review_thread_resolution) };
+  return {
+    requireCodeOwnerReview: Boolean(pr?.parameters?.require_code_owner_review),
+    requireConversationResolution: Boolean(pr?.parameters?.required_review_thread_resolution),
+  };
 }
 
 /** The contexts a `GET /rules/branches/{branch}` answer requires. */
@@ -339,7 +413,8 @@ function firstPage(pr, errors) {
   }
   // Single fields: an error there nulls the field, which must not read as false or mergeable.
   for (const field of ["isDraft", "mergeable"]) {
-    if (errors.some((e) => e.path.at(-1) === field) || typeof pr[field] === "undefined" || pr[field] === null) unknown.add(field);
+    if (errors.some((e) => e.path.at(-1) === field) || typeof pr[field] === "undefined" || pr[field] === null)
+      unknown.add(field);
   }
   return { pr, lists, pending, unknown };
 }
@@ -360,9 +435,13 @@ async function followUp(pulls, ctx) {
         for (const k of keys) vars[`a${j}_${k}`] = p.pending[k];
         return `f${j}: pullRequest(number: ${Number(p.pr.number)}) { ${keys.map((k) => LISTS[k].select(`first: ${FOLLOW_PAGE}, after: $a${j}_${k}`)).join(" ")} }`;
       });
-      const query = `query prflowMore($owner: String!, $repo: String!, ${Object.keys(vars).map((v) => `$${v}: String`).join(", ")}) { repository(owner: $owner, name: $repo) { ${aliases.join(" ")} } }`;
+      const query = `query prflowMore($owner: String!, $repo: String!, ${Object.keys(vars)
+        .map((v) => `$${v}: String`)
+        .join(", ")}) { repository(owner: $owner, name: $repo) { ${aliases.join(" ")} } }`;
       ctx.stats.followUps++;
-      ctx.log(`reading more of ${batch.map((p) => `#${p.pr.number} (${Object.keys(p.pending).join(", ")})`).join(", ")}`);
+      ctx.log(
+        `reading more of ${batch.map((p) => `#${p.pr.number} (${Object.keys(p.pending).join(", ")})`).join(", ")}`,
+      );
       let r;
       try {
         r = await ctx.run(query, { owner: ctx.owner, repo: ctx.repo, ...vars });
@@ -373,7 +452,8 @@ async function followUp(pulls, ctx) {
         const more = r.data?.repository?.[`f${j}`];
         const errors = r.errors.filter((e) => !e.path?.length || e.path.length <= 1 || e.path[1] === `f${j}`);
         for (const k of Object.keys(p.pending)) {
-          const failed = !more || errors.some((e) => (e.path ?? []).includes(LIST_FIELD[k]) || (e.path ?? []).length <= 2);
+          const failed =
+            !more || errors.some((e) => (e.path ?? []).includes(LIST_FIELD[k]) || (e.path ?? []).length <= 2);
           const conn = more && LISTS[k].at(more);
           if (failed || !conn) {
             p.unknown.add(LISTS[k].fact);
@@ -405,7 +485,8 @@ function toPull({ pr, lists, unknown }) {
     headSha: pr.headRefOid ?? headOid ?? "",
     // An errored single field is "do not know", never its falsy reading: a null isDraft is listed
     // unknown (not "ready"), and mergeable has its own UNKNOWN.
-    mergeable: !unknown.has("mergeable") && ["MERGEABLE", "CONFLICTING"].includes(pr.mergeable) ? pr.mergeable : "UNKNOWN",
+    mergeable:
+      !unknown.has("mergeable") && ["MERGEABLE", "CONFLICTING"].includes(pr.mergeable) ? pr.mergeable : "UNKNOWN",
     mergeStateStatus: pr.mergeStateStatus ?? null,
     labels: (lists.labels ?? []).map((l) => l.name),
     reviews: (lists.reviews ?? []).map(toReview),
@@ -419,7 +500,14 @@ function toPull({ pr, lists, unknown }) {
 }
 
 function toReview(r) {
-  return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "", authorAssociation: r.authorAssociation ?? "" };
+  return {
+    author: loginOf(r.author) ?? "ghost",
+    state: r.state,
+    commit: r.commit?.oid ?? "",
+    submittedAt: r.submittedAt ?? "",
+    body: r.body ?? "",
+    authorAssociation: r.authorAssociation ?? "",
+  };
 }
 
 function reviewerName(r) {
@@ -466,11 +554,22 @@ export function toCheck(c) {
  * (404: no such job, or a job with no log yet).
  */
 export async function readJobLog(octokit, { owner, repo, jobId }) {
-  const r = await octokit.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", { owner, repo, job_id: jobId, request: { redirect: "manual" } });
+  const r = await octokit.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", {
+    owner,
+    repo,
+    job_id: jobId,
+    request: { redirect: "manual" },
+  });
   const location = r.headers.location;
-  if (r.status !== 302 || !location) throw Object.assign(new Error(`the job log of ${jobId}: expected a redirect to the log, got ${r.status}`), { status: r.status });
+  if (r.status !== 302 || !location)
+    throw Object.assign(new Error(`the job log of ${jobId}: expected a redirect to the log, got ${r.status}`), {
+      status: r.status,
+    });
   const res = await fetch(location);
-  if (!res.ok) throw Object.assign(new Error(`the job log of ${jobId}: the download answered ${res.status}`), { status: res.status });
+  if (!res.ok)
+    throw Object.assign(new Error(`the job log of ${jobId}: the download answered ${res.status}`), {
+      status: res.status,
+    });
   return res.text();
 }
 
@@ -489,7 +588,12 @@ function toEvent(item) {
   if (!kind) return null;
   switch (item.__typename) {
     case "PullRequestCommit":
-      return { kind, at: item.commit?.committedDate ?? "", actor: item.commit?.author?.user?.login ?? null, label: null };
+      return {
+        kind,
+        at: item.commit?.committedDate ?? "",
+        actor: item.commit?.author?.user?.login ?? null,
+        label: null,
+      };
     case "IssueComment":
       return { kind, at: item.createdAt, actor: loginOf(item.author), label: null };
     case "PullRequestReview":

@@ -54,19 +54,32 @@ export const WRITERS = {
       const add = op.add.map((c) => c.label);
       const remove = op.remove.map((c) => c.label);
       if (!add.length && !remove.length) return { outcome: UNCHANGED, detail: "no label to change" };
-      if (add.length) await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: op.number, labels: add });
+      if (add.length)
+        await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", {
+          ...params,
+          issue_number: op.number,
+          labels: add,
+        });
       const gone = [];
       for (const name of remove) {
         try {
-          await octokit.request("DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", { ...params, issue_number: op.number, name });
+          await octokit.request("DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", {
+            ...params,
+            issue_number: op.number,
+            name,
+          });
         } catch (e) {
           // Already gone: the pull request is as the op wants it.
           if (e.status !== 404) throw e;
           gone.push(name);
         }
       }
-      if (!add.length && gone.length === remove.length) return { outcome: UNCHANGED, detail: `${gone.join(", ")} already removed` };
-      return { outcome: APPLIED, detail: labelWords(op) + (gone.length ? ` (${gone.join(", ")} already removed)` : "") };
+      if (!add.length && gone.length === remove.length)
+        return { outcome: UNCHANGED, detail: `${gone.join(", ")} already removed` };
+      return {
+        outcome: APPLIED,
+        detail: labelWords(op) + (gone.length ? ` (${gone.join(", ")} already removed)` : ""),
+      };
     },
   },
   requestReviewers: {
@@ -86,28 +99,47 @@ export const WRITERS = {
     describe: (op) => (op.commentId == null ? "would comment" : `would update comment ${op.commentId}`),
     async apply(octokit, op, { params }) {
       if (op.commentId == null) {
-        const res = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...params, issue_number: op.number, body: op.body });
+        const res = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+          ...params,
+          issue_number: op.number,
+          body: op.body,
+        });
         return { outcome: APPLIED, detail: `commented (${res.data.id})` };
       }
       // The comment's guard: it still exists and still starts with the marker it was chosen by.
       let current;
       try {
-        current = (await octokit.request("GET /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...params, comment_id: op.commentId, request: { ...GUARD_READ } })).data;
+        current = (
+          await octokit.request("GET /repos/{owner}/{repo}/issues/comments/{comment_id}", {
+            ...params,
+            comment_id: op.commentId,
+            request: { ...GUARD_READ },
+          })
+        ).data;
       } catch (e) {
         if (e.status === 404) return { outcome: GUARD_FAILED, detail: `comment ${op.commentId} is gone` };
         throw e;
       }
       const body = current.body ?? "";
-      if (!body.startsWith(op.marker)) return { outcome: GUARD_FAILED, detail: `comment ${op.commentId} no longer starts with ${op.marker}` };
+      if (!body.startsWith(op.marker))
+        return { outcome: GUARD_FAILED, detail: `comment ${op.commentId} no longer starts with ${op.marker}` };
       if (body === op.body) return { outcome: UNCHANGED, detail: "the comment already says this" };
-      await octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...params, comment_id: op.commentId, body: op.body });
+      await octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
+        ...params,
+        comment_id: op.commentId,
+        body: op.body,
+      });
       return { outcome: APPLIED, detail: `updated comment ${op.commentId}` };
     },
   },
   comment: {
     describe: (op) => `would comment ${JSON.stringify(op.body.slice(0, 60))}`,
     async apply(octokit, op, { params }) {
-      const res = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...params, issue_number: op.number, body: op.body });
+      const res = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+        ...params,
+        issue_number: op.number,
+        body: op.body,
+      });
       return { outcome: APPLIED, detail: `commented (${res.data.id})` };
     },
   },
@@ -121,14 +153,24 @@ export const WRITERS = {
     },
   },
   upsertBoard: {
-    describe: (op) => (op.number == null ? `would open the board issue with ${op.label}` : `would rewrite the board #${op.number}`),
+    describe: (op) =>
+      op.number == null ? `would open the board issue with ${op.label}` : `would rewrite the board #${op.number}`,
     async apply(octokit, op, { params }) {
       if (op.number == null) {
         // Creating an issue with a label the repository lacks creates the label too.
-        const res = await octokit.request("POST /repos/{owner}/{repo}/issues", { ...params, title: op.title, body: op.body, labels: [op.label] });
+        const res = await octokit.request("POST /repos/{owner}/{repo}/issues", {
+          ...params,
+          title: op.title,
+          body: op.body,
+          labels: [op.label],
+        });
         return { outcome: APPLIED, detail: `opened the board as #${res.data.number}` };
       }
-      await octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", { ...params, issue_number: op.number, body: op.body });
+      await octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", {
+        ...params,
+        issue_number: op.number,
+        body: op.body,
+      });
       return { outcome: APPLIED, detail: `rewrote the board #${op.number}` };
     },
   },
@@ -155,7 +197,13 @@ export const WRITERS = {
     describe: (op) => `would set ${statusWords(op)}`,
     // A commit status (the stations flow's gate). It belongs to `op.sha`, which may be older than the head.
     async apply(octokit, op, { params }) {
-      await octokit.request("POST /repos/{owner}/{repo}/statuses/{sha}", { ...params, sha: op.sha, state: op.state, context: op.context, description: op.description.slice(0, 140) });
+      await octokit.request("POST /repos/{owner}/{repo}/statuses/{sha}", {
+        ...params,
+        sha: op.sha,
+        state: op.state,
+        context: op.context,
+        description: op.description.slice(0, 140),
+      });
       return { outcome: APPLIED, detail: statusWords(op) };
     },
   },
@@ -173,49 +221,85 @@ export const WRITERS = {
   disarmAutoMerge: {
     describe: () => "would disarm auto-merge",
     async apply(octokit, op, { fresh }) {
-      await octokit.graphql("mutation($id: ID!) { disablePullRequestAutoMerge(input: { pullRequestId: $id }) { clientMutationId } }", { id: fresh.nodeId });
+      await octokit.graphql(
+        "mutation($id: ID!) { disablePullRequestAutoMerge(input: { pullRequestId: $id }) { clientMutationId } }",
+        { id: fresh.nodeId },
+      );
       return { outcome: APPLIED, detail: "disarmed auto-merge" };
     },
   },
   createPullRequest: {
-    describe: (op) => `would open a pull request from ${op.head} onto ${op.base}${op.labels?.length ? ` with ${op.labels.join(", ")}` : ""}`,
+    describe: (op) =>
+      `would open a pull request from ${op.head} onto ${op.base}${op.labels?.length ? ` with ${op.labels.join(", ")}` : ""}`,
     // The labels right after the pull request: GitHub's create endpoint takes none. Opening fires one
     // round of checks; the skip-ci label the engine puts here is what cancels it.
     async apply(octokit, op, { params }) {
-      const res = await octokit.request("POST /repos/{owner}/{repo}/pulls", { ...params, title: op.title, body: op.body, head: op.head, base: op.base, draft: Boolean(op.draft) });
+      const res = await octokit.request("POST /repos/{owner}/{repo}/pulls", {
+        ...params,
+        title: op.title,
+        body: op.body,
+        head: op.head,
+        base: op.base,
+        draft: Boolean(op.draft),
+      });
       const number = res.data.number;
       if (op.labels?.length) {
         try {
-          await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: number, labels: op.labels });
+          await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", {
+            ...params,
+            issue_number: number,
+            labels: op.labels,
+          });
         } catch (e) {
-          return { outcome: FAILED, detail: `opened #${number} but its labels were not put on (${e.status ?? ""} ${String(e.message).split("\n")[0]})`, created: number };
+          return {
+            outcome: FAILED,
+            detail: `opened #${number} but its labels were not put on (${e.status ?? ""} ${String(e.message).split("\n")[0]})`,
+            created: number,
+          };
         }
       }
-      return { outcome: APPLIED, detail: `opened #${number}${op.labels?.length ? ` with ${op.labels.join(", ")}` : ""}`, created: number };
+      return {
+        outcome: APPLIED,
+        detail: `opened #${number}${op.labels?.length ? ` with ${op.labels.join(", ")}` : ""}`,
+        created: number,
+      };
     },
   },
   createLabel: {
     describe: (op) => `would create the label ${op.name}`,
     async apply(octokit, op, { params }) {
-      await octokit.request("POST /repos/{owner}/{repo}/labels", { ...params, name: op.name, color: op.color, description: op.description });
+      await octokit.request("POST /repos/{owner}/{repo}/labels", {
+        ...params,
+        name: op.name,
+        color: op.color,
+        description: op.description,
+      });
       return { outcome: APPLIED, detail: `created ${op.name}` };
     },
   },
   updateLabel: {
     describe: (op) => `would update the label ${op.name}`,
     async apply(octokit, op, { params }) {
-      await octokit.request("PATCH /repos/{owner}/{repo}/labels/{name}", { ...params, name: op.name, new_name: op.newName, color: op.color, description: op.description });
+      await octokit.request("PATCH /repos/{owner}/{repo}/labels/{name}", {
+        ...params,
+        name: op.name,
+        new_name: op.newName,
+        color: op.color,
+        description: op.description,
+      });
       return { outcome: APPLIED, detail: `updated ${op.name}` };
     },
   },
   // ---- git, through the port `git` (lib/queue/git.js `Git`), which reads its own guard.
   rebase: {
-    describe: (op) => `would rebase ${op.branch} onto ${op.onto}${op.dropping ? ` (dropping ${short(op.dropping)})` : ""} at ${short(op.expectedHead)}`,
+    describe: (op) =>
+      `would rebase ${op.branch} onto ${op.onto}${op.dropping ? ` (dropping ${short(op.dropping)})` : ""} at ${short(op.expectedHead)}`,
     ownGuard: true,
     apply: (_octokit, op, { git }) => needGit(git, op) ?? git.rebase(op, { upstreamRequired: false }),
   },
   rebaseOnto: {
-    describe: (op) => `would restack ${op.branch} onto ${op.onto} from ${short(op.upstream)} at ${short(op.expectedHead)}`,
+    describe: (op) =>
+      `would restack ${op.branch} onto ${op.onto} from ${short(op.upstream)} at ${short(op.expectedHead)}`,
     ownGuard: true,
     apply: (_octokit, op, { git }) => needGit(git, op) ?? git.rebase(op, { upstreamRequired: true }),
   },
@@ -225,7 +309,8 @@ export const WRITERS = {
     apply: (_octokit, op, { git }) => needGit(git, op) ?? git.pushOp(op),
   },
   autoFix: {
-    describe: (op) => `would run ${op.commands.length} autoFix command${op.commands.length === 1 ? "" : "s"} on ${op.branch} at ${short(op.expectedHead)}`,
+    describe: (op) =>
+      `would run ${op.commands.length} autoFix command${op.commands.length === 1 ? "" : "s"} on ${op.branch} at ${short(op.expectedHead)}`,
     ownGuard: true,
     apply: (_octokit, op, { git }) => needGit(git, op) ?? git.autoFix(op),
   },
@@ -262,7 +347,8 @@ export async function applyOps(octokit, ops, { owner, repo, live = false, log = 
     const base = { op: op.op, number: op.number ?? null };
     const r = await applyOne(octokit, op, { params, live, git, stopped });
     // A git op's own guard failing (moved, lease-lost) voids the later ops on that pull request too.
-    if ((r.outcome === GUARD_FAILED || r.outcome === MOVED || r.outcome === LEASE_LOST) && op.number) stopped.set(op.number, stopped.get(op.number) ?? r.detail);
+    if ((r.outcome === GUARD_FAILED || r.outcome === MOVED || r.outcome === LEASE_LOST) && op.number)
+      stopped.set(op.number, stopped.get(op.number) ?? r.detail);
     if (r.outcome === GUARD_FAILED || r.outcome === FAILED) log(`#${op.number}: ${op.op} ${r.outcome}: ${r.detail}`);
     results.push({ ...base, ...r });
     if (halt && !GOES_ON.has(r.outcome)) break;
@@ -279,7 +365,11 @@ async function applyOne(octokit, op, { params, live, git, stopped }) {
   const writer = Object.hasOwn(WRITERS, op.op) ? WRITERS[op.op] : null;
   if (!writer) return { outcome: FAILED, detail: `prflow has no writer for "${op.op}"` };
   if (!live) return { outcome: DRY_RUN, detail: writer.describe(op) + guardWords(op.guard) };
-  if (op.number && stopped.has(op.number)) return { outcome: GUARD_FAILED, detail: `not applied: an earlier write to #${op.number} failed its guard (${stopped.get(op.number)})` };
+  if (op.number && stopped.has(op.number))
+    return {
+      outcome: GUARD_FAILED,
+      detail: `not applied: an earlier write to #${op.number} failed its guard (${stopped.get(op.number)})`,
+    };
   try {
     let fresh = null;
     if (!writer.ownGuard && (hasGuard(op.guard) || NEEDS_PULL.has(op.op))) {
@@ -291,7 +381,11 @@ async function applyOne(octokit, op, { params, live, git, stopped }) {
   } catch (e) {
     // `transient`: past the client's retries, and maybe applied (a lost reply): the caller re-reads.
     // A git op's fetch that could not reach GitHub throws too: git's words say it was the network.
-    return { outcome: FAILED, detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}`, transient: apiTransient(e) || (Boolean(git) && GIT_OPS.has(op.op) && gitTransient(e.message)) };
+    return {
+      outcome: FAILED,
+      detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}`,
+      transient: apiTransient(e) || (Boolean(git) && GIT_OPS.has(op.op) && gitTransient(e.message)),
+    };
   }
 }
 
@@ -300,16 +394,34 @@ const hasGuard = (g) => Boolean(g && (g.head || g.base || g.labelsOn?.length || 
 /** One cheap read of what the guard names: the pull request (head, labels, id) or, without a head, the issue's labels. */
 async function freshRead(octokit, op, params) {
   if (op.guard?.head || op.guard?.base || NEEDS_PULL.has(op.op)) {
-    const { data } = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...params, pull_number: op.number, request: { ...GUARD_READ } });
-    return { head: data.head?.sha ?? null, base: data.base?.ref ?? null, labels: (data.labels ?? []).map((l) => l.name), nodeId: data.node_id };
+    const { data } = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
+      ...params,
+      pull_number: op.number,
+      request: { ...GUARD_READ },
+    });
+    return {
+      head: data.head?.sha ?? null,
+      base: data.base?.ref ?? null,
+      labels: (data.labels ?? []).map((l) => l.name),
+      nodeId: data.node_id,
+    };
   }
-  const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}", { ...params, issue_number: op.number, request: { ...GUARD_READ } });
-  return { head: null, labels: (data.labels ?? []).map((l) => (typeof l === "string" ? l : l.name)), nodeId: data.node_id };
+  const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}", {
+    ...params,
+    issue_number: op.number,
+    request: { ...GUARD_READ },
+  });
+  return {
+    head: null,
+    labels: (data.labels ?? []).map((l) => (typeof l === "string" ? l : l.name)),
+    nodeId: data.node_id,
+  };
 }
 
 /** What no longer holds, in words, or null. Label names compare as GitHub compares them: without case. */
 export function guardBroken(guard, fresh) {
-  if (guard.head && fresh.head !== guard.head) return `the head moved from ${short(guard.head)} to ${short(fresh.head)}`;
+  if (guard.head && fresh.head !== guard.head)
+    return `the head moved from ${short(guard.head)} to ${short(fresh.head)}`;
   if (guard.base && fresh.base !== guard.base) return `it was retargeted from ${guard.base} to ${fresh.base}`;
   const on = new Set(fresh.labels.map((l) => l.toLowerCase()));
   const off = (guard.labelsOn ?? []).filter((l) => !on.has(l.toLowerCase()));

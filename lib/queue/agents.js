@@ -23,7 +23,12 @@ const notWritten = (results) => results.find((r) => r.outcome === "failed" || r.
 
 /** The repository's facts as the queue reads them, with `number`'s comments read again by REST (ids, every author, fresh). */
 export async function readFactsFor(ctx, number) {
-  const facts = await readBoardFacts(ctx.octokit, { owner: ctx.owner, repo: ctx.repo, engine: ctx.engine, log: ctx.log });
+  const facts = await readBoardFacts(ctx.octokit, {
+    owner: ctx.owner,
+    repo: ctx.repo,
+    engine: ctx.engine,
+    log: ctx.log,
+  });
   if (number != null) await refreshComments(ctx, facts, number);
   return facts;
 }
@@ -31,8 +36,17 @@ export async function readFactsFor(ctx, number) {
 async function refreshComments({ octokit, owner, repo }, facts, number) {
   const pr = facts.pullRequests.find((p) => p.number === number);
   if (!pr) return;
-  const comments = await restPages(octokit, "GET /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner, repo, issue_number: number });
-  pr.comments = comments.map((c) => ({ id: c.id, author: c.user?.login ?? "", body: c.body ?? "", createdAt: c.created_at }));
+  const comments = await restPages(octokit, "GET /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+    owner,
+    repo,
+    issue_number: number,
+  });
+  pr.comments = comments.map((c) => ({
+    id: c.id,
+    author: c.user?.login ?? "",
+    body: c.body ?? "",
+    createdAt: c.created_at,
+  }));
 }
 
 /** `prflow open-pr`: the engine's decision, applied unless `dryRun`. Returns { decision, results, number }. */
@@ -40,7 +54,12 @@ export async function openPullRequest(ctx, request, { dryRun = false } = {}) {
   const facts = await readFactsFor(ctx, null);
   const decision = ctx.engine.openPr({ facts, request });
   if (!decision.ok) throw new StepError("open-pr", decision.message);
-  const results = await applyOps(ctx.octokit, decision.ops, { owner: ctx.owner, repo: ctx.repo, live: !dryRun, log: ctx.log });
+  const results = await applyOps(ctx.octokit, decision.ops, {
+    owner: ctx.owner,
+    repo: ctx.repo,
+    live: !dryRun,
+    log: ctx.log,
+  });
   const failed = notWritten(results);
   if (failed) throw new StepError(`open-pr ${failed.op}`, failed.detail);
   return { decision, results, number: results[0]?.created ?? null };
@@ -65,7 +84,12 @@ export async function claimPullRequest(ctx, { number, by, release = false, dryRu
 export async function writeClaim(ctx, facts, number, by, ops, { release = false } = {}) {
   const results = await applyOps(ctx.octokit, ops, { owner: ctx.owner, repo: ctx.repo, live: true, log: ctx.log });
   const failed = notWritten(results);
-  if (failed) return { won: false, holder: null, message: `#${number}: the claim comment was not written (${failed.outcome}: ${failed.detail})` };
+  if (failed)
+    return {
+      won: false,
+      holder: null,
+      message: `#${number}: the claim comment was not written (${failed.outcome}: ${failed.detail})`,
+    };
   await refreshComments(ctx, facts, number);
   return ctx.engine.claimPrReadBack({ facts, number, by, release });
 }
@@ -79,22 +103,45 @@ export async function pushFixed(ctx, { number, by, commit, cwd, remote = "origin
   const decision = ctx.engine.pushFixedPr({ facts, request: { number, by, commit } });
   if (!decision.ok) throw new StepError(`push-fixed-pr #${number}`, decision.message);
   if (dryRun) {
-    const results = await applyOps(ctx.octokit, [...decision.before, ...decision.after], { owner: ctx.owner, repo: ctx.repo, live: false });
+    const results = await applyOps(ctx.octokit, [...decision.before, ...decision.after], {
+      owner: ctx.owner,
+      repo: ctx.repo,
+      live: false,
+    });
     return { decision, pushed: false, results };
   }
-  const before = await applyOps(ctx.octokit, decision.before, { owner: ctx.owner, repo: ctx.repo, live: true, log: ctx.log });
+  const before = await applyOps(ctx.octokit, decision.before, {
+    owner: ctx.owner,
+    repo: ctx.repo,
+    live: true,
+    log: ctx.log,
+  });
   const stopped = notWritten(before);
-  if (stopped) throw new StepError(`push-fixed-pr #${number}: ${stopped.op}`, `${stopped.outcome}: ${stopped.detail}; nothing pushed`);
+  if (stopped)
+    throw new StepError(
+      `push-fixed-pr #${number}: ${stopped.op}`,
+      `${stopped.outcome}: ${stopped.detail}; nothing pushed`,
+    );
   const { branch, lease } = decision.push;
   // The fixer pushes through prflow's own clone (lib/queue/git.js); a person from their checkout.
   const push = g ? await g.push({ branch, commit, lease }) : await leasedPush(cwd, { remote, branch, commit, lease });
   if (!push.ok) {
-    const why = push.lost ? `the lease at ${lease.slice(0, 7)} was lost: ${branch} moved since it was read` : push.detail;
+    const why = push.lost
+      ? `the lease at ${lease.slice(0, 7)} was lost: ${branch} moved since it was read`
+      : push.detail;
     throw new StepError(`push-fixed-pr #${number}: push`, `${why}; nothing else written`);
   }
-  const after = await applyOps(ctx.octokit, decision.after, { owner: ctx.owner, repo: ctx.repo, live: true, log: ctx.log });
+  const after = await applyOps(ctx.octokit, decision.after, {
+    owner: ctx.owner,
+    repo: ctx.repo,
+    live: true,
+    log: ctx.log,
+  });
   const unreleased = notWritten(after);
-  if (unreleased) ctx.log(`#${number}: pushed; the claim comment was not rewritten (${unreleased.outcome}: ${unreleased.detail}); the moved head ends the claim anyway`);
+  if (unreleased)
+    ctx.log(
+      `#${number}: pushed; the claim comment was not rewritten (${unreleased.outcome}: ${unreleased.detail}); the moved head ends the claim anyway`,
+    );
   return { decision, pushed: true, results: [...before, ...after] };
 }
 
@@ -106,7 +153,10 @@ const tail = (text, lines = 20) => String(text).trimEnd().split("\n").slice(-lin
  * claim, then push the commit it left with push-fixed-pr or give up with a comment. Returns
  * { line, number, outcome } with outcome `queue-empty`, `dry-run`, `lost-race`, `pushed`, `moved`, `gave-up`.
  */
-export async function fixerPass(ctx, { name, ai, url, token, dryRun = false, renewMs, commandTimeoutMinutes, env = process.env }) {
+export async function fixerPass(
+  ctx,
+  { name, ai, url, token, dryRun = false, renewMs, commandTimeoutMinutes, env = process.env },
+) {
   const { pick, claimed } = await claimNextFix(ctx, name, { dryRun });
   const number = pick.number;
   if (number == null) return { line: pick.message, number: null, outcome: "queue-empty" };
@@ -116,19 +166,29 @@ export async function fixerPass(ctx, { name, ai, url, token, dryRun = false, ren
 
   // The one clone folder and credentials rule of lib/queue/git.js: the token in memory, given to the
   // git processes that fetch and push only; the command gets none (lib/command.js).
-  const g = new Git({ cloneUrl: url, token, stateDir: join(stateDir(env), `${ctx.owner}-${ctx.repo}`), commandTimeoutMinutes });
+  const g = new Git({
+    cloneUrl: url,
+    token,
+    stateDir: join(stateDir(env), `${ctx.owner}-${ctx.repo}`),
+    commandTimeoutMinutes,
+  });
   await g.ready();
   await g.fetchAll();
   const baseRef = `refs/prflow/${pick.base}`;
   const start = pick.start === "base" ? baseRef : pick.head;
   if (!(await g.has(start === baseRef ? baseRef : pick.head))) await g.fetchRefs([pick.head], { allowFail: true });
   const key = `fixer-${number}`;
-  const treePath = await g.tree(key, start, { path: join(stateDir(env), "fixers", name, `pr-${number}-${Date.now()}`) });
+  const treePath = await g.tree(key, start, {
+    path: join(stateDir(env), "fixers", name, `pr-${number}-${Date.now()}`),
+  });
   try {
     const found = { worktree: treePath, conflictingFiles: [], logs: await readFailedLogs(ctx, pick.failedChecks) };
     if (pick.start === "rebase") {
       const r = await g.run(treePath, ["rebase", baseRef], { allowFail: true });
-      if (r.code !== 0) found.conflictingFiles = (await g.run(treePath, ["diff", "--name-only", "--diff-filter=U"])).stdout.split("\n").filter(Boolean);
+      if (r.code !== 0)
+        found.conflictingFiles = (await g.run(treePath, ["diff", "--name-only", "--diff-filter=U"])).stdout
+          .split("\n")
+          .filter(Boolean);
     }
     const baseTip = (await g.run(g.dir, ["rev-parse", baseRef])).stdout;
     const brief = ctx.engine.fixerBrief({ pick, found });
@@ -138,8 +198,25 @@ export async function fixerPass(ctx, { name, ai, url, token, dryRun = false, ren
     const renewal = renewEvery(ctx, { number, name, ms: renewMs ?? pick.claimMinutes * 30_000 });
     let ran;
     try {
-      const who = { GIT_AUTHOR_NAME: env.GIT_AUTHOR_NAME ?? name, GIT_AUTHOR_EMAIL: env.GIT_AUTHOR_EMAIL ?? `${name}@prflow.invalid`, GIT_COMMITTER_NAME: env.GIT_COMMITTER_NAME ?? name, GIT_COMMITTER_EMAIL: env.GIT_COMMITTER_EMAIL ?? `${name}@prflow.invalid`, GIT_EDITOR: "true" };
-      ran = await runCommand(command, { cwd: treePath, input: brief, timeoutMs: minutes * 60_000, env: { ...who, PRFLOW_PR: String(number), PRFLOW_BRANCH: pick.branch, PRFLOW_BASE: pick.base, PRFLOW_WORKTREE: treePath } });
+      const who = {
+        GIT_AUTHOR_NAME: env.GIT_AUTHOR_NAME ?? name,
+        GIT_AUTHOR_EMAIL: env.GIT_AUTHOR_EMAIL ?? `${name}@prflow.invalid`,
+        GIT_COMMITTER_NAME: env.GIT_COMMITTER_NAME ?? name,
+        GIT_COMMITTER_EMAIL: env.GIT_COMMITTER_EMAIL ?? `${name}@prflow.invalid`,
+        GIT_EDITOR: "true",
+      };
+      ran = await runCommand(command, {
+        cwd: treePath,
+        input: brief,
+        timeoutMs: minutes * 60_000,
+        env: {
+          ...who,
+          PRFLOW_PR: String(number),
+          PRFLOW_BRANCH: pick.branch,
+          PRFLOW_BASE: pick.base,
+          PRFLOW_WORKTREE: treePath,
+        },
+      });
     } finally {
       renewal.stop();
     }
@@ -158,12 +235,21 @@ export async function fixerPass(ctx, { name, ai, url, token, dryRun = false, ren
               : null;
     if (!why) {
       await pushFixed(ctx, { number, by: name, commit: head, cwd: treePath, g });
-      return { line: `#${number}: fix ${head.slice(0, 7)} pushed under skip-ci; the worker has it again`, number, outcome: "pushed" };
+      return {
+        line: `#${number}: fix ${head.slice(0, 7)} pushed under skip-ci; the worker has it again`,
+        number,
+        outcome: "pushed",
+      };
     }
     // A rebuild may push (or start the workflow that pushes) by itself: a moved head is its answer.
     const now = await readFactsFor(ctx, number);
     const moved = now.pullRequests.find((p) => p.number === number);
-    if (moved && moved.headSha !== pick.head) return { line: `#${number}: the branch moved to ${moved.headSha.slice(0, 7)} while the command ran; the claim ends with it`, number, outcome: "moved" };
+    if (moved && moved.headSha !== pick.head)
+      return {
+        line: `#${number}: the branch moved to ${moved.headSha.slice(0, 7)} while the command ran; the claim ends with it`,
+        number,
+        outcome: "moved",
+      };
     const output = ran.code !== 0 || ran.timedOut ? redact(tail(ran.stderr.trim() ? ran.stderr : ran.stdout, 20)) : "";
     const ops = ctx.engine.fixerGiveUp({ facts: now, number, name, why, output });
     const results = await applyOps(ctx.octokit, ops, { owner: ctx.owner, repo: ctx.repo, live: true, log: ctx.log });
@@ -185,7 +271,10 @@ export async function readFailedLogs(ctx, failedChecks = []) {
     if (c.logJobId == null) continue;
     const name = c.workflow ? `${c.workflow} / ${c.name}` : c.name;
     try {
-      logs.push({ name, tail: redact(await readJobLog(ctx.octokit, { owner: ctx.owner, repo: ctx.repo, jobId: c.logJobId })) });
+      logs.push({
+        name,
+        tail: redact(await readJobLog(ctx.octokit, { owner: ctx.owner, repo: ctx.repo, jobId: c.logJobId })),
+      });
     } catch (e) {
       ctx.log(`${name}: the log of job ${c.logJobId} could not be read (${e.status ?? ""} ${e.message})`);
       logs.push({ name, tail: `(the log of job ${c.logJobId} could not be read: ${e.status ?? "no answer"})` });
@@ -216,7 +305,8 @@ function renewEvery(ctx, { number, name, ms }) {
     try {
       const facts = await readFactsFor(ctx, number);
       const renew = ctx.engine.claimPr({ facts, number, by: name });
-      if (renew.ok) await applyOps(ctx.octokit, renew.ops, { owner: ctx.owner, repo: ctx.repo, live: true, log: ctx.log });
+      if (renew.ok)
+        await applyOps(ctx.octokit, renew.ops, { owner: ctx.owner, repo: ctx.repo, live: true, log: ctx.log });
       else ctx.log(`#${number}: the claim could not be renewed: ${renew.message}`);
     } catch (e) {
       ctx.log(`#${number}: the claim could not be renewed: ${e.message}`);
@@ -229,7 +319,16 @@ function renewEvery(ctx, { number, name, ms }) {
 }
 
 /** The resident loop: a pass, then `intervalMs` when there was nothing to do. `once` stops after one pass. */
-export async function fixerLoop(ctx, { once = false, intervalMs = 300_000, sleep = (ms) => new Promise((r) => setTimeout(r, ms)), signal = { stop: false }, ...pass }) {
+export async function fixerLoop(
+  ctx,
+  {
+    once = false,
+    intervalMs = 300_000,
+    sleep = (ms) => new Promise((r) => setTimeout(r, ms)),
+    signal = { stop: false },
+    ...pass
+  },
+) {
   for (;;) {
     let result;
     try {

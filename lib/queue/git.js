@@ -20,7 +20,12 @@ import { recoverStateDir } from "./recovery.js";
 const exec = promisify(execFile);
 
 /** The committer of what prflow itself makes (a rebase, an autoFix amend); authors of rebased commits stay theirs. */
-export const IDENTITY = { GIT_AUTHOR_NAME: "prflow", GIT_AUTHOR_EMAIL: "prflow@users.noreply.github.com", GIT_COMMITTER_NAME: "prflow", GIT_COMMITTER_EMAIL: "prflow@users.noreply.github.com" };
+export const IDENTITY = {
+  GIT_AUTHOR_NAME: "prflow",
+  GIT_AUTHOR_EMAIL: "prflow@users.noreply.github.com",
+  GIT_COMMITTER_NAME: "prflow",
+  GIT_COMMITTER_EMAIL: "prflow@users.noreply.github.com",
+};
 
 /** Where clones and worktrees live: PRFLOW_STATE_DIR, else $XDG_STATE_HOME/prflow, else ~/.local/state/prflow. */
 export function stateDir(env = process.env) {
@@ -57,17 +62,30 @@ export function killRunning() {
 // write into a folder on PATH (~/.local/bin, node_modules/.bin), and a `git` or `cat` it put there must
 // not be what later runs with the token. Our git processes get a PATH of git's folder and the system's.
 const GIT = (() => {
-  for (const dir of (process.env.PATH ?? "").split(":").filter((d) => d.startsWith("/"))) if (existsSync(join(dir, "git"))) return join(dir, "git");
+  for (const dir of (process.env.PATH ?? "").split(":").filter((d) => d.startsWith("/")))
+    if (existsSync(join(dir, "git"))) return join(dir, "git");
   return "git";
 })();
-const GIT_PATH = [...new Set([GIT.includes("/") ? GIT.slice(0, GIT.lastIndexOf("/")) : null, "/usr/bin", "/bin"].filter(Boolean))].join(":");
+const GIT_PATH = [
+  ...new Set([GIT.includes("/") ? GIT.slice(0, GIT.lastIndexOf("/")) : null, "/usr/bin", "/bin"].filter(Boolean)),
+].join(":");
 
 /**
  * The environment a git process of ours gets: no GitHub token, no GIT_* variable a caller set (a
  * GIT_DIR or GIT_CONFIG_* would redirect it), the user's and the system's config left out.
  */
 function gitEnv(extra) {
-  return { PATH: GIT_PATH, HOME: process.env.HOME ?? homedir(), LANG: "C", GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", ...IDENTITY, ...extra };
+  return {
+    PATH: GIT_PATH,
+    HOME: process.env.HOME ?? homedir(),
+    LANG: "C",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_EDITOR: "true",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    ...IDENTITY,
+    ...extra,
+  };
 }
 
 /**
@@ -100,9 +118,19 @@ export class Git {
     if (auth && cwd !== this.dir) throw new Error("git: credentials are given only to git run in the bare clone");
     // Every git of ours starts from the clean config (a command may have run since the last one).
     if (existsSync(join(this.dir, "HEAD"))) writeFileSync(join(this.dir, "config"), CLEAN_CONFIG);
-    const pre = ["-c", `core.hooksPath=${this.hooks}`, "-c", "credential.helper=", ...(auth && this.token ? ["-c", `credential.helper=${HELPER}`] : [])];
+    const pre = [
+      "-c",
+      `core.hooksPath=${this.hooks}`,
+      "-c",
+      "credential.helper=",
+      ...(auth && this.token ? ["-c", `credential.helper=${HELPER}`] : []),
+    ];
     return new Promise((resolve, reject) => {
-      const child = spawn(GIT, [...pre, ...args], { cwd, env: gitEnv(env), stdio: ["ignore", "pipe", "pipe", auth && this.token ? "pipe" : "ignore"] });
+      const child = spawn(GIT, [...pre, ...args], {
+        cwd,
+        env: gitEnv(env),
+        stdio: ["ignore", "pipe", "pipe", auth && this.token ? "pipe" : "ignore"],
+      });
       running.add(child);
       if (auth && this.token) {
         child.stdio[3].on("error", () => {});
@@ -131,12 +159,19 @@ export class Git {
     }
     writeFileSync(join(this.dir, "config"), CLEAN_CONFIG);
     // What a killed worker left (lib/queue/recovery.js), once per process, before the first worktree.
-    this.recovered ??= await recoverStateDir({ stateDir: this.stateDir, clone: this.dir, run: (cwd, args, o) => this.run(cwd, args, o) });
+    this.recovered ??= await recoverStateDir({
+      stateDir: this.stateDir,
+      clone: this.dir,
+      run: (cwd, args, o) => this.run(cwd, args, o),
+    });
   }
 
   /** The branch's head on the remote, or null when it cannot be read. */
   async remoteHead(branch) {
-    const r = await this.run(this.dir, ["ls-remote", this.cloneUrl, `refs/heads/${branch}`], { allowFail: true, auth: true });
+    const r = await this.run(this.dir, ["ls-remote", this.cloneUrl, `refs/heads/${branch}`], {
+      allowFail: true,
+      auth: true,
+    });
     return r.code === 0 ? r.stdout.split(/\s/)[0] || null : null;
   }
 
@@ -167,13 +202,20 @@ export class Git {
    */
   async builtOn({ tip, base, heads }) {
     const branches = [...new Set([base, ...heads.map((h) => h.branch)].filter(Boolean))];
-    if (branches.length) await this.fetchRefs(branches.map((b) => `+refs/heads/${b}:refs/prflow/${b}`), { allowFail: true });
+    if (branches.length)
+      await this.fetchRefs(
+        branches.map((b) => `+refs/heads/${b}:refs/prflow/${b}`),
+        { allowFail: true },
+      );
     const answers = new Map();
     if (!(await this.has(tip))) await this.fetchRefs([tip], { allowFail: true });
     if (!(await this.has(tip))) return answers;
     for (const { sha } of heads) {
       if (!(await this.has(sha))) continue;
-      answers.set(sha, (await this.run(this.dir, ["merge-base", "--is-ancestor", tip, sha], { allowFail: true })).code === 0);
+      answers.set(
+        sha,
+        (await this.run(this.dir, ["merge-base", "--is-ancestor", tip, sha], { allowFail: true })).code === 0,
+      );
     }
     return answers;
   }
@@ -206,7 +248,11 @@ export class Git {
     killRunning();
     for (const dir of this.trees.values()) {
       try {
-        execFileSync(GIT, ["-c", `core.hooksPath=${this.hooks}`, "worktree", "remove", "--force", "--force", dir], { cwd: this.dir, stdio: "ignore", env: gitEnv({}) });
+        execFileSync(GIT, ["-c", `core.hooksPath=${this.hooks}`, "worktree", "remove", "--force", "--force", dir], {
+          cwd: this.dir,
+          stdio: "ignore",
+          env: gitEnv({}),
+        });
       } catch {
         // Removed below whatever git says; prune forgets it.
       }
@@ -214,7 +260,11 @@ export class Git {
     }
     this.trees.clear();
     try {
-      execFileSync(GIT, ["-c", `core.hooksPath=${this.hooks}`, "worktree", "prune"], { cwd: this.dir, stdio: "ignore", env: gitEnv({}) });
+      execFileSync(GIT, ["-c", `core.hooksPath=${this.hooks}`, "worktree", "prune"], {
+        cwd: this.dir,
+        stdio: "ignore",
+        env: gitEnv({}),
+      });
     } catch {
       // Nothing to prune, or no clone yet.
     }
@@ -228,16 +278,34 @@ export class Git {
     // Retried while the network or GitHub's front end fails (lib/retry.js). A push whose answer was lost
     // may have landed (curl even sends it again, and git then reports the branch moved): the remote says
     // which, before anything is recorded. `transient` when the retries ran out.
-    const r = await retrying(async () => {
-      const p = await this.run(this.dir, ["push", "--porcelain", `--force-with-lease=refs/heads/${branch}:${lease}`, this.cloneUrl, `${commit}:refs/heads/${branch}`], { allowFail: true, auth: true });
-      if (p.code === 0) return p;
-      if ((await this.remoteHead(branch)) === commit) return { ...p, code: 0 };
-      const text = `${p.stdout}\n${p.stderr}`;
-      return { ...p, text, transient: gitTransient(text), log: p.stderr };
-    }, { what: `pushing ${branch}`, sleep: this.retryIo.sleep, log: this.retryIo.log });
+    const r = await retrying(
+      async () => {
+        const p = await this.run(
+          this.dir,
+          [
+            "push",
+            "--porcelain",
+            `--force-with-lease=refs/heads/${branch}:${lease}`,
+            this.cloneUrl,
+            `${commit}:refs/heads/${branch}`,
+          ],
+          { allowFail: true, auth: true },
+        );
+        if (p.code === 0) return p;
+        if ((await this.remoteHead(branch)) === commit) return { ...p, code: 0 };
+        const text = `${p.stdout}\n${p.stderr}`;
+        return { ...p, text, transient: gitTransient(text), log: p.stderr };
+      },
+      { what: `pushing ${branch}`, sleep: this.retryIo.sleep, log: this.retryIo.log },
+    );
     if (r.code === 0) return { ok: true };
     const lost = /stale info|\[rejected\]/.test(r.text);
-    return { ok: false, lost, transient: !lost && r.transient, detail: r.text.trim().split("\n").filter(Boolean).pop() ?? `exit ${r.code}` };
+    return {
+      ok: false,
+      lost,
+      transient: !lost && r.transient,
+      detail: r.text.trim().split("\n").filter(Boolean).pop() ?? `exit ${r.code}`,
+    };
   }
 }
 
@@ -247,7 +315,12 @@ export class Git {
 /** `rebase` / `rebaseOnto`: in a throwaway worktree at the expected head. */
 Git.prototype.rebase = async function (op, { upstreamRequired }) {
   const head = await this.fetch(op.branch);
-  if (head !== op.expectedHead) return { outcome: "moved", head, detail: `${op.branch} is at ${head.slice(0, 7)}, not ${op.expectedHead.slice(0, 7)}` };
+  if (head !== op.expectedHead)
+    return {
+      outcome: "moved",
+      head,
+      detail: `${op.branch} is at ${head.slice(0, 7)}, not ${op.expectedHead.slice(0, 7)}`,
+    };
   const dir = await this.tree(op.number, head);
   let onto = op.onto;
   if (!/^[0-9a-f]{40}$/.test(onto)) onto = await this.fetch(op.onto);
@@ -255,19 +328,24 @@ Git.prototype.rebase = async function (op, { upstreamRequired }) {
   const upstream = upstreamRequired ? op.upstream : op.dropping;
   let args = ["rebase", "--quiet", onto];
   if (upstream) {
-    const contains = (await this.run(dir, ["merge-base", "--is-ancestor", upstream, "HEAD"], { allowFail: true })).code === 0;
+    const contains =
+      (await this.run(dir, ["merge-base", "--is-ancestor", upstream, "HEAD"], { allowFail: true })).code === 0;
     if (contains) args = ["rebase", "--quiet", "--onto", onto, upstream];
-    else if (upstreamRequired) return { outcome: "skipped", head, detail: `${op.branch} does not contain ${upstream.slice(0, 7)}` };
+    else if (upstreamRequired)
+      return { outcome: "skipped", head, detail: `${op.branch} does not contain ${upstream.slice(0, 7)}` };
   }
   const r = await this.run(dir, args, { allowFail: true });
   if (r.code !== 0) {
-    const files = (await this.run(dir, ["diff", "--name-only", "--diff-filter=U"], { allowFail: true })).stdout.split("\n").filter(Boolean);
+    const files = (await this.run(dir, ["diff", "--name-only", "--diff-filter=U"], { allowFail: true })).stdout
+      .split("\n")
+      .filter(Boolean);
     await this.run(dir, ["rebase", "--abort"], { allowFail: true });
     return { outcome: files.length ? "conflict" : "failed", files, detail: redact(`${r.stdout}\n${r.stderr}`.trim()) };
   }
   const now = (await this.run(dir, ["rev-parse", "HEAD"])).stdout;
   if (now === head) return { outcome: "unchanged", head };
-  if ((await this.run(dir, ["rev-list", "--count", `${onto}..HEAD`])).stdout === "0") return { outcome: "empty", head: now };
+  if ((await this.run(dir, ["rev-list", "--count", `${onto}..HEAD`])).stdout === "0")
+    return { outcome: "empty", head: now };
   return { outcome: "applied", head: now };
 };
 
@@ -289,7 +367,12 @@ Git.prototype.pushOp = async function (op) {
  */
 Git.prototype.autoFix = async function (op) {
   const head = await this.fetch(op.branch);
-  if (head !== op.expectedHead) return { outcome: "moved", head, detail: `${op.branch} is at ${head.slice(0, 7)}, not ${op.expectedHead.slice(0, 7)}` };
+  if (head !== op.expectedHead)
+    return {
+      outcome: "moved",
+      head,
+      detail: `${op.branch} is at ${head.slice(0, 7)}, not ${op.expectedHead.slice(0, 7)}`,
+    };
   const dir = await this.tree(op.number, head);
   let log = "";
   const timeoutMs = (this.commandTimeoutMinutes ?? op.timeoutMinutes ?? 0) * 60_000;
@@ -298,13 +381,17 @@ Git.prototype.autoFix = async function (op) {
     log += r.stdout + r.stderr;
     // Ended because the worker is stopping: not the pull request's fault, so nothing is recorded
     // (the step reads it as a branch that moved, and surveys again if it goes on).
-    if (r.stopped) return { outcome: "moved", head, detail: "the worker was stopped while the autoFix command ran; nothing fixed" };
+    if (r.stopped)
+      return { outcome: "moved", head, detail: "the worker was stopped while the autoFix command ran; nothing fixed" };
     if (r.code !== 0 || r.timedOut) {
-      const how = r.timedOut ? `timed out after ${Math.round(timeoutMs / 1000)} s and was killed with what it started` : `exit ${r.code}`;
+      const how = r.timedOut
+        ? `timed out after ${Math.round(timeoutMs / 1000)} s and was killed with what it started`
+        : `exit ${r.code}`;
       return { outcome: "failed", detail: redact(`${log}\n$ ${command}: ${how}`) };
     }
   }
-  if (!(await this.run(dir, ["status", "--porcelain"])).stdout) return { outcome: "unchanged", head, detail: redact(log) };
+  if (!(await this.run(dir, ["status", "--porcelain"])).stdout)
+    return { outcome: "unchanged", head, detail: redact(log) };
   await this.run(dir, ["commit", "--quiet", "--no-verify", "-a", "--amend", "--no-edit"]);
   return { outcome: "applied", head: (await this.run(dir, ["rev-parse", "HEAD"])).stdout, detail: redact(log) };
 };
@@ -323,10 +410,18 @@ export async function rebaseInProgress(g, cwd) {
 /** Runs git in the person's checkout; a failure throws one line naming the command, unless `allowFail`. */
 export async function git(cwd, args, { allowFail = false, env = {} } = {}) {
   try {
-    const { stdout, stderr } = await exec("git", args, { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: "0", ...env }, maxBuffer: 64 << 20 });
+    const { stdout, stderr } = await exec("git", args, {
+      cwd,
+      env: { ...process.env, GIT_TERMINAL_PROMPT: "0", ...env },
+      maxBuffer: 64 << 20,
+    });
     return { code: 0, stdout: stdout.trim(), stderr };
   } catch (e) {
-    const out = { code: typeof e.code === "number" ? e.code : 1, stdout: String(e.stdout ?? "").trim(), stderr: redact(e.stderr ?? e.message) };
+    const out = {
+      code: typeof e.code === "number" ? e.code : 1,
+      stdout: String(e.stdout ?? "").trim(),
+      stderr: redact(e.stderr ?? e.message),
+    };
     if (allowFail) return out;
     throw new Error(`git ${args[0]}: ${out.stderr.trim().split("\n").filter(Boolean).pop() ?? `exit ${out.code}`}`);
   }
@@ -334,8 +429,22 @@ export async function git(cwd, args, { allowFail = false, env = {} } = {}) {
 
 /** `git push --force-with-lease` from the person's checkout: git's own answer decides. */
 export async function leasedPush(cwd, { remote = "origin", branch, commit, lease }) {
-  const r = await git(cwd, ["push", "--porcelain", `--force-with-lease=refs/heads/${branch}:${lease}`, remote, `${commit}:refs/heads/${branch}`], { allowFail: true });
+  const r = await git(
+    cwd,
+    [
+      "push",
+      "--porcelain",
+      `--force-with-lease=refs/heads/${branch}:${lease}`,
+      remote,
+      `${commit}:refs/heads/${branch}`,
+    ],
+    { allowFail: true },
+  );
   if (r.code === 0) return { ok: true };
   const text = `${r.stdout}\n${r.stderr}`;
-  return { ok: false, lost: /stale info|\[rejected\]/.test(text), detail: text.trim().split("\n").filter(Boolean).pop() ?? `exit ${r.code}` };
+  return {
+    ok: false,
+    lost: /stale info|\[rejected\]/.test(text),
+    detail: text.trim().split("\n").filter(Boolean).pop() ?? `exit ${r.code}`,
+  };
 }

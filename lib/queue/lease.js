@@ -39,12 +39,17 @@ export async function writeLease(g, { record, expect }) {
   g.emptyTree ??= (await g.run(g.dir, ["mktree"])).stdout;
   const tree = g.emptyTree;
   const sha = (await g.run(g.dir, ["commit-tree", tree, "-m", record])).stdout;
-  const r = await g.run(g.dir, ["push", "--porcelain", `--force-with-lease=${LEASE_REF}:${expect ?? ""}`, g.cloneUrl, `${sha}:${LEASE_REF}`], { allowFail: true, auth: true });
+  const r = await g.run(
+    g.dir,
+    ["push", "--porcelain", `--force-with-lease=${LEASE_REF}:${expect ?? ""}`, g.cloneUrl, `${sha}:${LEASE_REF}`],
+    { allowFail: true, auth: true },
+  );
   if (r.code === 0) return { ok: true, sha };
   const text = `${r.stdout}\n${r.stderr}`;
   // Lost to another writer: the lease moved since the read, or both pushes reached the ref at once
   // (git's own lock on it refuses the second).
-  if (/stale info|\[rejected\]|fetch first|non-fast-forward|cannot lock ref|failed to update ref/.test(text)) return { ok: false, lost: true };
+  if (/stale info|\[rejected\]|fetch first|non-fast-forward|cannot lock ref|failed to update ref/.test(text))
+    return { ok: false, lost: true };
   throw new Error(`the queue's lease could not be written: ${text.trim().split("\n").pop()}`);
 }
 
@@ -86,7 +91,11 @@ export class QueueLease {
       }
       this.held = null;
     }
-    return { held: false, waitSeconds: 1, message: "the queue's lease moved twice while it was being taken: asking again" };
+    return {
+      held: false,
+      waitSeconds: 1,
+      message: "the queue's lease moved twice while it was being taken: asking again",
+    };
   }
   async release(now) {
     if (!this.held) return;
@@ -124,12 +133,16 @@ export function githubClock(octokit) {
   clock = {
     async now() {
       if (heard.date === null) await octokit.request("GET /rate_limit");
-      return new Date(heard.date + Math.max(Date.now() - heard.local, heard.slept)).toISOString().replace(/\.\d+Z$/, "Z");
+      return new Date(heard.date + Math.max(Date.now() - heard.local, heard.slept))
+        .toISOString()
+        .replace(/\.\d+Z$/, "Z");
     },
     /** The same without asking: null when nothing was heard yet. */
     estimate() {
       if (heard.date === null) return null;
-      return new Date(heard.date + Math.max(Date.now() - heard.local, heard.slept)).toISOString().replace(/\.\d+Z$/, "Z");
+      return new Date(heard.date + Math.max(Date.now() - heard.local, heard.slept))
+        .toISOString()
+        .replace(/\.\d+Z$/, "Z");
     },
     slept(ms) {
       heard.slept += ms;

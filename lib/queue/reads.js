@@ -11,10 +11,24 @@ export async function readPoll(gh, number, facts) {
   // machine's own clock may be off from it, and a watch timed across two clocks ends at random.
   const now = facts.now ?? new Date().toISOString();
   if (!pr) {
-    const { data } = await gh.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner: gh.owner, repo: gh.repo, pull_number: number });
+    const { data } = await gh.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
+      owner: gh.owner,
+      repo: gh.repo,
+      pull_number: number,
+    });
     return { state: data.merged ? "MERGED" : data.state === "open" ? "OPEN" : "CLOSED", now };
   }
-  return { state: "OPEN", autoMerge: Boolean(pr.autoMerge), labels: pr.labels, headSha: pr.headSha, mergeStateStatus: pr.mergeStateStatus ?? "UNKNOWN", checks: pr.checks ?? [], requiredChecks: facts.requiredChecks ?? [], unknown: (facts.unknown ?? []).filter((u) => u === "requiredChecks"), now };
+  return {
+    state: "OPEN",
+    autoMerge: Boolean(pr.autoMerge),
+    labels: pr.labels,
+    headSha: pr.headSha,
+    mergeStateStatus: pr.mergeStateStatus ?? "UNKNOWN",
+    checks: pr.checks ?? [],
+    requiredChecks: facts.requiredChecks ?? [],
+    unknown: (facts.unknown ?? []).filter((u) => u === "requiredChecks"),
+    now,
+  };
 }
 
 /**
@@ -40,7 +54,11 @@ export async function readClosed(gh, numbers, facts) {
   const out = [];
   for (const n of numbers.filter((x) => !open.has(x))) {
     try {
-      const { data } = await gh.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner: gh.owner, repo: gh.repo, pull_number: n });
+      const { data } = await gh.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
+        owner: gh.owner,
+        repo: gh.repo,
+        pull_number: n,
+      });
       out.push({ number: n, merged: Boolean(data.merged), mergeCommit: data.merge_commit_sha ?? null });
     } catch {
       // Not read: the engine says so and restacks nothing on a guess.
@@ -62,8 +80,15 @@ export async function readMovedLayers(gh, facts, log = () => {}) {
   try {
     for (let i = 0; i < onMain.length; i += 50) {
       const chunk = onMain.slice(i, i + 50);
-      const fields = chunk.map((p) => `p${p.number}: pullRequest(number: ${p.number}) { timelineItems(itemTypes: [BASE_REF_CHANGED_EVENT], last: 1) { nodes { ... on BaseRefChangedEvent { previousRefName currentRefName } } } }`);
-      const { data, errors } = await graphqlRequest(gh.octokit, `query prflowMovedLayers($owner: String!, $repo: String!) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`, { owner: gh.owner, repo: gh.repo });
+      const fields = chunk.map(
+        (p) =>
+          `p${p.number}: pullRequest(number: ${p.number}) { timelineItems(itemTypes: [BASE_REF_CHANGED_EVENT], last: 1) { nodes { ... on BaseRefChangedEvent { previousRefName currentRefName } } } }`,
+      );
+      const { data, errors } = await graphqlRequest(
+        gh.octokit,
+        `query prflowMovedLayers($owner: String!, $repo: String!) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`,
+        { owner: gh.owner, repo: gh.repo },
+      );
       if (errors.length || !data?.repository) throw new Error(errors[0]?.message ?? "no repository");
       for (const p of chunk) {
         const e = data.repository[`p${p.number}`]?.timelineItems?.nodes?.at(-1);
@@ -75,16 +100,24 @@ export async function readMovedLayers(gh, facts, log = () => {}) {
     for (let i = 0; i < branches.length; i += 50) {
       const chunk = branches.slice(i, i + 50);
       const vars = chunk.map((_, j) => `$b${j}: String!`).join(", ");
-      const fields = chunk.map((_, j) => `b${j}: pullRequests(headRefName: $b${j}, states: [MERGED], last: 1) { nodes { number headRefOid } }`);
+      const fields = chunk.map(
+        (_, j) => `b${j}: pullRequests(headRefName: $b${j}, states: [MERGED], last: 1) { nodes { number headRefOid } }`,
+      );
       const variables = { owner: gh.owner, repo: gh.repo, ...Object.fromEntries(chunk.map((b, j) => [`b${j}`, b])) };
-      const { data, errors } = await graphqlRequest(gh.octokit, `query prflowMergedFrom($owner: String!, $repo: String!, ${vars}) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`, variables);
+      const { data, errors } = await graphqlRequest(
+        gh.octokit,
+        `query prflowMergedFrom($owner: String!, $repo: String!, ${vars}) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`,
+        variables,
+      );
       if (errors.length || !data?.repository) throw new Error(errors[0]?.message ?? "no repository");
       chunk.forEach((b, j) => {
         const pr = data.repository[`b${j}`]?.nodes?.at(-1);
         if (pr) merged.set(b, pr);
       });
     }
-    return moved.filter((m) => merged.has(m.from)).map((m) => ({ number: m.number, parent: merged.get(m.from).number, parentHead: merged.get(m.from).headRefOid }));
+    return moved
+      .filter((m) => merged.has(m.from))
+      .map((m) => ({ number: m.number, parent: merged.get(m.from).number, parentHead: merged.get(m.from).headRefOid }));
   } catch (e) {
     log(`the timelines could not be read (${e.message}): no layer GitHub moved is restacked on this first survey`);
     return [];

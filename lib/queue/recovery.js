@@ -51,17 +51,25 @@ export async function recoverStateDir({ stateDir, clone, run, worktrees = join(s
   const done = [];
   const pidFile = join(stateDir, PID_FILE);
   const other = existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8").trim()) : null;
-  if (other !== null && alive(other)) return [`the state folder ${stateDir} is in use by process ${other}: left as it is`];
+  if (other !== null && alive(other))
+    return [`the state folder ${stateDir} is in use by process ${other}: left as it is`];
   if (existsSync(join(clone, "HEAD"))) {
     for (const l of locks(clone)) {
       rmSync(l, { force: true });
       done.push(`removed a lock a killed git left: ${l.slice(clone.length + 1)}`);
     }
     const list = (await git(clone, ["worktree", "list", "--porcelain"], { allowFail: true })).stdout;
-    const paths = list.split("\n").filter((l) => l.startsWith("worktree ")).map((l) => l.slice(9)).filter((p) => p !== clone);
+    const paths = list
+      .split("\n")
+      .filter((l) => l.startsWith("worktree "))
+      .map((l) => l.slice(9))
+      .filter((p) => p !== clone);
     for (const p of paths) {
       if (existsSync(p)) {
-        const dirs = ["rebase-merge", "rebase-apply"].map(async (d) => (await git(p, ["rev-parse", "--path-format=absolute", "--git-path", d], { allowFail: true })).stdout);
+        const dirs = ["rebase-merge", "rebase-apply"].map(
+          async (d) =>
+            (await git(p, ["rev-parse", "--path-format=absolute", "--git-path", d], { allowFail: true })).stdout,
+        );
         if ((await Promise.all(dirs)).some((d) => d && existsSync(d))) {
           await git(p, ["rebase", "--abort"], { allowFail: true });
           done.push(`aborted a rebase left half done in ${p}`);
@@ -91,7 +99,9 @@ export async function recoverStateDir({ stateDir, clone, run, worktrees = join(s
  */
 export function stateWorkerName(stateDir, fresh) {
   const file = join(stateDir, "worker.name");
-  const pid = existsSync(join(stateDir, PID_FILE)) ? Number(readFileSync(join(stateDir, PID_FILE), "utf8").trim()) : null;
+  const pid = existsSync(join(stateDir, PID_FILE))
+    ? Number(readFileSync(join(stateDir, PID_FILE), "utf8").trim())
+    : null;
   if (pid !== process.pid) return fresh();
   if (existsSync(file)) {
     const name = readFileSync(file, "utf8").trim();

@@ -62,7 +62,19 @@ const SUCCEEDED = new Set(["applied", "unchanged"]);
  * goes on from there; `signal.stop` is set by the first SIGINT/SIGTERM. `lease` is the queue's lease
  * (lib/queue/lease.js; by default one is made for a live run, null holds none).
  */
-export async function runQueue({ gh, g, engine, options, once = false, log, sleep: sleepFor, signal = { stop: false }, stopWhen = () => false, resume = null, lease = undefined }) {
+export async function runQueue({
+  gh,
+  g,
+  engine,
+  options,
+  once = false,
+  log,
+  sleep: sleepFor,
+  signal = { stop: false },
+  stopWhen = () => false,
+  resume = null,
+  lease = undefined,
+}) {
   await g.ready();
   for (const line of g.recovered ?? []) log(`on start: ${line}`);
   if (g.recovered) g.recovered = [];
@@ -71,11 +83,19 @@ export async function runQueue({ gh, g, engine, options, once = false, log, slee
   const sleep = async (ms, sig) => (clock.slept(ms), sleepFor(ms, sig));
   // A push's retries wait on the same clock and say so in the same log.
   g.retryIo = { sleep: (ms) => sleep(ms, signal), log };
-  lease = lease === undefined ? (options.dryRun ? null : new QueueLease({ g, engine, log, me: stateWorkerName(g.stateDir, workerName) })) : lease;
+  lease =
+    lease === undefined
+      ? options.dryRun
+        ? null
+        : new QueueLease({ g, engine, log, me: stateWorkerName(g.stateDir, workerName) })
+      : lease;
   try {
     return await cycles({ gh, g, engine, options, once, log, sleep, signal, stopWhen, resume, lease, clock });
   } finally {
-    if (lease) await (async () => lease.release(await clock.now()))().catch((e) => log(`the queue's lease was not released (${e.message}): it expires by itself`));
+    if (lease)
+      await (async () => lease.release(await clock.now()))().catch((e) =>
+        log(`the queue's lease was not released (${e.message}): it expires by itself`),
+      );
   }
 }
 
@@ -113,8 +133,12 @@ async function cycles({ gh, g, engine, options, once, log, sleep, signal, stopWh
     failures++;
     const w = waitAfter(e, failures);
     const known = clock.estimate();
-    const until = known ? new Date(Date.parse(known) + w.seconds * 1000).toISOString().replace(/\.\d+Z$/, "Z") : w.until;
-    log(`GitHub failed (${String(e?.message ?? e).split("\n")[0]}): waiting ${w.seconds} s for ${w.why}, until ${until}; then reading again (${failures} in a row)`);
+    const until = known
+      ? new Date(Date.parse(known) + w.seconds * 1000).toISOString().replace(/\.\d+Z$/, "Z")
+      : w.until;
+    log(
+      `GitHub failed (${String(e?.message ?? e).split("\n")[0]}): waiting ${w.seconds} s for ${w.why}, until ${until}; then reading again (${failures} in a row)`,
+    );
     await sleep(w.seconds * 1000, signal);
     // A poll is asked again as it was; anything else is a survey, the state kept.
     wait = wait.kind === "poll" ? { ...wait, afterSeconds: 0 } : { kind: "survey", afterSeconds: 0 };
@@ -130,7 +154,13 @@ async function cycles({ gh, g, engine, options, once, log, sleep, signal, stopWh
           wait = { kind: "survey", afterSeconds: 0 };
           continue;
         }
-        facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {}, tips: (q) => g.builtOn(q) });
+        facts = await readBoardFacts(gh.octokit, {
+          owner: gh.owner,
+          repo: gh.repo,
+          engine,
+          log: () => {},
+          tips: (q) => g.builtOn(q),
+        });
         if (first) movedLayers = await readMovedLayers(gh, facts, log);
         first = false;
         closed = await readClosed(gh, [...new Set([...reads, ...movedLayers.map((l) => l.parent)])], facts);
@@ -143,7 +173,13 @@ async function cycles({ gh, g, engine, options, once, log, sleep, signal, stopWh
           wait = { kind: "survey", afterSeconds: 0 };
           continue;
         }
-        facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {}, tips: (q) => g.builtOn(q) });
+        facts = await readBoardFacts(gh.octokit, {
+          owner: gh.owner,
+          repo: gh.repo,
+          engine,
+          log: () => {},
+          tips: (q) => g.builtOn(q),
+        });
         poll = { ...(await readPoll(gh, wait.number, facts)), stopRequested: signal.stop };
       }
     } catch (e) {
@@ -152,8 +188,19 @@ async function cycles({ gh, g, engine, options, once, log, sleep, signal, stopWh
       continue;
     }
     failures = 0;
-    const out = engine.cycleStep({ facts, state, results, poll, closed, movedLayers, jobLogs, options, stop: signal.stop });
-    if (out.configErrors) throw new RunError(out.configErrors.map((e) => `config: ${e.path}: expected ${e.expected}, found ${e.found}`));
+    const out = engine.cycleStep({
+      facts,
+      state,
+      results,
+      poll,
+      closed,
+      movedLayers,
+      jobLogs,
+      options,
+      stop: signal.stop,
+    });
+    if (out.configErrors)
+      throw new RunError(out.configErrors.map((e) => `config: ${e.path}: expected ${e.expected}, found ${e.found}`));
     for (const line of out.log) log(line);
     // The lease again just before the first write: the survey may have taken long (retries, an outage).
     let mayWrite;
@@ -173,9 +220,12 @@ async function cycles({ gh, g, engine, options, once, log, sleep, signal, stopWh
     }
     results = out.ops.length ? await applyStep(out.ops, { gh, g }) : [];
     jobLogs = out.jobLogs?.length ? await readJobTails(gh, out.jobLogs) : [];
-    for (const r of results) if (!SUCCEEDED.has(r.outcome)) log(`${r.op} #${r.number}: ${r.outcome}${r.detail ? `: ${String(r.detail).split("\n").at(-1)}` : ""}`);
+    for (const r of results)
+      if (!SUCCEEDED.has(r.outcome))
+        log(`${r.op} #${r.number}: ${r.outcome}${r.detail ? `: ${String(r.detail).split("\n").at(-1)}` : ""}`);
     ({ state, wait, reads } = out);
-    if (wait.kind === "stop" || stopWhen(out, facts) || (once && wait.kind === "sleep")) return { state, wait, reads, results, jobLogs, facts };
+    if (wait.kind === "stop" || stopWhen(out, facts) || (once && wait.kind === "sleep"))
+      return { state, wait, reads, results, jobLogs, facts };
   }
 }
 

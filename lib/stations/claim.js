@@ -13,7 +13,9 @@
  */
 export class LabelsMissing extends Error {
   constructor(slug, names) {
-    const what = names.length ? `${names.length} label${names.length === 1 ? "" : "s"} the config uses do${names.length === 1 ? "es" : ""} not exist in ${slug} (${names.slice(0, 4).join(", ")}${names.length > 4 ? ` and ${names.length - 4} more` : ""})` : `the labels a claim writes do not exist in ${slug}`;
+    const what = names.length
+      ? `${names.length} label${names.length === 1 ? "" : "s"} the config uses do${names.length === 1 ? "es" : ""} not exist in ${slug} (${names.slice(0, 4).join(", ")}${names.length > 4 ? ` and ${names.length - 4} more` : ""})`
+      : `the labels a claim writes do not exist in ${slug}`;
     super(`claim: ${what}; create them with \`prflow labels --repo ${slug} --live\`, then claim again`);
     this.fatal = true;
   }
@@ -35,7 +37,17 @@ const sleepMs = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * command prints; `races` the lost races on the way; `claimed` the pull request this machine now holds,
  * or null. With `dryRun`, nothing is written and the first answer is final.
  */
-export async function claimNext({ engine, role, machine, port, dryRun = false, sleep = sleepMs, settleMs, now = () => performance.now(), log = () => {} }) {
+export async function claimNext({
+  engine,
+  role,
+  machine,
+  port,
+  dryRun = false,
+  sleep = sleepMs,
+  settleMs,
+  now = () => performance.now(),
+  log = () => {},
+}) {
   const races = [];
   if (port.repoLabels) labelsOrThrow(engine, await port.repoLabels(), port.slug);
   for (;;) {

@@ -8,10 +8,14 @@ export const GATE_STEPS = ["classify", "report"];
 
 /** Returns the engine's decision and the write results: { decision, results }. */
 export async function gateRun({ engine, octokit, owner, repo, step, number, sha, result, live, log = () => {} }) {
-  if (!GATE_STEPS.includes(step)) throw new Error(`gate step: expected ${GATE_STEPS.join(" or ")}, found ${JSON.stringify(step)}`);
+  if (!GATE_STEPS.includes(step))
+    throw new Error(`gate step: expected ${GATE_STEPS.join(" or ")}, found ${JSON.stringify(step)}`);
   const port = githubPort(octokit, { owner, repo, live, log });
   const facts = await port.readFacts([number]);
-  const decision = step === "classify" ? engine.gateClassify({ facts, number }) : engine.gateReport({ facts, number, testedSha: sha, result });
+  const decision =
+    step === "classify"
+      ? engine.gateClassify({ facts, number })
+      : engine.gateReport({ facts, number, testedSha: sha, result });
   log(decision.why);
   for (const w of decision.warnings) log(`warning: ${w.message}`);
   const results = await port.apply(decision.ops, facts);

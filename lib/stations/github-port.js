@@ -24,7 +24,11 @@ export function githubPort(octokit, { owner, repo, live = true, log = () => {} }
     },
     readFacts: (numbers) => readFacts(octokit, { owner, repo, numbers, log }),
     readLabels: async (number) => {
-      const res = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: number, per_page: 100 });
+      const res = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/labels", {
+        ...params,
+        issue_number: number,
+        per_page: 100,
+      });
       return res.data.map((l) => l.name);
     },
     // A guard that failed is an answer, not an error: the read-back or the next pass sees what moved.
@@ -35,18 +39,34 @@ export function githubPort(octokit, { owner, repo, live = true, log = () => {} }
     },
     fetchDiff: async (number) => {
       try {
-        const res = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...params, pull_number: number, headers: { accept: "application/vnd.github.diff" } });
+        const res = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
+          ...params,
+          pull_number: number,
+          headers: { accept: "application/vnd.github.diff" },
+        });
         if (typeof res.data === "string") return res.data;
       } catch (e) {
-        log(`#${number}: the diff media type failed (${e.status ?? e.message}); building the diff from the file patches`);
+        log(
+          `#${number}: the diff media type failed (${e.status ?? e.message}); building the diff from the file patches`,
+        );
       }
       const files = [];
       for (let page = 1; ; page++) {
-        const res = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/files", { ...params, pull_number: number, per_page: 100, page });
+        const res = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/files", {
+          ...params,
+          pull_number: number,
+          per_page: 100,
+          page,
+        });
         files.push(...res.data);
         if (res.data.length < 100) break;
       }
-      return files.map((f) => `diff --git a/${f.filename} b/${f.filename}\n--- a/${f.filename}\n+++ b/${f.filename}\n${f.patch ?? ""}\n`).join("");
+      return files
+        .map(
+          (f) =>
+            `diff --git a/${f.filename} b/${f.filename}\n--- a/${f.filename}\n+++ b/${f.filename}\n${f.patch ?? ""}\n`,
+        )
+        .join("");
     },
   };
 }

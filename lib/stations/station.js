@@ -12,13 +12,18 @@ export const DEFAULT_PROMPT = new URL("../../prompts/review.md", import.meta.url
 /** Runs `command` through the shell with the prompt as "$PRFLOW_PROMPT" (its first argument) and the diff on stdin. */
 export function runAi(command, prompt, diff, { env = process.env } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn("sh", ["-c", `${command} "$PRFLOW_PROMPT"`], { env: { ...env, PRFLOW_PROMPT: prompt }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn("sh", ["-c", `${command} "$PRFLOW_PROMPT"`], {
+      env: { ...env, PRFLOW_PROMPT: prompt },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (err += d));
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`AI command exited ${code}: ${err.trim().slice(0, 500)}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`AI command exited ${code}: ${err.trim().slice(0, 500)}`)),
+    );
     child.stdin.on("error", () => {}); // a command that does not read the diff closes stdin early
     child.stdin.end(diff);
   });
@@ -29,7 +34,11 @@ export function runAi(command, prompt, diff, { env = process.env } = {}) {
  * can tell "claimed and reviewed" from `wip-full` / `queue-empty`.
  */
 export async function stationPass({ engine, machine, port, ai, prompt, settleMs, log = () => {}, sleep }) {
-  const { line, result, claimed: number } = await claimNext({ engine, role: "review", machine, port, settleMs, log, sleep });
+  const {
+    line,
+    result,
+    claimed: number,
+  } = await claimNext({ engine, role: "review", machine, port, settleMs, log, sleep });
   if (number === null) return { line, number: null, blocking: false };
   const diff = await port.fetchDiff(number);
   const output = await runAi(ai, prompt, diff);
@@ -41,7 +50,12 @@ export async function stationPass({ engine, machine, port, ai, prompt, settleMs,
 }
 
 /** The loop: a pass, then a pause when there was nothing to claim. `once` stops after one pass. */
-export async function stationLoop({ once = false, intervalMs = 300_000, sleep = (ms) => new Promise((r) => setTimeout(r, ms)), ...rest }) {
+export async function stationLoop({
+  once = false,
+  intervalMs = 300_000,
+  sleep = (ms) => new Promise((r) => setTimeout(r, ms)),
+  ...rest
+}) {
   for (;;) {
     let pass;
     try {

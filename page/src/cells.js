@@ -47,7 +47,9 @@ export function ago(now, at) {
 /** `HH:MM` of a time on this browser's clock. */
 export function clockOf(iso) {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? "" : [d.getHours(), d.getMinutes()].map((n) => String(n).padStart(2, "0")).join(":");
+  return Number.isNaN(d.getTime())
+    ? ""
+    : [d.getHours(), d.getMinutes()].map((n) => String(n).padStart(2, "0")).join(":");
 }
 
 /** The engine's `3rd of 7, about 14:20` (UTC) with the time on this browser's clock. */
@@ -94,7 +96,9 @@ export const COLUMNS = [
       ...prose(r.shownWhy),
       ...(r.blockers.length ? [" ", ...join(r.blockers.map((b) => chip(b, ctx, "label")))] : []),
       // The group's shared next action is said once under its heading.
-      ...(ctx.sharedNext === r.nextAction ? [] : [" ", { text: `Next: ${ctx.actorHeading(r.actor)}: `, cls: "next" }, ...prose(r.nextAction)]),
+      ...(ctx.sharedNext === r.nextAction
+        ? []
+        : [" ", { text: `Next: ${ctx.actorHeading(r.actor)}: `, cls: "next" }, ...prose(r.nextAction)]),
     ],
   ],
   [
@@ -102,8 +106,13 @@ export const COLUMNS = [
     "Checks",
     (r, ctx) => {
       const c = r.checkRuns;
-      const parts = c.failed.map((f) => ({ text: `✗ ${f.workflow ? `${f.workflow} / ` : ""}${f.name}`, href: runUrl(ctx, r, f), cls: "fail" }));
-      if (c.pending.length) parts.push({ text: `● ${c.pending.length} running`, cls: "pending", title: c.pending.join(", ") });
+      const parts = c.failed.map((f) => ({
+        text: `✗ ${f.workflow ? `${f.workflow} / ` : ""}${f.name}`,
+        href: runUrl(ctx, r, f),
+        cls: "fail",
+      }));
+      if (c.pending.length)
+        parts.push({ text: `● ${c.pending.length} running`, cls: "pending", title: c.pending.join(", ") });
       if (c.passed) parts.push({ text: `✓ ${c.passed}`, cls: "pass" });
       return join(parts);
     },
@@ -119,7 +128,15 @@ export const COLUMNS = [
       const claimed = q?.reason === "claimed" && r.claim;
       const asideByRecord = q?.reason === "set-aside" && r.setAside;
       if (q) {
-        if (q.lane) parts.push({ text: laneWords(q.lane), cls: "place", title: `position in the lane and estimated landing (${q.lane.words} UTC)` }, " ");
+        if (q.lane)
+          parts.push(
+            {
+              text: laneWords(q.lane),
+              cls: "place",
+              title: `position in the lane and estimated landing (${q.lane.words} UTC)`,
+            },
+            " ",
+          );
         else if (q.place) parts.push({ text: `#${q.place} in line`, cls: "place" }, " ");
         if (!claimed && !asideByRecord) parts.push(...prose(q.detail || q.reason));
         if (q.waitingOn.length) parts.push(` (waits for ${q.waitingOn.map((n) => `#${n}`).join(", ")})`);
@@ -129,12 +146,23 @@ export const COLUMNS = [
         const pull = pullUrl(ctx.api, ctx.repository, r.number);
         parts.push(
           " ",
-          { text: `set aside: ${s.reason}`, cls: "setaside", title: asideByRecord && q.detail ? `${q.detail}. ${s.sentence}` : s.sentence },
+          {
+            text: `set aside: ${s.reason}`,
+            cls: "setaside",
+            title: asideByRecord && q.detail ? `${q.detail}. ${s.sentence}` : s.sentence,
+          },
           " ",
-          s.commentId ? { text: "Retry box", href: `${pull}#issuecomment-${s.commentId}` } : { text: "(its comment is not written yet)" },
+          s.commentId
+            ? { text: "Retry box", href: `${pull}#issuecomment-${s.commentId}` }
+            : { text: "(its comment is not written yet)" },
         );
       }
-      if (r.claim) parts.push(" ", { text: `claimed by ${r.claim.by}, ${ago(ctx.now, r.claim.at)}`, cls: "claim", title: claimed ? q.detail : `claimed at ${r.claim.at}` });
+      if (r.claim)
+        parts.push(" ", {
+          text: `claimed by ${r.claim.by}, ${ago(ctx.now, r.claim.at)}`,
+          cls: "claim",
+          title: claimed ? q.detail : `claimed at ${r.claim.at}`,
+        });
       if (r.claimers.length) parts.push(" ", { text: `reviewing: ${r.claimers.join(", ")}`, cls: "claim" });
       return parts[0] === " " ? parts.slice(1) : parts;
     },

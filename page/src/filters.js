@@ -10,7 +10,8 @@ export const SORTS = {
   engine: null,
   number: (a, b) => a.row.number - b.row.number,
   title: (a, b) => a.row.title.localeCompare(b.row.title),
-  state: (a, b) => (a.row.state ?? "").localeCompare(b.row.state ?? "") || (b.row.minutes ?? -1) - (a.row.minutes ?? -1),
+  state: (a, b) =>
+    (a.row.state ?? "").localeCompare(b.row.state ?? "") || (b.row.minutes ?? -1) - (a.row.minutes ?? -1),
   author: (a, b) => a.row.author.localeCompare(b.row.author) || a.row.number - b.row.number,
 };
 
@@ -27,8 +28,27 @@ export function matches(d, f) {
   if (f.author && r.author !== f.author) return false;
   if (f.label && !r.labels.includes(f.label)) return false;
   if (f.q) {
-    const hay = (d.hay ??= [`#${r.number}`, r.title, r.author, r.headRef, r.state ?? "", r.why, r.nextAction, ...r.labels, d.board.repository].join("\n").toLowerCase());
-    if (!f.q.toLowerCase().split(/\s+/).filter(Boolean).every((w) => hay.includes(w))) return false;
+    const hay = (d.hay ??= [
+      `#${r.number}`,
+      r.title,
+      r.author,
+      r.headRef,
+      r.state ?? "",
+      r.why,
+      r.nextAction,
+      ...r.labels,
+      d.board.repository,
+    ]
+      .join("\n")
+      .toLowerCase());
+    if (
+      !f.q
+        .toLowerCase()
+        .split(/\s+/)
+        .filter(Boolean)
+        .every((w) => hay.includes(w))
+    )
+      return false;
   }
   return true;
 }

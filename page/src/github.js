@@ -32,29 +32,37 @@ export function apiBase(text) {
   }
   const loopback = ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
   if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
-    throw new ReadError("checking the API URL", `${url.origin} is not https; the token is only sent over https (or to loopback)`);
+    throw new ReadError(
+      "checking the API URL",
+      `${url.origin} is not https; the token is only sent over https (or to loopback)`,
+    );
   }
   return url.href.replace(/\/+$/, "");
 }
 
 /** Every `owner/repo` in `text` (separated by commas, spaces or lines), or a ReadError naming the first bad one. */
 export function parseRepos(text) {
-  const list = String(text ?? "").split(/[\s,]+/).filter(Boolean);
-  if (!list.length) throw new ReadError("checking the repository", "enter owner/repo (several: separate them with commas)");
+  const list = String(text ?? "")
+    .split(/[\s,]+/)
+    .filter(Boolean);
+  if (!list.length)
+    throw new ReadError("checking the repository", "enter owner/repo (several: separate them with commas)");
   return [...new Set(list)].map(parseRepo);
 }
 
 /** `owner/repo`, or a ReadError saying what is wrong with it. */
 export function parseRepo(text) {
   const parsed = parseSlug((text ?? "").trim());
-  if (!parsed) throw new ReadError("checking the repository", `expected owner/repo, found ${JSON.stringify(text ?? "")}`);
+  if (!parsed)
+    throw new ReadError("checking the repository", `expected owner/repo, found ${JSON.stringify(text ?? "")}`);
   return parsed;
 }
 
 /** The web address of a pull request, from the API base (api.github.com → github.com, HOST/api/v3 → HOST). */
 export function pullUrl(api, fullName, number) {
   let server = servers.get(api);
-  if (server === undefined) servers.set(api, (server = api === DEFAULT_API ? "https://github.com" : api.replace(/\/api\/v3$/, "")));
+  if (server === undefined)
+    servers.set(api, (server = api === DEFAULT_API ? "https://github.com" : api.replace(/\/api\/v3$/, "")));
   return `${server}/${fullName}/pull/${number}`;
 }
 /** The web server of each API base, worked out once: the page asks for three links per row. */
@@ -76,7 +84,15 @@ export const CLOCKS = {
 /** The open pull requests' list, asked conditionally: `changed` false on GitHub's 304 (which costs no rate limit). */
 export async function probe(octokit, { owner, repo, etag }) {
   try {
-    const res = await octokit.request("GET /repos/{owner}/{repo}/issues", { owner, repo, state: "open", sort: "updated", direction: "desc", per_page: 100, headers: etag ? { "if-none-match": etag } : {} });
+    const res = await octokit.request("GET /repos/{owner}/{repo}/issues", {
+      owner,
+      repo,
+      state: "open",
+      sort: "updated",
+      direction: "desc",
+      per_page: 100,
+      headers: etag ? { "if-none-match": etag } : {},
+    });
     return { changed: true, etag: res.headers.etag ?? null };
   } catch (e) {
     if (e.status === 304) return { changed: false, etag };
@@ -110,7 +126,16 @@ export function client({ api, token, progress = () => {} }) {
  * Returns { facts, engine, view, configSource, requests, etag, clock, labelColors, labelCache }: a bad config is the engine's to
  * report (its answers carry `configErrors`), never replaced here by the preset.
  */
-export async function readAll({ api, token, owner, repo, prflow, labelCache, dashboard = (engine, facts) => engine.dashboard({ facts }), progress = () => {} }) {
+export async function readAll({
+  api,
+  token,
+  owner,
+  repo,
+  prflow,
+  labelCache,
+  dashboard = (engine, facts) => engine.dashboard({ facts }),
+  progress = () => {},
+}) {
   const { octokit, stats } = client({ api, token, progress });
   // The first answer is also the first place a bad token or a missing repository shows.
   const { etag } = await probe(octokit, { owner, repo }).catch((e) => {
@@ -149,8 +174,25 @@ export async function readAll({ api, token, owner, repo, prflow, labelCache, das
   await readLanded(octokit, { owner, repo, facts, log: progress });
   progress("reading the merge queue's facts");
   let view;
-  await readQueueFacts(octokit, { owner, repo, engine, facts, log: progress, reads: (f) => (view = dashboard(engine, f)).reads });
-  return { facts, engine, view, configSource, requests: stats.requests, etag, clock: stats.dated ? CLOCKS.github : CLOCKS.browser, labelColors: labels.colors, labelCache: labels.cache };
+  await readQueueFacts(octokit, {
+    owner,
+    repo,
+    engine,
+    facts,
+    log: progress,
+    reads: (f) => (view = dashboard(engine, f)).reads,
+  });
+  return {
+    facts,
+    engine,
+    view,
+    configSource,
+    requests: stats.requests,
+    etag,
+    clock: stats.dated ? CLOCKS.github : CLOCKS.browser,
+    labelColors: labels.colors,
+    labelCache: labels.cache,
+  };
 }
 
 /**
@@ -167,8 +209,18 @@ export async function readLabelColors(octokit, { owner, repo, cache = { pages: [
       const last = cache.pages[page - 1];
       let entry;
       try {
-        const res = await octokit.request("GET /repos/{owner}/{repo}/labels", { owner, repo, per_page: 100, page, headers: last?.etag ? { "if-none-match": last.etag } : {} });
-        entry = { etag: res.headers.etag ?? null, labels: res.data.map((l) => [l.name, l.color]), more: /rel="next"/.test(res.headers.link ?? "") };
+        const res = await octokit.request("GET /repos/{owner}/{repo}/labels", {
+          owner,
+          repo,
+          per_page: 100,
+          page,
+          headers: last?.etag ? { "if-none-match": last.etag } : {},
+        });
+        entry = {
+          etag: res.headers.etag ?? null,
+          labels: res.data.map((l) => [l.name, l.color]),
+          more: /rel="next"/.test(res.headers.link ?? ""),
+        };
       } catch (e) {
         if (e.status !== 304 || !last) throw e;
         entry = last;
@@ -177,7 +229,9 @@ export async function readLabelColors(octokit, { owner, repo, cache = { pages: [
       if (!entry.more) break;
     }
   } catch (e) {
-    progress(`labels: could not read ${owner}/${repo}'s label colours (${e.status ?? ""} ${e.message}); the config's colours are shown`);
+    progress(
+      `labels: could not read ${owner}/${repo}'s label colours (${e.status ?? ""} ${e.message}); the config's colours are shown`,
+    );
     return { colors: null, cache };
   }
   return { colors: Object.fromEntries(pages.flatMap((p) => p.labels)), cache: { pages } };
@@ -205,7 +259,8 @@ export function explain(e, fullName) {
     const when = reset > 0 ? `; it resets at ${new Date(reset * 1000).toISOString().slice(11, 16)} UTC` : "";
     return `rate limited: ${message}${when}`;
   }
-  if (status === 404 || types.includes("NOT_FOUND")) return `repository ${fullName} not found, or the token cannot read it (${message})`;
+  if (status === 404 || types.includes("NOT_FOUND"))
+    return `repository ${fullName} not found, or the token cannot read it (${message})`;
   if (status === 403) return `forbidden: GitHub answered 403 (${message}); the token lacks a read permission`;
   if (status) return `GitHub answered ${status}: ${message}`;
   return message;

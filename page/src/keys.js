@@ -4,7 +4,8 @@
 // It reads only what render.js drew; it decides nothing.
 
 /** The rows shown, in the order drawn. */
-const rows = (doc) => [...doc.querySelectorAll("#view tr.row[id]")].filter((tr) => !tr.hidden && !tr.closest("section[hidden]"));
+const rows = (doc) =>
+  [...doc.querySelectorAll("#view tr.row[id]")].filter((tr) => !tr.hidden && !tr.closest("section[hidden]"));
 const LINK = /^#pr-[\w.\-/]+$/;
 /** j / k: next / previous row shown; o or Enter: open the focused row's pull request; /: the search. */
 const KEYS = ["j", "k", "o", "Enter", "/"];
@@ -13,7 +14,9 @@ const KEYS = ["j", "k", "o", "Enter", "/"];
 export function installKeys(doc) {
   // The deep link the page was opened with: reading the form rewrites the address, and the rows are
   // drawn only once the facts arrive, so the row it names is focused then (and kept in the address).
-  const linked = LINK.test(decodeURIComponent(doc.location.hash)) ? decodeURIComponent(doc.location.hash).slice(1) : null;
+  const linked = LINK.test(decodeURIComponent(doc.location.hash))
+    ? decodeURIComponent(doc.location.hash).slice(1)
+    : null;
   let opened = false;
   doc.addEventListener("prflow:rendered", () => {
     // Only the first drawing goes to the link: a refresh keeps the row the person moved to.
@@ -43,7 +46,9 @@ export function installKeys(doc) {
     }
     if (event.key === "o" || event.key === "Enter") {
       // The focused row's pull request, by its own link (the first cell's).
-      const link = doc.activeElement?.matches?.("tr.row") ? doc.activeElement.querySelector('td[data-col="number"] a') : null;
+      const link = doc.activeElement?.matches?.("tr.row")
+        ? doc.activeElement.querySelector('td[data-col="number"] a')
+        : null;
       if (!link) return;
       event.preventDefault();
       link.click();

@@ -89,7 +89,10 @@ function fail(line) {
 /** The address: repositories, API, filters, interval, and the row's deep link. */
 function writeAddress() {
   const p = new URLSearchParams();
-  for (const r of $("repo").value.split(/[\s,]+/).filter(Boolean)) p.append("repo", r);
+  for (const r of $("repo")
+    .value.split(/[\s,]+/)
+    .filter(Boolean))
+    p.append("repo", r);
   const api = $("api").value.trim();
   if (api && api !== DEFAULT_API) p.set("api", api);
   const web = new URLSearchParams(location.search).get("web");
@@ -137,16 +140,37 @@ async function run(event) {
       // The reader's last round is the engine's view of the facts it read: drawn as it is. A repository
       // that cannot be read shows its error in its own section; the others draw as usual.
       try {
-        const read = await readAll({ api, token, owner, repo, prflow, labelCache: caches.get(`${owner}/${repo}`), dashboard: dashboardView, progress: status });
+        const read = await readAll({
+          api,
+          token,
+          owner,
+          repo,
+          prflow,
+          labelCache: caches.get(`${owner}/${repo}`),
+          dashboard: dashboardView,
+          progress: status,
+        });
         performance.mark?.("prflow facts read");
         requests += read.requests;
-        boards.push({ repository: `${owner}/${repo}`, api, web, ...read, readNow: read.facts.now, problems: read.view.configErrors, readAt: Date.now() });
+        boards.push({
+          repository: `${owner}/${repo}`,
+          api,
+          web,
+          ...read,
+          readNow: read.facts.now,
+          problems: read.view.configErrors,
+          readAt: Date.now(),
+        });
       } catch (e) {
         if (!(e instanceof ReadError)) throw e;
         boards.push({ repository: `${owner}/${repo}`, api, error: `${e.step} failed: ${e.line}` });
       }
     }
-    if (!boards.some((b) => b.view)) throw new ReadError(boards[0].error.replace(/ failed: .*/, ""), boards.map((b) => b.error.replace(/^.*? failed: /, "")).join("; "));
+    if (!boards.some((b) => b.view))
+      throw new ReadError(
+        boards[0].error.replace(/ failed: .*/, ""),
+        boards.map((b) => b.error.replace(/^.*? failed: /, "")).join("; "),
+      );
     localStorage.setItem(REPOS_KEY, $("repo").value.trim());
     current = { api, token, boards, readAt: Date.now() };
     fold(true);
@@ -190,7 +214,10 @@ async function refresh() {
       b.view = dashboardView(b.engine, b.facts);
       b.problems = b.view.configErrors;
     }
-    draw(`unchanged since the last read (GitHub answered 304 to ${stats.requests} conditional request${stats.requests === 1 ? "" : "s"}, which cost no rate limit)`, "unchanged");
+    draw(
+      `unchanged since the last read (GitHub answered 304 to ${stats.requests} conditional request${stats.requests === 1 ? "" : "s"}, which cost no rate limit)`,
+      "unchanged",
+    );
   } catch (e) {
     busy = false;
     fail(e instanceof ReadError ? `${e.step} failed: ${e.line}` : `failed: ${e.message}`);
@@ -231,8 +258,13 @@ function draw(line, how = "read") {
   const rows = drawn.length;
   const names = current.boards.map((b) => b.repository).join(", ");
   const engines = [...new Set(readable.map((b) => b.view.engine))].join(", ");
-  const configs = current.boards.map((b) => `${current.boards.length > 1 ? `${b.repository} ` : ""}${b.error ? "not read" : `config: ${b.problems.length ? `${b.configSource} has errors` : b.configSource}`}`);
-  status(`${rows} open pull request${rows === 1 ? "" : "s"} in ${names}${shown === rows ? "" : `, ${shown} shown`}; ${configs.join("; ")}; checked ${clockTime(new Date())}: ${line}; engine ${engines}`);
+  const configs = current.boards.map(
+    (b) =>
+      `${current.boards.length > 1 ? `${b.repository} ` : ""}${b.error ? "not read" : `config: ${b.problems.length ? `${b.configSource} has errors` : b.configSource}`}`,
+  );
+  status(
+    `${rows} open pull request${rows === 1 ? "" : "s"} in ${names}${shown === rows ? "" : `, ${shown} shown`}; ${configs.join("; ")}; checked ${clockTime(new Date())}: ${line}; engine ${engines}`,
+  );
   // The facts snapshot is written when asked for: 500 pull requests' facts are megabytes of text.
   $("snapshot-box").open = false;
   $("snapshot").textContent = "";
@@ -247,7 +279,10 @@ function showFiltered(drawn, f) {
   const none = $("no-match");
   if (none) {
     none.hidden = shown > 0 || drawn.length === 0;
-    none.textContent = shown > 0 ? "" : `No pull request matches ${f.q ? `“${f.q}”` : "these filters"}${FILTER_KEYS.some((k) => k !== "q" && k !== "sort" && f[k]) ? " with the filters chosen" : ""}. Esc clears the search.`;
+    none.textContent =
+      shown > 0
+        ? ""
+        : `No pull request matches ${f.q ? `“${f.q}”` : "these filters"}${FILTER_KEYS.some((k) => k !== "q" && k !== "sort" && f[k]) ? " with the filters chosen" : ""}. Esc clears the search.`;
   }
   return shown;
 }
@@ -277,7 +312,16 @@ function drawAgents(boards) {
     const board = b.engine.scoreboard({ facts: b.facts });
     // A config with errors answers with them (drawn on the pull requests' tab), and no scoreboard.
     if (!board.agents) continue;
-    const head = ["Agent", "Opened", "Landed", "Bounced", "Set aside", "Median to land", "CI min per landing", "Flakes blamed / cleared"];
+    const head = [
+      "Agent",
+      "Opened",
+      "Landed",
+      "Bounced",
+      "Set aside",
+      "Median to land",
+      "CI min per landing",
+      "Flakes blamed / cleared",
+    ];
     const table = document.createElement("table");
     table.className = "agents";
     const tr = (cells, tag) => {
@@ -289,11 +333,27 @@ function drawAgents(boards) {
       }
       return row;
     };
-    const minutes = (m) => (m === null ? "–" : m < 120 ? `${m} min` : m < 2880 ? `${Math.round(m / 60)} h` : `${Math.round(m / 1440)} d`);
+    const minutes = (m) =>
+      m === null ? "–" : m < 120 ? `${m} min` : m < 2880 ? `${Math.round(m / 60)} h` : `${Math.round(m / 1440)} d`;
     const thead = document.createElement("thead");
     thead.append(tr(head, "th"));
     const body = document.createElement("tbody");
-    for (const a of board.agents) body.append(tr([a.agent, a.opened, a.landed, a.bounced, a.setAside, minutes(a.medianMinutesToLand), a.ciMinutesPerLanding ?? "–", a.flakesBlamed === null ? "–" : `${a.flakesBlamed} / ${a.flakesCleared}`].map(String), "td"));
+    for (const a of board.agents)
+      body.append(
+        tr(
+          [
+            a.agent,
+            a.opened,
+            a.landed,
+            a.bounced,
+            a.setAside,
+            minutes(a.medianMinutesToLand),
+            a.ciMinutesPerLanding ?? "–",
+            a.flakesBlamed === null ? "–" : `${a.flakesBlamed} / ${a.flakesCleared}`,
+          ].map(String),
+          "td",
+        ),
+      );
     table.append(thead, body);
     const h = document.createElement("h2");
     h.textContent = `${b.repository}: ${board.window}`;
@@ -314,7 +374,8 @@ function showTab(name) {
 }
 
 /** HH:MM:SS on this browser's clock: toLocaleTimeString's first call loads the locale's data, tens of milliseconds. */
-const clockTime = (d) => [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, "0")).join(":");
+const clockTime = (d) =>
+  [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, "0")).join(":");
 
 /** Shows which host the token would go to and waits for the person's answer; nothing is sent meanwhile. */
 function confirmApi(api) {
@@ -338,10 +399,13 @@ function start() {
   const f = readFilters(params);
   for (const k of FILTER_KEYS) {
     const field = $(`f-${k}`);
-    if (field.tagName === "SELECT" && f[k] && ![...field.options].some((o) => o.value === f[k])) field.append(new Option(f[k], f[k]));
+    if (field.tagName === "SELECT" && f[k] && ![...field.options].some((o) => o.value === f[k]))
+      field.append(new Option(f[k], f[k]));
     field.value = f[k] || (k === "sort" ? "engine" : "");
   }
-  $("f-sort").replaceChildren(...Object.keys(SORTS).map((k) => new Option(k === "engine" ? "longest in state first" : `by ${k}`, k)));
+  $("f-sort").replaceChildren(
+    ...Object.keys(SORTS).map((k) => new Option(k === "engine" ? "longest in state first" : `by ${k}`, k)),
+  );
   $("f-sort").value = SORTS[f.sort] !== undefined ? f.sort || "engine" : "engine";
   $("every").value = ["0", "1", "5", "15"].includes(params.get("every")) ? params.get("every") : "0";
 

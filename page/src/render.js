@@ -80,7 +80,8 @@ export function appendParts(doc, node, parts) {
  * The colour of each label: the repository's own (what GitHub draws), else the one the config gives it
  * (a label the Action has not created yet).
  */
-export const colorsOf = (board) => (board.labelColors ? { ...board.view.labelColors, ...board.labelColors } : board.view.labelColors);
+export const colorsOf = (board) =>
+  board.labelColors ? { ...board.view.labelColors, ...board.labelColors } : board.view.labelColors;
 
 /** The row's deep-link id: `pr-N`, or `pr-owner/repo-N` when several repositories share the view. */
 export const rowId = (repository, number, several) => (several ? `pr-${repository}-${number}` : `pr-${number}`);
@@ -114,9 +115,19 @@ export function renderBoards(doc, root, all) {
   root.append(header);
 
   // One template per row: cloning it is cheaper than building six cells' elements one by one.
-  const template = el(doc, "tr", { class: "row", tabindex: "-1" }, ...COLUMNS.map(([key]) => el(doc, "td", { "data-col": key })));
+  const template = el(
+    doc,
+    "tr",
+    { class: "row", tabindex: "-1" },
+    ...COLUMNS.map(([key]) => el(doc, "td", { "data-col": key })),
+  );
   const barTemplate = el(doc, "div", { class: "bar" }, doc.createElement("span"));
-  const head = el(doc, "tr", {}, ...COLUMNS.map(([key, heading]) => el(doc, "th", { scope: "col", "data-col": key }, heading)));
+  const head = el(
+    doc,
+    "tr",
+    {},
+    ...COLUMNS.map(([key, heading]) => el(doc, "th", { scope: "col", "data-col": key }, heading)),
+  );
   // The engine's groups, merged across repositories in the engine's order of actors.
   const groups = new Map();
   for (const b of boards) {
@@ -138,7 +149,16 @@ export function renderBoards(doc, root, all) {
     const frag = doc.createDocumentFragment();
     const shared = sharedNext(g.members);
     for (const { board, row } of g.members) {
-      const ctx = { api: board.api, repository: board.repository, labelColors: colors.get(board), actorHeading, several, now: nows.get(board), sharedNext: shared, web: board.web };
+      const ctx = {
+        api: board.api,
+        repository: board.repository,
+        labelColors: colors.get(board),
+        actorHeading,
+        several,
+        now: nows.get(board),
+        sharedNext: shared,
+        web: board.web,
+      };
       const tr = template.cloneNode(true);
       const id = rowId(board.repository, row.number, several);
       tr.id = id;
@@ -157,8 +177,23 @@ export function renderBoards(doc, root, all) {
     body.append(frag);
     const count = el(doc, "span", { class: "count" }, ` (${g.members.length})`);
     const heading = el(doc, "h2", {}, g.heading, count);
-    if (shared !== null) heading.append(appendParts(doc, el(doc, "span", { class: "group-next" }, "Next, unless a row says otherwise: "), prose(shared)));
-    root.append(el(doc, "section", { class: "group", "data-actor": g.actor }, heading, el(doc, "table", { class: "pulls" }, el(doc, "thead", {}, head.cloneNode(true)), body)));
+    if (shared !== null)
+      heading.append(
+        appendParts(
+          doc,
+          el(doc, "span", { class: "group-next" }, "Next, unless a row says otherwise: "),
+          prose(shared),
+        ),
+      );
+    root.append(
+      el(
+        doc,
+        "section",
+        { class: "group", "data-actor": g.actor },
+        heading,
+        el(doc, "table", { class: "pulls" }, el(doc, "thead", {}, head.cloneNode(true)), body),
+      ),
+    );
   }
   if (!drawn.length && boards.length) root.append(el(doc, "p", {}, "No open pull request."));
   root.append(el(doc, "p", { id: "no-match", hidden: "" }));
@@ -167,9 +202,14 @@ export function renderBoards(doc, root, all) {
 
 /** A repository that could not be read: its name and the error, in its own section; the others draw as usual. */
 function failedSection(doc, b) {
-  return el(doc, "section", { class: "repo failed", "data-repo": b.repository }, el(doc, "h2", {}, b.repository), el(doc, "p", { class: "repo-error", role: "alert" }, b.error));
+  return el(
+    doc,
+    "section",
+    { class: "repo failed", "data-repo": b.repository },
+    el(doc, "h2", {}, b.repository),
+    el(doc, "p", { class: "repo-error", role: "alert" }, b.error),
+  );
 }
-
 
 /**
  * The lane: what lands next, numbered, each with its estimate (in this browser's time; the engine's
@@ -188,7 +228,12 @@ export function laneBox(doc, b, several) {
         el(
           doc,
           "li",
-          { "data-number": String(e.number), "data-position": String(e.position), "data-eta": e.eta ?? "", title: `${e.words} (UTC); ${title}` },
+          {
+            "data-number": String(e.number),
+            "data-position": String(e.position),
+            "data-eta": e.eta ?? "",
+            title: `${e.words} (UTC); ${title}`,
+          },
           el(doc, "a", { href: `#${rowId(b.repository, e.number, several)}` }, `#${e.number}`),
           " ",
           el(doc, "span", { class: "lane-title" }, title.length > 28 ? `${title.slice(0, 27)}…` : title),
@@ -197,7 +242,16 @@ export function laneBox(doc, b, several) {
         ),
       );
     }
-    box.append(el(doc, "p", { class: "lane-head" }, `Lands next, ${lane.entries.length} in line`, el(doc, "span", { class: "basis" }, ` (${lane.basis})`)), ol);
+    box.append(
+      el(
+        doc,
+        "p",
+        { class: "lane-head" },
+        `Lands next, ${lane.entries.length} in line`,
+        el(doc, "span", { class: "basis" }, ` (${lane.basis})`),
+      ),
+      ol,
+    );
   }
   const today = lane.landedToday;
   if (today.length) {
@@ -206,14 +260,23 @@ export function laneBox(doc, b, several) {
       const runs = l.runs.map((r) => {
         const ok = r.conclusion === "SUCCESS";
         const text = `${ok ? "✓" : "✗"} ${r.workflow ? `${r.workflow} / ` : ""}${r.name}${r.minutes === null ? "" : ` ${r.minutes} min`}`;
-        return r.url ? el(doc, "a", { href: r.url, class: ok ? "pass" : "fail", rel: "noopener" }, text) : el(doc, "span", { class: ok ? "pass" : "fail" }, text);
+        return r.url
+          ? el(doc, "a", { href: r.url, class: ok ? "pass" : "fail", rel: "noopener" }, text)
+          : el(doc, "span", { class: ok ? "pass" : "fail" }, text);
       });
-      const li = el(doc, "li", { "data-number": String(l.number) }, `#${l.number} ${l.title}, landed ${hhmm(l.mergedAt)}${l.ciMinutes === null ? "" : `, CI ${l.ciMinutes} min`}: `);
+      const li = el(
+        doc,
+        "li",
+        { "data-number": String(l.number) },
+        `#${l.number} ${l.title}, landed ${hhmm(l.mergedAt)}${l.ciMinutes === null ? "" : `, CI ${l.ciMinutes} min`}: `,
+      );
       for (const [i, r] of runs.entries()) li.append(...(i ? [", ", r] : [r]));
       if (!runs.length) li.append("no CI run on its head");
       list.append(li);
     }
-    box.append(el(doc, "details", { class: "landed-today" }, el(doc, "summary", {}, `Landed today: ${today.length}`), list));
+    box.append(
+      el(doc, "details", { class: "landed-today" }, el(doc, "summary", {}, `Landed today: ${today.length}`), list),
+    );
   }
   return box;
 }
@@ -247,7 +310,15 @@ function strip(doc, row, view, colors) {
 function repoSection(doc, b, several) {
   const { view } = b;
   const sec = el(doc, "section", { class: "repo", "data-repo": b.repository });
-  sec.append(el(doc, "h2", {}, several ? b.repository : `${b.repository}`, el(doc, "span", { class: "asof" }, ` as of ${view.now.replace("T", " ").replace("Z", " UTC")} (${b.clock})`)));
+  sec.append(
+    el(
+      doc,
+      "h2",
+      {},
+      several ? b.repository : `${b.repository}`,
+      el(doc, "span", { class: "asof" }, ` as of ${view.now.replace("T", " ").replace("Z", " UTC")} (${b.clock})`),
+    ),
+  );
   if (b.problems.length) sec.append(configErrors(doc, b.configSource, b.problems));
   // While pull requests are queued the lane says what lands next; the bare line only when none is.
   if (view.queue.lane.entries.length || view.queue.lane.landedToday.length) sec.append(laneBox(doc, b, several));
@@ -256,10 +327,31 @@ function repoSection(doc, b, several) {
     // One line beside the other folded parts; the reasons a click away (the rows lead the groups below).
     const n = view.stopReasons.length;
     const reasons = el(doc, "ul", {}, ...view.stopReasons.map((r) => appendParts(doc, el(doc, "li"), prose(r))));
-    sec.append(el(doc, "details", { class: "stop" }, el(doc, "summary", {}, `Stop the line: ${n} waited past ${n === 1 ? "its" : "their"} limit`), reasons));
+    sec.append(
+      el(
+        doc,
+        "details",
+        { class: "stop" },
+        el(doc, "summary", {}, `Stop the line: ${n} waited past ${n === 1 ? "its" : "their"} limit`),
+        reasons,
+      ),
+    );
   }
   if (view.graph.nodes.length) {
-    sec.append(el(doc, "details", { class: "graph" }, el(doc, "summary", {}, `Dependency graph: ${view.graph.nodes.length} pull requests, ${view.graph.edges.length} edges${view.graph.cycles.length ? `, ${view.graph.cycles.length} cycle${view.graph.cycles.length === 1 ? "" : "s"}` : ""}`), graph(doc, b, several)));
+    sec.append(
+      el(
+        doc,
+        "details",
+        { class: "graph" },
+        el(
+          doc,
+          "summary",
+          {},
+          `Dependency graph: ${view.graph.nodes.length} pull requests, ${view.graph.edges.length} edges${view.graph.cycles.length ? `, ${view.graph.cycles.length} cycle${view.graph.cycles.length === 1 ? "" : "s"}` : ""}`,
+        ),
+        graph(doc, b, several),
+      ),
+    );
   }
   if (view.warnings.length) sec.append(warnings(doc, view.warnings));
   return sec;
@@ -283,11 +375,23 @@ export function graph(doc, b, several) {
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", `dependency graph of ${b.repository}`);
   const layerOf = new Map(nodes.map((n) => [n.number, n.layer]));
-  const at = new Map(nodes.map((n) => [n.number, { x: GAP_X + n.layer * (W + GAP_X), y: GAP_Y + n.slot * (H + GAP_Y) }]));
+  const at = new Map(
+    nodes.map((n) => [n.number, { x: GAP_X + n.layer * (W + GAP_X), y: GAP_Y + n.slot * (H + GAP_Y) }]),
+  );
   const defs = doc.createElementNS(SVG, "defs");
   const marker = doc.createElementNS(SVG, "marker");
   // In user units: a thick (stack) edge keeps the same arrow head.
-  for (const [k, v] of Object.entries({ id: "arrow", viewBox: "0 0 10 10", refX: "10", refY: "5", markerWidth: "9", markerHeight: "9", markerUnits: "userSpaceOnUse", orient: "auto-start-reverse" })) marker.setAttribute(k, v);
+  for (const [k, v] of Object.entries({
+    id: "arrow",
+    viewBox: "0 0 10 10",
+    refX: "10",
+    refY: "5",
+    markerWidth: "9",
+    markerHeight: "9",
+    markerUnits: "userSpaceOnUse",
+    orient: "auto-start-reverse",
+  }))
+    marker.setAttribute(k, v);
   const tip = doc.createElementNS(SVG, "path");
   tip.setAttribute("d", "M 0 0 L 10 5 L 0 10 z");
   tip.setAttribute("class", "tip");
@@ -337,7 +441,12 @@ export function graph(doc, b, several) {
     link.append(title, rect, text);
     svg.append(link);
   }
-  const legend = el(doc, "p", { class: "legend" }, "An arrow points at what a pull request waits for: solid, Merge-After; thick, stacked on its branch; dashed, Start-After inherited from an issue; red, a cycle.");
+  const legend = el(
+    doc,
+    "p",
+    { class: "legend" },
+    "An arrow points at what a pull request waits for: solid, Merge-After; thick, stacked on its branch; dashed, Start-After inherited from an issue; red, a cycle.",
+  );
   return el(doc, "div", { class: "graph-box" }, svg, legend);
 }
 
@@ -345,13 +454,31 @@ export function graph(doc, b, several) {
 function warnings(doc, list) {
   const kinds = warningKinds(list);
   // Folded to one line: the rows come first on the screen, the warnings a click away.
-  const box = el(doc, "details", { class: "warnings" }, el(doc, "summary", {}, el(doc, "h3", {}, `Warnings: ${list.length} of ${kinds.length} kind${kinds.length === 1 ? "" : "s"}`)));
+  const box = el(
+    doc,
+    "details",
+    { class: "warnings" },
+    el(
+      doc,
+      "summary",
+      {},
+      el(doc, "h3", {}, `Warnings: ${list.length} of ${kinds.length} kind${kinds.length === 1 ? "" : "s"}`),
+    ),
+  );
   for (const k of kinds) {
     const body = el(doc, "div", { class: "kind-body" });
     if (k.numbers.length) body.append(el(doc, "p", {}, `Pull requests: ${k.numbers.map((n) => `#${n}`).join(", ")}`));
     if (k.names.length) body.append(el(doc, "p", {}, `Names: ${k.names.join(", ")}`));
     body.append(appendParts(doc, el(doc, "p", {}, "For example: "), prose(k.example)));
-    box.append(el(doc, "details", { class: "kind", "data-count": String(k.count) }, appendParts(doc, el(doc, "summary", {}, `${k.count} × `), prose(k.kind)), body));
+    box.append(
+      el(
+        doc,
+        "details",
+        { class: "kind", "data-count": String(k.count) },
+        appendParts(doc, el(doc, "summary", {}, `${k.count} × `), prose(k.kind)),
+        body,
+      ),
+    );
   }
   return box;
 }
@@ -359,9 +486,23 @@ function warnings(doc, list) {
 /** The config's problems, each with its JSON path (the engine answers nothing else until they are fixed). */
 export function configErrors(doc, source, errors) {
   const box = el(doc, "div", { class: "config-errors" });
-  box.append(el(doc, "p", {}, `${source} has ${errors.length} problem${errors.length === 1 ? "" : "s"}; prflow decides nothing until they are fixed:`));
+  box.append(
+    el(
+      doc,
+      "p",
+      {},
+      `${source} has ${errors.length} problem${errors.length === 1 ? "" : "s"}; prflow decides nothing until they are fixed:`,
+    ),
+  );
   const ul = el(doc, "ul", { class: "config-errors-list" });
-  for (const e of errors) ul.append(appendParts(doc, el(doc, "li", { "data-path": e.path }, el(doc, "code", {}, e.path), ": "), prose(`expected ${e.expected}, found ${e.found}`)));
+  for (const e of errors)
+    ul.append(
+      appendParts(
+        doc,
+        el(doc, "li", { "data-path": e.path }, el(doc, "code", {}, e.path), ": "),
+        prose(`expected ${e.expected}, found ${e.found}`),
+      ),
+    );
   box.append(ul);
   return box;
 }

@@ -26,10 +26,12 @@ function formParams(eng) {
   } catch (e) {
     throw new Error(`parameters: not valid JSON (${e.message})`);
   }
-  if (!params || typeof params !== "object" || Array.isArray(params)) throw new Error("parameters: expected a JSON object");
+  if (!params || typeof params !== "object" || Array.isArray(params))
+    throw new Error("parameters: expected a JSON object");
   const seedText = $("seed").value.trim();
   if (seedText !== "") {
-    if (!/^\d+$/.test(seedText) || Number(seedText) > 0xffffffff) throw new Error(`seed: expected a whole number from 0 to 4294967295, found ${JSON.stringify(seedText)}`);
+    if (!/^\d+$/.test(seedText) || Number(seedText) > 0xffffffff)
+      throw new Error(`seed: expected a whole number from 0 to 4294967295, found ${JSON.stringify(seedText)}`);
     params.seed = Number(seedText);
   } else if (params.seed === undefined) {
     params.seed = eng.drawSeed();

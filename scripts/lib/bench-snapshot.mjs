@@ -7,7 +7,10 @@ import { runInNewContext } from "node:vm";
 import { bots } from "../../js/sample-board.js";
 
 export { bots };
-export const config = { botPanel: { bots, humans: ["maintainer"] }, scopes: { "scope:docs": ["docs/**", "**/*.md"], "scope:engine": ["src/**"] } };
+export const config = {
+  botPanel: { bots, humans: ["maintainer"] },
+  scopes: { "scope:docs": ["docs/**", "**/*.md"], "scope:engine": ["src/**"] },
+};
 
 export { sampleBoard as snapshot } from "../../js/sample-board.js";
 

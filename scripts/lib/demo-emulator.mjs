@@ -15,7 +15,8 @@ import { seedBoard } from "./seed-emulator.mjs";
 import { BOTS, HUMAN } from "./demo-board.mjs";
 import { servePage } from "./serve-page.mjs";
 
-const requestsLine = (c) => `${c.total} API requests (${c.reads} reads: ${c.graphql} GraphQL, ${c.rest - c.writes} REST; ${c.writes} writes)`;
+const requestsLine = (c) =>
+  `${c.total} API requests (${c.reads} reads: ${c.graphql} GraphQL, ${c.rest - c.writes} REST; ${c.writes} writes)`;
 
 export async function runDemo({ root, count = 20, dashboard = false }) {
   // The page times each state to the browser's clock, so the emulator's clock must end its seeding at
@@ -31,9 +32,19 @@ export async function runDemo({ root, count = 20, dashboard = false }) {
     // The repository holds the config too, as a real one does: the dashboard reads it from there.
     em.setFile(".github/prflow.json", config);
     const run = (mode, event = "schedule") =>
-      em.runAction({ actionPath: root, event, payload: event === "schedule" ? { schedule: "17,47 * * * *" } : {}, inputs: { mode, live: "true" }, workspace: ws });
-    console.log(`prflow demo: acme/widgets, a bot-panel team (bots: claude-bot, codex-bot, gemini-bot; human: maintainer)`);
-    console.log(`with ${board.length} open pull requests, on the GitHub emulator at ${em.url}; config examples/prflow.json and a stop-the-line level\n`);
+      em.runAction({
+        actionPath: root,
+        event,
+        payload: event === "schedule" ? { schedule: "17,47 * * * *" } : {},
+        inputs: { mode, live: "true" },
+        workspace: ws,
+      });
+    console.log(
+      `prflow demo: acme/widgets, a bot-panel team (bots: claude-bot, codex-bot, gemini-bot; human: maintainer)`,
+    );
+    console.log(
+      `with ${board.length} open pull requests, on the GitHub emulator at ${em.url}; config examples/prflow.json and a stop-the-line level\n`,
+    );
 
     em.reset();
     const labels = await run("labels", "workflow_dispatch");
@@ -42,7 +53,10 @@ export async function runDemo({ root, count = 20, dashboard = false }) {
     const named = (status) => labelResults.filter((r) => r.status === status).map((r) => r.name);
     console.log(`1. uses: org/prflow-action@v1 with mode: labels, live: true`);
     console.log(`   created ${named("created").length}: ${named("created").join(", ")}`);
-    if (named("updated").length) console.log(`   updated ${named("updated").length} that agents had made by hand (colour, description): ${named("updated").join(", ")}`);
+    if (named("updated").length)
+      console.log(
+        `   updated ${named("updated").length} that agents had made by hand (colour, description): ${named("updated").join(", ")}`,
+      );
     console.log(`   ${requestsLine(em.counts())}\n`);
 
     em.reset();
@@ -52,22 +66,36 @@ export async function runDemo({ root, count = 20, dashboard = false }) {
     const results = plan.ops.map(() => ({ status: "applied" }));
     const titles = new Map(board.map((b) => [b.number, b.situation]));
     console.log(`2. uses: org/prflow-action@v1 with mode: reconcile, live: true (a scheduled sweep)`);
-    console.log(`   ${sweep.outputs.ops} operations, ${sweep.outputs.writes} writes, ${sweep.outputs.warnings} warnings; ${requestsLine(em.counts())}\n`);
+    console.log(
+      `   ${sweep.outputs.ops} operations, ${sweep.outputs.writes} writes, ${sweep.outputs.warnings} warnings; ${requestsLine(em.counts())}\n`,
+    );
     const width = terminalWidth();
-    const text = boardText(plan, Number(sweep.outputs.writes) === plan.ops.length ? results : [], { live: true, width });
+    const text = boardText(plan, Number(sweep.outputs.writes) === plan.ops.length ? results : [], {
+      live: true,
+      width,
+    });
     // Each row's situation in the room the terminal leaves, cut rather than wrapped: the table stays a table.
-    console.log(text.replace(/^#(\d+)(\s+)(.*)$/gm, (line, n) => cut(titles.has(Number(n)) ? `${line}  (${titles.get(Number(n))})` : line, width)));
+    console.log(
+      text.replace(/^#(\d+)(\s+)(.*)$/gm, (line, n) =>
+        cut(titles.has(Number(n)) ? `${line}  (${titles.get(Number(n))})` : line, width),
+      ),
+    );
 
     em.reset();
     const again = await run("reconcile");
-    console.log(`\n3. the same sweep again: ${again.outputs.ops} operations, ${again.outputs.writes} writes; ${requestsLine(em.counts())}`);
+    console.log(
+      `\n3. the same sweep again: ${again.outputs.ops} operations, ${again.outputs.writes} writes; ${requestsLine(em.counts())}`,
+    );
     console.log(`   (the board is converged: the Action's own writes used GITHUB_TOKEN, so they started no runs)`);
-    if (em.validationFailures.length) console.log(`\n!! ${em.validationFailures.length} requests did not match GitHub's schemas`);
+    if (em.validationFailures.length)
+      console.log(`\n!! ${em.validationFailures.length} requests did not match GitHub's schemas`);
     if (dashboard) {
       // The dashboard page (page/dist) against this emulator, until Ctrl-C.
       // Row links open the demo's own view of a pull request (the emulator serves an API, not GitHub's web pages).
       const page = await servePage(undefined, { "/web/": (path) => pullPage(em, path) });
-      console.log(`\n4. the dashboard: ${page.url}/?repo=${em.state.owner}/${em.state.repo}&api=${encodeURIComponent(em.url)}&web=${encodeURIComponent(`${page.url}/web`)}`);
+      console.log(
+        `\n4. the dashboard: ${page.url}/?repo=${em.state.owner}/${em.state.repo}&api=${encodeURIComponent(em.url)}&web=${encodeURIComponent(`${page.url}/web`)}`,
+      );
       console.log(`   token: ${em.personalToken}   (Ctrl-C stops the emulator and the page)`);
       await new Promise((resolve) => process.once("SIGINT", resolve));
       await page.close();
@@ -101,9 +129,17 @@ export async function seedingSpan(count) {
  */
 export function demoConfig(root, owner = "acme") {
   const config = JSON.parse(readFileSync(join(root, "examples/prflow.json"), "utf8"));
-  const level = { after: 2880, action: "stop-the-line", message: "A human has not looked at it for two days: agents open no new pull request until one does." };
+  const level = {
+    after: 2880,
+    action: "stop-the-line",
+    message: "A human has not looked at it for two days: agents open no new pull request until one does.",
+  };
   const botPanel = { ...config.botPanel, humans: [...new Set([...(config.botPanel?.humans ?? []), owner])] };
-  return { ...config, botPanel, followup: { ...config.followup, levels: { ...config.followup?.levels, "state:needs-human": [level] } } };
+  return {
+    ...config,
+    botPanel,
+    followup: { ...config.followup, levels: { ...config.followup?.levels, "state:needs-human": [level] } },
+  };
 }
 
 const escapeHtml = (text) => String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -140,7 +176,11 @@ const approved = (em, n) => {
 
 /** Approved by the panel, the maintainer asked, and left there: opened before the rest, so it has waited weeks. */
 function seedWaitingHuman(em) {
-  const n = em.createPull({ title: "waiting for the maintainer since the last release", author: "agent-rig", files: ["docs/release.md"] }).number;
+  const n = em.createPull({
+    title: "waiting for the maintainer since the last release",
+    author: "agent-rig",
+    files: ["docs/release.md"],
+  }).number;
   green(em, n);
   for (const author of BOTS) em.review(n, { author, state: "APPROVED" });
   em.requestReviewers(n, { reviewers: [HUMAN] });
@@ -162,7 +202,9 @@ export function seedQueue(em) {
     return pr;
   };
   const base = open("queue: the parser rewrite", { head: "agent/parser" });
-  const after = open("queue: the parser's docs", { body: `Updates the docs for the new parser.\n\nMerge-After: #${base.number}` });
+  const after = open("queue: the parser's docs", {
+    body: `Updates the docs for the new parser.\n\nMerge-After: #${base.number}`,
+  });
   const stacked = open("queue: the parser's fast path, stacked on it", { base: "agent/parser" });
   const conflict = open("queue: rename the config keys", { conflicting: true });
   em.comment(conflict.number, {
@@ -172,19 +214,28 @@ export function seedQueue(em) {
   const claimed = open("queue: flaky retry test", {});
 
   em.checkRun({ number: claimed.number, name: "test", workflow: "ci", conclusion: "FAILURE" });
-  em.comment(claimed.number, { author: worker, body: `<!-- prflow:claim head=${claimed.headSha} by=fixer-box at=${new Date(em.clock.now()).toISOString().replace(/\.\d{3}Z$/, "Z")} -->\n**fixer-box** is fixing this pull request.\n` });
+  em.comment(claimed.number, {
+    author: worker,
+    body: `<!-- prflow:claim head=${claimed.headSha} by=fixer-box at=${new Date(em.clock.now()).toISOString().replace(/\.\d{3}Z$/, "Z")} -->\n**fixer-box** is fixing this pull request.\n`,
+  });
   // Waiting their turn under skip-ci, and the day's landings with their timed CI runs: the lane's
   // estimates come from those.
-  const waiting = ["queue: cache the label colours", "queue: one reader for the board", "queue: shorter status lines"].map((title) => open(title, { labels: ["merge-queued", "skip-ci"] }));
-  const landed = ["landed: the sweep's board", "landed: docs for the lane", "landed: retry a 502 once"].map((title, i) => {
-    const pr = em.createPull({ title, author: i === 1 ? "agent-rig" : "agent-cast", labels: ["merge-queued"] });
-    const at = (minutes) => new Date(em.clock.now() - minutes * 60_000).toISOString().replace(/\.\d{3}Z$/, "Z");
-    em.checkRun({ number: pr.number, name: "test", workflow: "ci", startedAt: at(14 + 3 * i), completedAt: at(1) });
-    em.checkRun({ number: pr.number, name: "lint", workflow: "ci", startedAt: at(14 + 3 * i), completedAt: at(9) });
-    em.merge(pr.number);
-    em.clock.advance({ minutes: 7 });
-    return pr;
-  });
+  const waiting = [
+    "queue: cache the label colours",
+    "queue: one reader for the board",
+    "queue: shorter status lines",
+  ].map((title) => open(title, { labels: ["merge-queued", "skip-ci"] }));
+  const landed = ["landed: the sweep's board", "landed: docs for the lane", "landed: retry a 502 once"].map(
+    (title, i) => {
+      const pr = em.createPull({ title, author: i === 1 ? "agent-rig" : "agent-cast", labels: ["merge-queued"] });
+      const at = (minutes) => new Date(em.clock.now() - minutes * 60_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+      em.checkRun({ number: pr.number, name: "test", workflow: "ci", startedAt: at(14 + 3 * i), completedAt: at(1) });
+      em.checkRun({ number: pr.number, name: "lint", workflow: "ci", startedAt: at(14 + 3 * i), completedAt: at(9) });
+      em.merge(pr.number);
+      em.clock.advance({ minutes: 7 });
+      return pr;
+    },
+  );
   void landed;
   return [
     ...waiting.map((pr) => ({ number: pr.number, situation: "queued: waiting its turn under skip-ci" })),

@@ -19,12 +19,32 @@ export function seedQueueBoard(gh) {
   // Head branches deleted on merge, so GitHub moves a stacked layer onto main when the one below merges.
   gh.setRepoSettings({ allowAutoMerge: true, deleteBranchOnMerge: true });
   gh.setRequiredChecks(["ci", "no-skip-ci-label"], { strict: true });
-  gh.ci.register({ name: "CI", jobs: [{ name: "test", minutes: 4 }, { name: "lint", minutes: 2 }], aggregate: "ci", guard: "no-skip-ci-label" });
+  gh.ci.register({
+    name: "CI",
+    jobs: [
+      { name: "test", minutes: 4 },
+      { name: "lint", minutes: 2 },
+    ],
+    aggregate: "ci",
+    guard: "no-skip-ci-label",
+  });
   const open = (title, extra) => gh.createPull({ title, author: "agent-cast", labels: QUEUED, ...extra });
   const parser = open("the parser rewrite", { head: "agent/parser", files: ["src/parser.rs"] });
-  const fast = open("the parser's fast path (stacked on the rewrite)", { head: "agent/parser-fast", base: "agent/parser", files: ["src/fast.rs"] });
-  const docs = open("the parser's docs", { head: "agent/parser-docs", files: ["docs/parser.md"], body: `Documents the new parser.\n\nMerge-After: #${parser.number}` });
-  const changelog = open("the changelog for the release", { head: "agent/changelog", files: ["CHANGELOG.md"], body: `Merge-After: #${docs.number}, #${fast.number}` });
+  const fast = open("the parser's fast path (stacked on the rewrite)", {
+    head: "agent/parser-fast",
+    base: "agent/parser",
+    files: ["src/fast.rs"],
+  });
+  const docs = open("the parser's docs", {
+    head: "agent/parser-docs",
+    files: ["docs/parser.md"],
+    body: `Documents the new parser.\n\nMerge-After: #${parser.number}`,
+  });
+  const changelog = open("the changelog for the release", {
+    head: "agent/changelog",
+    files: ["CHANGELOG.md"],
+    body: `Merge-After: #${docs.number}, #${fast.number}`,
+  });
   const rename = open("rename the config keys", { head: "agent/rename", files: ["src/config.rs"], conflicting: true });
   // Someone else's merge: every branch is behind main now.
   gh.moveBranch("main");
@@ -43,13 +63,21 @@ export async function runQueueDemo({ print = console.log } = {}) {
     print(`a queue of ${title.size} pull requests, all labelled merge-queued + skip-ci and behind main:`);
     for (const [n, t] of title) {
       const pr = gh.state.pull(n);
-      const how = pr.baseRef !== "main" ? `stacked on ${pr.baseRef}` : /Merge-After: (.*)/.exec(pr.body ?? "")?.[0] ?? (n === prs.rename.number ? "conflicts with main" : "");
+      const how =
+        pr.baseRef !== "main"
+          ? `stacked on ${pr.baseRef}`
+          : (/Merge-After: (.*)/.exec(pr.body ?? "")?.[0] ?? (n === prs.rename.number ? "conflicts with main" : ""));
       print(`  #${n}  ${t}${how ? `  (${how})` : ""}`);
     }
     print("");
     const since = gh.requests.length;
     // Waits scaled as the emulator runs the Action (PRFLOW_TIME_SCALE): the client's spacing between writes too.
-    const octokit = makeOctokit({ token: gh.personalToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
+    const octokit = makeOctokit({
+      token: gh.personalToken,
+      baseUrl: gh.url,
+      graphqlUrl: gh.graphqlUrl,
+      timeScale: 0.001,
+    });
     const g = new Git({ cloneUrl: gh.cloneUrl(), stateDir });
     const landable = [prs.parser, prs.fast, prs.docs, prs.changelog].map((p) => p.number);
     const order = [];
@@ -58,7 +86,11 @@ export async function runQueueDemo({ print = console.log } = {}) {
       return `+${String(Math.floor(s / 3600)).padStart(2, "0")}:${String(Math.floor(s / 60) % 60).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
     };
     let steps = 0;
-    const setAside = () => gh.state.pull(prs.rename.number).comments.map((id) => gh.state.comments.get(id).body).find((b) => b.startsWith("<!-- prflow:set-aside"));
+    const setAside = () =>
+      gh.state
+        .pull(prs.rename.number)
+        .comments.map((id) => gh.state.comments.get(id).body)
+        .find((b) => b.startsWith("<!-- prflow:set-aside"));
     await runQueue({
       gh: { octokit, owner: gh.owner, repo: gh.repo },
       g,
@@ -86,19 +118,29 @@ export async function runQueueDemo({ print = console.log } = {}) {
     }
     const comment = setAside();
     if (comment) {
-      print(`set aside: #${prs.rename.number} ${title.get(prs.rename.number)}, with this comment (a fixer or a person takes it from here):`);
+      print(
+        `set aside: #${prs.rename.number} ${title.get(prs.rename.number)}, with this comment (a fixer or a person takes it from here):`,
+      );
       // Its sentence, the files, what clears it and the Retry box; the folded git output left out.
       let fenced = false;
-      const shown = comment.split("\n").slice(1).filter((l) => {
-        if (l.startsWith("```")) return (fenced = !fenced) && false;
-        return !fenced && l.trim() && !/^<\/?(details|summary)/.test(l);
-      });
+      const shown = comment
+        .split("\n")
+        .slice(1)
+        .filter((l) => {
+          if (l.startsWith("```")) return (fenced = !fenced) && false;
+          return !fenced && l.trim() && !/^<\/?(details|summary)/.test(l);
+        });
       for (const line of shown) print(`  | ${line}`);
     }
-    const git = Object.entries(c.byOperation).filter(([k]) => / git /.test(k)).reduce((s, [, v]) => s + v, 0);
+    const git = Object.entries(c.byOperation)
+      .filter(([k]) => / git /.test(k))
+      .reduce((s, [, v]) => s + v, 0);
     const ran = gh.ci.runs.filter((r) => !r.skipped).length;
-    print(`the worker's use of GitHub: ${c.total - git} API requests (${c.graphql} GraphQL, ${c.rest - git} REST), ${git} git requests; ${ran} CI runs ran jobs in all (the pushes under skip-ci skipped theirs)`);
-    if (gh.validationFailures.length) print(`!! ${gh.validationFailures.length} requests did not match GitHub's descriptions`);
+    print(
+      `the worker's use of GitHub: ${c.total - git} API requests (${c.graphql} GraphQL, ${c.rest - git} REST), ${git} git requests; ${ran} CI runs ran jobs in all (the pushes under skip-ci skipped theirs)`,
+    );
+    if (gh.validationFailures.length)
+      print(`!! ${gh.validationFailures.length} requests did not match GitHub's descriptions`);
     return { order, setAside: Boolean(comment), landable };
   } finally {
     await gh.close();

@@ -15,7 +15,9 @@ export const BOARD = 10000;
 export function timeBoards(engines, runs, n = BOARD) {
   const facts = snapshot(n);
   const plans = engines.map((e) => e.reconcile({ facts })); // warm-up: the first call compiles the Wasm tiers
-  for (const p of plans) if (JSON.stringify(p.ops) !== JSON.stringify(plans[0].ops)) throw new Error(`the builds give different plans for ${n} pull requests`);
+  for (const p of plans)
+    if (JSON.stringify(p.ops) !== JSON.stringify(plans[0].ops))
+      throw new Error(`the builds give different plans for ${n} pull requests`);
   const times = engines.map(() => []);
   for (let r = 0; r < runs; r++) {
     const order = engines.map((_, i) => i);

@@ -13,7 +13,14 @@ import { createEngine } from "../../js/node.js";
 
 // The worker's defaults but for the poll: every two minutes of a 15-minute run rather than every 30 s,
 // which changes no decision and costs a quarter of the steps (the suites run on a shared machine).
-export const WORKER_OPTIONS = { dryRun: false, autoFix: true, activeInterval: 30, idleAfter: 10, idleInterval: 300, pollInterval: 120 };
+export const WORKER_OPTIONS = {
+  dryRun: false,
+  autoFix: true,
+  activeInterval: 30,
+  idleAfter: 10,
+  idleInterval: 300,
+  pollInterval: 120,
+};
 
 /**
  * An emulator as a team's repository is set up for the queue: auto-merge allowed, a strict ruleset
@@ -21,13 +28,23 @@ export const WORKER_OPTIONS = { dryRun: false, autoFix: true, activeInterval: 30
  * UNKNOWN for `mergeabilitySeconds` after a move (the emulator's 60 s by default). `close()` removes
  * it and the worker's state folder.
  */
-export async function landingRepo({ ciMinutes = 15, seed = "land", at = "2026-12-01T09:00:00Z", mergeabilitySeconds } = {}) {
+export async function landingRepo({
+  ciMinutes = 15,
+  seed = "land",
+  at = "2026-12-01T09:00:00Z",
+  mergeabilitySeconds,
+} = {}) {
   const gh = await startEmulator({ git: true, seed });
   gh.clock.set(at);
   if (mergeabilitySeconds != null) gh.state.mergeabilityDelayMs = mergeabilitySeconds * 1000;
   gh.setRepoSettings({ allowAutoMerge: true });
   gh.setRequiredChecks(["ci", "no-skip-ci-label"], { strict: true });
-  gh.ci.register({ name: "CI", jobs: [{ name: "test", minutes: ciMinutes }], aggregate: "ci", guard: "no-skip-ci-label" });
+  gh.ci.register({
+    name: "CI",
+    jobs: [{ name: "test", minutes: ciMinutes }],
+    aggregate: "ci",
+    guard: "no-skip-ci-label",
+  });
   const stateDir = mkdtempSync(join(tmpdir(), "prflow-queue-land-"));
   const close = async () => {
     await gh.close();
@@ -51,7 +68,12 @@ export function openBoard(gh, board, { labels = ["merge-queued", "skip-ci"], asP
   const open = () => {
     for (const p of board) numbers[p.key] = openPull(gh, p, { labels, asPerson });
     for (const p of board) {
-      if (p.after?.length) gh.state.editIssue(numbers[p.key], { body: `Merge-After: ${p.after.map((k) => `#${numbers[k]}`).join(", ")}` }, "agent-1");
+      if (p.after?.length)
+        gh.state.editIssue(
+          numbers[p.key],
+          { body: `Merge-After: ${p.after.map((k) => `#${numbers[k]}`).join(", ")}` },
+          "agent-1",
+        );
     }
   };
   if (asPerson) open();
@@ -61,7 +83,14 @@ export function openBoard(gh, board, { labels = ["merge-queued", "skip-ci"], asP
 
 /** One pull request of a board (see openBoard), opened now; its number. */
 export function openPull(gh, p, { labels = ["merge-queued", "skip-ci"], asPerson = false } = {}) {
-  const open = () => gh.createPull({ title: `change ${p.key}`, head: `agent/${p.key}`, files: [p.file ?? `src/${p.key}.rs`], labels, conflicting: !!p.conflicting });
+  const open = () =>
+    gh.createPull({
+      title: `change ${p.key}`,
+      head: `agent/${p.key}`,
+      files: [p.file ?? `src/${p.key}.rs`],
+      labels,
+      conflicting: !!p.conflicting,
+    });
   const pr = asPerson ? open() : gh.state.withTokenKind("app", open);
   if (p.outcome) gh.ci.setOutcome({ number: pr.number }, p.outcome);
   return pr.number;
@@ -85,9 +114,27 @@ export const FIVE_ORDER = ["c", "a", "e", "b", "d"];
  * and the facts it was given.
  * Returns the number of steps and the log lines.
  */
-export async function runWorker(gh, stateDir, { until, maxSteps = 400, engine = createEngine(), g, options = {}, log = () => {}, due = [], afterStep = () => {} } = {}) {
+export async function runWorker(
+  gh,
+  stateDir,
+  {
+    until,
+    maxSteps = 400,
+    engine = createEngine(),
+    g,
+    options = {},
+    log = () => {},
+    due = [],
+    afterStep = () => {},
+  } = {},
+) {
   // Waits (GitHub's one-second spacing of writes and GraphQL calls, retry back-off) in milliseconds.
-  const octokit = makeOctokit({ token: gh.personalToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
+  const octokit = makeOctokit({
+    token: gh.personalToken,
+    baseUrl: gh.url,
+    graphqlUrl: gh.graphqlUrl,
+    timeScale: 0.001,
+  });
   g ??= new Git({ cloneUrl: gh.cloneUrl(), stateDir });
   const lines = [];
   let steps = 0;
@@ -104,7 +151,11 @@ export async function runWorker(gh, stateDir, { until, maxSteps = 400, engine = 
     if (end > gh.clock.now()) gh.clock.advanceTo(end);
   };
   const out = await runQueue({
-    gh: { octokit, owner: gh.owner, repo: gh.repo }, g, engine, options: { ...WORKER_OPTIONS, ...options }, sleep,
+    gh: { octokit, owner: gh.owner, repo: gh.repo },
+    g,
+    engine,
+    options: { ...WORKER_OPTIONS, ...options },
+    sleep,
     log: (l) => (lines.push(l), log(l)),
     stopWhen: (out, facts) => (afterStep(out, facts), until() || ++steps >= maxSteps),
   });
@@ -114,7 +165,10 @@ export async function runWorker(gh, stateDir, { until, maxSteps = 400, engine = 
 /** The pull request numbers in the order their squash commits sit on main, oldest first. */
 export function landedOrder(gh) {
   const subjects = gh.git.git(["log", "--first-parent", "--reverse", "--format=%s", "main"]).split("\n");
-  return subjects.map((s) => /\(#(\d+)\)$/.exec(s)?.[1]).filter(Boolean).map(Number);
+  return subjects
+    .map((s) => /\(#(\d+)\)$/.exec(s)?.[1])
+    .filter(Boolean)
+    .map(Number);
 }
 
 /**
@@ -129,7 +183,12 @@ export function ciCost(gh, numbers) {
   for (const n of numbers) {
     const pr = gh.state.pull(n);
     const u = gh.ci.usage({ number: n });
-    per[n] = { runs: u.total.runs, minutes: u.total.minutes, landedHeadRuns: pr.merged ? (u.heads[pr.headSha]?.runs ?? 0) : null, merged: pr.merged };
+    per[n] = {
+      runs: u.total.runs,
+      minutes: u.total.minutes,
+      landedHeadRuns: pr.merged ? (u.heads[pr.headSha]?.runs ?? 0) : null,
+      merged: pr.merged,
+    };
     runs += u.total.runs;
     minutes += u.total.minutes;
     if (pr.merged) landed++;

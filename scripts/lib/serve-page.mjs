@@ -6,7 +6,11 @@ import { join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const PAGE_DIST = fileURLToPath(new URL("../../page/dist", import.meta.url));
-const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".wasm": "application/wasm" };
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".wasm": "application/wasm",
+};
 
 /**
  * Starts the server; resolves with { url, close }. Only files under `dir` are served, and the paths

@@ -89,7 +89,10 @@ pub fn newest_runs(checks: &[Check]) -> Newest<'_> {
     // per question allocated a node for each. Runs are ordered only when two share a context (a re-run):
     // most contexts have one run, and their timestamps need not be parsed at all. The sort is stable,
     // so of two runs equal in every key the first kept wins, as the map's entry did.
-    let mut runs: Vec<Run<'_>> = checks.iter().map(|c| ((c.workflow.as_deref().unwrap_or(""), c.name.as_str()), (c, outcome(c)))).collect();
+    let mut runs: Vec<Run<'_>> = checks
+        .iter()
+        .map(|c| ((c.workflow.as_deref().unwrap_or(""), c.name.as_str()), (c, outcome(c))))
+        .collect();
     // Contexts listed in strictly rising order (GitHub's usual listing, with no re-run) are sorted and
     // each once already: one pass of comparisons instead of the sort's and the dedup's.
     if runs.windows(2).all(|w| w[0].0 < w[1].0) {
@@ -133,7 +136,12 @@ impl<'a> Newest<'a> {
 /// `all`: name every context; else only the failing ones (the verdict's), with pending only counted.
 fn rollup_of(checks: &[Check], required: &[String], all: bool) -> CheckRollup {
     let newest = newest_runs(checks);
-    let mut rollup = CheckRollup { state: Rollup::Passing, failing: vec![], pending: vec![], passing: vec![] };
+    let mut rollup = CheckRollup {
+        state: Rollup::Passing,
+        failing: vec![],
+        pending: vec![],
+        passing: vec![],
+    };
     // Counted whether named or not: the state reads the count, so both answers share it.
     let mut pending = 0;
     for ((workflow, name), (_, verdict)) in newest.iter() {
@@ -194,7 +202,14 @@ fn order_key(c: &Check, verdict: Rollup) -> OrderKey<'_> {
     let not_started = if verdict == Rollup::Pending { i64::MAX } else { i64::MIN };
     let started = c.started_at.as_deref().and_then(parse_rfc3339).unwrap_or(not_started);
     let completed = c.completed_at.as_deref().and_then(parse_rfc3339).unwrap_or(i64::MAX);
-    (started, c.run_id.unwrap_or(0), c.id.unwrap_or(0), completed, &c.status, c.conclusion.as_deref().unwrap_or(""))
+    (
+        started,
+        c.run_id.unwrap_or(0),
+        c.id.unwrap_or(0),
+        completed,
+        &c.status,
+        c.conclusion.as_deref().unwrap_or(""),
+    )
 }
 
 #[cfg(test)]
@@ -202,7 +217,12 @@ mod tests {
     use super::*;
 
     fn run(name: &str, status: &str, conclusion: Option<&str>) -> Check {
-        Check { name: name.into(), status: status.into(), conclusion: conclusion.map(Into::into), ..Check::default() }
+        Check {
+            name: name.into(),
+            status: status.into(),
+            conclusion: conclusion.map(Into::into),
+            ..Check::default()
+        }
     }
 
     /// The verdict names only the failing contexts, and its state is always the full rollup's: a pending

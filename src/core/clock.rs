@@ -16,7 +16,12 @@ pub use crate::core::zones::{parse_hhmm, weekday, zone, zone_names, Dst, Zone};
 #[derive(Debug, Clone)]
 pub enum Clock {
     Wall,
-    Working { zone: Zone, days: [bool; 7], start: i64, end: i64 },
+    Working {
+        zone: Zone,
+        days: [bool; 7],
+        start: i64,
+        end: i64,
+    },
 }
 
 /// Beyond this many days the working clock stops counting further back: a stay that long is past
@@ -30,8 +35,14 @@ impl Clock {
             return Clock::Wall;
         }
         let zone = match wh.utc_offset_minutes {
-            Some(m) => Zone { standard: m, dst: Dst::None },
-            None => zone(&wh.zone).unwrap_or(Zone { standard: 0, dst: Dst::None }),
+            Some(m) => Zone {
+                standard: m,
+                dst: Dst::None,
+            },
+            None => zone(&wh.zone).unwrap_or(Zone {
+                standard: 0,
+                dst: Dst::None,
+            }),
         };
         let mut days = [false; 7];
         for d in &wh.days {
@@ -118,17 +129,67 @@ mod tests {
     fn daylight_saving_dates() {
         // Rule → (a day in summer time, a day in standard time), checked against published 2026 dates.
         let cases = [
-            ("Europe/Berlin: summer from 29 March", "Europe/Berlin", (2026, 3, 30), 120, (2026, 3, 28), 60),
-            ("Europe/Berlin: winter from 25 October", "Europe/Berlin", (2026, 10, 24), 120, (2026, 10, 26), 60),
-            ("America/New_York: summer from 8 March", "America/New_York", (2026, 3, 9), -240, (2026, 3, 7), -300),
-            ("America/New_York: winter from 1 November", "America/New_York", (2026, 10, 31), -240, (2026, 11, 2), -300),
-            ("Australia/Sydney: summer from 4 October", "Australia/Sydney", (2026, 10, 5), 660, (2026, 10, 3), 600),
-            ("Asia/Taipei: no daylight saving", "Asia/Taipei", (2026, 7, 1), 480, (2026, 1, 1), 480),
+            (
+                "Europe/Berlin: summer from 29 March",
+                "Europe/Berlin",
+                (2026, 3, 30),
+                120,
+                (2026, 3, 28),
+                60,
+            ),
+            (
+                "Europe/Berlin: winter from 25 October",
+                "Europe/Berlin",
+                (2026, 10, 24),
+                120,
+                (2026, 10, 26),
+                60,
+            ),
+            (
+                "America/New_York: summer from 8 March",
+                "America/New_York",
+                (2026, 3, 9),
+                -240,
+                (2026, 3, 7),
+                -300,
+            ),
+            (
+                "America/New_York: winter from 1 November",
+                "America/New_York",
+                (2026, 10, 31),
+                -240,
+                (2026, 11, 2),
+                -300,
+            ),
+            (
+                "Australia/Sydney: summer from 4 October",
+                "Australia/Sydney",
+                (2026, 10, 5),
+                660,
+                (2026, 10, 3),
+                600,
+            ),
+            (
+                "Asia/Taipei: no daylight saving",
+                "Asia/Taipei",
+                (2026, 7, 1),
+                480,
+                (2026, 1, 1),
+                480,
+            ),
         ];
         for (rule, name, summer, summer_off, winter, winter_off) in cases {
             let z = zone(name).unwrap();
-            assert_eq!(z.offset_on(days_from_civil(summer.0, summer.1, summer.2)), summer_off, "{rule}");
-            assert_eq!(z.offset_on(days_from_civil(winter.0, winter.1, winter.2)), winter_off, "{rule}");
+            assert_eq!(
+                z.offset_on(days_from_civil(summer.0, summer.1, summer.2)),
+                summer_off,
+                "{rule}"
+            );
+            assert_eq!(
+                z.offset_on(days_from_civil(winter.0, winter.1, winter.2)),
+                winter_off,
+                "{rule}"
+            );
         }
     }
 
@@ -150,19 +211,71 @@ mod tests {
         };
         // (rule, hours, since, now, minutes)
         let cases = [
-            ("inside one working day, counted like the wall clock", wh(None, "UTC"), "2026-11-30T10:00:00Z", "2026-11-30T11:30:00Z", 90),
-            ("the night does not count", wh(None, "UTC"), "2026-11-30T17:00:00Z", "2026-12-01T10:00:00Z", 120),
-            ("Friday 17:00 to Monday 10:00 is two working hours", wh(None, "UTC"), "2026-11-27T17:00:00Z", "2026-11-30T10:00:00Z", 120),
-            ("a whole weekend counts nothing", wh(None, "UTC"), "2026-11-28T08:00:00Z", "2026-11-29T20:00:00Z", 0),
-            ("UTC+8: Friday 17:00 local (09:00Z) to Monday 10:00 local (02:00Z)", wh(Some(480), "UTC"), "2026-11-27T09:00:00Z", "2026-11-30T02:00:00Z", 120),
-            ("UTC+8: 18:00Z Sunday is 02:00 Monday local, before work", wh(Some(480), "UTC"), "2026-11-29T18:00:00Z", "2026-11-30T01:30:00Z", 30),
-            ("UTC-5 zone with DST: 14:00Z in July is 10:00 local", wh(None, "America/New_York"), "2026-07-01T12:00:00Z", "2026-07-01T14:00:00Z", 60),
-            ("before since: nothing", wh(None, "UTC"), "2026-11-30T12:00:00Z", "2026-11-30T11:00:00Z", 0),
+            (
+                "inside one working day, counted like the wall clock",
+                wh(None, "UTC"),
+                "2026-11-30T10:00:00Z",
+                "2026-11-30T11:30:00Z",
+                90,
+            ),
+            (
+                "the night does not count",
+                wh(None, "UTC"),
+                "2026-11-30T17:00:00Z",
+                "2026-12-01T10:00:00Z",
+                120,
+            ),
+            (
+                "Friday 17:00 to Monday 10:00 is two working hours",
+                wh(None, "UTC"),
+                "2026-11-27T17:00:00Z",
+                "2026-11-30T10:00:00Z",
+                120,
+            ),
+            (
+                "a whole weekend counts nothing",
+                wh(None, "UTC"),
+                "2026-11-28T08:00:00Z",
+                "2026-11-29T20:00:00Z",
+                0,
+            ),
+            (
+                "UTC+8: Friday 17:00 local (09:00Z) to Monday 10:00 local (02:00Z)",
+                wh(Some(480), "UTC"),
+                "2026-11-27T09:00:00Z",
+                "2026-11-30T02:00:00Z",
+                120,
+            ),
+            (
+                "UTC+8: 18:00Z Sunday is 02:00 Monday local, before work",
+                wh(Some(480), "UTC"),
+                "2026-11-29T18:00:00Z",
+                "2026-11-30T01:30:00Z",
+                30,
+            ),
+            (
+                "UTC-5 zone with DST: 14:00Z in July is 10:00 local",
+                wh(None, "America/New_York"),
+                "2026-07-01T12:00:00Z",
+                "2026-07-01T14:00:00Z",
+                60,
+            ),
+            (
+                "before since: nothing",
+                wh(None, "UTC"),
+                "2026-11-30T12:00:00Z",
+                "2026-11-30T11:00:00Z",
+                0,
+            ),
         ];
         for (rule, hours, since, now, minutes) in cases {
             assert_eq!(Clock::new(&hours).minutes(t(since), t(now)), minutes, "{rule}");
         }
-        assert_eq!(Clock::Wall.minutes(t("2026-11-27T17:00:00Z"), t("2026-11-30T10:00:00Z")), 65 * 60, "wall clock counts the weekend");
+        assert_eq!(
+            Clock::Wall.minutes(t("2026-11-27T17:00:00Z"), t("2026-11-30T10:00:00Z")),
+            65 * 60,
+            "wall clock counts the weekend"
+        );
     }
 
     #[test]

@@ -458,8 +458,10 @@ pub fn parse_facts_str(text: &str) -> Result<Facts, FactsError> {
 fn check_facts(facts: Result<Facts, FactsError>) -> Result<Facts, FactsError> {
     let facts = facts?;
     if crate::core::time::parse_rfc3339(&facts.now).is_none() {
-        return Err(FactsError(format!("facts $.now: expected an RFC 3339 time, found {:?}", facts.now)));
+        return Err(FactsError(format!(
+            "facts $.now: expected an RFC 3339 time, found {:?}",
+            facts.now
+        )));
     }
     Ok(facts)
 }
-

@@ -15,13 +15,24 @@ pub struct LabelerGlob {
 impl LabelerGlob {
     pub fn new(pattern: &str) -> LabelerGlob {
         // Most patterns have no braces: read as they are. Unbalanced braces are literal.
-        let alternatives = if pattern.contains('{') { expand_braces(pattern).unwrap_or_else(|| vec![pattern.to_string()]) } else { vec![pattern.to_string()] };
-        LabelerGlob { alternatives: alternatives.iter().map(|p| p.trim_start_matches("./").split('/').map(str::to_string).collect()).collect() }
+        let alternatives = if pattern.contains('{') {
+            expand_braces(pattern).unwrap_or_else(|| vec![pattern.to_string()])
+        } else {
+            vec![pattern.to_string()]
+        };
+        LabelerGlob {
+            alternatives: alternatives
+                .iter()
+                .map(|p| p.trim_start_matches("./").split('/').map(str::to_string).collect())
+                .collect(),
+        }
     }
 
     /// Whether the path, already split at `/`, matches any alternative (a labeler pattern: any one matching).
     pub fn matches(&self, segments: &[&str]) -> bool {
-        self.alternatives.iter().any(|pat| match_segments_counted(pat, segments).0)
+        self.alternatives
+            .iter()
+            .any(|pat| match_segments_counted(pat, segments).0)
     }
 }
 
@@ -34,7 +45,9 @@ pub fn labeler_problem(pattern: &str) -> Option<String> {
     }
     match expand_braces(pattern) {
         None => Some("balanced `{` and `}` in the glob".into()),
-        Some(alts) if alts.len() > MAX_ALTERNATIVES => Some(format!("at most {MAX_ALTERNATIVES} alternatives from the glob's braces")),
+        Some(alts) if alts.len() > MAX_ALTERNATIVES => Some(format!(
+            "at most {MAX_ALTERNATIVES} alternatives from the glob's braces"
+        )),
         Some(_) => None,
     }
 }
@@ -44,7 +57,11 @@ pub fn labeler_problem(pattern: &str) -> Option<String> {
 pub fn expand_braces(pattern: &str) -> Option<Vec<String>> {
     let bytes = pattern.as_bytes();
     let Some(open) = bytes.iter().position(|&b| b == b'{') else {
-        return if bytes.contains(&b'}') { None } else { Some(vec![pattern.to_string()]) };
+        return if bytes.contains(&b'}') {
+            None
+        } else {
+            Some(vec![pattern.to_string()])
+        };
     };
     let (mut depth, mut close, mut commas) = (0usize, None, Vec::new());
     for (i, &b) in bytes.iter().enumerate().skip(open) {
@@ -238,7 +255,10 @@ mod tests {
         assert!(!labeler_match("**/*.{rs,js}", "README.md"));
         assert!(labeler_match("{a,{b,c}}/x", "c/x"));
         assert!(labeler_match("{a}/x", "{a}/x"), "a group without a comma is literal");
-        assert_eq!(super::expand_braces("x{a,b}y{1,2}").unwrap(), ["xay1", "xay2", "xby1", "xby2"]);
+        assert_eq!(
+            super::expand_braces("x{a,b}y{1,2}").unwrap(),
+            ["xay1", "xay2", "xby1", "xby2"]
+        );
         assert_eq!(super::expand_braces("{a,b"), None);
         assert!(super::labeler_problem("!docs/**").unwrap().contains("negated"));
         assert!(super::labeler_problem("{src,lib/**").unwrap().contains("balanced"));
@@ -274,8 +294,30 @@ mod tests {
 
     #[test]
     fn a_glob_read_once_matches_as_its_alternatives_do() {
-        let patterns = ["docs/**", "**/*.md", "./src/*.rs", "{src,lib}/**", "**/*.{rs,js}", "{a,{b,c}}/x", "{a}/x", "{a,b", "[!ab].txt", "**"];
-        let paths = ["docs/a/b.md", "README.md", "src/lib.rs", "lib/github/read.js", "c/x", "{a}/x", "{a,b", "c.txt", ".env", &["a"; 40].join("/")];
+        let patterns = [
+            "docs/**",
+            "**/*.md",
+            "./src/*.rs",
+            "{src,lib}/**",
+            "**/*.{rs,js}",
+            "{a,{b,c}}/x",
+            "{a}/x",
+            "{a,b",
+            "[!ab].txt",
+            "**",
+        ];
+        let paths = [
+            "docs/a/b.md",
+            "README.md",
+            "src/lib.rs",
+            "lib/github/read.js",
+            "c/x",
+            "{a}/x",
+            "{a,b",
+            "c.txt",
+            ".env",
+            &["a"; 40].join("/"),
+        ];
         for pattern in patterns {
             let glob = super::LabelerGlob::new(pattern);
             // The oracle: each brace alternative through glob_match, the one-pattern matcher.

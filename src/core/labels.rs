@@ -50,17 +50,37 @@ impl Wants {
 /// The single label edit that brings `pr` to `wants`, or none; warnings for what cannot be done.
 /// `summary` is the edit's reason, made only when there is an edit: reconcile asks for one on every
 /// pull request of the board, and most of them need no change.
-pub fn label_edit(facts: &Facts, pr: &PullRequest, wants: &Wants, summary: impl FnOnce() -> String, warnings: &mut Vec<Warning>) -> Option<Op> {
+pub fn label_edit(
+    facts: &Facts,
+    pr: &PullRequest,
+    wants: &Wants,
+    summary: impl FnOnce() -> String,
+    warnings: &mut Vec<Warning>,
+) -> Option<Op> {
     let (add, remove) = label_changes(facts, pr, wants, warnings)?;
     // Decided from this head's reviews and checks: a push in between makes it a decision about
     // another commit, so it is not applied, and the next run decides again.
-    Some(Op::EditLabels { number: pr.number, add, remove, reason: summary(), guard: Guard::head(&pr.head_sha) })
+    Some(Op::EditLabels {
+        number: pr.number,
+        add,
+        remove,
+        reason: summary(),
+        guard: Guard::head(&pr.head_sha),
+    })
 }
 
 /// The additions and removals of `label_edit`, or none (one copy of it, whatever the summary's closure).
-fn label_changes(facts: &Facts, pr: &PullRequest, wants: &Wants, warnings: &mut Vec<Warning>) -> Option<(Vec<LabelChange>, Vec<LabelChange>)> {
+fn label_changes(
+    facts: &Facts,
+    pr: &PullRequest,
+    wants: &Wants,
+    warnings: &mut Vec<Warning>,
+) -> Option<(Vec<LabelChange>, Vec<LabelChange>)> {
     if pr.unknown(PullFact::Labels) {
-        warnings.push(Warning { number: Some(pr.number), message: "its labels could not be read; no label was changed".into() });
+        warnings.push(Warning {
+            number: Some(pr.number),
+            message: "its labels could not be read; no label was changed".into(),
+        });
         return None;
     }
     let repo_known = !facts.repo_unknown(RepoFact::Labels);
@@ -75,11 +95,17 @@ fn label_changes(facts: &Facts, pr: &PullRequest, wants: &Wants, warnings: &mut 
                         message: format!("label {label:?} does not exist in the repository, so it was not added ({reason}); `prflow labels` creates it"),
                     });
                 } else {
-                    add.push(LabelChange { label: label.clone(), reason: reason.clone() });
+                    add.push(LabelChange {
+                        label: label.clone(),
+                        reason: reason.clone(),
+                    });
                 }
             }
             Want::Absent(reason) if pr.has_label(label) && !remove.iter().any(|c| &c.label == label) => {
-                remove.push(LabelChange { label: label.clone(), reason: reason.clone() });
+                remove.push(LabelChange {
+                    label: label.clone(),
+                    reason: reason.clone(),
+                });
             }
             _ => {}
         }
@@ -93,8 +119,15 @@ mod tests {
 
     #[test]
     fn a_label_edit_expects_the_head_it_was_decided_on() {
-        let facts = Facts { labels: vec!["a".into()], ..Facts::default() };
-        let pr = PullRequest { number: 4, head_sha: "h4".into(), ..PullRequest::default() };
+        let facts = Facts {
+            labels: vec!["a".into()],
+            ..Facts::default()
+        };
+        let pr = PullRequest {
+            number: 4,
+            head_sha: "h4".into(),
+            ..PullRequest::default()
+        };
         let mut wants = Wants::default();
         wants.present("a", "why");
         let op = label_edit(&facts, &pr, &wants, || "s".into(), &mut vec![]).expect("an edit");

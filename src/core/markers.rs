@@ -97,7 +97,11 @@ pub fn valid_value(v: &str) -> bool {
 /// Comments with a marker, written by `viewer` (the one own-account rule). No viewer, nothing counts.
 pub fn own<'a>(comments: &'a [Comment], viewer: Option<&str>) -> Vec<(&'a Comment, Marker)> {
     let Some(viewer) = viewer else { return Vec::new() };
-    comments.iter().filter(|c| crate::core::account::is_own(&c.author, viewer)).filter_map(|c| parse(&c.body).map(|m| (c, m))).collect()
+    comments
+        .iter()
+        .filter(|c| crate::core::account::is_own(&c.author, viewer))
+        .filter_map(|c| parse(&c.body).map(|m| (c, m)))
+        .collect()
 }
 
 #[cfg(test)]
@@ -107,24 +111,54 @@ mod tests {
     #[test]
     fn a_value_that_would_break_the_line_round_trips() {
         let line = render("followup", &[("state", "state:ready for review>"), ("level", "60")]);
-        assert_eq!(line, "<!-- prflow:followup state=state:ready%20for%20review%3E level=60 -->");
+        assert_eq!(
+            line,
+            "<!-- prflow:followup state=state:ready%20for%20review%3E level=60 -->"
+        );
         let m = parse(&format!("{line}\nbody")).expect("a marker");
-        assert_eq!((m.kind.as_str(), m.get("state"), m.get("level")), ("followup", "state:ready for review>", "60"));
+        assert_eq!(
+            (m.kind.as_str(), m.get("state"), m.get("level")),
+            ("followup", "state:ready for review>", "60")
+        );
     }
 
     #[test]
     fn the_queue_and_the_follow_up_lines_read_the_same_way() {
         // (why, first line, kind, a field) — the wire of both flows before they shared this codec.
         for (why, text, kind, field) in [
-            ("a queue claim", "<!-- prflow:claim head=abc by=agent-1 at=2026-01-01T00:00:00Z -->\n**agent-1** is fixing", "claim", ("by", "agent-1")),
-            ("a resolved line with words after the marker", "<!-- prflow:resolved was=claim head=abc --> Resolved: released.", "resolved", ("was", "claim")),
-            ("a follow-up mark", "<!-- prflow:followup state=state:reviewing since=2026-11-30T19:37:25Z level=90 -->", "followup", ("since", "2026-11-30T19:37:25Z")),
-            ("a raw login an older version wrote", "<!-- prflow:claim by=fixer[bot] -->", "claim", ("by", "fixer[bot]")),
+            (
+                "a queue claim",
+                "<!-- prflow:claim head=abc by=agent-1 at=2026-01-01T00:00:00Z -->\n**agent-1** is fixing",
+                "claim",
+                ("by", "agent-1"),
+            ),
+            (
+                "a resolved line with words after the marker",
+                "<!-- prflow:resolved was=claim head=abc --> Resolved: released.",
+                "resolved",
+                ("was", "claim"),
+            ),
+            (
+                "a follow-up mark",
+                "<!-- prflow:followup state=state:reviewing since=2026-11-30T19:37:25Z level=90 -->",
+                "followup",
+                ("since", "2026-11-30T19:37:25Z"),
+            ),
+            (
+                "a raw login an older version wrote",
+                "<!-- prflow:claim by=fixer[bot] -->",
+                "claim",
+                ("by", "fixer[bot]"),
+            ),
         ] {
             let m = parse(text).unwrap_or_else(|| panic!("{why}"));
             assert_eq!((m.kind.as_str(), m.get(field.0)), (kind, field.1), "{why}");
         }
-        for (why, text) in [("not on the first line", "hi\n<!-- prflow:claim by=a -->"), ("a word without =", "<!-- prflow:claim by -->"), ("a broken escape", "<!-- prflow:claim by=%G1 -->")] {
+        for (why, text) in [
+            ("not on the first line", "hi\n<!-- prflow:claim by=a -->"),
+            ("a word without =", "<!-- prflow:claim by -->"),
+            ("a broken escape", "<!-- prflow:claim by=%G1 -->"),
+        ] {
             assert_eq!(parse(text), None, "{why}");
         }
     }
@@ -132,7 +166,11 @@ mod tests {
     #[test]
     fn a_forged_marker_by_a_user_named_like_the_app_is_not_own() {
         let body = render("claim", &[("by", "agent-1")]);
-        let by = |author: &str| Comment { author: author.into(), body: body.clone(), ..Comment::default() };
+        let by = |author: &str| Comment {
+            author: author.into(),
+            body: body.clone(),
+            ..Comment::default()
+        };
         assert!(own(&[by("github-actions")], Some("github-actions[bot]")).is_empty());
         assert_eq!(own(&[by("github-actions[bot]")], Some("github-actions[bot]")).len(), 1);
     }

@@ -139,10 +139,21 @@ pub enum Op {
         guard: Guard,
     },
     /// Create a repository label (the label catalogue, `prflow labels`).
-    CreateLabel { name: String, color: String, description: String, reason: String },
+    CreateLabel {
+        name: String,
+        color: String,
+        description: String,
+        reason: String,
+    },
     /// Update a repository label in place: `name` is its current name, `newName` the catalogue's (a
     /// change of case, or the same). Never deletes one.
-    UpdateLabel { name: String, new_name: String, color: String, description: String, reason: String },
+    UpdateLabel {
+        name: String,
+        new_name: String,
+        color: String,
+        description: String,
+        reason: String,
+    },
     /// Open a pull request from the pushed branch `head` onto `base` (`POST /repos/{o}/{r}/pulls`), then
     /// put `labels` on it. Nothing to guard: a branch with an open pull request already is refused by
     /// GitHub itself (422), which the writer reports as failed.
@@ -164,13 +175,32 @@ pub enum Op {
     /// Rebase `branch` onto the freshly fetched `onto` in a throwaway worktree. Guard: the fetched
     /// head is `expectedHead` (else `moved`). With `dropping`, a head that still contains that commit
     /// (the head a merged layer below merged at) is rebased `--onto <onto> <dropping>`; otherwise plainly.
-    Rebase { number: u64, branch: String, onto: String, expected_head: String, dropping: Option<String>, reason: String },
+    Rebase {
+        number: u64,
+        branch: String,
+        onto: String,
+        expected_head: String,
+        dropping: Option<String>,
+        reason: String,
+    },
     /// `git rebase --onto <onto> <upstream>` in a throwaway worktree: a layer's own commits and
     /// nothing else. Guard: the head is `expectedHead` (else `moved`); a head that does not contain
     /// `upstream` is `skipped` (GitHub rebased it, or it was restacked already).
-    RebaseOnto { number: u64, branch: String, onto: String, upstream: String, expected_head: String, reason: String },
+    RebaseOnto {
+        number: u64,
+        branch: String,
+        onto: String,
+        upstream: String,
+        expected_head: String,
+        reason: String,
+    },
     /// Push what the op before produced to `branch` with `--force-with-lease=<branch>:<lease>`.
-    Push { number: u64, branch: String, lease: String, reason: String },
+    Push {
+        number: u64,
+        branch: String,
+        lease: String,
+        reason: String,
+    },
     /// Run the auto-fix `commands` in a throwaway worktree at `expectedHead`, and amend whatever
     /// they changed onto the branch's one commit (`unchanged` when nothing changed).
     /// Each command may run `timeoutMinutes` (`queue.commandTimeoutMinutes`).
@@ -183,7 +213,6 @@ pub enum Op {
         timeout_minutes: u32,
         reason: String,
     },
-
 }
 
 /// What must still hold when an op is applied. The writer checks it against a fresh read just
@@ -214,7 +243,10 @@ impl Guard {
 
     /// Only the head; an empty sha (a head that was not read) guards nothing.
     pub fn head(sha: &str) -> Guard {
-        Guard { head: (!sha.is_empty()).then(|| sha.to_string()), ..Guard::default() }
+        Guard {
+            head: (!sha.is_empty()).then(|| sha.to_string()),
+            ..Guard::default()
+        }
     }
 }
 
@@ -293,19 +325,45 @@ impl Op {
     /// Target, reason and guard: the three things every op has, in one match.
     fn parts(&self) -> (u64, &str, Option<&Guard>) {
         match self {
-            Op::EditLabels { number, reason, guard, .. }
-            | Op::RequestReviewers { number, reason, guard, .. }
-            | Op::UpsertComment { number, reason, guard, .. }
-            | Op::Comment { number, reason, guard, .. }
-            | Op::PostReview { number, reason, guard, .. }
-            | Op::EditIssue { number, reason, guard, .. }
-            | Op::SetStatus { number, reason, guard, .. }
-            | Op::ArmAutoMerge { number, reason, guard, .. }
-            | Op::DisarmAutoMerge { number, reason, guard, .. } => (*number, reason, Some(guard)),
-            Op::UpsertBoard { number, reason, guard, .. } => (number.unwrap_or(0), reason, Some(guard)),
-            Op::CreateIssue { reason, .. } | Op::CreatePullRequest { reason, .. } | Op::CreateLabel { reason, .. } | Op::UpdateLabel { reason, .. } => (0, reason, None),
+            Op::EditLabels {
+                number, reason, guard, ..
+            }
+            | Op::RequestReviewers {
+                number, reason, guard, ..
+            }
+            | Op::UpsertComment {
+                number, reason, guard, ..
+            }
+            | Op::Comment {
+                number, reason, guard, ..
+            }
+            | Op::PostReview {
+                number, reason, guard, ..
+            }
+            | Op::EditIssue {
+                number, reason, guard, ..
+            }
+            | Op::SetStatus {
+                number, reason, guard, ..
+            }
+            | Op::ArmAutoMerge {
+                number, reason, guard, ..
+            }
+            | Op::DisarmAutoMerge {
+                number, reason, guard, ..
+            } => (*number, reason, Some(guard)),
+            Op::UpsertBoard {
+                number, reason, guard, ..
+            } => (number.unwrap_or(0), reason, Some(guard)),
+            Op::CreateIssue { reason, .. }
+            | Op::CreatePullRequest { reason, .. }
+            | Op::CreateLabel { reason, .. }
+            | Op::UpdateLabel { reason, .. } => (0, reason, None),
             // The git side's guard is in its own fields (expectedHead, the lease), checked by git itself.
-            Op::Rebase { number, reason, .. } | Op::RebaseOnto { number, reason, .. } | Op::Push { number, reason, .. } | Op::AutoFix { number, reason, .. } => (*number, reason, None),
+            Op::Rebase { number, reason, .. }
+            | Op::RebaseOnto { number, reason, .. }
+            | Op::Push { number, reason, .. }
+            | Op::AutoFix { number, reason, .. } => (*number, reason, None),
         }
     }
 }
@@ -317,12 +375,40 @@ mod tests {
 
     #[test]
     fn a_guard_travels_with_its_op_and_an_empty_one_is_left_out() {
-        let guarded = Op::EditLabels { number: 3, add: vec![], remove: vec![], reason: "r".into(), guard: Guard { head: Some("h1".into()), labels_on: vec!["merge-queued".into()], ..Guard::default() } };
-        assert_eq!(serde_json::to_value(&guarded).unwrap()["guard"], json!({"head": "h1", "labelsOn": ["merge-queued"]}));
-        let bare = Op::RequestReviewers { number: 3, reviewers: vec!["a".into()], reason: "r".into(), guard: Guard::head("") };
-        assert!(serde_json::to_value(&bare).unwrap().get("guard").is_none(), "an unread head guards nothing");
-        let back: Op = serde_json::from_value(json!({"op": "armAutoMerge", "number": 3, "method": "SQUASH", "reason": "r", "guard": {"head": "h1"}})).unwrap();
+        let guarded = Op::EditLabels {
+            number: 3,
+            add: vec![],
+            remove: vec![],
+            reason: "r".into(),
+            guard: Guard {
+                head: Some("h1".into()),
+                labels_on: vec!["merge-queued".into()],
+                ..Guard::default()
+            },
+        };
+        assert_eq!(
+            serde_json::to_value(&guarded).unwrap()["guard"],
+            json!({"head": "h1", "labelsOn": ["merge-queued"]})
+        );
+        let bare = Op::RequestReviewers {
+            number: 3,
+            reviewers: vec!["a".into()],
+            reason: "r".into(),
+            guard: Guard::head(""),
+        };
+        assert!(
+            serde_json::to_value(&bare).unwrap().get("guard").is_none(),
+            "an unread head guards nothing"
+        );
+        let back: Op = serde_json::from_value(
+            json!({"op": "armAutoMerge", "number": 3, "method": "SQUASH", "reason": "r", "guard": {"head": "h1"}}),
+        )
+        .unwrap();
         assert_eq!(back.guard().and_then(|g| g.head.as_deref()), Some("h1"));
-        assert!(serde_json::from_value::<Op>(json!({"op": "armAutoMerge", "number": 3, "method": "SQUASH", "reason": "r"})).is_err(), "arming needs the head it expects");
+        assert!(
+            serde_json::from_value::<Op>(json!({"op": "armAutoMerge", "number": 3, "method": "SQUASH", "reason": "r"}))
+                .is_err(),
+            "arming needs the head it expects"
+        );
     }
 }

@@ -11,7 +11,17 @@ pub struct Scopes<'c>(Vec<(&'c str, Vec<(&'c str, LabelerGlob)>)>);
 
 impl<'c> Scopes<'c> {
     pub fn new(scopes: &'c std::collections::BTreeMap<String, Vec<String>>) -> Scopes<'c> {
-        Scopes(scopes.iter().map(|(label, globs)| (label.as_str(), globs.iter().map(|g| (g.as_str(), LabelerGlob::new(g))).collect())).collect())
+        Scopes(
+            scopes
+                .iter()
+                .map(|(label, globs)| {
+                    (
+                        label.as_str(),
+                        globs.iter().map(|g| (g.as_str(), LabelerGlob::new(g))).collect(),
+                    )
+                })
+                .collect(),
+        )
     }
 }
 
@@ -23,7 +33,12 @@ pub fn scope_wants(pr: &PullRequest, scopes: &Scopes, sync: bool, wants: &mut Wa
     for (label, globs) in &scopes.0 {
         // The reason names the first matching path in path order, so the order the files were listed
         // in never changes the plan.
-        let hit = pr.files.iter().zip(&paths).filter_map(|(f, segs)| globs.iter().find(|(_, g)| g.matches(segs)).map(|(g, _)| (f, g))).min_by(|a, b| a.0.cmp(b.0));
+        let hit = pr
+            .files
+            .iter()
+            .zip(&paths)
+            .filter_map(|(f, segs)| globs.iter().find(|(_, g)| g.matches(segs)).map(|(g, _)| (f, g)))
+            .min_by(|a, b| a.0.cmp(b.0));
         match hit {
             Some((file, glob)) => wants.present(label, [file, " matches ", glob].concat()),
             None if sync => wants.absent_if_carried(pr, label, || "no changed file matches its globs".into()),

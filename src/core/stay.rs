@@ -28,13 +28,19 @@ pub struct NoStay {
 pub fn stay(pr: &PullRequest, config: &Config, clock: &Clock, now: i64) -> Result<Stay, NoStay> {
     let f = &config.followup;
     if pr.unknown(PullFact::Labels) {
-        return Err(NoStay { state: None, problem: "its labels could not be read; it was not followed up".into() });
+        return Err(NoStay {
+            state: None,
+            problem: "its labels could not be read; it was not followed up".into(),
+        });
     }
     let states: Vec<&String> = pr.labels.iter().filter(|l| l.starts_with(&f.state_prefix)).collect();
     if states.len() != 1 {
         let list = states.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ");
         let problem = if states.is_empty() {
-            format!("carries no `{}*` label; every open pull request needs exactly one", f.state_prefix)
+            format!(
+                "carries no `{}*` label; every open pull request needs exactly one",
+                f.state_prefix
+            )
         } else {
             format!("carries {} `{}*` labels ({list}); exactly one is true and the sweep does not choose, so a person must remove the wrong ones", states.len(), f.state_prefix)
         };
@@ -43,24 +49,41 @@ pub fn stay(pr: &PullRequest, config: &Config, clock: &Clock, now: i64) -> Resul
     let state = states[0].clone();
     if pr.unknown(PullFact::Timeline) {
         let problem = format!("its timeline could not be read, so its time in `{state}` is unknown");
-        return Err(NoStay { state: Some(state), problem });
+        return Err(NoStay {
+            state: Some(state),
+            problem,
+        });
     }
     let Some(since) = last_applied(pr, &state) else {
         let problem = format!("no timeline event shows when `{state}` was applied, so its time in state is unknown");
-        return Err(NoStay { state: Some(state), problem });
+        return Err(NoStay {
+            state: Some(state),
+            problem,
+        });
     };
-    Ok(Stay { minutes: clock.minutes(since, now), state, since })
+    Ok(Stay {
+        minutes: clock.minutes(since, now),
+        state,
+        since,
+    })
 }
 
 /// The stop-the-line level this stay has passed, if its state has one. A condition, not an event:
 /// on while any pull request is past the level.
 pub fn stop_level<'a>(levels: &'a [Level], stay: &Stay) -> Option<&'a Level> {
-    levels.iter().find(|l| l.action == Action::StopTheLine && i64::from(l.after) <= stay.minutes)
+    levels
+        .iter()
+        .find(|l| l.action == Action::StopTheLine && i64::from(l.after) <= stay.minutes)
 }
 
 /// The line a stopped pull request adds to the reasons.
 pub fn stop_reason(number: u64, stay: &Stay, level: &Level) -> String {
-    format!("#{number} has waited {} in `{}` (stop the line at {})", duration(stay.minutes), stay.state, duration(i64::from(level.after)))
+    format!(
+        "#{number} has waited {} in `{}` (stop the line at {})",
+        duration(stay.minutes),
+        stay.state,
+        duration(i64::from(level.after))
+    )
 }
 
 /// Whether development should open nothing new, and one line per pull request holding the line.
@@ -72,7 +95,9 @@ pub fn stop_the_line(facts: &Facts, config: &Config) -> (bool, Vec<String>) {
     pulls.sort_by_key(|p| p.number);
     let mut reasons = Vec::new();
     for pr in pulls {
-        let Ok(stay) = stay(pr, config, &clock, now) else { continue };
+        let Ok(stay) = stay(pr, config, &clock, now) else {
+            continue;
+        };
         if let Some(level) = levels.get(&stay.state).and_then(|l| stop_level(l, &stay)) {
             reasons.push(stop_reason(pr.number, &stay, level));
         }

@@ -20,7 +20,11 @@ pub fn code_span(text: &str) -> String {
     let text = text.replace(['\n', '\r'], " ");
     let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let tick = "`".repeat(longest + 1);
-    if longest == 0 { format!("{tick}{text}{tick}") } else { format!("{tick} {text} {tick}") }
+    if longest == 0 {
+        format!("{tick}{text}{tick}")
+    } else {
+        format!("{tick} {text} {tick}")
+    }
 }
 
 /// `text` with every `@name` and `#123` broken by a zero-width space, so GitHub links neither.
@@ -76,7 +80,10 @@ mod tests {
 
     #[test]
     fn mentions_and_references_are_inert_and_emails_and_anchors_kept_readable() {
-        assert_eq!(inert("ping @org/team about #12"), "ping @\u{200B}org/team about #\u{200B}12");
+        assert_eq!(
+            inert("ping @org/team about #12"),
+            "ping @\u{200B}org/team about #\u{200B}12"
+        );
         assert_eq!(inert("a@ b # c #x"), "a@ b # c #x");
     }
 

@@ -10,7 +10,9 @@ pub fn parse_rfc3339(s: &str) -> Option<i64> {
     // Digits only, folded by hand: this runs for every check and review of every pull request, and
     // `str::parse` would also take a sign.
     let num = |from: usize, to: usize| -> Option<i64> {
-        b.get(from..to)?.iter().try_fold(0i64, |n, &c| c.is_ascii_digit().then(|| n * 10 + i64::from(c - b'0')))
+        b.get(from..to)?
+            .iter()
+            .try_fold(0i64, |n, &c| c.is_ascii_digit().then(|| n * 10 + i64::from(c - b'0')))
     };
     let (year, month, day) = (num(0, 4)?, num(5, 7)?, num(8, 10)?);
     if b[13] != b':' || b[16] != b':' {
@@ -65,14 +67,23 @@ pub fn format_rfc3339(secs: i64) -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", tod / 3600, tod % 3600 / 60, tod % 60)
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        tod / 3600,
+        tod % 3600 / 60,
+        tod % 60
+    )
 }
 
 /// "45 min", "2 h", "2 h 5 min", "1 d 3 h": zero parts after the first are left out.
 pub fn duration(minutes: i64) -> String {
     let m = minutes.max(0);
     let parts = [(m / 1440, "d"), (m % 1440 / 60, "h"), (m % 60, "min")];
-    let words: Vec<String> = parts.iter().filter(|(n, _)| *n > 0).map(|(n, unit)| format!("{n} {unit}")).collect();
+    let words: Vec<String> = parts
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, unit)| format!("{n} {unit}"))
+        .collect();
     if words.is_empty() {
         "0 min".into()
     } else {

@@ -73,7 +73,10 @@ const ZONES: &[(&str, i32, Dst)] = &[
 ];
 
 pub fn zone(name: &str) -> Option<Zone> {
-    ZONES.iter().find(|(n, _, _)| *n == name).map(|&(_, standard, dst)| Zone { standard, dst })
+    ZONES
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|&(_, standard, dst)| Zone { standard, dst })
 }
 
 pub fn zone_names() -> Vec<&'static str> {
@@ -91,14 +94,21 @@ fn first_sunday(y: i64, m: i64) -> i64 {
 }
 
 fn last_sunday(y: i64, m: i64) -> i64 {
-    let last = if m == 12 { days_from_civil(y + 1, 1, 1) } else { days_from_civil(y, m + 1, 1) } - 1;
+    let last = if m == 12 {
+        days_from_civil(y + 1, 1, 1)
+    } else {
+        days_from_civil(y, m + 1, 1)
+    } - 1;
     last - (weekday(last) + 1) % 7
 }
 
 fn year_of(day: i64) -> i64 {
     // Good enough to pick the year's rule dates: the day's year in the proleptic calendar.
     let y = 1970 + day.div_euclid(365);
-    (y - 2..=y + 1).rev().find(|&y| days_from_civil(y, 1, 1) <= day).unwrap_or(y)
+    (y - 2..=y + 1)
+        .rev()
+        .find(|&y| days_from_civil(y, 1, 1) <= day)
+        .unwrap_or(y)
 }
 
 impl Zone {

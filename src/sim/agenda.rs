@@ -34,14 +34,21 @@ pub struct Agenda<E> {
 
 impl<E> Default for Agenda<E> {
     fn default() -> Self {
-        Agenda { heap: BinaryHeap::new(), seq: 0 }
+        Agenda {
+            heap: BinaryHeap::new(),
+            seq: 0,
+        }
     }
 }
 
 impl<E> Agenda<E> {
     pub fn at(&mut self, time: f64, event: E) {
         self.seq += 1;
-        self.heap.push(Reverse(Entry { time, seq: self.seq, event }));
+        self.heap.push(Reverse(Entry {
+            time,
+            seq: self.seq,
+            event,
+        }));
     }
 
     pub fn pop(&mut self) -> Option<(f64, E)> {

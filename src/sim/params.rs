@@ -15,8 +15,20 @@ pub struct Range {
 
 impl Range {
     pub(crate) fn check(&self, errors: &mut Vec<String>, field: &str, lo: f64, hi: f64) {
-        check(errors, self.min >= lo && self.min <= hi, &format!("{field}.min"), &format!("from {lo} to {hi}"), self.min);
-        check(errors, self.max >= self.min && self.max <= hi, &format!("{field}.max"), &format!("from min ({}) to {hi}", self.min), self.max);
+        check(
+            errors,
+            self.min >= lo && self.min <= hi,
+            &format!("{field}.min"),
+            &format!("from {lo} to {hi}"),
+            self.min,
+        );
+        check(
+            errors,
+            self.max >= self.min && self.max <= hi,
+            &format!("{field}.max"),
+            &format!("from min ({}) to {hi}", self.min),
+            self.max,
+        );
     }
 }
 
@@ -34,12 +46,19 @@ pub(crate) fn run_seeds(seed: u32, count: u32) -> Vec<u64> {
 }
 
 /// The seed and each run's seed, or every problem of the parameters (a missing seed first).
-pub(crate) fn seed_and_runs(seed: Option<u32>, runs: u32, mut errors: Vec<String>) -> Result<(u32, Vec<u64>), Vec<String>> {
+pub(crate) fn seed_and_runs(
+    seed: Option<u32>,
+    runs: u32,
+    mut errors: Vec<String>,
+) -> Result<(u32, Vec<u64>), Vec<String>> {
     match seed {
         Some(seed) if errors.is_empty() => Ok((seed, run_seeds(seed, runs))),
         Some(_) => Err(errors),
         None => {
-            errors.insert(0, "$.seed: missing; the engine has no randomness of its own (the CLI and the page draw one)".into());
+            errors.insert(
+                0,
+                "$.seed: missing; the engine has no randomness of its own (the CLI and the page draw one)".into(),
+            );
             Err(errors)
         }
     }

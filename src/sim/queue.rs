@@ -28,9 +28,9 @@
 //! request aside (a false ejection), and every re-run counts as a CI run. With `ciRange` each of their
 //! runs lasts a uniform draw in it; the other policies take its middle.
 
+use super::params::{check, seed_and_runs};
 use super::rng::Rng;
 use super::stats::{hundredth, spread, tenth, Spread};
-use super::params::{check, seed_and_runs};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -135,7 +135,12 @@ impl Default for QueueParams {
             flake_rate: 0.05,
             concurrency: 4,
             batch_size: 4,
-            policies: vec![QueuePolicy::Serial, QueuePolicy::UpdateEveryBranch, QueuePolicy::MergeQueue, QueuePolicy::Batch],
+            policies: vec![
+                QueuePolicy::Serial,
+                QueuePolicy::UpdateEveryBranch,
+                QueuePolicy::MergeQueue,
+                QueuePolicy::Batch,
+            ],
             sweep_ci_minutes: vec![5.0, 10.0, 15.0, 20.0, 30.0, 45.0, 60.0],
             sweep_failure_rate: vec![0.0, 0.05, 0.1, 0.2, 0.3],
             sweep_flake_rate: vec![0.0, 0.02, 0.05, 0.1, 0.2],
@@ -208,22 +213,86 @@ pub struct QueueReport {
 impl QueueParams {
     fn validate(&self) -> Vec<String> {
         let mut e = Vec::new();
-        check(&mut e, (1..=1000).contains(&self.seeds), "seeds", "from 1 to 1000", self.seeds);
-        check(&mut e, (1..=1000).contains(&self.days), "days", "from 1 to 1000", self.days);
-        check(&mut e, self.day_hours > 0.0 && self.day_hours <= 24.0, "dayHours", "more than 0, at most 24", self.day_hours);
-        check(&mut e, self.arrivals_per_day > 0.0 && self.arrivals_per_day <= 1000.0, "arrivalsPerDay", "more than 0, at most 1000", self.arrivals_per_day);
-        let minutes = |e: &mut Vec<String>, field: &str, v: f64| check(e, (0.5..=1440.0).contains(&v), field, "minutes from 0.5 to 1440", v);
-        let share = |e: &mut Vec<String>, field: &str, v: f64| check(e, (0.0..=0.9).contains(&v), field, "a share from 0 to 0.9", v);
+        check(
+            &mut e,
+            (1..=1000).contains(&self.seeds),
+            "seeds",
+            "from 1 to 1000",
+            self.seeds,
+        );
+        check(
+            &mut e,
+            (1..=1000).contains(&self.days),
+            "days",
+            "from 1 to 1000",
+            self.days,
+        );
+        check(
+            &mut e,
+            self.day_hours > 0.0 && self.day_hours <= 24.0,
+            "dayHours",
+            "more than 0, at most 24",
+            self.day_hours,
+        );
+        check(
+            &mut e,
+            self.arrivals_per_day > 0.0 && self.arrivals_per_day <= 1000.0,
+            "arrivalsPerDay",
+            "more than 0, at most 1000",
+            self.arrivals_per_day,
+        );
+        let minutes = |e: &mut Vec<String>, field: &str, v: f64| {
+            check(e, (0.5..=1440.0).contains(&v), field, "minutes from 0.5 to 1440", v)
+        };
+        let share = |e: &mut Vec<String>, field: &str, v: f64| {
+            check(e, (0.0..=0.9).contains(&v), field, "a share from 0 to 0.9", v)
+        };
         minutes(&mut e, "ciMinutes", self.ci_minutes);
         share(&mut e, "failureRate", self.failure_rate);
         share(&mut e, "flakeRate", self.flake_rate);
-        check(&mut e, (1..=100).contains(&self.concurrency), "concurrency", "from 1 to 100", self.concurrency);
-        check(&mut e, (1..=100).contains(&self.batch_size), "batchSize", "from 1 to 100", self.batch_size);
-        check(&mut e, !self.policies.is_empty(), "policies", "at least one policy", "none");
-        check(&mut e, (1..=100).contains(&self.speculate), "speculate", "from 1 to 100", self.speculate);
+        check(
+            &mut e,
+            (1..=100).contains(&self.concurrency),
+            "concurrency",
+            "from 1 to 100",
+            self.concurrency,
+        );
+        check(
+            &mut e,
+            (1..=100).contains(&self.batch_size),
+            "batchSize",
+            "from 1 to 100",
+            self.batch_size,
+        );
+        check(
+            &mut e,
+            !self.policies.is_empty(),
+            "policies",
+            "at least one policy",
+            "none",
+        );
+        check(
+            &mut e,
+            (1..=100).contains(&self.speculate),
+            "speculate",
+            "from 1 to 100",
+            self.speculate,
+        );
         if let Some(b) = &self.burst {
-            check(&mut e, (1..=1000).contains(&b.size), "burst.size", "from 1 to 1000", b.size);
-            check(&mut e, (1.0..=1440.0).contains(&b.every_minutes), "burst.everyMinutes", "minutes from 1 to 1440", b.every_minutes);
+            check(
+                &mut e,
+                (1..=1000).contains(&b.size),
+                "burst.size",
+                "from 1 to 1000",
+                b.size,
+            );
+            check(
+                &mut e,
+                (1.0..=1440.0).contains(&b.every_minutes),
+                "burst.everyMinutes",
+                "minutes from 1 to 1440",
+                b.every_minutes,
+            );
         }
         if let Some(r) = &self.ci_range {
             r.check(&mut e, "ciRange", 0.5, 1440.0);
@@ -238,9 +307,21 @@ impl QueueParams {
             share(&mut e, &format!("sweepFlakeRate[{i}]"), *v);
         }
         let horizon = self.days as f64 * self.day_hours * 60.0;
-        check(&mut e, self.arrivals.len() <= 100_000, "arrivals", "at most 100000", self.arrivals.len());
+        check(
+            &mut e,
+            self.arrivals.len() <= 100_000,
+            "arrivals",
+            "at most 100000",
+            self.arrivals.len(),
+        );
         for (i, a) in self.arrivals.iter().enumerate() {
-            check(&mut e, a.minute >= 0.0 && a.minute < horizon, &format!("arrivals[{i}].minute"), &format!("from 0 to less than the run's {horizon} minutes"), a.minute);
+            check(
+                &mut e,
+                a.minute >= 0.0 && a.minute < horizon,
+                &format!("arrivals[{i}].minute"),
+                &format!("from 0 to less than the run's {horizon} minutes"),
+                a.minute,
+            );
         }
         e
     }
@@ -258,20 +339,28 @@ impl QueueParams {
 /// Runs the queue simulation; the errors name the parameter.
 pub fn queue(params: &QueueParams) -> Result<QueueReport, Vec<String>> {
     let (seed, runs) = seed_and_runs(params.seed, params.seeds, params.validate())?;
-    let outcomes = |p: &QueueParams| -> Vec<QueueOutcome> { p.policies.iter().map(|&policy| pooled(p, &runs, policy)).collect() };
+    let outcomes =
+        |p: &QueueParams| -> Vec<QueueOutcome> { p.policies.iter().map(|&policy| pooled(p, &runs, policy)).collect() };
     let sweep = |values: &[f64], set: &dyn Fn(&mut QueueParams, f64)| -> Vec<QueueSweepPoint> {
         values
             .iter()
             .map(|&value| {
                 let mut p = params.clone();
                 set(&mut p, value);
-                QueueSweepPoint { value, serial_cap_per_day: p.serial_cap(), policies: outcomes(&p) }
+                QueueSweepPoint {
+                    value,
+                    serial_cap_per_day: p.serial_cap(),
+                    policies: outcomes(&p),
+                }
             })
             .collect()
     };
     Ok(QueueReport {
         seed,
-        params: QueueParams { seed: Some(seed), ..params.clone() },
+        params: QueueParams {
+            seed: Some(seed),
+            ..params.clone()
+        },
         serial_cap_per_day: params.serial_cap(),
         policies: outcomes(params),
         sweeps: QueueSweeps {
@@ -323,7 +412,14 @@ pub(crate) struct Job {
 /// failure rate break a superset of the same pull requests (the sweep moves one thing at a time).
 pub(crate) fn arrivals(p: &QueueParams, run_seed: u64) -> Vec<Job> {
     if !p.arrivals.is_empty() {
-        let mut jobs: Vec<Job> = p.arrivals.iter().map(|a| Job { arrival: a.minute, broken: a.broken }).collect();
+        let mut jobs: Vec<Job> = p
+            .arrivals
+            .iter()
+            .map(|a| Job {
+                arrival: a.minute,
+                broken: a.broken,
+            })
+            .collect();
         jobs.sort_by(|a, b| a.arrival.total_cmp(&b.arrival));
         return jobs;
     }
@@ -334,7 +430,10 @@ pub(crate) fn arrivals(p: &QueueParams, run_seed: u64) -> Vec<Job> {
         let mut t = 0.0;
         while t < horizon {
             for _ in 0..b.size {
-                jobs.push(Job { arrival: t, broken: rng.unit() < p.failure_rate });
+                jobs.push(Job {
+                    arrival: t,
+                    broken: rng.unit() < p.failure_rate,
+                });
             }
             t += b.every_minutes;
         }
@@ -372,7 +471,14 @@ impl Tally {
 
 pub(crate) fn simulate(p: &QueueParams, run_seed: u64, policy: QueuePolicy) -> Tally {
     let jobs = arrivals(p, run_seed);
-    let mut sim = Sim { p, jobs: &jobs, horizon: p.days as f64 * p.day_hours * 60.0, flakes: Rng::new(run_seed, 3), tally: Tally::default(), next: 0 };
+    let mut sim = Sim {
+        p,
+        jobs: &jobs,
+        horizon: p.days as f64 * p.day_hours * 60.0,
+        flakes: Rng::new(run_seed, 3),
+        tally: Tally::default(),
+        next: 0,
+    };
     match policy {
         QueuePolicy::Serial => sim.batches(1),
         QueuePolicy::Batch => sim.batches(p.batch_size as usize),
@@ -610,11 +716,25 @@ impl Sim<'_> {
                 Sizing::Adaptive(max) => {
                     cfg.batch = crate::core::config::queue::BatchConfig { max, adaptive: true };
                     let set_aside = recent.iter().filter(|&&x| x).count() as u32;
-                    sizing::batch_size(&cfg, &sizing::Recent { landed: recent.len() as u32 - set_aside, set_aside }).size
+                    sizing::batch_size(
+                        &cfg,
+                        &sizing::Recent {
+                            landed: recent.len() as u32 - set_aside,
+                            set_aside,
+                        },
+                    )
+                    .size
                 }
             };
             // Nothing here collides or waits: the first `size` queued are the chain.
-            let head: Vec<chain::Queued> = queue.iter().take(size as usize).map(|&j| chain::Queued { number: j as u64, waiting_on: Vec::new() }).collect();
+            let head: Vec<chain::Queued> = queue
+                .iter()
+                .take(size as usize)
+                .map(|&j| chain::Queued {
+                    number: j as u64,
+                    waiting_on: Vec::new(),
+                })
+                .collect();
             let composed = chain::compose(&head, &[], size, self.p.speculate);
             let ids: Vec<usize> = composed.batch.iter().map(|&n| n as usize).collect();
             queue.drain(..ids.len());
@@ -674,7 +794,12 @@ impl Sim<'_> {
                     }
                     break;
                 };
-                let step = bisect::step(&bisect::BisectInput { chain: composed.batch.clone(), green: green as u32, red: r as u32 }).expect("0 <= green < red <= n");
+                let step = bisect::step(&bisect::BisectInput {
+                    chain: composed.batch.clone(),
+                    green: green as u32,
+                    red: r as u32,
+                })
+                .expect("0 <= green < red <= n");
                 if step.set_aside.is_some() && verified != r {
                     // That red was judged higher in the bisection, with nothing at stake: judged again
                     // now that it sets a pull request aside (the re-run before a set-aside).
@@ -719,10 +844,26 @@ impl Sim<'_> {
 
     /// The flake verdict on a red prefix, re-running it on the same head while the verdict asks; None
     /// when the run's time ends first.
-    fn judge(&mut self, prefix: &[usize], stake: bool, t: &mut f64, durations: &mut Rng) -> Option<crate::flows::queue::flake::Verdict> {
+    fn judge(
+        &mut self,
+        prefix: &[usize],
+        stake: bool,
+        t: &mut f64,
+        durations: &mut Rng,
+    ) -> Option<crate::flows::queue::flake::Verdict> {
         use crate::flows::queue::flake;
-        let red = flake::Attempt { conclusion: "failure".into(), runner_lost: false, tests_failed: None, tests_total: None };
-        let mut asks = flake::FlakeInput { job: "ci".into(), attempts: vec![red], base_history: Vec::new(), sets_aside: self.p.flake_verdict && stake };
+        let red = flake::Attempt {
+            conclusion: "failure".into(),
+            runner_lost: false,
+            tests_failed: None,
+            tests_total: None,
+        };
+        let mut asks = flake::FlakeInput {
+            job: "ci".into(),
+            attempts: vec![red],
+            base_history: Vec::new(),
+            sets_aside: self.p.flake_verdict && stake,
+        };
         loop {
             let verdict = flake::verdict(&asks).expect("at least one attempt").verdict;
             if verdict != flake::Verdict::Rerun {
@@ -736,7 +877,10 @@ impl Sim<'_> {
             }
             *t += d;
             let pass = self.passes(prefix.iter().copied());
-            asks.attempts.push(flake::Attempt { conclusion: if pass { "success" } else { "failure" }.into(), ..asks.attempts[0].clone() });
+            asks.attempts.push(flake::Attempt {
+                conclusion: if pass { "success" } else { "failure" }.into(),
+                ..asks.attempts[0].clone()
+            });
         }
     }
 
@@ -759,7 +903,12 @@ mod tests {
     use crate::sim::params::run_seeds;
 
     fn params() -> QueueParams {
-        QueueParams { seed: Some(3), seeds: 4, days: 10, ..QueueParams::default() }
+        QueueParams {
+            seed: Some(3),
+            seeds: 4,
+            days: 10,
+            ..QueueParams::default()
+        }
     }
 
     fn run(p: &QueueParams, policy: QueuePolicy) -> QueueOutcome {
@@ -768,17 +917,30 @@ mod tests {
 
     #[test]
     fn one_at_a_time_lands_at_most_working_hours_over_ci_time() {
-        let p = QueueParams { arrivals_per_day: 60.0, failure_rate: 0.0, flake_rate: 0.0, ..params() };
+        let p = QueueParams {
+            arrivals_per_day: 60.0,
+            failure_rate: 0.0,
+            flake_rate: 0.0,
+            ..params()
+        };
         let serial = run(&p, QueuePolicy::Serial);
         assert_eq!(p.serial_cap(), 32.0);
-        assert!(serial.landings_per_day <= 32.0 && serial.landings_per_day > 31.0, "{serial:?}");
+        assert!(
+            serial.landings_per_day <= 32.0 && serial.landings_per_day > 31.0,
+            "{serial:?}"
+        );
         assert_eq!(serial.runs_per_landing, 1.0, "nothing fails, nothing is thrown away");
         assert!(serial.backlog > 200.0, "60 a day against 32: the queue grows");
     }
 
     #[test]
     fn updating_every_branch_lands_no_more_and_pays_a_run_per_waiting_branch() {
-        let p = QueueParams { arrivals_per_day: 60.0, failure_rate: 0.0, flake_rate: 0.0, ..params() };
+        let p = QueueParams {
+            arrivals_per_day: 60.0,
+            failure_rate: 0.0,
+            flake_rate: 0.0,
+            ..params()
+        };
         let serial = run(&p, QueuePolicy::Serial);
         let every = run(&p, QueuePolicy::UpdateEveryBranch);
         assert!(every.landings_per_day <= serial.landings_per_day + 0.5, "{every:?}");
@@ -787,10 +949,18 @@ mod tests {
 
     #[test]
     fn concurrency_and_batches_lift_the_cap() {
-        let p = QueueParams { arrivals_per_day: 60.0, failure_rate: 0.0, flake_rate: 0.0, ..params() };
+        let p = QueueParams {
+            arrivals_per_day: 60.0,
+            failure_rate: 0.0,
+            flake_rate: 0.0,
+            ..params()
+        };
         let mq = run(&p, QueuePolicy::MergeQueue);
         let batch = run(&p, QueuePolicy::Batch);
-        assert!(mq.landings_per_day > 55.0 && batch.landings_per_day > 55.0, "{mq:?} {batch:?}");
+        assert!(
+            mq.landings_per_day > 55.0 && batch.landings_per_day > 55.0,
+            "{mq:?} {batch:?}"
+        );
         assert_eq!(mq.runs_per_landing, 1.0);
         assert!(batch.runs_per_landing < 0.75, "several land on one run: {batch:?}");
     }
@@ -798,34 +968,69 @@ mod tests {
     #[test]
     fn a_merge_queue_of_one_build_is_the_serial_queue() {
         // Two different loops over the same arrivals and flakes: they must agree run for run.
-        let p = QueueParams { concurrency: 1, ..params() };
-        assert_eq!(QueueOutcome { policy: QueuePolicy::Serial, ..run(&p, QueuePolicy::MergeQueue) }, run(&p, QueuePolicy::Serial));
+        let p = QueueParams {
+            concurrency: 1,
+            ..params()
+        };
+        assert_eq!(
+            QueueOutcome {
+                policy: QueuePolicy::Serial,
+                ..run(&p, QueuePolicy::MergeQueue)
+            },
+            run(&p, QueuePolicy::Serial)
+        );
     }
 
     #[test]
     fn broken_pull_requests_are_set_aside_by_every_policy_and_cost_runs() {
         // Below every policy's capacity, so the queue's length is the arrivals', not a growing backlog's.
-        let p = QueueParams { arrivals_per_day: 20.0, failure_rate: 0.2, flake_rate: 0.0, ..params() };
-        let clean = QueueParams { failure_rate: 0.0, ..p.clone() };
-        for policy in [QueuePolicy::Serial, QueuePolicy::MergeQueue, QueuePolicy::Batch, QueuePolicy::UpdateEveryBranch] {
+        let p = QueueParams {
+            arrivals_per_day: 20.0,
+            failure_rate: 0.2,
+            flake_rate: 0.0,
+            ..params()
+        };
+        let clean = QueueParams {
+            failure_rate: 0.0,
+            ..p.clone()
+        };
+        for policy in [
+            QueuePolicy::Serial,
+            QueuePolicy::MergeQueue,
+            QueuePolicy::Batch,
+            QueuePolicy::UpdateEveryBranch,
+        ] {
             let (broken, ok) = (run(&p, policy), run(&clean, policy));
             assert!(broken.set_aside_per_day > 3.0, "{policy:?}: {broken:?}");
             assert_eq!(ok.set_aside_per_day, 0.0);
             // Updating every branch is the exception: a broken branch fails on its first run, which
             // runs beside the others anyway, and leaves the line shorter for the restarts after it.
             if policy != QueuePolicy::UpdateEveryBranch {
-                assert!(broken.runs_per_landing > ok.runs_per_landing, "{policy:?}: {broken:?} vs {ok:?}");
+                assert!(
+                    broken.runs_per_landing > ok.runs_per_landing,
+                    "{policy:?}: {broken:?} vs {ok:?}"
+                );
             }
         }
     }
 
     #[test]
     fn flakes_cost_runs_but_set_nothing_aside() {
-        let p = QueueParams { failure_rate: 0.0, flake_rate: 0.2, ..params() };
+        let p = QueueParams {
+            failure_rate: 0.0,
+            flake_rate: 0.2,
+            ..params()
+        };
         for policy in [QueuePolicy::Serial, QueuePolicy::MergeQueue, QueuePolicy::Batch] {
             let o = run(&p, policy);
             assert_eq!(o.set_aside_per_day, 0.0, "{policy:?}");
-            let clean = run(&QueueParams { flake_rate: 0.0, ..p.clone() }, policy);
+            let clean = run(
+                &QueueParams {
+                    flake_rate: 0.0,
+                    ..p.clone()
+                },
+                policy,
+            );
             assert!(o.runs_per_landing > clean.runs_per_landing, "{policy:?}");
         }
     }
@@ -834,13 +1039,49 @@ mod tests {
     fn a_board_of_its_own_replaces_the_draw() {
         // Six at the start, the fourth broken, no flakes: serial pays one run each, the broken one's
         // included, for five landings; the seed changes nothing.
-        let arrivals: Vec<Arrival> = (0..6).map(|i| Arrival { minute: i as f64, broken: i == 3 }).collect();
-        let p = QueueParams { days: 1, flake_rate: 0.0, arrivals, ..params() };
+        let arrivals: Vec<Arrival> = (0..6)
+            .map(|i| Arrival {
+                minute: i as f64,
+                broken: i == 3,
+            })
+            .collect();
+        let p = QueueParams {
+            days: 1,
+            flake_rate: 0.0,
+            arrivals,
+            ..params()
+        };
         let serial = run(&p, QueuePolicy::Serial);
-        assert_eq!((serial.landings_per_day, serial.set_aside_per_day, serial.runs_per_landing, serial.minutes_per_landing), (5.0, 1.0, 1.2, 18.0));
-        assert_eq!(run(&QueueParams { seed: Some(99), ..p.clone() }, QueuePolicy::Serial), serial);
-        let late = QueueParams { arrivals: vec![Arrival { minute: 480.0, broken: false }], ..p };
-        assert_eq!(late.validate(), vec!["$.arrivals[0].minute: expected from 0 to less than the run's 480 minutes, found 480"]);
+        assert_eq!(
+            (
+                serial.landings_per_day,
+                serial.set_aside_per_day,
+                serial.runs_per_landing,
+                serial.minutes_per_landing
+            ),
+            (5.0, 1.0, 1.2, 18.0)
+        );
+        assert_eq!(
+            run(
+                &QueueParams {
+                    seed: Some(99),
+                    ..p.clone()
+                },
+                QueuePolicy::Serial
+            ),
+            serial
+        );
+        let late = QueueParams {
+            arrivals: vec![Arrival {
+                minute: 480.0,
+                broken: false,
+            }],
+            ..p
+        };
+        assert_eq!(
+            late.validate(),
+            vec!["$.arrivals[0].minute: expected from 0 to less than the run's 480 minutes, found 480"]
+        );
     }
 
     /// The goal workload: 8 pull requests every 15 minutes around the clock, CI 15-25 minutes.
@@ -850,7 +1091,10 @@ mod tests {
             seeds: 3,
             days: 5,
             day_hours: 24.0,
-            burst: Some(Burst { size: 8, every_minutes: 15.0 }),
+            burst: Some(Burst {
+                size: 8,
+                every_minutes: 15.0,
+            }),
             ci_range: Some(crate::sim::Range { min: 15.0, max: 25.0 }),
             failure_rate,
             flake_rate: 0.05,
@@ -865,7 +1109,10 @@ mod tests {
         let serial = run(&p, QueuePolicy::ChainSerial);
         for policy in [QueuePolicy::ChainBatch, QueuePolicy::ChainAdaptive] {
             let o = run(&p, policy);
-            assert!(o.landed_per_day >= 2.5 * serial.landed_per_day && o.landed_per_day >= 160.0, "{policy:?}: {o:?} against {serial:?}");
+            assert!(
+                o.landed_per_day >= 2.5 * serial.landed_per_day && o.landed_per_day >= 160.0,
+                "{policy:?}: {o:?} against {serial:?}"
+            );
             assert!(o.ci_runs_per_landed <= 0.45, "{policy:?}: {o:?}");
             assert!(o.false_ejections_per100 <= 0.2, "{policy:?}: {o:?}");
         }
@@ -876,22 +1123,55 @@ mod tests {
         let p = goal(0.2);
         let serial = run(&p, QueuePolicy::ChainSerial);
         let adaptive = run(&p, QueuePolicy::ChainAdaptive);
-        assert!(adaptive.landed_per_day >= serial.landed_per_day, "{adaptive:?} against {serial:?}");
+        assert!(
+            adaptive.landed_per_day >= serial.landed_per_day,
+            "{adaptive:?} against {serial:?}"
+        );
     }
 
     #[test]
     fn without_the_verdict_s_re_run_a_flake_sets_good_pull_requests_aside() {
-        let p = QueueParams { failure_rate: 0.0, flake_rate: 0.05, arrivals_per_day: 20.0, ..params() };
+        let p = QueueParams {
+            failure_rate: 0.0,
+            flake_rate: 0.05,
+            arrivals_per_day: 20.0,
+            ..params()
+        };
         let with = run(&p, QueuePolicy::ChainSerial);
-        let without = run(&QueueParams { flake_verdict: false, ..p.clone() }, QueuePolicy::ChainSerial);
-        assert!(without.false_ejections_per100 > 2.0, "about one run in twenty flakes: {without:?}");
-        assert!(with.false_ejections_per100 < without.false_ejections_per100 / 5.0, "{with:?}");
-        assert_eq!(run(&p, QueuePolicy::Serial).false_ejections_per100, 0.0, "the old model retries a flake as if it knew");
+        let without = run(
+            &QueueParams {
+                flake_verdict: false,
+                ..p.clone()
+            },
+            QueuePolicy::ChainSerial,
+        );
+        assert!(
+            without.false_ejections_per100 > 2.0,
+            "about one run in twenty flakes: {without:?}"
+        );
+        assert!(
+            with.false_ejections_per100 < without.false_ejections_per100 / 5.0,
+            "{with:?}"
+        );
+        assert_eq!(
+            run(&p, QueuePolicy::Serial).false_ejections_per100,
+            0.0,
+            "the old model retries a flake as if it knew"
+        );
     }
 
     #[test]
     fn a_clean_chain_of_eight_lands_on_one_run_and_speculation_spends_more() {
-        let p = QueueParams { burst: Some(Burst { size: 8, every_minutes: 60.0 }), failure_rate: 0.0, flake_rate: 0.0, batch_size: 8, ..params() };
+        let p = QueueParams {
+            burst: Some(Burst {
+                size: 8,
+                every_minutes: 60.0,
+            }),
+            failure_rate: 0.0,
+            flake_rate: 0.0,
+            batch_size: 8,
+            ..params()
+        };
         let one = run(&p, QueuePolicy::ChainBatch);
         assert_eq!(one.ci_runs_per_landed, 0.13, "one run for eight: {one:?}");
         let two = run(&QueueParams { speculate: 2, ..p }, QueuePolicy::ChainBatch);
@@ -901,11 +1181,26 @@ mod tests {
     #[test]
     fn every_arrival_is_landed_set_aside_or_still_queued() {
         let p = params();
-        for policy in [QueuePolicy::Serial, QueuePolicy::UpdateEveryBranch, QueuePolicy::MergeQueue, QueuePolicy::Batch, QueuePolicy::ChainSerial, QueuePolicy::ChainBatch, QueuePolicy::ChainAdaptive] {
+        for policy in [
+            QueuePolicy::Serial,
+            QueuePolicy::UpdateEveryBranch,
+            QueuePolicy::MergeQueue,
+            QueuePolicy::Batch,
+            QueuePolicy::ChainSerial,
+            QueuePolicy::ChainBatch,
+            QueuePolicy::ChainAdaptive,
+        ] {
             for s in run_seeds(3, 3) {
                 let t = simulate(&p, s, policy);
-                assert_eq!(t.latencies.len() + t.set_aside as usize + t.backlog, arrivals(&p, s).len(), "{policy:?}");
-                assert!(t.latencies.iter().all(|&l| l >= p.ci_minutes - 1e-9), "{policy:?}: nothing lands before a run");
+                assert_eq!(
+                    t.latencies.len() + t.set_aside as usize + t.backlog,
+                    arrivals(&p, s).len(),
+                    "{policy:?}"
+                );
+                assert!(
+                    t.latencies.iter().all(|&l| l >= p.ci_minutes - 1e-9),
+                    "{policy:?}: nothing lands before a run"
+                );
             }
         }
     }

@@ -12,9 +12,9 @@
 //! its gaps and its reviews from its own stream, so a difference between policies is the policy's.
 
 use super::agenda::Agenda;
+use super::params::{check, seed_and_runs, Range};
 use super::rng::{exp, Rng};
 use super::stats::{hundredth, spread, tenth, Spread};
-use super::params::{check, seed_and_runs, Range};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -190,25 +190,115 @@ pub struct ReviewReport {
 impl ReviewParams {
     fn validate(&self) -> Vec<String> {
         let mut e = Vec::new();
-        check(&mut e, (1..=1000).contains(&self.seeds), "seeds", "from 1 to 1000", self.seeds);
-        check(&mut e, self.hours > 0.0 && self.hours <= 20_000.0, "hours", "more than 0, at most 20000", self.hours);
-        check(&mut e, (1..=50).contains(&self.dev_machines), "devMachines", "from 1 to 50", self.dev_machines);
+        check(
+            &mut e,
+            (1..=1000).contains(&self.seeds),
+            "seeds",
+            "from 1 to 1000",
+            self.seeds,
+        );
+        check(
+            &mut e,
+            self.hours > 0.0 && self.hours <= 20_000.0,
+            "hours",
+            "more than 0, at most 20000",
+            self.hours,
+        );
+        check(
+            &mut e,
+            (1..=50).contains(&self.dev_machines),
+            "devMachines",
+            "from 1 to 50",
+            self.dev_machines,
+        );
         self.arrivals_per_hour.check(&mut e, "arrivalsPerHour", 0.0, 1000.0);
-        check(&mut e, (1..=50).contains(&self.stations), "stations", "from 1 to 50", self.stations);
-        check(&mut e, (0.0..=10_000.0).contains(&self.ai_minutes), "aiMinutes", "from 0 to 10000", self.ai_minutes);
-        check(&mut e, self.human_median_minutes > 0.0 && self.human_median_minutes <= 10_000.0, "humanMedianMinutes", "more than 0, at most 10000", self.human_median_minutes);
-        check(&mut e, (0.0..=3.0).contains(&self.human_sigma), "humanSigma", "from 0 to 3", self.human_sigma);
-        check(&mut e, (0.0..=1.0).contains(&self.heavy_share), "heavyShare", "a share from 0 to 1", self.heavy_share);
+        check(
+            &mut e,
+            (1..=50).contains(&self.stations),
+            "stations",
+            "from 1 to 50",
+            self.stations,
+        );
+        check(
+            &mut e,
+            (0.0..=10_000.0).contains(&self.ai_minutes),
+            "aiMinutes",
+            "from 0 to 10000",
+            self.ai_minutes,
+        );
+        check(
+            &mut e,
+            self.human_median_minutes > 0.0 && self.human_median_minutes <= 10_000.0,
+            "humanMedianMinutes",
+            "more than 0, at most 10000",
+            self.human_median_minutes,
+        );
+        check(
+            &mut e,
+            (0.0..=3.0).contains(&self.human_sigma),
+            "humanSigma",
+            "from 0 to 3",
+            self.human_sigma,
+        );
+        check(
+            &mut e,
+            (0.0..=1.0).contains(&self.heavy_share),
+            "heavyShare",
+            "a share from 0 to 1",
+            self.heavy_share,
+        );
         self.heavy_minutes.check(&mut e, "heavyMinutes", 0.0, 10_000.0);
-        check(&mut e, (0.0..=1.0).contains(&self.high_priority_share), "highPriorityShare", "a share from 0 to 1", self.high_priority_share);
-        check(&mut e, (1..=100).contains(&self.review_wip), "reviewWip", "from 1 to 100", self.review_wip);
-        check(&mut e, !self.policies.is_empty(), "policies", "at least one policy", "none");
+        check(
+            &mut e,
+            (0.0..=1.0).contains(&self.high_priority_share),
+            "highPriorityShare",
+            "a share from 0 to 1",
+            self.high_priority_share,
+        );
+        check(
+            &mut e,
+            (1..=100).contains(&self.review_wip),
+            "reviewWip",
+            "from 1 to 100",
+            self.review_wip,
+        );
+        check(
+            &mut e,
+            !self.policies.is_empty(),
+            "policies",
+            "at least one policy",
+            "none",
+        );
         for (i, u) in self.utilizations.iter().enumerate() {
-            check(&mut e, *u > 0.0 && *u <= 1.5, &format!("utilizations[{i}]"), "more than 0, at most 1.5", u);
+            check(
+                &mut e,
+                *u > 0.0 && *u <= 1.5,
+                &format!("utilizations[{i}]"),
+                "more than 0, at most 1.5",
+                u,
+            );
         }
-        check(&mut e, self.article_utilization > 0.0 && self.article_utilization <= 1.5, "articleUtilization", "more than 0, at most 1.5", self.article_utilization);
-        check(&mut e, self.dev_wip <= 100, "devWip", "from 0 (no limit) to 100", self.dev_wip);
-        check(&mut e, self.dev_wip_utilization > 0.0 && self.dev_wip_utilization <= 1.5, "devWipUtilization", "more than 0, at most 1.5", self.dev_wip_utilization);
+        check(
+            &mut e,
+            self.article_utilization > 0.0 && self.article_utilization <= 1.5,
+            "articleUtilization",
+            "more than 0, at most 1.5",
+            self.article_utilization,
+        );
+        check(
+            &mut e,
+            self.dev_wip <= 100,
+            "devWip",
+            "from 0 (no limit) to 100",
+            self.dev_wip,
+        );
+        check(
+            &mut e,
+            self.dev_wip_utilization > 0.0 && self.dev_wip_utilization <= 1.5,
+            "devWipUtilization",
+            "more than 0, at most 1.5",
+            self.dev_wip_utilization,
+        );
         e
     }
 
@@ -232,9 +322,16 @@ impl ReviewParams {
 /// Runs the review simulation; the errors name the parameter (`$.stations: ...`).
 pub fn review(params: &ReviewParams) -> Result<ReviewReport, Vec<String>> {
     let (seed, runs) = seed_and_runs(params.seed, params.seeds, params.validate())?;
-    let base_rates: Vec<f64> = runs.iter().map(|&s| Rng::new(s, 1).uniform(params.arrivals_per_hour.min, params.arrivals_per_hour.max)).collect();
+    let base_rates: Vec<f64> = runs
+        .iter()
+        .map(|&s| Rng::new(s, 1).uniform(params.arrivals_per_hour.min, params.arrivals_per_hour.max))
+        .collect();
     let pool = |rate: &dyn Fn(usize) -> f64, policy: Policy, wip: u32| {
-        let outs: Vec<RunOut> = runs.iter().enumerate().map(|(i, &s)| simulate(params, s, rate(i), policy, wip)).collect();
+        let outs: Vec<RunOut> = runs
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| simulate(params, s, rate(i), policy, wip))
+            .collect();
         outs
     };
     let waits_of = |outs: &[RunOut]| spread(outs.iter().flat_map(|o| o.waits.iter().copied()).collect());
@@ -243,10 +340,24 @@ pub fn review(params: &ReviewParams) -> Result<ReviewReport, Vec<String>> {
         SweepPoint {
             utilization,
             arrivals_per_hour: hundredth(rate),
-            policies: params.policies.iter().map(|&policy| PolicyWaits { policy, waits: waits_of(&pool(&|_| rate, policy, 0)) }).collect(),
+            policies: params
+                .policies
+                .iter()
+                .map(|&policy| PolicyWaits {
+                    policy,
+                    waits: waits_of(&pool(&|_| rate, policy, 0)),
+                })
+                .collect(),
         }
     };
-    let policies = params.policies.iter().map(|&policy| PolicyWaits { policy, waits: waits_of(&pool(&|i| base_rates[i], policy, 0)) }).collect();
+    let policies = params
+        .policies
+        .iter()
+        .map(|&policy| PolicyWaits {
+            policy,
+            waits: waits_of(&pool(&|i| base_rates[i], policy, 0)),
+        })
+        .collect();
     let article_rate = params.rate_for(params.article_utilization);
     let article_pull = waits_of(&pool(&|_| article_rate, Policy::Pull, 0));
     let dev_rate = params.rate_for(params.dev_wip_utilization);
@@ -264,7 +375,10 @@ pub fn review(params: &ReviewParams) -> Result<ReviewReport, Vec<String>> {
     };
     Ok(ReviewReport {
         seed,
-        params: ReviewParams { seed: Some(seed), ..params.clone() },
+        params: ReviewParams {
+            seed: Some(seed),
+            ..params.clone()
+        },
         mean_review_minutes: tenth(params.mean_review()),
         utilization: Range {
             min: hundredth(params.utilization_of(params.arrivals_per_hour.min)),
@@ -317,7 +431,13 @@ impl DevMachine {
             self.rng.lognormal(p.human_median_minutes, p.human_sigma)
         };
         let high = self.rng.chance(p.high_priority_share);
-        Pr { machine, ready, open: ready, review: p.ai_minutes + gate, high }
+        Pr {
+            machine,
+            ready,
+            open: ready,
+            review: p.ai_minutes + gate,
+            high,
+        }
     }
 }
 
@@ -352,7 +472,12 @@ fn simulate(p: &ReviewParams, run_seed: u64, rate: f64, policy: Policy, dev_wip:
     let horizon = p.hours * 60.0;
     let machines = p.dev_machines as usize;
     let mut devs: Vec<DevMachine> = (0..machines)
-        .map(|m| DevMachine { rng: Rng::new(run_seed, 100 + m as u64), mean_gap: 60.0 * machines as f64 / rate, open: 0, held: None })
+        .map(|m| DevMachine {
+            rng: Rng::new(run_seed, 100 + m as u64),
+            mean_gap: 60.0 * machines as f64 / rate,
+            open: 0,
+            held: None,
+        })
         .collect();
     let mut agenda = Agenda::default();
     let mut next: Vec<Pr> = Vec::with_capacity(machines);
@@ -367,9 +492,19 @@ fn simulate(p: &ReviewParams, run_seed: u64, rate: f64, policy: Policy, dev_wip:
     let mut stations: Vec<Station> = (0..p.stations).map(|_| Station::default()).collect();
     let mut pool: Vec<usize> = Vec::new();
     let mut turn = 0usize;
-    let mut out = RunOut { waits: Vec::new(), high_waits: Vec::new(), held: Vec::new(), max_open: 0 };
+    let mut out = RunOut {
+        waits: Vec::new(),
+        high_waits: Vec::new(),
+        held: Vec::new(),
+        max_open: 0,
+    };
     let mut open_now = 0usize;
-    let order = |prs: &[Pr], id: usize| (u8::from(p.claim_order == ClaimOrder::PriorityThenOldest && !prs[id].high), id);
+    let order = |prs: &[Pr], id: usize| {
+        (
+            u8::from(p.claim_order == ClaimOrder::PriorityThenOldest && !prs[id].high),
+            id,
+        )
+    };
     let best = |prs: &[Pr], ids: &[usize]| (0..ids.len()).min_by_key(|&i| order(prs, ids[i]));
 
     while let Some((t, event)) = agenda.pop() {
@@ -384,7 +519,10 @@ fn simulate(p: &ReviewParams, run_seed: u64, rate: f64, policy: Policy, dev_wip:
                 }
             }
             Event::Done(s) => {
-                let id = stations[s].reviewing.take().expect("a station finishing holds a pull request");
+                let id = stations[s]
+                    .reviewing
+                    .take()
+                    .expect("a station finishing holds a pull request");
                 let m = prs[id].machine;
                 devs[m].open -= 1;
                 open_now -= 1;
@@ -414,7 +552,9 @@ fn simulate(p: &ReviewParams, run_seed: u64, rate: f64, policy: Policy, dev_wip:
                     turn += 1;
                 }
                 Policy::LeastLoaded => {
-                    let s = (0..stations.len()).min_by_key(|&s| (stations[s].load(), s)).expect("at least one station");
+                    let s = (0..stations.len())
+                        .min_by_key(|&s| (stations[s].load(), s))
+                        .expect("at least one station");
                     stations[s].holding.push(id);
                 }
                 Policy::Pull => pool.push(id),
@@ -423,7 +563,10 @@ fn simulate(p: &ReviewParams, run_seed: u64, rate: f64, policy: Policy, dev_wip:
         if policy == Policy::Pull {
             // Claims, one at a time, by the station holding the fewest, while any may claim.
             while !pool.is_empty() {
-                let Some(s) = (0..stations.len()).filter(|&s| stations[s].load() < p.review_wip as usize).min_by_key(|&s| (stations[s].load(), s)) else {
+                let Some(s) = (0..stations.len())
+                    .filter(|&s| stations[s].load() < p.review_wip as usize)
+                    .min_by_key(|&s| (stations[s].load(), s))
+                else {
                     break;
                 };
                 let i = best(&prs, &pool).expect("pool is not empty");
@@ -453,11 +596,19 @@ mod tests {
     use crate::sim::params::run_seeds;
 
     fn params() -> ReviewParams {
-        ReviewParams { seed: Some(1), seeds: 4, hours: 100.0, ..ReviewParams::default() }
+        ReviewParams {
+            seed: Some(1),
+            seeds: 4,
+            hours: 100.0,
+            ..ReviewParams::default()
+        }
     }
 
     fn waits(p: &ReviewParams, policy: Policy, rate: f64, dev_wip: u32) -> Vec<f64> {
-        run_seeds(p.seed.unwrap(), p.seeds).iter().flat_map(|&s| simulate(p, s, rate, policy, dev_wip).waits).collect()
+        run_seeds(p.seed.unwrap(), p.seeds)
+            .iter()
+            .flat_map(|&s| simulate(p, s, rate, policy, dev_wip).waits)
+            .collect()
     }
 
     #[test]
@@ -469,7 +620,10 @@ mod tests {
     #[test]
     fn every_policy_reviews_the_same_pull_requests() {
         let p = params();
-        let n: Vec<usize> = [Policy::RoundRobin, Policy::LeastLoaded, Policy::Pull].iter().map(|&pol| waits(&p, pol, 2.75, 0).len()).collect();
+        let n: Vec<usize> = [Policy::RoundRobin, Policy::LeastLoaded, Policy::Pull]
+            .iter()
+            .map(|&pol| waits(&p, pol, 2.75, 0).len())
+            .collect();
         assert!(n[0] > 800, "about 2.75 an hour for 400 hours: {n:?}");
         assert!(n.iter().all(|&x| x == n[0]), "{n:?}");
     }
@@ -478,7 +632,10 @@ mod tests {
     fn pulling_with_a_wip_of_one_never_leaves_a_station_idle_beside_a_waiting_pull_request() {
         // With WIP 1 and one shared line, a pull request waits only while every station is busy, so
         // its waits are at most push's at every quantile that matters.
-        let p = ReviewParams { review_wip: 1, ..params() };
+        let p = ReviewParams {
+            review_wip: 1,
+            ..params()
+        };
         let pull = spread(waits(&p, Policy::Pull, 3.0, 0));
         let rr = spread(waits(&p, Policy::RoundRobin, 3.0, 0));
         let ll = spread(waits(&p, Policy::LeastLoaded, 3.0, 0));
@@ -488,7 +645,11 @@ mod tests {
 
     #[test]
     fn one_station_makes_every_policy_the_same() {
-        let p = ReviewParams { stations: 1, review_wip: 1, ..params() };
+        let p = ReviewParams {
+            stations: 1,
+            review_wip: 1,
+            ..params()
+        };
         let a = waits(&p, Policy::RoundRobin, 1.2, 0);
         assert_eq!(a, waits(&p, Policy::LeastLoaded, 1.2, 0));
         assert_eq!(a, waits(&p, Policy::Pull, 1.2, 0));
@@ -503,7 +664,10 @@ mod tests {
         let held: Vec<RunOut> = seeds.iter().map(|&s| simulate(&p, s, rate, Policy::Pull, 2)).collect();
         assert!(held.iter().all(|o| o.max_open <= 6), "3 machines x 2");
         assert!(free.iter().map(|o| o.max_open).max().unwrap() > 6);
-        assert!(free.iter().all(|o| o.held.iter().all(|&h| h == 0.0)), "no limit, nothing held");
+        assert!(
+            free.iter().all(|o| o.held.iter().all(|&h| h == 0.0)),
+            "no limit, nothing held"
+        );
         assert!(held.iter().any(|o| o.held.iter().any(|&h| h > 0.0)));
         let p95 = |outs: &[RunOut]| spread(outs.iter().flat_map(|o| o.waits.clone()).collect()).p95;
         assert!(p95(&held) < p95(&free));
@@ -511,10 +675,24 @@ mod tests {
 
     #[test]
     fn high_priority_goes_first_only_under_its_claim_order() {
-        let p = ReviewParams { high_priority_share: 0.2, review_wip: 1, ..params() };
-        let high = |p: &ReviewParams| spread(run_seeds(1, 4).iter().flat_map(|&s| simulate(p, s, 3.0, Policy::Pull, 0).high_waits).collect());
+        let p = ReviewParams {
+            high_priority_share: 0.2,
+            review_wip: 1,
+            ..params()
+        };
+        let high = |p: &ReviewParams| {
+            spread(
+                run_seeds(1, 4)
+                    .iter()
+                    .flat_map(|&s| simulate(p, s, 3.0, Policy::Pull, 0).high_waits)
+                    .collect(),
+            )
+        };
         let first = high(&p);
-        let oldest = high(&ReviewParams { claim_order: ClaimOrder::Oldest, ..p.clone() });
+        let oldest = high(&ReviewParams {
+            claim_order: ClaimOrder::Oldest,
+            ..p.clone()
+        });
         assert_eq!(first.count, oldest.count);
         assert!(first.count > 100);
         assert!(first.p90 * 2.0 < oldest.p90, "{first:?} {oldest:?}");
@@ -522,10 +700,19 @@ mod tests {
 
     #[test]
     fn a_missing_seed_and_bad_fields_are_named() {
-        let p = ReviewParams { seed: None, stations: 0, heavy_share: 2.0, ..ReviewParams::default() };
+        let p = ReviewParams {
+            seed: None,
+            stations: 0,
+            heavy_share: 2.0,
+            ..ReviewParams::default()
+        };
         let e = review(&p).unwrap_err();
         assert!(e[0].starts_with("$.seed: missing"), "{e:?}");
-        assert!(e.iter().any(|m| m.starts_with("$.stations: expected from 1 to 50, found 0")), "{e:?}");
+        assert!(
+            e.iter()
+                .any(|m| m.starts_with("$.stations: expected from 1 to 50, found 0")),
+            "{e:?}"
+        );
         assert!(e.iter().any(|m| m.starts_with("$.heavyShare:")), "{e:?}");
     }
 }

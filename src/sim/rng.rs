@@ -154,27 +154,39 @@ mod tests {
 
     #[test]
     fn ln_and_exp_agree_with_the_platform_to_rounding() {
-        for &x in &[1e-300, 1e-10, 0.001, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 10.0, 123.456, 1e10, 1e300] {
+        for &x in &[
+            1e-300, 1e-10, 0.001, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 10.0, 123.456, 1e10, 1e300,
+        ] {
             let (ours, theirs) = (ln(x), x.ln());
-            assert!((ours - theirs).abs() <= 4.0 * f64::EPSILON * theirs.abs().max(1.0), "ln({x}): {ours} vs {theirs}");
+            assert!(
+                (ours - theirs).abs() <= 4.0 * f64::EPSILON * theirs.abs().max(1.0),
+                "ln({x}): {ours} vs {theirs}"
+            );
         }
         for &x in &[-700.0, -20.0, -1.0, -0.3, 0.0, 0.3, 1.0, 2.5, 20.0, 700.0] {
             let (ours, theirs) = (exp(x), x.exp());
-            assert!((ours - theirs).abs() <= 8.0 * f64::EPSILON * theirs, "exp({x}): {ours} vs {theirs}");
+            assert!(
+                (ours - theirs).abs() <= 8.0 * f64::EPSILON * theirs,
+                "exp({x}): {ours} vs {theirs}"
+            );
         }
         assert!(ln(0.0).is_nan() && ln(-1.0).is_nan());
     }
 
     #[test]
     fn the_same_seed_draws_the_same_numbers_and_streams_differ() {
-        let a: Vec<u64> = (0..5).map({
-            let mut r = Rng::new(7, 1);
-            move |_| r.next_u64()
-        }).collect();
-        let b: Vec<u64> = (0..5).map({
-            let mut r = Rng::new(7, 1);
-            move |_| r.next_u64()
-        }).collect();
+        let a: Vec<u64> = (0..5)
+            .map({
+                let mut r = Rng::new(7, 1);
+                move |_| r.next_u64()
+            })
+            .collect();
+        let b: Vec<u64> = (0..5)
+            .map({
+                let mut r = Rng::new(7, 1);
+                move |_| r.next_u64()
+            })
+            .collect();
         let c = Rng::new(7, 2).next_u64();
         assert_eq!(a, b);
         assert_ne!(a[0], c);

@@ -39,7 +39,11 @@ pub fn quantile(sorted: &[f64], q: f64) -> f64 {
 pub fn spread(mut xs: Vec<f64>) -> Spread {
     xs.sort_by(f64::total_cmp);
     let count = xs.len() as u64;
-    let mean = if xs.is_empty() { 0.0 } else { xs.iter().sum::<f64>() / xs.len() as f64 };
+    let mean = if xs.is_empty() {
+        0.0
+    } else {
+        xs.iter().sum::<f64>() / xs.len() as f64
+    };
     Spread {
         count,
         mean: tenth(mean),
@@ -58,7 +62,10 @@ mod tests {
     fn nearest_rank_percentiles() {
         let xs: Vec<f64> = (1..=10).map(f64::from).collect();
         let s = spread(xs);
-        assert_eq!((s.count, s.p50, s.p90, s.p95, s.max, s.mean), (10, 5.0, 9.0, 10.0, 10.0, 5.5));
+        assert_eq!(
+            (s.count, s.p50, s.p90, s.p95, s.max, s.mean),
+            (10, 5.0, 9.0, 10.0, 10.0, 5.5)
+        );
         assert_eq!(spread(Vec::new()), Spread::default());
         assert_eq!(quantile(&[3.0], 0.0), 3.0);
     }

@@ -7,8 +7,8 @@
 
 use crate::core::config::{Config, ConfigError};
 use crate::core::facts::Facts;
-use crate::flows::followup::sweep_rows;
 use crate::core::plan::Warning;
+use crate::flows::followup::sweep_rows;
 use crate::flows::queue::owner::{Claim, Owner};
 use crate::flows::queue::triage::{Class, Next};
 use crate::views::reconcile::{parse_facts_str, reconcile, FactsError, VERSION};
@@ -76,7 +76,15 @@ pub enum Actor {
 impl Actor {
     /// The page's order, most urgent first: what stops the line, then what a person does (the reader,
     /// then anyone), then the machines' turns, then what no rule covers.
-    pub const ALL: [Actor; 7] = [Actor::StopTheLine, Actor::You, Actor::Person, Actor::Reviewers, Actor::Agents, Actor::Queue, Actor::Nobody];
+    pub const ALL: [Actor; 7] = [
+        Actor::StopTheLine,
+        Actor::You,
+        Actor::Person,
+        Actor::Reviewers,
+        Actor::Agents,
+        Actor::Queue,
+        Actor::Nobody,
+    ];
 
     pub fn heading(self) -> &'static str {
         match self {
@@ -264,9 +272,16 @@ pub fn dashboard(facts: &Facts, config: &Config) -> DashboardView {
     let ctx = crate::flows::queue::Ctx::new(facts, config);
     let queue = crate::flows::queue::triage::triage(&ctx);
     let lane = crate::flows::queue::lane::lane(&ctx, &queue);
-    let places: std::collections::BTreeMap<u64, &crate::core::lane::LaneEntry> = lane.entries.iter().map(|e| (e.number, e)).collect();
+    let places: std::collections::BTreeMap<u64, &crate::core::lane::LaneEntry> =
+        lane.entries.iter().map(|e| (e.number, e)).collect();
     let mut required = facts.required_checks.clone();
-    required.extend(config.required_checks.iter().filter(|c| !facts.required_checks.contains(c)).cloned());
+    required.extend(
+        config
+            .required_checks
+            .iter()
+            .filter(|c| !facts.required_checks.contains(c))
+            .cloned(),
+    );
     let states = state_axis(config);
 
     // Looked up by number, so a board of thousands stays linear.
@@ -285,7 +300,14 @@ pub fn dashboard(facts: &Facts, config: &Config) -> DashboardView {
             let (actor, next_action) = next_actor(facts, config, pr, state.as_deref(), entry);
             let why = verdict.map(|v| v.why.clone()).unwrap_or_default();
             let (shown_state, shown_why) = match entry.filter(|e| e.triage != Class::Ignore && e.owner.is_some()) {
-                Some(e) => (Some(config.queue.labels.merge_queued.clone()), format!("{}: {}", class_words(e.triage), if e.detail.is_empty() { &e.reason } else { &e.detail })),
+                Some(e) => (
+                    Some(config.queue.labels.merge_queued.clone()),
+                    format!(
+                        "{}: {}",
+                        class_words(e.triage),
+                        if e.detail.is_empty() { &e.reason } else { &e.detail }
+                    ),
+                ),
                 None => (state.clone(), why.clone()),
             };
             let stops_the_line = timed.is_some_and(|t| stops(config, t));
@@ -300,7 +322,10 @@ pub fn dashboard(facts: &Facts, config: &Config) -> DashboardView {
                 check_runs: checks_cell(&pr.checks, &required),
                 set_aside: entry.and_then(|e| e.set_aside.as_ref()).map(|r| SetAsideCell {
                     reason: r.reason.clone(),
-                    sentence: crate::flows::queue::setaside::Reason::parse(&r.reason).map(|x| x.sentence()).unwrap_or("a reason this version does not know.").to_string(),
+                    sentence: crate::flows::queue::setaside::Reason::parse(&r.reason)
+                        .map(|x| x.sentence())
+                        .unwrap_or("a reason this version does not know.")
+                        .to_string(),
                     head: r.head.clone(),
                     comment_id: crate::flows::queue::setaside::own_set_aside(facts, pr).and_then(|(c, _)| c.id),
                 }),
@@ -332,19 +357,41 @@ pub fn dashboard(facts: &Facts, config: &Config) -> DashboardView {
         })
         .collect();
 
-    let label_colors = std::collections::BTreeMap::from_iter(crate::views::catalog::label_catalog(config).into_iter().chain(crate::views::catalog::queue_labels(config)).map(|l| (l.name, l.color)));
+    let label_colors = std::collections::BTreeMap::from_iter(
+        crate::views::catalog::label_catalog(config)
+            .into_iter()
+            .chain(crate::views::catalog::queue_labels(config))
+            .map(|l| (l.name, l.color)),
+    );
     let mut warnings = plan.warnings;
     warnings.extend(swept.warnings);
-    warnings.extend(queue.warnings.into_iter().map(|message| Warning { number: None, message }));
+    warnings.extend(
+        queue
+            .warnings
+            .into_iter()
+            .map(|message| Warning { number: None, message }),
+    );
     DashboardView {
         engine: VERSION.to_string(),
         config_errors: Vec::new(),
         groups: groups(&rows),
-        actors: Actor::ALL.into_iter().map(|actor| ActorHeading { actor, heading: actor.heading().into() }).collect(),
+        actors: Actor::ALL
+            .into_iter()
+            .map(|actor| ActorHeading {
+                actor,
+                heading: actor.heading().into(),
+            })
+            .collect(),
         graph: dep_graph(&ctx),
         reads: crate::flows::queue::reads::reads_in(&ctx),
         rows,
-        queue: QueueView { order: queue.order, in_flight: queue.in_flight, next: Some(queue.next), cycles: queue.cycles, lane },
+        queue: QueueView {
+            order: queue.order,
+            in_flight: queue.in_flight,
+            next: Some(queue.next),
+            cycles: queue.cycles,
+            lane,
+        },
         stop_the_line: swept.stop_the_line,
         stop_reasons: swept.stop_reasons,
         warnings,
@@ -368,9 +415,14 @@ fn class_words(c: Class) -> &'static str {
 
 /// Whether a timed stay passed a stop-the-line level of its state (core::stay::stop_level's rule).
 fn stops(config: &Config, t: &crate::flows::followup::FollowupPull) -> bool {
-    let (Some(state), Some(minutes)) = (t.state.as_ref(), t.minutes) else { return false };
+    let (Some(state), Some(minutes)) = (t.state.as_ref(), t.minutes) else {
+        return false;
+    };
     let levels = config.followup.effective_levels(&config.stations.labels);
-    levels.get(state).is_some_and(|ls| ls.iter().any(|l| l.action == crate::core::config::followup::Action::StopTheLine && i64::from(l.after) <= minutes))
+    levels.get(state).is_some_and(|ls| {
+        ls.iter()
+            .any(|l| l.action == crate::core::config::followup::Action::StopTheLine && i64::from(l.after) <= minutes)
+    })
 }
 
 /// The state labels of the config's flow, in the order a pull request walks them.
@@ -385,7 +437,13 @@ fn state_axis(config: &Config) -> Vec<String> {
 /// none); otherwise its state label says whose turn it is. "You" is the reading account when the
 /// turn is its own: a review asked of it, its own pull request back with its author, or a person's
 /// turn when it is one of the humans who merge.
-fn next_actor(facts: &Facts, config: &Config, pr: &crate::core::facts::PullRequest, state: Option<&str>, entry: Option<&crate::flows::queue::triage::Entry>) -> (Actor, String) {
+fn next_actor(
+    facts: &Facts,
+    config: &Config,
+    pr: &crate::core::facts::PullRequest,
+    state: Option<&str>,
+    entry: Option<&crate::flows::queue::triage::Entry>,
+) -> (Actor, String) {
     let (actor, action) = if let Some(e) = entry.filter(|e| e.triage != Class::Ignore) {
         let actor = match e.owner {
             Some(Owner::Worker) => Actor::Queue,
@@ -397,10 +455,15 @@ fn next_actor(facts: &Facts, config: &Config, pr: &crate::core::facts::PullReque
     } else {
         by_state(config, state)
     };
-    let Some(viewer) = facts.viewer.as_deref() else { return (actor, action) };
+    let Some(viewer) = facts.viewer.as_deref() else {
+        return (actor, action);
+    };
     let me = |login: &str| crate::core::account::is_own(login, viewer);
     let mine = match actor {
-        Actor::Reviewers | Actor::Person => pr.review_requests.iter().any(|r| me(r)) || (actor == Actor::Person && config.bot_panel.humans.iter().any(|h| me(h))),
+        Actor::Reviewers | Actor::Person => {
+            pr.review_requests.iter().any(|r| me(r))
+                || (actor == Actor::Person && config.bot_panel.humans.iter().any(|h| me(h)))
+        }
         Actor::Agents => me(&pr.author),
         _ => false,
     };
@@ -409,7 +472,10 @@ fn next_actor(facts: &Facts, config: &Config, pr: &crate::core::facts::PullReque
 
 fn by_state(config: &Config, state: Option<&str>) -> (Actor, String) {
     let Some(state) = state else {
-        return (Actor::Nobody, "read it again: the facts its state depends on could not be read".into());
+        return (
+            Actor::Nobody,
+            "read it again: the facts its state depends on could not be read".into(),
+        );
     };
     let (l, s) = (&config.labels, &config.stations.labels);
     let (actor, action) = if config.flow == crate::core::config::Flow::Stations {
@@ -426,7 +492,10 @@ fn by_state(config: &Config, state: Option<&str>) -> (Actor, String) {
         match state {
             x if x == l.draft => (Actor::Agents, "its author finishes the draft and marks it ready"),
             x if x == l.bots_reviewing => (Actor::Reviewers, "the panel bots review the head commit"),
-            x if x == l.addressing => (Actor::Agents, "the author's agent answers what the reason names and pushes"),
+            x if x == l.addressing => (
+                Actor::Agents,
+                "the author's agent answers what the reason names and pushes",
+            ),
             x if x == l.needs_human => (Actor::Person, "a human reviews and merges it"),
             _ => (Actor::Nobody, "file a bug: no rule gives this state an actor"),
         }
@@ -440,7 +509,12 @@ fn checks_cell(checks: &[crate::core::facts::Check], required: &[String]) -> Che
     let newest = crate::core::checks::newest_runs(checks);
     for (check, outcome) in newest.values() {
         match outcome {
-            crate::core::checks::Rollup::Failing => cell.failed.push(FailedCheck { name: check.name.clone(), workflow: check.workflow.clone(), id: check.id, run_id: check.run_id }),
+            crate::core::checks::Rollup::Failing => cell.failed.push(FailedCheck {
+                name: check.name.clone(),
+                workflow: check.workflow.clone(),
+                id: check.id,
+                run_id: check.run_id,
+            }),
             crate::core::checks::Rollup::Pending => cell.pending.push(check.name.clone()),
             crate::core::checks::Rollup::Passing => cell.passed += 1,
         }
@@ -456,7 +530,13 @@ fn checks_cell(checks: &[crate::core::facts::Check], required: &[String]) -> Che
 /// Its stays in the flow's state labels, from the labeled/unlabeled events of the timeline: a stay
 /// starts when a state label is applied and ends when it is taken off or another one is applied.
 fn stays(pr: &crate::core::facts::PullRequest, states: &[String]) -> Vec<Stay> {
-    let mut events: Vec<&crate::core::facts::TimelineEvent> = pr.timeline.iter().filter(|e| e.label.as_ref().is_some_and(|l| states.contains(l)) && (e.kind == "labeled" || e.kind == "unlabeled")).collect();
+    let mut events: Vec<&crate::core::facts::TimelineEvent> = pr
+        .timeline
+        .iter()
+        .filter(|e| {
+            e.label.as_ref().is_some_and(|l| states.contains(l)) && (e.kind == "labeled" || e.kind == "unlabeled")
+        })
+        .collect();
     events.sort_by_key(|e| crate::core::time::parse_rfc3339(&e.at).unwrap_or(i64::MIN));
     let mut out: Vec<Stay> = Vec::new();
     for e in events {
@@ -469,7 +549,11 @@ fn stays(pr: &crate::core::facts::PullRequest, states: &[String]) -> Vec<Stay> {
                 }
                 s.to = Some(e.at.clone());
             }
-            out.push(Stay { label, from: e.at.clone(), to: None });
+            out.push(Stay {
+                label,
+                from: e.at.clone(),
+                to: None,
+            });
         } else if let Some(s) = open.filter(|s| s.label == label) {
             s.to = Some(e.at.clone());
         }
@@ -482,9 +566,22 @@ fn groups(rows: &[DashboardRow]) -> Vec<Group> {
     Actor::ALL
         .into_iter()
         .filter_map(|actor| {
-            let mut members: Vec<&DashboardRow> = rows.iter().filter(|r| if r.stops_the_line { actor == Actor::StopTheLine } else { r.actor == actor }).collect();
+            let mut members: Vec<&DashboardRow> = rows
+                .iter()
+                .filter(|r| {
+                    if r.stops_the_line {
+                        actor == Actor::StopTheLine
+                    } else {
+                        r.actor == actor
+                    }
+                })
+                .collect();
             members.sort_by_key(|r| (std::cmp::Reverse(r.minutes.unwrap_or(-1)), r.number));
-            (!members.is_empty()).then(|| Group { actor, heading: actor.heading().into(), numbers: members.iter().map(|r| r.number).collect() })
+            (!members.is_empty()).then(|| Group {
+                actor,
+                heading: actor.heading().into(),
+                numbers: members.iter().map(|r| r.number).collect(),
+            })
         })
         .collect()
 }
@@ -504,7 +601,13 @@ fn dep_graph(ctx: &crate::flows::queue::Ctx) -> DepGraph {
                 Via::StartAfter { issue, .. } => ("startAfter", Some(*issue)),
             };
             let in_cycle = g.cycle_of(from).is_some_and(|c| c.contains(&e.to));
-            edges.push(DepEdge { from, to: e.to, via: via.into(), issue, in_cycle });
+            edges.push(DepEdge {
+                from,
+                to: e.to,
+                via: via.into(),
+                issue,
+                in_cycle,
+            });
         }
     }
     let mut numbers: Vec<u64> = edges.iter().flat_map(|e| [e.from, e.to]).collect();
@@ -512,17 +615,30 @@ fn dep_graph(ctx: &crate::flows::queue::Ctx) -> DepGraph {
     numbers.dedup();
     // Every end of an edge is in `numbers`.
     let at = |n: u64| numbers.binary_search(&n).unwrap_or_default();
-    let layer = layers(numbers.len(), edges.iter().filter(|e| !e.in_cycle).map(|e| (at(e.from), at(e.to))));
+    let layer = layers(
+        numbers.len(),
+        edges.iter().filter(|e| !e.in_cycle).map(|e| (at(e.from), at(e.to))),
+    );
     let mut next_slot = vec![0usize; numbers.len()];
     let nodes = numbers
         .iter()
         .zip(&layer)
         .map(|(&n, &l)| {
             next_slot[l] += 1;
-            DepNode { number: n, title: ctx.by_number.get(&n).map(|p| p.title.clone()).unwrap_or_default(), layer: l, slot: next_slot[l] - 1, in_cycle: g.in_cycle(n) }
+            DepNode {
+                number: n,
+                title: ctx.by_number.get(&n).map(|p| p.title.clone()).unwrap_or_default(),
+                layer: l,
+                slot: next_slot[l] - 1,
+                in_cycle: g.in_cycle(n),
+            }
         })
         .collect();
-    DepGraph { nodes, edges, cycles: g.cycles.clone() }
+    DepGraph {
+        nodes,
+        edges,
+        cycles: g.cycles.clone(),
+    }
 }
 
 /// Each node's layer, for edges `(from, to)` between nodes `0..count` with no cycle among them: 0 for
@@ -555,7 +671,11 @@ pub fn dashboard_text(facts: &str, config: serde_json::Value) -> Result<Dashboar
     let facts = parse_facts_str(facts)?;
     Ok(match Config::from_value(config) {
         Ok(config) => dashboard(&facts, &config),
-        Err(errors) => DashboardView { engine: VERSION.to_string(), config_errors: errors, ..DashboardView::default() },
+        Err(errors) => DashboardView {
+            engine: VERSION.to_string(),
+            config_errors: errors,
+            ..DashboardView::default()
+        },
     })
 }
 
@@ -585,8 +705,17 @@ mod tests {
         // (rule, facts): each row must equal what reconcile, the sweep and the queue say on their own.
         let cases: Vec<(&str, Facts)> = vec![
             ("no pull request: no row", facts(vec![])),
-            ("a draft and a ready one, out of order: rows by number", facts(vec![pull(7, &["state:in-review"], false), pull(3, &["state:draft"], true)])),
-            ("a pull request with no state label yet", facts(vec![pull(11, &[], false)])),
+            (
+                "a draft and a ready one, out of order: rows by number",
+                facts(vec![
+                    pull(7, &["state:in-review"], false),
+                    pull(3, &["state:draft"], true),
+                ]),
+            ),
+            (
+                "a pull request with no state label yet",
+                facts(vec![pull(11, &[], false)]),
+            ),
         ];
         for (rule, facts) in cases {
             let config = Config::default();
@@ -599,21 +728,68 @@ mod tests {
 
             let mut numbers: Vec<u64> = facts.pull_requests.iter().map(|p| p.number).collect();
             numbers.sort();
-            assert_eq!(view.rows.iter().map(|r| r.number).collect::<Vec<_>>(), numbers, "{rule}: one row per pull request, by number");
+            assert_eq!(
+                view.rows.iter().map(|r| r.number).collect::<Vec<_>>(),
+                numbers,
+                "{rule}: one row per pull request, by number"
+            );
             for row in &view.rows {
-                let verdict = plan.pulls.iter().find(|v| v.number == row.number).expect("reconcile reads every pull request");
-                assert_eq!((&row.state, &row.why, &row.blockers), (&verdict.state, &verdict.why, &verdict.blockers), "{rule}: #{} state and why are reconcile's", row.number);
-                let timed = swept.pulls.iter().find(|p| p.number == row.number).expect("the sweep reads every pull request");
-                assert_eq!((&row.owner, &row.claimers, row.minutes), (&timed.owner, &timed.claimers, timed.minutes), "{rule}: #{} owner and minutes are the sweep's", row.number);
-                let entry = queue.entries.iter().find(|e| e.number == row.number).filter(|e| in_queue(e)).map(|e| (e.triage, e.reason.clone()));
-                assert_eq!(row.queue.as_ref().map(|q| (q.triage, q.reason.clone())), entry, "{rule}: #{} queue triage is the queue's", row.number);
+                let verdict = plan
+                    .pulls
+                    .iter()
+                    .find(|v| v.number == row.number)
+                    .expect("reconcile reads every pull request");
+                assert_eq!(
+                    (&row.state, &row.why, &row.blockers),
+                    (&verdict.state, &verdict.why, &verdict.blockers),
+                    "{rule}: #{} state and why are reconcile's",
+                    row.number
+                );
+                let timed = swept
+                    .pulls
+                    .iter()
+                    .find(|p| p.number == row.number)
+                    .expect("the sweep reads every pull request");
+                assert_eq!(
+                    (&row.owner, &row.claimers, row.minutes),
+                    (&timed.owner, &timed.claimers, timed.minutes),
+                    "{rule}: #{} owner and minutes are the sweep's",
+                    row.number
+                );
+                let entry = queue
+                    .entries
+                    .iter()
+                    .find(|e| e.number == row.number)
+                    .filter(|e| in_queue(e))
+                    .map(|e| (e.triage, e.reason.clone()));
+                assert_eq!(
+                    row.queue.as_ref().map(|q| (q.triage, q.reason.clone())),
+                    entry,
+                    "{rule}: #{} queue triage is the queue's",
+                    row.number
+                );
             }
             assert_eq!(view.queue.order, queue.order, "{rule}: the pick order is the queue's");
             let order: Vec<Actor> = view.actors.iter().map(|a| a.actor).collect();
-            assert_eq!(order, Actor::ALL.to_vec(), "{rule}: every actor is listed, in the page's order");
-            let grouped: Vec<usize> = view.groups.iter().map(|g| order.iter().position(|a| *a == g.actor).unwrap()).collect();
-            assert!(grouped.windows(2).all(|w| w[0] < w[1]), "{rule}: groups follow that order, each once");
-            assert_eq!(view.groups.iter().map(|g| g.numbers.len()).sum::<usize>(), view.rows.len(), "{rule}: every row in one group");
+            assert_eq!(
+                order,
+                Actor::ALL.to_vec(),
+                "{rule}: every actor is listed, in the page's order"
+            );
+            let grouped: Vec<usize> = view
+                .groups
+                .iter()
+                .map(|g| order.iter().position(|a| *a == g.actor).unwrap())
+                .collect();
+            assert!(
+                grouped.windows(2).all(|w| w[0] < w[1]),
+                "{rule}: groups follow that order, each once"
+            );
+            assert_eq!(
+                view.groups.iter().map(|g| g.numbers.len()).sum::<usize>(),
+                view.rows.len(),
+                "{rule}: every row in one group"
+            );
             assert!(view.config_errors.is_empty(), "{rule}: a valid config has no errors");
         }
     }
@@ -624,7 +800,11 @@ mod tests {
         let mut closing = pull(5, &["state:in-review"], false);
         closing["body"] = json!("Fixes #10");
         let cases: Vec<(&str, Facts, bool)> = vec![
-            ("a closing keyword names an unread issue", facts(vec![closing.clone()]), true),
+            (
+                "a closing keyword names an unread issue",
+                facts(vec![closing.clone()]),
+                true,
+            ),
             ("nothing to read", facts(vec![pull(3, &["state:draft"], true)]), false),
         ];
         for (rule, facts, named) in cases {
@@ -644,12 +824,48 @@ mod tests {
         // (rule, labels, review requests, viewer, expected actor): the bot-panel preset's states.
         type Case<'a> = (&'a str, &'a [&'a str], &'a [&'a str], &'a str, Actor);
         let cases: Vec<Case> = vec![
-            ("a draft is its author's agents'", &["state:draft"], &[], "prflow", Actor::Agents),
-            ("a draft of the reading account's own is yours", &["state:draft"], &[], "dev-bot", Actor::You),
-            ("a live bot request is the reviewers'", &["state:bots-reviewing"], &["claude-bot"], "prflow", Actor::Reviewers),
-            ("a review asked of the reading account is yours", &["state:bots-reviewing"], &["claude-bot", "prflow"], "prflow", Actor::You),
-            ("the agents' turn stays theirs though a review is asked of the reader", &[], &["prflow"], "prflow", Actor::Agents),
-            ("queued and waiting its turn is the queue's", &["merge-queued"], &[], "prflow", Actor::Queue),
+            (
+                "a draft is its author's agents'",
+                &["state:draft"],
+                &[],
+                "prflow",
+                Actor::Agents,
+            ),
+            (
+                "a draft of the reading account's own is yours",
+                &["state:draft"],
+                &[],
+                "dev-bot",
+                Actor::You,
+            ),
+            (
+                "a live bot request is the reviewers'",
+                &["state:bots-reviewing"],
+                &["claude-bot"],
+                "prflow",
+                Actor::Reviewers,
+            ),
+            (
+                "a review asked of the reading account is yours",
+                &["state:bots-reviewing"],
+                &["claude-bot", "prflow"],
+                "prflow",
+                Actor::You,
+            ),
+            (
+                "the agents' turn stays theirs though a review is asked of the reader",
+                &[],
+                &["prflow"],
+                "prflow",
+                Actor::Agents,
+            ),
+            (
+                "queued and waiting its turn is the queue's",
+                &["merge-queued"],
+                &[],
+                "prflow",
+                Actor::Queue,
+            ),
         ];
         for (rule, labels, requests, viewer, want) in cases {
             let mut p = pull(1, labels, labels.contains(&"state:draft"));
@@ -661,7 +877,14 @@ mod tests {
             let r = row(&view, 1);
             assert_eq!(r.actor, want, "{rule}: {} ({})", r.next_action, r.why);
             assert!(!r.next_action.is_empty(), "{rule}: the next action is said in words");
-            assert_eq!(view.groups.iter().map(|g| (g.actor, g.numbers.clone())).collect::<Vec<_>>(), vec![(want, vec![1])], "{rule}: its one group");
+            assert_eq!(
+                view.groups
+                    .iter()
+                    .map(|g| (g.actor, g.numbers.clone()))
+                    .collect::<Vec<_>>(),
+                vec![(want, vec![1])],
+                "{rule}: its one group"
+            );
         }
     }
 
@@ -673,15 +896,31 @@ mod tests {
         queued["mergeStateStatus"] = json!("BEHIND");
         let mut waiting = pull(23, &["merge-queued", "skip-ci"], false);
         waiting["mergeStateStatus"] = json!("BEHIND");
-        let view = dashboard(&facts(vec![queued, waiting, pull(24, &["state:needs-human"], false)]), &Config::default());
+        let view = dashboard(
+            &facts(vec![queued, waiting, pull(24, &["state:needs-human"], false)]),
+            &Config::default(),
+        );
         let r = row(&view, 22);
         assert_eq!(r.actor, Actor::Queue);
-        assert_eq!(r.shown_state.as_deref(), Some("merge-queued"), "the state shown is the queue's, not {:?}", r.state);
+        assert_eq!(
+            r.shown_state.as_deref(),
+            Some("merge-queued"),
+            "the state shown is the queue's, not {:?}",
+            r.state
+        );
         assert!(r.shown_why.starts_with("waiting its turn"), "{}", r.shown_why);
-        assert_eq!(r.queue.as_ref().and_then(|q| q.lane.as_ref()).map(|l| l.words.as_str()), Some("1st of 2"), "no landing in the facts: a position and no guessed time");
+        assert_eq!(
+            r.queue.as_ref().and_then(|q| q.lane.as_ref()).map(|l| l.words.as_str()),
+            Some("1st of 2"),
+            "no landing in the facts: a position and no guessed time"
+        );
         assert_eq!(view.queue.lane.next, Some(22), "the next landing is named");
         let other = row(&view, 24);
-        assert_eq!((other.shown_state.as_deref(), other.shown_why.as_str()), (other.state.as_deref(), other.why.as_str()), "outside the queue the row shows reconcile's state");
+        assert_eq!(
+            (other.shown_state.as_deref(), other.shown_why.as_str()),
+            (other.state.as_deref(), other.why.as_str()),
+            "outside the queue the row shows reconcile's state"
+        );
     }
 
     #[test]
@@ -692,7 +931,10 @@ mod tests {
         let config = Config::from_value(json!({"flow": "stations"})).expect("a valid config");
         let view = dashboard(&facts(vec![old, pull(4, &["state:dev"], false)]), &config);
         assert!(view.stop_the_line, "the preset stops the line after that long");
-        assert_eq!(view.groups.first().map(|g| (g.actor, g.numbers.clone())), Some((Actor::StopTheLine, vec![3])));
+        assert_eq!(
+            view.groups.first().map(|g| (g.actor, g.numbers.clone())),
+            Some((Actor::StopTheLine, vec![3]))
+        );
         assert_eq!(row(&view, 3).actor, Actor::Reviewers, "its row still says who acts");
         assert!(!row(&view, 4).stops_the_line);
     }
@@ -710,7 +952,15 @@ mod tests {
         let sa = r.set_aside.as_ref().expect("the set-aside stands at this head");
         assert_eq!((sa.reason.as_str(), sa.comment_id), ("rebase-failed", Some(555)));
         assert_eq!(r.actor, Actor::Agents, "a rebase-failed set-aside is the fixer's");
-        assert_eq!(r.check_runs.failed, vec![FailedCheck { name: "test".into(), workflow: Some("ci".into()), id: Some(77), run_id: Some(9) }]);
+        assert_eq!(
+            r.check_runs.failed,
+            vec![FailedCheck {
+                name: "test".into(),
+                workflow: Some("ci".into()),
+                id: Some(77),
+                run_id: Some(9)
+            }]
+        );
         assert_eq!(r.check_runs.passed, 1);
     }
 
@@ -725,15 +975,34 @@ mod tests {
         ]);
         let text = json!({"repository": "o/r", "now": "2026-11-30T10:00:00Z", "pullRequests": [p]}).to_string();
         let view = dashboard(&parse_facts_str(&text).unwrap(), &Config::default());
-        let stay = |label: &str, from: &str, to: Option<&str>| Stay { label: label.into(), from: from.into(), to: to.map(String::from) };
-        assert_eq!(row(&view, 5).stays, vec![stay("state:bots-reviewing", "2026-11-30T08:00:00Z", Some("2026-11-30T09:00:00Z")), stay("state:addressing", "2026-11-30T09:00:00Z", None)]);
+        let stay = |label: &str, from: &str, to: Option<&str>| Stay {
+            label: label.into(),
+            from: from.into(),
+            to: to.map(String::from),
+        };
+        assert_eq!(
+            row(&view, 5).stays,
+            vec![
+                stay(
+                    "state:bots-reviewing",
+                    "2026-11-30T08:00:00Z",
+                    Some("2026-11-30T09:00:00Z")
+                ),
+                stay("state:addressing", "2026-11-30T09:00:00Z", None)
+            ]
+        );
     }
 
     #[test]
     fn the_graph_is_laid_out_in_layers_with_cycles_marked() {
         // 3 waits for 2 waits for 1; 5 and 6 wait for each other; 7 is stacked on 1's branch.
         let mut pulls = vec![pull(1, &["merge-queued"], false)];
-        for (n, body) in [(2, "Merge-After: #1"), (3, "Merge-After: #2"), (5, "Merge-After: #6"), (6, "Merge-After: #5")] {
+        for (n, body) in [
+            (2, "Merge-After: #1"),
+            (3, "Merge-After: #2"),
+            (5, "Merge-After: #6"),
+            (6, "Merge-After: #5"),
+        ] {
             let mut p = pull(n, &["merge-queued"], false);
             p["body"] = json!(body);
             pulls.push(p);
@@ -742,10 +1011,39 @@ mod tests {
         stacked["baseRef"] = json!("b1");
         pulls.push(stacked);
         let view = dashboard(&facts(pulls), &Config::default());
-        let layers: Vec<(u64, usize, bool)> = view.graph.nodes.iter().map(|n| (n.number, n.layer, n.in_cycle)).collect();
-        assert_eq!(layers, vec![(1, 0, false), (2, 1, false), (3, 2, false), (5, 0, true), (6, 0, true), (7, 1, false)]);
-        let vias: Vec<(u64, u64, &str, bool)> = view.graph.edges.iter().map(|e| (e.from, e.to, e.via.as_str(), e.in_cycle)).collect();
-        assert_eq!(vias, vec![(2, 1, "mergeAfter", false), (3, 2, "mergeAfter", false), (5, 6, "mergeAfter", true), (6, 5, "mergeAfter", true), (7, 1, "stack", false)]);
+        let layers: Vec<(u64, usize, bool)> = view
+            .graph
+            .nodes
+            .iter()
+            .map(|n| (n.number, n.layer, n.in_cycle))
+            .collect();
+        assert_eq!(
+            layers,
+            vec![
+                (1, 0, false),
+                (2, 1, false),
+                (3, 2, false),
+                (5, 0, true),
+                (6, 0, true),
+                (7, 1, false)
+            ]
+        );
+        let vias: Vec<(u64, u64, &str, bool)> = view
+            .graph
+            .edges
+            .iter()
+            .map(|e| (e.from, e.to, e.via.as_str(), e.in_cycle))
+            .collect();
+        assert_eq!(
+            vias,
+            vec![
+                (2, 1, "mergeAfter", false),
+                (3, 2, "mergeAfter", false),
+                (5, 6, "mergeAfter", true),
+                (6, 5, "mergeAfter", true),
+                (7, 1, "stack", false)
+            ]
+        );
         assert_eq!(view.graph.cycles, vec![vec![5, 6]]);
     }
 
@@ -771,19 +1069,29 @@ mod tests {
     fn a_bad_config_gives_its_errors_and_no_rows() {
         let cases: Vec<(&str, Value, &str)> = vec![
             ("an unknown key is named by its path", json!({"nope": 1}), "$.nope"),
-            ("a wrong type is named by its path", json!({"labels": {"draft": 3}}), "$.labels.draft"),
+            (
+                "a wrong type is named by its path",
+                json!({"labels": {"draft": 3}}),
+                "$.labels.draft",
+            ),
         ];
-        let text = json!({"repository": "o/r", "now": "2026-11-30T10:00:00Z", "pullRequests": [pull(1, &[], false)]}).to_string();
+        let text = json!({"repository": "o/r", "now": "2026-11-30T10:00:00Z", "pullRequests": [pull(1, &[], false)]})
+            .to_string();
         for (rule, config, path) in cases {
             let view = dashboard_text(&text, config).expect("facts are good");
             assert!(view.rows.is_empty(), "{rule}: no rows under a bad config");
-            assert!(view.config_errors.iter().any(|e| e.path == path), "{rule}: expected an error at {path}, got {:?}", view.config_errors);
+            assert!(
+                view.config_errors.iter().any(|e| e.path == path),
+                "{rule}: expected an error at {path}, got {:?}",
+                view.config_errors
+            );
         }
     }
 
     #[test]
     fn bad_facts_name_their_path() {
-        let err = dashboard_text(r#"{"repository": "o/r", "now": "yesterday"}"#, json!({})).expect_err("now is not a time");
+        let err =
+            dashboard_text(r#"{"repository": "o/r", "now": "yesterday"}"#, json!({})).expect_err("now is not a time");
         assert!(err.0.contains("$.now"), "the error names $.now: {}", err.0);
     }
 }

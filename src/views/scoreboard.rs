@@ -45,12 +45,23 @@ pub struct AgentScore {
 
 /// The agent a pull request counts for: its first `from:` machine, else its author.
 fn agent_of(labels: &[String], author: &str, prefix: &str) -> String {
-    labels.iter().find_map(|l| l.strip_prefix(prefix)).map(str::to_string).unwrap_or_else(|| author.to_string())
+    labels
+        .iter()
+        .find_map(|l| l.strip_prefix(prefix))
+        .map(str::to_string)
+        .unwrap_or_else(|| author.to_string())
 }
 
 fn bounced(pr: &PullRequest, config: &Config) -> bool {
-    let back = [config.labels.addressing.as_str(), config.stations.labels.changes_requested.as_str()];
-    pr.reviews.iter().any(|r| r.state == "CHANGES_REQUESTED") || pr.timeline.iter().any(|e| e.kind == "labeled" && e.label.as_deref().is_some_and(|l| back.contains(&l)))
+    let back = [
+        config.labels.addressing.as_str(),
+        config.stations.labels.changes_requested.as_str(),
+    ];
+    pr.reviews.iter().any(|r| r.state == "CHANGES_REQUESTED")
+        || pr
+            .timeline
+            .iter()
+            .any(|e| e.kind == "labeled" && e.label.as_deref().is_some_and(|l| back.contains(&l)))
 }
 
 fn median(mut xs: Vec<i64>) -> Option<i64> {
@@ -91,7 +102,11 @@ pub fn scoreboard(facts: &Facts, config: &Config) -> Scoreboard {
         if let (Some(a), Some(b)) = (parse_rfc3339(&l.created_at), parse_rfc3339(&l.merged_at)) {
             t.to_land.push((b - a).max(0) / 60);
         }
-        let runs: Vec<i64> = l.checks.iter().filter_map(|c| crate::flows::queue::lane::span(std::slice::from_ref(c))).collect();
+        let runs: Vec<i64> = l
+            .checks
+            .iter()
+            .filter_map(|c| crate::flows::queue::lane::span(std::slice::from_ref(c)))
+            .collect();
         if !runs.is_empty() {
             t.ci_seconds += runs.iter().sum::<i64>();
             t.timed += 1;
@@ -107,18 +122,33 @@ pub fn scoreboard(facts: &Facts, config: &Config) -> Scoreboard {
             bounced: t.bounced,
             set_aside: t.set_aside,
             median_minutes_to_land: median(t.to_land),
-            ci_minutes_per_landing: (t.timed > 0).then(|| (t.ci_seconds / 60 + i64::try_from(t.timed).unwrap_or(1) / 2) / i64::try_from(t.timed).unwrap_or(1)),
+            ci_minutes_per_landing: (t.timed > 0).then(|| {
+                (t.ci_seconds / 60 + i64::try_from(t.timed).unwrap_or(1) / 2) / i64::try_from(t.timed).unwrap_or(1)
+            }),
             flakes_blamed: None,
             flakes_cleared: None,
         })
         .collect();
     agents.sort_by_key(|a| (std::cmp::Reverse(a.landed), a.agent.clone()));
     let window = if landed_unread {
-        format!("{} open pull requests; the recent landings could not be read, so nothing landed is counted", facts.pull_requests.len())
+        format!(
+            "{} open pull requests; the recent landings could not be read, so nothing landed is counted",
+            facts.pull_requests.len()
+        )
     } else {
-        format!("{} open pull requests and the last {} landings", facts.pull_requests.len(), facts.landed.len())
+        format!(
+            "{} open pull requests and the last {} landings",
+            facts.pull_requests.len(),
+            facts.landed.len()
+        )
     };
-    Scoreboard { agents, window, flakes_note: Some("no flake data yet: the merge queue records no flake verdicts, so none is blamed or cleared".into()) }
+    Scoreboard {
+        agents,
+        window,
+        flakes_note: Some(
+            "no flake data yet: the merge queue records no flake verdicts, so none is blamed or cleared".into(),
+        ),
+    }
 }
 
 #[cfg(test)]

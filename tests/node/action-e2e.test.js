@@ -15,7 +15,15 @@ const CONFIG = join(ROOT, "examples/prflow.json");
 const NEEDS_HUMAN = "state:needs-human";
 const ADDRESSING = "state:addressing";
 /** The pull_request_target types the example workflow (examples/workflows/prflow.yml) listens to. */
-const PR_TYPES = ["opened", "reopened", "synchronize", "ready_for_review", "converted_to_draft", "labeled", "unlabeled"];
+const PR_TYPES = [
+  "opened",
+  "reopened",
+  "synchronize",
+  "ready_for_review",
+  "converted_to_draft",
+  "labeled",
+  "unlabeled",
+];
 
 /** A workspace as actions/checkout leaves it: `.github/prflow.json` from `configText`, or the example config. */
 function workspace(configText) {
@@ -31,7 +39,13 @@ async function repository(count, { labels = true } = {}) {
   const board = seedBoard(em, count);
   const ws = workspace();
   const run = (inputs, { event = "schedule", payload = { schedule: "17,47 * * * *" }, dir = ws } = {}) =>
-    em.runAction({ actionPath: ROOT, event, payload, inputs: { mode: "reconcile", live: "true", ...inputs }, workspace: dir });
+    em.runAction({
+      actionPath: ROOT,
+      event,
+      payload,
+      inputs: { mode: "reconcile", live: "true", ...inputs },
+      workspace: dir,
+    });
   if (labels) {
     const r = await run({ mode: "labels" });
     assert.equal(r.code, 0, r.stdout + r.stderr);
@@ -49,7 +63,8 @@ async function shutdown(em) {
 
 const labelsOf = (em, number) => [...em.state.pull(number).labels].sort();
 const allLabels = (em, board) => Object.fromEntries(board.map(({ number }) => [number, labelsOf(em, number)]));
-const noValidationFailures = (em) => assert.deepEqual(em.validationFailures, [], "every request and response matched GitHub's schemas");
+const noValidationFailures = (em) =>
+  assert.deepEqual(em.validationFailures, [], "every request and response matched GitHub's schemas");
 
 test("converges: 40 pull requests in mixed states converge in one live run; a second run writes nothing", async () => {
   const { em, board, run } = await repository(40);
@@ -60,7 +75,13 @@ test("converges: 40 pull requests in mixed states converge in one live run; a se
     assert.equal(first.outputs.writes, first.outputs.ops, "every planned op was applied");
     const writes = em.requests.filter((q) => q.method !== "GET" && q.path !== "/graphql");
     assert.ok(writes.length >= Number(first.outputs.writes), "every applied op made its own requests");
-    assert.deepEqual([...new Set(writes.map((q) => `${q.method} ${q.operation}`))].filter((w) => !/^(POST \S+\/labels|DELETE \S+\/labels\/\{name\}|POST \S+\/requested_reviewers)$/.test(w)), [], "label edits only add and remove named labels; nothing replaces a set");
+    assert.deepEqual(
+      [...new Set(writes.map((q) => `${q.method} ${q.operation}`))].filter(
+        (w) => !/^(POST \S+\/labels|DELETE \S+\/labels\/\{name\}|POST \S+\/requested_reviewers)$/.test(w),
+      ),
+      [],
+      "label edits only add and remove named labels; nothing replaces a set",
+    );
     em.reset();
 
     const second = await run({});
@@ -70,7 +91,11 @@ test("converges: 40 pull requests in mixed states converge in one live run; a se
     const plan = JSON.parse(second.outputs.plan);
     assert.equal(plan.pulls.length, board.length);
     for (const pull of plan.pulls) {
-      assert.equal(labelsOf(em, pull.number).filter((l) => l.startsWith("state:")).length, 1, `#${pull.number} carries exactly one state label`);
+      assert.equal(
+        labelsOf(em, pull.number).filter((l) => l.startsWith("state:")).length,
+        1,
+        `#${pull.number} carries exactly one state label`,
+      );
     }
     noValidationFailures(em);
   } finally {
@@ -90,7 +115,12 @@ test("dry run: live false writes nothing, and the job summary lists what it woul
     assert.equal(r.outputs.writes, "0");
     assert.match(r.summary, /dry run: nothing was written/);
     const plan = JSON.parse(r.outputs.plan);
-    for (const op of plan.ops) assert.match(r.summary, new RegExp(`^\\| #${op.number} \\|[^\\n]*would `, "m"), `#${op.number}'s row says what it would do`);
+    for (const op of plan.ops)
+      assert.match(
+        r.summary,
+        new RegExp(`^\\| #${op.number} \\|[^\\n]*would `, "m"),
+        `#${op.number}'s row says what it would do`,
+      );
     noValidationFailures(em);
   } finally {
     await shutdown(em);
@@ -102,26 +132,47 @@ test("optimistic write: an agent's state:needs-human on a pull request that cann
   try {
     assert.equal((await run({})).code, 0);
     const conflicting = board.find((b) => b.situation.startsWith("approved but conflicting")).number;
-    assert.deepEqual(labelsOf(em, conflicting).filter((l) => l.startsWith("state:")), [ADDRESSING]);
+    assert.deepEqual(
+      labelsOf(em, conflicting).filter((l) => l.startsWith("state:")),
+      [ADDRESSING],
+    );
     // The workflow of examples/workflows/prflow.yml, registered on the emulator's repository.
     em.workflows.on("pull_request_target", (event, payload) =>
-      PR_TYPES.includes(payload.action) ? em.runAction({ actionPath: ROOT, event, payload, inputs: { mode: "reconcile", live: "true" }, workspace: ws }) : null,
+      PR_TYPES.includes(payload.action)
+        ? em.runAction({ actionPath: ROOT, event, payload, inputs: { mode: "reconcile", live: "true" }, workspace: ws })
+        : null,
     );
     em.reset();
     // The agent hands off with its personal token: a write that starts workflow runs.
     const res = await fetch(`${em.url}/repos/acme/widgets/issues/${conflicting}/labels`, {
       method: "POST",
-      headers: { authorization: `token ${PERSONAL_TOKEN}`, "content-type": "application/json", accept: "application/vnd.github+json" },
+      headers: {
+        authorization: `token ${PERSONAL_TOKEN}`,
+        "content-type": "application/json",
+        accept: "application/vnd.github+json",
+      },
       body: JSON.stringify({ labels: [NEEDS_HUMAN] }),
     });
     assert.equal(res.status, 200);
     await em.settle();
     const started = em.runs.filter((r) => r.result);
-    assert.equal(started.length, 1, "the personal token's label write started exactly one run; the Action's own GITHUB_TOKEN writes started none");
+    assert.equal(
+      started.length,
+      1,
+      "the personal token's label write started exactly one run; the Action's own GITHUB_TOKEN writes started none",
+    );
     assert.equal(started[0].result.code, 0, started[0].result.stdout + started[0].result.stderr);
-    assert.match(started[0].result.stdout, new RegExp(`#${conflicting}: [^\\n]*−${NEEDS_HUMAN}`), "the log says what it removed");
+    assert.match(
+      started[0].result.stdout,
+      new RegExp(`#${conflicting}: [^\\n]*−${NEEDS_HUMAN}`),
+      "the log says what it removed",
+    );
     const plan = JSON.parse(started[0].result.outputs.plan);
-    assert.deepEqual(plan.pulls.map((p) => p.number), [conflicting], "the event names one pull request, and only that one was read and decided");
+    assert.deepEqual(
+      plan.pulls.map((p) => p.number),
+      [conflicting],
+      "the event names one pull request, and only that one was read and decided",
+    );
     const states = labelsOf(em, conflicting).filter((l) => l.startsWith("state:"));
     assert.deepEqual(states, [ADDRESSING], "corrected back to the agent's court");
     assert.ok(labelsOf(em, conflicting).includes("blocker:conflict"));
@@ -174,8 +225,16 @@ test("faults: 5xx, a secondary rate limit with retry-after and a 429 are retried
 
 test("bad config: an invalid .github/prflow.json fails the run naming the file and JSON path, and writes nothing", async () => {
   const cases = [
-    { rule: "an unknown key", text: '{"stale": {"dayz": 3}}', expect: /\.github\/prflow\.json: \$\.stale\.dayz: expected a known key/ },
-    { rule: "a wrong type", text: '{"botPanel": {"bots": ["claude-bot", 7]}}', expect: /\.github\/prflow\.json: \$\.botPanel\.bots\[1\]: expected a string, found integer `7`/ },
+    {
+      rule: "an unknown key",
+      text: '{"stale": {"dayz": 3}}',
+      expect: /\.github\/prflow\.json: \$\.stale\.dayz: expected a known key/,
+    },
+    {
+      rule: "a wrong type",
+      text: '{"botPanel": {"bots": ["claude-bot", 7]}}',
+      expect: /\.github\/prflow\.json: \$\.botPanel\.bots\[1\]: expected a string, found integer `7`/,
+    },
     { rule: "not JSON", text: "{ flow: bot-panel", expect: /\.github\/prflow\.json: \$: expected JSON/ },
   ];
   const { em, run } = await repository(5, { labels: false });
@@ -199,13 +258,25 @@ test("labels mode: an upsert; the second run changes nothing and an unused prflo
   try {
     em.createLabel({ name: "state:needs-rebase", color: "ededed", description: "Set by prflow: retired" });
     em.createLabel({ name: "stale", color: "ffffff", description: "old hand-made description" });
-    const labels = (live = "true") => em.runAction({ actionPath: ROOT, event: "workflow_dispatch", payload: {}, inputs: { mode: "labels", live }, workspace: ws });
+    const labels = (live = "true") =>
+      em.runAction({
+        actionPath: ROOT,
+        event: "workflow_dispatch",
+        payload: {},
+        inputs: { mode: "labels", live },
+        workspace: ws,
+      });
     const first = await labels();
     assert.equal(first.code, 0, first.stdout + first.stderr);
     const results = JSON.parse(first.outputs.plan);
-    assert.equal(results.find((r) => r.name === "stale").status, "updated", "an existing label's colour and description are brought in line");
+    assert.equal(
+      results.find((r) => r.name === "stale").status,
+      "updated",
+      "an existing label's colour and description are brought in line",
+    );
     assert.ok(results.filter((r) => r.status === "created").length >= 10);
-    for (const r of results) assert.ok([...r.description].length <= 100, `${r.name}: description within GitHub's 100 characters`);
+    for (const r of results)
+      assert.ok([...r.description].length <= 100, `${r.name}: description within GitHub's 100 characters`);
     assert.match(first.summary, /state:needs-rebase/, "the retired label is reported");
     em.reset();
     const second = await labels();
@@ -224,7 +295,12 @@ test("a write that still fails after its retries fails the run, names the pull r
   const { em, board, run } = await repository(10);
   try {
     const victim = board.find((b) => b.situation.startsWith("approved but a check failed")).number;
-    const fault = em.inject({ kind: "5xx", status: 500, match: { method: "POST", path: `/issues/${victim}/labels` }, times: 100 });
+    const fault = em.inject({
+      kind: "5xx",
+      status: 500,
+      match: { method: "POST", path: `/issues/${victim}/labels` },
+      times: 100,
+    });
     const r = await run({});
     assert.equal(r.code, 1, "the run fails so that someone looks");
     assert.ok(fault.hits > 1, "the write was retried before giving up");

@@ -23,7 +23,14 @@ async function board(count) {
   const em = await startEmulator();
   seedBoard(em, count);
   const ws = workspace();
-  const run = (inputs) => em.runAction({ actionPath: ROOT, event: "schedule", payload: { schedule: "17,47 * * * *" }, inputs: { mode: "reconcile", live: "false", ...inputs }, workspace: ws });
+  const run = (inputs) =>
+    em.runAction({
+      actionPath: ROOT,
+      event: "schedule",
+      payload: { schedule: "17,47 * * * *" },
+      inputs: { mode: "reconcile", live: "false", ...inputs },
+      workspace: ws,
+    });
   return { em, run };
 }
 
@@ -49,12 +56,22 @@ test("action log: a dry run before the labels exist folds its log and annotates 
     const annotations = lines.filter((l) => l.startsWith("::warning"));
     const missing = annotations.filter((l) => /label … does not exist in the repository/.test(l));
     assert.equal(missing.length, 1, `one annotation for the missing labels, found\n${annotations.join("\n")}`);
-    assert.match(missing[0], new RegExp(`::${perWarning} × label … does not exist in the repository, so it was not added; \`prflow labels\` creates it on \\d+ pull requests \\(#1, `));
+    assert.match(
+      missing[0],
+      new RegExp(
+        `::${perWarning} × label … does not exist in the repository, so it was not added; \`prflow labels\` creates it on \\d+ pull requests \\(#1, `,
+      ),
+    );
     assert.match(missing[0], /^::warning title=prflow%3A \d+ warnings%3A /);
     assert.ok(annotations.length < perWarning, "fewer annotations than warnings");
     assert.doesNotMatch(r.stdout, /would: would/);
     // The job summary, for a person: the warnings by kind with their counts, not one line each.
-    assert.ok(r.summary.includes(`### ${perWarning} warnings\n\n- **${perWarning} ×** label … does not exist in the repository`), r.summary);
+    assert.ok(
+      r.summary.includes(
+        `### ${perWarning} warnings\n\n- **${perWarning} ×** label … does not exist in the repository`,
+      ),
+      r.summary,
+    );
     assert.doesNotMatch(r.summary, /^- #\d+: label "/m);
   } finally {
     await shutdown(em);
@@ -79,9 +96,16 @@ test("action log: a rate limit on the writes stops them, one ::error:: says unti
     // A write's guard read counts as part of it: once one is refused, neither is asked again. (The
     // facts' own rules read is refused too on this spent budget; reads are not what this counts.)
     const refused = em.requests.filter((q) => q.path !== "/graphql" && !q.path.includes("/rules/") && q.status === 403);
-    assert.equal(refused.length, 1, `one refused request, then none: ${c.writes} writes for ${ops} ops: ${JSON.stringify(refused.map((q) => [q.method, q.path]))}`);
+    assert.equal(
+      refused.length,
+      1,
+      `one refused request, then none: ${c.writes} writes for ${ops} ops: ${JSON.stringify(refused.map((q) => [q.method, q.path]))}`,
+    );
     const errors = r.stdout.split("\n").filter((l) => l.startsWith("::error::"));
-    assert.ok(errors.some((l) => /writes? not attempted: rate limited by GitHub until \d\d:\d\d UTC/.test(l)), errors.join("\n"));
+    assert.ok(
+      errors.some((l) => /writes? not attempted: rate limited by GitHub until \d\d:\d\d UTC/.test(l)),
+      errors.join("\n"),
+    );
     assert.doesNotMatch(r.stdout, /read-only token/);
     assert.ok(errors.length <= 3, `a few lines, not one per write:\n${errors.join("\n")}`);
   } finally {
@@ -117,12 +141,24 @@ test("a null pull request node is reported and left out, not a crash", async () 
       const conn = res.data?.data?.repository?.pullRequests;
       if (!conn?.nodes?.length) return;
       conn.nodes[0] = null;
-      res.data.errors = [...(res.data.errors ?? []), { message: "Something went wrong while executing your query.", path: ["repository", "pullRequests", "nodes", 0] }];
+      res.data.errors = [
+        ...(res.data.errors ?? []),
+        {
+          message: "Something went wrong while executing your query.",
+          path: ["repository", "pullRequests", "nodes", 0],
+        },
+      ];
     });
     const lines = [];
     const facts = await readFacts(octokit, { owner: "acme", repo: "widgets", log: (l) => lines.push(l) });
-    assert.deepEqual(facts.pullRequests.map((p) => p.number), [2, 3]);
-    assert.ok(lines.some((l) => /a pull request came back empty from GitHub \(Something went wrong/.test(l)), lines.join("\n"));
+    assert.deepEqual(
+      facts.pullRequests.map((p) => p.number),
+      [2, 3],
+    );
+    assert.ok(
+      lines.some((l) => /a pull request came back empty from GitHub \(Something went wrong/.test(l)),
+      lines.join("\n"),
+    );
   } finally {
     await shutdown(em);
   }

@@ -16,11 +16,18 @@ test("action page: mode page copies page/dist into page-dir, says where, and cal
   t.after(() => em.close());
   const ws = mkdtempSync(join(tmpdir(), "prflow-page-ws-"));
   em.reset();
-  const r = await em.runAction({ actionPath: ROOT, event: "workflow_dispatch", payload: {}, inputs: { mode: "page", "page-dir": "site" }, workspace: ws });
+  const r = await em.runAction({
+    actionPath: ROOT,
+    event: "workflow_dispatch",
+    payload: {},
+    inputs: { mode: "page", "page-dir": "site" },
+    workspace: ws,
+  });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const dist = join(ROOT, "page/dist");
   assert.deepEqual(readdirSync(join(ws, "site")).sort(), readdirSync(dist).sort());
-  for (const f of readdirSync(dist)) assert.ok(readFileSync(join(ws, "site", f)).equals(readFileSync(join(dist, f))), `${f} byte for byte`);
+  for (const f of readdirSync(dist))
+    assert.ok(readFileSync(join(ws, "site", f)).equals(readFileSync(join(dist, f))), `${f} byte for byte`);
   assert.equal(r.outputs["page-dir"], join(ws, "site"));
   assert.match(r.summary, /\?repo=acme\/widgets/);
   assert.equal(em.requests.length, 0, "no request to GitHub");

@@ -15,7 +15,15 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /** What the emulator received that changes the repository: REST writes, git pushes and GraphQL mutations (named by GitHub's verbs). */
 const writes = (gh) =>
-  gh.requests.filter((r) => (r.path === "/graphql" ? /^(add|remove|update|enable|disable|create|delete|merge|close|reopen|mark|convert|request|resolve|minimize|submit)[A-Z]/.test(r.operation ?? "") : r.method !== "GET" && r.operation !== "git upload-pack" && !(r.refs?.length && r.refs.every((ref) => ref.startsWith("refs/prflow/")))));
+  gh.requests.filter((r) =>
+    r.path === "/graphql"
+      ? /^(add|remove|update|enable|disable|create|delete|merge|close|reopen|mark|convert|request|resolve|minimize|submit)[A-Z]/.test(
+          r.operation ?? "",
+        )
+      : r.method !== "GET" &&
+        r.operation !== "git upload-pack" &&
+        !(r.refs?.length && r.refs.every((ref) => ref.startsWith("refs/prflow/"))),
+  );
 
 /** A repository on git with CI and auto-merge, and `run`: one run of the Action in queue mode. */
 async function queueRepo(t) {
@@ -32,7 +40,13 @@ async function queueRepo(t) {
   const run = async (inputs, { event = "workflow_dispatch" } = {}) => {
     const ticker = setInterval(() => gh.clock.advance({ minutes: 1 }), 5);
     try {
-      return await gh.runAction({ actionPath: ROOT, event, payload: {}, workspace, inputs: { mode: "queue", live: "true", ...inputs } });
+      return await gh.runAction({
+        actionPath: ROOT,
+        event,
+        payload: {},
+        workspace,
+        inputs: { mode: "queue", live: "true", ...inputs },
+      });
     } finally {
       clearInterval(ticker);
     }
@@ -40,28 +54,44 @@ async function queueRepo(t) {
   return { gh, run };
 }
 
-
 test("action queue: the workflow's GITHUB_TOKEN is refused before any request, saying which token to give", async (t) => {
   const { gh, run } = await queueRepo(t);
-  const pr = gh.createPull({ title: "one", head: "agent/one", files: ["src/a.rs"], labels: ["merge-queued", "skip-ci"] });
+  const pr = gh.createPull({
+    title: "one",
+    head: "agent/one",
+    files: ["src/a.rs"],
+    labels: ["merge-queued", "skip-ci"],
+  });
   gh.moveBranch("main");
   gh.reset();
   for (const inputs of [{}, { token: gh.appToken }]) {
     const r = await run(inputs);
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    assert.match(r.stdout, /::error::input token: mode queue needs a GitHub App installation token or a personal access token/);
+    assert.match(
+      r.stdout,
+      /::error::input token: mode queue needs a GitHub App installation token or a personal access token/,
+    );
     assert.match(r.stdout, /starts no workflow run for GITHUB_TOKEN's writes/);
     assert.match(r.stdout, /actions\/create-github-app-token/);
     assert.match(r.summary, /stopped before writing anything/);
   }
-  assert.equal(gh.requests.length, 0, `no request at all: ${JSON.stringify(gh.requests.map((r) => `${r.method} ${r.path}`))}`);
+  assert.equal(
+    gh.requests.length,
+    0,
+    `no request at all: ${JSON.stringify(gh.requests.map((r) => `${r.method} ${r.path}`))}`,
+  );
   assert.equal(writes(gh).length, 0);
   assert.deepEqual([...gh.state.pull(pr.number).labels].sort(), ["merge-queued", "skip-ci"], "untouched");
 });
 
 test("action queue: with a personal token one run lands the queued pull request behind main, with one CI run, and stops", async (t) => {
   const { gh, run } = await queueRepo(t);
-  const pr = gh.createPull({ title: "one", head: "agent/one", files: ["src/a.rs"], labels: ["merge-queued", "skip-ci"] });
+  const pr = gh.createPull({
+    title: "one",
+    head: "agent/one",
+    files: ["src/a.rs"],
+    labels: ["merge-queued", "skip-ci"],
+  });
   const before = pr.headSha;
   gh.moveBranch("main");
   gh.reset();
@@ -70,19 +100,45 @@ test("action queue: with a personal token one run lands the queued pull request 
   const after = gh.state.pull(pr.number);
   assert.ok(after.merged, `merged in the run:\n${r.stdout}`);
   assert.notEqual(after.headSha, before, "the branch was rebased and pushed");
-  assert.equal(gh.ci.usage({ number: pr.number }).heads[after.headSha]?.runs, 1, "exactly one CI run, started by taking skip-ci off");
+  assert.equal(
+    gh.ci.usage({ number: pr.number }).heads[after.headSha]?.runs,
+    1,
+    "exactly one CI run, started by taking skip-ci off",
+  );
   assert.match(r.stdout, new RegExp(`#${pr.number} released`));
   assert.equal(r.outputs.acted, String(pr.number));
-  assert.deepEqual(JSON.parse(r.outputs.wait), { kind: "sleep", seconds: 0 }, "one cycle: the run stops where the watch ends");
+  assert.deepEqual(
+    JSON.parse(r.outputs.wait),
+    { kind: "sleep", seconds: 0 },
+    "one cycle: the run stops where the watch ends",
+  );
   assert.match(r.summary, /## prflow queue · acme\/widgets · live/);
-  assert.deepEqual([...new Set(writes(gh).map((q) => `${q.method} ${q.operation}`))].sort(), ["DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", "POST enablePullRequestAutoMerge", "POST git receive-pack"], "pushed, armed, took skip-ci off");
-  assert.deepEqual([...new Set(gh.requests.filter((q) => q.token).map((q) => q.tokenKind))], ["personal"], "every request on the token given");
+  assert.deepEqual(
+    [...new Set(writes(gh).map((q) => `${q.method} ${q.operation}`))].sort(),
+    [
+      "DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}",
+      "POST enablePullRequestAutoMerge",
+      "POST git receive-pack",
+    ],
+    "pushed, armed, took skip-ci off",
+  );
+  assert.deepEqual(
+    [...new Set(gh.requests.filter((q) => q.token).map((q) => q.tokenKind))],
+    ["personal"],
+    "every request on the token given",
+  );
   assert.deepEqual(gh.validationFailures, []);
 });
 
 test("action queue: a conflict is set aside with its comment; the next run takes the comment up and tries nothing; live: false writes nothing", async (t) => {
   const { gh, run } = await queueRepo(t);
-  const bad = gh.createPull({ title: "clash", head: "agent/clash", files: ["src/c.rs"], labels: ["merge-queued", "skip-ci"], conflicting: true });
+  const bad = gh.createPull({
+    title: "clash",
+    head: "agent/clash",
+    files: ["src/c.rs"],
+    labels: ["merge-queued", "skip-ci"],
+    conflicting: true,
+  });
   const badHead = bad.headSha;
   const first = await run({ token: gh.personalToken });
   assert.equal(first.code, 0, first.stdout + first.stderr);
@@ -101,7 +157,12 @@ test("action queue: a conflict is set aside with its comment; the next run takes
   assert.equal(comments().length, 1);
 
   // main stays put (moving it would resolve the set-aside): the new one is up to date, to arm and release.
-  const ok = gh.createPull({ title: "fine", head: "agent/fine", files: ["src/d.rs"], labels: ["merge-queued", "skip-ci"] });
+  const ok = gh.createPull({
+    title: "fine",
+    head: "agent/fine",
+    files: ["src/d.rs"],
+    labels: ["merge-queued", "skip-ci"],
+  });
   gh.reset();
   const dry = await run({ token: gh.personalToken, live: "false" });
   assert.equal(dry.code, 0, dry.stdout + dry.stderr);
@@ -137,12 +198,19 @@ test("examples/workflows/prflow-queue.yml: the queue's events and a schedule, on
   assert.deepEqual(wf.on.workflow_run.types, ["completed"]);
   assert.deepEqual(wf.on.push.branches, ["main"]);
   assert.ok(wf.on.schedule.length >= 1 && "workflow_dispatch" in wf.on);
-  assert.equal(wf.concurrency.group, "prflow-queue-${{ github.repository }}", "one group for the repository, whatever the event");
+  assert.equal(
+    wf.concurrency.group,
+    "prflow-queue-${{ github.repository }}",
+    "one group for the repository, whatever the event",
+  );
   assert.equal(wf.concurrency["cancel-in-progress"], false);
   const steps = wf.jobs.queue.steps;
   const queue = steps.find((s) => s.with?.mode === "queue");
   assert.ok(queue, "a step runs mode: queue");
   assert.doesNotMatch(queue.with.token, /github\.token|secrets\.GITHUB_TOKEN/);
   assert.match(queue.with.token, /steps\.app-token\.outputs\.token/);
-  assert.ok(steps.some((s) => /^actions\/create-github-app-token@[0-9a-f]{40}$/.test(s.uses ?? "")), "the App token step, pinned by SHA");
+  assert.ok(
+    steps.some((s) => /^actions\/create-github-app-token@[0-9a-f]{40}$/.test(s.uses ?? "")),
+    "the App token step, pinned by SHA",
+  );
 });

@@ -23,17 +23,27 @@ git rebase --continue >/dev/null
 test("a fixer claims the set-aside conflict, its scripted AI resolves it in a throwaway worktree, the fix is pushed under skip-ci and the worker owns it again", async (t) => {
   const { gh, work, prflow } = await gitRepo(t);
   const n = setAsideConflict(gh);
-  const waiting = gh.createPull({ title: "waiting its turn", head: "agent/w", files: ["src/w.rs"], labels: ["merge-queued", "skip-ci"] }).number;
+  const waiting = gh.createPull({
+    title: "waiting its turn",
+    head: "agent/w",
+    files: ["src/w.rs"],
+    labels: ["merge-queued", "skip-ci"],
+  }).number;
   writeFileSync(join(work, "ai.sh"), RESOLVER);
   const brief = join(work, "brief.md");
   const before = gh.state.pull(n).headSha;
   const since = gh.events.length;
 
-  const r = await prflow(["fixer", "fixer-1", "--ai", `sh ${join(work, "ai.sh")}`, "--once"], { extraEnv: { BRIEF_OUT: brief } });
+  const r = await prflow(["fixer", "fixer-1", "--ai", `sh ${join(work, "ai.sh")}`, "--once"], {
+    extraEnv: { BRIEF_OUT: brief },
+  });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const head = gh.state.pull(n).headSha;
   assert.notEqual(head, before);
-  assert.match(r.stdout, new RegExp(`^#${n}: fix ${head.slice(0, 7)} pushed under skip-ci; the worker has it again$`, "m"));
+  assert.match(
+    r.stdout,
+    new RegExp(`^#${n}: fix ${head.slice(0, 7)} pushed under skip-ci; the worker has it again$`, "m"),
+  );
   // The fix is a rebase onto main's tip with the conflict resolved: git's own history says so.
   assert.equal(gh.git.show(head, "src/a.rs"), "resolved by the fixer");
   assert.equal(gh.git.mergeBase(gh.git.tip("main"), head), gh.git.tip("main"), "built on main's tip");
@@ -51,9 +61,16 @@ test("a fixer claims the set-aside conflict, its scripted AI resolves it in a th
   const [tokens] = readFileSync(`${brief}.seen`, "utf8").trim().split("\n");
   assert.equal(tokens, "0");
 
-  const events = gh.events.slice(since).filter((e) => e.name === "pull_request" && e.payload.number === n).map((e) => `${e.action}${e.payload.label ? ` ${e.payload.label.name}` : ""}`);
+  const events = gh.events
+    .slice(since)
+    .filter((e) => e.name === "pull_request" && e.payload.number === n)
+    .map((e) => `${e.action}${e.payload.label ? ` ${e.payload.label.name}` : ""}`);
   assert.deepEqual(events, ["labeled skip-ci", "synchronize"], "skip-ci on before the push");
-  assert.equal(gh.ci.usage({ number: n }).heads[head]?.runs ?? 0, 0, "no matrix for the fixed head: the worker releases it");
+  assert.equal(
+    gh.ci.usage({ number: n }).heads[head]?.runs ?? 0,
+    0,
+    "no matrix for the fixed head: the worker releases it",
+  );
   assert.ok(labels(gh, n).includes("skip-ci"));
   assert.equal(ownComments(gh, n, "<!-- prflow:claim").length, 0, "the claim is resolved");
   assert.equal(ownComments(gh, n, "<!-- prflow:resolved was=claim").length, 1);
@@ -85,11 +102,27 @@ test("a generated branch is rebuilt by its configured command from the base's ti
   const { gh, work, prflow } = await gitRepo(t);
   const n = setAsideConflict(gh, { head: "chore/pnpm-update" });
   const config = join(work, "prflow.json");
-  writeFileSync(config, JSON.stringify({ queue: { generated: [{ branch: "chore/pnpm-update", rebuild: "printf 'regenerated\\n' > lock.txt && git add lock.txt && git commit -q -m 'Rebuild the update'" }] } }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      queue: {
+        generated: [
+          {
+            branch: "chore/pnpm-update",
+            rebuild: "printf 'regenerated\\n' > lock.txt && git add lock.txt && git commit -q -m 'Rebuild the update'",
+          },
+        ],
+      },
+    }),
+  );
   const r = await prflow(["fixer", "fixer-1", "--ai", "echo the AI must not run >&2; exit 9", "--once"], { config });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const head = gh.state.pull(n).headSha;
-  assert.equal(gh.git.git(["rev-parse", `${head}^`]), gh.git.tip("main"), "one commit on main's tip: rebuilt, not rebased");
+  assert.equal(
+    gh.git.git(["rev-parse", `${head}^`]),
+    gh.git.tip("main"),
+    "one commit on main's tip: rebuilt, not rebased",
+  );
   assert.deepEqual(gh.state.pull(n).files, ["lock.txt"]);
   assert.deepEqual(gh.validationFailures, []);
 });
@@ -97,7 +130,11 @@ test("a generated branch is rebuilt by its configured command from the base's ti
 test("a fixer that dies holding a claim: the claim holds until claimMinutes pass on the clock, then the pull request is the fixer role's again", async (t) => {
   const { gh, dir, env, prflow } = await gitRepo(t);
   const n = setAsideConflict(gh);
-  const child = spawn(process.execPath, [CLI, "fixer", "fixer-1", "--ai", "sleep 600", "--once", "--repo", "acme/widgets", "--config", PRESET_CONFIG], { cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: "ignore", detached: true });
+  const child = spawn(
+    process.execPath,
+    [CLI, "fixer", "fixer-1", "--ai", "sleep 600", "--once", "--repo", "acme/widgets", "--config", PRESET_CONFIG],
+    { cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: "ignore", detached: true },
+  );
   t.after(() => {
     try {
       process.kill(-child.pid, "SIGKILL");

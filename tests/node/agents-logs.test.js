@@ -10,21 +10,45 @@ import { makeOctokit, readJobLog } from "../../lib/github/index.js";
 import { gitRepo, ownComments } from "./lib/agents.js";
 
 /** The failing job's own output: the line the AI needs is the last before the error line. */
-const FAILURE = ["running 12 tests", ...Array.from({ length: 70 }, (_, i) => `test case_${i} ... ok`), "test parse_config ... FAILED", "thread 'parse_config' panicked: left: 3, right: 4"].join("\n");
+const FAILURE = [
+  "running 12 tests",
+  ...Array.from({ length: 70 }, (_, i) => `test case_${i} ... ok`),
+  "test parse_config ... FAILED",
+  "thread 'parse_config' panicked: left: 3, right: 4",
+].join("\n");
 
 /** A pull request whose CI failed on its head, set aside `checks-failed` as the worker writes it. */
 function failedChecks(gh) {
-  gh.ci.register({ name: "CI", jobs: [{ name: "test", minutes: 10, outcome: "fail", log: FAILURE }, { name: "lint", minutes: 5 }], aggregate: "ci-ok" });
-  const pr = gh.createPull({ title: "parse the config once", head: "agent/parse", files: ["src/parse.rs"], labels: ["merge-queued"] });
+  gh.ci.register({
+    name: "CI",
+    jobs: [
+      { name: "test", minutes: 10, outcome: "fail", log: FAILURE },
+      { name: "lint", minutes: 5 },
+    ],
+    aggregate: "ci-ok",
+  });
+  const pr = gh.createPull({
+    title: "parse the config once",
+    head: "agent/parse",
+    files: ["src/parse.rs"],
+    labels: ["merge-queued"],
+  });
   gh.advance({ minutes: 11 });
-  gh.comment(pr.number, { author: gh.owner, body: `<!-- prflow:set-aside reason=checks-failed head=${pr.headSha} base=${gh.git.tip("main")} -->\nThe required check ci-ok failed.\n\n- [ ] Retry` });
+  gh.comment(pr.number, {
+    author: gh.owner,
+    body: `<!-- prflow:set-aside reason=checks-failed head=${pr.headSha} base=${gh.git.tip("main")} -->\nThe required check ci-ok failed.\n\n- [ ] Retry`,
+  });
   return pr.number;
 }
 
 test("a job's log is a 302 to a signed URL that needs no token, refuses a forged signature and expires after a minute", async (t) => {
   const gh = await startEmulator({ git: true });
   t.after(() => gh.close());
-  gh.ci.register({ name: "CI", jobs: [{ name: "test", minutes: 10, outcome: "fail", log: "boom" }], aggregate: "ci-ok" });
+  gh.ci.register({
+    name: "CI",
+    jobs: [{ name: "test", minutes: 10, outcome: "fail", log: "boom" }],
+    aggregate: "ci-ok",
+  });
   const pr = gh.createPull({ title: "x", head: "agent/x", files: ["src/x.rs"] });
   const octokit = makeOctokit({ token: gh.personalToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl });
   const job = gh.state.checkRuns.find((c) => c.name === "test" && c.headSha === pr.headSha).id;
@@ -39,7 +63,12 @@ test("a job's log is a 302 to a signed URL that needs no token, refuses a forged
   assert.match(await read(aggregate), /needed jobs did not pass: test/);
   await assert.rejects(read(987654), { status: 404 });
 
-  const r = await octokit.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", { owner: gh.owner, repo: gh.repo, job_id: job, request: { redirect: "manual" } });
+  const r = await octokit.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", {
+    owner: gh.owner,
+    repo: gh.repo,
+    job_id: job,
+    request: { redirect: "manual" },
+  });
   assert.equal(r.status, 302);
   const url = new URL(r.headers.location);
   assert.equal((await fetch(url)).status, 200, "no token asked for");
@@ -61,20 +90,30 @@ test("a fixer reads the failed jobs' logs itself: its scripted AI finds the fail
   // The scripted AI keeps what it was told and fixes nothing: giving up keeps the test on what it read.
   writeFileSync(join(work, "ai.sh"), `#!/bin/sh\ncat > "$BRIEF_OUT"\nexit 1\n`);
 
-  const r = await prflow(["fixer", "fixer-1", "--ai", `sh ${join(work, "ai.sh")}`, "--once"], { extraEnv: { BRIEF_OUT: brief } });
+  const r = await prflow(["fixer", "fixer-1", "--ai", `sh ${join(work, "ai.sh")}`, "--once"], {
+    extraEnv: { BRIEF_OUT: brief },
+  });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.match(r.stdout, new RegExp(`^#${n}: gave up: the AI command exited 1$`, "m"));
   const text = readFileSync(brief, "utf8");
   assert.match(text, /## Failed runs\n\n(- .*\n)*- CI \/ test: FAILURE \(job \d+\)\n/);
   const tail = /## Log tail: CI \/ test\n\n```\n([^`]*)\n```\n/.exec(text)?.[1];
   assert.ok(tail, text);
-  assert.match(tail, /test parse_config \.\.\. FAILED\nthread 'parse_config' panicked: left: 3, right: 4\n##\[error\]Process completed with exit code 1\.$/);
+  assert.match(
+    tail,
+    /test parse_config \.\.\. FAILED\nthread 'parse_config' panicked: left: 3, right: 4\n##\[error\]Process completed with exit code 1\.$/,
+  );
   assert.equal(tail.split("\n").length, 60, "the tail: the log's last 60 lines");
   assert.doesNotMatch(tail, /^\d{4}-\d\d-\d\dT/m, "GitHub's timestamps are noise to the AI");
   assert.doesNotMatch(tail, /running 12 tests/, "the head of a long log is cut");
   assert.match(text, /## Log tail: CI \/ ci-ok\n\n```\n##\[group\]Run ci-ok\n(.*\n)*needed jobs did not pass: test\n/);
   assert.doesNotMatch(text, /Log tail: CI \/ lint/, "a job that passed is not read");
-  assert.ok(gh.requests.some((q) => q.operation === "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs" && q.path.endsWith(`/jobs/${job}/logs`)), "read by the REST route");
+  assert.ok(
+    gh.requests.some(
+      (q) => q.operation === "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs" && q.path.endsWith(`/jobs/${job}/logs`),
+    ),
+    "read by the REST route",
+  );
   assert.equal(ownComments(gh, n, "**Fixer fixer-1 gave up**").length, 1);
   assert.deepEqual(gh.validationFailures, []);
 });

@@ -12,8 +12,22 @@ test("open-pr --base builds a stack of three: bases, Merge-After: trailers, skip
   await pushBranch(dir, "agent/l3", "agent/l2", "src/three.rs", "three\n");
 
   const opened = [];
-  for (const [head, base] of [["agent/l1", null], ["agent/l2", "agent/l1"], ["agent/l3", "agent/l2"]]) {
-    const r = await prflow(["open-pr", "--title", `Layer ${head.slice(-1)}`, "--body", `The ${head} layer.`, "--head", head, ...(base ? ["--base", base] : []), "--queue"]);
+  for (const [head, base] of [
+    ["agent/l1", null],
+    ["agent/l2", "agent/l1"],
+    ["agent/l3", "agent/l2"],
+  ]) {
+    const r = await prflow([
+      "open-pr",
+      "--title",
+      `Layer ${head.slice(-1)}`,
+      "--body",
+      `The ${head} layer.`,
+      "--head",
+      head,
+      ...(base ? ["--base", base] : []),
+      "--queue",
+    ]);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const m = /^#(\d+): opened/.exec(r.stdout);
     assert.ok(m, r.stdout);
@@ -52,8 +66,18 @@ test("open-pr: a dry run opens nothing; a --base with no open pull request and a
 
   const nowhere = await prflow(["open-pr", "--title", "X", "--head", "agent/x", "--base", "agent/nowhere"]);
   assert.equal(nowhere.code, 1);
-  assert.equal(nowhere.stderr.trim().split("\n").filter((l) => l.startsWith("prflow:")).length, 1, nowhere.stderr);
-  assert.match(nowhere.stderr, /prflow: open-pr: --base agent\/nowhere is neither the default branch `main` nor an open pull request's branch/);
+  assert.equal(
+    nowhere.stderr
+      .trim()
+      .split("\n")
+      .filter((l) => l.startsWith("prflow:")).length,
+    1,
+    nowhere.stderr,
+  );
+  assert.match(
+    nowhere.stderr,
+    /prflow: open-pr: --base agent\/nowhere is neither the default branch `main` nor an open pull request's branch/,
+  );
 
   assert.equal((await prflow(["open-pr", "--title", "X", "--head", "agent/x"])).code, 0);
   const again = await prflow(["open-pr", "--title", "X", "--head", "agent/x"]);

@@ -34,15 +34,25 @@ test("push-fixed-pr: skip-ci on before the push, the fix pushed with its lease, 
   const r = await prflow(["push-fixed-pr", String(n), "--by", "fixer-1"]);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.equal(gh.state.pull(n).headSha, fixed, "the fix is the head");
-  const events = gh.events.slice(since).filter((e) => e.name === "pull_request").map((e) => `${e.action}${e.payload.label ? ` ${e.payload.label.name}` : ""}`);
+  const events = gh.events
+    .slice(since)
+    .filter((e) => e.name === "pull_request")
+    .map((e) => `${e.action}${e.payload.label ? ` ${e.payload.label.name}` : ""}`);
   assert.deepEqual(events, ["labeled skip-ci", "synchronize"], "skip-ci on BEFORE the push, nothing else");
   assert.ok(labels(gh, n).includes("skip-ci"));
   const usage = gh.ci.usage({ number: n }).heads[fixed];
   assert.equal(usage?.runs ?? 0, 0, "the push under skip-ci ran no matrix");
   const [claim] = ownComments(gh, n, "<!-- prflow:resolved was=claim");
-  assert.match(claim, new RegExp(`Resolved: fix pushed by fixer-1 as ${fixed.slice(0, 7)}; the worker has it again\\.$`));
+  assert.match(
+    claim,
+    new RegExp(`Resolved: fix pushed by fixer-1 as ${fixed.slice(0, 7)}; the worker has it again\\.$`),
+  );
   const report = JSON.parse((await prflow(["report", "--format", "json"])).stdout);
-  assert.equal(report.entries.find((e) => e.number === n).owner, "worker", "the set-aside no longer stands at the new head");
+  assert.equal(
+    report.entries.find((e) => e.number === n).owner,
+    "worker",
+    "the set-aside no longer stands at the new head",
+  );
   assert.deepEqual(gh.validationFailures, []);
 });
 
@@ -61,9 +71,15 @@ test("push-fixed-pr: a lost lease is one line naming the push, and nothing after
   const r = await prflow(["push-fixed-pr", String(n), "--by", "fixer-1"]);
   assert.ok(moved, "the branch moved under the fixer");
   assert.equal(r.code, 1, r.stdout + r.stderr);
-  const lines = r.stderr.trim().split("\n").filter((l) => l.startsWith("prflow:"));
+  const lines = r.stderr
+    .trim()
+    .split("\n")
+    .filter((l) => l.startsWith("prflow:"));
   assert.equal(lines.length, 1, r.stderr);
-  assert.match(lines[0], /^prflow: push-fixed-pr #\d+: push: the lease at [0-9a-f]{7} was lost: agent\/c moved since it was read; nothing else written$/);
+  assert.match(
+    lines[0],
+    /^prflow: push-fixed-pr #\d+: push: the lease at [0-9a-f]{7} was lost: agent\/c moved since it was read; nothing else written$/,
+  );
   assert.equal(gh.state.pull(n).headSha, moved, "git kept the other push");
   assert.deepEqual(ownComments(gh, n, "<!-- prflow:claim"), claimBefore, "the claim comment was not rewritten");
   assert.deepEqual(ownComments(gh, n, "<!-- prflow:resolved"), []);

@@ -19,7 +19,13 @@ test(`two fixers race for one set-aside pull request: exactly one holds it, ${RO
   try {
     gh.clock.set("2026-11-30T09:00:00Z");
     const { engine } = loadConfig(prflow, PRESET_CONFIG);
-    const ctx = () => ({ engine, octokit: makeOctokit({ token: PERSONAL_TOKEN, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 }), owner: "acme", repo: "widgets", log: () => {} });
+    const ctx = () => ({
+      engine,
+      octokit: makeOctokit({ token: PERSONAL_TOKEN, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 }),
+      owner: "acme",
+      repo: "widgets",
+      log: () => {},
+    });
     const fixers = { "fixer-a": ctx(), "fixer-b": ctx() };
     // A deterministic jitter, so rounds interleave differently but a failure reproduces.
     let seed = 7;
@@ -27,8 +33,15 @@ test(`two fixers race for one set-aside pull request: exactly one holds it, ${RO
     let bothWrote = 0;
     const wins = { "fixer-a": 0, "fixer-b": 0 };
     for (let round = 0; round < ROUNDS; round++) {
-      const pr = gh.createPull({ title: `round ${round}`, head: `agent/r${round}`, labels: ["merge-queued", "skip-ci"] });
-      gh.comment(pr.number, { author: "acme", body: `<!-- prflow:set-aside reason=rebase-failed head=${pr.headSha} base=x -->\nset aside\n\n- [ ] Retry` });
+      const pr = gh.createPull({
+        title: `round ${round}`,
+        head: `agent/r${round}`,
+        labels: ["merge-queued", "skip-ci"],
+      });
+      gh.comment(pr.number, {
+        author: "acme",
+        body: `<!-- prflow:set-aside reason=rebase-failed head=${pr.headSha} base=x -->\nset aside\n\n- [ ] Retry`,
+      });
       const results = await Promise.all(
         Object.entries(fixers).map(async ([name, c]) => {
           await sleep(jitter());
@@ -42,7 +55,9 @@ test(`two fixers race for one set-aside pull request: exactly one holds it, ${RO
       const holder = engine.triage({ facts }).entries.find((e) => e.number === pr.number).claim?.by;
       assert.equal(holder, winners[0].name, `round ${round}: the one that read itself back as holder is the holder`);
       wins[holder]++;
-      const claims = gh.state.pull(pr.number).comments.filter((id) => gh.state.comments.get(id).body.startsWith("<!-- prflow:claim"));
+      const claims = gh.state
+        .pull(pr.number)
+        .comments.filter((id) => gh.state.comments.get(id).body.startsWith("<!-- prflow:claim"));
       if (claims.length === 2) bothWrote++;
       gh.closePull(pr.number);
     }

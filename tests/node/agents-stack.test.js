@@ -11,7 +11,14 @@ import { runQueue } from "../../lib/queue/worker.js";
 import { createEngine } from "../../js/node.js";
 import { gitRepo, pushBranch } from "./lib/agents.js";
 
-const OPTIONS = { dryRun: false, autoFix: true, activeInterval: 30, idleAfter: 10, idleInterval: 300, pollInterval: 30 };
+const OPTIONS = {
+  dryRun: false,
+  autoFix: true,
+  activeInterval: 30,
+  idleAfter: 10,
+  idleInterval: 300,
+  pollInterval: 30,
+};
 const LAYERS = [
   { head: "agent/l1", from: "origin/main", base: null, file: "src/one.rs" },
   { head: "agent/l2", from: "agent/l1", base: "agent/l1", file: "src/two.rs" },
@@ -29,7 +36,15 @@ test("open-pr --base builds a stack of three that the worker lands bottom up: ea
   const opened = [];
   for (const layer of LAYERS) {
     await pushBranch(dir, layer.head, layer.from, layer.file, `${layer.head}\n`);
-    const r = await prflow(["open-pr", "--title", `Layer ${layer.head}`, "--head", layer.head, ...(layer.base ? ["--base", layer.base] : []), "--queue"]);
+    const r = await prflow([
+      "open-pr",
+      "--title",
+      `Layer ${layer.head}`,
+      "--head",
+      layer.head,
+      ...(layer.base ? ["--base", layer.base] : []),
+      "--queue",
+    ]);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     opened.push(Number(/^#(\d+): opened/.exec(r.stdout)[1]));
   }
@@ -38,7 +53,12 @@ test("open-pr --base builds a stack of three that the worker lands bottom up: ea
   gh.moveBranch("main");
 
   // Waits between writes scaled down as the emulator runs the Action: the same spacing code, in milliseconds.
-  const octokit = makeOctokit({ token: gh.personalToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
+  const octokit = makeOctokit({
+    token: gh.personalToken,
+    baseUrl: gh.url,
+    graphqlUrl: gh.graphqlUrl,
+    timeScale: 0.001,
+  });
   const lines = [];
   let steps = 0;
   await runQueue({
@@ -54,25 +74,47 @@ test("open-pr --base builds a stack of three that the worker lands bottom up: ea
   });
   // On a failure, the worker's lines and how the queue reads each layer now say where it stopped.
   const report = JSON.parse((await prflow(["report", "--format", "json"])).stdout);
-  const why = `\n${lines.filter((l, i) => l !== lines[i - 1]).join("\n")}\n${JSON.stringify(report.entries.filter((e) => opened.includes(e.number)), null, 1)}`;
+  const why = `\n${lines.filter((l, i) => l !== lines[i - 1]).join("\n")}\n${JSON.stringify(
+    report.entries.filter((e) => opened.includes(e.number)),
+    null,
+    1,
+  )}`;
   for (const n of opened) assert.ok(gh.state.pull(n).merged, `#${n} merged${why}`);
 
-  const mergedOrder = gh.events.filter((e) => e.name === "pull_request" && e.payload.action === "closed" && e.payload.pull_request.merged).map((e) => e.payload.number);
+  const mergedOrder = gh.events
+    .filter((e) => e.name === "pull_request" && e.payload.action === "closed" && e.payload.pull_request.merged)
+    .map((e) => e.payload.number);
   assert.deepEqual(mergedOrder, [bottom, middle, top], "landed bottom, middle, top");
 
   const squashes = opened.map((n) => gh.state.pull(n).mergeCommitSha);
-  assert.deepEqual(gh.git.commitsBetween(null, "main").slice(-3).map((c) => c.oid), squashes, "the three squash commits are main's last three, in order");
+  assert.deepEqual(
+    gh.git
+      .commitsBetween(null, "main")
+      .slice(-3)
+      .map((c) => c.oid),
+    squashes,
+    "the three squash commits are main's last three, in order",
+  );
   LAYERS.forEach((layer, i) => {
     const n = opened[i];
     const pr = gh.state.pull(n);
     assert.equal(pr.baseRef, "main", `#${n} was moved onto main before it landed`);
     assert.equal(pr.mergeMethod, "squash");
     // The squash against its parent on main: this layer's file and nothing of the layers below.
-    const touched = gh.git.git(["diff-tree", "--no-commit-id", "--name-only", "-r", squashes[i]]).split("\n").filter(Boolean);
+    const touched = gh.git
+      .git(["diff-tree", "--no-commit-id", "--name-only", "-r", squashes[i]])
+      .split("\n")
+      .filter(Boolean);
     assert.deepEqual(touched, [layer.file], `#${n}'s squash touches only its own layer${why}`);
     // Restacked: the head that landed was built on main as it stood (the squash below, for an upper layer).
-    assert.equal(gh.git.git(["rev-parse", `${squashes[i]}^`]), i === 0 ? gh.git.git(["rev-parse", `${squashes[0]}^`]) : squashes[i - 1]);
-    assert.ok(gh.git.isAncestor(gh.git.git(["rev-parse", `${squashes[i]}^`]), pr.headSha), `#${n} landed from a head built on main's tip${why}`);
+    assert.equal(
+      gh.git.git(["rev-parse", `${squashes[i]}^`]),
+      i === 0 ? gh.git.git(["rev-parse", `${squashes[0]}^`]) : squashes[i - 1],
+    );
+    assert.ok(
+      gh.git.isAncestor(gh.git.git(["rev-parse", `${squashes[i]}^`]), pr.headSha),
+      `#${n} landed from a head built on main's tip${why}`,
+    );
   });
 
   for (const n of opened) {

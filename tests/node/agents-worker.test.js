@@ -13,7 +13,14 @@ import { runQueue } from "../../lib/queue/worker.js";
 import { createEngine } from "../../js/node.js";
 import { runCli, PRESET_CONFIG } from "./lib/cli.js";
 
-const OPTIONS = { dryRun: false, autoFix: true, activeInterval: 30, idleAfter: 10, idleInterval: 300, pollInterval: 30 };
+const OPTIONS = {
+  dryRun: false,
+  autoFix: true,
+  activeInterval: 30,
+  idleAfter: 10,
+  idleInterval: 300,
+  pollInterval: 30,
+};
 const RESOLVER = `#!/bin/sh
 cat > /dev/null
 printf 'resolved by the fixer\\n' > src/c.rs
@@ -36,19 +43,49 @@ test("a conflict set aside by the worker is fixed by a fixer station and landed 
   const lines = [];
   const go = (until) => {
     let steps = 0;
-    return runQueue({ gh: { octokit, owner: gh.owner, repo: gh.repo }, g, engine: createEngine(), options: OPTIONS, log: (l) => lines.push(l), sleep: async (ms) => gh.clock.advance(ms), stopWhen: (out) => until(out) || ++steps >= 60 });
+    return runQueue({
+      gh: { octokit, owner: gh.owner, repo: gh.repo },
+      g,
+      engine: createEngine(),
+      options: OPTIONS,
+      log: (l) => lines.push(l),
+      sleep: async (ms) => gh.clock.advance(ms),
+      stopWhen: (out) => until(out) || ++steps >= 60,
+    });
   };
-  const pr = gh.createPull({ title: "clash", head: "agent/clash", files: ["src/c.rs"], labels: ["merge-queued", "skip-ci"], conflicting: true });
+  const pr = gh.createPull({
+    title: "clash",
+    head: "agent/clash",
+    files: ["src/c.rs"],
+    labels: ["merge-queued", "skip-ci"],
+    conflicting: true,
+  });
   const n = pr.number;
   const conflicted = pr.headSha;
   const comments = () => gh.state.pull(n).comments.map((id) => gh.state.comments.get(id).body);
 
   await go(() => comments().some((b) => b.startsWith("<!-- prflow:set-aside reason=rebase-failed")));
-  assert.ok(comments().some((b) => b.startsWith("<!-- prflow:set-aside reason=rebase-failed")), lines.join("\n"));
+  assert.ok(
+    comments().some((b) => b.startsWith("<!-- prflow:set-aside reason=rebase-failed")),
+    lines.join("\n"),
+  );
 
   writeFileSync(join(work, "ai.sh"), RESOLVER);
   const env = { ...gh.env(gh.personalToken), PRFLOW_STATE_DIR: join(work, "fixer") };
-  const fixed = await runCli(["fixer", "fixer-1", "--ai", `sh ${join(work, "ai.sh")}`, "--once", "--repo", `${gh.owner}/${gh.repo}`, "--config", PRESET_CONFIG], { env });
+  const fixed = await runCli(
+    [
+      "fixer",
+      "fixer-1",
+      "--ai",
+      `sh ${join(work, "ai.sh")}`,
+      "--once",
+      "--repo",
+      `${gh.owner}/${gh.repo}`,
+      "--config",
+      PRESET_CONFIG,
+    ],
+    { env },
+  );
   assert.equal(fixed.code, 0, fixed.stdout + fixed.stderr);
   const fixedHead = gh.state.pull(n).headSha;
   assert.notEqual(fixedHead, conflicted);
@@ -58,6 +95,10 @@ test("a conflict set aside by the worker is fixed by a fixer station and landed 
   assert.ok(gh.state.pull(n).merged, lines.join("\n"));
   const usage = gh.ci.usage({ number: n }).heads;
   const landed = gh.state.pull(n).headSha;
-  assert.equal(usage[landed]?.runs, 1, `exactly one CI run for the head that landed: ${JSON.stringify(usage)}\n${lines.join("\n")}`);
+  assert.equal(
+    usage[landed]?.runs,
+    1,
+    `exactly one CI run for the head that landed: ${JSON.stringify(usage)}\n${lines.join("\n")}`,
+  );
   assert.deepEqual(gh.validationFailures, []);
 });

@@ -11,7 +11,13 @@ import { createEngine } from "../../js/node.js";
 import { startEmulator } from "../../emulator/index.js";
 import { ROOT, runCli } from "./lib/cli.js";
 
-const STATIONS = { flow: "stations", stations: { machines: { m1: { role: "dev", logins: ["agent-m1"] }, m4: { role: "review", logins: ["review-bot"] } }, settleSeconds: 0 } };
+const STATIONS = {
+  flow: "stations",
+  stations: {
+    machines: { m1: { role: "dev", logins: ["agent-m1"] }, m4: { role: "review", logins: ["review-bot"] } },
+    settleSeconds: 0,
+  },
+};
 
 const emptyFolder = () => mkdtempSync(join(tmpdir(), "prflow-newcomer-"));
 
@@ -53,7 +59,13 @@ test("newcomer: reconcile from an empty folder plans what the Action plans from 
   const ws = emptyFolder();
   mkdirSync(join(ws, ".github"));
   writeFileSync(join(ws, ".github", "prflow.json"), JSON.stringify(STATIONS));
-  const action = await gh.runAction({ actionPath: ROOT, event: "schedule", payload: { schedule: "17,47 * * * *" }, inputs: { mode: "reconcile", live: "false" }, workspace: ws });
+  const action = await gh.runAction({
+    actionPath: ROOT,
+    event: "schedule",
+    payload: { schedule: "17,47 * * * *" },
+    inputs: { mode: "reconcile", live: "false" },
+    workspace: ws,
+  });
   assert.equal(action.code, 0, action.stdout + action.stderr);
   const ops = (plan) => plan.ops.map((op) => JSON.stringify(op)).sort();
   const cliPlan = JSON.parse(cli.stdout).plan;
@@ -61,7 +73,15 @@ test("newcomer: reconcile from an empty folder plans what the Action plans from 
   assert.deepEqual(ops(cliPlan), ops(JSON.parse(action.outputs.plan)));
   // The preset, which the CLI used to fall back to here, plans otherwise.
   writeFileSync(join(ws, "preset.json"), "{}");
-  const preset = await run(["reconcile", "--repo", "acme/widgets", "--format", "json", "--config", join(ws, "preset.json")]);
+  const preset = await run([
+    "reconcile",
+    "--repo",
+    "acme/widgets",
+    "--format",
+    "json",
+    "--config",
+    join(ws, "preset.json"),
+  ]);
   assert.notDeepEqual(ops(JSON.parse(preset.stdout).plan), ops(cliPlan));
 });
 
@@ -72,7 +92,10 @@ test("newcomer: a local .github/prflow.json is never read in place of the reposi
   writeFileSync(join(cwd, ".github", "prflow.json"), JSON.stringify(STATIONS));
   const r = await run(["reconcile", "--repo", "acme/widgets", "--format", "json"]);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stderr, /^config: acme\/widgets has no \.github\/prflow\.json on its default branch: the bot-panel preset \(the \.github\/prflow\.json in this folder is not read; --config \.github\/prflow\.json tries it\)$/m);
+  assert.match(
+    r.stderr,
+    /^config: acme\/widgets has no \.github\/prflow\.json on its default branch: the bot-panel preset \(the \.github\/prflow\.json in this folder is not read; --config \.github\/prflow\.json tries it\)$/m,
+  );
   assert.equal(r.stderr.match(/^config:/gm).length, 1, "said once");
 });
 
@@ -107,7 +130,13 @@ test("newcomer: queue --format json is one JSON object a line, one per event", a
   gh.setRequiredChecks(["ci"], { strict: true });
   gh.createPull({ title: "one", head: "agent/one", files: ["src/a.rs"], labels: ["merge-queued", "skip-ci"] });
   gh.advance({ minutes: 2 });
-  const env = { ...gh.env(gh.personalToken), GH_TOKEN: gh.personalToken, PRFLOW_GIT_URL: gh.url, XDG_STATE_HOME: cwd, HOME: cwd };
+  const env = {
+    ...gh.env(gh.personalToken),
+    GH_TOKEN: gh.personalToken,
+    PRFLOW_GIT_URL: gh.url,
+    XDG_STATE_HOME: cwd,
+    HOME: cwd,
+  };
   const r = await runCli(["queue", "--repo", "acme/widgets", "--once", "--dry-run", "--format", "json"], { cwd, env });
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.trim().split("\n");
@@ -119,7 +148,10 @@ test("newcomer: queue --format json is one JSON object a line, one per event", a
     assert.equal(typeof e.event, "string");
   }
   assert.match(events[0].event, /^config: \.github\/prflow\.json of acme\/widgets/);
-  assert.ok(events.some((e) => /^dry run: would rebase #1 onto main/.test(e.event)), r.stdout);
+  assert.ok(
+    events.some((e) => /^dry run: would rebase #1 onto main/.test(e.event)),
+    r.stdout,
+  );
 });
 
 test("newcomer: a command that wrote by default still writes without --live, saying it is deprecated; --dry-run writes nothing", async (t) => {
@@ -137,11 +169,31 @@ test("newcomer: a command that wrote by default still writes without --live, say
 });
 
 const usageCases = [
-  { rule: "an unknown option names the command's options", args: ["status", "--colour"], line: /^prflow: --colour: `prflow status` has no such option; it takes --repo, --facts, / },
-  { rule: "an option missing its value", args: ["status", "--repo"], line: /^prflow: --repo: expected a value after it, found none$/m },
-  { rule: "a switch given a value", args: ["labels", "--live=yes", "--repo", "a/b"], line: /^prflow: --live: takes no value \(it is on or off\)$/m },
-  { rule: "--live with --dry-run", args: ["claim", "review", "m4", "--live", "--dry-run", "--repo", "a/b"], line: /^prflow: --live and --dry-run contradict each other; pick one$/m },
-  { rule: "sim with no stations", args: ["sim", "review", "--stations", "0", "--seed", "1"], line: /^prflow: --stations: / },
+  {
+    rule: "an unknown option names the command's options",
+    args: ["status", "--colour"],
+    line: /^prflow: --colour: `prflow status` has no such option; it takes --repo, --facts, /,
+  },
+  {
+    rule: "an option missing its value",
+    args: ["status", "--repo"],
+    line: /^prflow: --repo: expected a value after it, found none$/m,
+  },
+  {
+    rule: "a switch given a value",
+    args: ["labels", "--live=yes", "--repo", "a/b"],
+    line: /^prflow: --live: takes no value \(it is on or off\)$/m,
+  },
+  {
+    rule: "--live with --dry-run",
+    args: ["claim", "review", "m4", "--live", "--dry-run", "--repo", "a/b"],
+    line: /^prflow: --live and --dry-run contradict each other; pick one$/m,
+  },
+  {
+    rule: "sim with no stations",
+    args: ["sim", "review", "--stations", "0", "--seed", "1"],
+    line: /^prflow: --stations: /,
+  },
 ];
 for (const c of usageCases) {
   test(`newcomer usage: ${c.rule} is our words and exit 2`, async () => {

@@ -15,14 +15,49 @@ import { prflow } from "./lib/cli.js";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 const usageCases = [
-  { rule: "no command prints the list of commands on stderr, a usage error", args: [], code: 2, err: /commands:\n\s+claim[\s\S]*claim-pr[\s\S]*fixer[\s\S]*gate[\s\S]*labels[\s\S]*open-pr[\s\S]*plan[\s\S]*push-fixed-pr[\s\S]*queue[\s\S]*reconcile[\s\S]*report[\s\S]*report-unowned[\s\S]*station[\s\S]*sweep/ },
-  { rule: "an unknown command names the known ones", args: ["sweep-all"], code: 2, err: /unknown command "sweep-all"; commands: claim, claim-pr, fixer, gate, labels, open-pr, plan, push-fixed-pr, queue, reconcile, report, report-unowned, sim, station, status, sweep/ },
-  { rule: "an unknown option shows the usage", args: ["reconcile", "--bogus"], code: 2, err: /^prflow: --bogus: `prflow reconcile` has no such option; it takes --repo, --config, [^\n]*\n\(`prflow help reconcile`/ },
-  { rule: "a repository must be owner/name", args: ["reconcile", "--repo", "widgets"], code: 2, err: /--repo: expected owner\/name, found "widgets"/ },
-  { rule: "--live and --dry-run contradict", args: ["labels", "--repo", "a/b", "--live", "--dry-run"], code: 2, err: /--live and --dry-run contradict/ },
-  { rule: "no token is a usage error, not a 401", args: ["reconcile", "--repo", "a/b"], code: 2, err: /no token: set GH_TOKEN or GITHUB_TOKEN/ },
+  {
+    rule: "no command prints the list of commands on stderr, a usage error",
+    args: [],
+    code: 2,
+    err: /commands:\n\s+claim[\s\S]*claim-pr[\s\S]*fixer[\s\S]*gate[\s\S]*labels[\s\S]*open-pr[\s\S]*plan[\s\S]*push-fixed-pr[\s\S]*queue[\s\S]*reconcile[\s\S]*report[\s\S]*report-unowned[\s\S]*station[\s\S]*sweep/,
+  },
+  {
+    rule: "an unknown command names the known ones",
+    args: ["sweep-all"],
+    code: 2,
+    err: /unknown command "sweep-all"; commands: claim, claim-pr, fixer, gate, labels, open-pr, plan, push-fixed-pr, queue, reconcile, report, report-unowned, sim, station, status, sweep/,
+  },
+  {
+    rule: "an unknown option shows the usage",
+    args: ["reconcile", "--bogus"],
+    code: 2,
+    err: /^prflow: --bogus: `prflow reconcile` has no such option; it takes --repo, --config, [^\n]*\n\(`prflow help reconcile`/,
+  },
+  {
+    rule: "a repository must be owner/name",
+    args: ["reconcile", "--repo", "widgets"],
+    code: 2,
+    err: /--repo: expected owner\/name, found "widgets"/,
+  },
+  {
+    rule: "--live and --dry-run contradict",
+    args: ["labels", "--repo", "a/b", "--live", "--dry-run"],
+    code: 2,
+    err: /--live and --dry-run contradict/,
+  },
+  {
+    rule: "no token is a usage error, not a 401",
+    args: ["reconcile", "--repo", "a/b"],
+    code: 2,
+    err: /no token: set GH_TOKEN or GITHUB_TOKEN/,
+  },
   { rule: "plan needs exactly one facts file", args: ["plan"], code: 2, err: /expected one facts file, found 0/ },
-  { rule: "a missing facts file names the file", args: ["plan", "nope.json"], code: 1, err: /nope\.json: \$: expected a JSON facts file, found no such file/ },
+  {
+    rule: "a missing facts file names the file",
+    args: ["plan", "nope.json"],
+    code: 1,
+    err: /nope\.json: \$: expected a JSON facts file, found no such file/,
+  },
 ];
 
 for (const c of usageCases) {
@@ -37,7 +72,11 @@ for (const c of usageCases) {
 test("cli plan: a facts file is planned offline, with the board's words", async () => {
   const dir = mkdtempSync(join(tmpdir(), "prflow-cli-"));
   writeFileSync(join(dir, "facts.json"), JSON.stringify(demoFacts()));
-  const r = await prflow(["plan", "facts.json", "--config", join(ROOT, "examples/prflow.json"), "--json"], {}, { cwd: dir });
+  const r = await prflow(
+    ["plan", "facts.json", "--config", join(ROOT, "examples/prflow.json"), "--json"],
+    {},
+    { cwd: dir },
+  );
   assert.equal(r.code, 0, r.stderr);
   const plan = JSON.parse(r.stdout);
   assert.equal(plan.pulls.length, demoFacts().pullRequests.length);
@@ -51,14 +90,43 @@ test("cli reconcile and labels: a dry run by default writes nothing; --live writ
     const cwd = mkdtempSync(join(tmpdir(), "prflow-cli-"));
     mkdirSync(join(cwd, ".github"));
     copyFileSync(join(ROOT, "examples/prflow.json"), join(cwd, ".github/prflow.json"));
-    const env = { GITHUB_TOKEN: APP_TOKEN, GITHUB_API_URL: em.url, GITHUB_GRAPHQL_URL: em.graphqlUrl, PRFLOW_TIME_SCALE: "0.001" };
+    const env = {
+      GITHUB_TOKEN: APP_TOKEN,
+      GITHUB_API_URL: em.url,
+      GITHUB_GRAPHQL_URL: em.graphqlUrl,
+      PRFLOW_TIME_SCALE: "0.001",
+    };
     const steps = [
-      { rule: "labels, dry run by default", args: ["labels", "--repo", "acme/widgets"], writes: 0, out: /would create/ },
+      {
+        rule: "labels, dry run by default",
+        args: ["labels", "--repo", "acme/widgets"],
+        writes: 0,
+        out: /would create/,
+      },
       { rule: "labels --live creates them", args: ["labels", "--repo", "acme/widgets", "--live"], writesAtLeast: 1 },
-      { rule: "reconcile, dry run by default", args: ["reconcile", "--repo", "acme/widgets"], writes: 0, out: /dry run: nothing was written[\s\S]*Would change/ },
-      { rule: "reconcile --live --numbers 3 writes only #3", args: ["reconcile", "--repo", "acme/widgets", "--live", "--numbers", "3"], writes: 1, out: /^#3 /m },
-      { rule: "reconcile --live writes the rest", args: ["reconcile", "--repo", "acme/widgets", "--live"], writesAtLeast: 1 },
-      { rule: "reconcile --live again writes nothing", args: ["reconcile", "--repo", "acme/widgets", "--live", "--json"], writes: 0, json: (o) => assert.equal(o.counts.ops, 0) },
+      {
+        rule: "reconcile, dry run by default",
+        args: ["reconcile", "--repo", "acme/widgets"],
+        writes: 0,
+        out: /dry run: nothing was written[\s\S]*Would change/,
+      },
+      {
+        rule: "reconcile --live --numbers 3 writes only #3",
+        args: ["reconcile", "--repo", "acme/widgets", "--live", "--numbers", "3"],
+        writes: 1,
+        out: /^#3 /m,
+      },
+      {
+        rule: "reconcile --live writes the rest",
+        args: ["reconcile", "--repo", "acme/widgets", "--live"],
+        writesAtLeast: 1,
+      },
+      {
+        rule: "reconcile --live again writes nothing",
+        args: ["reconcile", "--repo", "acme/widgets", "--live", "--json"],
+        writes: 0,
+        json: (o) => assert.equal(o.counts.ops, 0),
+      },
     ];
     for (const s of steps) {
       em.reset();

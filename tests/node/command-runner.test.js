@@ -12,7 +12,8 @@ import { CLI } from "./lib/cli.js";
 import { gitRepo, ownComments, setAsideConflict } from "./lib/agents.js";
 
 /** A hung command: a child in its group, a grandchild that left it with setsid, and itself, all asleep. */
-const hung = (mark) => `sleep 1000 # ${mark}-child & setsid sh -c 'sleep 1000 # ${mark}-escaped' & sleep 1000 # ${mark}-self`;
+const hung = (mark) =>
+  `sleep 1000 # ${mark}-child & setsid sh -c 'sleep 1000 # ${mark}-escaped' & sleep 1000 # ${mark}-self`;
 
 /** Processes whose command line carries `mark` (the station's own, which names the command, aside). */
 const alive = (mark) =>
@@ -41,7 +42,18 @@ test("a command past its timeout is killed with its group and what escaped it; n
 test("a command's environment holds no token, by name or by value", () => {
   const secret = `s3cr3t-${randomBytes(6).toString("hex")}`;
   registerSecret(secret);
-  const env = commandEnv({}, { GH_TOKEN: "a", GITHUB_TOKEN: "b", INPUT_TOKEN: "c", ACTIONS_RUNTIME_TOKEN: "d", GIT_CONFIG_VALUE_0: "e", SOME_NAME: secret, KEEP: "k" });
+  const env = commandEnv(
+    {},
+    {
+      GH_TOKEN: "a",
+      GITHUB_TOKEN: "b",
+      INPUT_TOKEN: "c",
+      ACTIONS_RUNTIME_TOKEN: "d",
+      GIT_CONFIG_VALUE_0: "e",
+      SOME_NAME: secret,
+      KEEP: "k",
+    },
+  );
   assert.deepEqual(env, { KEEP: "k" });
 });
 
@@ -49,7 +61,11 @@ test("prflow fixer: SIGTERM while the AI hangs kills it with its group, releases
   const { gh, work, env } = await gitRepo(t);
   const n = setAsideConflict(gh);
   const mark = `prflow-ai-${randomBytes(4).toString("hex")}`;
-  const child = spawn(process.execPath, [CLI, "fixer", "fixer-1", "--ai", hung(mark), "--once", "--repo", "acme/widgets"], { cwd: work, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    [CLI, "fixer", "fixer-1", "--ai", hung(mark), "--once", "--repo", "acme/widgets"],
+    { cwd: work, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ["ignore", "pipe", "pipe"] },
+  );
   let out = "";
   child.stdout.on("data", (d) => (out += d));
   child.stderr.on("data", (d) => (out += d));
@@ -69,7 +85,11 @@ test("prflow fixer --command-timeout: a hung AI is killed when its time is up, a
   const mark = `prflow-ai-${randomBytes(4).toString("hex")}`;
   const r = await prflow(["fixer", "fixer-1", "--ai", hung(mark), "--once", "--command-timeout", "0.01"]);
   assert.equal(r.code, 0, r.stdout + r.stderr);
-  assert.match(r.stdout, new RegExp(`#${n}: gave up: the AI command ran past its 0.01 minutes and was killed with what it started`), r.stdout + r.stderr);
+  assert.match(
+    r.stdout,
+    new RegExp(`#${n}: gave up: the AI command ran past its 0.01 minutes and was killed with what it started`),
+    r.stdout + r.stderr,
+  );
   assert.deepEqual(alive(mark), []);
   const [comment] = ownComments(gh, n, "**Fixer fixer-1 gave up**");
   assert.match(comment, /ran past its 0\.01 minutes/);

@@ -20,9 +20,16 @@ for (const mode of ["reconcile", "labels", "sweep"]) {
       const ws = mkdtempSync(join(tmpdir(), "prflow-ws-"));
       mkdirSync(join(ws, ".github"));
       writeFileSync(join(ws, ".github/prflow.json"), JSON.stringify(BAD));
-      const labelsOf = () => JSON.stringify([[...em.state.labels.keys()], [...em.state.pulls.values()].map((p) => p.labels)]);
+      const labelsOf = () =>
+        JSON.stringify([[...em.state.labels.keys()], [...em.state.pulls.values()].map((p) => p.labels)]);
       const before = labelsOf();
-      const r = await em.runAction({ actionPath: ROOT, event: "schedule", payload: { schedule: "17,47 * * * *" }, inputs: { mode, live: "true" }, workspace: ws });
+      const r = await em.runAction({
+        actionPath: ROOT,
+        event: "schedule",
+        payload: { schedule: "17,47 * * * *" },
+        inputs: { mode, live: "true" },
+        workspace: ws,
+      });
       assert.notEqual(r.code, 0, "the run fails");
       const errors = r.stdout.split("\n").filter((l) => l.startsWith("::error"));
       const said = errors.join("\n");

@@ -9,8 +9,14 @@ import { runCli } from "./lib/cli.js";
 
 test("prflow plan --config with three mistakes names all three", async () => {
   const dir = mkdtempSync(join(tmpdir(), "prflow-config-"));
-  writeFileSync(join(dir, "facts.json"), JSON.stringify({ repository: "me/here", now: "2026-01-01T00:00:00Z", pullRequests: [] }));
-  writeFileSync(join(dir, "bad.json"), JSON.stringify({ queue: { watch: { timeoutMinutes: -5 } }, labels: { draft: 3 }, nonsense: true }));
+  writeFileSync(
+    join(dir, "facts.json"),
+    JSON.stringify({ repository: "me/here", now: "2026-01-01T00:00:00Z", pullRequests: [] }),
+  );
+  writeFileSync(
+    join(dir, "bad.json"),
+    JSON.stringify({ queue: { watch: { timeoutMinutes: -5 } }, labels: { draft: 3 }, nonsense: true }),
+  );
   const r = await runCli(["plan", "facts.json", "--config", "bad.json"], { cwd: dir });
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /\$\.queue\.watch\.timeoutMinutes[^\n]*a whole number of minutes, at least 0/);

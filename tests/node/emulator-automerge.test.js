@@ -6,7 +6,11 @@ import { startEmulator, MERGEABILITY_DELAY_MS } from "../../emulator/index.js";
 
 const enable = `mutation arm($id: ID!) { enablePullRequestAutoMerge(input: { pullRequestId: $id, mergeMethod: SQUASH }) { pullRequest { number } } }`;
 const graphql = (gh, query, variables) =>
-  fetch(gh.graphqlUrl, { method: "POST", headers: { authorization: `token ${gh.personalToken}`, "content-type": "application/json" }, body: JSON.stringify({ query, variables }) }).then((r) => r.json());
+  fetch(gh.graphqlUrl, {
+    method: "POST",
+    headers: { authorization: `token ${gh.personalToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ query, variables }),
+  }).then((r) => r.json());
 
 async function armed(t, rule, { files = ["src/a.rs"], prepare = () => {} } = {}) {
   const gh = await startEmulator();
@@ -35,7 +39,9 @@ describe("auto-merge waits for the pull_request rule", () => {
     gh.review(pr.number, { author: "outsider" });
     gh.review(pr.number, { author: pr.author });
     assert.equal(pr.merged, false, "one write-access approval of two; an outsider's and the author's do not count");
-    assert.deepEqual(gh.state.reviewRequirements(pr), ["At least 2 approving reviews are required by reviewers with write access."]);
+    assert.deepEqual(gh.state.reviewRequirements(pr), [
+      "At least 2 approving reviews are required by reviewers with write access.",
+    ]);
     gh.review(pr.number, { author: "bob" });
     assert.equal(pr.merged, true);
     assert.deepEqual(gh.validationFailures, []);
@@ -58,9 +64,17 @@ describe("auto-merge waits for the pull_request rule", () => {
       gh.setFile(".github/CODEOWNERS", "* @acme\n/src/ @acme/core\n*.md @bob\n");
       gh.state.teamMembers = { core: ["alice"] };
     };
-    const { gh, pr } = await armed(t, { require_code_owner_review: true }, { files: ["src/a.rs", "docs/x.md"], prepare });
+    const { gh, pr } = await armed(
+      t,
+      { require_code_owner_review: true },
+      { files: ["src/a.rs", "docs/x.md"], prepare },
+    );
     assert.equal(pr.merged, false);
-    assert.deepEqual(gh.state.reviewRequirements(pr), ["Waiting on code owner review from @bob, @acme/core."], "owners in the order of the changed files, by path (docs/ before src/)");
+    assert.deepEqual(
+      gh.state.reviewRequirements(pr),
+      ["Waiting on code owner review from @bob, @acme/core."],
+      "owners in the order of the changed files, by path (docs/ before src/)",
+    );
     gh.review(pr.number, { author: "bob" });
     assert.equal(pr.merged, false, "docs/x.md is owned; src/ still waits on core");
     gh.review(pr.number, { author: "alice" });
@@ -81,7 +95,11 @@ describe("auto-merge waits for the pull_request rule", () => {
     gh.checkRun({ number: pr.number, name: "test" });
     gh.advance(MERGEABILITY_DELAY_MS);
     assert.equal(pr.merged, false);
-    const merge = await fetch(`${gh.url}/repos/acme/widgets/pulls/${pr.number}/merge`, { method: "PUT", headers: { authorization: `token ${gh.personalToken}`, "content-type": "application/json" }, body: JSON.stringify({ merge_method: "squash" }) });
+    const merge = await fetch(`${gh.url}/repos/acme/widgets/pulls/${pr.number}/merge`, {
+      method: "PUT",
+      headers: { authorization: `token ${gh.personalToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ merge_method: "squash" }),
+    });
     assert.equal(merge.status, 405, "a merge by hand is refused too");
     assert.match((await merge.json()).message, /All comments must be resolved/);
     gh.resolveThread(pr.number, 0);
@@ -106,12 +124,20 @@ describe("GitHub's native stacks", () => {
     assert.equal(refused.errors[0].message, "Auto-merge is not supported for stacked pull requests");
     assert.equal(upper.autoMerge ?? null, null);
     const onPlain = await graphql(gh, enable, { id: plain.nodeId });
-    assert.match(onPlain.errors[0].message, /clean status/, "a pull request merely based on another branch is no native stack");
+    assert.match(
+      onPlain.errors[0].message,
+      /clean status/,
+      "a pull request merely based on another branch is no native stack",
+    );
     gh.checkRun({ number: lower.number, name: "test" });
     gh.merge(lower.number, { method: "squash" });
     assert.equal(upper.baseRef, "main", "retargeted");
     const after = await graphql(gh, enable, { id: upper.nodeId });
-    assert.equal(after.errors[0].message, "Auto-merge is not supported for stacked pull requests", "still in the stack after the layer below merged");
+    assert.equal(
+      after.errors[0].message,
+      "Auto-merge is not supported for stacked pull requests",
+      "still in the stack after the layer below merged",
+    );
     assert.deepEqual(gh.validationFailures, []);
   });
 
@@ -131,7 +157,13 @@ describe("timeline and webhooks for all of it", () => {
   test("merged, auto-merge enabled/disabled, base ref changed, force push, labels, closed: in the timeline and as webhooks shaped like GitHub's", async (t) => {
     const gh = await startEmulator();
     t.after(() => gh.close());
-    gh.ci.register({ name: "CI", jobs: [{ name: "test", minutes: 5 }], aggregate: "ci-ok", guard: "no-skip-ci-label", branches: ["main"] });
+    gh.ci.register({
+      name: "CI",
+      jobs: [{ name: "test", minutes: 5 }],
+      aggregate: "ci-ok",
+      guard: "no-skip-ci-label",
+      branches: ["main"],
+    });
     gh.setRepoSettings({ allowAutoMerge: true, deleteBranchOnMerge: true });
     gh.setRequiredChecks(["ci-ok", "no-skip-ci-label"]);
     const lower = gh.createPull({ title: "lower", head: "stack/lower", labels: ["skip-ci"] });
@@ -155,15 +187,44 @@ describe("timeline and webhooks for all of it", () => {
       ... on UnlabeledEvent { label { name } }
       ... on ClosedEvent { url }
     } } } } }`;
-    const types = async (n) => (await graphql(gh, q, { n })).data.repository.pullRequest.timelineItems.nodes.map((x) => x.__typename);
+    const types = async (n) =>
+      (await graphql(gh, q, { n })).data.repository.pullRequest.timelineItems.nodes.map((x) => x.__typename);
     const lowerTypes = await types(lower.number);
-    for (const type of ["LabeledEvent", "UnlabeledEvent", "AutoMergeEnabledEvent", "MergedEvent", "ClosedEvent", "HeadRefDeletedEvent"]) assert.ok(lowerTypes.includes(type), `${type} in ${lowerTypes}`);
+    for (const type of [
+      "LabeledEvent",
+      "UnlabeledEvent",
+      "AutoMergeEnabledEvent",
+      "MergedEvent",
+      "ClosedEvent",
+      "HeadRefDeletedEvent",
+    ])
+      assert.ok(lowerTypes.includes(type), `${type} in ${lowerTypes}`);
     const upperTimeline = (await graphql(gh, q, { n: upper.number })).data.repository.pullRequest.timelineItems.nodes;
-    assert.deepEqual(upperTimeline.find((x) => x.__typename === "HeadRefForcePushedEvent").afterCommit, { oid: upper.headSha });
-    assert.deepEqual(upperTimeline.find((x) => x.__typename === "AutoMergeDisabledEvent").reasonCode, "BASE_BRANCH_CHANGED");
-    assert.deepEqual(upperTimeline.find((x) => x.__typename === "BaseRefChangedEvent"), { __typename: "BaseRefChangedEvent", previousRefName: "stack/lower", currentRefName: "main" });
+    assert.deepEqual(upperTimeline.find((x) => x.__typename === "HeadRefForcePushedEvent").afterCommit, {
+      oid: upper.headSha,
+    });
+    assert.deepEqual(
+      upperTimeline.find((x) => x.__typename === "AutoMergeDisabledEvent").reasonCode,
+      "BASE_BRANCH_CHANGED",
+    );
+    assert.deepEqual(
+      upperTimeline.find((x) => x.__typename === "BaseRefChangedEvent"),
+      { __typename: "BaseRefChangedEvent", previousRefName: "stack/lower", currentRefName: "main" },
+    );
     const sent = new Set(gh.events.map((e) => `${e.name}${e.action ? `.${e.action}` : ""}`));
-    for (const name of ["push", "pull_request.synchronize", "pull_request.labeled", "pull_request.unlabeled", "pull_request.closed", "pull_request.auto_merge_enabled", "pull_request.auto_merge_disabled", "pull_request.edited", "check_suite.completed", "check_run.created", "check_run.completed"]) {
+    for (const name of [
+      "push",
+      "pull_request.synchronize",
+      "pull_request.labeled",
+      "pull_request.unlabeled",
+      "pull_request.closed",
+      "pull_request.auto_merge_enabled",
+      "pull_request.auto_merge_disabled",
+      "pull_request.edited",
+      "check_suite.completed",
+      "check_run.created",
+      "check_run.completed",
+    ]) {
       assert.ok(sent.has(name), `${name} sent`);
     }
     const push = gh.events.find((e) => e.name === "push" && e.payload.ref === "refs/heads/main");

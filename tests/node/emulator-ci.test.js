@@ -11,10 +11,17 @@ import { makeClock, MERGEABILITY_DELAY_MS } from "../../emulator/index.js";
 import { setup } from "./lib/setup.js";
 
 const run = promisify(execFile);
-const MATRIX = [{ name: "test (linux)", minutes: 10 }, { name: "test (windows)", minutes: 25 }];
+const MATRIX = [
+  { name: "test (linux)", minutes: 10 },
+  { name: "test (windows)", minutes: 25 },
+];
 
 /** The head's check runs as the rollup shows them: "name=STATUS/CONCLUSION". */
-const checks = (gh, sha) => gh.state.checkRunsFor(sha).map((c) => `${c.name}=${c.status === "COMPLETED" ? c.conclusion : c.status}`).sort();
+const checks = (gh, sha) =>
+  gh.state
+    .checkRunsFor(sha)
+    .map((c) => `${c.name}=${c.status === "COMPLETED" ? c.conclusion : c.status}`)
+    .sort();
 const guard = (gh, sha) => gh.state.statusesFor(sha).find((s) => s.context === "no-skip-ci-label")?.state;
 
 describe("the clock's timers", () => {
@@ -31,7 +38,12 @@ describe("the clock's timers", () => {
     assert.equal(clock.advance({ minutes: 4 }), "2026-01-05T09:04:00Z");
     assert.deepEqual(seen, [], "nothing is due yet");
     clock.advance({ minutes: 30 });
-    assert.deepEqual(seen, [["a", "2026-01-05T09:05:00Z"], ["a+1", "2026-01-05T09:06:00Z"], ["b", "2026-01-05T09:10:00Z"], ["b2", "2026-01-05T09:10:00Z"]]);
+    assert.deepEqual(seen, [
+      ["a", "2026-01-05T09:05:00Z"],
+      ["a+1", "2026-01-05T09:06:00Z"],
+      ["b", "2026-01-05T09:10:00Z"],
+      ["b2", "2026-01-05T09:10:00Z"],
+    ]);
     assert.equal(clock.iso(), "2026-01-05T09:34:00Z", "then stands where it was moved to");
     late.cancel();
     clock.advance({ hours: 3 });
@@ -43,7 +55,10 @@ describe("the clock's timers", () => {
     const { gh } = await setup(t);
     const pr = gh.createPull({ title: "p" });
     assert.equal(gh.state.mergeable(pr), "UNKNOWN");
-    assert.deepEqual(gh.clock.pending().map((p) => p.label), ["mergeability computed"]);
+    assert.deepEqual(
+      gh.clock.pending().map((p) => p.label),
+      ["mergeability computed"],
+    );
     gh.advance(MERGEABILITY_DELAY_MS);
     assert.equal(gh.state.mergeable(pr), "MERGEABLE");
     assert.deepEqual(gh.clock.pending(), []);
@@ -51,13 +66,18 @@ describe("the clock's timers", () => {
 });
 
 describe("the CI simulator", () => {
-  const ci = (gh, extra = {}) => gh.ci.register({ name: "CI", jobs: MATRIX, aggregate: "ci-ok", guard: "no-skip-ci-label", ...extra });
+  const ci = (gh, extra = {}) =>
+    gh.ci.register({ name: "CI", jobs: MATRIX, aggregate: "ci-ok", guard: "no-skip-ci-label", ...extra });
 
   test("jobs run on the clock: in progress, then done at their minutes; the aggregate only when all are done", async (t) => {
     const { gh } = await setup(t);
     ci(gh);
     const pr = gh.createPull({ title: "p" });
-    assert.deepEqual(checks(gh, pr.headSha), ["test (linux)=IN_PROGRESS", "test (windows)=IN_PROGRESS"], "no aggregate check run while its jobs run");
+    assert.deepEqual(
+      checks(gh, pr.headSha),
+      ["test (linux)=IN_PROGRESS", "test (windows)=IN_PROGRESS"],
+      "no aggregate check run while its jobs run",
+    );
     gh.advance({ minutes: 10 });
     assert.deepEqual(checks(gh, pr.headSha), ["test (linux)=SUCCESS", "test (windows)=IN_PROGRESS"]);
     assert.equal(gh.state.rollupState(pr.headSha), "PENDING");
@@ -82,18 +102,32 @@ describe("the CI simulator", () => {
     gh.advance(MERGEABILITY_DELAY_MS);
     assert.equal(gh.state.mergeStateStatus(pr), "BLOCKED", "a skipped round is not a green one");
     gh.push(pr.number);
-    assert.deepEqual(checks(gh, pr.headSha), ["ci-ok=SKIPPED", "test (linux)=SKIPPED", "test (windows)=SKIPPED"], "a push under the label is free");
+    assert.deepEqual(
+      checks(gh, pr.headSha),
+      ["ci-ok=SKIPPED", "test (linux)=SKIPPED", "test (windows)=SKIPPED"],
+      "a push under the label is free",
+    );
     const pushed = pr.headSha;
     gh.removeLabels(pr.number, ["skip-ci"], { by: gh.owner });
-    assert.deepEqual(checks(gh, pushed), ["ci-ok=SKIPPED", "test (linux)=IN_PROGRESS", "test (windows)=IN_PROGRESS"], "unlabeled runs the matrix; the old aggregate stands until the new one reports");
+    assert.deepEqual(
+      checks(gh, pushed),
+      ["ci-ok=SKIPPED", "test (linux)=IN_PROGRESS", "test (windows)=IN_PROGRESS"],
+      "unlabeled runs the matrix; the old aggregate stands until the new one reports",
+    );
     assert.equal(guard(gh, pushed), "pending");
     gh.advance({ minutes: 25 });
     assert.deepEqual(checks(gh, pushed), ["ci-ok=SUCCESS", "test (linux)=SUCCESS", "test (windows)=SUCCESS"]);
     const usage = gh.ci.usage({ number: pr.number });
-    assert.deepEqual(usage.heads[pushed], { runs: 1, skipped: 1, cancelled: 0, minutes: 35 }, "one matrix on the head that will merge");
+    assert.deepEqual(
+      usage.heads[pushed],
+      { runs: 1, skipped: 1, cancelled: 0, minutes: 35 },
+      "one matrix on the head that will merge",
+    );
     assert.equal(usage.total.runs, 2, "the round opened started and the label cancelled, and the one matrix");
     assert.equal(usage.total.minutes, 35, "the cancelled round cost nothing: it was cancelled at once");
-    const labelled = gh.events.filter((e) => e.name === "pull_request" && ["labeled", "unlabeled"].includes(e.action)).map((e) => e.action);
+    const labelled = gh.events
+      .filter((e) => e.name === "pull_request" && ["labeled", "unlabeled"].includes(e.action))
+      .map((e) => e.action);
     assert.deepEqual(labelled, ["labeled", "unlabeled"]);
     assert.deepEqual(gh.validationFailures, []);
   });
@@ -107,14 +141,29 @@ describe("the CI simulator", () => {
     gh.push(pr.number);
     assert.deepEqual(checks(gh, first), ["ci-ok=CANCELLED", "test (linux)=SUCCESS", "test (windows)=CANCELLED"]);
     assert.equal(gh.state.rollupState(first), "FAILURE");
-    assert.deepEqual(gh.ci.runs.map((r) => r.conclusion), ["cancelled", null]);
-    assert.deepEqual(gh.ci.usage().heads[first], { runs: 1, skipped: 0, cancelled: 1, minutes: 22 }, "10 min of linux, 12 of windows until cancelled");
+    assert.deepEqual(
+      gh.ci.runs.map((r) => r.conclusion),
+      ["cancelled", null],
+    );
+    assert.deepEqual(
+      gh.ci.usage().heads[first],
+      { runs: 1, skipped: 0, cancelled: 1, minutes: 22 },
+      "10 min of linux, 12 of windows until cancelled",
+    );
     gh.advance({ minutes: 30 });
-    assert.deepEqual(checks(gh, first), ["ci-ok=CANCELLED", "test (linux)=SUCCESS", "test (windows)=CANCELLED"], "a cancelled job's timer never fires");
+    assert.deepEqual(
+      checks(gh, first),
+      ["ci-ok=CANCELLED", "test (linux)=SUCCESS", "test (windows)=CANCELLED"],
+      "a cancelled job's timer never fires",
+    );
     assert.deepEqual(checks(gh, pr.headSha), ["ci-ok=SUCCESS", "test (linux)=SUCCESS", "test (windows)=SUCCESS"]);
     const other = gh.createPull({ title: "q" });
     assert.equal(gh.ci.runs.at(-1).number, other.number);
-    assert.equal(gh.ci.runs.filter((r) => r.conclusion === "cancelled").length, 1, "another pull request's run is another group");
+    assert.equal(
+      gh.ci.runs.filter((r) => r.conclusion === "cancelled").length,
+      1,
+      "another pull request's run is another group",
+    );
     assert.deepEqual(gh.validationFailures, []);
   });
 
@@ -151,7 +200,11 @@ describe("the CI simulator", () => {
     ci(gh);
     const pr = gh.createPull({ title: "p", labels: ["skip-ci"] });
     const before = gh.ci.runs.length;
-    const del = (token) => fetch(`${gh.url}/repos/acme/widgets/issues/${pr.number}/labels/skip-ci`, { method: "DELETE", headers: { authorization: `token ${token}` } });
+    const del = (token) =>
+      fetch(`${gh.url}/repos/acme/widgets/issues/${pr.number}/labels/skip-ci`, {
+        method: "DELETE",
+        headers: { authorization: `token ${token}` },
+      });
     assert.equal((await del(gh.appToken)).status, 200);
     assert.equal(gh.ci.runs.length, before, "the workflow's GITHUB_TOKEN: no run");
     gh.addLabels(pr.number, ["skip-ci"]);
@@ -168,7 +221,16 @@ describe("CI on real git", () => {
     const { gh, dir: work } = await setup(t, { git: true, dir: "emu-ci" });
     gh.ci.register({ name: "CI", jobs: MATRIX });
     const pr = gh.createPull({ title: "p", head: "agent/p", files: ["src/p.rs"] });
-    const env = { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_CONFIG_NOSYSTEM: "1", HOME: work, GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@example.com", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@example.com" };
+    const env = {
+      ...process.env,
+      GIT_TERMINAL_PROMPT: "0",
+      GIT_CONFIG_NOSYSTEM: "1",
+      HOME: work,
+      GIT_AUTHOR_NAME: "a",
+      GIT_AUTHOR_EMAIL: "a@example.com",
+      GIT_COMMITTER_NAME: "a",
+      GIT_COMMITTER_EMAIL: "a@example.com",
+    };
     const git = (args) => run("git", args, { cwd: join(work, "c"), env });
     await run("git", ["clone", "--quiet", gh.cloneUrl(gh.appToken), "c"], { cwd: work, env });
     await git(["checkout", "--quiet", "agent/p"]);
@@ -224,11 +286,17 @@ test("a flaky check made deterministic ({ failFirst: 1 }) fails its pull request
   gh.ci.setOutcome({ number: pr.number }, { failFirst: 1 });
   gh.ci.rerun({ number: pr.number });
   gh.advance({ minutes: 10 });
-  assert.deepEqual(gh.ci.runs.map((r) => r.conclusion), ["failure"]);
+  assert.deepEqual(
+    gh.ci.runs.map((r) => r.conclusion),
+    ["failure"],
+  );
   const [again] = gh.ci.rerun({ number: pr.number });
   assert.equal(again.sha, pr.headSha, "on the same head");
   gh.advance({ minutes: 10 });
-  assert.deepEqual(gh.ci.runs.map((r) => r.conclusion), ["failure", "success"]);
+  assert.deepEqual(
+    gh.ci.runs.map((r) => r.conclusion),
+    ["failure", "success"],
+  );
   assert.deepEqual(checks(gh, pr.headSha), ["ci=SUCCESS", "test=SUCCESS"], "the head's checks read green again");
   assert.equal(gh.ci.usage({ number: pr.number }).total.runs, 2);
 });

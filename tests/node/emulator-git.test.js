@@ -10,7 +10,6 @@ import { MERGEABILITY_DELAY_MS } from "../../emulator/index.js";
 import { setup } from "./lib/setup.js";
 import { git as gitAs } from "./lib/agents.js";
 
-
 /** git as a developer's machine runs it, with the work folder as HOME (no user config either). */
 const git = (cwd, args, { allowFail = false } = {}) => gitAs(cwd, args, { allowFail, home: cwd });
 
@@ -28,7 +27,11 @@ async function commitFile(dir, path, text, message = `edit ${path}`) {
   return (await git(dir, ["rev-parse", "HEAD"])).stdout;
 }
 const REST = (gh, method, path, body, token = gh.personalToken) =>
-  fetch(`${gh.url}${path}`, { method, headers: { authorization: `token ${token}`, "content-type": "application/json" }, body: body && JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  fetch(`${gh.url}${path}`, {
+    method,
+    headers: { authorization: `token ${token}`, "content-type": "application/json" },
+    body: body && JSON.stringify(body),
+  }).then(async (r) => ({ status: r.status, body: await r.json() }));
 
 describe("smart HTTP, as github.com serves it", () => {
   test("a clone sees the seeded branches; a push with a bad or missing token is refused (401) and moves nothing", async (t) => {
@@ -36,13 +39,19 @@ describe("smart HTTP, as github.com serves it", () => {
     const pr = gh.createPull({ title: "one", head: "agent/one", files: ["src/a.rs"] });
     const dir = await clone(gh, work);
     await git(dir, ["fetch", "--quiet", "origin", "agent/one"]);
-    assert.equal((await git(dir, ["rev-parse", "FETCH_HEAD"])).stdout, pr.headSha, "the pull request's head is a real commit");
+    assert.equal(
+      (await git(dir, ["rev-parse", "FETCH_HEAD"])).stdout,
+      pr.headSha,
+      "the pull request's head is a real commit",
+    );
     await git(dir, ["checkout", "--quiet", "-b", "agent/one", "FETCH_HEAD"]);
     await commitFile(dir, "src/a.rs", "mine\n");
     const bad = await git(dir, ["push", gh.cloneUrl("ghp_notAToken"), "agent/one"], { allowFail: true });
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /Authentication failed|401/);
-    const anonymous = await git(dir, ["push", `${gh.url}/${gh.owner}/${gh.repo}.git`, "agent/one"], { allowFail: true });
+    const anonymous = await git(dir, ["push", `${gh.url}/${gh.owner}/${gh.repo}.git`, "agent/one"], {
+      allowFail: true,
+    });
     assert.notEqual(anonymous.code, 0);
     assert.equal(gh.git.tip("agent/one"), pr.headSha, "git's ref did not move");
     assert.equal(gh.state.pull(pr.number).headSha, pr.headSha);
@@ -59,7 +68,11 @@ describe("smart HTTP, as github.com serves it", () => {
     const sha = await commitFile(dir, "src/b.rs", "new file\n");
     await git(dir, ["push", "--quiet", "origin", "agent/one"]);
     assert.equal(gh.state.pull(pr.number).headSha, sha, "the head is the branch's tip");
-    assert.deepEqual(gh.state.pull(pr.number).files.sort(), ["src/a.rs", "src/b.rs"], "changed files from git diff base...head");
+    assert.deepEqual(
+      gh.state.pull(pr.number).files.sort(),
+      ["src/a.rs", "src/b.rs"],
+      "changed files from git diff base...head",
+    );
     const sync = gh.events.filter((e) => e.name === "pull_request" && e.action === "synchronize");
     assert.equal(sync.length, 1);
     assert.equal(sync[0].payload.before, before);
@@ -88,17 +101,24 @@ describe("smart HTTP, as github.com serves it", () => {
     gh.push(pr.number, { by: "agent-2" }); // someone else moves the branch on the server
     const moved = gh.state.pull(pr.number).headSha;
     await git(dir, ["commit", "--quiet", "--amend", "-m", "rewritten"]);
-    const lost = await git(dir, ["push", `--force-with-lease=agent/one:${leased}`, "origin", "agent/one"], { allowFail: true });
+    const lost = await git(dir, ["push", `--force-with-lease=agent/one:${leased}`, "origin", "agent/one"], {
+      allowFail: true,
+    });
     assert.notEqual(lost.code, 0);
     assert.match(lost.stderr, /stale info/, "git's own rejection text");
     assert.equal(gh.git.tip("agent/one"), moved);
 
-    const held = await git(dir, ["push", `--force-with-lease=agent/one:${moved}`, "origin", "agent/one"], { allowFail: true });
+    const held = await git(dir, ["push", `--force-with-lease=agent/one:${moved}`, "origin", "agent/one"], {
+      allowFail: true,
+    });
     assert.equal(held.code, 0, held.stderr);
     const now = (await git(dir, ["rev-parse", "HEAD"])).stdout;
     assert.equal(gh.state.pull(pr.number).headSha, now);
     const forced = pr.timeline.filter((e) => e.type === "HeadRefForcePushedEvent");
-    assert.deepEqual(forced.map((e) => [e.before, e.after]), [[moved, now]]);
+    assert.deepEqual(
+      forced.map((e) => [e.before, e.after]),
+      [[moved, now]],
+    );
     assert.deepEqual(gh.validationFailures, []);
   });
 });
@@ -141,8 +161,14 @@ describe("mergeability from git", () => {
     assert.equal(c.body.ahead_by, 2);
     assert.equal(c.body.behind_by, 1);
     assert.equal(c.body.merge_base_commit.sha, oldBase);
-    assert.deepEqual(c.body.commits.map((x) => x.sha), pr.commits.map((x) => x.oid));
-    assert.deepEqual(c.body.files.map((f) => f.filename), ["src/a.rs"]);
+    assert.deepEqual(
+      c.body.commits.map((x) => x.sha),
+      pr.commits.map((x) => x.oid),
+    );
+    assert.deepEqual(
+      c.body.files.map((f) => f.filename),
+      ["src/a.rs"],
+    );
     // A rebase onto the tip: up to date again, CLEAN once checks are green on the new head.
     gh.push(pr.number, { rebase: true });
     gh.checkRun({ number: pr.number, name: "test" });
@@ -161,12 +187,19 @@ describe("merging", () => {
     assert.deepEqual(upper.files, ["src/upper.rs"], "the upper layer's diff is against its base branch");
     gh.clock.advance(MERGEABILITY_DELAY_MS);
     const mainBefore = gh.git.tip("main");
-    const r = await REST(gh, "PUT", `/repos/acme/widgets/pulls/${lower.number}/merge`, { merge_method: "squash", sha: lower.headSha });
+    const r = await REST(gh, "PUT", `/repos/acme/widgets/pulls/${lower.number}/merge`, {
+      merge_method: "squash",
+      sha: lower.headSha,
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(r.body.merged, true);
     const main = gh.git.tip("main");
     assert.equal(r.body.sha, main);
-    assert.deepEqual(gh.git.commitsBetween(mainBefore, main).map((c) => c.oid), [main], "exactly one commit on the base");
+    assert.deepEqual(
+      gh.git.commitsBetween(mainBefore, main).map((c) => c.oid),
+      [main],
+      "exactly one commit on the base",
+    );
     assert.equal(gh.git.git(["rev-parse", `${main}^`]), mainBefore, "its one parent is the old base");
     assert.equal(gh.git.show(main, "src/lower.rs"), gh.git.show(lower.headSha, "src/lower.rs"));
     const got = await REST(gh, "GET", `/repos/acme/widgets/pulls/${lower.number}`);
@@ -178,16 +211,25 @@ describe("merging", () => {
     // The layer above now targets main, with the timeline event GitHub records.
     assert.equal(upper.baseRef, "main");
     const changed = upper.timeline.filter((e) => e.type === "BaseRefChangedEvent");
-    assert.deepEqual(changed.map((e) => [e.previousRefName, e.currentRefName]), [["stack/lower", "main"]]);
-    const edited = gh.events.find((e) => e.name === "pull_request" && e.action === "edited" && e.payload.number === upper.number);
+    assert.deepEqual(
+      changed.map((e) => [e.previousRefName, e.currentRefName]),
+      [["stack/lower", "main"]],
+    );
+    const edited = gh.events.find(
+      (e) => e.name === "pull_request" && e.action === "edited" && e.payload.number === upper.number,
+    );
     assert.equal(edited.payload.changes.base.ref.from, "stack/lower");
     assert.equal(edited.payload.pull_request.base.ref, "main");
     const closed = gh.events.find((e) => e.name === "pull_request" && e.action === "closed");
     assert.equal(closed.payload.pull_request.merged, true);
     gh.clock.advance(MERGEABILITY_DELAY_MS);
     assert.equal(gh.state.mergeStateStatus(upper), "CLEAN", "the layer above merges cleanly onto the squash");
-    const q = await REST(gh, "POST", "/graphql", { query: `{ repository(owner: "acme", name: "widgets") { pullRequest(number: ${upper.number}) { baseRefName timelineItems(first: 20, itemTypes: [BASE_REF_CHANGED_EVENT]) { nodes { ... on BaseRefChangedEvent { previousRefName currentRefName } } } } } }` });
-    assert.deepEqual(q.body.data.repository.pullRequest.timelineItems.nodes, [{ previousRefName: "stack/lower", currentRefName: "main" }]);
+    const q = await REST(gh, "POST", "/graphql", {
+      query: `{ repository(owner: "acme", name: "widgets") { pullRequest(number: ${upper.number}) { baseRefName timelineItems(first: 20, itemTypes: [BASE_REF_CHANGED_EVENT]) { nodes { ... on BaseRefChangedEvent { previousRefName currentRefName } } } } } }`,
+    });
+    assert.deepEqual(q.body.data.repository.pullRequest.timelineItems.nodes, [
+      { previousRefName: "stack/lower", currentRefName: "main" },
+    ]);
     assert.equal(q.body.data.repository.pullRequest.baseRefName, "main");
     assert.deepEqual(gh.validationFailures, []);
   });
@@ -213,7 +255,11 @@ describe("merging", () => {
     gh.checkRun({ number: ok.number, name: "test" });
     const merged = await REST(gh, "PUT", `/repos/acme/widgets/pulls/${ok.number}/merge`, { merge_method: "merge" });
     assert.equal(merged.status, 200);
-    assert.equal(gh.git.git(["rev-list", "--parents", "-n", "1", "main"]).split(" ").length, 3, "a merge commit has two parents");
+    assert.equal(
+      gh.git.git(["rev-list", "--parents", "-n", "1", "main"]).split(" ").length,
+      3,
+      "a merge commit has two parents",
+    );
     assert.deepEqual(gh.validationFailures, []);
   });
 });
@@ -228,13 +274,26 @@ describe("seeding on git", () => {
     for (const { number } of board) {
       const pr = gh.state.pull(number);
       assert.equal(gh.git.tip(pr.headRef), pr.headSha, `#${number}: the head is its branch's tip`);
-      assert.deepEqual(pr.files, gh.git.changedFiles("main", pr.headRef), `#${number}: files from git diff base...head`);
-      assert.deepEqual([...pr.files].sort(), [...model.state.pull(number).files].sort(), `#${number}: the same files as the model`);
-      assert.equal(gh.state.mergeStateStatus(pr), model.state.mergeStateStatus(model.state.pull(number)), `#${number}: the same merge state`);
+      assert.deepEqual(
+        pr.files,
+        gh.git.changedFiles("main", pr.headRef),
+        `#${number}: files from git diff base...head`,
+      );
+      assert.deepEqual(
+        [...pr.files].sort(),
+        [...model.state.pull(number).files].sort(),
+        `#${number}: the same files as the model`,
+      );
+      assert.equal(
+        gh.state.mergeStateStatus(pr),
+        model.state.mergeStateStatus(model.state.pull(number)),
+        `#${number}: the same merge state`,
+      );
     }
     const dirty = board.filter(({ number }) => gh.state.mergeable(gh.state.pull(number)) === "CONFLICTING");
     assert.ok(dirty.length >= 2);
-    for (const { number } of dirty) assert.equal(gh.git.mergeTree(gh.git.tip("main"), gh.state.pull(number).headSha).clean, false, "git says so");
+    for (const { number } of dirty)
+      assert.equal(gh.git.mergeTree(gh.git.tip("main"), gh.state.pull(number).headSha).clean, false, "git says so");
     assert.deepEqual(gh.validationFailures, []);
   });
 });
@@ -256,8 +315,20 @@ describe("answers the emulator gives without asking git", () => {
     let moved = 0;
     for (const pr of [...gh.state.pulls.values()].filter((p) => p.isPull)) {
       const head = pr.headSha;
-      const ours = { base: gh.git.mergeBase(main, head), log: gh.git.commitsBetween(main, head).map((c) => c.oid), files: gh.git.changedFiles(main, head), ancestor: gh.git.isAncestor(main, head), mergeable: gh.state.mergeable(pr) };
-      const gits = { base: raw(["merge-base", main, head]), log: lines(raw(["log", "--reverse", "--format=%H", `${main}..${head}`])), files: lines(raw(["diff", "--name-only", `${main}...${head}`])), ancestor: gh.git.git(["merge-base", "--is-ancestor", main, head], { allowFail: true }) !== null, mergeable: gh.git.mergeTree(main, head).clean ? "MERGEABLE" : "CONFLICTING" };
+      const ours = {
+        base: gh.git.mergeBase(main, head),
+        log: gh.git.commitsBetween(main, head).map((c) => c.oid),
+        files: gh.git.changedFiles(main, head),
+        ancestor: gh.git.isAncestor(main, head),
+        mergeable: gh.state.mergeable(pr),
+      };
+      const gits = {
+        base: raw(["merge-base", main, head]),
+        log: lines(raw(["log", "--reverse", "--format=%H", `${main}..${head}`])),
+        files: lines(raw(["diff", "--name-only", `${main}...${head}`])),
+        ancestor: gh.git.git(["merge-base", "--is-ancestor", main, head], { allowFail: true }) !== null,
+        mergeable: gh.git.mergeTree(main, head).clean ? "MERGEABLE" : "CONFLICTING",
+      };
       assert.deepEqual(ours, gits, `#${pr.number}`);
       if (ours.base !== main) moved++;
     }
@@ -298,14 +369,22 @@ describe("GraphQL mergePullRequest", () => {
     const { gh } = await onGit(t);
     const pr = gh.createPull({ title: "via graphql", head: "agent/g", files: ["src/g.rs"], commits: 2 });
     const mutation = `mutation merge($id: ID!, $oid: GitObjectID) { mergePullRequest(input: { pullRequestId: $id, mergeMethod: SQUASH, expectedHeadOid: $oid }) { pullRequest { number merged mergedAt state } } }`;
-    const stale = await REST(gh, "POST", "/graphql", { query: mutation, variables: { id: pr.nodeId, oid: "0".repeat(40) } });
+    const stale = await REST(gh, "POST", "/graphql", {
+      query: mutation,
+      variables: { id: pr.nodeId, oid: "0".repeat(40) },
+    });
     assert.equal(stale.body.errors[0].type, "UNPROCESSABLE");
     assert.match(stale.body.errors[0].message, /Head branch was modified/);
     assert.equal(pr.merged, false);
     const before = gh.git.tip("main");
     const r = await REST(gh, "POST", "/graphql", { query: mutation, variables: { id: pr.nodeId, oid: pr.headSha } });
     assert.equal(r.body.errors, undefined, JSON.stringify(r.body.errors));
-    assert.deepEqual(r.body.data.mergePullRequest.pullRequest, { number: pr.number, merged: true, mergedAt: gh.clock.iso(), state: "MERGED" });
+    assert.deepEqual(r.body.data.mergePullRequest.pullRequest, {
+      number: pr.number,
+      merged: true,
+      mergedAt: gh.clock.iso(),
+      state: "MERGED",
+    });
     assert.equal(gh.git.commitsBetween(before, "main").length, 1, "one squash commit");
     const closed = gh.events.find((e) => e.name === "pull_request" && e.action === "closed");
     assert.equal(closed.startsRuns, true, "a personal token's merge starts runs");
@@ -323,7 +402,10 @@ describe("auto-merge", () => {
     const pr = gh.createPull({ title: "armed", head: "agent/armed", files: ["src/armed.rs"] });
     const r = await REST(gh, "POST", "/graphql", { query: enable, variables: { id: pr.nodeId } });
     assert.equal(r.body.errors, undefined, JSON.stringify(r.body.errors));
-    assert.deepEqual(r.body.data.enablePullRequestAutoMerge.pullRequest.autoMergeRequest, { mergeMethod: "SQUASH", enabledBy: { login: gh.owner } });
+    assert.deepEqual(r.body.data.enablePullRequestAutoMerge.pullRequest.autoMergeRequest, {
+      mergeMethod: "SQUASH",
+      enabledBy: { login: gh.owner },
+    });
     gh.checkRun({ number: pr.number, name: "test" });
     assert.equal(pr.merged, false, "one required check still missing");
     gh.moveBranch("main"); // the head is no longer up to date
@@ -381,7 +463,10 @@ describe("push rules", () => {
     assert.match(deleted.stderr, /Cannot delete this branch/);
     assert.equal(gh.git.tip("main"), ff);
     const rules = await REST(gh, "GET", "/repos/acme/widgets/rules/branches/main");
-    assert.deepEqual(rules.body.map((r) => r.type), ["non_fast_forward", "deletion"]);
+    assert.deepEqual(
+      rules.body.map((r) => r.type),
+      ["non_fast_forward", "deletion"],
+    );
     assert.deepEqual(gh.validationFailures, []);
   });
 });

@@ -35,10 +35,26 @@ describe("GraphQL is judged by GitHub's schema", () => {
   after(() => gh.close());
 
   const cases = [
-    { rule: "a field GitHub's schema lacks is refused", query: "{ repository(owner: \"acme\", name: \"widgets\") { stars } }", error: /^Field 'stars' doesn't exist on type 'Repository'$/ },
-    { rule: "a missing required argument is refused in GitHub's words", query: "{ repository(owner: \"acme\") { id } }", error: /^Field 'repository' is missing required arguments: name$/ },
-    { rule: "an argument the field lacks is refused in GitHub's words", query: "{ repository(owner: \"acme\", name: \"widgets\", stars: 1) { id } }", error: /^Field 'repository' doesn't accept argument 'stars'$/ },
-    { rule: "a wrong argument type is refused", query: "{ repository(owner: \"acme\", name: \"widgets\") { pullRequest(number: \"one\") { title } } }", error: /Int/ },
+    {
+      rule: "a field GitHub's schema lacks is refused",
+      query: '{ repository(owner: "acme", name: "widgets") { stars } }',
+      error: /^Field 'stars' doesn't exist on type 'Repository'$/,
+    },
+    {
+      rule: "a missing required argument is refused in GitHub's words",
+      query: '{ repository(owner: "acme") { id } }',
+      error: /^Field 'repository' is missing required arguments: name$/,
+    },
+    {
+      rule: "an argument the field lacks is refused in GitHub's words",
+      query: '{ repository(owner: "acme", name: "widgets", stars: 1) { id } }',
+      error: /^Field 'repository' doesn't accept argument 'stars'$/,
+    },
+    {
+      rule: "a wrong argument type is refused",
+      query: '{ repository(owner: "acme", name: "widgets") { pullRequest(number: "one") { title } } }',
+      error: /Int/,
+    },
     { rule: "unparseable text is refused", query: "{ repository(owner: ", error: /Parse error/ },
   ];
   for (const c of cases) {
@@ -61,32 +77,53 @@ describe("GraphQL is judged by GitHub's schema", () => {
     const query = `{ repository(owner: "acme", name: "widgets") { pullRequest(number: ${pr.number}) { commits(last: 1) { nodes { commit { statusCheckRollup { state contexts(first: 10) { nodes { __typename ... on CheckRun { name } ... on StatusContext { context } } } } } } } } } }`;
     const rollup = (r) => r.body.data.repository.pullRequest.commits.nodes[0].commit.statusCheckRollup;
     const classic = await graphql(gh, query, {}, gh.personalToken);
-    assert.deepEqual(rollup(classic).contexts.nodes, [{ __typename: "CheckRun", name: "test" }, { __typename: "StatusContext", context: "ci" }]);
+    assert.deepEqual(rollup(classic).contexts.nodes, [
+      { __typename: "CheckRun", name: "test" },
+      { __typename: "StatusContext", context: "ci" },
+    ]);
     const fine = gh.registerToken("github_pat_11EMULATOR0fineGrained00000000000000000", "alice");
     const r = await graphql(gh, query, {}, fine);
     assert.equal(rollup(r).state, "SUCCESS", "the rollup's state reads");
-    assert.deepEqual(rollup(r).contexts.nodes, [null, { __typename: "StatusContext", context: "ci" }], "the check run is null, the status reads");
-    assert.deepEqual(r.body.errors.map((e) => [e.type, e.message, e.path.join(".")]), [
-      ["FORBIDDEN", "Resource not accessible by personal access token", "repository.pullRequest.commits.nodes.0.commit.statusCheckRollup.contexts.nodes.0"],
-    ]);
+    assert.deepEqual(
+      rollup(r).contexts.nodes,
+      [null, { __typename: "StatusContext", context: "ci" }],
+      "the check run is null, the status reads",
+    );
+    assert.deepEqual(
+      r.body.errors.map((e) => [e.type, e.message, e.path.join(".")]),
+      [
+        [
+          "FORBIDDEN",
+          "Resource not accessible by personal access token",
+          "repository.pullRequest.commits.nodes.0.commit.statusCheckRollup.contexts.nodes.0",
+        ],
+      ],
+    );
   });
 
   test("a valid document executes with GitHub's response shape and no failure recorded", async () => {
     gh.reset();
-    const r = await graphql(gh, "query q { repository(owner: \"acme\", name: \"widgets\") { pullRequests(first: 5, states: OPEN) { totalCount nodes { number title isDraft } } } }");
-    assert.deepEqual(r.body, { data: { repository: { pullRequests: { totalCount: 1, nodes: [{ number: 1, title: "first", isDraft: false }] } } } });
+    const r = await graphql(
+      gh,
+      'query q { repository(owner: "acme", name: "widgets") { pullRequests(first: 5, states: OPEN) { totalCount nodes { number title isDraft } } } }',
+    );
+    assert.deepEqual(r.body, {
+      data: { repository: { pullRequests: { totalCount: 1, nodes: [{ number: 1, title: "first", isDraft: false }] } } },
+    });
     assert.deepEqual(gh.validationFailures, []);
     assert.equal(gh.requests.at(-1).operation, "q");
   });
 
   test("node(id) finds a pull request by its global id", async () => {
     const id = gh.state.pull(1).nodeId;
-    const r = await graphql(gh, "query($id: ID!) { node(id: $id) { __typename ... on PullRequest { number } } }", { id });
+    const r = await graphql(gh, "query($id: ID!) { node(id: $id) { __typename ... on PullRequest { number } } }", {
+      id,
+    });
     assert.deepEqual(r.body.data, { node: { __typename: "PullRequest", number: 1 } });
   });
 
   test("a missing pull request is GitHub's NOT_FOUND error with a null field", async () => {
-    const r = await graphql(gh, "{ repository(owner: \"acme\", name: \"widgets\") { pullRequest(number: 99) { title } } }");
+    const r = await graphql(gh, '{ repository(owner: "acme", name: "widgets") { pullRequest(number: 99) { title } } }');
     assert.deepEqual(r.body.data, { repository: { pullRequest: null } });
     assert.equal(r.body.errors[0].type, "NOT_FOUND");
     assert.equal(r.body.errors[0].message, "Could not resolve to a PullRequest with the number of 99.");
@@ -104,7 +141,8 @@ describe("GitHub's GraphQL limits and cost", () => {
   const formula = [
     {
       rule: "docs simple example: 50 + 50×10 = 550 nodes",
-      query: "query { viewer { repositories(first: 50) { edges { repository: node { name issues(first: 10) { totalCount edges { node { title bodyHTML } } } } } } } }",
+      query:
+        "query { viewer { repositories(first: 50) { edges { repository: node { name issues(first: 10) { totalCount edges { node { title bodyHTML } } } } } } } }",
       nodes: 550,
       requests: 51,
       cost: 1,
@@ -123,19 +161,37 @@ describe("GitHub's GraphQL limits and cost", () => {
   for (const c of formula) {
     test(c.rule, () => {
       const r = analyzeLimits(githubSchema(), parse(c.query));
-      assert.deepEqual({ nodes: r.nodes, requests: r.requests, cost: r.cost, errors: r.errors }, { nodes: c.nodes, requests: c.requests, cost: c.cost, errors: [] });
+      assert.deepEqual(
+        { nodes: r.nodes, requests: r.requests, cost: r.cost, errors: r.errors },
+        { nodes: c.nodes, requests: c.requests, cost: c.cost, errors: [] },
+      );
     });
   }
 
   const limits = [
-    { rule: "first above 100 is refused with GitHub's text", query: "{ repository(owner: \"acme\", name: \"widgets\") { labels(first: 101) { totalCount } } }", message: "Requesting 101 records on the `labels` connection exceeds the `first` limit of 100 records." },
-    { rule: "a connection without first or last is refused", query: "{ repository(owner: \"acme\", name: \"widgets\") { labels { totalCount } } }", message: "You must provide a `first` or `last` value to properly paginate the `labels` connection." },
+    {
+      rule: "first above 100 is refused with GitHub's text",
+      query: '{ repository(owner: "acme", name: "widgets") { labels(first: 101) { totalCount } } }',
+      message: "Requesting 101 records on the `labels` connection exceeds the `first` limit of 100 records.",
+    },
+    {
+      rule: "a connection without first or last is refused",
+      query: '{ repository(owner: "acme", name: "widgets") { labels { totalCount } } }',
+      message: "You must provide a `first` or `last` value to properly paginate the `labels` connection.",
+    },
     {
       rule: "more than 500,000 nodes is refused (100 + 100×100 + 100×100×100)",
-      query: "{ repository(owner: \"acme\", name: \"widgets\") { pullRequests(first: 100) { nodes { comments(first: 100) { nodes { reactions(first: 100) { totalCount } } } } } } }",
-      message: "By the time this query traverses to the reactions connection, it is requesting up to 1,010,100 possible nodes which exceeds the maximum limit of 500,000.",
+      query:
+        '{ repository(owner: "acme", name: "widgets") { pullRequests(first: 100) { nodes { comments(first: 100) { nodes { reactions(first: 100) { totalCount } } } } } } }',
+      message:
+        "By the time this query traverses to the reactions connection, it is requesting up to 1,010,100 possible nodes which exceeds the maximum limit of 500,000.",
     },
-    { rule: "a variable's value counts like a literal", query: "query($n: Int) { repository(owner: \"acme\", name: \"widgets\") { labels(first: $n) { totalCount } } }", variables: { n: 500 }, message: "Requesting 500 records on the `labels` connection exceeds the `first` limit of 100 records." },
+    {
+      rule: "a variable's value counts like a literal",
+      query: 'query($n: Int) { repository(owner: "acme", name: "widgets") { labels(first: $n) { totalCount } } }',
+      variables: { n: 500 },
+      message: "Requesting 500 records on the `labels` connection exceeds the `first` limit of 100 records.",
+    },
   ];
   for (const c of limits) {
     test(c.rule, async () => {
@@ -148,9 +204,19 @@ describe("GitHub's GraphQL limits and cost", () => {
   }
 
   test("rateLimit reports the query's cost and what remains", async () => {
-    const r = await graphql(gh, "{ rateLimit { cost remaining limit nodeCount } repository(owner: \"acme\", name: \"widgets\") { pullRequests(first: 100) { nodes { labels(first: 100) { nodes { name } } reviews(first: 100) { totalCount } } } } }");
+    const r = await graphql(
+      gh,
+      '{ rateLimit { cost remaining limit nodeCount } repository(owner: "acme", name: "widgets") { pullRequests(first: 100) { nodes { labels(first: 100) { nodes { name } } reviews(first: 100) { totalCount } } } } }',
+    );
     // requests: 1 (pullRequests) + 100 (labels) + 100 (reviews) = 201 → round(2.01) = 2 points.
-    assert.deepEqual({ cost: r.body.data.rateLimit.cost, nodeCount: r.body.data.rateLimit.nodeCount, limit: r.body.data.rateLimit.limit }, { cost: 2, nodeCount: 20_100, limit: 5000 });
+    assert.deepEqual(
+      {
+        cost: r.body.data.rateLimit.cost,
+        nodeCount: r.body.data.rateLimit.nodeCount,
+        limit: r.body.data.rateLimit.limit,
+      },
+      { cost: 2, nodeCount: 20_100, limit: 5000 },
+    );
     assert.ok(r.body.data.rateLimit.remaining <= 4998);
     assert.equal(r.headers.get("x-ratelimit-resource"), "graphql");
   });
@@ -169,7 +235,11 @@ describe("pagination", () => {
     let after = null;
     let pages = 0;
     for (;;) {
-      const r = await graphql(gh, "query($after: String) { repository(owner: \"acme\", name: \"widgets\") { labels(first: 100, after: $after) { totalCount pageInfo { hasNextPage endCursor } nodes { name } } } }", { after });
+      const r = await graphql(
+        gh,
+        'query($after: String) { repository(owner: "acme", name: "widgets") { labels(first: 100, after: $after) { totalCount pageInfo { hasNextPage endCursor } nodes { name } } } }',
+        { after },
+      );
       const c = r.body.data.repository.labels;
       assert.equal(c.totalCount, 230);
       seen.push(...c.nodes.map((n) => n.name));
@@ -182,11 +252,24 @@ describe("pagination", () => {
   });
 
   test("GraphQL: last/before walks backwards", async () => {
-    const r = await graphql(gh, "{ repository(owner: \"acme\", name: \"widgets\") { labels(last: 2) { pageInfo { hasPreviousPage startCursor } nodes { name } } } }");
+    const r = await graphql(
+      gh,
+      '{ repository(owner: "acme", name: "widgets") { labels(last: 2) { pageInfo { hasPreviousPage startCursor } nodes { name } } } }',
+    );
     const c = r.body.data.repository.labels;
-    assert.deepEqual(c.nodes.map((n) => n.name), ["l-228", "l-229"]);
-    const back = await graphql(gh, "query($b: String) { repository(owner: \"acme\", name: \"widgets\") { labels(last: 2, before: $b) { nodes { name } } } }", { b: c.pageInfo.startCursor });
-    assert.deepEqual(back.body.data.repository.labels.nodes.map((n) => n.name), ["l-226", "l-227"]);
+    assert.deepEqual(
+      c.nodes.map((n) => n.name),
+      ["l-228", "l-229"],
+    );
+    const back = await graphql(
+      gh,
+      'query($b: String) { repository(owner: "acme", name: "widgets") { labels(last: 2, before: $b) { nodes { name } } } }',
+      { b: c.pageInfo.startCursor },
+    );
+    assert.deepEqual(
+      back.body.data.repository.labels.nodes.map((n) => n.name),
+      ["l-226", "l-227"],
+    );
   });
 
   test("REST: per_page and page with a Link header to the next page", async () => {
@@ -206,10 +289,33 @@ describe("REST is judged by GitHub's OpenAPI description", () => {
   after(() => gh.close());
 
   const bad = [
-    { rule: "a label without a name is refused", method: "POST", path: "/repos/acme/widgets/labels", body: { color: "ffffff" }, problem: /name/ },
-    { rule: "a status with a state GitHub does not know is refused", method: "POST", path: "/repos/acme/widgets/statuses/abc", body: { state: "green", context: "ci" }, problem: /state/ },
-    { rule: "reviewers as a string instead of an array is refused", method: "POST", path: "/repos/acme/widgets/pulls/1/requested_reviewers", body: { reviewers: "bob" }, problem: /reviewers/ },
-    { rule: "a query parameter the operation lacks is refused", method: "GET", path: "/repos/acme/widgets/labels?colour=red", problem: /colour/ },
+    {
+      rule: "a label without a name is refused",
+      method: "POST",
+      path: "/repos/acme/widgets/labels",
+      body: { color: "ffffff" },
+      problem: /name/,
+    },
+    {
+      rule: "a status with a state GitHub does not know is refused",
+      method: "POST",
+      path: "/repos/acme/widgets/statuses/abc",
+      body: { state: "green", context: "ci" },
+      problem: /state/,
+    },
+    {
+      rule: "reviewers as a string instead of an array is refused",
+      method: "POST",
+      path: "/repos/acme/widgets/pulls/1/requested_reviewers",
+      body: { reviewers: "bob" },
+      problem: /reviewers/,
+    },
+    {
+      rule: "a query parameter the operation lacks is refused",
+      method: "GET",
+      path: "/repos/acme/widgets/labels?colour=red",
+      problem: /colour/,
+    },
   ];
   for (const c of bad) {
     test(c.rule, async () => {
@@ -255,14 +361,29 @@ describe("REST is judged by GitHub's OpenAPI description", () => {
       assert.ok(r.status < 300, `${method} ${path} → ${r.status} ${JSON.stringify(r.body)}`);
     }
     const comment = gh.state.pull(1).comments[0];
-    assert.equal((await call(gh, "PATCH", `/repos/acme/widgets/issues/comments/${comment}`, { body: { body: "edited" } })).status, 200);
+    assert.equal(
+      (await call(gh, "PATCH", `/repos/acme/widgets/issues/comments/${comment}`, { body: { body: "edited" } })).status,
+      200,
+    );
     assert.deepEqual(gh.validationFailures, []);
   });
 
   const labelRules = [
-    { rule: "a label description over 100 characters is refused (GitHub's rule, stated only in words)", body: { name: "x", color: "ffffff", description: "d".repeat(101) }, field: "description" },
-    { rule: "a label colour that is not six hex digits is refused", body: { name: "x", color: "#fff" }, field: "color" },
-    { rule: "a label name that exists in another case is refused", body: { name: "BUG", color: "ffffff" }, field: "name" },
+    {
+      rule: "a label description over 100 characters is refused (GitHub's rule, stated only in words)",
+      body: { name: "x", color: "ffffff", description: "d".repeat(101) },
+      field: "description",
+    },
+    {
+      rule: "a label colour that is not six hex digits is refused",
+      body: { name: "x", color: "#fff" },
+      field: "color",
+    },
+    {
+      rule: "a label name that exists in another case is refused",
+      body: { name: "BUG", color: "ffffff" },
+      field: "name",
+    },
   ];
   for (const c of labelRules) {
     test(c.rule, async () => {
@@ -297,7 +418,13 @@ describe("faults", () => {
 
   const kinds = [
     { rule: "5xx answers 502", fault: { kind: "5xx" }, status: 502 },
-    { rule: "a secondary rate limit is 403 with retry-after and GitHub's message", fault: { kind: "secondary-rate-limit", retryAfter: 7 }, status: 403, retryAfter: "7", message: SECONDARY_RATE_LIMIT_MESSAGE },
+    {
+      rule: "a secondary rate limit is 403 with retry-after and GitHub's message",
+      fault: { kind: "secondary-rate-limit", retryAfter: 7 },
+      status: 403,
+      retryAfter: "7",
+      message: SECONDARY_RATE_LIMIT_MESSAGE,
+    },
     { rule: "429 carries retry-after", fault: { kind: "429", retryAfter: 3 }, status: 429, retryAfter: "3" },
   ];
   for (const c of kinds) {
@@ -333,7 +460,10 @@ describe("faults", () => {
     gh.reset();
     gh.inject({ kind: "labels-read-fails" });
     assert.equal((await call(gh, "GET", "/repos/acme/widgets/labels")).status, 500);
-    const r = await graphql(gh, "{ repository(owner: \"acme\", name: \"widgets\") { id labels(first: 10) { nodes { name } } } }");
+    const r = await graphql(
+      gh,
+      '{ repository(owner: "acme", name: "widgets") { id labels(first: 10) { nodes { name } } } }',
+    );
     assert.equal(r.body.data.repository.labels, null);
     assert.deepEqual(r.body.errors[0].path, ["repository", "labels"]);
     gh.reset();
@@ -341,16 +471,34 @@ describe("faults", () => {
   });
 
   test("the shells' Octokit retries each fault and gets the answer", async () => {
-    for (const fault of [{ kind: "5xx", times: 2 }, { kind: "secondary-rate-limit", retryAfter: 2 }, { kind: "429", retryAfter: 1 }]) {
+    for (const fault of [
+      { kind: "5xx", times: 2 },
+      { kind: "secondary-rate-limit", retryAfter: 2 },
+      { kind: "429", retryAfter: 1 },
+    ]) {
       gh.reset();
       const lines = [];
-      const octokit = makeOctokit({ token: gh.appToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, log: (l) => lines.push(l), timeScale: 0.001 });
+      const octokit = makeOctokit({
+        token: gh.appToken,
+        baseUrl: gh.url,
+        graphqlUrl: gh.graphqlUrl,
+        log: (l) => lines.push(l),
+        timeScale: 0.001,
+      });
       gh.inject({ ...fault, match: { path: "/labels" } });
       const r = await octokit.request("GET /repos/{owner}/{repo}/labels", { owner: OWNER, repo: REPO });
       assert.equal(r.status, 200, fault.kind);
       assert.equal(gh.requests.length, (fault.times ?? 1) + 1, `${fault.kind}: one request per attempt`);
-      assert.equal(lines.filter((l) => l.startsWith("GitHub answered")).length, fault.times ?? 1, `${fault.kind}: each failed attempt is logged`);
-      if (fault.retryAfter) assert.ok(lines.some((l) => l.includes(`${fault.retryAfter} s as GitHub asks`)), `${fault.kind}: retry-after honoured`);
+      assert.equal(
+        lines.filter((l) => l.startsWith("GitHub answered")).length,
+        fault.times ?? 1,
+        `${fault.kind}: each failed attempt is logged`,
+      );
+      if (fault.retryAfter)
+        assert.ok(
+          lines.some((l) => l.includes(`${fault.retryAfter} s as GitHub asks`)),
+          `${fault.kind}: retry-after honoured`,
+        );
     }
   });
 });
@@ -361,7 +509,13 @@ describe("primary rate limits", () => {
     try {
       gh.setRateLimit({ rest: 2, graphql: 1 });
       const lines = [];
-      const octokit = makeOctokit({ token: gh.appToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, log: (l) => lines.push(l), timeScale: 0.001 });
+      const octokit = makeOctokit({
+        token: gh.appToken,
+        baseUrl: gh.url,
+        graphqlUrl: gh.graphqlUrl,
+        log: (l) => lines.push(l),
+        timeScale: 0.001,
+      });
       for (let i = 0; i < 2; i++) await octokit.request("GET /repos/{owner}/{repo}", { owner: OWNER, repo: REPO });
       const err = await octokit.request("GET /repos/{owner}/{repo}", { owner: OWNER, repo: REPO }).catch((e) => e);
       assert.equal(err.status, 403);
@@ -375,7 +529,11 @@ describe("primary rate limits", () => {
       const second = await graphql(gh, "{ viewer { login } }");
       assert.equal(second.body.errors[0].type, "RATE_LIMITED");
       gh.clock.advance({ hours: 1 });
-      assert.equal((await graphql(gh, "{ viewer { login } }")).body.data.viewer.login, "github-actions[bot]", "the budget resets after an hour");
+      assert.equal(
+        (await graphql(gh, "{ viewer { login } }")).body.data.viewer.login,
+        "github-actions[bot]",
+        "the budget resets after an hour",
+      );
     } finally {
       await gh.close();
     }
@@ -391,8 +549,18 @@ describe("workflows: events start runs, except writes made with the GITHUB_TOKEN
   after(() => gh.close());
 
   const cases = [
-    { rule: "a write with the workflow's GITHUB_TOKEN (ghs_) starts no run", token: () => gh.appToken, runs: 0, startsRuns: false },
-    { rule: "a write with a personal token (ghp_) starts a run", token: () => "ghp_alicePersonal0000000000000000000000", runs: 1, startsRuns: true },
+    {
+      rule: "a write with the workflow's GITHUB_TOKEN (ghs_) starts no run",
+      token: () => gh.appToken,
+      runs: 0,
+      startsRuns: false,
+    },
+    {
+      rule: "a write with a personal token (ghp_) starts a run",
+      token: () => "ghp_alicePersonal0000000000000000000000",
+      runs: 1,
+      startsRuns: true,
+    },
   ];
   for (const c of cases) {
     test(c.rule, async () => {
@@ -401,7 +569,10 @@ describe("workflows: events start runs, except writes made with the GITHUB_TOKEN
       const pr = gh.createPull({ title: "t" });
       let started = 0;
       gh.workflows.on("pull_request_target", () => started++);
-      const r = await call(gh, "POST", `/repos/acme/widgets/issues/${pr.number}/labels`, { body: { labels: ["state:needs-human"] }, token: c.token() });
+      const r = await call(gh, "POST", `/repos/acme/widgets/issues/${pr.number}/labels`, {
+        body: { labels: ["state:needs-human"] },
+        token: c.token(),
+      });
       assert.equal(r.status, 200);
       await gh.settle();
       const labeled = gh.events.filter((e) => e.name === "pull_request" && e.action === "labeled");
@@ -419,7 +590,10 @@ describe("workflows: events start runs, except writes made with the GITHUB_TOKEN
     const pr = gh.createPull({ title: "t" });
     gh.comment(pr.number, { author: "bob", body: "/ready" });
     await gh.settle();
-    assert.deepEqual(got.map((s) => [s.scope, s.numbers]), [["pulls", [pr.number]]]);
+    assert.deepEqual(
+      got.map((s) => [s.scope, s.numbers]),
+      [["pulls", [pr.number]]],
+    );
   });
 });
 
@@ -430,7 +604,13 @@ describe("GitHub's computed facts", () => {
   });
   after(() => gh.close());
 
-  const mergeableOf = async (n) => (await graphql(gh, `{ repository(owner: "acme", name: "widgets") { pullRequest(number: ${n}) { mergeable mergeStateStatus } } }`)).body.data.repository.pullRequest;
+  const mergeableOf = async (n) =>
+    (
+      await graphql(
+        gh,
+        `{ repository(owner: "acme", name: "widgets") { pullRequest(number: ${n}) { mergeable mergeStateStatus } } }`,
+      )
+    ).body.data.repository.pullRequest;
 
   test("mergeable is UNKNOWN for a while after the base moves, then computed", async () => {
     const pr = gh.createPull({ title: "m" });
@@ -455,7 +635,10 @@ describe("GitHub's computed facts", () => {
     const reviewed = pr.headSha;
     gh.review(pr.number, { author: "alice", state: "APPROVED" });
     gh.push(pr.number);
-    const r = await graphql(gh, `{ repository(owner: "acme", name: "widgets") { pullRequest(number: ${pr.number}) { headRefOid reviews(first: 5) { nodes { state commit { oid } } } } } }`);
+    const r = await graphql(
+      gh,
+      `{ repository(owner: "acme", name: "widgets") { pullRequest(number: ${pr.number}) { headRefOid reviews(first: 5) { nodes { state commit { oid } } } } } }`,
+    );
     const p = r.body.data.repository.pullRequest;
     assert.equal(p.reviews.nodes[0].commit.oid, reviewed);
     assert.notEqual(p.headRefOid, reviewed);
@@ -467,10 +650,23 @@ describe("GitHub's computed facts", () => {
     gh.addLabels(pr.number, ["state:needs-human"], { by: "agent-2" });
     gh.clock.set("2026-02-01T11:00:00Z");
     gh.removeLabels(pr.number, ["state:needs-human"], { by: "prflow-bot" });
-    const r = await graphql(gh, `{ repository(owner: "acme", name: "widgets") { pullRequest(number: ${pr.number}) { timelineItems(first: 10, itemTypes: [LABELED_EVENT, UNLABELED_EVENT]) { nodes { __typename ... on LabeledEvent { createdAt actor { login } label { name } } ... on UnlabeledEvent { createdAt actor { login } label { name } } } } } } }`);
+    const r = await graphql(
+      gh,
+      `{ repository(owner: "acme", name: "widgets") { pullRequest(number: ${pr.number}) { timelineItems(first: 10, itemTypes: [LABELED_EVENT, UNLABELED_EVENT]) { nodes { __typename ... on LabeledEvent { createdAt actor { login } label { name } } ... on UnlabeledEvent { createdAt actor { login } label { name } } } } } } }`,
+    );
     assert.deepEqual(r.body.data.repository.pullRequest.timelineItems.nodes, [
-      { __typename: "LabeledEvent", createdAt: "2026-02-01T10:00:00Z", actor: { login: "agent-2" }, label: { name: "state:needs-human" } },
-      { __typename: "UnlabeledEvent", createdAt: "2026-02-01T11:00:00Z", actor: { login: "prflow-bot" }, label: { name: "state:needs-human" } },
+      {
+        __typename: "LabeledEvent",
+        createdAt: "2026-02-01T10:00:00Z",
+        actor: { login: "agent-2" },
+        label: { name: "state:needs-human" },
+      },
+      {
+        __typename: "UnlabeledEvent",
+        createdAt: "2026-02-01T11:00:00Z",
+        actor: { login: "prflow-bot" },
+        label: { name: "state:needs-human" },
+      },
     ]);
   });
 
@@ -480,9 +676,15 @@ describe("GitHub's computed facts", () => {
     gh.addLabels(pr.number, ["waiting"]);
     const r = await call(gh, "PATCH", "/repos/acme/widgets/labels/waiting", { body: { new_name: "state:waiting" } });
     assert.equal(r.status, 200);
-    const t = await graphql(gh, `{ repository(owner: "acme", name: "widgets") { pullRequest(number: ${pr.number}) { labels(first: 5) { nodes { name } } timelineItems(first: 5, itemTypes: [LABELED_EVENT]) { nodes { ... on LabeledEvent { label { name } } } } } } }`);
+    const t = await graphql(
+      gh,
+      `{ repository(owner: "acme", name: "widgets") { pullRequest(number: ${pr.number}) { labels(first: 5) { nodes { name } } timelineItems(first: 5, itemTypes: [LABELED_EVENT]) { nodes { ... on LabeledEvent { label { name } } } } } } }`,
+    );
     const p = t.body.data.repository.pullRequest;
-    assert.deepEqual([p.labels.nodes, p.timelineItems.nodes], [[{ name: "state:waiting" }], [{ label: { name: "state:waiting" } }]]);
+    assert.deepEqual(
+      [p.labels.nodes, p.timelineItems.nodes],
+      [[{ name: "state:waiting" }], [{ label: { name: "state:waiting" } }]],
+    );
   });
 
   test("the Date header is the emulator's clock", async () => {
@@ -500,8 +702,14 @@ describe("webhook payloads map to a scope", () => {
     pull_request: (p) => ({ scope: "pulls", numbers: [p.pull_request.number] }),
     pull_request_review: (p) => ({ scope: "pulls", numbers: [p.pull_request.number] }),
     issue_comment: (p) => (p.issue.pull_request ? { scope: "pulls", numbers: [p.issue.number] } : { scope: "none" }),
-    check_suite: (p) => (p.check_suite.pull_requests.length ? { scope: "pulls", numbers: [...new Set(p.check_suite.pull_requests.map((x) => x.number))] } : { scope: "all" }),
-    check_run: (p) => (p.check_run.pull_requests.length ? { scope: "pulls", numbers: [...new Set(p.check_run.pull_requests.map((x) => x.number))] } : { scope: "all" }),
+    check_suite: (p) =>
+      p.check_suite.pull_requests.length
+        ? { scope: "pulls", numbers: [...new Set(p.check_suite.pull_requests.map((x) => x.number))] }
+        : { scope: "all" },
+    check_run: (p) =>
+      p.check_run.pull_requests.length
+        ? { scope: "pulls", numbers: [...new Set(p.check_run.pull_requests.map((x) => x.number))] }
+        : { scope: "all" },
     status: () => ({ scope: "all" }),
   };
   for (const [name, expect] of Object.entries(expected)) {
@@ -541,7 +749,10 @@ describe("webhook payloads map to a scope", () => {
         const example = byName[e.name]?.find((p) => (p.action ?? null) === e.action);
         if (!example) continue;
         compared++;
-        const absent = (a, b, prefix) => Object.keys(a).filter((k) => !notOurs.has(k) && !(k in b)).map((k) => `${e.name}.${e.action}: ${prefix}${k}`);
+        const absent = (a, b, prefix) =>
+          Object.keys(a)
+            .filter((k) => !notOurs.has(k) && !(k in b))
+            .map((k) => `${e.name}.${e.action}: ${prefix}${k}`);
         missing.push(...absent(example, e.payload, ""));
         for (const k of ["pull_request", "issue", "comment", "review", "check_run", "check_suite", "label"]) {
           if (example[k] && e.payload[k]) missing.push(...absent(example[k], e.payload[k], `${k}.`));
@@ -563,7 +774,11 @@ describe("webhook payloads map to a scope", () => {
       gh.comment(pr.number, { author: "bob", body: "hi" });
       gh.checkRun({ number: pr.number, name: "test" });
       gh.status({ number: pr.number, context: "ci", state: "success" });
-      const scopes = gh.events.map((e) => [`${e.name}.${e.action ?? ""}`, parseEvent(e.name, e.payload).scope, parseEvent(e.name, e.payload).numbers ?? null]);
+      const scopes = gh.events.map((e) => [
+        `${e.name}.${e.action ?? ""}`,
+        parseEvent(e.name, e.payload).scope,
+        parseEvent(e.name, e.payload).numbers ?? null,
+      ]);
       assert.deepEqual(scopes, [
         ["pull_request.opened", "pulls", [pr.number]],
         ["label.created", "all", null],
@@ -584,7 +799,10 @@ describe("a workflow whose action writes: no recursion with GITHUB_TOKEN, a new 
   // An action that adds a label to the event's pull request with the token it is given.
   function labellingAction() {
     const dir = mkdtempSync(join(tmpdir(), "prflow-labeller-"));
-    writeFileSync(join(dir, "action.yml"), "name: labeller\ninputs:\n  token:\n    default: ${{ github.token }}\nruns:\n  using: node24\n  main: main.mjs\n");
+    writeFileSync(
+      join(dir, "action.yml"),
+      "name: labeller\ninputs:\n  token:\n    default: ${{ github.token }}\nruns:\n  using: node24\n  main: main.mjs\n",
+    );
     writeFileSync(
       join(dir, "main.mjs"),
       `import { readFileSync } from "node:fs";
@@ -599,8 +817,16 @@ process.exitCode = res.ok ? 0 : 1;
     return dir;
   }
   const cases = [
-    { rule: "GITHUB_TOKEN: the action's label write starts no run", token: (gh) => gh.appToken, runs: ["pull_request_target.opened"] },
-    { rule: "personal token: the action's label write starts one more run", token: (gh) => gh.personalToken, runs: ["pull_request_target.opened", "pull_request_target.labeled"] },
+    {
+      rule: "GITHUB_TOKEN: the action's label write starts no run",
+      token: (gh) => gh.appToken,
+      runs: ["pull_request_target.opened"],
+    },
+    {
+      rule: "personal token: the action's label write starts one more run",
+      token: (gh) => gh.personalToken,
+      runs: ["pull_request_target.opened", "pull_request_target.labeled"],
+    },
   ];
   for (const c of cases) {
     test(c.rule, async () => {
@@ -647,9 +873,20 @@ appendFileSync(e.GITHUB_STEP_SUMMARY, "## hello\\n");
 console.log("node " + process.versions.node.split(".")[0]);
 `,
       );
-      const r = await gh.runAction({ actionPath: dir, event: "pull_request_target", payload: { number: 7 }, inputs: { mode: "reconcile" } });
+      const r = await gh.runAction({
+        actionPath: dir,
+        event: "pull_request_target",
+        payload: { number: 7 },
+        inputs: { mode: "reconcile" },
+      });
       assert.equal(r.code, 0, r.stderr);
-      assert.deepEqual(r.outputs, { status: "200", mode: "reconcile", dry: "yes", event: "pull_request_target:7", graphql: "true" });
+      assert.deepEqual(r.outputs, {
+        status: "200",
+        mode: "reconcile",
+        dry: "yes",
+        event: "pull_request_target:7",
+        graphql: "true",
+      });
       assert.equal(r.summary, "## hello\n");
       assert.equal(r.stdout.trim(), "node 24");
       assert.equal(gh.requests.at(-1).tokenKind, "app", "the default token input is the job's GITHUB_TOKEN");
@@ -669,20 +906,51 @@ describe("browsers: CORS as GitHub answers it (docs: using CORS and JSONP to mak
   const origin = "https://dashboard.example";
   // Each answer a page can get: success, failure before authentication, failure after it, GraphQL.
   const cases = [
-    { rule: "a REST read carries the CORS headers", method: "GET", path: `/repos/${OWNER}/${REPO}/labels`, token: "emulator", status: 200 },
-    { rule: "a 401 (bad token) is readable by the page too", method: "GET", path: `/repos/${OWNER}/${REPO}/labels`, token: "ghp_wrong", status: 401 },
+    {
+      rule: "a REST read carries the CORS headers",
+      method: "GET",
+      path: `/repos/${OWNER}/${REPO}/labels`,
+      token: "emulator",
+      status: 200,
+    },
+    {
+      rule: "a 401 (bad token) is readable by the page too",
+      method: "GET",
+      path: `/repos/${OWNER}/${REPO}/labels`,
+      token: "ghp_wrong",
+      status: 401,
+    },
     { rule: "a 404 carries them", method: "GET", path: "/nowhere", token: "emulator", status: 404 },
-    { rule: "a GraphQL answer carries them", method: "POST", path: "/graphql", token: "emulator", status: 200, body: { query: "query { viewer { login } }" } },
+    {
+      rule: "a GraphQL answer carries them",
+      method: "POST",
+      path: "/graphql",
+      token: "emulator",
+      status: 200,
+      body: { query: "query { viewer { login } }" },
+    },
   ];
   for (const c of cases) {
     test(c.rule, async () => {
       const token = c.token === "emulator" ? gh.personalToken : c.token;
-      const res = await fetch(`${gh.url}${c.path}`, { method: c.method, headers: { origin, authorization: `token ${token}` }, body: c.body ? JSON.stringify(c.body) : undefined });
+      const res = await fetch(`${gh.url}${c.path}`, {
+        method: c.method,
+        headers: { origin, authorization: `token ${token}` },
+        body: c.body ? JSON.stringify(c.body) : undefined,
+      });
       await res.arrayBuffer();
       assert.equal(res.status, c.status);
       assert.equal(res.headers.get("access-control-allow-origin"), "*");
       const exposed = res.headers.get("access-control-expose-headers").toLowerCase().split(/,\s*/);
-      for (const h of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after", "link", "etag"]) assert.ok(exposed.includes(h), `${h} is exposed`);
+      for (const h of [
+        "x-ratelimit-limit",
+        "x-ratelimit-remaining",
+        "x-ratelimit-reset",
+        "retry-after",
+        "link",
+        "etag",
+      ])
+        assert.ok(exposed.includes(h), `${h} is exposed`);
       // api.github.com's list (docs.github.com, "Using CORS and JSONP") has no Date: a page cannot read
       // GitHub's clock, and the dashboard says it counts on the browser's. The emulator must not be kinder.
       assert.ok(!exposed.includes("date"), `Date is not exposed: ${exposed}`);
@@ -694,7 +962,11 @@ describe("browsers: CORS as GitHub answers it (docs: using CORS and JSONP to mak
     const before = gh.requests.length;
     const res = await fetch(`${gh.url}/graphql`, {
       method: "OPTIONS",
-      headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type" },
+      headers: {
+        origin,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization,content-type",
+      },
     });
     assert.equal(res.status, 204);
     assert.equal(res.headers.get("access-control-allow-origin"), "*");
@@ -715,8 +987,18 @@ describe("the contents API serves files set on the default branch (the dashboard
   after(() => gh.close());
 
   const cases = [
-    { rule: "a file, its path percent-encoded as Octokit sends it, is base64 text", path: ".github%2Fprflow.json", status: 200, text: '{ "flow": "stations" }\n' },
-    { rule: "a file, its path with plain slashes", path: ".github/prflow.json", status: 200, text: '{ "flow": "stations" }\n' },
+    {
+      rule: "a file, its path percent-encoded as Octokit sends it, is base64 text",
+      path: ".github%2Fprflow.json",
+      status: 200,
+      text: '{ "flow": "stations" }\n',
+    },
+    {
+      rule: "a file, its path with plain slashes",
+      path: ".github/prflow.json",
+      status: 200,
+      text: '{ "flow": "stations" }\n',
+    },
     { rule: "a missing file is a 404", path: ".github/missing.json", status: 404, text: null },
     { rule: "another ref is not served", path: ".github/prflow.json?ref=other", status: 404, text: null },
   ];

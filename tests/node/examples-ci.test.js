@@ -14,17 +14,26 @@ import { ROOT } from "./lib/cli.js";
 const workflow = load(readFileSync(`${ROOT}examples/workflows/ci-skip-ci.yml`, "utf8"));
 
 test("expression evaluator: the rules the snippet leans on", () => {
-  const ctx = { github: { event: { action: "Labeled", pull_request: { labels: [{ name: "skip-ci" }, { name: "bug" }] } } } };
+  const ctx = {
+    github: { event: { action: "Labeled", pull_request: { labels: [{ name: "skip-ci" }, { name: "bug" }] } } },
+  };
   assert.equal(evaluate("github.event.action == 'labeled'", ctx), true, "== on strings ignores case");
   assert.equal(evaluate("contains(github.event.pull_request.labels.*.name, 'skip-ci')", ctx), true);
-  assert.equal(evaluate("!contains(github.event.pull_request.labels.*.name, 'wip') && github.event.missing == null", ctx), true);
+  assert.equal(
+    evaluate("!contains(github.event.pull_request.labels.*.name, 'wip') && github.event.missing == null", ctx),
+    true,
+  );
   assert.equal(evaluate("(false || 'x') && !true", ctx), false);
 });
 
 test("examples ci-skip-ci: the tests run where the emulator's CI model runs them, ci-ok where it starts a run", async (t) => {
   const gh = await startEmulator({ seed: "ci-snippet", git: false });
   t.after(() => gh.close());
-  assert.deepEqual(workflow.on.pull_request.types.filter((a) => ["labeled", "unlabeled"].includes(a)), ["labeled", "unlabeled"], "label events reach it");
+  assert.deepEqual(
+    workflow.on.pull_request.types.filter((a) => ["labeled", "unlabeled"].includes(a)),
+    ["labeled", "unlabeled"],
+    "label events reach it",
+  );
   gh.ci.register({ name: workflow.name, jobs: [{ name: "test", minutes: 10 }], guard: "ci-ok", skipLabel: "skip-ci" });
   gh.createLabel({ name: "skip-ci", color: "ededed" });
   gh.createLabel({ name: "bug", color: "d73a4a" });
@@ -37,17 +46,29 @@ test("examples ci-skip-ci: the tests run where the emulator's CI model runs them
   gh.advance({ minutes: 11 });
 
   const events = gh.events.filter((e) => e.name === "pull_request");
-  assert.ok(events.some((e) => e.action === "unlabeled" && e.payload.label.name === "skip-ci"), "skip-ci came off");
+  assert.ok(
+    events.some((e) => e.action === "unlabeled" && e.payload.label.name === "skip-ci"),
+    "skip-ci came off",
+  );
   const runs = gh.ci.runs.filter((r) => r.event === "pull_request");
   let seen = 0;
   for (const e of events) {
     const github = { event_name: "pull_request", event: e.payload };
-    const started = runs.filter((r) => r.action === e.action && r.sha === e.payload.pull_request.head.sha && r.startedAt === e.at);
+    const started = runs.filter(
+      (r) => r.action === e.action && r.sha === e.payload.pull_request.head.sha && r.startedAt === e.at,
+    );
     const testRuns = evaluate(workflow.jobs.test.if, { github });
-    const okRuns = evaluate(workflow.jobs["ci-ok"].if, { github, needs: { test: { result: testRuns ? "success" : "skipped" } } });
+    const okRuns = evaluate(workflow.jobs["ci-ok"].if, {
+      github,
+      needs: { test: { result: testRuns ? "success" : "skipped" } },
+    });
     const what = `${e.action}${e.payload.label ? ` ${e.payload.label.name}` : ""}`;
     assert.equal(okRuns, started.length === 1, `${what}: ci-ok runs exactly where the model starts a run`);
-    assert.equal(testRuns, started.length === 1 && !started[0].skipped, `${what}: the tests run exactly where the model runs them`);
+    assert.equal(
+      testRuns,
+      started.length === 1 && !started[0].skipped,
+      `${what}: the tests run exactly where the model runs them`,
+    );
     seen += okRuns;
   }
   assert.ok(seen >= 4, `the day's events that start runs (${seen})`);

@@ -13,9 +13,13 @@ import { createEngine } from "../../js/node.js";
 // The sizes the issues promised, per corpus, in calls (a case with steps makes several).
 const PROMISED = { reconcile: 150, queue: 200, stations: 90, followup: 20, "queue-cycle": 200 };
 
-const dumpPath = process.env.PRFLOW_FIXTURE_DUMP || fileURLToPath(new URL("../../.tmp/fixture-calls.json", import.meta.url));
+const dumpPath =
+  process.env.PRFLOW_FIXTURE_DUMP || fileURLToPath(new URL("../../.tmp/fixture-calls.json", import.meta.url));
 if (!existsSync(dumpPath)) {
-  test("the native fixture calls exist", () => assert.fail(`${dumpPath} is missing: run cargo test first (scripts/test.sh sets PRFLOW_FIXTURE_DUMP=.tmp/fixture-calls.json)`));
+  test("the native fixture calls exist", () =>
+    assert.fail(
+      `${dumpPath} is missing: run cargo test first (scripts/test.sh sets PRFLOW_FIXTURE_DUMP=.tmp/fixture-calls.json)`,
+    ));
 } else {
   const calls = JSON.parse(readFileSync(dumpPath, "utf8"));
   const engines = new Map();
@@ -39,7 +43,12 @@ if (!existsSync(dumpPath)) {
   test("the shipped engine has no fixture-only decision, and every other decision the corpora ask", () => {
     const asked = new Set(calls.map((c) => c.call));
     const fixtureOnly = [...asked].filter((name) => !shipped.has(name)).sort();
-    assert.deepEqual(fixtureOnly, ["green", "marker", "order", "owner", "reviewHold", "setAsideApplies", "setAsideComment", "settle"].filter((n) => asked.has(n)));
+    assert.deepEqual(
+      fixtureOnly,
+      ["green", "marker", "order", "owner", "reviewHold", "setAsideApplies", "setAsideComment", "settle"].filter((n) =>
+        asked.has(n),
+      ),
+    );
     assert.throws(() => createEngine().call("settle", {}), /unknown decision "settle"/);
   });
 

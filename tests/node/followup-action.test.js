@@ -22,7 +22,13 @@ test("sweep mode on a schedule: stop-the-line output, one comment per level, the
     gh.addLabels(pr.number, ["state:ready-for-review"], { by: "agent-m1" });
     gh.clock.advance({ minutes: 245 });
     const run = () =>
-      gh.runAction({ actionPath: ROOT, event: "schedule", payload: { schedule: "7,37 * * * 1-5" }, inputs: { mode: "sweep", live: "true" }, workspace: ws });
+      gh.runAction({
+        actionPath: ROOT,
+        event: "schedule",
+        payload: { schedule: "7,37 * * * 1-5" },
+        inputs: { mode: "sweep", live: "true" },
+        workspace: ws,
+      });
 
     const first = await run();
     assert.equal(first.code, 0, first.stdout + first.stderr);

@@ -10,14 +10,24 @@ import { RunError } from "../../lib/run.js";
 import * as prflow from "../../js/node.js";
 import { runCli } from "./lib/cli.js";
 
-const CONFIG = { followup: { people: { onDuty: "alice", reviewers: ["alice", "bob"], machineOwners: { m1: "carol", m4: "bob" } } } };
+const CONFIG = {
+  followup: { people: { onDuty: "alice", reviewers: ["alice", "bob"], machineOwners: { m1: "carol", m4: "bob" } } },
+};
 
 async function repository() {
   const gh = await startEmulator({ clock: makeClock("2026-11-30T09:00:00Z") });
   for (const name of ["state:ready-for-review", "state:reviewing", "from:m1", "reviewer:m4"]) gh.createLabel({ name });
   const octokit = makeOctokit({ token: gh.appToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
   const sweep = ({ live = false, config = CONFIG } = {}) =>
-    sweepRun({ prflow, octokit, owner: gh.state.owner, repo: gh.state.repo, configPath: ".github/prflow.json", readFile: () => JSON.stringify(config), live });
+    sweepRun({
+      prflow,
+      octokit,
+      owner: gh.state.owner,
+      repo: gh.state.repo,
+      configPath: ".github/prflow.json",
+      readFile: () => JSON.stringify(config),
+      live,
+    });
   const stop = async () => {
     gh.server.closeAllConnections?.();
     await new Promise((resolve) => gh.server.close(resolve));
@@ -35,15 +45,28 @@ test("dry run by default; live writes the ping and opens the board; the same swe
     gh.clock.advance({ minutes: 61 });
 
     const dry = await sweep();
-    assert.deepEqual(dry.plan.ops.map((o) => o.op), ["upsertComment", "upsertBoard"], "a ping and the board are due");
-    assert.ok(dry.results.every((r) => r.outcome === "dry-run"), "a dry run only says what it would do");
+    assert.deepEqual(
+      dry.plan.ops.map((o) => o.op),
+      ["upsertComment", "upsertBoard"],
+      "a ping and the board are due",
+    );
+    assert.ok(
+      dry.results.every((r) => r.outcome === "dry-run"),
+      "a dry run only says what it would do",
+    );
     assert.equal(gh.counts().writes, 0, "and writes nothing");
     assert.match(dry.summary, /dry run: nothing was written/);
 
     const live = await sweep({ live: true });
-    assert.ok(live.results.every((r) => r.outcome === "applied"), JSON.stringify(live.results));
+    assert.ok(
+      live.results.every((r) => r.outcome === "applied"),
+      JSON.stringify(live.results),
+    );
     const [ping] = comments(gh, pr.number);
-    assert.match(ping.body, /^<!-- prflow:followup state=state:ready-for-review since=2026-11-30T09:00:00Z level=60 -->\n@alice @bob:/);
+    assert.match(
+      ping.body,
+      /^<!-- prflow:followup state=state:ready-for-review since=2026-11-30T09:00:00Z level=60 -->\n@alice @bob:/,
+    );
     const boards = [...gh.state.pulls.values()].filter((i) => !i.isPull);
     assert.equal(boards.length, 1);
     assert.ok(boards[0].labels.includes("flow:board"), "the board carries its label (created with the issue)");
@@ -66,12 +89,20 @@ test("a claim with no verdict for 180 minutes is released back to the queue, onc
     gh.addLabels(pr.number, ["from:m1", "state:reviewing", "reviewer:m4"], { by: "station-m4" });
     gh.clock.advance({ minutes: 181 });
     const run = await sweep({ live: true });
-    assert.deepEqual(run.results.map((r) => r.outcome), ["applied", "applied", "applied"], "comment, labels, board");
+    assert.deepEqual(
+      run.results.map((r) => r.outcome),
+      ["applied", "applied", "applied"],
+      "comment, labels, board",
+    );
     assert.deepEqual([...gh.state.pull(pr.number).labels].sort(), ["from:m1", "state:ready-for-review"]);
     assert.match(comments(gh, pr.number)[0].body, /\*\*Claim released\.\*\* @bob: `reviewer:m4`/);
     gh.clock.advance({ minutes: 30 });
     const next = await sweep({ live: true });
-    assert.deepEqual(next.plan.ops.filter((o) => o.op !== "upsertBoard"), [], "back in the queue: a new stay, nothing due yet");
+    assert.deepEqual(
+      next.plan.ops.filter((o) => o.op !== "upsertBoard"),
+      [],
+      "back in the queue: a new stay, nothing due yet",
+    );
   } finally {
     await stop();
   }
@@ -82,7 +113,9 @@ test("a bad config stops the sweep before anything is read, naming the file and 
   try {
     await assert.rejects(
       sweep({ config: { followup: { workingHours: { zone: "Mars/Olympus" } } } }),
-      (e) => e instanceof RunError && /\.github\/prflow\.json: \$\.followup\.workingHours\.zone: expected one of the built-in zones/.test(e.message),
+      (e) =>
+        e instanceof RunError &&
+        /\.github\/prflow\.json: \$\.followup\.workingHours\.zone: expected one of the built-in zones/.test(e.message),
     );
     assert.equal(gh.requests.length, 0, "nothing was read");
   } finally {
@@ -102,11 +135,18 @@ test("prflow sweep: a dry run from the terminal reports the ping it would write 
     gh.addLabels(pr.number, ["from:m1", "state:ready-for-review"], { by: "agent-m1" });
     gh.clock.advance({ minutes: 125 });
     const env = { ...gh.env(gh.appToken), PRFLOW_TIME_SCALE: "0.001" };
-    const r = await runCli(["sweep", "--repo", `${gh.state.owner}/${gh.state.repo}`, "--config", join(dir, "prflow.json"), "--json"], { env });
+    const r = await runCli(
+      ["sweep", "--repo", `${gh.state.owner}/${gh.state.repo}`, "--config", join(dir, "prflow.json"), "--json"],
+      { env },
+    );
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.stopTheLine, false, "125 minutes is past escalation, not yet stop-the-line");
-    assert.deepEqual(out.results.map((x) => x.outcome), ["dry-run", "dry-run"], "escalation comment and board, not written");
+    assert.deepEqual(
+      out.results.map((x) => x.outcome),
+      ["dry-run", "dry-run"],
+      "escalation comment and board, not written",
+    );
     assert.match(out.plan.ops[0].marker, /level=120/);
     assert.equal(gh.counts().writes, 0);
   } finally {
@@ -120,7 +160,8 @@ test("the comment writer edits the comment the engine names (commentId) while it
     const pr = gh.createPull({ title: "p", author: "agent-m1" });
     const own = gh.comment(pr.number, { author: "github-actions[bot]", body: "<!-- prflow:followup x -->\nold" });
     const octokit = makeOctokit({ token: gh.appToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
-    const write = async (extra) => (await applyOps(octokit, [{ ...op, ...extra }], { owner: gh.state.owner, repo: gh.state.repo, live: true }))[0];
+    const write = async (extra) =>
+      (await applyOps(octokit, [{ ...op, ...extra }], { owner: gh.state.owner, repo: gh.state.repo, live: true }))[0];
     const op = { op: "upsertComment", number: pr.number, marker: "<!-- prflow:followup x -->", reason: "test" };
     // Without the engine's pick the writer creates a comment, even though an own comment carries the marker.
     assert.match((await write({ body: "<!-- prflow:followup x -->\nnew" })).detail, /^commented/);

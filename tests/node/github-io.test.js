@@ -22,18 +22,37 @@ function assertValidFacts(facts) {
   assert.ok(ok, `facts match schema/facts.schema.json: ${JSON.stringify(validateFacts.errors?.slice(0, 3))}`);
 }
 
-const octokitFor = (gh, log = () => {}, token = gh.appToken) => makeOctokit({ token, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, log, timeScale: 0.001 });
+const octokitFor = (gh, log = () => {}, token = gh.appToken) =>
+  makeOctokit({ token, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, log, timeScale: 0.001 });
 
 describe("makeOctokit points where the runner says", () => {
   const cases = [
-    { rule: "github.com: the runner's two URLs", given: { baseUrl: "https://api.github.com", graphqlUrl: "https://api.github.com/graphql" }, rest: "https://api.github.com", graphql: "https://api.github.com/graphql" },
-    { rule: "GitHub Enterprise Server: /api/v3 → /api/graphql when no GraphQL URL is given", given: { baseUrl: "https://ghe.example/api/v3" }, rest: "https://ghe.example/api/v3", graphql: "https://ghe.example/api/graphql" },
-    { rule: "an explicit GraphQL URL wins", given: { baseUrl: "http://127.0.0.1:9/", graphqlUrl: "http://127.0.0.1:9/gql" }, rest: "http://127.0.0.1:9", graphql: "http://127.0.0.1:9/gql" },
+    {
+      rule: "github.com: the runner's two URLs",
+      given: { baseUrl: "https://api.github.com", graphqlUrl: "https://api.github.com/graphql" },
+      rest: "https://api.github.com",
+      graphql: "https://api.github.com/graphql",
+    },
+    {
+      rule: "GitHub Enterprise Server: /api/v3 → /api/graphql when no GraphQL URL is given",
+      given: { baseUrl: "https://ghe.example/api/v3" },
+      rest: "https://ghe.example/api/v3",
+      graphql: "https://ghe.example/api/graphql",
+    },
+    {
+      rule: "an explicit GraphQL URL wins",
+      given: { baseUrl: "http://127.0.0.1:9/", graphqlUrl: "http://127.0.0.1:9/gql" },
+      rest: "http://127.0.0.1:9",
+      graphql: "http://127.0.0.1:9/gql",
+    },
   ];
   for (const c of cases) {
     test(c.rule, () => {
       const o = makeOctokit({ token: "t", ...c.given });
-      assert.deepEqual({ rest: o.request.endpoint.DEFAULTS.baseUrl, graphql: o.prflowGraphqlUrl }, { rest: c.rest, graphql: c.graphql });
+      assert.deepEqual(
+        { rest: o.request.endpoint.DEFAULTS.baseUrl, graphql: o.prflowGraphqlUrl },
+        { rest: c.rest, graphql: c.graphql },
+      );
     });
   }
 });
@@ -46,11 +65,18 @@ describe("readFacts reproduces the seeded repository", () => {
     gh = await startEmulator({ owner: OWNER, repo: REPO });
     gh.clock.set("2026-01-05T09:00:00Z");
     gh.user("maintainer", { association: "MEMBER" });
-    for (const name of ["state:needs-human", "state:addressing", "blocker:checks"]) gh.createLabel({ name, color: "0e8a16", description: `prflow: ${name}` });
+    for (const name of ["state:needs-human", "state:addressing", "blocker:checks"])
+      gh.createLabel({ name, color: "0e8a16", description: `prflow: ${name}` });
     gh.setRequiredChecks(["test"]);
     gh.setFile("CODEOWNERS", "*.rs @acme/core\n");
     // Three pull requests, each exercising different facts.
-    const a = gh.createPull({ title: "Add parser", body: "Merge-After: #2", author: "agent-1", files: ["src/parser.rs", "README.md"], labels: ["state:needs-human"] });
+    const a = gh.createPull({
+      title: "Add parser",
+      body: "Merge-After: #2",
+      author: "agent-1",
+      files: ["src/parser.rs", "README.md"],
+      labels: ["state:needs-human"],
+    });
     gh.review(a.number, { author: "alice", state: "CHANGES_REQUESTED", body: "fix it" });
     gh.clock.advance({ minutes: 1 });
     gh.push(a.number, { files: ["src/parser.rs"] });
@@ -75,31 +101,105 @@ describe("readFacts reproduces the seeded repository", () => {
 
   test("repository facts: viewer, default branch, labels, required checks, CODEOWNERS, GitHub's clock", () => {
     assert.deepEqual(
-      { repository: facts.repository, now: facts.now, viewer: facts.viewer, defaultBranch: facts.defaultBranch, labels: facts.labels, requiredChecks: facts.requiredChecks, codeowners: facts.codeowners, unknown: facts.unknown },
-      { repository: "acme/widgets", now: "2026-01-05T09:02:00Z", viewer: "github-actions[bot]", defaultBranch: "main", labels: ["blocker:checks", "state:addressing", "state:needs-human"], requiredChecks: ["test"], codeowners: "*.rs @acme/core\n", unknown: [] },
+      {
+        repository: facts.repository,
+        now: facts.now,
+        viewer: facts.viewer,
+        defaultBranch: facts.defaultBranch,
+        labels: facts.labels,
+        requiredChecks: facts.requiredChecks,
+        codeowners: facts.codeowners,
+        unknown: facts.unknown,
+      },
+      {
+        repository: "acme/widgets",
+        now: "2026-01-05T09:02:00Z",
+        viewer: "github-actions[bot]",
+        defaultBranch: "main",
+        labels: ["blocker:checks", "state:addressing", "state:needs-human"],
+        requiredChecks: ["test"],
+        codeowners: "*.rs @acme/core\n",
+        unknown: [],
+      },
     );
   });
 
   test("only open pull requests, by number", () => {
-    assert.deepEqual(facts.pullRequests.map((p) => p.number), [seeded.a.number, seeded.b.number]);
+    assert.deepEqual(
+      facts.pullRequests.map((p) => p.number),
+      [seeded.a.number, seeded.b.number],
+    );
   });
 
   test("pull request A: reviews bound to the old head, checks and statuses in one shape, comments with write access", () => {
     const a = facts.pullRequests[0];
     assert.deepEqual(
-      { title: a.title, body: a.body, author: a.author, files: a.files, labels: a.labels, reviewRequests: a.reviewRequests, headSha: a.headSha, mergeable: a.mergeable, mergeStateStatus: a.mergeStateStatus, unknown: a.unknown },
-      { title: "Add parser", body: "Merge-After: #2", author: "agent-1", files: ["src/parser.rs"], labels: ["state:needs-human"], reviewRequests: ["bob", "acme/core"], headSha: seeded.a.headSha, mergeable: "MERGEABLE", mergeStateStatus: "BLOCKED", unknown: [] },
+      {
+        title: a.title,
+        body: a.body,
+        author: a.author,
+        files: a.files,
+        labels: a.labels,
+        reviewRequests: a.reviewRequests,
+        headSha: a.headSha,
+        mergeable: a.mergeable,
+        mergeStateStatus: a.mergeStateStatus,
+        unknown: a.unknown,
+      },
+      {
+        title: "Add parser",
+        body: "Merge-After: #2",
+        author: "agent-1",
+        files: ["src/parser.rs"],
+        labels: ["state:needs-human"],
+        reviewRequests: ["bob", "acme/core"],
+        headSha: seeded.a.headSha,
+        mergeable: "MERGEABLE",
+        mergeStateStatus: "BLOCKED",
+        unknown: [],
+      },
     );
-    assert.deepEqual(a.reviews.map((r) => [r.author, r.state, r.commit === seeded.a.commits[0].oid, r.body]), [["alice", "CHANGES_REQUESTED", true, "fix it"]]);
-    assert.deepEqual(a.checks.map(({ id, url, ...c }) => ({ ...c, hasId: id !== null, url })), [
-      { name: "test", workflow: "CI", status: "COMPLETED", conclusion: "FAILURE", startedAt: "2026-01-05T09:01:00Z", completedAt: "2026-01-05T09:01:00Z", hasId: true, url: a.checks[0].url },
-      { name: "ci/legacy", workflow: null, status: "COMPLETED", conclusion: "ERROR", startedAt: "2026-01-05T09:01:00Z", completedAt: "2026-01-05T09:01:00Z", hasId: false, url: undefined },
-    ]);
-    assert.match(a.checks[0].url, /^https:\/\/github\.com\/acme\/widgets\/actions\/runs\/\d+$/, "a check run's page (detailsUrl); a status without a target_url has none");
-    assert.deepEqual(a.comments.map((c) => [c.author, c.body, c.authorAssociation]), [
-      ["maintainer", "/ready", "MEMBER"],
-      ["github-actions[bot]", "<!-- prflow:claim key=1 -->", "CONTRIBUTOR"],
-    ]);
+    assert.deepEqual(
+      a.reviews.map((r) => [r.author, r.state, r.commit === seeded.a.commits[0].oid, r.body]),
+      [["alice", "CHANGES_REQUESTED", true, "fix it"]],
+    );
+    assert.deepEqual(
+      a.checks.map(({ id, url, ...c }) => ({ ...c, hasId: id !== null, url })),
+      [
+        {
+          name: "test",
+          workflow: "CI",
+          status: "COMPLETED",
+          conclusion: "FAILURE",
+          startedAt: "2026-01-05T09:01:00Z",
+          completedAt: "2026-01-05T09:01:00Z",
+          hasId: true,
+          url: a.checks[0].url,
+        },
+        {
+          name: "ci/legacy",
+          workflow: null,
+          status: "COMPLETED",
+          conclusion: "ERROR",
+          startedAt: "2026-01-05T09:01:00Z",
+          completedAt: "2026-01-05T09:01:00Z",
+          hasId: false,
+          url: undefined,
+        },
+      ],
+    );
+    assert.match(
+      a.checks[0].url,
+      /^https:\/\/github\.com\/acme\/widgets\/actions\/runs\/\d+$/,
+      "a check run's page (detailsUrl); a status without a target_url has none",
+    );
+    assert.deepEqual(
+      a.comments.map((c) => [c.author, c.body, c.authorAssociation]),
+      [
+        ["maintainer", "/ready", "MEMBER"],
+        ["github-actions[bot]", "<!-- prflow:claim key=1 -->", "CONTRIBUTOR"],
+      ],
+    );
   });
 
   test("pull request A: the timeline in GitHub's order with actor, time and label", () => {
@@ -118,8 +218,20 @@ describe("readFacts reproduces the seeded repository", () => {
   test("pull request B: conflicting, pending status, ready-for-review and force-push events", () => {
     const b = facts.pullRequests[1];
     assert.deepEqual(
-      { isDraft: b.isDraft, mergeable: b.mergeable, mergeStateStatus: b.mergeStateStatus, checks: b.checks.map((c) => [c.name, c.status, c.conclusion]), kinds: b.timeline.map((e) => e.kind) },
-      { isDraft: false, mergeable: "CONFLICTING", mergeStateStatus: "DIRTY", checks: [], kinds: ["committed", "ready_for_review", "head_ref_force_pushed"] },
+      {
+        isDraft: b.isDraft,
+        mergeable: b.mergeable,
+        mergeStateStatus: b.mergeStateStatus,
+        checks: b.checks.map((c) => [c.name, c.status, c.conclusion]),
+        kinds: b.timeline.map((e) => e.kind),
+      },
+      {
+        isDraft: false,
+        mergeable: "CONFLICTING",
+        mergeStateStatus: "DIRTY",
+        checks: [],
+        kinds: ["committed", "ready_for_review", "head_ref_force_pushed"],
+      },
     );
   });
 
@@ -135,7 +247,10 @@ describe("readFacts reproduces the seeded repository", () => {
   test("numbers: reads only those, skipping closed ones", async () => {
     const some = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO, numbers: [seeded.b.number, 3] });
     assertValidFacts(some);
-    assert.deepEqual(some.pullRequests.map((p) => p.number), [seeded.b.number]);
+    assert.deepEqual(
+      some.pullRequests.map((p) => p.number),
+      [seeded.b.number],
+    );
     assert.deepEqual(some.stats, { graphql: 1, rest: 1, followUps: 0 });
   });
 
@@ -162,7 +277,10 @@ describe("nested pagination: a list longer than its page is followed for that pu
     const facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO });
     assertValidFacts(facts);
     const p = facts.pullRequests[0];
-    assert.deepEqual([p.files.length, new Set(p.files).size, p.reviews.length, p.timeline.length], [230, 230, 130, 131]);
+    assert.deepEqual(
+      [p.files.length, new Set(p.files).size, p.reviews.length, p.timeline.length],
+      [230, 230, 130, 131],
+    );
     assert.deepEqual(p.files.slice(0, 2), ["src/f0.rs", "src/f1.rs"]);
     // Page 1 holds 100 files, 50 reviews, 100 timeline items; then rounds of 100 for what still overflows:
     // files 200 / reviews 130 / timeline 131 (round 1), files 230 (round 2).
@@ -175,9 +293,13 @@ describe("nested pagination is batched across pull requests", () => {
   test("30 pull requests with 150 files each: 1 page + 2 follow-up queries (20 and 10 pull requests), not 30", async () => {
     const gh = await startEmulator({ owner: OWNER, repo: REPO });
     try {
-      for (let i = 0; i < 30; i++) gh.createPull({ title: `wide ${i}`, files: Array.from({ length: 150 }, (_, j) => `pkg${i}/f${j}.rs`) });
+      for (let i = 0; i < 30; i++)
+        gh.createPull({ title: `wide ${i}`, files: Array.from({ length: 150 }, (_, j) => `pkg${i}/f${j}.rs`) });
       const facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO });
-      assert.ok(facts.pullRequests.every((p) => p.files.length === 150 && p.files[149] === `pkg${p.number - 1}/f99.rs`), "files by path, as git and GitHub list them");
+      assert.ok(
+        facts.pullRequests.every((p) => p.files.length === 150 && p.files[149] === `pkg${p.number - 1}/f99.rs`),
+        "files by path, as git and GitHub list them",
+      );
       assert.deepEqual(facts.stats, { graphql: 3, rest: 1, followUps: 2 });
       assert.deepEqual(gh.validationFailures, []);
     } finally {
@@ -192,7 +314,10 @@ describe("nested pagination of the other lists", () => {
     try {
       const pr = gh.createPull({ title: "busy" });
       for (let i = 0; i < 120; i++) gh.checkRun({ number: pr.number, name: `job-${i}`, workflow: `wf-${i % 3}` });
-      gh.addLabels(pr.number, Array.from({ length: 60 }, (_, i) => `area:${i}`));
+      gh.addLabels(
+        pr.number,
+        Array.from({ length: 60 }, (_, i) => `area:${i}`),
+      );
       for (let i = 0; i < 60; i++) gh.comment(pr.number, { author: `c${i}`, body: `comment ${i}` });
       gh.requestReviewers(pr.number, { reviewers: Array.from({ length: 30 }, (_, i) => `rev${i}`) });
       const facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO });
@@ -242,11 +367,17 @@ describe("request counts per sweep", () => {
         const counts = gh.counts();
         const pages = Math.ceil(n / PULL_PAGE);
         assert.equal(facts.pullRequests.length, n);
-        assert.deepEqual({ graphql: counts.graphql, rest: counts.rest, writes: counts.writes }, { graphql: pages, rest: 1, writes: 0 });
+        assert.deepEqual(
+          { graphql: counts.graphql, rest: counts.rest, writes: counts.writes },
+          { graphql: pages, rest: 1, writes: 0 },
+        );
         const costs = gh.requests.filter((r) => r.path === "/graphql").map((r) => [r.cost, r.nodes]);
-        for (const [cost, nodes] of costs) assert.ok(nodes <= 50_000 && cost <= 10, `page inside limits: ${nodes} nodes, cost ${cost}`);
+        for (const [cost, nodes] of costs)
+          assert.ok(nodes <= 50_000 && cost <= 10, `page inside limits: ${nodes} nodes, cost ${cost}`);
         assert.deepEqual(gh.validationFailures, []);
-        console.log(`sweep of ${n}: ${counts.total} requests (${counts.graphql} GraphQL + ${counts.rest} REST); a page is ${costs[0][1]} nodes, cost ${costs[0][0]} points`);
+        console.log(
+          `sweep of ${n}: ${counts.total} requests (${counts.graphql} GraphQL + ${counts.rest} REST); a page is ${costs[0][1]} nodes, cost ${costs[0][0]} points`,
+        );
       } finally {
         await gh.close();
       }
@@ -260,7 +391,8 @@ describe("the writer table writes exactly the ops, adding and removing named lab
   const lines = [];
   before(async () => {
     gh = await startEmulator({ owner: OWNER, repo: REPO });
-    for (const name of ["state:needs-human", "state:addressing", "blocker:checks", "merge-next", "needs-discussion"]) gh.createLabel({ name });
+    for (const name of ["state:needs-human", "state:addressing", "blocker:checks", "merge-next", "needs-discussion"])
+      gh.createLabel({ name });
     gh.createPull({ title: "1", labels: ["state:addressing", "merge-next"] });
     gh.createPull({ title: "2", labels: ["state:needs-human"] });
     gh.createPull({ title: "3", labels: ["state:needs-human", "blocker:checks"] });
@@ -272,7 +404,13 @@ describe("the writer table writes exactly the ops, adding and removing named lab
   const change = (label) => ({ label, reason: `because ${label}` });
   const plan = {
     ops: [
-      { op: "editLabels", number: 1, add: [change("state:needs-human")], remove: [change("state:addressing")], reason: "round done" },
+      {
+        op: "editLabels",
+        number: 1,
+        add: [change("state:needs-human")],
+        remove: [change("state:addressing")],
+        reason: "round done",
+      },
       { op: "editLabels", number: 2, add: [change("blocker:checks")], remove: [], reason: "checks fail" },
       { op: "editLabels", number: 3, add: [], remove: [change("blocker:checks")], reason: "checks pass" },
       { op: "requestReviewers", number: 4, reviewers: ["alice", "acme/core"], reason: "round starts" },
@@ -281,17 +419,39 @@ describe("the writer table writes exactly the ops, adding and removing named lab
   };
   // Each op: the requests it makes, and the labels after it.
   const expected = [
-    { outcome: "applied", requests: ["POST /repos/{owner}/{repo}/issues/{issue_number}/labels", "DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}"], labels: ["merge-next", "state:needs-human"] },
-    { outcome: "applied", requests: ["POST /repos/{owner}/{repo}/issues/{issue_number}/labels"], labels: ["state:needs-human", "blocker:checks"] },
-    { outcome: "applied", requests: ["DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}"], labels: ["state:needs-human"] },
-    { outcome: "applied", requests: ["POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers"], labels: [] },
+    {
+      outcome: "applied",
+      requests: [
+        "POST /repos/{owner}/{repo}/issues/{issue_number}/labels",
+        "DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}",
+      ],
+      labels: ["merge-next", "state:needs-human"],
+    },
+    {
+      outcome: "applied",
+      requests: ["POST /repos/{owner}/{repo}/issues/{issue_number}/labels"],
+      labels: ["state:needs-human", "blocker:checks"],
+    },
+    {
+      outcome: "applied",
+      requests: ["DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}"],
+      labels: ["state:needs-human"],
+    },
+    {
+      outcome: "applied",
+      requests: ["POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers"],
+      labels: [],
+    },
     { outcome: "failed", requests: [], labels: [] },
   ];
 
   test("a dry run reads and writes nothing and says what it would do", async () => {
     gh.reset();
     const results = await applyPlan(octokit, plan, { owner: OWNER, repo: REPO, live: false });
-    assert.deepEqual(results.map((r) => r.outcome), ["dry-run", "dry-run", "dry-run", "dry-run", "failed"]);
+    assert.deepEqual(
+      results.map((r) => r.outcome),
+      ["dry-run", "dry-run", "dry-run", "dry-run", "failed"],
+    );
     assert.equal(results[0].detail, "would +state:needs-human -state:addressing");
     assert.match(results[4].detail, /no writer for "mergeRightNow"/);
     assert.equal(gh.requests.length, 0);
@@ -300,19 +460,37 @@ describe("the writer table writes exactly the ops, adding and removing named lab
   test("live: each op makes only its own requests, the labels end as planned, nothing else is written", async () => {
     gh.reset();
     const results = await applyPlan(octokit, plan, { owner: OWNER, repo: REPO, live: true });
-    assert.deepEqual(results.map((r) => r.outcome), expected.map((e) => e.outcome));
-    assert.deepEqual(gh.requests.map((r) => `${r.method} ${r.operation}`), expected.flatMap((e) => e.requests));
-    assert.deepEqual([1, 2, 3, 4].map((n) => gh.state.pull(n).labels), expected.slice(0, 4).map((e) => e.labels));
-    assert.deepEqual(gh.state.pull(4).reviewRequests, [{ type: "User", login: "alice" }, { type: "Team", slug: "core" }]);
+    assert.deepEqual(
+      results.map((r) => r.outcome),
+      expected.map((e) => e.outcome),
+    );
+    assert.deepEqual(
+      gh.requests.map((r) => `${r.method} ${r.operation}`),
+      expected.flatMap((e) => e.requests),
+    );
+    assert.deepEqual(
+      [1, 2, 3, 4].map((n) => gh.state.pull(n).labels),
+      expected.slice(0, 4).map((e) => e.labels),
+    );
+    assert.deepEqual(gh.state.pull(4).reviewRequests, [
+      { type: "User", login: "alice" },
+      { type: "Team", slug: "core" },
+    ]);
     assert.deepEqual(gh.validationFailures, []);
   });
 
   test("the edit records both label events, by the token's account", () => {
-    const events = gh.state.pull(1).timeline.filter((e) => /Labeled|Unlabeled/.test(e.type)).slice(-2);
-    assert.deepEqual(events.map((e) => [e.type, e.label, e.actor]), [
-      ["LabeledEvent", "state:needs-human", "github-actions[bot]"],
-      ["UnlabeledEvent", "state:addressing", "github-actions[bot]"],
-    ]);
+    const events = gh.state
+      .pull(1)
+      .timeline.filter((e) => /Labeled|Unlabeled/.test(e.type))
+      .slice(-2);
+    assert.deepEqual(
+      events.map((e) => [e.type, e.label, e.actor]),
+      [
+        ["LabeledEvent", "state:needs-human", "github-actions[bot]"],
+        ["UnlabeledEvent", "state:addressing", "github-actions[bot]"],
+      ],
+    );
   });
 
   test("no write replaces the label set: a label a person adds between prflow's read and its write survives", async () => {
@@ -328,18 +506,37 @@ describe("the writer table writes exactly the ops, adding and removing named lab
     };
     octokit.hook.before("request", person);
     try {
-      const results = await applyPlan(octokit, { ops: [{ op: "editLabels", number: 1, add: [change("state:addressing")], remove: [change("state:needs-human")], reason: "r", guard: { head: gh.state.pull(1).headSha } }] }, { owner: OWNER, repo: REPO, live: true });
+      const results = await applyPlan(
+        octokit,
+        {
+          ops: [
+            {
+              op: "editLabels",
+              number: 1,
+              add: [change("state:addressing")],
+              remove: [change("state:needs-human")],
+              reason: "r",
+              guard: { head: gh.state.pull(1).headSha },
+            },
+          ],
+        },
+        { owner: OWNER, repo: REPO, live: true },
+      );
       assert.equal(results[0].outcome, "applied", results[0].detail);
     } finally {
       octokit.hook.remove("request", person);
     }
     assert.ok(added, "the person's label went in between");
     assert.deepEqual(gh.state.pull(1).labels.sort(), ["merge-next", "needs-discussion", "state:addressing"]);
-    assert.deepEqual(gh.requests.map((r) => `${r.method} ${r.operation}`), [
-      "GET /repos/{owner}/{repo}/pulls/{pull_number}",
-      "POST /repos/{owner}/{repo}/issues/{issue_number}/labels",
-      "DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}",
-    ], "the guard's one read, then an addition and a removal: no PUT or PATCH of the set");
+    assert.deepEqual(
+      gh.requests.map((r) => `${r.method} ${r.operation}`),
+      [
+        "GET /repos/{owner}/{repo}/pulls/{pull_number}",
+        "POST /repos/{owner}/{repo}/issues/{issue_number}/labels",
+        "DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}",
+      ],
+      "the guard's one read, then an addition and a removal: no PUT or PATCH of the set",
+    );
   });
 
   test("a moved head fails the guard: that op and the later ones on the same pull request are not written, others are", async () => {
@@ -353,17 +550,33 @@ describe("the writer table writes exactly the ops, adding and removing named lab
         ops: [
           { op: "editLabels", number: 2, add: [change("merge-next")], remove: [], reason: "r", guard: { head: seen } },
           { op: "requestReviewers", number: 2, reviewers: ["alice"], reason: "r" },
-          { op: "editLabels", number: 3, add: [change("merge-next")], remove: [], reason: "r", guard: { head: gh.state.pull(3).headSha } },
+          {
+            op: "editLabels",
+            number: 3,
+            add: [change("merge-next")],
+            remove: [],
+            reason: "r",
+            guard: { head: gh.state.pull(3).headSha },
+          },
         ],
       },
       { owner: OWNER, repo: REPO, live: true },
     );
-    assert.deepEqual(results.map((r) => r.outcome), ["guard-failed", "guard-failed", "applied"]);
-    assert.match(results[0].detail, new RegExp(`the head moved from ${seen.slice(0, 7)} to ${gh.state.pull(2).headSha.slice(0, 7)}`));
+    assert.deepEqual(
+      results.map((r) => r.outcome),
+      ["guard-failed", "guard-failed", "applied"],
+    );
+    assert.match(
+      results[0].detail,
+      new RegExp(`the head moved from ${seen.slice(0, 7)} to ${gh.state.pull(2).headSha.slice(0, 7)}`),
+    );
     assert.match(results[1].detail, /an earlier write to #2 failed its guard/);
     assert.deepEqual(gh.state.pull(2).labels, before, "nothing written to #2");
     assert.ok(gh.state.pull(3).labels.includes("merge-next"));
-    assert.deepEqual(gh.requests.filter((r) => r.method !== "GET").map((r) => r.path), [`/repos/${OWNER}/${REPO}/issues/3/labels`]);
+    assert.deepEqual(
+      gh.requests.filter((r) => r.method !== "GET").map((r) => r.path),
+      [`/repos/${OWNER}/${REPO}/issues/3/labels`],
+    );
   });
 
   test("labels that must still be on (or off) guard a write; GitHub's case rule applies", async () => {
@@ -371,23 +584,47 @@ describe("the writer table writes exactly the ops, adding and removing named lab
       octokit,
       {
         ops: [
-          { op: "editLabels", number: 3, add: [change("blocker:checks")], remove: [], reason: "r", guard: { labelsOn: ["State:Needs-Human"], labelsOff: ["merge-next"] } },
-          { op: "editLabels", number: 4, add: [change("blocker:checks")], remove: [], reason: "r", guard: { labelsOn: ["merge-next"] } },
+          {
+            op: "editLabels",
+            number: 3,
+            add: [change("blocker:checks")],
+            remove: [],
+            reason: "r",
+            guard: { labelsOn: ["State:Needs-Human"], labelsOff: ["merge-next"] },
+          },
+          {
+            op: "editLabels",
+            number: 4,
+            add: [change("blocker:checks")],
+            remove: [],
+            reason: "r",
+            guard: { labelsOn: ["merge-next"] },
+          },
         ],
       },
       { owner: OWNER, repo: REPO, live: true },
     );
-    assert.deepEqual(results.map((r) => [r.outcome, r.detail]), [
-      ["guard-failed", "merge-next was put on"],
-      ["guard-failed", "merge-next was taken off"],
-    ]);
+    assert.deepEqual(
+      results.map((r) => [r.outcome, r.detail]),
+      [
+        ["guard-failed", "merge-next was put on"],
+        ["guard-failed", "merge-next was taken off"],
+      ],
+    );
   });
 
   test("a failing op is reported and later ops still run", async () => {
     gh.reset();
     gh.inject({ kind: "5xx", match: { method: "POST", path: "/issues/2/labels" }, times: 10 });
-    const results = await applyPlan(octokit, { ops: [plan.ops[1], plan.ops[3]] }, { owner: OWNER, repo: REPO, live: true });
-    assert.deepEqual(results.map((r) => r.outcome), ["failed", "applied"]);
+    const results = await applyPlan(
+      octokit,
+      { ops: [plan.ops[1], plan.ops[3]] },
+      { owner: OWNER, repo: REPO, live: true },
+    );
+    assert.deepEqual(
+      results.map((r) => r.outcome),
+      ["failed", "applied"],
+    );
     assert.match(results[0].detail, /^502 /);
   });
 });
@@ -407,19 +644,31 @@ describe("the writer table carries the merge queue worker's writes", () => {
 
   test("auto-merge is armed at the head it expects, refused once the head moved, and disarmed", async () => {
     const head = gh.state.pull(1).headSha;
-    const [armed] = await apply([{ op: "armAutoMerge", number: 1, method: "SQUASH", reason: "green", guard: { head } }]);
+    const [armed] = await apply([
+      { op: "armAutoMerge", number: 1, method: "SQUASH", reason: "green", guard: { head } },
+    ]);
     assert.deepEqual([armed.outcome, gh.state.pull(1).autoMerge?.method], ["applied", "squash"], armed.detail);
     const [off] = await apply([{ op: "disarmAutoMerge", number: 1, reason: "r" }]);
     assert.deepEqual([off.outcome, gh.state.pull(1).autoMerge], ["applied", null]);
     gh.push(1, { by: "agent-1" });
-    const [stale] = await apply([{ op: "armAutoMerge", number: 1, method: "SQUASH", reason: "green", guard: { head } }]);
+    const [stale] = await apply([
+      { op: "armAutoMerge", number: 1, method: "SQUASH", reason: "green", guard: { head } },
+    ]);
     assert.equal(stale.outcome, "guard-failed");
     assert.equal(gh.state.pull(1).autoMerge, null, "not armed on a head nobody checked");
     assert.deepEqual(gh.validationFailures, []);
   });
 
   test("issues are opened, edited and closed, never with a label set", async () => {
-    const [opened] = await apply([{ op: "createIssue", title: "t", body: "<!-- prflow:unowned pr=1 -->\nb", marker: "<!-- prflow:unowned pr=1 -->", reason: "r" }]);
+    const [opened] = await apply([
+      {
+        op: "createIssue",
+        title: "t",
+        body: "<!-- prflow:unowned pr=1 -->\nb",
+        marker: "<!-- prflow:unowned pr=1 -->",
+        reason: "r",
+      },
+    ]);
     assert.equal(opened.outcome, "applied");
     const n = opened.created;
     const [closed] = await apply([{ op: "editIssue", number: n, body: "resolved", state: "closed", reason: "r" }]);
@@ -432,10 +681,19 @@ describe("the writer table carries the merge queue worker's writes", () => {
     const [none] = await apply([op]);
     assert.deepEqual([none.outcome, none.detail], ["failed", "no git here: only the queue worker applies push"]);
     const seen = [];
-    const git = { pushOp: async (o) => (seen.push(o), { outcome: "lease-lost", detail: "the lease was lost: topic moved" }) };
+    const git = {
+      pushOp: async (o) => (seen.push(o), { outcome: "lease-lost", detail: "the lease was lost: topic moved" }),
+    };
     gh.reset();
-    const [lost, after] = await apply([op, { op: "editLabels", number: 1, add: [], remove: [{ label: "skip-ci", reason: "r" }], reason: "r" }], { git });
-    assert.deepEqual([lost.outcome, after.outcome], ["lease-lost", "guard-failed"], "skip-ci stays on when the push did not land");
+    const [lost, after] = await apply(
+      [op, { op: "editLabels", number: 1, add: [], remove: [{ label: "skip-ci", reason: "r" }], reason: "r" }],
+      { git },
+    );
+    assert.deepEqual(
+      [lost.outcome, after.outcome],
+      ["lease-lost", "guard-failed"],
+      "skip-ci stays on when the push did not land",
+    );
     assert.deepEqual(seen, [op]);
     assert.equal(gh.requests.length, 0, "git's lease is the check: no REST read, no write");
   });
@@ -444,10 +702,16 @@ describe("the writer table carries the merge queue worker's writes", () => {
 describe("faults during a sweep are retried and the run converges", () => {
   const faults = [
     { rule: "a 5xx on the first GraphQL page", fault: { kind: "5xx", match: { graphql: "prflowSweep" }, times: 2 } },
-    { rule: "a secondary rate limit on the GraphQL page", fault: { kind: "secondary-rate-limit", match: { graphql: "prflowSweep" }, retryAfter: 3 } },
+    {
+      rule: "a secondary rate limit on the GraphQL page",
+      fault: { kind: "secondary-rate-limit", match: { graphql: "prflowSweep" }, retryAfter: 3 },
+    },
     { rule: "a 429 on the rules read", fault: { kind: "429", match: { path: "/rules/" }, retryAfter: 1 } },
     { rule: "a slow GraphQL page", fault: { kind: "slow", match: { graphql: "prflowSweep" }, delayMs: 30 } },
-    { rule: "a secondary rate limit on a label write", fault: { kind: "secondary-rate-limit", match: { method: "POST" }, retryAfter: 2 } },
+    {
+      rule: "a secondary rate limit on a label write",
+      fault: { kind: "secondary-rate-limit", match: { method: "POST" }, retryAfter: 2 },
+    },
   ];
   for (const c of faults) {
     test(c.rule, async () => {
@@ -461,11 +725,23 @@ describe("faults during a sweep are retried and the run converges", () => {
         const facts = await readFacts(octokit, { owner: OWNER, repo: REPO });
         assert.equal(facts.pullRequests.length, 3);
         assert.deepEqual(facts.unknown, []);
-        const results = await applyPlan(octokit, { ops: [{ op: "editLabels", number: 2, add: [{ label: "blocker:checks", reason: "r" }], remove: [], reason: "r" }] }, { owner: OWNER, repo: REPO, live: true, facts });
+        const results = await applyPlan(
+          octokit,
+          {
+            ops: [
+              { op: "editLabels", number: 2, add: [{ label: "blocker:checks", reason: "r" }], remove: [], reason: "r" },
+            ],
+          },
+          { owner: OWNER, repo: REPO, live: true, facts },
+        );
         assert.equal(results[0].outcome, "applied");
         assert.deepEqual(gh.state.pull(2).labels, ["blocker:checks"]);
         assert.equal(f.hits, c.fault.times ?? 1, "the fault fired");
-        if (c.fault.kind !== "slow") assert.ok(lines.some((l) => l.startsWith("GitHub answered")), "the retry left a log line");
+        if (c.fault.kind !== "slow")
+          assert.ok(
+            lines.some((l) => l.startsWith("GitHub answered")),
+            "the retry left a log line",
+          );
       } finally {
         await gh.close();
       }
@@ -485,12 +761,18 @@ describe("faults during a sweep are retried and the run converges", () => {
       const facts = await readFacts(octokitFor(gh, log), { owner: OWNER, repo: REPO, log });
       assert.equal(PULL_PAGE, 100);
       assert.equal(facts.pullRequests.length, n);
-      assert.deepEqual(facts.pullRequests.map((p) => p.number), Array.from({ length: n }, (_, i) => i + 1));
+      assert.deepEqual(
+        facts.pullRequests.map((p) => p.number),
+        Array.from({ length: n }, (_, i) => i + 1),
+      );
       assert.ok(lines.some((l) => l.endsWith("asking again 50 at a time")));
       // 4 failed attempts, then pages of 50: 50 + 50 + 10.
       assert.equal(gh.counts().graphql, 4 + 3);
       const sizes = gh.requests.filter((r) => r.path === "/graphql" && !r.faulted).map((r) => r.nodes);
-      assert.ok(sizes.every((nodes) => nodes < 47_800 / 2 + 1_000), `the pages after the failures are half size: ${sizes}`);
+      assert.ok(
+        sizes.every((nodes) => nodes < 47_800 / 2 + 1_000),
+        `the pages after the failures are half size: ${sizes}`,
+      );
     } finally {
       await gh.close();
     }
@@ -504,7 +786,10 @@ describe("faults during a sweep are retried and the run converges", () => {
       gh.inject({ kind: "labels-read-fails" });
       const facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO });
       assertValidFacts(facts);
-      assert.deepEqual({ labels: facts.labels, unknown: facts.unknown, prLabels: facts.pullRequests[0].labels }, { labels: [], unknown: ["labels"], prLabels: ["state:needs-human"] });
+      assert.deepEqual(
+        { labels: facts.labels, unknown: facts.unknown, prLabels: facts.pullRequests[0].labels },
+        { labels: [], unknown: ["labels"], prLabels: ["state:needs-human"] },
+      );
     } finally {
       await gh.close();
     }
@@ -518,11 +803,14 @@ describe("faults during a sweep are retried and the run converges", () => {
       gh.inject({ kind: "field-fails", field: "reviews", times: 1 });
       const facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO });
       assertValidFacts(facts);
-      assert.deepEqual(facts.pullRequests.map((p) => [p.number, p.files, p.unknown]), [
-        [1, [], ["reviews", "files"]],
-        [2, ["f1"], []],
-        [3, ["f2"], []],
-      ]);
+      assert.deepEqual(
+        facts.pullRequests.map((p) => [p.number, p.files, p.unknown]),
+        [
+          [1, [], ["reviews", "files"]],
+          [2, ["f1"], []],
+          [3, ["f2"], []],
+        ],
+      );
     } finally {
       await gh.close();
     }
@@ -534,7 +822,10 @@ describe("faults during a sweep are retried and the run converges", () => {
       gh.setBranchProtection(["ci/legacy", "test"]);
       gh.setRequiredChecks(["test", "lint"]);
       const facts = await readFacts(octokitFor(gh), { owner: OWNER, repo: REPO });
-      assert.deepEqual({ requiredChecks: facts.requiredChecks, unknown: facts.unknown, stats: facts.stats }, { requiredChecks: ["ci/legacy", "test", "lint"], unknown: [], stats: { graphql: 1, rest: 1, followUps: 0 } });
+      assert.deepEqual(
+        { requiredChecks: facts.requiredChecks, unknown: facts.unknown, stats: facts.stats },
+        { requiredChecks: ["ci/legacy", "test", "lint"], unknown: [], stats: { graphql: 1, rest: 1, followUps: 0 } },
+      );
     } finally {
       await gh.close();
     }
@@ -570,30 +861,59 @@ describe("syncLabels upserts the catalogue and never deletes", () => {
     { name: "blocker:checks", color: "b60205", description: "prflow sets it: a required check fails" },
     { name: "too:long", color: "b60205", description: "x".repeat(101) },
   ];
-  const decide = (labels) => (existing) => createEngine().labelSync({ catalog: { configErrors: [], labels, ownerMark: "prflow" }, existing });
+  const decide = (labels) => (existing) =>
+    createEngine().labelSync({ catalog: { configErrors: [], labels, ownerMark: "prflow" }, existing });
 
   test("dry run: says what it would do, writes nothing", async () => {
     gh.reset();
     const { results } = await syncLabels(octokit, { owner: OWNER, repo: REPO, decide: decide(wanted), live: false });
-    assert.deepEqual(results.map((r) => r.status), ["would update", "would create", "failed"]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ["would update", "would create", "failed"],
+    );
     assert.equal(gh.counts().writes, 0);
   });
 
   test("live: creates, updates (name case, colour, words), refuses a description over 100 characters, reports unused", async () => {
     gh.reset();
-    const { results, unused } = await syncLabels(octokit, { owner: OWNER, repo: REPO, decide: decide(wanted), live: true });
-    assert.deepEqual(results.map((r) => [r.name, r.status]), [["state:needs-human", "updated"], ["blocker:checks", "created"], ["too:long", "failed"]]);
+    const { results, unused } = await syncLabels(octokit, {
+      owner: OWNER,
+      repo: REPO,
+      decide: decide(wanted),
+      live: true,
+    });
+    assert.deepEqual(
+      results.map((r) => [r.name, r.status]),
+      [
+        ["state:needs-human", "updated"],
+        ["blocker:checks", "created"],
+        ["too:long", "failed"],
+      ],
+    );
     assert.match(results[2].detail, /101 characters; GitHub allows at most 100/);
     assert.deepEqual(unused, ["state:retired"], "made by prflow, no longer wanted; `bug` is not ours");
-    assert.deepEqual(gh.state.label("state:needs-human"), { ...gh.state.label("state:needs-human"), name: "state:needs-human", color: "0e8a16", description: wanted[0].description });
+    assert.deepEqual(gh.state.label("state:needs-human"), {
+      ...gh.state.label("state:needs-human"),
+      name: "state:needs-human",
+      color: "0e8a16",
+      description: wanted[0].description,
+    });
     assert.ok(gh.state.label("state:retired"), "never deleted");
     assert.deepEqual(gh.validationFailures, []);
   });
 
   test("a second run changes nothing", async () => {
     gh.reset();
-    const { results } = await syncLabels(octokit, { owner: OWNER, repo: REPO, decide: decide(wanted.slice(0, 2)), live: true });
-    assert.deepEqual(results.map((r) => r.status), ["unchanged", "unchanged"]);
+    const { results } = await syncLabels(octokit, {
+      owner: OWNER,
+      repo: REPO,
+      decide: decide(wanted.slice(0, 2)),
+      live: true,
+    });
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ["unchanged", "unchanged"],
+    );
     assert.equal(gh.counts().writes, 0);
   });
 });

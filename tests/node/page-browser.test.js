@@ -32,27 +32,73 @@ const SCREENS = new URL("../../.tmp/screens/", import.meta.url).pathname;
 const XSS = `<img src=x onerror="window.__pwned=1">`;
 const SEEDS = [
   { pull: { title: "Draft parser", author: "agent-m1", labels: ["from:m1"], draft: true } },
-  { pull: { title: `Title ${XSS} & <b>bold</b>`, body: `Body ${XSS}`, author: "agent-m1", labels: ["from:m1", `area:${XSS}`], head: `agent/<svg onload=window.__pwned=2>` }, check: "SUCCESS" },
-  { pull: { title: "Fix <script>window.__pwned=3</script> escaping", author: "agent-m1", labels: ["from:m1", "reviewer:m4"] }, review: { author: "review-bot", state: "CHANGES_REQUESTED" } },
-  { pull: { title: "Docs for the CLI", author: "win-box", labels: ["from:m6"] }, review: { author: "alice", state: "APPROVED" }, check: "SUCCESS" },
-  { pull: { title: "Speed up the sweep with a title long enough to wrap on a phone screen of 390 pixels", author: "win-box", labels: ["from:m6"] }, check: "FAILURE" },
-  { pull: { title: "Land the gate", author: "win-box", labels: ["from:m6", "merge-queued"], head: "agent/gate" }, review: { author: "alice", state: "APPROVED" }, check: "SUCCESS" },
+  {
+    pull: {
+      title: `Title ${XSS} & <b>bold</b>`,
+      body: `Body ${XSS}`,
+      author: "agent-m1",
+      labels: ["from:m1", `area:${XSS}`],
+      head: `agent/<svg onload=window.__pwned=2>`,
+    },
+    check: "SUCCESS",
+  },
+  {
+    pull: {
+      title: "Fix <script>window.__pwned=3</script> escaping",
+      author: "agent-m1",
+      labels: ["from:m1", "reviewer:m4"],
+    },
+    review: { author: "review-bot", state: "CHANGES_REQUESTED" },
+  },
+  {
+    pull: { title: "Docs for the CLI", author: "win-box", labels: ["from:m6"] },
+    review: { author: "alice", state: "APPROVED" },
+    check: "SUCCESS",
+  },
+  {
+    pull: {
+      title: "Speed up the sweep with a title long enough to wrap on a phone screen of 390 pixels",
+      author: "win-box",
+      labels: ["from:m6"],
+    },
+    check: "FAILURE",
+  },
+  {
+    pull: { title: "Land the gate", author: "win-box", labels: ["from:m6", "merge-queued"], head: "agent/gate" },
+    review: { author: "alice", state: "APPROVED" },
+    check: "SUCCESS",
+  },
   // The queue's pictures: a Merge-After on #6, a layer stacked on #6's branch, a cycle of two.
-  { pull: { title: "After the gate", body: "Merge-After: #6", author: "win-box", labels: ["from:m6", "merge-queued"] } },
-  { pull: { title: "Stacked on the gate", author: "agent-m1", labels: ["from:m1", "merge-queued"], base: "agent/gate" } },
+  {
+    pull: { title: "After the gate", body: "Merge-After: #6", author: "win-box", labels: ["from:m6", "merge-queued"] },
+  },
+  {
+    pull: { title: "Stacked on the gate", author: "agent-m1", labels: ["from:m1", "merge-queued"], base: "agent/gate" },
+  },
   { pull: { title: "Cycle one", body: "Merge-After: #10", author: "agent-m1", labels: ["from:m1", "merge-queued"] } },
   { pull: { title: "Cycle two", body: "Merge-After: #9", author: "agent-m1", labels: ["from:m1", "merge-queued"] } },
   // Set aside by the queue (its marker written by the account the page reads as), and one claimed.
   {
     pull: { title: "Rebase conflicted", author: "win-box", labels: ["from:m6", "merge-queued"] },
-    after: (gh, pr) => gh.comment(pr.number, { author: "alice", body: `<!-- prflow:set-aside reason=rebase-failed head=${pr.headSha} base=0000000000000000000000000000000000000000 -->\n**The merge queue set this pull request aside** (\`rebase-failed\`): rebasing it onto the base conflicted.\n\n- [ ] Retry: tick this box to have the queue try this pull request again.\n` }),
+    after: (gh, pr) =>
+      gh.comment(pr.number, {
+        author: "alice",
+        body: `<!-- prflow:set-aside reason=rebase-failed head=${pr.headSha} base=0000000000000000000000000000000000000000 -->\n**The merge queue set this pull request aside** (\`rebase-failed\`): rebasing it onto the base conflicted.\n\n- [ ] Retry: tick this box to have the queue try this pull request again.\n`,
+      }),
   },
   {
     pull: { title: "Being fixed", author: "win-box", labels: ["from:m6", "merge-queued"] },
-    after: (gh, pr) => gh.comment(pr.number, { author: "alice", body: `<!-- prflow:claim head=${pr.headSha} by=fixer-7 at=${new Date(gh.clock.now()).toISOString().replace(/\.\d{3}Z$/, "Z")} -->\n**fixer-7** is fixing this pull request.\n` }),
+    after: (gh, pr) =>
+      gh.comment(pr.number, {
+        author: "alice",
+        body: `<!-- prflow:claim head=${pr.headSha} by=fixer-7 at=${new Date(gh.clock.now()).toISOString().replace(/\.\d{3}Z$/, "Z")} -->\n**fixer-7** is fixing this pull request.\n`,
+      }),
   },
   // A draft marked ready once the Action has labelled it: two states, so a timeline.
-  { pull: { title: "Drafted, then ready", author: "agent-m1", labels: ["from:m1"], draft: true }, later: (gh, pr) => gh.markReady(pr.number) },
+  {
+    pull: { title: "Drafted, then ready", author: "agent-m1", labels: ["from:m1"], draft: true },
+    later: (gh, pr) => gh.markReady(pr.number),
+  },
   // Last (its issue takes the next number; `later` counts pull requests from 1): closes an issue that says Start-After: #6: an inherited edge, drawn dashed.
   {
     pull: { title: "Feature after the gate", author: "win-box", labels: ["from:m6", "merge-queued"] },
@@ -73,7 +119,8 @@ before(async () => {
   browser = chromiumRun.browser;
   gh = await seedPageBoard({ owner: OWNER, repo: REPO, token: TOKEN, config: CONFIG, seeds: SEEDS });
   // The team's own colours, none the config's: the page must draw each label as GitHub does.
-  for (const [i, l] of [...gh.state.labels.values()].entries()) gh.state.updateLabel(l.name, { color: (0x3a5f00 + i * 0x1d2b7).toString(16).padStart(6, "0").slice(-6) });
+  for (const [i, l] of [...gh.state.labels.values()].entries())
+    gh.state.updateLabel(l.name, { color: (0x3a5f00 + i * 0x1d2b7).toString(16).padStart(6, "0").slice(-6) });
   page = await servePage();
 });
 
@@ -96,7 +143,9 @@ function watchEnds(tab) {
         // A script error on the page ends the wait with its message, so a broken page fails the test
         // instead of leaving it waiting for an event that will not come.
         window.addEventListener("error", (e) => resolve(`page error: ${e.message}`), { once: true });
-        window.addEventListener("unhandledrejection", (e) => resolve(`page error: ${e.reason?.message ?? e.reason}`), { once: true });
+        window.addEventListener("unhandledrejection", (e) => resolve(`page error: ${e.reason?.message ?? e.reason}`), {
+          once: true,
+        });
       });
     window.__ended = window.__next();
     document.addEventListener("prflow:confirm", () => document.getElementById("confirm-api-yes").click());
@@ -137,9 +186,17 @@ const drawnRows = (tab) =>
       hidden: tr.hidden || tr.closest("section").hidden,
       cells: Object.fromEntries([...tr.querySelectorAll("td")].map((td) => [td.dataset.col, td.textContent])),
       chip: getComputedStyle(tr.querySelector('td[data-col="state"] .chip')).backgroundColor,
-      labels: [...tr.querySelectorAll('td[data-col="title"] .label')].map((s) => [s.textContent, getComputedStyle(s).backgroundColor]),
-      bar: tr.querySelector(".bar span").getBoundingClientRect().width / tr.querySelector(".bar").getBoundingClientRect().width,
-      stays: [...tr.querySelectorAll(".stays span")].map((s) => [s.title.split(": ")[0], getComputedStyle(s).backgroundColor]),
+      labels: [...tr.querySelectorAll('td[data-col="title"] .label')].map((s) => [
+        s.textContent,
+        getComputedStyle(s).backgroundColor,
+      ]),
+      bar:
+        tr.querySelector(".bar span").getBoundingClientRect().width /
+        tr.querySelector(".bar").getBoundingClientRect().width,
+      stays: [...tr.querySelectorAll(".stays span")].map((s) => [
+        s.title.split(": ")[0],
+        getComputedStyle(s).backgroundColor,
+      ]),
       links: [...tr.querySelectorAll("a")].map((a) => a.href),
     })),
   );
@@ -152,7 +209,12 @@ const drawnRows = (tab) =>
 async function screenshotAll(tab, path) {
   const { width, height } = tab.viewportSize();
   for (let i = 0, last = 0; i < 8; i++) {
-    const full = await tab.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(document.documentElement.scrollHeight)))));
+    const full = await tab.evaluate(
+      () =>
+        new Promise((r) =>
+          requestAnimationFrame(() => requestAnimationFrame(() => r(document.documentElement.scrollHeight))),
+        ),
+    );
     if (full === last) break;
     last = full;
     await tab.setViewportSize({ width, height: full });
@@ -175,31 +237,75 @@ test("in chromium: rows grouped by who acts next, every cell the engine's, links
 
     const shown = await drawnRows(tab);
     const order = view.groups.flatMap((g) => g.numbers.map((n) => [g.actor, n]));
-    assert.deepEqual(shown.map((r) => [r.group, r.number]), order, "the engine's groups, in its order");
+    assert.deepEqual(
+      shown.map((r) => [r.group, r.number]),
+      order,
+      "the engine's groups, in its order",
+    );
     const headings = new Map(view.groups.map((g) => [g.actor, g.heading]));
-    const base = { api: gh.url, repository: `${OWNER}/${REPO}`, labelColors: view.labelColors, actorHeading: (a) => headings.get(a) ?? a, several: false, now: Date.parse(view.now) };
+    const base = {
+      api: gh.url,
+      repository: `${OWNER}/${REPO}`,
+      labelColors: view.labelColors,
+      actorHeading: (a) => headings.get(a) ?? a,
+      several: false,
+      now: Date.parse(view.now),
+    };
     // The next action a group's rows share is said once, under its heading.
-    const shared = (n) => sharedNext(view.groups.find((g) => g.numbers.includes(n)).numbers.map((m) => ({ row: view.rows.find((r) => r.number === m) })));
+    const shared = (n) =>
+      sharedNext(
+        view.groups
+          .find((g) => g.numbers.includes(n))
+          .numbers.map((m) => ({ row: view.rows.find((r) => r.number === m) })),
+      );
     for (const row of view.rows) {
       const drawn = shown.find((r) => r.number === row.number);
-      for (const [key, , parts] of COLUMNS) assert.equal(drawn.cells[key], partsText(parts(row, { ...base, sharedNext: shared(row.number) })), `#${row.number}: column ${key}`);
+      for (const [key, , parts] of COLUMNS)
+        assert.equal(
+          drawn.cells[key],
+          partsText(parts(row, { ...base, sharedNext: shared(row.number) })),
+          `#${row.number}: column ${key}`,
+        );
       // Colours are the repository's labels' (recoloured in before()), not the config's.
       const color = (name) => gh.state.label(name)?.color;
-      if (row.shownState) assert.equal(drawn.chip, rgb(color(row.shownState)), `#${row.number}: its state in its label's colour on GitHub`);
+      if (row.shownState)
+        assert.equal(
+          drawn.chip,
+          rgb(color(row.shownState)),
+          `#${row.number}: its state in its label's colour on GitHub`,
+        );
       // Each label once: the state and the blockers have their own cells.
       const elsewhere = new Set([row.shownState, ...row.blockers]);
-      assert.deepEqual(drawn.labels, row.labels.filter((l) => !elsewhere.has(l)).map((l) => [l, rgb(color(l))]), `#${row.number}: each label in its colour on GitHub`);
+      assert.deepEqual(
+        drawn.labels,
+        row.labels.filter((l) => !elsewhere.has(l)).map((l) => [l, rgb(color(l))]),
+        `#${row.number}: each label in its colour on GitHub`,
+      );
       // The state's timeline: one stretch per stay the engine replayed, in that label's colour.
-      assert.deepEqual(drawn.stays.map(([label]) => label), row.stays.map((x) => x.label), `#${row.number}: its stays`);
-      for (const [label, bg] of drawn.stays) if (color(label)) assert.equal(bg, rgb(color(label)), `#${row.number}: the stay in ${label} in its colour`);
-      for (const f of row.checkRuns.failed) assert.ok(drawn.links.includes(runUrl(base, row, f)), `#${row.number}: a link to the failed run of ${f.name}`);
-      if (row.setAside?.commentId) assert.ok(drawn.links.some((h) => h.endsWith(`/pull/${row.number}#issuecomment-${row.setAside.commentId}`)), `#${row.number}: a link to its Retry box`);
+      assert.deepEqual(
+        drawn.stays.map(([label]) => label),
+        row.stays.map((x) => x.label),
+        `#${row.number}: its stays`,
+      );
+      for (const [label, bg] of drawn.stays)
+        if (color(label)) assert.equal(bg, rgb(color(label)), `#${row.number}: the stay in ${label} in its colour`);
+      for (const f of row.checkRuns.failed)
+        assert.ok(drawn.links.includes(runUrl(base, row, f)), `#${row.number}: a link to the failed run of ${f.name}`);
+      if (row.setAside?.commentId)
+        assert.ok(
+          drawn.links.some((h) => h.endsWith(`/pull/${row.number}#issuecomment-${row.setAside.commentId}`)),
+          `#${row.number}: a link to its Retry box`,
+        );
     }
-    assert.ok(view.rows.some((r) => r.state && view.labelColors[r.state] !== gh.state.label(r.state).color), "the repository's colours are not the config's, so the check above can fail");
+    assert.ok(
+      view.rows.some((r) => r.state && view.labelColors[r.state] !== gh.state.label(r.state).color),
+      "the repository's colours are not the config's, so the check above can fail",
+    );
     t.diagnostic(`groups: ${view.groups.map((g) => `${g.actor} ${g.numbers.join(",")}`).join("; ")}`);
     // The seeds were built to fill these: the test fails if the engine stops reading them so.
     const actors = new Set(view.rows.map((r) => r.actor));
-    for (const a of ["agents", "reviewers", "queue", "person"]) assert.ok(actors.has(a), `someone in the ${a} group: ${[...actors]}`);
+    for (const a of ["agents", "reviewers", "queue", "person"])
+      assert.ok(actors.has(a), `someone in the ${a} group: ${[...actors]}`);
     const aside = view.rows.find((r) => r.setAside?.reason === "rebase-failed" && r.setAside.commentId);
     assert.ok(aside, "the set-aside is read, with its comment");
     const asideCell = shown.find((r) => r.number === aside.number).cells.queue;
@@ -211,30 +317,65 @@ test("in chromium: rows grouped by who acts next, every cell the engine's, links
     assert.match(claimCell, /claimed by fixer-7, \d+ (min|h)/, `the claim with its age: ${claimCell}`);
     assert.equal(claimCell.split("claimed by").length, 2, `"claimed by" once: ${claimCell}`);
     assert.doesNotMatch(claimCell, /\d{4}-\d\d-\d\dT/, `no raw ISO time: ${claimCell}`);
-    assert.ok(view.rows.some((r) => r.checkRuns.failed.length), "a failed check is read");
-    assert.ok(view.rows.some((r) => r.stays.length > 1), "a pull request has moved through states, so a timeline has several stays");
+    assert.ok(
+      view.rows.some((r) => r.checkRuns.failed.length),
+      "a failed check is read",
+    );
+    assert.ok(
+      view.rows.some((r) => r.stays.length > 1),
+      "a pull request has moved through states, so a timeline has several stays",
+    );
     // Time in state as bars: the longer in its state, the longer the bar; the longest fills it.
-    const bars = view.rows.filter((r) => r.minutes !== null).map((r) => [r.minutes, shown.find((d) => d.number === r.number).bar]).sort((a, b) => a[0] - b[0]);
+    const bars = view.rows
+      .filter((r) => r.minutes !== null)
+      .map((r) => [r.minutes, shown.find((d) => d.number === r.number).bar])
+      .sort((a, b) => a[0] - b[0]);
     assert.ok(new Set(bars.map(([m]) => m)).size > 1, `times in state differ: ${JSON.stringify(bars)}`);
-    for (let i = 1; i < bars.length; i++) assert.ok(bars[i][1] >= bars[i - 1][1] - 0.001, `a longer time has a bar at least as long: ${JSON.stringify(bars)}`);
+    for (let i = 1; i < bars.length; i++)
+      assert.ok(
+        bars[i][1] >= bars[i - 1][1] - 0.001,
+        `a longer time has a bar at least as long: ${JSON.stringify(bars)}`,
+      );
     assert.ok(Math.abs(bars.at(-1)[1] - 1) < 0.01, `the longest fills its bar: ${bars.at(-1)[1]}`);
 
     // A time in state reads as one phrase: "40 min" never breaks between the number and its unit.
-    const broken = await tab.$$eval("#view .dur", (ds) => ds.filter((d) => d.getClientRects().length > 1).map((d) => d.closest("tr").id));
+    const broken = await tab.$$eval("#view .dur", (ds) =>
+      ds.filter((d) => d.getClientRects().length > 1).map((d) => d.closest("tr").id),
+    );
     assert.deepEqual(broken, [], "no time in state is split over two lines");
 
     // The graph: a node per engine node, an edge per engine edge, the cycle marked.
-    assert.ok(view.graph.nodes.length >= 5 && view.graph.cycles.length === 1, `the seeds make a graph with one cycle: ${JSON.stringify(view.graph.cycles)}`);
+    assert.ok(
+      view.graph.nodes.length >= 5 && view.graph.cycles.length === 1,
+      `the seeds make a graph with one cycle: ${JSON.stringify(view.graph.cycles)}`,
+    );
     const g = await tab.$eval(".graph-box svg", (svg) => ({
       nodes: [...svg.querySelectorAll("a.node")].map((a) => [Number(a.dataset.number), a.classList.contains("cycle")]),
-      edges: [...svg.querySelectorAll("path.edge")].map((p) => [Number(p.dataset.from), Number(p.dataset.to), p.classList.contains("cycle")]),
+      edges: [...svg.querySelectorAll("path.edge")].map((p) => [
+        Number(p.dataset.from),
+        Number(p.dataset.to),
+        p.classList.contains("cycle"),
+      ]),
     }));
-    assert.deepEqual(g.nodes, view.graph.nodes.map((n) => [n.number, n.inCycle]));
-    assert.deepEqual(g.edges, view.graph.edges.map((e) => [e.from, e.to, e.inCycle]));
+    assert.deepEqual(
+      g.nodes,
+      view.graph.nodes.map((n) => [n.number, n.inCycle]),
+    );
+    assert.deepEqual(
+      g.edges,
+      view.graph.edges.map((e) => [e.from, e.to, e.inCycle]),
+    );
     // Each kind of edge in its own line: Merge-After solid, a stack thick, an inherited Start-After dashed.
-    const lines = await tab.$$eval(".graph-box path.edge", (ps) => ps.map((p) => [p.getAttribute("class").split(" ")[1], getComputedStyle(p).strokeDasharray, getComputedStyle(p).strokeWidth]));
+    const lines = await tab.$$eval(".graph-box path.edge", (ps) =>
+      ps.map((p) => [
+        p.getAttribute("class").split(" ")[1],
+        getComputedStyle(p).strokeDasharray,
+        getComputedStyle(p).strokeWidth,
+      ]),
+    );
     const via = (kind) => lines.find(([v]) => v === kind);
-    for (const kind of ["mergeAfter", "stack", "startAfter"]) assert.ok(via(kind), `a ${kind} edge is drawn: ${JSON.stringify(lines)}`);
+    for (const kind of ["mergeAfter", "stack", "startAfter"])
+      assert.ok(via(kind), `a ${kind} edge is drawn: ${JSON.stringify(lines)}`);
     assert.equal(via("mergeAfter")[1], "none", "Merge-After is solid");
     assert.notEqual(via("startAfter")[1], "none", "an inherited Start-After is dashed");
     assert.ok(parseFloat(via("stack")[2]) > parseFloat(via("mergeAfter")[2]), "a stack is thicker");
@@ -242,15 +383,26 @@ test("in chromium: rows grouped by who acts next, every cell the engine's, links
     assert.ok(titles.includes(SEEDS[1].pull.title), "the markup title reached the engine unchanged");
 
     // Markup rendered as text: no element came from GitHub's strings, no handler ran.
-    assert.equal(await tab.evaluate(() => window.__pwned), undefined, "no onerror/onload/script from GitHub's strings ran");
-    assert.equal(await tab.$$eval("#view img, #view script, #view b, #view tr svg", (n) => n.length), 0, "no element parsed from a title, label or branch");
+    assert.equal(
+      await tab.evaluate(() => window.__pwned),
+      undefined,
+      "no onerror/onload/script from GitHub's strings ran",
+    );
+    assert.equal(
+      await tab.$$eval("#view img, #view script, #view b, #view tr svg", (n) => n.length),
+      0,
+      "no element parsed from a title, label or branch",
+    );
     // Inline code in the engine's words is drawn as <code>, its text unchanged.
     assert.ok(await tab.$$eval("#view td code", (n) => n.length > 0), "inline code is drawn as code");
 
     // Only the page's origin and the configured API were asked for anything.
     const origins = [...new Set(requests.map((u) => new URL(u).origin))].sort();
     assert.deepEqual(origins, [gh.url, page.url].sort(), `requests went only to the page and the API: ${origins}`);
-    assert.ok(requests.some((u) => u.startsWith(gh.url)), "the API was read");
+    assert.ok(
+      requests.some((u) => u.startsWith(gh.url)),
+      "the API was read",
+    );
     assert.match(await tab.textContent(".asof"), /this browser's clock/, "the stamp says whose clock it is");
     assert.deepEqual(gh.validationFailures, []);
 
@@ -276,7 +428,11 @@ test("in chromium at 390 px: cards, nothing wider than the screen", async (t) =>
     // A row is painted inside its own box (content-visibility), so what is too wide is clipped, not
     // scrolled: each cell's content must fit its cell.
     const clipped = await tab.$$eval("#view tr.row", (trs) =>
-      trs.flatMap((tr) => [tr, ...tr.children].filter((x) => x.scrollWidth > x.clientWidth + 1).map((x) => `${tr.id} ${x.dataset.col ?? "row"}: ${x.scrollWidth} > ${x.clientWidth}`)),
+      trs.flatMap((tr) =>
+        [tr, ...tr.children]
+          .filter((x) => x.scrollWidth > x.clientWidth + 1)
+          .map((x) => `${tr.id} ${x.dataset.col ?? "row"}: ${x.scrollWidth} > ${x.clientWidth}`),
+      ),
     );
     assert.deepEqual(clipped, [], "no row's content is wider than its card");
     // Each row is a card: its cells stack, so a cell starts at the row's left edge.
@@ -297,13 +453,30 @@ test("in chromium: a deep link opens at its row, j and k move between rows shown
     const ids = await tab.$$eval("#view tr.row", (trs) => trs.map((tr) => tr.id));
     const i = ids.indexOf("pr-3");
     assert.ok(i > 0 && i < ids.length - 1, `#3 has rows above and below: ${ids}`);
-    const at = () => tab.evaluate(() => ({ focused: document.activeElement?.id, hash: location.hash, repo: new URLSearchParams(location.search).get("repo") }));
-    assert.deepEqual(await at(), { focused: "pr-3", hash: "#pr-3", repo: `${OWNER}/${REPO}` }, "the linked row is focused and the link kept");
+    const at = () =>
+      tab.evaluate(() => ({
+        focused: document.activeElement?.id,
+        hash: location.hash,
+        repo: new URLSearchParams(location.search).get("repo"),
+      }));
+    assert.deepEqual(
+      await at(),
+      { focused: "pr-3", hash: "#pr-3", repo: `${OWNER}/${REPO}` },
+      "the linked row is focused and the link kept",
+    );
     await tab.keyboard.press("j");
-    assert.deepEqual(await at(), { focused: ids[i + 1], hash: `#${ids[i + 1]}`, repo: `${OWNER}/${REPO}` }, "j: the next row drawn");
+    assert.deepEqual(
+      await at(),
+      { focused: ids[i + 1], hash: `#${ids[i + 1]}`, repo: `${OWNER}/${REPO}` },
+      "j: the next row drawn",
+    );
     await tab.keyboard.press("k");
     await tab.keyboard.press("k");
-    assert.deepEqual(await at(), { focused: ids[i - 1], hash: `#${ids[i - 1]}`, repo: `${OWNER}/${REPO}` }, "k twice: two rows up");
+    assert.deepEqual(
+      await at(),
+      { focused: ids[i - 1], hash: `#${ids[i - 1]}`, repo: `${OWNER}/${REPO}` },
+      "k twice: two rows up",
+    );
     // Once connected the form is folded: Change opens it again.
     await tab.click("#change");
     await tab.focus("#repo");
@@ -319,10 +492,19 @@ test("in chromium: a deep link opens at its row, j and k move between rows shown
     await tab.focus(`#${ids[i - 1]}`);
     const number = ids[i - 1].slice("pr-".length);
     // The emulator serves no web pages: the navigation is answered here.
-    await tab.route(`**/${OWNER}/${REPO}/pull/${number}`, (route) => route.fulfill({ status: 200, contentType: "text/plain", body: "pull request" }));
-    const opened = tab.waitForRequest((r) => r.isNavigationRequest() && r.url().endsWith(`/${OWNER}/${REPO}/pull/${number}`), { timeout: 60_000 });
+    await tab.route(`**/${OWNER}/${REPO}/pull/${number}`, (route) =>
+      route.fulfill({ status: 200, contentType: "text/plain", body: "pull request" }),
+    );
+    const opened = tab.waitForRequest(
+      (r) => r.isNavigationRequest() && r.url().endsWith(`/${OWNER}/${REPO}/pull/${number}`),
+      { timeout: 60_000 },
+    );
     await tab.keyboard.press("o");
-    assert.equal(new URL((await opened).url()).origin, gh.url, "o opens the pull request of the focused row, on the API's server");
+    assert.equal(
+      new URL((await opened).url()).origin,
+      gh.url,
+      "o opens the pull request of the focused row, on the API's server",
+    );
     // Closing the tab while that navigation commits could hang page.close() until the browser closed.
     await tab.waitForURL(`**/${OWNER}/${REPO}/pull/${number}`, { timeout: 60_000 });
   } finally {
@@ -335,9 +517,21 @@ test("in chromium: filters and search live in the address, a link restores them,
   try {
     assert.equal(outcome, "rendered read");
     const view = createEngine(CONFIG).dashboard({ facts: await snapshot(tab) });
-    const visible = async () => (await drawnRows(tab)).filter((r) => !r.hidden).map((r) => r.number).sort((a, b) => a - b);
-    const want = (pred) => view.rows.filter(pred).map((r) => r.number).sort((a, b) => a - b);
-    assert.deepEqual(await visible(), want((r) => r.actor === "queue"), "?actor=queue: the queue's rows only");
+    const visible = async () =>
+      (await drawnRows(tab))
+        .filter((r) => !r.hidden)
+        .map((r) => r.number)
+        .sort((a, b) => a - b);
+    const want = (pred) =>
+      view.rows
+        .filter(pred)
+        .map((r) => r.number)
+        .sort((a, b) => a - b);
+    assert.deepEqual(
+      await visible(),
+      want((r) => r.actor === "queue"),
+      "?actor=queue: the queue's rows only",
+    );
     assert.ok((await visible()).length > 0);
     assert.equal(await tab.$eval("#f-actor", (s) => s.value), "queue", "the filter shows what the address says");
 
@@ -368,8 +562,13 @@ test("in chromium: filters and search live in the address, a link restores them,
       await again.fill("#token", TOKEN);
       await again.click("#form button[type=submit]");
       assert.equal(await again.evaluate(() => window.__ended), "rendered read");
-      const rows = await again.$$eval("#view tr.row", (trs) => trs.filter((tr) => !tr.hidden && !tr.closest("section").hidden).map((tr) => Number(tr.dataset.number)));
-      assert.deepEqual([...rows].sort((a, b) => a - b), gate);
+      const rows = await again.$$eval("#view tr.row", (trs) =>
+        trs.filter((tr) => !tr.hidden && !tr.closest("section").hidden).map((tr) => Number(tr.dataset.number)),
+      );
+      assert.deepEqual(
+        [...rows].sort((a, b) => a - b),
+        gate,
+      );
     } finally {
       await again.close();
     }
@@ -390,14 +589,24 @@ test("in chromium: Refresh asks GitHub conditionally; a 304 reads nothing more, 
       return next;
     };
     assert.equal(await refreshed(), "rendered unchanged");
-    assert.deepEqual(after(), ["GET /repos/{owner}/{repo}/issues 304"], "one conditional request, answered 304, nothing else");
+    assert.deepEqual(
+      after(),
+      ["GET /repos/{owner}/{repo}/issues 304"],
+      "one conditional request, answered 304, nothing else",
+    );
 
     since = gh.requests.length;
     gh.addLabels(2, ["prio:high"], { by: "alice" });
     assert.equal(await refreshed(), "rendered read");
     assert.ok(after()[0] === "GET /repos/{owner}/{repo}/issues 200", `the change is seen: ${after()[0]}`);
-    assert.ok(after().some((r) => r.startsWith("POST")), "and everything is read again");
-    assert.ok(after().includes("GET /repos/{owner}/{repo}/labels 304"), `the label colours asked with their ETag, unchanged: ${after()}`);
+    assert.ok(
+      after().some((r) => r.startsWith("POST")),
+      "and everything is read again",
+    );
+    assert.ok(
+      after().includes("GET /repos/{owner}/{repo}/labels 304"),
+      `the label colours asked with their ETag, unchanged: ${after()}`,
+    );
     assert.match(await tab.textContent("#pr-2"), /prio:high/, "the new label is drawn");
     assert.deepEqual(gh.validationFailures, []);
   } finally {
@@ -416,7 +625,8 @@ test(`in chromium: the interval refresh shows a check that finished with no pull
     await tab.fill("#token", TOKEN);
     await tab.click("#form button[type=submit]");
     assert.equal(await tab.evaluate(() => window.__ended), "rendered read");
-    const lint = () => tab.$$eval("#pr-4 td[data-col=checks] a", (as) => as.map((a) => a.textContent).filter((t) => t.includes("lint")));
+    const lint = () =>
+      tab.$$eval("#pr-4 td[data-col=checks] a", (as) => as.map((a) => a.textContent).filter((t) => t.includes("lint")));
     assert.deepEqual(await lint(), []);
 
     // A check finishes: GitHub's open list is unchanged (a check run touches no pull request's updated_at).
@@ -434,8 +644,15 @@ test(`in chromium: the interval refresh shows a check that finished with no pull
     assert.deepEqual(await lint(), [], "the 304 could not tell of the check");
 
     since = gh.requests.length;
-    assert.equal(await tick(`0${FULL_READ_MINUTES - 1}:00`), "rendered read", `${FULL_READ_MINUTES} minutes after the full read: everything is read again`);
-    assert.ok(after().some((r) => r.startsWith("POST prflowSweep 200")), `the facts were read again: ${after()}`);
+    assert.equal(
+      await tick(`0${FULL_READ_MINUTES - 1}:00`),
+      "rendered read",
+      `${FULL_READ_MINUTES} minutes after the full read: everything is read again`,
+    );
+    assert.ok(
+      after().some((r) => r.startsWith("POST prflowSweep 200")),
+      `the facts were read again: ${after()}`,
+    );
     assert.deepEqual(await lint(), ["✗ CI / lint"], "the finished check is drawn, linked to its run");
     assert.deepEqual(gh.validationFailures, []);
   } finally {
@@ -454,27 +671,50 @@ test("in chromium: warnings grouped by kind with their counts and inline code as
     assert.equal(outcome, "rendered read");
     const view = createEngine(CONFIG).dashboard({ facts: await snapshot(tab) });
     const kinds = warningKinds(view.warnings);
-    assert.ok(kinds.some((k) => k.count > 1 && k.kind.includes("`")), `a kind repeats and names code: ${JSON.stringify(kinds.map((k) => [k.count, k.kind]))}`);
+    assert.ok(
+      kinds.some((k) => k.count > 1 && k.kind.includes("`")),
+      `a kind repeats and names code: ${JSON.stringify(kinds.map((k) => [k.count, k.kind]))}`,
+    );
     const drawn = await tab.$$eval("#view .warnings details.kind", (ds) =>
-      ds.map((d) => ({ count: Number(d.dataset.count), summary: d.querySelector("summary").textContent, code: [...d.querySelectorAll("summary code")].map((c) => c.textContent) })),
+      ds.map((d) => ({
+        count: Number(d.dataset.count),
+        summary: d.querySelector("summary").textContent,
+        code: [...d.querySelectorAll("summary code")].map((c) => c.textContent),
+      })),
     );
     assert.deepEqual(
       drawn,
-      kinds.map((k) => ({ count: k.count, summary: `${k.count} × ${k.kind.replaceAll("`", "")}`, code: [...k.kind.matchAll(/`([^`]*)`/g)].map((m) => m[1]) })),
+      kinds.map((k) => ({
+        count: k.count,
+        summary: `${k.count} × ${k.kind.replaceAll("`", "")}`,
+        code: [...k.kind.matchAll(/`([^`]*)`/g)].map((m) => m[1]),
+      })),
       "one line per kind, largest first, with its count; backticked words drawn as code, the backticks gone",
     );
-    assert.match(await tab.textContent("#view .warnings h3"), new RegExp(`^Warnings: ${view.warnings.length} of ${kinds.length} kinds?$`));
+    assert.match(
+      await tab.textContent("#view .warnings h3"),
+      new RegExp(`^Warnings: ${view.warnings.length} of ${kinds.length} kinds?$`),
+    );
 
     // The same repository with a config that has mistakes: the engine's problems, each at its path, and no guess.
-    bare.setFile(".github/prflow.json", JSON.stringify({ ...CONFIG, flow: "stations", followup: 7, labels: { prefix: 3 } }));
+    bare.setFile(
+      ".github/prflow.json",
+      JSON.stringify({ ...CONFIG, flow: "stations", followup: 7, labels: { prefix: 3 } }),
+    );
     const next = tab.evaluate(() => window.__next());
     await tab.click("#change");
     await tab.click("#form button[type=submit]");
     assert.equal(await next, "rendered read");
     const broken = createEngine({ ...CONFIG, flow: "stations", followup: 7, labels: { prefix: 3 } }).configErrors();
     assert.ok(broken.length >= 2, `the config has several problems: ${JSON.stringify(broken)}`);
-    const listed = await tab.$$eval("#view .config-errors li", (lis) => lis.map((li) => [li.dataset.path, li.querySelector("code").textContent]));
-    assert.deepEqual(listed, broken.map((e) => [e.path, e.path]), "each problem at its JSON path, the path as code");
+    const listed = await tab.$$eval("#view .config-errors li", (lis) =>
+      lis.map((li) => [li.dataset.path, li.querySelector("code").textContent]),
+    );
+    assert.deepEqual(
+      listed,
+      broken.map((e) => [e.path, e.path]),
+      "each problem at its JSON path, the path as code",
+    );
     assert.equal(await tab.$$eval("#view tr.row", (n) => n.length), 0, "no row drawn from a guess");
     assert.match(await tab.textContent("#status"), /config: \.github\/prflow\.json has errors/);
     assert.deepEqual(bare.validationFailures, []);
@@ -488,11 +728,19 @@ test("in chromium: the visitor's dark scheme is followed (prefers-color-scheme)"
   const { tab, outcome } = await open(1400);
   try {
     assert.equal(outcome, "rendered read");
-    const colours = () => tab.evaluate(() => { const s = getComputedStyle(document.body); return { bg: s.backgroundColor, fg: s.color }; });
+    const colours = () =>
+      tab.evaluate(() => {
+        const s = getComputedStyle(document.body);
+        return { bg: s.backgroundColor, fg: s.color };
+      });
     await tab.emulateMedia({ colorScheme: "light" });
     assert.deepEqual(await colours(), { bg: "rgb(255, 255, 255)", fg: "rgb(31, 35, 40)" }, "light: dark text on white");
     await tab.emulateMedia({ colorScheme: "dark" });
-    assert.deepEqual(await colours(), { bg: "rgb(13, 17, 23)", fg: "rgb(230, 237, 243)" }, "dark: light text on GitHub's dark background");
+    assert.deepEqual(
+      await colours(),
+      { bg: "rgb(13, 17, 23)", fg: "rgb(230, 237, 243)" },
+      "dark: light text on GitHub's dark background",
+    );
     mkdirSync(SCREENS, { recursive: true });
     await screenshotAll(tab, join(SCREENS, "page-1400-dark.png"));
     t.diagnostic(`screenshot ${join(SCREENS, "page-1400-dark.png")}`);
@@ -517,8 +765,16 @@ async function oneApi(byRepo) {
     else if (req.url.startsWith("/graphql") && body.length) target = byRepo[JSON.parse(body).variables?.repo] ?? first;
     const headers = { ...req.headers };
     delete headers.host;
-    const answer = await fetch(`${target.url}${req.url}`, { method: req.method, headers, body: ["GET", "HEAD", "OPTIONS"].includes(req.method) ? undefined : body });
-    const out = Object.fromEntries([...answer.headers].filter(([k]) => !["content-encoding", "content-length", "transfer-encoding", "connection"].includes(k)));
+    const answer = await fetch(`${target.url}${req.url}`, {
+      method: req.method,
+      headers,
+      body: ["GET", "HEAD", "OPTIONS"].includes(req.method) ? undefined : body,
+    });
+    const out = Object.fromEntries(
+      [...answer.headers].filter(
+        ([k]) => !["content-encoding", "content-length", "transfer-encoding", "connection"].includes(k),
+      ),
+    );
     res.writeHead(answer.status, out);
     res.end(Buffer.from(await answer.arrayBuffer()));
   });
@@ -527,42 +783,96 @@ async function oneApi(byRepo) {
 }
 
 test("in chromium: several repositories in one view, grouped together, each row its own repository's engine answer", async () => {
-  const other = await seedPageBoard({ owner: OWNER, repo: "gadgets", token: TOKEN, config: CONFIG, seeds: [SEEDS[0], SEEDS[3], SEEDS[5]] });
+  const other = await seedPageBoard({
+    owner: OWNER,
+    repo: "gadgets",
+    token: TOKEN,
+    config: CONFIG,
+    seeds: [SEEDS[0], SEEDS[3], SEEDS[5]],
+  });
   const api = await oneApi({ [REPO]: gh, gadgets: other });
   const tab = await browser.newPage();
   try {
     await tab.setViewportSize({ width: 1400, height: 900 });
     await watchEnds(tab);
-    await tab.goto(`${page.url}/index.html?repo=${OWNER}/${REPO}&repo=${OWNER}/gadgets&api=${encodeURIComponent(api.url)}`);
-    assert.equal(await tab.inputValue("#repo"), `${OWNER}/${REPO}, ${OWNER}/gadgets`, "both repositories from the address");
+    await tab.goto(
+      `${page.url}/index.html?repo=${OWNER}/${REPO}&repo=${OWNER}/gadgets&api=${encodeURIComponent(api.url)}`,
+    );
+    assert.equal(
+      await tab.inputValue("#repo"),
+      `${OWNER}/${REPO}, ${OWNER}/gadgets`,
+      "both repositories from the address",
+    );
     await tab.fill("#token", TOKEN);
     await tab.click("#form button[type=submit]");
     assert.equal(await tab.evaluate(() => window.__ended), "rendered read");
 
     const all = await snapshot(tab);
-    assert.deepEqual(all.map((f) => f.repository), [`${OWNER}/${REPO}`, `${OWNER}/gadgets`], "the snapshot holds each repository's facts");
+    assert.deepEqual(
+      all.map((f) => f.repository),
+      [`${OWNER}/${REPO}`, `${OWNER}/gadgets`],
+      "the snapshot holds each repository's facts",
+    );
     const views = all.map((f) => ({ repository: f.repository, view: createEngine(CONFIG).dashboard({ facts: f }) }));
     const headings = new Map(views.flatMap(({ view }) => view.groups.map((g) => [g.actor, g.heading])));
     // Rows in the engine's order of actors; inside a group, each repository's rows in its engine's order.
-    const order = views[0].view.actors.map((a) => a.actor).flatMap((actor) =>
-      views.flatMap(({ repository, view }) => (view.groups.find((g) => g.actor === actor)?.numbers ?? []).map((n) => `pr-${repository}-${n}`)),
+    const order = views[0].view.actors
+      .map((a) => a.actor)
+      .flatMap((actor) =>
+        views.flatMap(({ repository, view }) =>
+          (view.groups.find((g) => g.actor === actor)?.numbers ?? []).map((n) => `pr-${repository}-${n}`),
+        ),
+      );
+    const drawn = await tab.$$eval("#view tr.row", (trs) =>
+      trs.map((tr) => ({
+        id: tr.id,
+        repo: tr.dataset.repo,
+        cells: Object.fromEntries([...tr.querySelectorAll("td")].map((td) => [td.dataset.col, td.textContent])),
+      })),
     );
-    const drawn = await tab.$$eval("#view tr.row", (trs) => trs.map((tr) => ({ id: tr.id, repo: tr.dataset.repo, cells: Object.fromEntries([...tr.querySelectorAll("td")].map((td) => [td.dataset.col, td.textContent])) })));
-    assert.deepEqual(drawn.map((d) => d.id), order, "one group per actor across both repositories");
+    assert.deepEqual(
+      drawn.map((d) => d.id),
+      order,
+      "one group per actor across both repositories",
+    );
     for (const { repository, view } of views) {
-      const ctx = { api: api.url, repository, labelColors: view.labelColors, actorHeading: (a) => headings.get(a) ?? a, several: true, now: Date.parse(view.now) };
+      const ctx = {
+        api: api.url,
+        repository,
+        labelColors: view.labelColors,
+        actorHeading: (a) => headings.get(a) ?? a,
+        several: true,
+        now: Date.parse(view.now),
+      };
       for (const row of view.rows) {
         const d = drawn.find((x) => x.id === `pr-${repository}-${row.number}`);
         // A group merged across repositories shares its next action across them.
         const group = view.groups.find((g) => g.numbers.includes(row.number)).actor;
-        const merged = views.flatMap(({ view: v }) => (v.groups.find((g) => g.actor === group)?.numbers ?? []).map((n) => ({ row: v.rows.find((r) => r.number === n) })));
-        for (const [key, , parts] of COLUMNS) assert.equal(d.cells[key], partsText(parts(row, { ...ctx, sharedNext: sharedNext(merged) })), `${repository}#${row.number}: column ${key}`);
+        const merged = views.flatMap(({ view: v }) =>
+          (v.groups.find((g) => g.actor === group)?.numbers ?? []).map((n) => ({
+            row: v.rows.find((r) => r.number === n),
+          })),
+        );
+        for (const [key, , parts] of COLUMNS)
+          assert.equal(
+            d.cells[key],
+            partsText(parts(row, { ...ctx, sharedNext: sharedNext(merged) })),
+            `${repository}#${row.number}: column ${key}`,
+          );
       }
     }
-    assert.deepEqual(await tab.$$eval("section.repo", (s) => s.map((x) => x.dataset.repo)), [`${OWNER}/${REPO}`, `${OWNER}/gadgets`], "each repository's queue, graph and warnings");
+    assert.deepEqual(
+      await tab.$$eval("section.repo", (s) => s.map((x) => x.dataset.repo)),
+      [`${OWNER}/${REPO}`, `${OWNER}/gadgets`],
+      "each repository's queue, graph and warnings",
+    );
     const link = `#pr-${OWNER}/gadgets-1`;
     await tab.evaluate((h) => (location.hash = h), link);
-    assert.equal(await tab.evaluate(() => document.activeElement?.id), link.slice(1), "a row's deep link names its repository");
+    assert.equal(
+      await tab.evaluate(() => document.activeElement?.id),
+      link.slice(1),
+      "a row's deep link names its repository",
+    );
   } finally {
     await tab.close();
     await api.close();

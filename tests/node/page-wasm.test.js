@@ -29,7 +29,15 @@ const board = {
   repository: "o/r",
   now: "2026-11-30T12:00:00Z",
   pullRequests: [
-    { number: 1, title: "ünïcode", author: "a", baseRef: "main", headRef: "b", labels: ["merge-queued"], checks: [{ name: "t", status: "COMPLETED", conclusion: "FAILURE" }] },
+    {
+      number: 1,
+      title: "ünïcode",
+      author: "a",
+      baseRef: "main",
+      headRef: "b",
+      labels: ["merge-queued"],
+      checks: [{ name: "t", status: "COMPLETED", conclusion: "FAILURE" }],
+    },
     { number: 2, title: "two", author: "b", baseRef: "main", headRef: "c", labels: [], body: "Merge-After: #1" },
   ],
 };
@@ -50,26 +58,66 @@ test("the dashboard page's Wasm is its own build: only the page's decisions, and
 test("the page's and the simulations' builds answer as the full engine does", async () => {
   const { prflow: page } = await load("pkg/page/prflow_bg.wasm");
   const config = { botPanel: { bots: ["claude-bot"] }, queue: {} };
-  const queued = { ...board, landed: [{ number: 9, author: "a", labels: ["from:m1"], createdAt: "2026-11-30T10:00:00Z", mergedAt: "2026-11-30T11:00:00Z", checks: [{ name: "t", status: "COMPLETED", conclusion: "SUCCESS", startedAt: "2026-11-30T10:30:00Z", completedAt: "2026-11-30T10:42:00Z" }] }] };
+  const queued = {
+    ...board,
+    landed: [
+      {
+        number: 9,
+        author: "a",
+        labels: ["from:m1"],
+        createdAt: "2026-11-30T10:00:00Z",
+        mergedAt: "2026-11-30T11:00:00Z",
+        checks: [
+          {
+            name: "t",
+            status: "COMPLETED",
+            conclusion: "SUCCESS",
+            startedAt: "2026-11-30T10:30:00Z",
+            completedAt: "2026-11-30T10:42:00Z",
+          },
+        ],
+      },
+    ],
+  };
   for (const name of ["dashboard", "scoreboard", "queueReads"]) {
-    assert.deepEqual(page.createEngine(config)[name]({ facts: queued }), createEngine(config)[name]({ facts: queued }), `${name}, with a landing`);
-    assert.deepEqual(page.createEngine(config)[name]({ facts: board }), createEngine(config)[name]({ facts: board }), name);
+    assert.deepEqual(
+      page.createEngine(config)[name]({ facts: queued }),
+      createEngine(config)[name]({ facts: queued }),
+      `${name}, with a landing`,
+    );
+    assert.deepEqual(
+      page.createEngine(config)[name]({ facts: board }),
+      createEngine(config)[name]({ facts: board }),
+      name,
+    );
   }
   // A bad config: the same problems, with their paths.
-  assert.deepEqual(page.createEngine({ stale: { days: "x" } }).configErrors(), createEngine({ stale: { days: "x" } }).configErrors());
+  assert.deepEqual(
+    page.createEngine({ stale: { days: "x" } }).configErrors(),
+    createEngine({ stale: { days: "x" } }).configErrors(),
+  );
   // autoFix patterns: the page compiles them with regex-lite, as the Action does, in the same words.
-  const patterns = { queue: { autoFix: { ignore: ["fix:(fmt", "lint/.*", "*x"], fixers: [{ context: "[z-a]", run: "true" }] } } };
+  const patterns = {
+    queue: { autoFix: { ignore: ["fix:(fmt", "lint/.*", "*x"], fixers: [{ context: "[z-a]", run: "true" }] } },
+  };
   const expected = createEngine(patterns).configErrors();
   assert.equal(expected.filter((e) => e.expected === "a regular expression").length, 3, JSON.stringify(expected));
   assert.deepEqual(page.createEngine(patterns).configErrors(), expected);
   // A decision the page does not call is not in its build.
-  assert.throws(() => page.createEngine().call("reconcile", { facts: board }), /unknown decision "reconcile"; the engine knows dashboard, scoreboard, queueReads/);
+  assert.throws(
+    () => page.createEngine().call("reconcile", { facts: board }),
+    /unknown decision "reconcile"; the engine knows dashboard, scoreboard, queueReads/,
+  );
 
   const { glue, prflow: sim } = await load("pkg/sim/prflow_bg.wasm");
   assert.deepEqual(glue.Engine.names(), ["simReview", "simQueue", "simReviewDefaults", "simQueueDefaults"]);
   const params = { ...createEngine().simQueueDefaults(), seed: 7, days: 2 };
   assert.deepEqual(sim.createEngine().simQueue(params), createEngine().simQueue(params));
-  assert.equal(bytes("page/dist/sim_bg.wasm").compare(bytes("pkg/sim/prflow_bg.wasm")), 0, "page/dist ships pkg/sim's build");
+  assert.equal(
+    bytes("page/dist/sim_bg.wasm").compare(bytes("pkg/sim/prflow_bg.wasm")),
+    0,
+    "page/dist ships pkg/sim's build",
+  );
 });
 
 // The page's build and the full engine read with the same serde derive: every malformed input is refused
@@ -113,8 +161,14 @@ test("the page's build refuses malformed facts and config as the full engine doe
     assert.notEqual(want, "accepted", JSON.stringify(f));
     assert.equal(refusal(page.createEngine(), { facts: f }), want, JSON.stringify(f));
   }
-  assert.equal(refusal(createEngine(), { facts: facts[4] }), "dashboard $.facts.pullRequests[0].number: invalid type: string \"1\", expected u64");
-  assert.match(refusal(createEngine(), { facts: facts[2] }), /^dashboard \$\.facts\.pullRequests\[0\]\.titel: unknown field `titel`, expected one of/);
+  assert.equal(
+    refusal(createEngine(), { facts: facts[4] }),
+    'dashboard $.facts.pullRequests[0].number: invalid type: string "1", expected u64',
+  );
+  assert.match(
+    refusal(createEngine(), { facts: facts[2] }),
+    /^dashboard \$\.facts\.pullRequests\[0\]\.titel: unknown field `titel`, expected one of/,
+  );
   // A key written twice is JSON's to allow and derive's to refuse: facts given as text say it.
   const twice = { facts: '{"now": "2026-11-30T12:00:00Z", "pullRequests": [{"number": 1, "number": 2}]}' };
   assert.equal(refusal(createEngine(), twice), "dashboard $.facts.pullRequests[0]: duplicate field `number`");

@@ -109,26 +109,59 @@ test("in chromium at 1440x900: the form folds, the first screen holds at least 8
     const facts = await snapshot(tab);
     const view = engine.dashboard({ facts });
     const groups = await tab.$$eval("#view section.group", (s) => s.map((x) => x.dataset.actor));
-    assert.deepEqual(groups, view.groups.map((g) => g.actor), "the engine's groups, in its order");
+    assert.deepEqual(
+      groups,
+      view.groups.map((g) => g.actor),
+      "the engine's groups, in its order",
+    );
     assert.equal(groups[0], "stopTheLine", "what stops the line comes first");
-    assert.ok(groups.indexOf("you") < groups.indexOf("reviewers") && groups.indexOf("you") > 0, `then You (the demo's token is a configured human): ${groups}`);
+    assert.ok(
+      groups.indexOf("you") < groups.indexOf("reviewers") && groups.indexOf("you") > 0,
+      `then You (the demo's token is a configured human): ${groups}`,
+    );
 
     // The lane: the engine's order, a position each, the next landing first, estimates from today's landings.
     const lane = engine.lane({ facts });
-    assert.ok(lane.entries.length >= 3 && lane.ciMinutes > 0, `the demo queues several with timed landings: ${JSON.stringify(lane)}`);
-    const drawn = await tab.$$eval("ol.lane li", (lis) => lis.map((li) => ({ number: Number(li.dataset.number), position: Number(li.dataset.position), eta: li.dataset.eta, text: li.textContent })));
-    assert.deepEqual(drawn.map((d) => [d.number, d.position, d.eta]), lane.entries.map((e) => [e.number, e.position, e.eta]));
+    assert.ok(
+      lane.entries.length >= 3 && lane.ciMinutes > 0,
+      `the demo queues several with timed landings: ${JSON.stringify(lane)}`,
+    );
+    const drawn = await tab.$$eval("ol.lane li", (lis) =>
+      lis.map((li) => ({
+        number: Number(li.dataset.number),
+        position: Number(li.dataset.position),
+        eta: li.dataset.eta,
+        text: li.textContent,
+      })),
+    );
+    assert.deepEqual(
+      drawn.map((d) => [d.number, d.position, d.eta]),
+      lane.entries.map((e) => [e.number, e.position, e.eta]),
+    );
     assert.match(drawn[0].text, /next, about \d\d:\d\d/, "the next landing is named, with its time");
-    assert.ok(drawn.every((d) => /about \d\d:\d\d/.test(d.text)), "every queued one has its estimate");
+    assert.ok(
+      drawn.every((d) => /about \d\d:\d\d/.test(d.text)),
+      "every queued one has its estimate",
+    );
     assert.doesNotMatch(await tab.textContent("#view"), /order none/, "no `order none` while pull requests are queued");
     // A queued row's cell says its place and time, as the engine words it.
     const cell = await tab.textContent(`#pr-${lane.entries[1].number} td[data-col="queue"]`);
     assert.ok(cell.includes(lane.entries[1].words), `${cell} holds ${lane.entries[1].words}`);
     // Today's landings, each with its CI runs.
     await tab.click("details.landed-today summary");
-    const landed = await tab.$$eval("ul.landed li", (lis) => lis.map((li) => ({ number: Number(li.dataset.number), text: li.textContent })));
-    assert.deepEqual(landed.map((l) => l.number), lane.landedToday.map((l) => l.number));
-    for (const l of lane.landedToday) for (const r of l.runs) assert.ok(landed.find((x) => x.number === l.number).text.includes(`${r.name} ${r.minutes} min`), `#${l.number}: run ${r.name}`);
+    const landed = await tab.$$eval("ul.landed li", (lis) =>
+      lis.map((li) => ({ number: Number(li.dataset.number), text: li.textContent })),
+    );
+    assert.deepEqual(
+      landed.map((l) => l.number),
+      lane.landedToday.map((l) => l.number),
+    );
+    for (const l of lane.landedToday)
+      for (const r of l.runs)
+        assert.ok(
+          landed.find((x) => x.number === l.number).text.includes(`${r.name} ${r.minutes} min`),
+          `#${l.number}: run ${r.name}`,
+        );
     // A row the queue holds reads as the queue's, not as a person's turn.
     for (const r of view.rows.filter((r) => r.actor === "queue")) {
       const state = await tab.textContent(`#pr-${r.number} td[data-col="state"]`);
@@ -163,9 +196,16 @@ test("in chromium at 390x844: two cards on the first screen, each leading with i
     assert.ok(cards >= 2, `at least 2 cards on the first screen, found ${cards}`);
     const checked = await tab.$$eval("#view tr.row", (trs) =>
       trs.map((tr) => {
-        const cells = [...tr.querySelectorAll("td")].filter((td) => td.getBoundingClientRect().height > 0).sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top);
+        const cells = [...tr.querySelectorAll("td")]
+          .filter((td) => td.getBoundingClientRect().height > 0)
+          .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top);
         const chips = [...tr.querySelectorAll(".label, .chip")].map((c) => c.textContent);
-        return { id: tr.id, first: cells[0]?.dataset.col, firstText: getComputedStyle(cells[0], "::before").content, chips };
+        return {
+          id: tr.id,
+          first: cells[0]?.dataset.col,
+          firstText: getComputedStyle(cells[0], "::before").content,
+          chips,
+        };
       }),
     );
     for (const c of checked) {
@@ -229,11 +269,25 @@ test("in chromium: the Agents tab is the engine's scoreboard, with no invented f
     const board = engine.scoreboard({ facts });
     await tab.click("#tab-agents");
     assert.equal(await tab.isVisible("#view"), false);
-    const rows = await tab.$$eval("#agents table.agents tbody tr", (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
-    assert.deepEqual(rows.map((r) => r[0]), board.agents.map((a) => a.agent));
-    assert.deepEqual(rows.map((r) => Number(r[2])), board.agents.map((a) => a.landed));
-    assert.ok(board.agents.some((a) => a.landed > 0), "the demo's landings count");
-    assert.ok(rows.every((r) => r[7] === "–"), "flakes: no number while none is recorded");
+    const rows = await tab.$$eval("#agents table.agents tbody tr", (trs) =>
+      trs.map((tr) => [...tr.children].map((td) => td.textContent)),
+    );
+    assert.deepEqual(
+      rows.map((r) => r[0]),
+      board.agents.map((a) => a.agent),
+    );
+    assert.deepEqual(
+      rows.map((r) => Number(r[2])),
+      board.agents.map((a) => a.landed),
+    );
+    assert.ok(
+      board.agents.some((a) => a.landed > 0),
+      "the demo's landings count",
+    );
+    assert.ok(
+      rows.every((r) => r[7] === "–"),
+      "flakes: no number while none is recorded",
+    );
     assert.match(await tab.textContent("#agents"), /Flakes: no flake data yet/);
     mkdirSync(SCREENS, { recursive: true });
     await tab.screenshot({ path: join(SCREENS, "work-1440-agents.png") });

@@ -35,7 +35,13 @@ test("an unknown fact never removes a label: a push stales the approvals, but wh
   try {
     const ws = workspace();
     const run = (inputs = {}) =>
-      gh.runAction({ actionPath: ROOT, event: "schedule", payload: { schedule: "17,47 * * * *" }, inputs: { mode: "reconcile", live: "true", ...inputs }, workspace: ws });
+      gh.runAction({
+        actionPath: ROOT,
+        event: "schedule",
+        payload: { schedule: "17,47 * * * *" },
+        inputs: { mode: "reconcile", live: "true", ...inputs },
+        workspace: ws,
+      });
     assert.equal((await run({ mode: "labels" })).code, 0);
     const pr = gh.createPull({ title: "ready to merge", author: "agent-box", files: ["src/a.rs"] });
     for (const bot of BOTS) gh.review(pr.number, { author: bot, state: "APPROVED" });
@@ -56,7 +62,10 @@ test("an unknown fact never removes a label: a push stales the approvals, but wh
     gh.faultList.length = 0;
     const seeing = await run();
     assert.equal(seeing.code, 0, seeing.stdout + seeing.stderr);
-    assert.ok(![...gh.state.pull(pr.number).labels].includes(NEEDS_HUMAN), "reviews read again: the staled approvals demote it");
+    assert.ok(
+      ![...gh.state.pull(pr.number).labels].includes(NEEDS_HUMAN),
+      "reviews read again: the staled approvals demote it",
+    );
     assert.deepEqual(gh.validationFailures, []);
   } finally {
     await shutdown(gh);
@@ -75,7 +84,13 @@ async function sweepWithMark(author) {
     gh.addLabels(pr.number, ["state:ready-for-review"], { by: "agent-m1" });
     gh.clock.advance({ minutes: 245 });
     gh.comment(pr.number, { author, body: `${MARK}\nalready pinged, nothing to see` });
-    const r = await gh.runAction({ actionPath: ROOT, event: "schedule", payload: { schedule: "7,37 * * * 1-5" }, inputs: { mode: "sweep", live: "true" }, workspace: ws });
+    const r = await gh.runAction({
+      actionPath: ROOT,
+      event: "schedule",
+      payload: { schedule: "7,37 * * * 1-5" },
+      inputs: { mode: "sweep", live: "true" },
+      workspace: ws,
+    });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.deepEqual(gh.validationFailures, []);
     const comments = gh.state.pull(pr.number).comments.map((id) => gh.state.comments.get(id));
@@ -86,6 +101,14 @@ async function sweepWithMark(author) {
 }
 
 test("only the tool's own markers count: the app's own mark silences the level, a User named like the app does not", async () => {
-  assert.equal(await sweepWithMark("github-actions[bot]"), 0, "the app's mark is its own: the level counts as pinged, no new comment");
-  assert.equal(await sweepWithMark("github-actions"), 1, "a User's copy is not trusted: the stop-the-line ping is written");
+  assert.equal(
+    await sweepWithMark("github-actions[bot]"),
+    0,
+    "the app's mark is its own: the level counts as pinged, no new comment",
+  );
+  assert.equal(
+    await sweepWithMark("github-actions"),
+    1,
+    "a User's copy is not trusted: the stop-the-line ping is written",
+  );
 });

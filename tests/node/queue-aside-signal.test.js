@@ -35,7 +35,12 @@ async function board(t) {
   });
   gh.setRepoSettings({ allowAutoMerge: true });
   gh.setRequiredChecks(["ci"], { strict: true });
-  const pr = gh.createPull({ title: "one", head: "agent/one", files: ["src/a.rs"], labels: ["merge-queued", "skip-ci"] });
+  const pr = gh.createPull({
+    title: "one",
+    head: "agent/one",
+    files: ["src/a.rs"],
+    labels: ["merge-queued", "skip-ci"],
+  });
   gh.moveBranch("main");
   gh.advance({ minutes: 2 }); // GitHub has computed the merge state: the worker's survey reads it at once
   const stateDir = join(work, "state", "prflow", `${gh.owner}-${gh.repo}`);
@@ -49,8 +54,20 @@ async function board(t) {
   // Its own temp directory, to see that the worker leaves nothing there either.
   const tmp = join(work, "tmp");
   mkdirSync(tmp);
-  const env = { PATH: `${bin}:${process.env.PATH}`, HOME: work, TMPDIR: tmp, ...gh.env(gh.personalToken), GH_TOKEN: gh.personalToken, PRFLOW_GIT_URL: gh.url, XDG_STATE_HOME: join(work, "state"), PRFLOW_TEST_MARK: mark };
-  const child = spawn(process.execPath, [CLI, "queue", "--repo", `${gh.owner}/${gh.repo}`, "--config", PRESET_CONFIG], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const env = {
+    PATH: `${bin}:${process.env.PATH}`,
+    HOME: work,
+    TMPDIR: tmp,
+    ...gh.env(gh.personalToken),
+    GH_TOKEN: gh.personalToken,
+    PRFLOW_GIT_URL: gh.url,
+    XDG_STATE_HOME: join(work, "state"),
+    PRFLOW_TEST_MARK: mark,
+  };
+  const child = spawn(process.execPath, [CLI, "queue", "--repo", `${gh.owner}/${gh.repo}`, "--config", PRESET_CONFIG], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
@@ -60,7 +77,10 @@ async function board(t) {
   exited.then(() => (gone = true));
   while (!gone && !existsSync(join(mark, "in-rebase"))) await delay(50);
   assert.ok(!gone, `the worker exited before its rebase:\n${output}`);
-  const worktrees = () => execFileSync("git", ["worktree", "list", "--porcelain"], { cwd: clone, encoding: "utf8" }).split("\n").filter((l) => l.startsWith("worktree "));
+  const worktrees = () =>
+    execFileSync("git", ["worktree", "list", "--porcelain"], { cwd: clone, encoding: "utf8" })
+      .split("\n")
+      .filter((l) => l.startsWith("worktree "));
   assert.equal(worktrees().length, 2, "mid-rebase: the clone and the throwaway worktree");
   // Until the worker says it took the signal (the handler ran), or it exits.
   const heard = async () => {
@@ -70,7 +90,10 @@ async function board(t) {
 }
 
 /** What is left in the worker's worktree directory and in its temp directory. */
-const left = (stateDir, tmp) => [...(existsSync(join(stateDir, "worktrees")) ? readdirSync(join(stateDir, "worktrees")) : []), ...readdirSync(tmp)];
+const left = (stateDir, tmp) => [
+  ...(existsSync(join(stateDir, "worktrees")) ? readdirSync(join(stateDir, "worktrees")) : []),
+  ...readdirSync(tmp),
+];
 
 test("SIGTERM mid-rebase: the step finishes (the push is whole), the worker stops, and no worktree is left", async (t) => {
   const { gh, pr, child, exited, heard, output, mark, stateDir, worktrees, before, tmp } = await board(t);
@@ -100,6 +123,14 @@ test("a second SIGTERM mid-rebase exits at once: nothing pushed or released, no 
   assert.deepEqual(left(stateDir, tmp), [], "no worktree directory, nothing in the temp directory");
   assert.equal(gh.state.pull(pr.number).headSha, before, "the remote head is unchanged");
   assert.ok(gh.state.pull(pr.number).labels.includes("skip-ci"), "nothing was released");
-  assert.ok(!gh.requests.some((r) => r.operation === "git receive-pack" && r.method === "POST" && !r.refs?.every((ref) => ref.startsWith("refs/prflow/"))), "no push of a branch reached the server (the queue's lease is its own ref)");
+  assert.ok(
+    !gh.requests.some(
+      (r) =>
+        r.operation === "git receive-pack" &&
+        r.method === "POST" &&
+        !r.refs?.every((ref) => ref.startsWith("refs/prflow/")),
+    ),
+    "no push of a branch reached the server (the queue's lease is its own ref)",
+  );
   assert.deepEqual(gh.validationFailures, []);
 });

@@ -10,7 +10,13 @@ const short = (sha) => sha.slice(0, 7);
 
 test("a real conflict is set aside with its comment; ticking Retry tries it again; a push rewrites the comment as one resolved line", async (t) => {
   const { gh, go, comments, asAlice, log } = await queueBoard(t);
-  const pr = gh.createPull({ title: "clash", head: "agent/clash", files: ["src/c.rs"], labels: ["merge-queued", "skip-ci"], conflicting: true });
+  const pr = gh.createPull({
+    title: "clash",
+    head: "agent/clash",
+    files: ["src/c.rs"],
+    labels: ["merge-queued", "skip-ci"],
+    conflicting: true,
+  });
   const n = pr.number;
   const head = pr.headSha;
 
@@ -18,9 +24,17 @@ test("a real conflict is set aside with its comment; ticking Retry tries it agai
   assert.equal(comments(n).length, 1, log());
   const body = comments(n)[0].body;
   const lines = body.trimEnd().split("\n");
-  assert.match(lines[0], new RegExp(`^<!-- prflow:set-aside reason=rebase-failed head=${head} base=${gh.git.tip("main")}`), body);
+  assert.match(
+    lines[0],
+    new RegExp(`^<!-- prflow:set-aside reason=rebase-failed head=${head} base=${gh.git.tip("main")}`),
+    body,
+  );
   assert.match(body, /`src\/c\.rs`/, "the conflicting file is named");
-  assert.match(body, /\nOnce fixed, it takes its place in the lane again: \d+(st|nd|rd|th) of \d+[.,]/, "it says where it stands once fixed");
+  assert.match(
+    body,
+    /\nOnce fixed, it takes its place in the lane again: \d+(st|nd|rd|th) of \d+[.,]/,
+    "it says where it stands once fixed",
+  );
   assert.match(lines.at(-1), /^- \[ \] Retry/, "the Retry box is the last line");
   assert.equal(gh.state.pull(n).headSha, head, "nothing was pushed");
 
@@ -29,12 +43,27 @@ test("a real conflict is set aside with its comment; ticking Retry tries it agai
   assert.ok(!idle.log.some((l) => l.startsWith(`#${n} picked`)), idle.log.join("\n"));
 
   // A person ticks the box, as GitHub's task list does: the comment's body is edited.
-  await asAlice.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner: gh.owner, repo: gh.repo, comment_id: comments(n)[0].id, body: body.replace("- [ ] Retry", "- [x] Retry") });
+  await asAlice.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
+    owner: gh.owner,
+    repo: gh.repo,
+    comment_id: comments(n)[0].id,
+    body: body.replace("- [ ] Retry", "- [x] Retry"),
+  });
   const retried = await go(asleep);
-  assert.ok(retried.log.includes(`#${n}: the Retry box was ticked: its record is dropped and it is tried again`), retried.log.join("\n"));
-  assert.ok(retried.log.some((l) => l.startsWith(`#${n} picked`)), "tried again");
+  assert.ok(
+    retried.log.includes(`#${n}: the Retry box was ticked: its record is dropped and it is tried again`),
+    retried.log.join("\n"),
+  );
+  assert.ok(
+    retried.log.some((l) => l.startsWith(`#${n} picked`)),
+    "tried again",
+  );
   assert.equal(comments(n).length, 1, "one comment, edited in place");
-  assert.match(comments(n)[0].body, /^<!-- prflow:set-aside reason=rebase-failed/, `it failed again and says so again\n${retried.log.join("\n")}`);
+  assert.match(
+    comments(n)[0].body,
+    /^<!-- prflow:set-aside reason=rebase-failed/,
+    `it failed again and says so again\n${retried.log.join("\n")}`,
+  );
   assert.match(comments(n)[0].body.trimEnd().split("\n").at(-1), /^- \[ \] Retry/, "with a fresh box");
 
   // The author pushes a head built on main's tip: the set-aside no longer applies.
@@ -44,7 +73,13 @@ test("a real conflict is set aside with its comment; ticking Retry tries it agai
   const resolved = comments(n);
   assert.equal(resolved.length, 1, log());
   assert.doesNotMatch(resolved[0].body, /\n/, `one line: ${resolved[0].body}`);
-  assert.match(resolved[0].body, new RegExp(`^<!-- prflow:resolved was=set-aside .*head=${head} reason=rebase-failed --> Resolved: the head moved\\.$`), resolved[0].body);
+  assert.match(
+    resolved[0].body,
+    new RegExp(
+      `^<!-- prflow:resolved was=set-aside .*head=${head} reason=rebase-failed --> Resolved: the head moved\\.$`,
+    ),
+    resolved[0].body,
+  );
   assert.notEqual(moved, head);
   assert.deepEqual(gh.validationFailures, []);
 });
@@ -63,7 +98,12 @@ test("a push by someone else between the survey and the worker's push loses the 
     }
   }
   const { gh, go, comments, log } = await queueBoard(t, { makeGit: (a) => new RacingGit(a) });
-  const pr = gh.createPull({ title: "one", head: "agent/one", files: ["src/a.rs"], labels: ["merge-queued", "skip-ci"] });
+  const pr = gh.createPull({
+    title: "one",
+    head: "agent/one",
+    files: ["src/a.rs"],
+    labels: ["merge-queued", "skip-ci"],
+  });
   const n = pr.number;
   const surveyed = pr.headSha;
   gh.moveBranch("main");
@@ -77,7 +117,10 @@ test("a push by someone else between the survey and the worker's push loses the 
 
   const out = await go((o) => o.wait.kind === "poll");
   assert.ok(race.done && theirs && theirs !== surveyed);
-  assert.ok(out.log.includes(`#${n}: the push lost its lease: someone else is moving it; nothing recorded, surveying again`), log());
+  assert.ok(
+    out.log.includes(`#${n}: the push lost its lease: someone else is moving it; nothing recorded, surveying again`),
+    log(),
+  );
   assert.ok(!out.log.some((l) => l.includes("set aside")), "no set-aside");
   assert.equal(comments(n).length, 0, "no comment");
   assert.deepEqual(out.state.records ?? [], [], "no record");
@@ -93,17 +136,40 @@ test("a push by someone else between the survey and the worker's push loses the 
 });
 
 // Pushes of branches (the queue's lease is a ref of its own, pushed as the worker runs).
-const pushesBy = (gh, since) => gh.requests.slice(since).filter((r) => r.operation === "git receive-pack" && r.method === "POST" && !r.refs?.every((ref) => ref.startsWith("refs/prflow/")));
+const pushesBy = (gh, since) =>
+  gh.requests
+    .slice(since)
+    .filter(
+      (r) =>
+        r.operation === "git receive-pack" &&
+        r.method === "POST" &&
+        !r.refs?.every((ref) => ref.startsWith("refs/prflow/")),
+    );
 
 test("the version pull request is never rebased: blocks-release holds it (a draft included), an old build waits for the release workflow, and it is released as it is", async (t) => {
   const { gh, go, log } = await queueBoard(t);
-  const version = gh.createPull({ title: "Version Packages", head: "changeset-release/main", author: "github-actions", files: ["CHANGELOG.md"], labels: ["merge-queued", "skip-ci"] });
+  const version = gh.createPull({
+    title: "Version Packages",
+    head: "changeset-release/main",
+    author: "github-actions",
+    files: ["CHANGELOG.md"],
+    labels: ["merge-queued", "skip-ci"],
+  });
   const v = version.number;
-  const blocker = gh.createPull({ title: "must ship", head: "agent/ship", draft: true, files: ["src/s.rs"], labels: ["blocks-release"] });
+  const blocker = gh.createPull({
+    title: "must ship",
+    head: "agent/ship",
+    draft: true,
+    files: ["src/s.rs"],
+    labels: ["blocks-release"],
+  });
   const since = gh.requests.length;
 
   const held = await go(asleep);
-  assert.ok(held.log.some((l) => l.includes(`the release is held by #${blocker.number}`)), held.log.join("\n"));
+  assert.ok(
+    held.log.some((l) => l.includes(`the release is held by #${blocker.number}`)),
+    held.log.join("\n"),
+  );
   assert.ok(!held.log.some((l) => l.startsWith(`#${v} picked`)), "not picked while a draft blocks the release");
   assert.equal(gh.state.pull(v).headSha, version.headSha);
   assert.ok(gh.state.pull(v).labels.includes("skip-ci"));
@@ -119,7 +185,10 @@ test("the version pull request is never rebased: blocks-release holds it (a draf
   gh.push(v, { by: "github-actions", rebase: true });
   const rebuilt = gh.state.pull(v).headSha;
   const out = await go((o) => o.wait.kind === "poll");
-  assert.ok(out.log.some((l) => l.startsWith(`#${v} picked: the version pull request is never rebased`)), log());
+  assert.ok(
+    out.log.some((l) => l.startsWith(`#${v} picked: the version pull request is never rebased`)),
+    log(),
+  );
   assert.equal(gh.state.pull(v).headSha, rebuilt, "the head is the release workflow's");
   assert.ok(!gh.state.pull(v).labels.includes("skip-ci"), "released");
   assert.deepEqual(pushesBy(gh, since), [], "the worker pushed nothing");
@@ -131,7 +200,12 @@ test("green and not merging is set aside `not-merging` and picked last, past mai
   gh.ci.register({ name: "CI", jobs: [{ name: "test", minutes: 2 }], aggregate: "ci", guard: "no-skip-ci-label" });
   // An approval the queue does not read holds the merge: green, armed, and never merging.
   gh.setPullRequestRule({ required_approving_review_count: 1 });
-  const a = gh.createPull({ title: "held", head: "agent/held", files: ["src/h.rs"], labels: ["merge-queued", "skip-ci"] }).number;
+  const a = gh.createPull({
+    title: "held",
+    head: "agent/held",
+    files: ["src/h.rs"],
+    labels: ["merge-queued", "skip-ci"],
+  }).number;
 
   await go(() => comments(a).length > 0);
   assert.match(comments(a)[0]?.body ?? "", /^<!-- prflow:set-aside reason=not-merging/, log());
@@ -140,14 +214,25 @@ test("green and not merging is set aside `not-merging` and picked last, past mai
   // Another arrives, approved; main moves, which clears the record but not the demotion. The first
   // is still unapproved, so GitHub reads it BLOCKED, not BEHIND (what holds it outranks being behind):
   // git says it is behind, so it is a candidate, picked last, and not watched again as in flight.
-  const b = gh.createPull({ title: "approved", head: "agent/ok", files: ["src/o.rs"], labels: ["merge-queued", "skip-ci"] }).number;
+  const b = gh.createPull({
+    title: "approved",
+    head: "agent/ok",
+    files: ["src/o.rs"],
+    labels: ["merge-queued", "skip-ci"],
+  }).number;
   gh.review(b, { author: "alice", state: "APPROVED" });
   gh.moveBranch("main");
   const second = await go((o) => o.wait.kind === "poll");
   assert.equal(gh.state.mergeStateStatus(gh.state.pull(a)), "BLOCKED", "GitHub does not say BEHIND");
   assert.ok(!gh.git.isAncestor(gh.git.tip("main"), gh.state.pull(a).headSha), "while git says it is behind");
-  assert.ok(second.log.some((l) => l.startsWith(`#${a}: resolved:`)), second.log.join("\n"));
-  assert.ok(second.log.some((l) => l.startsWith(`#${b} picked: first of #${b}, #${a}`)), second.log.join("\n"));
+  assert.ok(
+    second.log.some((l) => l.startsWith(`#${a}: resolved:`)),
+    second.log.join("\n"),
+  );
+  assert.ok(
+    second.log.some((l) => l.startsWith(`#${b} picked: first of #${b}, #${a}`)),
+    second.log.join("\n"),
+  );
   assert.ok(!second.log.some((l) => l.startsWith(`#${a} is in flight`)), second.log.join("\n"));
   await go(() => gh.state.pull(b).merged);
   assert.ok(gh.state.pull(b).merged, log());
@@ -156,9 +241,17 @@ test("green and not merging is set aside `not-merging` and picked last, past mai
   // place by number.
   gh.addLabels(a, ["skip-ci"], { by: "alice" });
   gh.push(a, { by: "alice", rebase: true });
-  const c = gh.createPull({ title: "later", head: "agent/later", files: ["src/l.rs"], labels: ["merge-queued", "skip-ci"] }).number;
+  const c = gh.createPull({
+    title: "later",
+    head: "agent/later",
+    files: ["src/l.rs"],
+    labels: ["merge-queued", "skip-ci"],
+  }).number;
   const third = await go((o) => o.wait.kind === "poll");
-  assert.ok(third.log.some((l) => l.startsWith(`#${a} picked: first of #${a}, #${c}`)), third.log.join("\n"));
+  assert.ok(
+    third.log.some((l) => l.startsWith(`#${a} picked: first of #${a}, #${c}`)),
+    third.log.join("\n"),
+  );
   assert.deepEqual(gh.validationFailures, []);
 });
 
@@ -173,12 +266,25 @@ test("1a on a run's first survey: the timeline says which branch a layer was mov
   gh.merge(low.number, { method: "squash" });
   const squash = gh.state.pull(low.number).mergeCommitSha;
   assert.equal(gh.state.pull(up.number).baseRef, "main");
-  assert.equal(gh.git.commitsBetween(gh.git.tip("main"), gh.state.pull(up.number).headSha).length, 2, "before: the merged layer's commit and its own");
+  assert.equal(
+    gh.git.commitsBetween(gh.git.tip("main"), gh.state.pull(up.number).headSha).length,
+    2,
+    "before: the merged layer's commit and its own",
+  );
 
   const out = await go(asleep);
   const now = gh.state.pull(up.number).headSha;
-  assert.ok(out.log.some((l) => l.startsWith(`#${up.number} restacked`) && l.includes(`#${low.number} merged as ${short(squash)}`)), log());
-  assert.deepEqual(gh.git.commitsBetween(squash, now).map((c) => c.message ?? c.oid).length, 1, "after: its own commit alone, on the squash commit");
+  assert.ok(
+    out.log.some(
+      (l) => l.startsWith(`#${up.number} restacked`) && l.includes(`#${low.number} merged as ${short(squash)}`),
+    ),
+    log(),
+  );
+  assert.deepEqual(
+    gh.git.commitsBetween(squash, now).map((c) => c.message ?? c.oid).length,
+    1,
+    "after: its own commit alone, on the squash commit",
+  );
   assert.ok(gh.git.isAncestor(squash, now));
   assert.ok(!gh.git.isAncestor(lowHead, now), "the merged layer's commit is gone from it");
   assert.deepEqual(gh.validationFailures, []);

@@ -14,7 +14,6 @@ import { rng } from "../../scripts/lib/rng.mjs";
 const CI_MINUTES = 10;
 const COUNT = 40;
 
-
 /** Forty arrivals over six hours, sorted; 4 failing, 4 flaky, 3 conflicting, the rest passing, spread by the draw. */
 function day(seed = 13) {
   const r = rng(seed);
@@ -41,7 +40,11 @@ test("a working day: 40 pull requests arriving, some failing, flaky or conflicti
   const start = gh.clock.now();
   const arrivals = day();
   const byNumber = new Map();
-  const due = arrivals.map((a) => ({ at: start + a.minute * 60_000, run: () => byNumber.set(openPull(gh, { key: a.key, outcome: OUTCOME[a.kind], conflicting: a.kind === "conflict" }), a) }));
+  const due = arrivals.map((a) => ({
+    at: start + a.minute * 60_000,
+    run: () =>
+      byNumber.set(openPull(gh, { key: a.key, outcome: OUTCOME[a.kind], conflicting: a.kind === "conflict" }), a),
+  }));
   const ticked = new Set();
   const problems = [];
   let ownerChecks = 0;
@@ -57,17 +60,21 @@ test("a working day: 40 pull requests arriving, some failing, flaky or conflicti
   const afterStep = (out, facts) => {
     if (!facts) return;
     // Each queued pull request's owner, as the queue's triage (and `prflow report`) names it.
-    const verdicts = Object.fromEntries(engine.triage({ facts }).entries.map((e) => [e.number, { owner: e.owner ?? "none", code: e.ownerWhy }]));
+    const verdicts = Object.fromEntries(
+      engine.triage({ facts }).entries.map((e) => [e.number, { owner: e.owner ?? "none", code: e.ownerWhy }]),
+    );
     for (const pr of facts.pullRequests) {
       const v = verdicts[pr.number];
       if (pr.comments?.some((c) => c.body.startsWith(SET_ASIDE))) {
         ownerChecks++;
-        if (!v || v.owner === "none") problems.push(`#${pr.number} set aside at ${facts.now} has no owner: ${JSON.stringify(v)}`);
+        if (!v || v.owner === "none")
+          problems.push(`#${pr.number} set aside at ${facts.now} has no owner: ${JSON.stringify(v)}`);
       }
     }
     for (const op of out.ops) {
       const v = verdicts[op.number];
-      if (MOVES.has(op.op) && v && v.owner !== "worker") problems.push(`at ${facts.now} the worker's ${op.op} moved #${op.number}, owned by ${v.owner} (${v.code})`);
+      if (MOVES.has(op.op) && v && v.owner !== "worker")
+        problems.push(`at ${facts.now} the worker's ${op.op} moved #${op.number}, owned by ${v.owner} (${v.code})`);
     }
     for (const [n, a] of byNumber) {
       if (a.kind !== "flaky" || ticked.has(n) || gh.state.pull(n).merged) continue;
@@ -82,22 +89,49 @@ test("a working day: 40 pull requests arriving, some failing, flaky or conflicti
   const canLand = (a) => a.kind === "pass" || a.kind === "flaky";
   const settled = () =>
     byNumber.size === COUNT &&
-    [...byNumber].every(([n, a]) => (canLand(a) ? gh.state.pull(n).merged : gh.state.pull(n).comments.some((id) => gh.state.comments.get(id).body.startsWith(SET_ASIDE)))) &&
+    [...byNumber].every(([n, a]) =>
+      canLand(a)
+        ? gh.state.pull(n).merged
+        : gh.state.pull(n).comments.some((id) => gh.state.comments.get(id).body.startsWith(SET_ASIDE)),
+    ) &&
     gh.ci.runs.every((r) => r.status === "completed");
 
   const since = gh.requests.length;
-  const { steps, lines } = await runWorker(gh, stateDir, { due, until: settled, afterStep, maxSteps: 3000, options: { pollInterval: 300 } });
+  const { steps, lines } = await runWorker(gh, stateDir, {
+    due,
+    until: settled,
+    afterStep,
+    maxSteps: 3000,
+    options: { pollInterval: 300 },
+  });
   assert.ok(settled(), `the day did not settle in ${steps} steps\n${lines.slice(-80).join("\n")}`);
   assert.deepEqual(problems, []);
   assert.ok(ownerChecks > 0, "set-aside pull requests were seen and their owners asked");
 
   const landed = [...byNumber].filter(([n]) => gh.state.pull(n).merged);
   const setAside = [...byNumber].filter(([n]) => !gh.state.pull(n).merged);
-  assert.deepEqual(landed.map(([, a]) => a.key).sort(), arrivals.filter(canLand).map((a) => a.key).sort(), "every one that can land landed");
-  assert.deepEqual(setAside.map(([, a]) => a.kind).sort(), arrivals.filter((a) => !canLand(a)).map((a) => a.kind).sort());
+  assert.deepEqual(
+    landed.map(([, a]) => a.key).sort(),
+    arrivals
+      .filter(canLand)
+      .map((a) => a.key)
+      .sort(),
+    "every one that can land landed",
+  );
+  assert.deepEqual(
+    setAside.map(([, a]) => a.kind).sort(),
+    arrivals
+      .filter((a) => !canLand(a))
+      .map((a) => a.kind)
+      .sort(),
+  );
   const cost = ciCost(gh, [...byNumber.keys()]);
   // A flaky one that merged on the head its re-run passed on had two runs there; every other landed on one.
-  for (const [n, a] of landed) assert.ok(cost.per[n].landedHeadRuns === 1 || (a.kind === "flaky" && cost.per[n].landedHeadRuns === 2), `#${n} (${a.kind}): ${cost.per[n].landedHeadRuns} runs on the head that landed`);
+  for (const [n, a] of landed)
+    assert.ok(
+      cost.per[n].landedHeadRuns === 1 || (a.kind === "flaky" && cost.per[n].landedHeadRuns === 2),
+      `#${n} (${a.kind}): ${cost.per[n].landedHeadRuns} runs on the head that landed`,
+    );
 
   const hours = (gh.clock.now() - start) / 3_600_000;
   const requests = gh.requests.length - since;

@@ -20,7 +20,8 @@ function seedQueue(gh) {
   const n = {};
   const pull = (role, options) => (n[role] = gh.createPull({ title: role, author: "agent-1", ...options }).number);
   const sha = (role) => st.pull(n[role]).headSha;
-  const green = (role, conclusion = "SUCCESS") => gh.checkRun({ number: n[role], name: "ci-ok", status: "COMPLETED", conclusion });
+  const green = (role, conclusion = "SUCCESS") =>
+    gh.checkRun({ number: n[role], name: "ci-ok", status: "COMPLETED", conclusion });
   gh.setRequiredChecks(["ci-ok"], { strict: true });
   st.pullRequestRule = { require_code_owner_review: true, required_review_thread_resolution: true };
   st.teamMembers = { core: ["alice", "bob"] };
@@ -38,15 +39,30 @@ function seedQueue(gh) {
   pull("cycle B", { labels: Q, body: `Merge-After: #${n["cycle A"]}` });
   st.editIssue(n["cycle A"], { body: `Merge-After: #${n["cycle B"]}` }, "agent-1");
   pull("set aside: conflict", { labels: Q });
-  gh.comment(n["set aside: conflict"], { author: "acme", body: `<!-- prflow:set-aside reason=rebase-failed head=${sha("set aside: conflict")} base=x -->\nset aside\n\n- [ ] Retry` });
+  gh.comment(n["set aside: conflict"], {
+    author: "acme",
+    body: `<!-- prflow:set-aside reason=rebase-failed head=${sha("set aside: conflict")} base=x -->\nset aside\n\n- [ ] Retry`,
+  });
   pull("set aside: sat green", { labels: Q });
-  gh.comment(n["set aside: sat green"], { author: "acme", body: `<!-- prflow:set-aside reason=not-merging head=${sha("set aside: sat green")} base=x -->\nset aside\n\n- [ ] Retry` });
+  gh.comment(n["set aside: sat green"], {
+    author: "acme",
+    body: `<!-- prflow:set-aside reason=not-merging head=${sha("set aside: sat green")} base=x -->\nset aside\n\n- [ ] Retry`,
+  });
   pull("forged set-aside (not the tool's account)", { labels: Q });
-  gh.comment(n["forged set-aside (not the tool's account)"], { author: "mallory", body: `<!-- prflow:set-aside reason=rebase-failed head=${sha("forged set-aside (not the tool's account)")} base=x -->` });
+  gh.comment(n["forged set-aside (not the tool's account)"], {
+    author: "mallory",
+    body: `<!-- prflow:set-aside reason=rebase-failed head=${sha("forged set-aside (not the tool's account)")} base=x -->`,
+  });
   pull("claimed by a fixer", { labels: Q });
-  gh.comment(n["claimed by a fixer"], { author: "acme", body: `<!-- prflow:claim head=${sha("claimed by a fixer")} by=fixer-1 at=${new Date(gh.clock.now()).toISOString().replace(/\.\d+Z$/, "Z")} -->` });
+  gh.comment(n["claimed by a fixer"], {
+    author: "acme",
+    body: `<!-- prflow:claim head=${sha("claimed by a fixer")} by=fixer-1 at=${new Date(gh.clock.now()).toISOString().replace(/\.\d+Z$/, "Z")} -->`,
+  });
   pull("unknown set-aside reason", { labels: Q });
-  gh.comment(n["unknown set-aside reason"], { author: "acme", body: `<!-- prflow:set-aside reason=gremlins head=${sha("unknown set-aside reason")} base=x -->\n- [ ] Retry` });
+  gh.comment(n["unknown set-aside reason"], {
+    author: "acme",
+    body: `<!-- prflow:set-aside reason=gremlins head=${sha("unknown set-aside reason")} base=x -->\n- [ ] Retry`,
+  });
   pull("stack layer 1", { labels: Q, head: "stack-1" });
   pull("stack layer 2", { labels: Q, head: "stack-2", base: "stack-1" });
   pull("waits on not queued", { labels: Q, body: `Depends.\n\nMerge-After: #${n["not queued"]}` });
@@ -94,8 +110,16 @@ test("prflow report against the emulator: a 30-pull-request queue exercising eve
     assert.equal(json.code, 0, json.stderr);
     const report = JSON.parse(json.stdout);
     const by = Object.fromEntries(report.entries.map((e) => [e.title, e]));
-    for (const c of ["ignore", "note", "candidate", "inFlight", "failing", "held"]) assert.ok(report.entries.some((e) => e.triage === c), `no ${c}`);
-    for (const o of ["worker", "fixer", "human", "none"]) assert.ok(report.entries.some((e) => e.owner === o), `no owner ${o}`);
+    for (const c of ["ignore", "note", "candidate", "inFlight", "failing", "held"])
+      assert.ok(
+        report.entries.some((e) => e.triage === c),
+        `no ${c}`,
+      );
+    for (const o of ["worker", "fixer", "human", "none"])
+      assert.ok(
+        report.entries.some((e) => e.owner === o),
+        `no owner ${o}`,
+      );
     // What only the live read can show: the tool's account, the moved base, GitHub's own links and rules.
     assert.equal(by["forged set-aside (not the tool's account)"].owner, "worker");
     assert.equal(by["set aside: conflict"].owner, "fixer");
@@ -124,8 +148,17 @@ test("prflow report against the emulator: built on the tip, read through the com
     gh.setRequiredChecks(["ci-ok"], { strict: true });
     const paused = ["merge-queued", "skip-ci"];
     const prerequisite = gh.createPull({ title: "not queued yet" }).number;
-    const version = gh.createPull({ title: "Version Packages", author: "github-actions[bot]", head: "changeset-release/main", labels: paused }).number;
-    const waiting = gh.createPull({ title: "waits on a prerequisite", labels: paused, body: `Merge-After: #${prerequisite}` }).number;
+    const version = gh.createPull({
+      title: "Version Packages",
+      author: "github-actions[bot]",
+      head: "changeset-release/main",
+      labels: paused,
+    }).number;
+    const waiting = gh.createPull({
+      title: "waits on a prerequisite",
+      labels: paused,
+      body: `Merge-After: #${prerequisite}`,
+    }).number;
     const env = gh.env(PERSONAL_TOKEN);
     const report = async () => {
       const r = await prflow(["report", "--repo", "acme/widgets", "--config", PRESET_CONFIG, "--format", "json"], env);
@@ -136,10 +169,25 @@ test("prflow report against the emulator: built on the tip, read through the com
     // (rule, what happens first, expected version reason, expected next action and number)
     const steps = [
       ["both built on the tip they were opened on", () => {}, "version-ready", ["pick", version]],
-      ["main moves: neither is built on the tip", () => gh.moveBranch("main"), "version-not-on-tip", ["keepOnTip", waiting]],
-      ["the release workflow rebuilds the version branch", () => gh.push(version, { rebase: true, by: "github-actions[bot]" }), "version-ready", ["pick", version]],
+      [
+        "main moves: neither is built on the tip",
+        () => gh.moveBranch("main"),
+        "version-not-on-tip",
+        ["keepOnTip", waiting],
+      ],
+      [
+        "the release workflow rebuilds the version branch",
+        () => gh.push(version, { rebase: true, by: "github-actions[bot]" }),
+        "version-ready",
+        ["pick", version],
+      ],
       ["main moves again", () => gh.moveBranch("main"), "version-not-on-tip", ["keepOnTip", waiting]],
-      ["the waiting one is rebased too: nothing left to keep on the tip", () => gh.push(waiting, { rebase: true }), "version-not-on-tip", ["idle", null]],
+      [
+        "the waiting one is rebased too: nothing left to keep on the tip",
+        () => gh.push(waiting, { rebase: true }),
+        "version-not-on-tip",
+        ["idle", null],
+      ],
     ];
     for (const [rule, act, versionReason, [action, number]] of steps) {
       act();
@@ -149,7 +197,10 @@ test("prflow report against the emulator: built on the tip, read through the com
       assert.equal(by[waiting].reason, "waiting-merge-after", `${rule}: #${waiting} waits on #${prerequisite}`);
       assert.deepEqual([json.next.action, json.next.number ?? null], [action, number], `${rule}: next`);
     }
-    assert.ok(gh.requests.some((r) => r.method === "GET" && /\/compare\/\w+\.\.\.\w+/.test(r.path)), "the compare API was asked");
+    assert.ok(
+      gh.requests.some((r) => r.method === "GET" && /\/compare\/\w+\.\.\.\w+/.test(r.path)),
+      "the compare API was asked",
+    );
     assert.deepEqual(gh.validationFailures, [], "every request and response matched GitHub's descriptions");
   } finally {
     await gh.close();

@@ -29,13 +29,24 @@ const STEPS = {
 
 /** The worker on the emulator without the lease (its own suite), sleeping on the emulator's clock. */
 async function land(gh, stateDir, numbers, { lines, maxSteps = 250 } = {}) {
-  const octokit = makeOctokit({ token: gh.personalToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001, log: (l) => lines.push(`octokit: ${l}`) });
+  const octokit = makeOctokit({
+    token: gh.personalToken,
+    baseUrl: gh.url,
+    graphqlUrl: gh.graphqlUrl,
+    timeScale: 0.001,
+    log: (l) => lines.push(`octokit: ${l}`),
+  });
   const g = new Git({ cloneUrl: gh.cloneUrl(), stateDir: join(stateDir, "w") });
   let steps = 0;
   const done = () => numbers.every((n) => gh.state.pull(n).state !== "open");
   await runQueue({
-    gh: { octokit, owner: gh.owner, repo: gh.repo }, g, engine, options: WORKER_OPTIONS, lease: null,
-    sleep: async (ms) => gh.clock.advance(ms), log: (l) => lines.push(l),
+    gh: { octokit, owner: gh.owner, repo: gh.repo },
+    g,
+    engine,
+    options: WORKER_OPTIONS,
+    lease: null,
+    sleep: async (ms) => gh.clock.advance(ms),
+    log: (l) => lines.push(l),
     stopWhen: () => done() || ++steps >= maxSteps,
   });
 }
@@ -90,13 +101,23 @@ for (const [name, fault] of Object.entries(FAULTS)) {
     const numbers = openBoard(gh, [{ key: "a", conflicting: true }, { key: "b" }]);
     const f = gh.inject({ ...fault, match: { method: "POST", path: /\/issues\/\d+\/comments$/ } });
     const lines = [];
-    const octokit = makeOctokit({ token: gh.personalToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
+    const octokit = makeOctokit({
+      token: gh.personalToken,
+      baseUrl: gh.url,
+      graphqlUrl: gh.graphqlUrl,
+      timeScale: 0.001,
+    });
     const g = new Git({ cloneUrl: gh.cloneUrl(), stateDir: join(stateDir, "w") });
     let steps = 0;
     const comments = () => gh.state.pull(numbers.a).comments.map((id) => gh.state.comments.get(id).body);
     await runQueue({
-      gh: { octokit, owner: gh.owner, repo: gh.repo }, g, engine, options: WORKER_OPTIONS, lease: null,
-      sleep: async (ms) => gh.clock.advance(ms), log: (l) => lines.push(l),
+      gh: { octokit, owner: gh.owner, repo: gh.repo },
+      g,
+      engine,
+      options: WORKER_OPTIONS,
+      lease: null,
+      sleep: async (ms) => gh.clock.advance(ms),
+      log: (l) => lines.push(l),
       stopWhen: () => (gh.state.pull(numbers.b).merged && comments().length >= 1 && steps > 2) || ++steps >= 250,
     });
     const log = lines.join("\n");
@@ -104,7 +125,11 @@ for (const [name, fault] of Object.entries(FAULTS)) {
     assert.ok(gh.state.pull(numbers.b).merged, `#${numbers.b} landed\n${log}`);
     assert.equal(gh.ci.usage({ number: numbers.b }).total.runs, 1);
     const written = comments();
-    assert.equal(written.length, 1, `one set-aside comment on #${numbers.a}, not two: ${JSON.stringify(written)}\n${log}`);
+    assert.equal(
+      written.length,
+      1,
+      `one set-aside comment on #${numbers.a}, not two: ${JSON.stringify(written)}\n${log}`,
+    );
     assert.match(written[0], /reason=rebase-failed/);
     assert.deepEqual(gh.validationFailures, []);
   });
@@ -112,12 +137,22 @@ for (const [name, fault] of Object.entries(FAULTS)) {
 
 /** The worker with its lease, as it runs resident; resolves when every pull request left, or throws what ended it. */
 async function resident(gh, stateDir, numbers, lines) {
-  const octokit = makeOctokit({ token: gh.personalToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001, log: (l) => lines.push(`octokit: ${l}`) });
+  const octokit = makeOctokit({
+    token: gh.personalToken,
+    baseUrl: gh.url,
+    graphqlUrl: gh.graphqlUrl,
+    timeScale: 0.001,
+    log: (l) => lines.push(`octokit: ${l}`),
+  });
   const g = new Git({ cloneUrl: gh.cloneUrl(), stateDir: join(stateDir, "w") });
   let steps = 0;
   await runQueue({
-    gh: { octokit, owner: gh.owner, repo: gh.repo }, g, engine, options: WORKER_OPTIONS,
-    sleep: async (ms) => gh.clock.advance(ms), log: (l) => lines.push(l),
+    gh: { octokit, owner: gh.owner, repo: gh.repo },
+    g,
+    engine,
+    options: WORKER_OPTIONS,
+    sleep: async (ms) => gh.clock.advance(ms),
+    log: (l) => lines.push(l),
     stopWhen: () => numbers.every((n) => gh.state.pull(n).merged) || ++steps >= 250,
   });
 }
@@ -137,7 +172,11 @@ test("an hour's outage (every API and git request 502): the resident worker wait
     assert.deepEqual(gh.state.pull(n).comments, []);
     assert.equal(gh.ci.usage({ number: n }).total.runs, 1);
   }
-  const waits = lines.filter((l) => /^GitHub failed \(.*\): waiting \d+ s for GitHub to answer again, until 2026-12-01T\d\d:\d\d:\d\dZ; then reading again/.test(l));
+  const waits = lines.filter((l) =>
+    /^GitHub failed \(.*\): waiting \d+ s for GitHub to answer again, until 2026-12-01T\d\d:\d\d:\d\dZ; then reading again/.test(
+      l,
+    ),
+  );
   assert.ok(waits.length >= 2, `each wait said until when\n${log}`);
   assert.ok(gh.clock.now() - from >= 60 * 60_000, "it waited the hour out, on the emulator's clock");
   assert.deepEqual(gh.validationFailures, []);
@@ -154,7 +193,10 @@ test("the hourly rate limit spent: the resident worker waits for the reset, says
   const log = lines.join("\n");
   assert.ok(gh.state.pull(numbers[0]).merged, `landed\n${log}`);
   assert.deepEqual(gh.state.pull(numbers[0]).comments, []);
-  assert.ok(lines.some((l) => /^GitHub failed \(.*rate limit.*\): waiting \d+ s for the rate limit to reset, until /i.test(l)), `it said it waits for the reset\n${log}`);
+  assert.ok(
+    lines.some((l) => /^GitHub failed \(.*rate limit.*\): waiting \d+ s for the rate limit to reset, until /i.test(l)),
+    `it said it waits for the reset\n${log}`,
+  );
   assert.ok(gh.clock.now() - from >= 45 * 60_000, "it waited for the reset");
   assert.deepEqual(gh.validationFailures, []);
 });

@@ -3,7 +3,15 @@
 // (a skipped run, no minutes) and takes the label off once, after main last moved.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { FIVE, FIVE_ORDER, ciCost, landedOrder, landingRepo, openBoard, runWorker } from "../../scripts/lib/queue-land.mjs";
+import {
+  FIVE,
+  FIVE_ORDER,
+  ciCost,
+  landedOrder,
+  landingRepo,
+  openBoard,
+  runWorker,
+} from "../../scripts/lib/queue-land.mjs";
 
 test("five queued pull requests with a Merge-After graph land in the declared order with exactly one CI run each", async (t) => {
   const { gh, stateDir, close } = await landingRepo();
@@ -11,10 +19,17 @@ test("five queued pull requests with a Merge-After graph land in the declared or
   const numbers = openBoard(gh, FIVE);
   const all = Object.values(numbers);
   const declared = FIVE_ORDER.map((k) => numbers[k]);
-  assert.notDeepEqual(declared, [...declared].sort((a, b) => a - b), "the graph's order is not the numbers' order");
+  assert.notDeepEqual(
+    declared,
+    [...declared].sort((a, b) => a - b),
+    "the graph's order is not the numbers' order",
+  );
 
   const { lines } = await runWorker(gh, stateDir, { until: () => all.every((n) => gh.state.pull(n).merged) });
-  assert.ok(all.every((n) => gh.state.pull(n).merged), `every one landed\n${lines.join("\n")}`);
+  assert.ok(
+    all.every((n) => gh.state.pull(n).merged),
+    `every one landed\n${lines.join("\n")}`,
+  );
   assert.deepEqual(landedOrder(gh), declared, "main holds them in the declared order");
 
   const cost = ciCost(gh, all);

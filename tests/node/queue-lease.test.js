@@ -38,14 +38,15 @@ async function repo(t) {
 /** A tiny deterministic random source, so a failing round can be replayed. */
 function rng(seed) {
   let x = seed >>> 0 || 1;
-  return () => ((x = (x * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  return () => (x = (x * 1103515245 + 12345) >>> 0) / 2 ** 32;
 }
 
 test("100 rounds of two workers taking, renewing, leaving and dying: never two holders, taken over only after expiry", async (t) => {
   const { gh, git } = await repo(t);
   const ttl = 600;
   const workers = [];
-  for (const me of ["host-a/1", "host-b/2"]) workers.push(new QueueLease({ g: await git(), engine, me, ttlSeconds: ttl }));
+  for (const me of ["host-a/1", "host-b/2"])
+    workers.push(new QueueLease({ g: await git(), engine, me, ttlSeconds: ttl }));
   const random = rng(35);
   const now = () => gh.clock.iso();
   const counts = { contested: 0, takenOver: 0, waited: 0, released: 0, died: 0, waitedForDead: 0 };
@@ -59,8 +60,14 @@ test("100 rounds of two workers taking, renewing, leaving and dying: never two h
       // Nobody may hold it only while a dead worker's lease runs: both wait, naming it.
       const { record } = await readLease(workers[0].g);
       const [, dead, until] = /holder=(\S+) until=(\S+)/.exec(record);
-      assert.ok(!workers.some((w) => w.me === dead) && gh.clock.now() < Date.parse(until), `round ${round}: nobody holds it though its holder ${dead} is alive or expired: ${JSON.stringify(answers)}`);
-      assert.ok(answers.every((a) => a.holder === dead), `round ${round}: both name the dead holder`);
+      assert.ok(
+        !workers.some((w) => w.me === dead) && gh.clock.now() < Date.parse(until),
+        `round ${round}: nobody holds it though its holder ${dead} is alive or expired: ${JSON.stringify(answers)}`,
+      );
+      assert.ok(
+        answers.every((a) => a.holder === dead),
+        `round ${round}: both name the dead holder`,
+      );
       counts.waitedForDead++;
       gh.clock.advance({ seconds: Math.floor(random() * 700) });
       continue;
@@ -68,13 +75,20 @@ test("100 rounds of two workers taking, renewing, leaving and dying: never two h
     assert.equal(holding.length, 1, `round ${round}: exactly one holds the lease: ${JSON.stringify(answers)}`);
     const [h] = holding;
     const other = 1 - h;
-    assert.match(answers[other].message, new RegExp(`held by ${workers[h].me.replace("/", "\\/")} until`), `round ${round}: the waiter names the holder`);
+    assert.match(
+      answers[other].message,
+      new RegExp(`held by ${workers[h].me.replace("/", "\\/")} until`),
+      `round ${round}: the waiter names the holder`,
+    );
     counts.waited++;
     const { record } = await readLease(workers[h].g);
     assert.match(record, new RegExp(`holder=${workers[h].me}`), `round ${round}: GitHub says the same holder`);
     if (lastHolder !== null && lastHolder !== h) {
       // A change of holder only once the last one's lease ran out or it left.
-      assert.ok(gh.clock.now() >= lastUntil, `round ${round}: taken over at ${now()}, before the lease expired at ${new Date(lastUntil).toISOString()}`);
+      assert.ok(
+        gh.clock.now() >= lastUntil,
+        `round ${round}: taken over at ${now()}, before the lease expired at ${new Date(lastUntil).toISOString()}`,
+      );
       counts.takenOver++;
     }
     if (answers.every((a) => a.held === false || a.held === true)) counts.contested++;
@@ -88,12 +102,20 @@ test("100 rounds of two workers taking, renewing, leaving and dying: never two h
     } else if (r < 0.55) {
       // It dies: no release, its memory gone; the other waits out the lease.
       workers[h].held = null;
-      workers[h] = new QueueLease({ g: workers[h].g, engine, me: `${workers[h].me.split("/")[0]}/${100 + round}`, ttlSeconds: ttl });
+      workers[h] = new QueueLease({
+        g: workers[h].g,
+        engine,
+        me: `${workers[h].me.split("/")[0]}/${100 + round}`,
+        ttlSeconds: ttl,
+      });
       counts.died++;
     }
     gh.clock.advance({ seconds: Math.floor(random() * 700) });
   }
-  assert.ok(counts.takenOver >= 10 && counts.released >= 10 && counts.died >= 10 && counts.waitedForDead >= 5, `each path was walked: ${JSON.stringify(counts)}`);
+  assert.ok(
+    counts.takenOver >= 10 && counts.released >= 10 && counts.died >= 10 && counts.waitedForDead >= 5,
+    `each path was walked: ${JSON.stringify(counts)}`,
+  );
   assert.deepEqual(gh.validationFailures, []);
 });
 
@@ -112,10 +134,11 @@ function sharedClock(gh, loops) {
     s.resolve();
   };
   return {
-    sleep: (ms) => new Promise((resolve) => {
-      sleepers.push({ at: gh.clock.now() + ms, resolve });
-      tick();
-    }),
+    sleep: (ms) =>
+      new Promise((resolve) => {
+        sleepers.push({ at: gh.clock.now() + ms, resolve });
+        tick();
+      }),
     done() {
       live--;
       tick();
@@ -129,10 +152,11 @@ test("two workers racing on one board: one pull request released at a time, ever
   const numbers = Object.values(openBoard(gh, [{ key: "a" }, { key: "b" }, { key: "c" }]));
   // After every event GitHub records (each label edit is one), at most one pull request runs CI.
   let most = 0;
-  const released = () => numbers.filter((n) => {
-    const pr = gh.state.pull(n);
-    return pr.state === "open" && pr.labels.includes("merge-queued") && !pr.labels.includes("skip-ci");
-  }).length;
+  const released = () =>
+    numbers.filter((n) => {
+      const pr = gh.state.pull(n);
+      return pr.state === "open" && pr.labels.includes("merge-queued") && !pr.labels.includes("skip-ci");
+    }).length;
   const push = gh.events.push.bind(gh.events);
   gh.events.push = (...e) => {
     most = Math.max(most, released());
@@ -143,12 +167,22 @@ test("two workers racing on one board: one pull request released at a time, ever
   const merged = () => numbers.filter((n) => gh.state.pull(n).merged).length;
   const worker = async (name, { dieAfterLandings }) => {
     const g = new Git({ cloneUrl: gh.cloneUrl(), stateDir: join(stateDir, name) });
-    const octokit = makeOctokit({ token: gh.personalToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
+    const octokit = makeOctokit({
+      token: gh.personalToken,
+      baseUrl: gh.url,
+      graphqlUrl: gh.graphqlUrl,
+      timeScale: 0.001,
+    });
     const lease = new QueueLease({ g, engine, me: `host-${name}/1`, log: (l) => lines[name].push(l) });
     let steps = 0;
     try {
       await runQueue({
-        gh: { octokit, owner: gh.owner, repo: gh.repo }, g, engine, options: WORKER_OPTIONS, sleep: clock.sleep, lease,
+        gh: { octokit, owner: gh.owner, repo: gh.repo },
+        g,
+        engine,
+        options: WORKER_OPTIONS,
+        sleep: clock.sleep,
+        lease,
         log: (l) => lines[name].push(l),
         // The first to hold the lease "dies" (leaves without releasing) once it landed some.
         stopWhen: () => {
@@ -169,9 +203,22 @@ test("two workers racing on one board: one pull request released at a time, ever
   if (merged() < numbers.length) {
     const again = sharedClock(gh, 1);
     const g = new Git({ cloneUrl: gh.cloneUrl(), stateDir: join(stateDir, "c") });
-    const octokit = makeOctokit({ token: gh.personalToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
+    const octokit = makeOctokit({
+      token: gh.personalToken,
+      baseUrl: gh.url,
+      graphqlUrl: gh.graphqlUrl,
+      timeScale: 0.001,
+    });
     let steps = 0;
-    await runQueue({ gh: { octokit, owner: gh.owner, repo: gh.repo }, g, engine, options: WORKER_OPTIONS, sleep: again.sleep, log: (l) => lines.b.push(l), stopWhen: () => merged() === numbers.length || ++steps >= 300 });
+    await runQueue({
+      gh: { octokit, owner: gh.owner, repo: gh.repo },
+      g,
+      engine,
+      options: WORKER_OPTIONS,
+      sleep: again.sleep,
+      log: (l) => lines.b.push(l),
+      stopWhen: () => merged() === numbers.length || ++steps >= 300,
+    });
   }
   const all = `A:\n${lines.a.join("\n")}\nB:\n${lines.b.join("\n")}`;
   assert.equal(merged(), numbers.length, `every one landed\n${all}`);
@@ -179,7 +226,10 @@ test("two workers racing on one board: one pull request released at a time, ever
   for (const n of numbers) assert.deepEqual(gh.state.pull(n).comments, [], `#${n}: no comment (no false set-aside)`);
   const waits = [...lines.a, ...lines.b].filter((l) => /the queue is held by host-[ab]\/1 until/.test(l));
   assert.ok(waits.length >= 1, `the waiting worker said who held the queue\n${all}`);
-  assert.ok([...lines.a, ...lines.b].some((l) => /taken over from host-[ab]\/1 \(it expired at/.test(l)), `the dead worker's lease was taken over after it expired\n${all}`);
+  assert.ok(
+    [...lines.a, ...lines.b].some((l) => /taken over from host-[ab]\/1 \(it expired at/.test(l)),
+    `the dead worker's lease was taken over after it expired\n${all}`,
+  );
   for (const n of numbers) assert.equal(gh.ci.usage({ number: n }).total.runs, 1, `#${n}: one CI run`);
   assert.deepEqual(gh.validationFailures, []);
 });
@@ -193,13 +243,31 @@ test("a cycle (the Action's mode: queue) that finds the lease held says who hold
   const resident = new QueueLease({ g, engine, me: "host-r/7" });
   assert.equal((await resident.ensure(gh.clock.iso())).held, true);
   const before = gh.requests.length;
-  const octokit = makeOctokit({ token: gh.personalToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
+  const octokit = makeOctokit({
+    token: gh.personalToken,
+    baseUrl: gh.url,
+    graphqlUrl: gh.graphqlUrl,
+    timeScale: 0.001,
+  });
   const lines = [];
-  const out = await runQueue({ gh: { octokit, owner: gh.owner, repo: gh.repo }, g: new Git({ cloneUrl: gh.cloneUrl(), stateDir: join(stateDir, "action") }), engine, options: WORKER_OPTIONS, once: true, sleep: async () => {}, log: (l) => lines.push(l) });
+  const out = await runQueue({
+    gh: { octokit, owner: gh.owner, repo: gh.repo },
+    g: new Git({ cloneUrl: gh.cloneUrl(), stateDir: join(stateDir, "action") }),
+    engine,
+    options: WORKER_OPTIONS,
+    once: true,
+    sleep: async () => {},
+    log: (l) => lines.push(l),
+  });
   assert.equal(out.wait.kind, "leaseHeld");
-  assert.ok(lines.some((l) => /^the queue is held by host-r\/7 until 2026-12-01T09:10:00Z: waiting$/.test(l)), lines.join("\n"));
+  assert.ok(
+    lines.some((l) => /^the queue is held by host-r\/7 until 2026-12-01T09:10:00Z: waiting$/.test(l)),
+    lines.join("\n"),
+  );
   const c = gh.counts({ since: before });
-  const writes = Object.keys(c.byOperation).filter((k) => !/^(GET |graphql |POST git upload-pack)/.test(k) && k !== "graphql undefined");
+  const writes = Object.keys(c.byOperation).filter(
+    (k) => !/^(GET |graphql |POST git upload-pack)/.test(k) && k !== "graphql undefined",
+  );
   assert.deepEqual(writes, [], `no write (reads only): ${JSON.stringify(c.byOperation)}`);
   assert.ok(gh.state.pull(n).labels.includes("skip-ci"), "nothing released");
   assert.match((await readLease(g)).record, /holder=host-r\/7/, "the resident worker still holds it");

@@ -38,16 +38,38 @@ test("a rebase killed half way, its worktree still registered: the restart abort
   const main = await g0.fetch("main");
   const tree = join(dir, "worktrees", String(n));
   await exec("git", ["-C", g0.dir, "worktree", "add", "--quiet", "--detach", tree, head]);
-  await exec("git", ["-C", tree, "-c", "user.name=p", "-c", "user.email=p@x", "rebase", "--no-ff", "-x", "false", main]).catch(() => {});
+  await exec("git", [
+    "-C",
+    tree,
+    "-c",
+    "user.name=p",
+    "-c",
+    "user.email=p@x",
+    "rebase",
+    "--no-ff",
+    "-x",
+    "false",
+    main,
+  ]).catch(() => {});
   assert.ok(existsSync(join(g0.dir, "worktrees", String(n), "rebase-merge")), "the rebase stopped half way");
   writeFileSync(join(dir, "worker.pid"), "999999999\n");
 
   const lines = [];
-  const octokit = makeOctokit({ token: gh.personalToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
+  const octokit = makeOctokit({
+    token: gh.personalToken,
+    baseUrl: gh.url,
+    graphqlUrl: gh.graphqlUrl,
+    timeScale: 0.001,
+  });
   let steps = 0;
   await runQueue({
-    gh: { octokit, owner: gh.owner, repo: gh.repo }, g: new Git({ cloneUrl: gh.cloneUrl(), stateDir: dir }), engine: createEngine(), options: WORKER_OPTIONS,
-    sleep: async (ms) => gh.clock.advance(ms), log: (l) => lines.push(l), stopWhen: () => gh.state.pull(n).merged || ++steps >= 100,
+    gh: { octokit, owner: gh.owner, repo: gh.repo },
+    g: new Git({ cloneUrl: gh.cloneUrl(), stateDir: dir }),
+    engine: createEngine(),
+    options: WORKER_OPTIONS,
+    sleep: async (ms) => gh.clock.advance(ms),
+    log: (l) => lines.push(l),
+    stopWhen: () => gh.state.pull(n).merged || ++steps >= 100,
   });
   const log = lines.join("\n");
   assert.match(log, /on start: aborted a rebase left half done/);
@@ -74,10 +96,27 @@ for (const [step, match] of Object.entries(KILLS)) {
     const home = join(stateDir, "state");
     mkdirSync(home, { recursive: true });
     const env = {
-      PATH: process.env.PATH, HOME: stateDir, XDG_STATE_HOME: home, GH_TOKEN: gh.personalToken,
-      GITHUB_API_URL: gh.url, GITHUB_GRAPHQL_URL: gh.graphqlUrl, PRFLOW_GIT_URL: gh.url, PRFLOW_TIME_SCALE: "0.01",
+      PATH: process.env.PATH,
+      HOME: stateDir,
+      XDG_STATE_HOME: home,
+      GH_TOKEN: gh.personalToken,
+      GITHUB_API_URL: gh.url,
+      GITHUB_GRAPHQL_URL: gh.graphqlUrl,
+      PRFLOW_GIT_URL: gh.url,
+      PRFLOW_TIME_SCALE: "0.01",
     };
-    const args = [PRFLOW, "queue", "--repo", `${gh.owner}/${gh.repo}`, "--active-interval", "1", "--poll-interval", "60", "--idle-after", "1000"];
+    const args = [
+      PRFLOW,
+      "queue",
+      "--repo",
+      `${gh.owner}/${gh.repo}`,
+      "--active-interval",
+      "1",
+      "--poll-interval",
+      "60",
+      "--idle-after",
+      "1000",
+    ];
     const out = [];
     const start = () => {
       const child = spawn(process.execPath, args, { cwd: stateDir, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -89,7 +128,7 @@ for (const [step, match] of Object.entries(KILLS)) {
     // CI and mergeability move on the emulator's clock: a minute of it every 20 ms while the worker runs.
     const ticker = setInterval(() => gh.clock.advance({ minutes: 1 }), 20);
     t.after(() => clearInterval(ticker));
-    let first = start();
+    const first = start();
     const kill = gh.inject({ kind: "meanwhile", match, run: () => first.kill("SIGKILL") });
     let ended = null;
     first.exited.then((e) => (ended = e));
@@ -103,7 +142,8 @@ for (const [step, match] of Object.entries(KILLS)) {
 
     const second = start();
     // Until both merged (a hang guard only: the test's outcome is what GitHub holds, not a time).
-    for (let i = 0; i < 6000 && !(gh.state.pull(a).merged && gh.state.pull(b).merged); i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 6000 && !(gh.state.pull(a).merged && gh.state.pull(b).merged); i++)
+      await new Promise((r) => setTimeout(r, 20));
     second.kill("SIGTERM");
     const stopped = await second.exited;
     clearInterval(ticker);
@@ -116,9 +156,17 @@ for (const [step, match] of Object.entries(KILLS)) {
     }
     assert.doesNotMatch(log, /set aside/);
     const folder = join(home, "prflow", `${gh.owner}-${gh.repo}`);
-    assert.deepEqual(existsSync(join(folder, "worktrees")) ? readdirSync(join(folder, "worktrees")) : [], [], "no worktree left");
+    assert.deepEqual(
+      existsSync(join(folder, "worktrees")) ? readdirSync(join(folder, "worktrees")) : [],
+      [],
+      "no worktree left",
+    );
     const wt = await exec("git", ["-C", join(folder, "repo.git"), "worktree", "list", "--porcelain"]);
-    assert.equal(wt.stdout.split("\n").filter((l) => l.startsWith("worktree ")).length, 1, `only the clone itself is registered: ${wt.stdout}`);
+    assert.equal(
+      wt.stdout.split("\n").filter((l) => l.startsWith("worktree ")).length,
+      1,
+      `only the clone itself is registered: ${wt.stdout}`,
+    );
     assert.deepEqual(await leftovers(folder), [], "no process of the worker left");
     assert.deepEqual(gh.validationFailures, []);
   });

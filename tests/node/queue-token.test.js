@@ -52,7 +52,8 @@ function findings(dir, token) {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else for (const f of forms(token)) if (readFileSync(p, "latin1").includes(f)) hits.push(`${p}: ${f.slice(0, 8)}…`);
+      else
+        for (const f of forms(token)) if (readFileSync(p, "latin1").includes(f)) hits.push(`${p}: ${f.slice(0, 8)}…`);
     }
   };
   if (existsSync(dir)) walk(dir);
@@ -60,10 +61,27 @@ function findings(dir, token) {
 }
 
 /** Processes still carrying the daemon's marker. */
-const daemons = () => readdirSync("/proc").filter((p) => /^\d+$/.test(p)).filter((p) => { try { return readFileSync(`/proc/${p}/cmdline`, "latin1").includes(DAEMON); } catch { return false; } });
+const daemons = () =>
+  readdirSync("/proc")
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, "latin1").includes(DAEMON);
+      } catch {
+        return false;
+      }
+    });
 
 const REQUIRED = ["ci", "no-skip-ci-label"];
-const CI = { name: "CI", jobs: [{ name: "fmt", minutes: 1 }, { name: "test", minutes: 3 }], aggregate: "ci", guard: "no-skip-ci-label" };
+const CI = {
+  name: "CI",
+  jobs: [
+    { name: "fmt", minutes: 1 },
+    { name: "test", minutes: 3 },
+  ],
+  aggregate: "ci",
+  guard: "no-skip-ci-label",
+};
 
 async function board(t, autoFixRun) {
   const gh = await startEmulator({ git: true });
@@ -82,13 +100,28 @@ async function board(t, autoFixRun) {
   writeFileSync(join(work, "spy.sh"), SPY);
   process.env.SPY_OUT = spyOut;
   t.after(() => delete process.env.SPY_OUT);
-  const config = { queue: { autoFix: { ignore: ["^ci$", "^no-skip-ci-label$"], fixers: [{ context: "^fmt$", run: autoFixRun(join(work, "spy.sh")) }] } } };
+  const config = {
+    queue: {
+      autoFix: {
+        ignore: ["^ci$", "^no-skip-ci-label$"],
+        fixers: [{ context: "^fmt$", run: autoFixRun(join(work, "spy.sh")) }],
+      },
+    },
+  };
   const octokit = makeOctokit({ token, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl });
   const g = new Git({ cloneUrl: `${gh.url}/${gh.owner}/${gh.repo}.git`, token, stateDir: join(work, "state") });
   const lines = [];
   const go = (until) => {
     let steps = 0;
-    return runQueue({ gh: { octokit, owner: gh.owner, repo: gh.repo }, g, engine: createEngine(JSON.stringify(config)), options: { dryRun: false, autoFix: true, activeInterval: 30, idleAfter: 10, idleInterval: 300, pollInterval: 30 }, log: (l) => lines.push(l), sleep: async (ms) => gh.clock.advance(ms), stopWhen: (o) => until(o) || ++steps >= 120 });
+    return runQueue({
+      gh: { octokit, owner: gh.owner, repo: gh.repo },
+      g,
+      engine: createEngine(JSON.stringify(config)),
+      options: { dryRun: false, autoFix: true, activeInterval: 30, idleAfter: 10, idleInterval: 300, pollInterval: 30 },
+      log: (l) => lines.push(l),
+      sleep: async (ms) => gh.clock.advance(ms),
+      stopWhen: (o) => until(o) || ++steps >= 120,
+    });
   };
   gh.ci.register(CI);
   return { gh, token, spyOut, go, lines, work };
@@ -96,7 +129,12 @@ async function board(t, autoFixRun) {
 
 test("an autoFix command looking for the token by every means finds nothing; what it planted never runs, and the fix still lands", async (t) => {
   const { gh, token, spyOut, go, lines } = await board(t, (spy) => `sh ${spy} && printf 'formatted\\n' > src/f.rs`);
-  const pr = gh.createPull({ title: "unformatted", head: "agent/fmt", files: ["src/f.rs"], labels: ["merge-queued", "skip-ci"] });
+  const pr = gh.createPull({
+    title: "unformatted",
+    head: "agent/fmt",
+    files: ["src/f.rs"],
+    labels: ["merge-queued", "skip-ci"],
+  });
   gh.ci.setOutcome(pr.headSha, { jobs: { fmt: "fail" } });
   await go(() => gh.state.pull(pr.number).merged);
   const log = lines.join("\n");
@@ -104,9 +142,14 @@ test("an autoFix command looking for the token by every means finds nothing; wha
   assert.ok(log.includes(`#${pr.number}: only a fixer's diff: fmt: fixing it`), log);
   const runs = readdirSync(spyOut).filter((f) => f.startsWith("run"));
   assert.equal(runs.length, 1, "the spy ran once");
-  for (const f of ["env", "environ", "cmdline", "gitconfig", "state"]) assert.ok(readFileSync(join(spyOut, runs[0], f), "latin1").length > 0, `${f} was read`);
+  for (const f of ["env", "environ", "cmdline", "gitconfig", "state"])
+    assert.ok(readFileSync(join(spyOut, runs[0], f), "latin1").length > 0, `${f} was read`);
   assert.deepEqual(findings(spyOut, token), [], "no form of the token anywhere the command could look");
-  assert.deepEqual(readdirSync(spyOut).filter((f) => f.startsWith("planted-ran")), [], "no hook, helper or fsmonitor it planted ran");
+  assert.deepEqual(
+    readdirSync(spyOut).filter((f) => f.startsWith("planted-ran")),
+    [],
+    "no hook, helper or fsmonitor it planted ran",
+  );
   assert.deepEqual(daemons(), [], "the daemon it left was killed with the command");
 });
 
@@ -115,15 +158,44 @@ test("an autoFix command that prints a token-shaped string and the real token is
   // The command names the real token itself (a config can), and a token of the shape GitHub issues.
   const shaped = `ghp_${"A1b2C3d4".repeat(5)}`;
   const basic = Buffer.from(`x-access-token:${token}`).toString("base64");
-  const engineConfig = { queue: { autoFix: { ignore: ["^ci$", "^no-skip-ci-label$"], fixers: [{ context: "^fmt$", run: `echo "leaked ${token} and ${shaped}"; echo "Authorization: Basic ${basic}" >&2; echo "sk-ant-${"x".repeat(30)}"; exit 7` }] } } };
+  const engineConfig = {
+    queue: {
+      autoFix: {
+        ignore: ["^ci$", "^no-skip-ci-label$"],
+        fixers: [
+          {
+            context: "^fmt$",
+            run: `echo "leaked ${token} and ${shaped}"; echo "Authorization: Basic ${basic}" >&2; echo "sk-ant-${"x".repeat(30)}"; exit 7`,
+          },
+        ],
+      },
+    },
+  };
   // Reuse the board with this config: a fresh engine over the same emulator.
   const octokit = makeOctokit({ token, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl });
-  const g = new Git({ cloneUrl: `${gh.url}/${gh.owner}/${gh.repo}.git`, token, stateDir: join(mkdtempSync(join(tmpdir(), "prflow-token-b-")), "state") });
-  const pr = gh.createPull({ title: "unformatted", head: "agent/fmt", files: ["src/f.rs"], labels: ["merge-queued", "skip-ci"] });
+  const g = new Git({
+    cloneUrl: `${gh.url}/${gh.owner}/${gh.repo}.git`,
+    token,
+    stateDir: join(mkdtempSync(join(tmpdir(), "prflow-token-b-")), "state"),
+  });
+  const pr = gh.createPull({
+    title: "unformatted",
+    head: "agent/fmt",
+    files: ["src/f.rs"],
+    labels: ["merge-queued", "skip-ci"],
+  });
   gh.ci.setOutcome(pr.headSha, { jobs: { fmt: "fail" } });
   const comments = () => gh.state.pull(pr.number).comments.map((id) => gh.state.comments.get(id).body);
   let steps = 0;
-  await runQueue({ gh: { octokit, owner: gh.owner, repo: gh.repo }, g, engine: createEngine(JSON.stringify(engineConfig)), options: { dryRun: false, autoFix: true, activeInterval: 30, idleAfter: 10, idleInterval: 300, pollInterval: 30 }, log: (l) => lines.push(l), sleep: async (ms) => gh.clock.advance(ms), stopWhen: () => comments().length > 0 || ++steps >= 120 });
+  await runQueue({
+    gh: { octokit, owner: gh.owner, repo: gh.repo },
+    g,
+    engine: createEngine(JSON.stringify(engineConfig)),
+    options: { dryRun: false, autoFix: true, activeInterval: 30, idleAfter: 10, idleInterval: 300, pollInterval: 30 },
+    log: (l) => lines.push(l),
+    sleep: async (ms) => gh.clock.advance(ms),
+    stopWhen: () => comments().length > 0 || ++steps >= 120,
+  });
   const body = comments()[0] ?? "";
   assert.match(body, /^<!-- prflow:set-aside reason=checks-failed/, lines.join("\n"));
   assert.match(body, /exit 7/, "the comment names the exit code");
@@ -144,17 +216,31 @@ test("prflow fixer: the AI command finds no token in any process's environment (
   // The AI: the spy, then it prints a token-shaped string and the real token (named in its own command line), and gives up.
   const shaped = `github_pat_${"Z9".repeat(20)}`;
   const ai = `sh ${join(work, "spy.sh")}; echo "key ${shaped} real ${token}" >&2; exit 3`;
-  const r = await prflow(["fixer", "fixer-1", "--ai", ai, "--once"], { extraEnv: { GITHUB_TOKEN: token, SPY_OUT: spyOut } });
+  const r = await prflow(["fixer", "fixer-1", "--ai", ai, "--once"], {
+    extraEnv: { GITHUB_TOKEN: token, SPY_OUT: spyOut },
+  });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.match(r.stdout, new RegExp(`^#${n}: gave up: the AI command exited 3$`, "m"), r.stdout + r.stderr);
   const runs = readdirSync(spyOut).filter((f) => f.startsWith("run"));
   assert.equal(runs.length, 1);
   // The spy's own command line carries the token (the test put it there); every other place must not.
   const hits = findings(spyOut, token).filter((h) => !h.includes("/cmdline:"));
-  assert.deepEqual(hits, [], "nothing in any environment (the station's own, as the kernel keeps it), the clone's config or the state folder");
-  const cmdlines = readFileSync(join(spyOut, runs[0], "cmdline"), "latin1").split("\n").filter((l) => l.includes(token));
-  assert.ok(cmdlines.every((l) => l.includes("spy.sh")), `only the AI's own command line names it: ${cmdlines.join("\n")}`);
-  assert.deepEqual(readdirSync(spyOut).filter((f) => f.startsWith("planted-ran")), []);
+  assert.deepEqual(
+    hits,
+    [],
+    "nothing in any environment (the station's own, as the kernel keeps it), the clone's config or the state folder",
+  );
+  const cmdlines = readFileSync(join(spyOut, runs[0], "cmdline"), "latin1")
+    .split("\n")
+    .filter((l) => l.includes(token));
+  assert.ok(
+    cmdlines.every((l) => l.includes("spy.sh")),
+    `only the AI's own command line names it: ${cmdlines.join("\n")}`,
+  );
+  assert.deepEqual(
+    readdirSync(spyOut).filter((f) => f.startsWith("planted-ran")),
+    [],
+  );
   assert.deepEqual(daemons(), []);
   const [gaveUp] = ownComments(gh, n, "**Fixer fixer-1 gave up**");
   assert.ok(gaveUp, JSON.stringify(gh.state.pull(n).comments.map((id) => gh.state.comments.get(id).body)));
@@ -177,22 +263,55 @@ test("the Action's mode: queue: the autoFix spy finds no form of the token (the 
   });
   const spyOut = join(workspace, "spy");
   writeFileSync(join(workspace, "spy.sh"), SPY);
-  writeFileSync(join(workspace, "prflow.json"), JSON.stringify({ queue: { autoFix: { ignore: ["^ci$", "^no-skip-ci-label$"], fixers: [{ context: "^fmt$", run: `sh ${join(workspace, "spy.sh")} && printf 'formatted\\n' > src/f.rs` }] } } }));
-  const pr = gh.createPull({ title: "unformatted", head: "agent/fmt", files: ["src/f.rs"], labels: ["merge-queued", "skip-ci"] });
+  writeFileSync(
+    join(workspace, "prflow.json"),
+    JSON.stringify({
+      queue: {
+        autoFix: {
+          ignore: ["^ci$", "^no-skip-ci-label$"],
+          fixers: [{ context: "^fmt$", run: `sh ${join(workspace, "spy.sh")} && printf 'formatted\\n' > src/f.rs` }],
+        },
+      },
+    }),
+  );
+  const pr = gh.createPull({
+    title: "unformatted",
+    head: "agent/fmt",
+    files: ["src/f.rs"],
+    labels: ["merge-queued", "skip-ci"],
+  });
   gh.ci.setOutcome(pr.headSha, { jobs: { fmt: "fail" } });
   const ticker = setInterval(() => gh.clock.advance({ minutes: 1 }), 5);
   let r;
   try {
-    r = await gh.runAction({ actionPath: fileURLToPath(new URL("../..", import.meta.url)), event: "workflow_dispatch", payload: {}, workspace, inputs: { mode: "queue", live: "true", token, config: "prflow.json" }, env: { SPY_OUT: spyOut } });
+    r = await gh.runAction({
+      actionPath: fileURLToPath(new URL("../..", import.meta.url)),
+      event: "workflow_dispatch",
+      payload: {},
+      workspace,
+      inputs: { mode: "queue", live: "true", token, config: "prflow.json" },
+      env: { SPY_OUT: spyOut },
+    });
   } finally {
     clearInterval(ticker);
   }
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.ok(gh.state.pull(pr.number).merged, r.stdout);
   assert.equal(readdirSync(spyOut).filter((f) => f.startsWith("run")).length, 1, r.stdout);
-  assert.deepEqual(findings(spyOut, token), [], "no form of the token where the command could look, INPUT_TOKEN's kernel copy included");
-  assert.deepEqual(readdirSync(spyOut).filter((f) => f.startsWith("planted-ran")), []);
+  assert.deepEqual(
+    findings(spyOut, token),
+    [],
+    "no form of the token where the command could look, INPUT_TOKEN's kernel copy included",
+  );
+  assert.deepEqual(
+    readdirSync(spyOut).filter((f) => f.startsWith("planted-ran")),
+    [],
+  );
   assert.deepEqual(daemons(), []);
   // The one line that names it is the one telling the runner to mask it.
-  assert.deepEqual(r.stdout.split("\n").filter((l) => l.includes(token)), [`::add-mask::${token}`], "nor in the Action's log");
+  assert.deepEqual(
+    r.stdout.split("\n").filter((l) => l.includes(token)),
+    [`::add-mask::${token}`],
+    "nor in the Action's log",
+  );
 });

@@ -11,16 +11,45 @@ const empty = { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [] };
 
 function pull(number, fields) {
   return {
-    number, state: "OPEN", title: "t", body: "", isDraft: false, createdAt: "2026-07-19T08:00:00Z", baseRefName: "main", headRefName: `b${number}`,
-    headRefOid: HEAD, mergeable: "MERGEABLE", mergeStateStatus: "CLEAN", author: { __typename: "User", login: "dev" },
-    labels: empty, reviews: {
+    number,
+    state: "OPEN",
+    title: "t",
+    body: "",
+    isDraft: false,
+    createdAt: "2026-07-19T08:00:00Z",
+    baseRefName: "main",
+    headRefName: `b${number}`,
+    headRefOid: HEAD,
+    mergeable: "MERGEABLE",
+    mergeStateStatus: "CLEAN",
+    author: { __typename: "User", login: "dev" },
+    labels: empty,
+    reviews: {
       pageInfo: { hasNextPage: false, endCursor: null },
       nodes: [
-        { author: { __typename: "User", login: "maintainer" }, state: "APPROVED", submittedAt: "2026-07-21T09:00:00Z", body: "", authorAssociation: "MEMBER", commit: { oid: HEAD } },
-        { author: { __typename: "User", login: "drive-by" }, state: "APPROVED", submittedAt: "2026-07-21T09:00:00Z", body: "", authorAssociation: "CONTRIBUTOR", commit: { oid: HEAD } },
+        {
+          author: { __typename: "User", login: "maintainer" },
+          state: "APPROVED",
+          submittedAt: "2026-07-21T09:00:00Z",
+          body: "",
+          authorAssociation: "MEMBER",
+          commit: { oid: HEAD },
+        },
+        {
+          author: { __typename: "User", login: "drive-by" },
+          state: "APPROVED",
+          submittedAt: "2026-07-21T09:00:00Z",
+          body: "",
+          authorAssociation: "CONTRIBUTOR",
+          commit: { oid: HEAD },
+        },
       ],
     },
-    reviewRequests: empty, files: empty, comments: empty, commits: { nodes: [] }, timelineItems: empty,
+    reviewRequests: empty,
+    files: empty,
+    comments: empty,
+    commits: { nodes: [] },
+    timelineItems: empty,
     ...fields,
   };
 }
@@ -34,7 +63,11 @@ function stub(pulls, errors) {
         data: {
           viewer: { __typename: "Bot", login: "prflow-bot" },
           rateLimit: { cost: 1, remaining: 4999, resetAt: "2026-07-21T13:00:00Z" },
-          repository: { defaultBranchRef: null, labels: empty, pullRequests: { totalCount: pulls.length, pageInfo: { hasNextPage: false, endCursor: null }, nodes: pulls } },
+          repository: {
+            defaultBranchRef: null,
+            labels: empty,
+            pullRequests: { totalCount: pulls.length, pageInfo: { hasNextPage: false, endCursor: null }, nodes: pulls },
+          },
         },
         errors,
       },
@@ -44,10 +77,19 @@ function stub(pulls, errors) {
 
 test("an errored isDraft is unknown, not 'ready'; an errored mergeable is UNKNOWN, not mergeable", async () => {
   const errors = [
-    { message: "Something went wrong while loading isDraft", path: ["repository", "pullRequests", "nodes", 0, "isDraft"] },
-    { message: "Something went wrong while loading mergeable", path: ["repository", "pullRequests", "nodes", 1, "mergeable"] },
+    {
+      message: "Something went wrong while loading isDraft",
+      path: ["repository", "pullRequests", "nodes", 0, "isDraft"],
+    },
+    {
+      message: "Something went wrong while loading mergeable",
+      path: ["repository", "pullRequests", "nodes", 1, "mergeable"],
+    },
   ];
-  const facts = await readFacts(stub([pull(1, { isDraft: null }), pull(2, { mergeable: null }), pull(3, {})], errors), { owner: "acme", repo: "widgets" });
+  const facts = await readFacts(stub([pull(1, { isDraft: null }), pull(2, { mergeable: null }), pull(3, {})], errors), {
+    owner: "acme",
+    repo: "widgets",
+  });
   const [one, two, three] = facts.pullRequests;
   assert.deepEqual(one.unknown, ["isDraft"]);
   assert.equal(two.mergeable, "UNKNOWN");
@@ -58,5 +100,11 @@ test("an errored isDraft is unknown, not 'ready'; an errored mergeable is UNKNOW
 
 test("a review carries its author's association as GitHub reports it: who can write is the engine's rule", async () => {
   const facts = await readFacts(stub([pull(1, {})], []), { owner: "acme", repo: "widgets" });
-  assert.deepEqual(facts.pullRequests[0].reviews.map((r) => [r.author, r.authorAssociation]), [["maintainer", "MEMBER"], ["drive-by", "CONTRIBUTOR"]]);
+  assert.deepEqual(
+    facts.pullRequests[0].reviews.map((r) => [r.author, r.authorAssociation]),
+    [
+      ["maintainer", "MEMBER"],
+      ["drive-by", "CONTRIBUTOR"],
+    ],
+  );
 });

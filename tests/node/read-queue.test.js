@@ -26,7 +26,18 @@ function fakeOctokit({ closing = [], issues = {}, rest = {}, nodes = null }) {
             defaultBranchRef: { name: "main", target: { oid: "tip" } },
             pullRequests: {
               pageInfo: { hasNextPage: false, endCursor: null },
-              nodes: nodes ?? [{ number: 5, isCrossRepository: false, headRefOid: "h5", autoMergeRequest: null, commits: { totalCount: 1 }, files: { totalCount: 0 }, closingIssuesReferences: { nodes: closing }, reviewThreads: { totalCount: 0, nodes: [] } }],
+              nodes: nodes ?? [
+                {
+                  number: 5,
+                  isCrossRepository: false,
+                  headRefOid: "h5",
+                  autoMergeRequest: null,
+                  commits: { totalCount: 1 },
+                  files: { totalCount: 0 },
+                  closingIssuesReferences: { nodes: closing },
+                  reviewThreads: { totalCount: 0, nodes: [] },
+                },
+              ],
             },
           },
         };
@@ -49,13 +60,19 @@ test("Start-After: on continuation lines is fetched: both numbers are read", asy
   const facts = { now: "2026-01-01T00:00:00Z", pullRequests: [{ number: 5, body: "Fixes #10" }] };
   await readQueueFacts(octokit, { owner: "me", repo: "here", engine, facts });
   assert.ok(octokit.asked.includes(12) && octokit.asked.includes(13), `asked for ${octokit.asked}`);
-  assert.deepEqual(facts.issues.map((i) => i.number).sort((a, b) => a - b), [10, 12, 13]);
+  assert.deepEqual(
+    facts.issues.map((i) => i.number).sort((a, b) => a - b),
+    [10, 12, 13],
+  );
 });
 
 test("a closing link to another repository's issue is not read as the local issue of that number", async () => {
   const foreign = { number: 13, state: "OPEN", body: "Start-After: #2", repository: { nameWithOwner: "other/repo" } };
   const octokit = fakeOctokit({ closing: [foreign], issues: { 13: issue(13, "local, not closed by #5") } });
-  const facts = { now: "2026-01-01T00:00:00Z", pullRequests: [{ number: 5, body: "Closes other/repo#13\nand https://github.com/other/repo/issues/13" }] };
+  const facts = {
+    now: "2026-01-01T00:00:00Z",
+    pullRequests: [{ number: 5, body: "Closes other/repo#13\nand https://github.com/other/repo/issues/13" }],
+  };
   await readQueueFacts(octokit, { owner: "me", repo: "here", engine, facts });
   // The reader passes the link on as GitHub gave it; the engine is the one that ignores it.
   assert.deepEqual(facts.pullRequests[0].closingIssues, [{ number: 13, source: "link", repository: "other/repo" }]);
@@ -72,16 +89,28 @@ test("a closing link to this repository's issue is still read", async () => {
   await readQueueFacts(octokit, { owner: "me", repo: "here", engine, facts });
   assert.deepEqual(facts.pullRequests[0].closingIssues, [{ number: 7, source: "link", repository: "Me/Here" }]);
   assert.deepEqual(octokit.asked, [7]);
-  assert.deepEqual(facts.issues.map((i) => i.number), [7]);
+  assert.deepEqual(
+    facts.issues.map((i) => i.number),
+    [7],
+  );
 });
 
 const MEMBERS = "GET /orgs/{org}/teams/{team_slug}/members";
-const teamReads = (octokit) => octokit.routes.filter((r) => r.startsWith(MEMBERS)).map((r) => r.slice(MEMBERS.length + 1)).sort();
+const teamReads = (octokit) =>
+  octokit.routes
+    .filter((r) => r.startsWith(MEMBERS))
+    .map((r) => r.slice(MEMBERS.length + 1))
+    .sort();
 
 test("the members read are those of the teams the engine finds in CODEOWNERS, comments left out", async () => {
   const codeowners = "# @org/commented owns nothing\n*.rs @Org/Core @alice\ndocs/ @org/docs # @org/trailing\n";
   const octokit = fakeOctokit({ rest: { [MEMBERS]: ({ team_slug }) => [{ login: `${team_slug}-lead` }] } });
-  const facts = { now: "2026-01-01T00:00:00Z", requireCodeOwnerReview: true, codeowners, pullRequests: [{ number: 5, body: "" }] };
+  const facts = {
+    now: "2026-01-01T00:00:00Z",
+    requireCodeOwnerReview: true,
+    codeowners,
+    pullRequests: [{ number: 5, body: "" }],
+  };
   await readQueueFacts(octokit, { owner: "me", repo: "here", engine, facts });
   assert.deepEqual(teamReads(octokit), ["org/core", "org/docs"]);
   assert.deepEqual(facts.teamMembers, { "org/core": ["core-lead"], "org/docs": ["docs-lead"] });
@@ -95,35 +124,94 @@ test("no team is read while the rules do not require a code owner's review", asy
 });
 
 test("a team whose members cannot be read is unknown, read once, and the triage says so", async () => {
-  const octokit = fakeOctokit({ rest: { [MEMBERS]: () => { throw Object.assign(new Error("Not Found"), { status: 404 }); } } });
-  const facts = { now: "2026-01-01T00:00:00Z", requireCodeOwnerReview: true, codeowners: "* @org/core", pullRequests: [{ number: 5, body: "" }] };
+  const octokit = fakeOctokit({
+    rest: {
+      [MEMBERS]: () => {
+        throw Object.assign(new Error("Not Found"), { status: 404 });
+      },
+    },
+  });
+  const facts = {
+    now: "2026-01-01T00:00:00Z",
+    requireCodeOwnerReview: true,
+    codeowners: "* @org/core",
+    pullRequests: [{ number: 5, body: "" }],
+  };
   await readQueueFacts(octokit, { owner: "me", repo: "here", engine, facts });
   assert.deepEqual(teamReads(octokit), ["org/core"]);
   assert.ok(facts.unknown.includes("teamMembers"), JSON.stringify(facts.unknown));
-  assert.ok(engine.triage({ facts }).warnings.some((w) => w.includes("members of a team CODEOWNERS names could not be read")));
+  assert.ok(
+    engine.triage({ facts }).warnings.some((w) => w.includes("members of a team CODEOWNERS names could not be read")),
+  );
 });
 
 test("a branch the engine names is compared with the tip; a failed compare is that pull request's unknown fact", async () => {
-  const queued = (n) => ({ number: n, body: "", labels: ["merge-queued", "skip-ci"], baseRef: "main", headRef: `b${n}`, headSha: `h${n}` });
-  const node = (n) => ({ number: n, isCrossRepository: false, headRefOid: `h${n}`, autoMergeRequest: null, commits: { totalCount: 1 }, files: { totalCount: 0 }, closingIssuesReferences: { nodes: [] }, reviewThreads: { totalCount: 0, nodes: [] } });
+  const queued = (n) => ({
+    number: n,
+    body: "",
+    labels: ["merge-queued", "skip-ci"],
+    baseRef: "main",
+    headRef: `b${n}`,
+    headSha: `h${n}`,
+  });
+  const node = (n) => ({
+    number: n,
+    isCrossRepository: false,
+    headRefOid: `h${n}`,
+    autoMergeRequest: null,
+    commits: { totalCount: 1 },
+    files: { totalCount: 0 },
+    closingIssuesReferences: { nodes: [] },
+    reviewThreads: { totalCount: 0, nodes: [] },
+  });
   const compare = ({ basehead }) => {
     if (basehead.endsWith("h6")) throw Object.assign(new Error("Server Error"), { status: 502 });
     return { behind_by: 0 };
   };
-  const octokit = fakeOctokit({ nodes: [node(5), node(6), node(7)], rest: { "GET /repos/{owner}/{repo}/compare/{basehead}": compare } });
+  const octokit = fakeOctokit({
+    nodes: [node(5), node(6), node(7)],
+    rest: { "GET /repos/{owner}/{repo}/compare/{basehead}": compare },
+  });
   const facts = { now: "2026-01-01T00:00:00Z", pullRequests: [queued(5), queued(6), { ...queued(7), labels: [] }] };
   await readQueueFacts(octokit, { owner: "me", repo: "here", engine, facts });
   assert.equal(octokit.routes.filter((r) => r.includes("compare")).length, 2, "#5 and #6 once each; #7 is not queued");
   assert.equal(facts.pullRequests[0].builtOnBaseTip, true);
   assert.equal(facts.pullRequests[1].builtOnBaseTip, undefined);
   assert.ok(facts.pullRequests[1].unknown.includes("builtOnBaseTip"));
-  assert.ok(engine.triage({ facts }).warnings.some((w) => w.startsWith("#6: whether its branch is built on the current tip could not be read")));
+  assert.ok(
+    engine
+      .triage({ facts })
+      .warnings.some((w) => w.startsWith("#6: whether its branch is built on the current tip could not be read")),
+  );
 });
 
 test("a tip and head compared once are not compared again on the next survey; a new tip is", async () => {
-  const queued = (n) => ({ number: n, body: "", labels: ["merge-queued", "skip-ci"], baseRef: "main", headRef: `b${n}`, headSha: `h${n}` });
-  const node = (n) => ({ number: n, isCrossRepository: false, headRefOid: `h${n}`, autoMergeRequest: null, commits: { totalCount: 1 }, files: { totalCount: 0 }, closingIssuesReferences: { nodes: [] }, reviewThreads: { totalCount: 0, nodes: [] } });
-  const octokit = fakeOctokit({ nodes: [node(5), node(6)], rest: { "GET /repos/{owner}/{repo}/compare/{basehead}": ({ basehead }) => ({ behind_by: basehead.endsWith("h6") ? 2 : 0 }) } });
+  const queued = (n) => ({
+    number: n,
+    body: "",
+    labels: ["merge-queued", "skip-ci"],
+    baseRef: "main",
+    headRef: `b${n}`,
+    headSha: `h${n}`,
+  });
+  const node = (n) => ({
+    number: n,
+    isCrossRepository: false,
+    headRefOid: `h${n}`,
+    autoMergeRequest: null,
+    commits: { totalCount: 1 },
+    files: { totalCount: 0 },
+    closingIssuesReferences: { nodes: [] },
+    reviewThreads: { totalCount: 0, nodes: [] },
+  });
+  const octokit = fakeOctokit({
+    nodes: [node(5), node(6)],
+    rest: {
+      "GET /repos/{owner}/{repo}/compare/{basehead}": ({ basehead }) => ({
+        behind_by: basehead.endsWith("h6") ? 2 : 0,
+      }),
+    },
+  });
   const survey = async (tip) => {
     const facts = { now: "2026-01-01T00:00:00Z", baseTipSha: tip, pullRequests: [queued(5), queued(6)] };
     await readQueueFacts(octokit, { owner: "me", repo: "tips-once", engine, facts });
@@ -171,14 +259,26 @@ test("a board read reads the recent landings, each with its merged head's CI run
   const gh = await startEmulator();
   t.after(() => gh.close());
   const pr = gh.createPull({ title: "landed one", author: "agent-rig", labels: ["from:m1"] });
-  gh.checkRun({ number: pr.number, name: "test", workflow: "ci", startedAt: "2026-01-01T00:00:00Z", completedAt: "2026-01-01T00:12:00Z" });
+  gh.checkRun({
+    number: pr.number,
+    name: "test",
+    workflow: "ci",
+    startedAt: "2026-01-01T00:00:00Z",
+    completedAt: "2026-01-01T00:12:00Z",
+  });
   gh.merge(pr.number);
   gh.createPull({ title: "open one" });
   const octokit = makeOctokit({ token: gh.appToken, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
   const facts = await readBoardFacts(octokit, { owner: "acme", repo: "widgets", engine });
-  assert.deepEqual(facts.landed.map((l) => [l.number, l.title, l.author, l.labels]), [[pr.number, "landed one", "agent-rig", ["from:m1"]]]);
+  assert.deepEqual(
+    facts.landed.map((l) => [l.number, l.title, l.author, l.labels]),
+    [[pr.number, "landed one", "agent-rig", ["from:m1"]]],
+  );
   assert.ok(facts.landed[0].mergedAt, "with when it landed");
-  assert.deepEqual(facts.landed[0].checks.map((c) => [c.name, c.workflow, c.startedAt, c.completedAt]), [["test", "ci", "2026-01-01T00:00:00Z", "2026-01-01T00:12:00Z"]]);
+  assert.deepEqual(
+    facts.landed[0].checks.map((c) => [c.name, c.workflow, c.startedAt, c.completedAt]),
+    [["test", "ci", "2026-01-01T00:00:00Z", "2026-01-01T00:12:00Z"]],
+  );
   assert.ok(!facts.unknown.includes("landed"));
   assert.equal(engine.lane({ facts }).ciMinutes, 12, "the estimate is timed by that run");
   assert.deepEqual(gh.validationFailures, []);
@@ -186,7 +286,14 @@ test("a board read reads the recent landings, each with its merged head's CI run
 
 test("recent landings that cannot be read are unknown, and the lane makes no estimate", async () => {
   const facts = { now: "2026-01-01T00:00:00Z", unknown: [], pullRequests: [] };
-  await readLanded({ graphql: async () => { throw new Error("Something went wrong"); } }, { owner: "me", repo: "here", facts });
+  await readLanded(
+    {
+      graphql: async () => {
+        throw new Error("Something went wrong");
+      },
+    },
+    { owner: "me", repo: "here", facts },
+  );
   assert.deepEqual(facts.unknown, ["landed"]);
   assert.match(engine.lane({ facts }).basis, /could not be read/);
 });
@@ -202,7 +309,9 @@ test("rules that cannot be read are unknown for both readings, and the triage sa
   const { facts } = await boardRead(t, [{ kind: "5xx", status: 503, match: { path: "/rules/branches/" }, times: 20 }]);
   assert.ok(facts.unknown.includes("rules") && facts.unknown.includes("requiredChecks"), JSON.stringify(facts.unknown));
   assert.equal(facts.requireCodeOwnerReview, undefined, "not read as 'not required'");
-  assert.ok(engine.triage({ facts }).warnings.some((w) => w.startsWith("the default branch's rules could not be read")));
+  assert.ok(
+    engine.triage({ facts }).warnings.some((w) => w.startsWith("the default branch's rules could not be read")),
+  );
 });
 
 test("a whole-board question's reads drive the loop: its last answer names nothing and saw every read", async () => {
@@ -218,6 +327,14 @@ test("a whole-board question's reads drive the loop: its last answer names nothi
   };
   const dashboardOnly = { queueReads: () => assert.fail("queueReads is not asked beside the board's own question") };
   await readQueueFacts(octokit, { owner: "me", repo: "here", engine: dashboardOnly, facts, reads: ask });
-  assert.deepEqual(answers.map((a) => a.reads.issues), [[10], [12], []], "each round's reads are read, then asked again");
-  assert.deepEqual(answers.at(-1).issuesSeen.sort((a, b) => a - b), [10, 12], "the last answer is on the facts with everything read");
+  assert.deepEqual(
+    answers.map((a) => a.reads.issues),
+    [[10], [12], []],
+    "each round's reads are read, then asked again",
+  );
+  assert.deepEqual(
+    answers.at(-1).issuesSeen.sort((a, b) => a - b),
+    [10, 12],
+    "the last answer is on the facts with everything read",
+  );
 });

@@ -12,10 +12,24 @@ const config = { flow: "stations", stations: { machines: { m1: { role: "dev", lo
 
 /** The stations repository, a workspace holding its config, and `gate`: one run of the Action in a gate mode. */
 async function gateRepo(t) {
-  const { gh, dir: workspace } = await setup(t, { owner: "acme", repo: "widgets", seed: "stations-action", config, users: { alice: "MEMBER" }, dir: "gate" });
+  const { gh, dir: workspace } = await setup(t, {
+    owner: "acme",
+    repo: "widgets",
+    seed: "stations-action",
+    config,
+    users: { alice: "MEMBER" },
+    dir: "gate",
+  });
   mkdirSync(join(workspace, ".github"));
   writeFileSync(join(workspace, ".github/prflow.json"), JSON.stringify(config));
-  const gate = (mode, inputs) => gh.runAction({ actionPath: ".", event: "pull_request_review", payload: {}, workspace, inputs: { mode, live: "true", ...inputs } });
+  const gate = (mode, inputs) =>
+    gh.runAction({
+      actionPath: ".",
+      event: "pull_request_review",
+      payload: {},
+      workspace,
+      inputs: { mode, live: "true", ...inputs },
+    });
   const gateState = (sha) => gh.state.statusesFor(sha).find((s) => s.context === "win-verify")?.state ?? "none";
   return { gh, gate, gateState };
 }
@@ -57,7 +71,11 @@ test("action gate-report: a push during validation leaves labels alone and the n
   const r = await gate("gate-report", { numbers: String(pr.number), sha: tested, result: "success" });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.equal(gateState(tested), "success");
-  assert.equal(gateState(gh.state.pull(pr.number).headSha), "none", "no status on the new head: the required check stays pending");
+  assert.equal(
+    gateState(gh.state.pull(pr.number).headSha),
+    "none",
+    "no status on the new head: the required check stays pending",
+  );
   assert.deepEqual([...gh.state.pull(pr.number).labels].sort(), labelsBefore, "labels untouched by the report");
   assert.deepEqual(gh.validationFailures, []);
 });

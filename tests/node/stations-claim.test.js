@@ -7,7 +7,13 @@ import { createEngine } from "../../js/node.js";
 import { claimNext } from "../../lib/stations/claim.js";
 
 const engine = createEngine({ flow: "stations", stations: { machines: { m4: { role: "review" } }, settleSeconds: 0 } });
-const pull = (number) => ({ number, author: "bot-m1", createdAt: "2026-01-01T09:00:00Z", headSha: `sha${number}`, labels: ["from:m1", "state:ready-for-review"] });
+const pull = (number) => ({
+  number,
+  author: "bot-m1",
+  createdAt: "2026-01-01T09:00:00Z",
+  headSha: `sha${number}`,
+  labels: ["from:m1", "state:ready-for-review"],
+});
 
 /** A port whose board always holds one waiting pull request, and whose read-back shows `rival` too, if any. */
 function port({ rival }) {
@@ -17,7 +23,11 @@ function port({ rival }) {
     readFacts: async () => {
       reads += 1;
       assert.ok(reads <= 50, "the claim loop must stop by itself");
-      return { now: "2026-01-01T12:00:00Z", labels: ["state:ready-for-review", "state:reviewing", "reviewer:m4", "reviewer:m1"], pullRequests: [pull(reads)] };
+      return {
+        now: "2026-01-01T12:00:00Z",
+        labels: ["state:ready-for-review", "state:reviewing", "reviewer:m4", "reviewer:m1"],
+        pullRequests: [pull(reads)],
+      };
     },
     readLabels: async () => ["state:reviewing", "reviewer:m4", ...(rival ? [rival] : [])],
     apply: async (ops) => ops.map(() => ({ outcome: "applied" })),
@@ -35,6 +45,12 @@ test("a machine that loses every race stops when the engine answers queue-empty,
 });
 
 test("a won race names the claimed pull request as a number", async () => {
-  const out = await claimNext({ engine, role: "review", machine: "m4", port: port({ rival: null }), sleep: async () => {} });
+  const out = await claimNext({
+    engine,
+    role: "review",
+    machine: "m4",
+    port: port({ rival: null }),
+    sleep: async () => {},
+  });
   assert.deepEqual([out.line, out.claimed, out.races], ["claim #1", 1, []]);
 });

@@ -13,23 +13,46 @@ const _ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const STATION_TOKEN = "ghp_stationM4token0000000000000000000000";
 const config = {
   flow: "stations",
-  stations: { machines: { m1: { role: "dev", logins: ["agent-m1"] }, m4: { role: "review", logins: ["review-bot"] } }, settleSeconds: 0 },
+  stations: {
+    machines: { m1: { role: "dev", logins: ["agent-m1"] }, m4: { role: "review", logins: ["review-bot"] } },
+    settleSeconds: 0,
+  },
 };
 
 /** The stations repository and `run`: `prflow ARGS --config` its config, as the review station by default. */
 async function stationsRepo(t) {
-  const { gh, dir } = await setup(t, { owner: "acme", repo: "widgets", seed: "stations-cli", tokens: { "review-bot": STATION_TOKEN }, config, dir: "stations" });
+  const { gh, dir } = await setup(t, {
+    owner: "acme",
+    repo: "widgets",
+    seed: "stations-cli",
+    tokens: { "review-bot": STATION_TOKEN },
+    config,
+    dir: "stations",
+  });
   const configPath = join(dir, "prflow.json");
   writeFileSync(configPath, JSON.stringify(config));
-  const run = (args, token = STATION_TOKEN) => prflow([...args, "--config", configPath], { PRFLOW_TIME_SCALE: "0.001", ...gh.env(token) });
+  const run = (args, token = STATION_TOKEN) =>
+    prflow([...args, "--config", configPath], { PRFLOW_TIME_SCALE: "0.001", ...gh.env(token) });
   return { gh, run };
 }
 
 const usageCases = [
-  { rule: "claim needs a known role", args: ["claim", "reviewer", "m4"], err: /role: expected review, dev, any, found "reviewer"/ },
+  {
+    rule: "claim needs a known role",
+    args: ["claim", "reviewer", "m4"],
+    err: /role: expected review, dev, any, found "reviewer"/,
+  },
   { rule: "claim needs one machine", args: ["claim", "review"], err: /expected one machine id after the role/ },
-  { rule: "station needs an AI command", args: ["station", "m4", "--repo", "a/b", "--config", PRESET_CONFIG], err: /no AI command: pass --ai/ },
-  { rule: "gate report needs the tested sha and the result", args: ["gate", "report", "3", "--repo", "a/b"], err: /report needs --sha and --result/ },
+  {
+    rule: "station needs an AI command",
+    args: ["station", "m4", "--repo", "a/b", "--config", PRESET_CONFIG],
+    err: /no AI command: pass --ai/,
+  },
+  {
+    rule: "gate report needs the tested sha and the result",
+    args: ["gate", "report", "3", "--repo", "a/b"],
+    err: /report needs --sha and --result/,
+  },
 ];
 for (const c of usageCases) {
   test(`stations cli usage: ${c.rule}`, async () => {
@@ -77,7 +100,11 @@ test("stations cli: claim dev answers stop-the-line while the queue has waited p
   await ask();
   gh.clock.advance({ minutes: 241 });
   const stopped = await ask();
-  assert.match(stopped.stderr, /#1 has waited 4 h 1 min in `state:ready-for-review`/, "the log says which pull request holds the line");
+  assert.match(
+    stopped.stderr,
+    /#1 has waited 4 h 1 min in `state:ready-for-review`/,
+    "the log says which pull request holds the line",
+  );
   const claimed = await run(["claim", "review", "m4", "--repo", "acme/widgets"]);
   assert.equal(claimed.stdout, "claim #1\n", claimed.stderr);
   await ask();
@@ -99,7 +126,13 @@ test("stations cli: station --once posts a COMMENT review, and /changes only whe
   r = await run(["station", "m4", "--once", "--ai", blocking, "--repo", "acme/widgets"]);
   assert.equal(r.stdout, "claim #2\n", r.stderr);
   const reviews = [1, 2].flatMap((n) => gh.state.pull(n).reviews);
-  assert.deepEqual(reviews.map((x) => [x.author, x.state]), [["review-bot", "COMMENTED"], ["review-bot", "COMMENTED"]]);
+  assert.deepEqual(
+    reviews.map((x) => [x.author, x.state]),
+    [
+      ["review-bot", "COMMENTED"],
+      ["review-bot", "COMMENTED"],
+    ],
+  );
   const commands = (n) => gh.state.pull(n).comments.map((id) => gh.state.comments.get(id).body);
   assert.deepEqual(commands(1), [], "no /changes after a clean first pass");
   assert.deepEqual(commands(2), ["/changes"]);
@@ -111,7 +144,11 @@ test("stations cli: station --once posts a COMMENT review, and /changes only whe
 
 test("stations cli: gate classify settles a docs-only change without the validation machine", async (t) => {
   const { gh, run } = await stationsRepo(t);
-  const pr = gh.createPull({ author: "agent-m1", labels: ["from:m1", "state:ready-for-review"], files: ["docs/setup.md"] });
+  const pr = gh.createPull({
+    author: "agent-m1",
+    labels: ["from:m1", "state:ready-for-review"],
+    files: ["docs/setup.md"],
+  });
   gh.clock.advance({ minutes: 1 });
   gh.user("alice", { association: "MEMBER" });
   gh.review(pr.number, { author: "alice", state: "APPROVED" });
@@ -119,7 +156,10 @@ test("stations cli: gate classify settles a docs-only change without the validat
   const r = await run(["gate", "classify", String(pr.number), "--repo", "acme/widgets"], gh.appToken);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^run=true\nneed=false\nsha=\w+\npr=1\n$/);
-  assert.equal(gh.state.statusesFor(gh.state.pull(pr.number).headSha).find((s) => s.context === "win-verify")?.state, "success");
+  assert.equal(
+    gh.state.statusesFor(gh.state.pull(pr.number).headSha).find((s) => s.context === "win-verify")?.state,
+    "success",
+  );
   assert.ok(gh.state.pull(pr.number).labels.includes("state:ready-to-merge"));
   assert.deepEqual(gh.validationFailures, []);
 });

@@ -17,13 +17,23 @@ const config = stationsConfig({ settleSeconds: 0 });
 const engine = createEngine(config);
 const OWNER = "acme";
 const REPO = "widgets";
-const TOKENS = { "agent-m1": "ghp_agentM1token000000000000000000000000", "review-bot": "ghp_reviewBotToken00000000000000000000000" };
+const TOKENS = {
+  "agent-m1": "ghp_agentM1token000000000000000000000000",
+  "review-bot": "ghp_reviewBotToken00000000000000000000000",
+};
 // A fake AI: prints a canned first pass, reading (and ignoring) the diff on stdin.
 const BOUNCING_AI = `cat >/dev/null; printf 'BLOCKING: the new parser path has no test\\nsrc/parse.rs: add a case for empty input\\n'; true`;
 
 /** The team's repository, a port per machine, and `settle`: the pr-state workflow run until it converges. */
 async function team(t) {
-  const { gh } = await setup(t, { owner: OWNER, repo: REPO, seed: "stations", tokens: TOKENS, users: { alice: "MEMBER" }, config });
+  const { gh } = await setup(t, {
+    owner: OWNER,
+    repo: REPO,
+    seed: "stations",
+    tokens: TOKENS,
+    users: { alice: "MEMBER" },
+    config,
+  });
   const octokit = (token) => makeOctokit({ token, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, timeScale: 0.001 });
   const app = octokit(gh.appToken);
   const port = (login) => githubPort(octokit(TOKENS[login] ?? gh.appToken), { owner: OWNER, repo: REPO, live: true });
@@ -57,7 +67,14 @@ test("e2e: one pull request's whole life, and the station never approves", async
 
   // The station claims it and the AI first pass bounces it.
   tick();
-  const pass = await stationPass({ engine, machine: "m4", port: port("review-bot"), ai: BOUNCING_AI, prompt: "review", settleMs: 0 });
+  const pass = await stationPass({
+    engine,
+    machine: "m4",
+    port: port("review-bot"),
+    ai: BOUNCING_AI,
+    prompt: "review",
+    settleMs: 0,
+  });
   assert.equal(pass.line, `claim #${pr.number}`);
   assert.equal(pass.blocking, true);
   tick();
@@ -73,7 +90,11 @@ test("e2e: one pull request's whole life, and the station never approves", async
   gh.push(pr.number, { by: "agent-m1" });
   tick();
   await settle();
-  assert.deepEqual(stateOf(pr.number), ["state:changes-requested"], "pushes while changes are requested do not re-queue");
+  assert.deepEqual(
+    stateOf(pr.number),
+    ["state:changes-requested"],
+    "pushes while changes are requested do not re-queue",
+  );
   gh.comment(pr.number, { author: "agent-m1", body: "/ready" });
   tick();
   await settle();
@@ -103,7 +124,10 @@ test("e2e: one pull request's whole life, and the station never approves", async
   assert.ok(stationReviews.length >= 1);
   assert.deepEqual([...new Set(stationReviews.map((r) => r.state))], ["COMMENTED"]);
   const reviewPosts = gh.requests.filter((r) => r.method === "POST" && /\/pulls\/\d+\/reviews$/.test(r.path));
-  assert.ok(reviewPosts.every((r) => r.login === "review-bot"), "only the station posted reviews over the API");
+  assert.ok(
+    reviewPosts.every((r) => r.login === "review-bot"),
+    "only the station posted reviews over the API",
+  );
   assert.equal(REVIEW_EVENT, "COMMENT");
   assert.deepEqual(gh.validationFailures, []);
   console.log(`e2e: ${gh.counts().total} requests; station reviews: ${stationReviews.map((r) => r.state).join(", ")}`);
@@ -126,7 +150,11 @@ test("e2e: a docs-only pull request passes the gate without the validation machi
   await settle();
   assert.deepEqual(stateOf(pr.number), ["state:ready-to-merge"]);
   const statuses = gh.state.statusesFor(gh.state.pull(pr.number).headSha);
-  assert.equal(statuses.find((s) => s.context === "win-verify")?.state, "success", "the gate's own status, written at classify");
+  assert.equal(
+    statuses.find((s) => s.context === "win-verify")?.state,
+    "success",
+    "the gate's own status, written at classify",
+  );
   assert.deepEqual(gh.validationFailures, []);
 });
 
@@ -150,7 +178,10 @@ test("e2e: a push during validation leaves the new head's gate pending", async (
   tick();
   facts = await gate.readFacts([pr.number]);
   const report = engine.gateReport({ facts, number: pr.number, testedSha: tested, result: "success" });
-  assert.ok(report.ops.every((o) => o.op === "setStatus" && o.sha === tested), "only a status, on the tested commit");
+  assert.ok(
+    report.ops.every((o) => o.op === "setStatus" && o.sha === tested),
+    "only a status, on the tested commit",
+  );
   await gate.apply(report.ops, facts);
   tick();
   await settle();

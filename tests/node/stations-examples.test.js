@@ -15,7 +15,9 @@ const spec = require("@octokit/openapi/generated/api.github.com.json");
 const read = (p) => readFileSync(new URL(`../../${p}`, import.meta.url), "utf8");
 
 function createRulesetValidator() {
-  const op = Object.values(spec.paths).flatMap((item) => Object.values(item)).find((o) => o?.operationId === "repos/create-repo-ruleset");
+  const op = Object.values(spec.paths)
+    .flatMap((item) => Object.values(item))
+    .find((o) => o?.operationId === "repos/create-repo-ruleset");
   assert.ok(op, "the OpenAPI description has repos/create-repo-ruleset");
   const body = op.requestBody.content["application/json"].schema;
   // The body's $refs point at "#/components/...": give them a root to resolve against.
@@ -53,6 +55,7 @@ test("example config: valid for the engine", () => {
 
 test("review prompt: forbids approval words and asks for BLOCKING on its first line", () => {
   const prompt = read("prompts/review.md");
-  for (const word of ["LGTM", "approve"]) assert.match(prompt, new RegExp(`Never write words of acceptance:.*${word}`, "s"));
+  for (const word of ["LGTM", "approve"])
+    assert.match(prompt, new RegExp(`Never write words of acceptance:.*${word}`, "s"));
   assert.match(prompt, /FIRST line is `BLOCKING/);
 });

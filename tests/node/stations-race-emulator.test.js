@@ -35,9 +35,13 @@ test(`claim race on the emulator: ${STATIONS.length} stations, a queue of ${QUEU
   const counts = emptyCounts();
   const requests = { total: 0, graphql: 0, rest: 0 };
   const validationFailures = [];
-  const lanes = Array.from({ length: LANES }, (_, lane) => Array.from({ length: ROUNDS }, (_, r) => r).filter((r) => r % LANES === lane));
+  const lanes = Array.from({ length: LANES }, (_, lane) =>
+    Array.from({ length: ROUNDS }, (_, r) => r).filter((r) => r % LANES === lane),
+  );
   await Promise.all(lanes.map((rounds) => raceLane(rounds, counts, requests, validationFailures)));
-  console.log(`claim race (emulator): ${JSON.stringify(counts)}; requests ${requests.total} (graphql ${requests.graphql}, rest ${requests.rest})`);
+  console.log(
+    `claim race (emulator): ${JSON.stringify(counts)}; requests ${requests.total} (graphql ${requests.graphql}, rest ${requests.rest})`,
+  );
   assertRace(counts, { rounds: ROUNDS, stations: STATIONS.length, queue: QUEUE });
   assert.deepEqual(validationFailures, []);
 });
@@ -60,13 +64,27 @@ async function raceLane(roundNumbers, counts, requests, validationFailures) {
       for (const n of open) gh.closePull(n);
       open = [];
       for (let i = 0; i < QUEUE; i++) {
-        open.push(gh.createPull({ author: i % 2 ? "agent-m1" : "agent-m2", labels: [i % 2 ? "from:m1" : "from:m2", "state:ready-for-review"] }).number);
+        open.push(
+          gh.createPull({
+            author: i % 2 ? "agent-m1" : "agent-m2",
+            labels: [i % 2 ? "from:m1" : "from:m2", "state:ready-for-review"],
+          }).number,
+        );
         gh.clock.advance({ seconds: 1 });
       }
       // Each claim reads the whole board (one GraphQL sweep); an hour per round keeps every station
       // inside GitHub's 5,000 GraphQL points an hour, as stations that poll every few minutes are.
       gh.clock.advance({ hours: 1 });
-      await raceRound({ config, portOf, random: rng(round + 1), maxDelayMs: MAX_DELAY_MS, numbers: open, labelsOf: (n) => gh.state.pull(n).labels, counts, round });
+      await raceRound({
+        config,
+        portOf,
+        random: rng(round + 1),
+        maxDelayMs: MAX_DELAY_MS,
+        numbers: open,
+        labelsOf: (n) => gh.state.pull(n).labels,
+        counts,
+        round,
+      });
     }
     const c = gh.counts();
     requests.total += c.total;

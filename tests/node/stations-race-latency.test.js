@@ -14,20 +14,36 @@ const QUEUE = 2;
 const STATIONS = ["m4", "m5", "m7"];
 const config = {
   flow: "stations",
-  stations: { machines: { m1: { role: "dev" }, m4: { role: "review" }, m5: { role: "review" }, m7: { role: "review" } }, reviewWip: 1 },
+  stations: {
+    machines: { m1: { role: "dev" }, m4: { role: "review" }, m5: { role: "review" }, m7: { role: "review" } },
+    reviewWip: 1,
+  },
 };
 const engine = createEngine(config);
-const LABELS = ["state:dev", "state:ready-for-review", "state:reviewing", "state:changes-requested", "state:win-verify", "state:ready-to-merge", "from:m1", ...STATIONS.map((m) => `reviewer:${m}`)];
+const LABELS = [
+  "state:dev",
+  "state:ready-for-review",
+  "state:reviewing",
+  "state:changes-requested",
+  "state:win-verify",
+  "state:ready-to-merge",
+  "from:m1",
+  ...STATIONS.map((m) => `reviewer:${m}`),
+];
 
 /** Time that passes only when every task waits on it: timers fire in order, each after the microtasks settle. */
 class VirtualClock {
   now = 0;
   timers = [];
   seq = 0;
-  sleep = (ms) => new Promise((resolve) => this.timers.push({ at: this.now + Math.max(0, ms), seq: this.seq++, resolve }));
+  sleep = (ms) =>
+    new Promise((resolve) => this.timers.push({ at: this.now + Math.max(0, ms), seq: this.seq++, resolve }));
   async run(promise) {
     let done = false;
-    promise.then(() => (done = true), () => (done = true));
+    promise.then(
+      () => (done = true),
+      () => (done = true),
+    );
     for (;;) {
       await new Promise((r) => setImmediate(r));
       if (done) return promise;
@@ -48,10 +64,20 @@ class VirtualClock {
 function repo(clock, random) {
   const pulls = new Map();
   for (let n = 1; n <= QUEUE; n++) {
-    pulls.set(n, { number: n, author: "bot-m1", createdAt: new Date(Date.UTC(2026, 0, 1, 9, n)).toISOString(), headSha: `sha${n}`, labels: ["from:m1", "state:ready-for-review"] });
+    pulls.set(n, {
+      number: n,
+      author: "bot-m1",
+      createdAt: new Date(Date.UTC(2026, 0, 1, 9, n)).toISOString(),
+      headSha: `sha${n}`,
+      labels: ["from:m1", "state:ready-for-review"],
+    });
   }
   const trip = () => clock.sleep(20 + Math.floor(random() * 381));
-  const snapshot = () => ({ now: "2026-01-01T12:00:00Z", labels: LABELS, pullRequests: [...pulls.values()].map((p) => ({ ...p, labels: [...p.labels] })) });
+  const snapshot = () => ({
+    now: "2026-01-01T12:00:00Z",
+    labels: LABELS,
+    pullRequests: [...pulls.values()].map((p) => ({ ...p, labels: [...p.labels] })),
+  });
   let retryAfters = 0;
   const port = {
     readFacts: async () => {
@@ -96,7 +122,14 @@ async function race({ timed }) {
       Promise.all(
         STATIONS.map(async (m) => {
           await clock.sleep(Math.floor(random() * 1000));
-          const out = await claimNext({ engine: timed ? engine : untimed, role: "review", machine: m, port, sleep: clock.sleep, now: () => clock.now });
+          const out = await claimNext({
+            engine: timed ? engine : untimed,
+            role: "review",
+            machine: m,
+            port,
+            sleep: clock.sleep,
+            now: () => clock.now,
+          });
           return { m, ...out };
         }),
       ),

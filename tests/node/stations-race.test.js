@@ -12,20 +12,46 @@ const MAX_DELAY_MS = 5; // each station call waits 0..5 ms, and so does each req
 const config = {
   flow: "stations",
   stations: {
-    machines: { m1: { role: "dev" }, m2: { role: "dev" }, m4: { role: "review" }, m5: { role: "review" }, m7: { role: "any" } },
+    machines: {
+      m1: { role: "dev" },
+      m2: { role: "dev" },
+      m4: { role: "review" },
+      m5: { role: "review" },
+      m7: { role: "any" },
+    },
     reviewWip: 2,
   },
 };
-const LABELS = ["state:dev", "state:ready-for-review", "state:reviewing", "state:changes-requested", "state:win-verify", "state:ready-to-merge", "from:m1", "from:m2", ...STATIONS.map((m) => `reviewer:${m}`)];
+const LABELS = [
+  "state:dev",
+  "state:ready-for-review",
+  "state:reviewing",
+  "state:changes-requested",
+  "state:win-verify",
+  "state:ready-to-merge",
+  "from:m1",
+  "from:m2",
+  ...STATIONS.map((m) => `reviewer:${m}`),
+];
 
 /** An in-memory repository with GitHub's label semantics and a random latency on every request. */
 function fakeRepo(random) {
   const pulls = new Map();
   for (let n = 1; n <= QUEUE; n++) {
-    pulls.set(n, { number: n, author: "bot-m1", createdAt: new Date(Date.UTC(2026, 0, 1, 9, n)).toISOString(), headSha: `sha${n}`, labels: [n % 2 ? "from:m1" : "from:m2", "state:ready-for-review"] });
+    pulls.set(n, {
+      number: n,
+      author: "bot-m1",
+      createdAt: new Date(Date.UTC(2026, 0, 1, 9, n)).toISOString(),
+      headSha: `sha${n}`,
+      labels: [n % 2 ? "from:m1" : "from:m2", "state:ready-for-review"],
+    });
   }
   const latency = () => new Promise((r) => setTimeout(r, Math.floor(random() * (MAX_DELAY_MS + 1))));
-  const snapshot = () => ({ now: "2026-01-01T12:00:00Z", labels: LABELS, pullRequests: [...pulls.values()].map((p) => ({ ...p, labels: [...p.labels] })) });
+  const snapshot = () => ({
+    now: "2026-01-01T12:00:00Z",
+    labels: LABELS,
+    pullRequests: [...pulls.values()].map((p) => ({ ...p, labels: [...p.labels] })),
+  });
   return {
     pulls,
     port: {
@@ -50,7 +76,16 @@ test(`claim race: ${STATIONS.length} stations, a queue of ${QUEUE}, ${ROUNDS} ro
     const random = rng(round + 1);
     const { pulls, port } = fakeRepo(random);
     const portOf = Object.fromEntries(STATIONS.map((m) => [m, port]));
-    await raceRound({ config, portOf, random, maxDelayMs: MAX_DELAY_MS, numbers: [...pulls.keys()], labelsOf: (n) => pulls.get(n).labels, counts, round });
+    await raceRound({
+      config,
+      portOf,
+      random,
+      maxDelayMs: MAX_DELAY_MS,
+      numbers: [...pulls.keys()],
+      labelsOf: (n) => pulls.get(n).labels,
+      counts,
+      round,
+    });
   }
   console.log(`claim race: ${JSON.stringify(counts)}`);
   assertRace(counts, { rounds: ROUNDS, stations: STATIONS.length, queue: QUEUE, wip: config.stations.reviewWip });

@@ -25,11 +25,22 @@ function factsFile() {
 for (const command of ["status", "report"]) {
   test(`prflow ${command}: titles' escapes and NULs never reach the terminal, the rest of the title does`, async () => {
     const { file, numbers } = factsFile();
-    const r = await prflow([command, "--facts", file, "--config", PRESET_CONFIG, ...(command === "status" ? ["--width", "0"] : [])]);
+    const r = await prflow([
+      command,
+      "--facts",
+      file,
+      "--config",
+      PRESET_CONFIG,
+      ...(command === "status" ? ["--width", "0"] : []),
+    ]);
     assert.equal(r.code, 0, r.stderr);
     const out = r.stdout;
     const bad = out.split("\n").filter((l) => CONTROL.test(l));
-    assert.deepEqual(bad.map((l) => JSON.stringify(l)), [], "no line holds a control character");
+    assert.deepEqual(
+      bad.map((l) => JSON.stringify(l)),
+      [],
+      "no line holds a control character",
+    );
     const rowOf = (n) => out.split("\n").find((l) => l.trimStart().startsWith(`#${n} `)) ?? "";
     assert.match(rowOf(numbers[0]), /\[31mred\[0m title/, "the visible part of the title stays");
     assert.match(rowOf(numbers[1]), /nulcut/);

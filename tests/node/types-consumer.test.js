@@ -44,7 +44,19 @@ test("a consumer compiles against the package's types under tsc --strict, withou
     symlinkSync(root, join(dir, "node_modules", "prflow"), "dir");
     writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
     writeFileSync(join(dir, "consumer.ts"), CONSUMER);
-    const tsconfig = { compilerOptions: { strict: true, noEmit: true, skipLibCheck: false, module: "nodenext", moduleResolution: "nodenext", target: "es2022", lib: ["es2022", "dom"], types: [] }, files: ["consumer.ts"] };
+    const tsconfig = {
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        target: "es2022",
+        lib: ["es2022", "dom"],
+        types: [],
+      },
+      files: ["consumer.ts"],
+    };
     writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
     let out = "";
     try {

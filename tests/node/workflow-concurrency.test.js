@@ -12,7 +12,9 @@ import { parseEvent } from "../../lib/github/events.js";
 const root = new URL("../../", import.meta.url);
 const workflow = loadYaml(readFileSync(new URL("examples/workflows/prflow.yml", root), "utf8"));
 // The README's minimal workflow, copied as it is.
-const minimal = loadYaml(/```yaml\n(name: prflow\n[\s\S]*?)```/.exec(readFileSync(new URL("README.md", root), "utf8"))[1]);
+const minimal = loadYaml(
+  /```yaml\n(name: prflow\n[\s\S]*?)```/.exec(readFileSync(new URL("README.md", root), "utf8"))[1],
+);
 
 /**
  * GitHub's value of `${{ a || b || 'literal' }}` in `text`, for the expressions the examples use:
@@ -22,7 +24,12 @@ function evaluate(text, context) {
   return text.replace(/\$\{\{(.*?)\}\}/g, (_, expr) => {
     for (const term of expr.split("||").map((t) => t.trim())) {
       const literal = /^'(.*)'$/.exec(term);
-      const value = literal ? literal[1] : term.split(/\.|\[(\d+)\]/).filter(Boolean).reduce((v, k) => v?.[k] ?? null, context);
+      const value = literal
+        ? literal[1]
+        : term
+            .split(/\.|\[(\d+)\]/)
+            .filter(Boolean)
+            .reduce((v, k) => v?.[k] ?? null, context);
       if (value) return String(value);
     }
     return "";
@@ -52,7 +59,11 @@ function check(wf) {
     const scope = parseEvent(name, payload);
     const got = evaluate(group, { github: { event: { ...payload, repository }, event_name: name } });
     const want = scope.scope === "pulls" && scope.numbers.length === 1 ? `prflow-${scope.numbers[0]}` : "prflow-sweep";
-    assert.equal(got, want, `${name} ${JSON.stringify(payload)}: the run reconciles ${JSON.stringify(scope.numbers ?? scope.scope)}`);
+    assert.equal(
+      got,
+      want,
+      `${name} ${JSON.stringify(payload)}: the run reconciles ${JSON.stringify(scope.numbers ?? scope.scope)}`,
+    );
   }
   assert.equal(wf.concurrency["cancel-in-progress"], false, "a run in progress finishes its writes");
 }

@@ -12,7 +12,13 @@ import { load as loadYaml } from "js-yaml";
 
 const root = new URL("../../", import.meta.url).pathname;
 const DIRS = ["examples/workflows", ".github/workflows"];
-const PRIVILEGED = ["pull_request_target", "pull_request_review", "pull_request_review_comment", "issue_comment", "workflow_run"];
+const PRIVILEGED = [
+  "pull_request_target",
+  "pull_request_review",
+  "pull_request_review_comment",
+  "issue_comment",
+  "workflow_run",
+];
 const DEFAULT_BRANCH = "${{ github.event.repository.default_branch }}";
 // The validation machine runs the approved head on purpose: that is the gate. Its ref is the sha the
 // classify job settled (after an approval), its job holds only `contents: read` and no credentials.
@@ -51,19 +57,32 @@ const readmeBlocks = [...readFileSync(join(root, "README.md"), "utf8").matchAll(
 
 test("every shipped workflow on a privileged trigger checks out the default branch only", () => {
   assert.ok(readmeBlocks.length >= 1, "the README's workflow is read");
-  assert.deepEqual(readmeBlocks.flatMap(({ file, text }) => unsafeCheckouts(file, text)), [], "the README's workflows");
+  assert.deepEqual(
+    readmeBlocks.flatMap(({ file, text }) => unsafeCheckouts(file, text)),
+    [],
+    "the README's workflows",
+  );
   assert.ok(shipped.length >= 9, `${shipped.length} workflows found`);
   const privileged = shipped.filter(({ text }) => PRIVILEGED.some((t) => new RegExp(`^  ${t}:`, "m").test(text)));
   assert.ok(privileged.length >= 3, `the privileged ones are read: ${privileged.map((w) => w.file)}`);
-  assert.deepEqual(shipped.flatMap(({ file, text }) => unsafeCheckouts(file, text)), []);
+  assert.deepEqual(
+    shipped.flatMap(({ file, text }) => unsafeCheckouts(file, text)),
+    [],
+  );
 });
 
 test("the check catches a checkout with no ref, of the head, of the merge ref, or from a comment", () => {
   const pr = readFileSync(join(root, "examples/workflows/stations-pr-state.yml"), "utf8");
   const variants = {
     "no ref": pr.replace(/^ +ref: \$\{\{ github\.event\.repository\.default_branch \}\}\n/m, ""),
-    head: pr.replace("ref: ${{ github.event.repository.default_branch }}", "ref: ${{ github.event.pull_request.head.sha }}"),
-    merge: pr.replace("ref: ${{ github.event.repository.default_branch }}", "ref: refs/pull/${{ github.event.issue.number }}/merge"),
+    head: pr.replace(
+      "ref: ${{ github.event.repository.default_branch }}",
+      "ref: ${{ github.event.pull_request.head.sha }}",
+    ),
+    merge: pr.replace(
+      "ref: ${{ github.event.repository.default_branch }}",
+      "ref: refs/pull/${{ github.event.issue.number }}/merge",
+    ),
   };
   // A copy on disk, read as the shipped ones are.
   const dir = mkdtempSync(join(tmpdir(), "prflow-workflows-"));
@@ -79,7 +98,10 @@ test("the check catches a checkout with no ref, of the head, of the merge ref, o
   assert.notEqual(moved, wv);
   assert.equal(unsafeCheckouts("stations-win-verify.yml", moved).length, 1);
   // The same file under a trigger no pull request controls is not this test's business.
-  assert.deepEqual(unsafeCheckouts("push.yml", "on: push\njobs:\n  a:\n    steps:\n      - uses: actions/checkout@v4\n"), []);
+  assert.deepEqual(
+    unsafeCheckouts("push.yml", "on: push\njobs:\n  a:\n    steps:\n      - uses: actions/checkout@v4\n"),
+    [],
+  );
 });
 
 test("the example ruleset counts the gate's status only from the GitHub Actions app that writes it", () => {

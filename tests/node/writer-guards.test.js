@@ -22,7 +22,14 @@ async function repository(count) {
   const ws = mkdtempSync(join(tmpdir(), "prflow-ws-"));
   mkdirSync(join(ws, ".github"));
   copyFileSync(join(ROOT, "examples/prflow.json"), join(ws, ".github/prflow.json"));
-  const run = (inputs = {}) => em.runAction({ actionPath: ROOT, event: "schedule", payload: { schedule: "17,47 * * * *" }, inputs: { mode: "reconcile", live: "true", ...inputs }, workspace: ws });
+  const run = (inputs = {}) =>
+    em.runAction({
+      actionPath: ROOT,
+      event: "schedule",
+      payload: { schedule: "17,47 * * * *" },
+      inputs: { mode: "reconcile", live: "true", ...inputs },
+      workspace: ws,
+    });
   const labels = await run({ mode: "labels" });
   assert.equal(labels.code, 0, labels.stdout + labels.stderr);
   em.reset();
@@ -56,7 +63,9 @@ test("a label a person adds while the Action edits the same pull request is stil
     const labels = em.state.pull(touched).labels;
     assert.ok(labels.includes(PERSON_LABEL), `#${touched} kept the person's label: ${labels}`);
     assert.equal(labels.filter((l) => l.startsWith("state:")).length, 1, "and got prflow's state label");
-    const replacing = em.requests.filter((q) => q.method === "PUT" || (q.method === "PATCH" && /\/issues\/\d+$/.test(q.path)));
+    const replacing = em.requests.filter(
+      (q) => q.method === "PUT" || (q.method === "PATCH" && /\/issues\/\d+$/.test(q.path)),
+    );
     assert.deepEqual(replacing, [], "no request replaced a label set");
     assert.deepEqual(em.validationFailures, []);
   } finally {
@@ -83,7 +92,11 @@ test("a push between the Action's read and its write: the op is not applied and 
     assert.equal(r.code, 0, "a failed guard is no failure of the run: " + r.stdout + r.stderr);
     assert.ok(moved, "prflow read the pull request before writing");
     assert.deepEqual(em.state.pull(moved).labels, before, `#${moved}: nothing was written after its head moved`);
-    assert.match(r.stdout, new RegExp(`#${moved}: [^\\n]*\\[guard-failed: the head moved from `), "the log line says guard-failed and why");
+    assert.match(
+      r.stdout,
+      new RegExp(`#${moved}: [^\\n]*\\[guard-failed: the head moved from `),
+      "the log line says guard-failed and why",
+    );
     assert.match(r.summary, new RegExp(`\\| #${moved} \\|[^\\n]*guard-failed`), "so does the job summary");
     assert.ok(Number(r.outputs.writes) > 0, "other pull requests were still written");
     assert.deepEqual(em.validationFailures, []);

@@ -27,13 +27,21 @@ impl std::fmt::Display for ConfigError {
 pub const MAX_LABEL_NAME: usize = 50;
 
 /// A section's label names (`named()`, key and name), each a valid name and none used twice in it.
-pub(crate) fn check_label_names<'a>(section: &str, named: impl IntoIterator<Item = (&'static str, &'a str)>, errors: &mut Vec<ConfigError>) {
+pub(crate) fn check_label_names<'a>(
+    section: &str,
+    named: impl IntoIterator<Item = (&'static str, &'a str)>,
+    errors: &mut Vec<ConfigError>,
+) {
     let mut seen: BTreeMap<&str, String> = BTreeMap::default();
     for (key, name) in named {
         let path = format!("{section}.{key}");
         check_label_name(&path, name, errors);
         if let Some(other) = seen.insert(name, path.clone()) {
-            errors.push(ConfigError { path, expected: format!("a label name not already used by {other}"), found: format!("{name:?}") });
+            errors.push(ConfigError {
+                path,
+                expected: format!("a label name not already used by {other}"),
+                found: format!("{name:?}"),
+            });
         }
     }
 }

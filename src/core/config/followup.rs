@@ -222,7 +222,12 @@ impl Default for Followup {
 pub const ROLES: [&str; 6] = ["author", "claimer", "reviewers", "onDuty", "gateOwner", "everyone"];
 
 fn level(after: u32, action: Action, who: &str, message: &str) -> Level {
-    Level { after, action, who: vec![who.to_string()], message: Some(message.to_string()) }
+    Level {
+        after,
+        action,
+        who: vec![who.to_string()],
+        message: Some(message.to_string()),
+    }
 }
 
 /// The config keys of this section that, when absent, follow the stations flow's label names, so a
@@ -236,34 +241,80 @@ pub fn default_levels(names: &StationLabels) -> BTreeMap<String, Vec<Level>> {
     m.insert(
         names.ready_for_review.clone(),
         vec![
-            level(60, Ping, "reviewers", "No review machine has claimed it yet; a free one should take it."),
-            level(120, Escalate, "onDuty", "It is still unclaimed: the review side may be short of capacity."),
-            level(240, StopTheLine, "everyone", "The review queue is too long: development machines open no new pull request until it drains."),
+            level(
+                60,
+                Ping,
+                "reviewers",
+                "No review machine has claimed it yet; a free one should take it.",
+            ),
+            level(
+                120,
+                Escalate,
+                "onDuty",
+                "It is still unclaimed: the review side may be short of capacity.",
+            ),
+            level(
+                240,
+                StopTheLine,
+                "everyone",
+                "The review queue is too long: development machines open no new pull request until it drains.",
+            ),
         ],
     );
     m.insert(
         names.reviewing.clone(),
         vec![
             level(90, Ping, "claimer", "It was claimed but has no verdict yet."),
-            level(180, ReleaseClaim, "claimer", "Claiming without working is the most common leak in a pull system."),
+            level(
+                180,
+                ReleaseClaim,
+                "claimer",
+                "Claiming without working is the most common leak in a pull system.",
+            ),
         ],
     );
     m.insert(
         names.changes_requested.clone(),
         vec![
-            level(120, Ping, "author", "Changes were requested; push the fix and comment `/ready`."),
+            level(
+                120,
+                Ping,
+                "author",
+                "Changes were requested; push the fix and comment `/ready`.",
+            ),
             level(480, Escalate, "onDuty", "The requested changes have not come back."),
         ],
     );
     m.insert(
         names.gate.clone(),
         vec![
-            level(60, Ping, "gateOwner", "The validation gate is silent; its runner may be offline."),
-            level(120, Escalate, "onDuty", "The validation gate is still silent and merges wait on it."),
+            level(
+                60,
+                Ping,
+                "gateOwner",
+                "The validation gate is silent; its runner may be offline.",
+            ),
+            level(
+                120,
+                Escalate,
+                "onDuty",
+                "The validation gate is still silent and merges wait on it.",
+            ),
         ],
     );
-    m.insert(names.ready_to_merge.clone(), vec![level(30, Ping, "author", "It is approved and validated; merge it.")]);
-    m.insert(names.dev.clone(), vec![level(1440, Ping, "author", "It has been a draft for a day; finish it or close it.")]);
+    m.insert(
+        names.ready_to_merge.clone(),
+        vec![level(30, Ping, "author", "It is approved and validated; merge it.")],
+    );
+    m.insert(
+        names.dev.clone(),
+        vec![level(
+            1440,
+            Ping,
+            "author",
+            "It has been a draft for a day; finish it or close it.",
+        )],
+    );
     m
 }
 
@@ -308,7 +359,11 @@ impl Followup {
             for (i, l) in list.iter().enumerate() {
                 let path = format!("{base}[{i}]");
                 if l.after == 0 {
-                    errors.push(ConfigError { path: format!("{path}.after"), expected: "minutes greater than 0".into(), found: "0".into() });
+                    errors.push(ConfigError {
+                        path: format!("{path}.after"),
+                        expected: "minutes greater than 0".into(),
+                        found: "0".into(),
+                    });
                 }
                 if list[..i].iter().any(|p| p.after == l.after) {
                     errors.push(ConfigError {
@@ -318,7 +373,8 @@ impl Followup {
                     });
                 }
                 for (j, w) in l.who.iter().enumerate() {
-                    let ok = ROLES.contains(&w.as_str()) || (w.len() > 1 && w.starts_with('@') && !w[1..].contains(char::is_whitespace));
+                    let ok = ROLES.contains(&w.as_str())
+                        || (w.len() > 1 && w.starts_with('@') && !w[1..].contains(char::is_whitespace));
                     if !ok {
                         errors.push(ConfigError {
                             path: format!("{path}.who[{j}]"),
@@ -333,14 +389,26 @@ impl Followup {
         let start = crate::core::zones::parse_hhmm(&wh.start);
         let end = crate::core::zones::parse_hhmm(&wh.end);
         if start.is_none() {
-            errors.push(ConfigError { path: "$.followup.workingHours.start".into(), expected: "a local time HH:MM".into(), found: format!("{:?}", wh.start) });
+            errors.push(ConfigError {
+                path: "$.followup.workingHours.start".into(),
+                expected: "a local time HH:MM".into(),
+                found: format!("{:?}", wh.start),
+            });
         }
         if end.is_none() {
-            errors.push(ConfigError { path: "$.followup.workingHours.end".into(), expected: "a local time HH:MM".into(), found: format!("{:?}", wh.end) });
+            errors.push(ConfigError {
+                path: "$.followup.workingHours.end".into(),
+                expected: "a local time HH:MM".into(),
+                found: format!("{:?}", wh.end),
+            });
         }
         if let (Some(s), Some(e)) = (start, end) {
             if e <= s {
-                errors.push(ConfigError { path: "$.followup.workingHours.end".into(), expected: format!("a time after start ({})", wh.start), found: format!("{:?}", wh.end) });
+                errors.push(ConfigError {
+                    path: "$.followup.workingHours.end".into(),
+                    expected: format!("a time after start ({})", wh.start),
+                    found: format!("{:?}", wh.end),
+                });
             }
         }
         match wh.utc_offset_minutes {
@@ -354,18 +422,33 @@ impl Followup {
                 if crate::core::zones::zone(&wh.zone).is_none() {
                     errors.push(ConfigError {
                         path: "$.followup.workingHours.zone".into(),
-                        expected: format!("one of the built-in zones ({}) or utcOffsetMinutes instead", crate::core::zones::zone_names().join(", ")),
+                        expected: format!(
+                            "one of the built-in zones ({}) or utcOffsetMinutes instead",
+                            crate::core::zones::zone_names().join(", ")
+                        ),
                         found: format!("{:?}", wh.zone),
                     });
                 }
             }
         }
         if wh.enabled && wh.days.is_empty() {
-            errors.push(ConfigError { path: "$.followup.workingHours.days".into(), expected: "at least one day".into(), found: "an empty list".into() });
+            errors.push(ConfigError {
+                path: "$.followup.workingHours.days".into(),
+                expected: "at least one day".into(),
+                found: "an empty list".into(),
+            });
         }
-        for (path, prefix) in [("statePrefix", &self.state_prefix), ("authorPrefix", &self.author_prefix), ("claimPrefix", &self.claim_prefix)] {
+        for (path, prefix) in [
+            ("statePrefix", &self.state_prefix),
+            ("authorPrefix", &self.author_prefix),
+            ("claimPrefix", &self.claim_prefix),
+        ] {
             if prefix.trim().is_empty() {
-                errors.push(ConfigError { path: format!("$.followup.{path}"), expected: "a label prefix".into(), found: "an empty string".into() });
+                errors.push(ConfigError {
+                    path: format!("$.followup.{path}"),
+                    expected: "a label prefix".into(),
+                    found: "an empty string".into(),
+                });
             }
         }
         if !self.queue_state.starts_with(&self.state_prefix) {
@@ -376,11 +459,14 @@ impl Followup {
             });
         }
         if self.board.label.trim().is_empty() || self.board.label.chars().count() > super::error::MAX_LABEL_NAME {
-            errors.push(ConfigError { path: "$.followup.board.label".into(), expected: "a label name".into(), found: format!("{:?}", self.board.label) });
+            errors.push(ConfigError {
+                path: "$.followup.board.label".into(),
+                expected: "a label name".into(),
+                found: format!("{:?}", self.board.label),
+            });
         }
     }
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -389,11 +475,30 @@ mod tests {
     #[test]
     fn an_empty_who_is_the_actions_usual_audience() {
         // (action, who when the config names nobody)
-        for (action, who) in [(Action::Ping, "author"), (Action::Escalate, "onDuty"), (Action::StopTheLine, "everyone"), (Action::ReleaseClaim, "claimer")] {
-            let level = Level { after: 10, action, who: vec![], message: None };
+        for (action, who) in [
+            (Action::Ping, "author"),
+            (Action::Escalate, "onDuty"),
+            (Action::StopTheLine, "everyone"),
+            (Action::ReleaseClaim, "claimer"),
+        ] {
+            let level = Level {
+                after: 10,
+                action,
+                who: vec![],
+                message: None,
+            };
             assert_eq!(level.recipients(), vec![who.to_string()], "{action:?}");
         }
-        let named = Level { after: 10, action: Action::Ping, who: vec!["@lead".into()], message: None };
-        assert_eq!(named.recipients(), vec!["@lead".to_string()], "a named audience is kept");
+        let named = Level {
+            after: 10,
+            action: Action::Ping,
+            who: vec!["@lead".into()],
+            message: None,
+        };
+        assert_eq!(
+            named.recipients(),
+            vec!["@lead".to_string()],
+            "a named audience is kept"
+        );
     }
 }

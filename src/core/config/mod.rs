@@ -7,8 +7,8 @@ pub mod followup;
 pub mod queue;
 pub mod stations;
 
-pub use error::{ConfigError, MAX_LABEL_NAME};
 pub(crate) use error::{check_label_name, check_label_names};
+pub use error::{ConfigError, MAX_LABEL_NAME};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -79,7 +79,6 @@ pub struct Labels {
     pub stale: String,
 }
 
-
 impl Default for Labels {
     fn default() -> Self {
         Labels {
@@ -109,7 +108,11 @@ pub struct BotPanel {
 
 impl Default for BotPanel {
     fn default() -> Self {
-        BotPanel { bots: Vec::new(), humans: Vec::new(), request_humans_when_approved: true }
+        BotPanel {
+            bots: Vec::new(),
+            humans: Vec::new(),
+            request_humans_when_approved: true,
+        }
     }
 }
 
@@ -150,19 +153,35 @@ fn text_kind(text: &str) -> &'static str {
 /// that is not an object, is one error at `$`. Straight from the text, never through a
 /// `serde_json::Value`: that tree's parser, printer and map were 16 KB of the page's Wasm.
 pub fn load(text: &str) -> Loaded {
-    let refused = |error: ConfigError| Loaded { config: Err(vec![error]), has_queue: false, has_followup: false };
+    let refused = |error: ConfigError| Loaded {
+        config: Err(vec![error]),
+        has_queue: false,
+        has_followup: false,
+    };
     if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
-        return refused(ConfigError { path: "$".into(), expected: "JSON".into(), found: format!("a syntax error ({e})") });
+        return refused(ConfigError {
+            path: "$".into(),
+            expected: "JSON".into(),
+            found: format!("a syntax error ({e})"),
+        });
     }
     // Only an object is a config: serde would read `[]` as a struct of defaults, so an array (or a
     // number, a string, null) would silently be the preset.
     if text_kind(text) != "an object" {
-        return refused(ConfigError { path: "$".into(), expected: "a JSON object".into(), found: text_kind(text).into() });
+        return refused(ConfigError {
+            path: "$".into(),
+            expected: "a JSON object".into(),
+            found: text_kind(text).into(),
+        });
     }
     let mut value: serde_json::Value = serde_json::from_str(text).expect("checked to be JSON above");
     let has = |key: &str| value.get(key).is_some();
     let (has_queue, has_followup) = (has("queue"), has("followup"));
-    let given: Vec<String> = value.get("followup").and_then(|f| f.as_object()).map(|f| f.keys().cloned().collect()).unwrap_or_default();
+    let given: Vec<String> = value
+        .get("followup")
+        .and_then(|f| f.as_object())
+        .map(|f| f.keys().cloned().collect())
+        .unwrap_or_default();
     // serde stops at the first mistake; each one is kept and its key taken out (its default then
     // stands) so the next read meets the next mistake: a config with three mistakes reports three.
     // The first read is the text's, so a repeated key is reported too.
@@ -175,14 +194,22 @@ pub fn load(text: &str) -> Loaded {
                 let removed = crate::codec::remove_at(&mut value, &e.segments);
                 errors.push(serde_error(&e));
                 if !removed || errors.len() >= 50 {
-                    return Loaded { config: Err(errors), has_queue, has_followup };
+                    return Loaded {
+                        config: Err(errors),
+                        has_queue,
+                        has_followup,
+                    };
                 }
                 // Read again as text, so the Wasm carries one reader of the config (serde_json's of text).
                 read = crate::codec::from_str(&value.to_string());
             }
         }
     };
-    Loaded { config: Config::checked(config, &given, errors), has_queue, has_followup }
+    Loaded {
+        config: Config::checked(config, &given, errors),
+        has_queue,
+        has_followup,
+    }
 }
 
 impl Config {
@@ -209,7 +236,11 @@ impl Config {
         check_label_names("$.labels", self.labels.named(), &mut errors);
         for (i, bot) in self.bot_panel.bots.iter().enumerate() {
             if bot.trim().is_empty() {
-                errors.push(ConfigError { path: format!("$.botPanel.bots[{i}]"), expected: "a GitHub login".into(), found: "an empty string".into() });
+                errors.push(ConfigError {
+                    path: format!("$.botPanel.bots[{i}]"),
+                    expected: "a GitHub login".into(),
+                    found: "an empty string".into(),
+                });
             }
             if self.bot_panel.humans.iter().any(|h| h.eq_ignore_ascii_case(bot)) {
                 errors.push(ConfigError {
@@ -226,11 +257,19 @@ impl Config {
         for (name, globs) in &self.scopes {
             check_label_name(&format!("$.scopes[{name:?}]"), name, &mut errors);
             if globs.is_empty() {
-                errors.push(ConfigError { path: format!("$.scopes[{name:?}]"), expected: "at least one glob".into(), found: "an empty list".into() });
+                errors.push(ConfigError {
+                    path: format!("$.scopes[{name:?}]"),
+                    expected: "at least one glob".into(),
+                    found: "an empty list".into(),
+                });
             }
             for (i, glob) in globs.iter().enumerate() {
                 if let Some(expected) = crate::core::glob::labeler_problem(glob) {
-                    errors.push(ConfigError { path: format!("$.scopes[{name:?}][{i}]"), expected, found: format!("{glob:?}") });
+                    errors.push(ConfigError {
+                        path: format!("$.scopes[{name:?}][{i}]"),
+                        expected,
+                        found: format!("{glob:?}"),
+                    });
                 }
             }
         }
@@ -264,7 +303,9 @@ impl Labels {
 /// serde's names for Rust types in plain words, with the unit a key's name gives (`timeoutMinutes`).
 fn plain(expected: &str, path: &str) -> String {
     let key = path.rsplit('.').next().unwrap_or_default().to_ascii_lowercase();
-    let unit = ["minutes", "seconds", "hours", "days", "polls"].into_iter().find(|u| key.ends_with(u));
+    let unit = ["minutes", "seconds", "hours", "days", "polls"]
+        .into_iter()
+        .find(|u| key.ends_with(u));
     match expected {
         "u8" | "u16" | "u32" | "u64" | "usize" => match unit {
             Some(u) => format!("a whole number of {u}, at least 0"),
@@ -282,7 +323,10 @@ fn plain(expected: &str, path: &str) -> String {
 fn serde_error(e: &crate::codec::PathError) -> ConfigError {
     let path = e.path.clone();
     let msg = e.message.clone();
-    let (expected, found) = if let Some(rest) = msg.strip_prefix("invalid type: ").or_else(|| msg.strip_prefix("invalid value: ")) {
+    let (expected, found) = if let Some(rest) = msg
+        .strip_prefix("invalid type: ")
+        .or_else(|| msg.strip_prefix("invalid value: "))
+    {
         match rest.split_once(", expected ") {
             Some((found, expected)) => (expected.to_string(), found.to_string()),
             None => ("a valid value".to_string(), rest.to_string()),
@@ -319,9 +363,14 @@ mod tests {
             "nonsense": true,
         }))
         .expect_err("three mistakes");
-        let by_path: std::collections::BTreeMap<&str, &str> = errors.iter().map(|e| (e.path.as_str(), e.expected.as_str())).collect();
+        let by_path: std::collections::BTreeMap<&str, &str> =
+            errors.iter().map(|e| (e.path.as_str(), e.expected.as_str())).collect();
         assert_eq!(errors.len(), 3, "{errors:?}");
-        assert_eq!(by_path.get("$.queue.watch.timeoutMinutes"), Some(&"a whole number of minutes, at least 0"), "{errors:?}");
+        assert_eq!(
+            by_path.get("$.queue.watch.timeoutMinutes"),
+            Some(&"a whole number of minutes, at least 0"),
+            "{errors:?}"
+        );
         assert_eq!(by_path.get("$.labels.draft"), Some(&"a string"), "{errors:?}");
         assert!(by_path.contains_key("$.nonsense"), "{errors:?}");
     }
@@ -334,16 +383,32 @@ mod tests {
         }))
         .expect_err("two bad globs");
         let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
-        assert_eq!(paths, [r#"$.scopes["scope:docs"][0]"#, r#"$.scopes["scope:docs"][1]"#], "{errors:?}");
+        assert_eq!(
+            paths,
+            [r#"$.scopes["scope:docs"][0]"#, r#"$.scopes["scope:docs"][1]"#],
+            "{errors:?}"
+        );
         assert!(errors[1].expected.contains("negated"), "{errors:?}");
     }
 
     #[test]
     fn anything_but_an_object_is_an_error() {
         // Issue 15 item 9: serde reads `[]` as a struct of defaults, so an array was the preset.
-        for (value, found) in [(json!(null), "null"), (json!([]), "an array"), (json!("{}"), "a string"), (json!(1), "a number")] {
+        for (value, found) in [
+            (json!(null), "null"),
+            (json!([]), "an array"),
+            (json!("{}"), "a string"),
+            (json!(1), "a number"),
+        ] {
             let errors = Config::from_value(value).expect_err(found);
-            assert_eq!(errors, vec![ConfigError { path: "$".into(), expected: "a JSON object".into(), found: found.into() }]);
+            assert_eq!(
+                errors,
+                vec![ConfigError {
+                    path: "$".into(),
+                    expected: "a JSON object".into(),
+                    found: found.into()
+                }]
+            );
         }
     }
 
@@ -357,7 +422,14 @@ mod tests {
     #[test]
     fn type_error_names_path_expected_found() {
         let e = Config::from_value(json!({"botPanel": {"bots": ["a", 3]}})).unwrap_err();
-        assert_eq!(e, vec![ConfigError { path: "$.botPanel.bots[1]".into(), expected: "a string".into(), found: "integer `3`".into() }]);
+        assert_eq!(
+            e,
+            vec![ConfigError {
+                path: "$.botPanel.bots[1]".into(),
+                expected: "a string".into(),
+                found: "integer `3`".into()
+            }]
+        );
     }
 
     #[test]

@@ -58,7 +58,10 @@ pub struct BatchConfig {
 
 impl Default for BatchConfig {
     fn default() -> Self {
-        BatchConfig { max: 1, adaptive: false }
+        BatchConfig {
+            max: 1,
+            adaptive: false,
+        }
     }
 }
 
@@ -109,7 +112,6 @@ pub struct QueueLabels {
     pub priority_low: String,
 }
 
-
 impl Default for QueueLabels {
     fn default() -> Self {
         QueueLabels {
@@ -138,7 +140,12 @@ pub struct WatchConfig {
 
 impl Default for WatchConfig {
     fn default() -> Self {
-        WatchConfig { green_polls_mergeable: 3, green_polls_blocked: 8, read_failures: 5, timeout_minutes: 90 }
+        WatchConfig {
+            green_polls_mergeable: 3,
+            green_polls_blocked: 8,
+            read_failures: 5,
+            timeout_minutes: 90,
+        }
     }
 }
 
@@ -175,31 +182,68 @@ impl QueueConfig {
         let mut errors = Vec::new();
         super::error::check_label_names("$.queue.labels", self.labels.named(), &mut errors);
         if self.version_branch_prefix.trim().is_empty() {
-            errors.push(ConfigError { path: "$.queue.versionBranchPrefix".into(), expected: "a branch prefix such as \"changeset-release/\"".into(), found: "an empty string".into() });
+            errors.push(ConfigError {
+                path: "$.queue.versionBranchPrefix".into(),
+                expected: "a branch prefix such as \"changeset-release/\"".into(),
+                found: "an empty string".into(),
+            });
         }
         if self.command_timeout_minutes == 0 {
-            errors.push(ConfigError { path: "$.queue.commandTimeoutMinutes".into(), expected: "a number of at least 1".into(), found: "0".into() });
+            errors.push(ConfigError {
+                path: "$.queue.commandTimeoutMinutes".into(),
+                expected: "a number of at least 1".into(),
+                found: "0".into(),
+            });
         }
-        for (key, value) in [("greenPollsMergeable", self.watch.green_polls_mergeable), ("greenPollsBlocked", self.watch.green_polls_blocked), ("readFailures", self.watch.read_failures), ("timeoutMinutes", self.watch.timeout_minutes)] {
+        for (key, value) in [
+            ("greenPollsMergeable", self.watch.green_polls_mergeable),
+            ("greenPollsBlocked", self.watch.green_polls_blocked),
+            ("readFailures", self.watch.read_failures),
+            ("timeoutMinutes", self.watch.timeout_minutes),
+        ] {
             if value == 0 {
-                errors.push(ConfigError { path: format!("$.queue.watch.{key}"), expected: "a number of at least 1".into(), found: "0".into() });
+                errors.push(ConfigError {
+                    path: format!("$.queue.watch.{key}"),
+                    expected: "a number of at least 1".into(),
+                    found: "0".into(),
+                });
             }
         }
         for (i, g) in self.generated.iter().enumerate() {
             if g.branch.trim().is_empty() {
-                errors.push(ConfigError { path: format!("$.queue.generated[{i}].branch"), expected: "a branch name such as \"chore/pnpm-update\"".into(), found: "an empty string".into() });
+                errors.push(ConfigError {
+                    path: format!("$.queue.generated[{i}].branch"),
+                    expected: "a branch name such as \"chore/pnpm-update\"".into(),
+                    found: "an empty string".into(),
+                });
             }
             if g.rebuild.trim().is_empty() {
-                errors.push(ConfigError { path: format!("$.queue.generated[{i}].rebuild"), expected: "a shell command that builds the branch again".into(), found: "an empty string".into() });
+                errors.push(ConfigError {
+                    path: format!("$.queue.generated[{i}].rebuild"),
+                    expected: "a shell command that builds the branch again".into(),
+                    found: "an empty string".into(),
+                });
             }
         }
-        for (key, value, most) in [("batch.max", self.batch.max, 100), ("speculate", self.speculate, 100), ("targetWaitMinutes", self.target_wait_minutes, 100_000)] {
+        for (key, value, most) in [
+            ("batch.max", self.batch.max, 100),
+            ("speculate", self.speculate, 100),
+            ("targetWaitMinutes", self.target_wait_minutes, 100_000),
+        ] {
             if value == 0 || value > most {
-                errors.push(ConfigError { path: format!("$.queue.{key}"), expected: format!("a number from 1 to {most}"), found: value.to_string() });
+                errors.push(ConfigError {
+                    path: format!("$.queue.{key}"),
+                    expected: format!("a number from 1 to {most}"),
+                    found: value.to_string(),
+                });
             }
         }
         if self.admit == Some(0) {
-            errors.push(ConfigError { path: "$.queue.admit".into(), expected: "a number of at least 1 (or no key: from targetWaitMinutes)".into(), found: "0".into() });
+            errors.push(ConfigError {
+                path: "$.queue.admit".into(),
+                expected: "a number of at least 1 (or no key: from targetWaitMinutes)".into(),
+                found: "0".into(),
+            });
         }
         if let Some(auto_fix) = &self.auto_fix {
             errors.extend(validate_auto_fix(auto_fix));
@@ -237,7 +281,11 @@ pub fn validate_auto_fix(cfg: &AutoFixConfig) -> Vec<ConfigError> {
     let mut errors = Vec::new();
     let mut check = |path: String, re: &str| {
         if let Some(e) = pattern_problem(re) {
-            errors.push(ConfigError { path, expected: "a regular expression".into(), found: format!("{re:?} ({e})") });
+            errors.push(ConfigError {
+                path,
+                expected: "a regular expression".into(),
+                found: format!("{re:?} ({e})"),
+            });
         }
     };
     for (i, re) in cfg.ignore.iter().enumerate() {
@@ -251,4 +299,3 @@ pub fn validate_auto_fix(cfg: &AutoFixConfig) -> Vec<ConfigError> {
     }
     errors
 }
-

@@ -81,7 +81,6 @@ pub struct StationLabels {
     pub prio_high: String,
 }
 
-
 impl Default for StationLabels {
     fn default() -> Self {
         StationLabels {
@@ -101,7 +100,14 @@ impl Default for StationLabels {
 impl StationLabels {
     /// The state axis, in the order a pull request usually walks it.
     pub fn states(&self) -> [&str; 6] {
-        [&self.dev, &self.ready_for_review, &self.reviewing, &self.changes_requested, &self.gate, &self.ready_to_merge]
+        [
+            &self.dev,
+            &self.ready_for_review,
+            &self.reviewing,
+            &self.changes_requested,
+            &self.gate,
+            &self.ready_to_merge,
+        ]
     }
 
     pub fn named(&self) -> [(&'static str, &str); 9] {
@@ -173,14 +179,20 @@ impl Stations {
 
     /// Whether a login is a machine or a listed bot: its approval is never a person's.
     pub fn is_machine_or_bot(&self, login: &str) -> bool {
-        !self.machines_of(login).is_empty() || self.bots.iter().any(|b| b.eq_ignore_ascii_case(login)) || login.ends_with("[bot]")
+        !self.machines_of(login).is_empty()
+            || self.bots.iter().any(|b| b.eq_ignore_ascii_case(login))
+            || login.ends_with("[bot]")
     }
 
     pub fn validate(&self, errors: &mut Vec<ConfigError>) {
         super::error::check_label_names("$.stations.labels", self.labels.named(), errors);
         for (i, glob) in self.gate.docs_only.iter().enumerate() {
             if let Some(expected) = crate::core::glob::labeler_problem(glob) {
-                errors.push(ConfigError { path: format!("$.stations.gate.docsOnly[{i}]"), expected, found: format!("{glob:?}") });
+                errors.push(ConfigError {
+                    path: format!("$.stations.gate.docsOnly[{i}]"),
+                    expected,
+                    found: format!("{glob:?}"),
+                });
             }
         }
         for id in self.machines.keys() {
@@ -195,11 +207,19 @@ impl Stations {
         }
         for (key, value) in [("reviewWip", self.review_wip), ("devWip", self.dev_wip)] {
             if value == 0 {
-                errors.push(ConfigError { path: format!("$.stations.{key}"), expected: "a WIP limit of at least 1".into(), found: "0".into() });
+                errors.push(ConfigError {
+                    path: format!("$.stations.{key}"),
+                    expected: "a WIP limit of at least 1".into(),
+                    found: "0".into(),
+                });
             }
         }
         if self.gate.context.trim().is_empty() {
-            errors.push(ConfigError { path: "$.stations.gate.context".into(), expected: "a commit status context name".into(), found: "an empty string".into() });
+            errors.push(ConfigError {
+                path: "$.stations.gate.context".into(),
+                expected: "a commit status context name".into(),
+                found: "an empty string".into(),
+            });
         }
     }
 }
@@ -213,12 +233,36 @@ mod tests {
     fn stations_config_problems_name_their_path() {
         let cases = [
             ("the preset is valid", json!({"flow": "stations"}), vec![]),
-            ("a WIP limit of 0 would stop every claim", json!({"flow": "stations", "stations": {"reviewWip": 0}}), vec!["$.stations.reviewWip"]),
-            ("a machine id becomes part of a label", json!({"flow": "stations", "stations": {"machines": {"m 1": {}}}}), vec!["$.stations.machines[\"m 1\"]"]),
-            ("two states cannot share a label", json!({"flow": "stations", "stations": {"labels": {"gate": "state:dev"}}}), vec!["$.stations.labels.gate"]),
-            ("the gate needs a status context", json!({"flow": "stations", "stations": {"gate": {"context": " "}}}), vec!["$.stations.gate.context"]),
-            ("an unknown role is a type error", json!({"flow": "stations", "stations": {"machines": {"m1": {"role": "boss"}}}}), vec!["$.stations.machines.m1.role"]),
-            ("the section is checked only for the stations flow", json!({"stations": {"reviewWip": 0}}), vec![]),
+            (
+                "a WIP limit of 0 would stop every claim",
+                json!({"flow": "stations", "stations": {"reviewWip": 0}}),
+                vec!["$.stations.reviewWip"],
+            ),
+            (
+                "a machine id becomes part of a label",
+                json!({"flow": "stations", "stations": {"machines": {"m 1": {}}}}),
+                vec!["$.stations.machines[\"m 1\"]"],
+            ),
+            (
+                "two states cannot share a label",
+                json!({"flow": "stations", "stations": {"labels": {"gate": "state:dev"}}}),
+                vec!["$.stations.labels.gate"],
+            ),
+            (
+                "the gate needs a status context",
+                json!({"flow": "stations", "stations": {"gate": {"context": " "}}}),
+                vec!["$.stations.gate.context"],
+            ),
+            (
+                "an unknown role is a type error",
+                json!({"flow": "stations", "stations": {"machines": {"m1": {"role": "boss"}}}}),
+                vec!["$.stations.machines.m1.role"],
+            ),
+            (
+                "the section is checked only for the stations flow",
+                json!({"stations": {"reviewWip": 0}}),
+                vec![],
+            ),
         ];
         for (rule, config, want) in cases {
             let got: Vec<String> = match Config::from_value(config) {

@@ -8,14 +8,14 @@
 pub mod activity;
 pub mod reviews;
 
-use crate::flows::bot_panel::activity::stale_wants;
 use crate::core::checks::{check_verdict, Rollup};
 use crate::core::config::Config;
 use crate::core::facts::{Facts, Mergeable, PullFact, PullRequest};
 use crate::core::labels::Wants;
 use crate::core::plan::{Guard, Op, PullVerdict};
-use crate::flows::bot_panel::reviews::{round, same_login, standing, Standing};
 use crate::core::scopes::{scope_wants, Scopes};
+use crate::flows::bot_panel::activity::stale_wants;
+use crate::flows::bot_panel::reviews::{round, same_login, standing, Standing};
 
 pub use crate::core::decision::Decision;
 
@@ -42,23 +42,46 @@ fn state(inp: &Inputs, checks: Rollup, conflicting: bool) -> (String, String, bo
     let pr = inp.pr;
     let sha = short(&pr.head_sha);
     let by = |s: Standing| -> Vec<&str> { inp.round.iter().filter(|(_, st)| *st == s).map(|(b, _)| *b).collect() };
-    let humans_by = |s: Standing| -> Vec<&str> { inp.humans.iter().filter(|(_, st)| *st == s).map(|(h, _)| *h).collect() };
+    let humans_by =
+        |s: Standing| -> Vec<&str> { inp.humans.iter().filter(|(_, st)| *st == s).map(|(h, _)| *h).collect() };
 
     let changes = by(Standing::ChangesRequested);
     if !changes.is_empty() {
-        return (l.addressing.clone(), [&names(&changes), " requested changes on ", sha].concat(), false);
+        return (
+            l.addressing.clone(),
+            [&names(&changes), " requested changes on ", sha].concat(),
+            false,
+        );
     }
     let human_changes = humans_by(Standing::ChangesRequested);
     if !human_changes.is_empty() {
-        return (l.addressing.clone(), [&names(&human_changes), " requested changes on ", sha].concat(), false);
+        return (
+            l.addressing.clone(),
+            [&names(&human_changes), " requested changes on ", sha].concat(),
+            false,
+        );
     }
     let requested = by(Standing::Requested);
     if !requested.is_empty() {
-        return (l.bots_reviewing.clone(), ["review requested from ", &names(&requested)].concat(), false);
+        return (
+            l.bots_reviewing.clone(),
+            ["review requested from ", &names(&requested)].concat(),
+            false,
+        );
     }
     let stale = by(Standing::Stale);
     if !stale.is_empty() {
-        return (l.addressing.clone(), [&names(&stale), " reviewed an older commit, not ", sha, "; ask for a new round"].concat(), false);
+        return (
+            l.addressing.clone(),
+            [
+                &names(&stale),
+                " reviewed an older commit, not ",
+                sha,
+                "; ask for a new round",
+            ]
+            .concat(),
+            false,
+        );
     }
     let missing = by(Standing::Missing);
     // An explicit request over an unfinished round (a bot has not reviewed yet: missing, not stale)
@@ -66,37 +89,99 @@ fn state(inp: &Inputs, checks: Rollup, conflicting: bool) -> (String, String, bo
     // still outranks it, as staled approvals did above: needs-human means mergeable now.
     let asked = humans_by(Standing::Requested);
     if !missing.is_empty() && !asked.is_empty() && !conflicting && checks != Rollup::Failing {
-        return (l.needs_human.clone(), [&names(&asked), " asked to merge before ", &names(&missing), " reviewed ", sha, ": a person's request is deliberate"].concat(), false);
+        return (
+            l.needs_human.clone(),
+            [
+                &names(&asked),
+                " asked to merge before ",
+                &names(&missing),
+                " reviewed ",
+                sha,
+                ": a person's request is deliberate",
+            ]
+            .concat(),
+            false,
+        );
     }
     if !missing.is_empty() {
-        return (l.addressing.clone(), [&names(&missing), " not asked to review ", sha].concat(), false);
+        return (
+            l.addressing.clone(),
+            [&names(&missing), " not asked to review ", sha].concat(),
+            false,
+        );
     }
     if conflicting {
-        return (l.addressing.clone(), "the round is done but the branch conflicts with its base".into(), false);
+        return (
+            l.addressing.clone(),
+            "the round is done but the branch conflicts with its base".into(),
+            false,
+        );
     }
     if checks == Rollup::Failing {
-        return (l.addressing.clone(), "the round is done but a check failed".into(), false);
+        return (
+            l.addressing.clone(),
+            "the round is done but a check failed".into(),
+            false,
+        );
     }
     // Only a request (or the approval it led to) engages a human: an unrequested COMMENTED review
     // is a remark, and judging a comment-only round stays the author's.
-    let engaged: Vec<&str> = inp.humans.iter().filter(|(_, s)| matches!(s, Standing::Requested | Standing::Approved)).map(|(h, _)| *h).collect();
+    let engaged: Vec<&str> = inp
+        .humans
+        .iter()
+        .filter(|(_, s)| matches!(s, Standing::Requested | Standing::Approved))
+        .map(|(h, _)| *h)
+        .collect();
     if !engaged.is_empty() {
-        return (l.needs_human.clone(), ["round complete on ", sha, "; ", &names(&engaged), " asked to merge"].concat(), false);
+        return (
+            l.needs_human.clone(),
+            ["round complete on ", sha, "; ", &names(&engaged), " asked to merge"].concat(),
+            false,
+        );
     }
     let bots = &inp.config.bot_panel;
     let all_approved = !inp.round.is_empty() && inp.round.iter().all(|(_, s)| *s == Standing::Approved);
     let requestable = !inp.humans.is_empty();
     if all_approved && bots.request_humans_when_approved && requestable {
-        return (l.needs_human.clone(), ["every panel bot approved ", sha, "; requesting a human"].concat(), true);
+        return (
+            l.needs_human.clone(),
+            ["every panel bot approved ", sha, "; requesting a human"].concat(),
+            true,
+        );
     }
     if all_approved {
-        return (l.addressing.clone(), ["every panel bot approved ", sha, "; no human to request, the author hands it off"].concat(), false);
+        return (
+            l.addressing.clone(),
+            [
+                "every panel bot approved ",
+                sha,
+                "; no human to request, the author hands it off",
+            ]
+            .concat(),
+            false,
+        );
     }
-    (l.addressing.clone(), ["round on ", sha, " has comments only; the author judges it and requests a human"].concat(), false)
+    (
+        l.addressing.clone(),
+        [
+            "round on ",
+            sha,
+            " has comments only; the author judges it and requests a human",
+        ]
+        .concat(),
+        false,
+    )
 }
 
 /// `scopes` is `config.scopes` read once for the whole board (`Scopes::new`).
-pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, required: &[String], scopes: &Scopes) -> Decision {
+pub fn decide(
+    facts: &Facts,
+    config: &Config,
+    pr: &PullRequest,
+    now: i64,
+    required: &[String],
+    scopes: &Scopes,
+) -> Decision {
     let l = &config.labels;
     let mut wants = Wants::default();
     let mut ops_after = Vec::new();
@@ -114,27 +199,49 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
         .collect();
     // A panel bot that authored the pull request is excused from its own round: GitHub forbids
     // reviewing your own pull request, so it would stay "not asked" forever.
-    let panel: Vec<&str> = config.bot_panel.bots.iter().filter(|b| !same_login(b, &pr.author)).map(String::as_str).collect();
-    let inputs = Inputs { pr, config, round: round(pr, &panel), humans };
+    let panel: Vec<&str> = config
+        .bot_panel
+        .bots
+        .iter()
+        .filter(|b| !same_login(b, &pr.author))
+        .map(String::as_str)
+        .collect();
+    let inputs = Inputs {
+        pr,
+        config,
+        round: round(pr, &panel),
+        humans,
+    };
     let draft_known = !pr.unknown(PullFact::IsDraft);
     let decided: Option<(String, String, bool)> = if !draft_known {
         // A draft outranks everything, so an unread flag leaves every reading open.
         None
     } else if pr.is_draft {
-        Some((l.draft.clone(), "a draft is still being built by its author".into(), false))
+        Some((
+            l.draft.clone(),
+            "a draft is still being built by its author".into(),
+            false,
+        ))
     } else if !reviews_known {
         None
     } else {
         // Unreadable checks, or a mergeability GitHub has not computed (UNKNOWN for a minute after
         // the base moves, or a field that errored): decide every reading, and only where they all
         // agree, so "do not know" never promotes or demotes. Otherwise the state label stays.
-        let rollups: &[Rollup] = if checks_known { std::slice::from_ref(&rollup_state) } else { &[Rollup::Passing, Rollup::Failing] };
+        let rollups: &[Rollup] = if checks_known {
+            std::slice::from_ref(&rollup_state)
+        } else {
+            &[Rollup::Passing, Rollup::Failing]
+        };
         let conflicts: &[bool] = match pr.mergeable {
             Mergeable::Conflicting => &[true],
             Mergeable::Mergeable => &[false],
             Mergeable::Unknown => &[false, true],
         };
-        let readings: Vec<(String, String, bool)> = rollups.iter().flat_map(|r| conflicts.iter().map(|c| state(&inputs, *r, *c))).collect();
+        let readings: Vec<(String, String, bool)> = rollups
+            .iter()
+            .flat_map(|r| conflicts.iter().map(|c| state(&inputs, *r, *c)))
+            .collect();
         let first = readings[0].clone();
         readings.iter().all(|r| r.0 == first.0).then_some(first)
     };
@@ -151,7 +258,12 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
             wants.present(label, why.clone());
             if *request {
                 let reviewers: Vec<String> = inputs.humans.iter().map(|(h, _)| h.to_string()).collect();
-                ops_after.push(Op::RequestReviewers { number: pr.number, reviewers, reason: why.clone(), guard: Guard::head(&pr.head_sha) });
+                ops_after.push(Op::RequestReviewers {
+                    number: pr.number,
+                    reviewers,
+                    reason: why.clone(),
+                    guard: Guard::head(&pr.head_sha),
+                });
             }
             if label != &l.needs_human && pr.has_label(&l.merge_next) {
                 wants.absent(&l.merge_next, ["no longer mergeable by a human: ", why].concat());
@@ -159,14 +271,18 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
             why.clone()
         }
         None if !draft_known => "whether it is a draft could not be read; state left as it is".to_string(),
-        None if !reviews_known || !checks_known => "reviews or checks could not be read; state left as it is".to_string(),
+        None if !reviews_known || !checks_known => {
+            "reviews or checks could not be read; state left as it is".to_string()
+        }
         None => "GitHub has not computed whether it conflicts (mergeable UNKNOWN); state left as it is".to_string(),
     };
 
     // Blockers: a set of independent facts.
     match pr.mergeable {
         Mergeable::Conflicting => wants.present(&l.blocker_conflict, "GitHub reports a merge conflict with the base"),
-        Mergeable::Mergeable => wants.absent_if_carried(pr, &l.blocker_conflict, || "GitHub reports no conflict".into()),
+        Mergeable::Mergeable => {
+            wants.absent_if_carried(pr, &l.blocker_conflict, || "GitHub reports no conflict".into())
+        }
         // UNKNOWN is "do not know" (GitHub recomputes it for a minute after every merge), never a conflict.
         Mergeable::Unknown => {}
     }
@@ -177,25 +293,65 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
         }
     }
     if reviews_known && draft_known {
-        let unasked: Vec<&str> = inputs.round.iter().filter(|(_, s)| matches!(s, Standing::Missing | Standing::Stale)).map(|(b, _)| *b).collect();
+        let unasked: Vec<&str> = inputs
+            .round
+            .iter()
+            .filter(|(_, s)| matches!(s, Standing::Missing | Standing::Stale))
+            .map(|(b, _)| *b)
+            .collect();
         if pr.is_draft {
-            wants.absent_if_carried(pr, &l.blocker_unrequested, || "a draft is not asking for review yet".into());
+            wants.absent_if_carried(pr, &l.blocker_unrequested, || {
+                "a draft is not asking for review yet".into()
+            });
         } else if unasked.is_empty() {
-            wants.absent_if_carried(pr, &l.blocker_unrequested, || "every panel bot has been asked about the head commit".into());
+            wants.absent_if_carried(pr, &l.blocker_unrequested, || {
+                "every panel bot has been asked about the head commit".into()
+            });
         } else {
-            let (has, was) = if unasked.len() == 1 { ("has", "was") } else { ("have", "were") };
-            wants.present(&l.blocker_unrequested, [&unasked.join(", "), " ", has, " no verdict on ", short(&pr.head_sha), " and ", was, " not asked"].concat());
+            let (has, was) = if unasked.len() == 1 {
+                ("has", "was")
+            } else {
+                ("have", "were")
+            };
+            wants.present(
+                &l.blocker_unrequested,
+                [
+                    &unasked.join(", "),
+                    " ",
+                    has,
+                    " no verdict on ",
+                    short(&pr.head_sha),
+                    " and ",
+                    was,
+                    " not asked",
+                ]
+                .concat(),
+            );
         }
     }
 
-    stale_wants(pr, facts.viewer.as_deref(), now, config.stale.days, &l.stale, &mut wants);
+    stale_wants(
+        pr,
+        facts.viewer.as_deref(),
+        now,
+        config.stale.days,
+        &l.stale,
+        &mut wants,
+    );
     scope_wants(pr, scopes, config.scope_sync, &mut wants);
 
     let blockers: Vec<String> = [&l.blocker_conflict, &l.blocker_checks, &l.blocker_unrequested]
         .into_iter()
         .filter(|b| {
             // No want: the label as it is (an absent want is recorded only for a label it carries).
-            wants.0.iter().rev().find(|(label, _)| label == *b).map_or(pr.has_label(b), |(_, w)| matches!(w, crate::core::labels::Want::Present(_)))
+            wants
+                .0
+                .iter()
+                .rev()
+                .find(|(label, _)| label == *b)
+                .map_or(pr.has_label(b), |(_, w)| {
+                    matches!(w, crate::core::labels::Want::Present(_))
+                })
         })
         .cloned()
         .collect();
@@ -204,7 +360,16 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest, now: i64, requir
         state: decided.map(|(label, _, _)| label),
         why,
         blockers,
-        checks: if checks_known { rollup_state.as_str().to_string() } else { "unknown".to_string() },
+        checks: if checks_known {
+            rollup_state.as_str().to_string()
+        } else {
+            "unknown".to_string()
+        },
     };
-    Decision { wants, verdict, ops_after, notes: Vec::new() }
+    Decision {
+        wants,
+        verdict,
+        ops_after,
+        notes: Vec::new(),
+    }
 }

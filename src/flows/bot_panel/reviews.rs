@@ -55,7 +55,11 @@ pub fn standing(pr: &PullRequest, reviewer: &str) -> Standing {
     if pr.review_requests.iter().any(|r| same_login(r, reviewer)) {
         return Standing::Requested;
     }
-    let mine: Vec<&Review> = pr.reviews.iter().filter(|r| same_login(&r.author, reviewer) && is_reviewed(&r.state)).collect();
+    let mine: Vec<&Review> = pr
+        .reviews
+        .iter()
+        .filter(|r| same_login(&r.author, reviewer) && is_reviewed(&r.state))
+        .collect();
     if mine.is_empty() {
         return Standing::Missing;
     }
@@ -76,7 +80,8 @@ fn latest<'a>(reviews: impl Iterator<Item = &'a Review>) -> Option<&'a Review> {
         let ta = parse_rfc3339(&a.submitted_at).unwrap_or(i64::MIN);
         let tb = parse_rfc3339(&b.submitted_at).unwrap_or(i64::MIN);
         // On a tie, CHANGES_REQUESTED wins: the cautious reading.
-        ta.cmp(&tb).then_with(|| (a.state == "CHANGES_REQUESTED").cmp(&(b.state == "CHANGES_REQUESTED")))
+        ta.cmp(&tb)
+            .then_with(|| (a.state == "CHANGES_REQUESTED").cmp(&(b.state == "CHANGES_REQUESTED")))
     })
 }
 

@@ -17,15 +17,15 @@ pub use crate::core::clock;
 pub use crate::core::config::followup as settings;
 
 use crate::core::config::{Config, ConfigError};
+use crate::core::facts::{parse_facts, parse_facts_str, FactsError};
 use crate::core::facts::{Facts, PullFact, PullRequest, RepoFact};
 use crate::core::labels::{label_edit, Wants};
 use crate::core::plan::{Guard, Op, Warning};
-use crate::core::facts::{parse_facts, parse_facts_str, FactsError};
-use crate::VERSION;
 use crate::core::time::{format_rfc3339, parse_rfc3339};
-pub use pull::{FollowupPull, LevelRef};
+use crate::VERSION;
 use clock::Clock;
 use markers::{trusted_marks, FollowupMark};
+pub use pull::{FollowupPull, LevelRef};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use settings::{Action, Level};
@@ -95,7 +95,9 @@ fn resolve(who: &[String], pr: &PullRequest, config: &Config) -> Audience {
                         .map(|m| match p.machine_owners.get(*m) {
                             Some(o) => bare(o),
                             None => {
-                                notes.push(format!("machine {m:?} has no owner in followup.people.machineOwners; its author was told"));
+                                notes.push(format!(
+                                    "machine {m:?} has no owner in followup.people.machineOwners; its author was told"
+                                ));
                                 bare(&pr.author)
                             }
                         })
@@ -129,7 +131,11 @@ fn resolve(who: &[String], pr: &PullRequest, config: &Config) -> Audience {
                 None => on_duty(&mut notes, "followup.people.gateOwner is not set"),
             },
             "everyone" => {
-                let all = if p.humans.is_empty() { &config.bot_panel.humans } else { &p.humans };
+                let all = if p.humans.is_empty() {
+                    &config.bot_panel.humans
+                } else {
+                    &p.humans
+                };
                 if all.is_empty() {
                     on_duty(&mut notes, "followup.people.humans is empty")
                 } else {
@@ -148,7 +154,10 @@ fn resolve(who: &[String], pr: &PullRequest, config: &Config) -> Audience {
 }
 
 fn level_ref(l: &Level) -> LevelRef {
-    LevelRef { after: l.after, action: l.action }
+    LevelRef {
+        after: l.after,
+        action: l.action,
+    }
 }
 
 /// The sweep. Facts must carry `viewer` (whose markers are trusted), each pull request's labels,
@@ -176,7 +185,10 @@ fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config, lane: &[crate::
     let clock = Clock::new(&f.working_hours);
     let levels = f.effective_levels(&config.stations.labels);
     let viewer = facts.viewer.as_deref().filter(|v| !v.trim().is_empty());
-    let mut plan = SweepPlan { engine: VERSION.to_string(), ..SweepPlan::default() };
+    let mut plan = SweepPlan {
+        engine: VERSION.to_string(),
+        ..SweepPlan::default()
+    };
     let mut notes: BTreeSet<String> = BTreeSet::new();
     let mut stops: Vec<board::Stop> = Vec::new();
     if viewer.is_none() {
@@ -197,11 +209,19 @@ fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config, lane: &[crate::
                 ms => ms.join(", "),
             },
             claimers: machines(pr, &f.claim_prefix).iter().map(|m| m.to_string()).collect(),
-            blockers: pr.labels.iter().filter(|l| f.board.blocker_prefixes.iter().any(|b| l.starts_with(b.as_str()))).cloned().collect(),
+            blockers: pr
+                .labels
+                .iter()
+                .filter(|l| f.board.blocker_prefixes.iter().any(|b| l.starts_with(b.as_str())))
+                .cloned()
+                .collect(),
             ..FollowupPull::default()
         };
         let skip = |row: &mut FollowupPull, plan: &mut SweepPlan, problem: String| {
-            plan.warnings.push(Warning { number: Some(pr.number), message: problem.clone() });
+            plan.warnings.push(Warning {
+                number: Some(pr.number),
+                message: problem.clone(),
+            });
             row.problem = Some(problem);
         };
         let stay = match crate::core::stay::stay(pr, config, &clock, now) {
@@ -220,12 +240,21 @@ fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config, lane: &[crate::
         row.minutes = Some(minutes);
         let reached = state_levels.iter().rev().find(|l| i64::from(l.after) <= minutes);
         row.reached = reached.map(level_ref);
-        row.next = state_levels.iter().find(|l| i64::from(l.after) > minutes).map(level_ref);
+        row.next = state_levels
+            .iter()
+            .find(|l| i64::from(l.after) > minutes)
+            .map(level_ref);
 
         if let Some(stop) = crate::core::stay::stop_level(state_levels, &stay) {
             plan.stop_the_line = true;
-            stops.push(board::Stop { number: pr.number, state: state.clone(), after: stop.after, minutes });
-            plan.stop_reasons.push(crate::core::stay::stop_reason(pr.number, &stay, stop));
+            stops.push(board::Stop {
+                number: pr.number,
+                state: state.clone(),
+                after: stop.after,
+                minutes,
+            });
+            plan.stop_reasons
+                .push(crate::core::stay::stop_reason(pr.number, &stay, stop));
         }
 
         let Some(level) = reached else {
@@ -233,11 +262,20 @@ fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config, lane: &[crate::
             continue;
         };
         if pr.unknown(PullFact::Comments) {
-            skip(&mut row, &mut plan, "its comments could not be read, so whether a level already fired is unknown; nothing was written".into());
+            skip(
+                &mut row,
+                &mut plan,
+                "its comments could not be read, so whether a level already fired is unknown; nothing was written"
+                    .into(),
+            );
             plan.pulls.push(row);
             continue;
         }
-        row.fired = trusted_marks(&pr.comments, viewer).into_iter().filter(|m| m.state == state && m.since == since).map(|m| m.level).collect();
+        row.fired = trusted_marks(&pr.comments, viewer)
+            .into_iter()
+            .filter(|m| m.state == state && m.since == since)
+            .map(|m| m.level)
+            .collect();
         row.fired.sort();
         row.fired.dedup();
         // Once per stay: a level whose comment exists, or any higher one, has been dealt with.
@@ -245,14 +283,21 @@ fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config, lane: &[crate::
             plan.pulls.push(row);
             continue;
         }
-        let claims: Vec<String> = pr.labels.iter().filter(|l| l.starts_with(&f.claim_prefix)).cloned().collect();
+        let claims: Vec<String> = pr
+            .labels
+            .iter()
+            .filter(|l| l.starts_with(&f.claim_prefix))
+            .cloned()
+            .collect();
         if level.action == Action::ReleaseClaim {
             if claims.is_empty() {
                 // Nothing to release: no write, and no marker, so a later claim in the same stay is still watched.
                 plan.pulls.push(row);
                 continue;
             }
-            let verdict = pr.reviews.iter().any(|r| VERDICTS.contains(&r.state.as_str()) && parse_rfc3339(&r.submitted_at).is_some_and(|t| t >= since));
+            let verdict = pr.reviews.iter().any(|r| {
+                VERDICTS.contains(&r.state.as_str()) && parse_rfc3339(&r.submitted_at).is_some_and(|t| t >= since)
+            });
             if verdict {
                 plan.warnings.push(Warning {
                     number: Some(pr.number),
@@ -265,7 +310,11 @@ fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config, lane: &[crate::
         let audience = resolve(&level.recipients(), pr, config);
         notes.extend(audience.notes);
         if WRITE {
-            let mark = FollowupMark { state: state.clone(), since, level: level.after };
+            let mark = FollowupMark {
+                state: state.clone(),
+                since,
+                level: level.after,
+            };
             let next = state_levels.iter().find(|l| l.after > level.after);
             let body = texts::comment_body(&texts::CommentText {
                 mark: &mark,
@@ -277,13 +326,31 @@ fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config, lane: &[crate::
                 claims: &claims,
                 queue_state: &f.queue_state,
             });
-            let reason = format!("{} in `{state}` for {}: {} at {}", pr.number, texts::duration(minutes), level.action.word(), texts::duration(i64::from(level.after)));
+            let reason = format!(
+                "{} in `{state}` for {}: {} at {}",
+                pr.number,
+                texts::duration(minutes),
+                level.action.word(),
+                texts::duration(i64::from(level.after))
+            );
             let marker = mark.line();
             // The comment to edit is named here, by the one own-account rule, so no shell judges authors.
             let comment_id = viewer.and_then(|v| {
-                pr.comments.iter().find(|c| crate::core::account::is_own(&c.author, v) && c.body.split('\n').next() == Some(marker.as_str())).and_then(|c| c.id)
+                pr.comments
+                    .iter()
+                    .find(|c| {
+                        crate::core::account::is_own(&c.author, v) && c.body.split('\n').next() == Some(marker.as_str())
+                    })
+                    .and_then(|c| c.id)
             });
-            plan.ops.push(Op::UpsertComment { number: pr.number, marker, body, reason: format!("#{reason}"), comment_id, guard: Guard::default() });
+            plan.ops.push(Op::UpsertComment {
+                number: pr.number,
+                marker,
+                body,
+                reason: format!("#{reason}"),
+                comment_id,
+                guard: Guard::default(),
+            });
         }
         if level.action == Action::ReleaseClaim {
             let mut wants = Wants::default();
@@ -294,7 +361,13 @@ fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config, lane: &[crate::
             wants.absent(&state, why.clone());
             wants.present(&f.queue_state, "back to the queue after a released claim");
             // A release the labels cannot carry out is a warning from label_edit, never half a write.
-            if let Some(op) = label_edit(facts, pr, &wants, || format!("release the claim: {why}"), &mut plan.warnings) {
+            if let Some(op) = label_edit(
+                facts,
+                pr,
+                &wants,
+                || format!("release the claim: {why}"),
+                &mut plan.warnings,
+            ) {
                 plan.ops.push(op);
                 // The board shows the pull request as this plan leaves it, back in the queue from now,
                 // so the next sweep, reading what was written, finds the board already true.
@@ -317,7 +390,10 @@ fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config, lane: &[crate::
 
     if WRITE && f.board.enabled {
         if facts.repo_unknown(RepoFact::Board) {
-            plan.warnings.push(Warning { number: None, message: "the board issue could not be read; it was not rewritten".into() });
+            plan.warnings.push(Warning {
+                number: None,
+                message: "the board issue could not be read; it was not rewritten".into(),
+            });
         } else {
             let view = board::BoardView {
                 lane,
@@ -335,18 +411,29 @@ fn sweep_with<const WRITE: bool>(facts: &Facts, config: &Config, lane: &[crate::
                 plan.ops.push(Op::UpsertBoard {
                     number: current.map(|b| b.number),
                     label: f.board.label.clone(),
-                    title: current.map(|b| b.title.clone()).filter(|t| !t.is_empty()).unwrap_or_else(|| f.board.title.clone()),
+                    title: current
+                        .map(|b| b.title.clone())
+                        .filter(|t| !t.is_empty())
+                        .unwrap_or_else(|| f.board.title.clone()),
                     body,
-                    reason: if current.is_some() { "the board's content changed".into() } else { format!("no open issue carries `{}`", f.board.label) },
+                    reason: if current.is_some() {
+                        "the board's content changed".into()
+                    } else {
+                        format!("no open issue carries `{}`", f.board.label)
+                    },
                     // The board is the issue that carries the label: one a person took it off is not rewritten.
-                    guard: Guard { labels_on: current.map(|_| vec![f.board.label.clone()]).unwrap_or_default(), ..Guard::default() },
+                    guard: Guard {
+                        labels_on: current.map(|_| vec![f.board.label.clone()]).unwrap_or_default(),
+                        ..Guard::default()
+                    },
                 });
             }
         }
     }
     // Gaps in `people` show up only when a level fires, so they go to the run's summary, not to the
     // board: on the board they would appear and vanish, and rewrite it twice for nothing.
-    plan.warnings.extend(notes.into_iter().map(|message| Warning { number: None, message }));
+    plan.warnings
+        .extend(notes.into_iter().map(|message| Warning { number: None, message }));
     plan
 }
 
@@ -355,7 +442,11 @@ pub fn sweep_values(facts: serde_json::Value, config: serde_json::Value) -> Resu
     let facts = parse_facts(facts)?;
     Ok(match Config::from_value(config) {
         Ok(config) => sweep(&facts, &config),
-        Err(errors) => SweepPlan { engine: VERSION.to_string(), config_errors: errors, ..SweepPlan::default() },
+        Err(errors) => SweepPlan {
+            engine: VERSION.to_string(),
+            config_errors: errors,
+            ..SweepPlan::default()
+        },
     })
 }
 
@@ -365,7 +456,11 @@ pub fn sweep_text(facts: &str, config: serde_json::Value) -> Result<SweepPlan, F
     let facts = parse_facts_str(facts)?;
     Ok(match Config::from_value(config) {
         Ok(config) => sweep(&facts, &config),
-        Err(errors) => SweepPlan { engine: VERSION.to_string(), config_errors: errors, ..SweepPlan::default() },
+        Err(errors) => SweepPlan {
+            engine: VERSION.to_string(),
+            config_errors: errors,
+            ..SweepPlan::default()
+        },
     })
 }
 
@@ -386,8 +481,14 @@ pub struct FollowupSettings {
 
 pub fn followup_settings(config: serde_json::Value) -> FollowupSettings {
     match Config::from_value(config) {
-        Ok(config) => FollowupSettings { config_errors: Vec::new(), board: Some(config.followup.board) },
-        Err(errors) => FollowupSettings { config_errors: errors, board: None },
+        Ok(config) => FollowupSettings {
+            config_errors: Vec::new(),
+            board: Some(config.followup.board),
+        },
+        Err(errors) => FollowupSettings {
+            config_errors: errors,
+            board: None,
+        },
     }
 }
 
@@ -400,13 +501,35 @@ mod tests {
     fn effective_levels_lay_the_config_over_the_articles_table() {
         // (rule, config, state, expected minutes of its levels)
         let cases = [
-            ("an empty config is the article's table", json!({}), "state:reviewing", vec![90, 180]),
-            ("a state in the config replaces its defaults", json!({"followup": {"levels": {"state:reviewing": [{"after": 45, "action": "ping"}]}}}), "state:reviewing", vec![45]),
-            ("other states keep theirs", json!({"followup": {"levels": {"state:reviewing": []}}}), "state:ready-for-review", vec![60, 120, 240]),
+            (
+                "an empty config is the article's table",
+                json!({}),
+                "state:reviewing",
+                vec![90, 180],
+            ),
+            (
+                "a state in the config replaces its defaults",
+                json!({"followup": {"levels": {"state:reviewing": [{"after": 45, "action": "ping"}]}}}),
+                "state:reviewing",
+                vec![45],
+            ),
+            (
+                "other states keep theirs",
+                json!({"followup": {"levels": {"state:reviewing": []}}}),
+                "state:ready-for-review",
+                vec![60, 120, 240],
+            ),
         ];
         for (rule, config, state, minutes) in cases {
-            let levels = Config::from_value(config).expect(rule).followup.effective_levels(&crate::flows::stations::settings::StationLabels::default());
-            assert_eq!(levels[state].iter().map(|l| l.after).collect::<Vec<_>>(), minutes, "{rule}");
+            let levels = Config::from_value(config)
+                .expect(rule)
+                .followup
+                .effective_levels(&crate::flows::stations::settings::StationLabels::default());
+            assert_eq!(
+                levels[state].iter().map(|l| l.after).collect::<Vec<_>>(),
+                minutes,
+                "{rule}"
+            );
         }
     }
 
@@ -414,7 +537,11 @@ mod tests {
     fn prefixes_and_queue_state_follow_the_stations_labels_unless_given() {
         // (rule, config, expected (authorPrefix, claimPrefix, queueState))
         let cases = [
-            ("the defaults agree", json!({}), ("from:", "reviewer:", "state:ready-for-review")),
+            (
+                "the defaults agree",
+                json!({}),
+                ("from:", "reviewer:", "state:ready-for-review"),
+            ),
             (
                 "renamed stations labels carry over",
                 json!({"stations": {"labels": {"fromPrefix": "by:", "reviewerPrefix": "rv:", "readyForReview": "state:queued"}}}),
@@ -428,15 +555,32 @@ mod tests {
         ];
         for (rule, config, (author, claim, queue)) in cases {
             let f = Config::from_value(config).expect(rule).followup;
-            assert_eq!((f.author_prefix.as_str(), f.claim_prefix.as_str(), f.queue_state.as_str()), (author, claim, queue), "{rule}");
+            assert_eq!(
+                (
+                    f.author_prefix.as_str(),
+                    f.claim_prefix.as_str(),
+                    f.queue_state.as_str()
+                ),
+                (author, claim, queue),
+                "{rule}"
+            );
         }
     }
 
     #[test]
     fn settings_name_the_board_label_or_the_errors() {
         assert_eq!(followup_settings(json!({})).board.expect("valid").label, "flow:board");
-        assert_eq!(followup_settings(json!({"followup": {"board": {"label": "board"}}})).board.expect("valid").label, "board");
-        assert_eq!(followup_settings(json!({"followup": {"board": {"label": ""}}})).config_errors[0].path, "$.followup.board.label");
+        assert_eq!(
+            followup_settings(json!({"followup": {"board": {"label": "board"}}}))
+                .board
+                .expect("valid")
+                .label,
+            "board"
+        );
+        assert_eq!(
+            followup_settings(json!({"followup": {"board": {"label": ""}}})).config_errors[0].path,
+            "$.followup.board.label"
+        );
     }
 
     #[test]
@@ -474,20 +618,38 @@ mod tests {
         for minutes_ago in [0, 61, 95, 185, 250, 1000] {
             for (board_on, board) in [(true, Some("")), (true, None), (false, None)] {
                 for own_mark in [false, true] {
-                    let config = Config::from_value(json!({"followup": {"board": {"enabled": board_on}, "people": people}})).unwrap();
+                    let config =
+                        Config::from_value(json!({"followup": {"board": {"enabled": board_on}, "people": people}}))
+                            .unwrap();
                     let facts = facts(minutes_ago, board, own_mark);
                     let rows = sweep_rows(&facts, &config);
                     let mut quiet = config.clone();
                     quiet.followup.board.enabled = false;
                     let mut written = sweep(&facts, &quiet);
-                    comments += written.ops.iter().filter(|op| matches!(op, Op::UpsertComment { .. })).count();
-                    written.ops.retain(|op| !matches!(op, Op::UpsertComment { .. } | Op::UpsertBoard { .. }));
-                    assert_eq!(rows, written, "{minutes_ago} minutes, board {board_on} {board:?}, marker {own_mark}");
-                    notes += rows.warnings.iter().filter(|w| w.message.contains("machineOwners")).count();
+                    comments += written
+                        .ops
+                        .iter()
+                        .filter(|op| matches!(op, Op::UpsertComment { .. }))
+                        .count();
+                    written
+                        .ops
+                        .retain(|op| !matches!(op, Op::UpsertComment { .. } | Op::UpsertBoard { .. }));
+                    assert_eq!(
+                        rows, written,
+                        "{minutes_ago} minutes, board {board_on} {board:?}, marker {own_mark}"
+                    );
+                    notes += rows
+                        .warnings
+                        .iter()
+                        .filter(|w| w.message.contains("machineOwners"))
+                        .count();
                 }
             }
         }
-        assert!(comments >= 10, "the writing sweep wrote comments on these boards ({comments}), so the two were compared where they differ");
+        assert!(
+            comments >= 10,
+            "the writing sweep wrote comments on these boards ({comments}), so the two were compared where they differ"
+        );
         assert!(notes > 0, "some level's audience had a gap");
     }
 
@@ -509,7 +671,11 @@ mod tests {
         ] {
             let (on, reasons) = stop_the_line(&facts(applied), &config);
             assert_eq!(on, stopped, "{rule}");
-            assert_eq!(on, sweep(&facts(applied), &config).stop_the_line, "{rule}: same answer as the sweep");
+            assert_eq!(
+                on,
+                sweep(&facts(applied), &config).stop_the_line,
+                "{rule}: same answer as the sweep"
+            );
             assert_eq!(reasons.len(), usize::from(stopped), "{rule}");
         }
     }

@@ -44,11 +44,17 @@ pub fn comment_body(t: &CommentText) -> String {
         t.mentions.iter().map(|m| format!("@{m}")).collect::<Vec<_>>().join(" ")
     };
     let state = &t.mark.state;
-    let dur = format!("{}{}", duration(t.minutes), if t.working_hours { " of working time" } else { "" });
+    let dur = format!(
+        "{}{}",
+        duration(t.minutes),
+        if t.working_hours { " of working time" } else { "" }
+    );
     let since = when(t.mark.since);
     let headline = match t.level.action {
         Action::Ping => format!("{who}: this pull request has been in `{state}` for {dur} (since {since})."),
-        Action::Escalate => format!("**Escalation.** {who}: this pull request has been in `{state}` for {dur} (since {since})."),
+        Action::Escalate => {
+            format!("**Escalation.** {who}: this pull request has been in `{state}` for {dur} (since {since}).")
+        }
         Action::StopTheLine => format!(
             "**Stop the line.** {who}: this pull request has waited {dur} in `{state}` (since {since}). \
              Until the queue drains, `prflow claim dev` answers `stop-the-line`."
@@ -81,7 +87,15 @@ mod tests {
 
     #[test]
     fn durations() {
-        for (minutes, text) in [(0, "0 min"), (59, "59 min"), (60, "1 h"), (125, "2 h 5 min"), (1440, "1 d"), (1501, "1 d 1 h 1 min"), (1441, "1 d 1 min")] {
+        for (minutes, text) in [
+            (0, "0 min"),
+            (59, "59 min"),
+            (60, "1 h"),
+            (125, "2 h 5 min"),
+            (1440, "1 d"),
+            (1501, "1 d 1 h 1 min"),
+            (1441, "1 d 1 min"),
+        ] {
             assert_eq!(duration(minutes), text);
         }
     }

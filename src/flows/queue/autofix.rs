@@ -10,7 +10,10 @@ use serde::{Deserialize, Serialize};
 
 /// Quote one argument for a POSIX shell.
 pub fn shell_quote(s: &str) -> String {
-    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./:=@%+,".contains(&b)) {
+    if !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./:=@%+,".contains(&b))
+    {
         s.to_string()
     } else {
         format!("'{}'", s.replace('\'', "'\\''"))
@@ -56,8 +59,16 @@ pub fn auto_fix(cfg: Option<&AutoFixConfig>, failed: &[String], commit_count: Op
         return out;
     };
     let ignore: Vec<Regex> = cfg.ignore.iter().filter_map(|r| compile(r).ok()).collect();
-    let fixers: Vec<(Regex, &AutoFixStep)> = cfg.fixers.iter().filter_map(|s| compile(&s.context).ok().map(|r| (r, s))).collect();
-    let prepare: Vec<(Regex, &AutoFixStep)> = cfg.prepare.iter().filter_map(|s| compile(&s.context).ok().map(|r| (r, s))).collect();
+    let fixers: Vec<(Regex, &AutoFixStep)> = cfg
+        .fixers
+        .iter()
+        .filter_map(|s| compile(&s.context).ok().map(|r| (r, s)))
+        .collect();
+    let prepare: Vec<(Regex, &AutoFixStep)> = cfg
+        .prepare
+        .iter()
+        .filter_map(|s| compile(&s.context).ok().map(|r| (r, s)))
+        .collect();
     let mut fixed: Vec<(i32, String)> = Vec::new();
     let mut fixed_contexts = Vec::new();
     for context in failed {
@@ -65,7 +76,10 @@ pub fn auto_fix(cfg: Option<&AutoFixConfig>, failed: &[String], commit_count: Op
             out.ignored.push(context.clone());
             continue;
         }
-        match fixers.iter().find_map(|(r, s)| r.captures(context).map(|c| (s.stage, expand(&s.run, &c)))) {
+        match fixers
+            .iter()
+            .find_map(|(r, s)| r.captures(context).map(|c| (s.stage, expand(&s.run, &c))))
+        {
             Some(cmd) => {
                 fixed.push(cmd);
                 fixed_contexts.push(context.clone());
@@ -84,7 +98,8 @@ pub fn auto_fix(cfg: Option<&AutoFixConfig>, failed: &[String], commit_count: Op
     match commit_count {
         Some(1) => {}
         Some(n) => {
-            out.reason = format!("the branch has {n} commits, not one: squashing writes a message, which is the fixer's to do");
+            out.reason =
+                format!("the branch has {n} commits, not one: squashing writes a message, which is the fixer's to do");
             return out;
         }
         None => {

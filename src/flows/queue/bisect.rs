@@ -41,22 +41,47 @@ pub fn middle(g: usize, r: usize) -> usize {
 pub fn step(i: &BisectInput) -> Result<BisectStep, String> {
     let (g, r, n) = (i.green as usize, i.red as usize, i.chain.len());
     if r == 0 || r > n {
-        return Err(format!("$.red: expected a prefix length from 1 to the chain's {n}, found {r}"));
+        return Err(format!(
+            "$.red: expected a prefix length from 1 to the chain's {n}, found {r}"
+        ));
     }
     if g >= r {
         return Err(format!("$.green: expected less than red ({r}), found {g}"));
     }
     let land = i.chain[..g].to_vec();
-    let landed = if g == 0 { String::new() } else { format!("land {} (green); ", numbers(&land)) };
+    let landed = if g == 0 {
+        String::new()
+    } else {
+        format!("land {} (green); ", numbers(&land))
+    };
     if r == g + 1 {
         let bad = i.chain[r - 1];
         let rechain = i.chain[r..].to_vec();
-        let again = if rechain.is_empty() { String::new() } else { format!("; chain {} again without it", numbers(&rechain)) };
-        return Ok(BisectStep { land, test: None, set_aside: Some(bad), rechain, reason: format!("{landed}#{bad} is the first red on its own: set it aside{again}") });
+        let again = if rechain.is_empty() {
+            String::new()
+        } else {
+            format!("; chain {} again without it", numbers(&rechain))
+        };
+        return Ok(BisectStep {
+            land,
+            test: None,
+            set_aside: Some(bad),
+            rechain,
+            reason: format!("{landed}#{bad} is the first red on its own: set it aside{again}"),
+        });
     }
     let m = middle(g, r);
     let test = i.chain[m - 1];
-    Ok(BisectStep { land, test: Some(test), set_aside: None, rechain: Vec::new(), reason: format!("{landed}red within {}: test the prefix up to #{test} (CI on it, {m} of {n})", numbers(&i.chain[g..r])) })
+    Ok(BisectStep {
+        land,
+        test: Some(test),
+        set_aside: None,
+        rechain: Vec::new(),
+        reason: format!(
+            "{landed}red within {}: test the prefix up to #{test} (CI on it, {m} of {n})",
+            numbers(&i.chain[g..r])
+        ),
+    })
 }
 
 fn numbers(ns: &[u64]) -> String {

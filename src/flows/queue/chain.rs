@@ -65,7 +65,11 @@ fn related(a: &Queued, b: &Queued) -> bool {
 pub fn compose(queue: &[Queued], collisions: &[Collision], size: u32, speculate: u32) -> Chain {
     let size = size.max(1) as usize;
     let in_queue = |n: u64| queue.iter().any(|q| q.number == n);
-    let collision = |x: u64, y: u64| collisions.iter().find(|c| (c.a == x && c.b == y) || (c.a == y && c.b == x));
+    let collision = |x: u64, y: u64| {
+        collisions
+            .iter()
+            .find(|c| (c.a == x && c.b == y) || (c.a == y && c.b == x))
+    };
     let mut batch: Vec<usize> = Vec::new();
     // Two passes: the first keeps every collider out; the second lets one that only shares files fill
     // a place nothing else could.
@@ -76,8 +80,14 @@ pub fn compose(queue: &[Queued], collisions: &[Collision], size: u32, speculate:
                 if batch.len() == size || batch.contains(&i) {
                     continue;
                 }
-                let waits_met = q.waiting_on.iter().all(|w| batch.iter().any(|&j| queue[j].number == *w));
-                let collides = batch.iter().any(|&j| !related(q, &queue[j]) && collision(q.number, queue[j].number).is_some_and(|c| c.conflict || !allow_overlap));
+                let waits_met = q
+                    .waiting_on
+                    .iter()
+                    .all(|w| batch.iter().any(|&j| queue[j].number == *w));
+                let collides = batch.iter().any(|&j| {
+                    !related(q, &queue[j])
+                        && collision(q.number, queue[j].number).is_some_and(|c| c.conflict || !allow_overlap)
+                });
                 if waits_met && !collides {
                     batch.push(i);
                 }
@@ -95,12 +105,19 @@ pub fn compose(queue: &[Queued], collisions: &[Collision], size: u32, speculate:
         .map(|q| {
             let outside: Vec<u64> = q.waiting_on.iter().copied().filter(|&w| !in_queue(w)).collect();
             let waits: Vec<u64> = q.waiting_on.iter().copied().filter(|w| !numbers.contains(w)).collect();
-            let hit = batch.iter().filter(|&&j| !related(q, &queue[j])).find_map(|&j| collision(q.number, queue[j].number).map(|c| (queue[j].number, c)));
+            let hit = batch
+                .iter()
+                .filter(|&&j| !related(q, &queue[j]))
+                .find_map(|&j| collision(q.number, queue[j].number).map(|c| (queue[j].number, c)));
             let why = if !outside.is_empty() {
                 format!("waits for {}, which is not in the queue", list(&outside))
             } else if let Some((n, c)) = hit {
                 let what = if c.conflict { "conflicts with" } else { "collides with" };
-                let files = if c.files.is_empty() { String::new() } else { format!(" ({})", c.files.join(", ")) };
+                let files = if c.files.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", c.files.join(", "))
+                };
                 format!("{what} #{n}{files}: a later chain")
             } else if !waits.is_empty() {
                 format!("waits for {}, not in this chain", list(&waits))
@@ -114,10 +131,19 @@ pub fn compose(queue: &[Queued], collisions: &[Collision], size: u32, speculate:
     let reason = if numbers.is_empty() {
         "nothing queued can go".to_string()
     } else {
-        let cp = if checkpoints.len() == 1 { format!("CI at the top, #{}", checkpoints[0]) } else { format!("CI at {} checkpoints: {}", checkpoints.len(), list(&checkpoints)) };
+        let cp = if checkpoints.len() == 1 {
+            format!("CI at the top, #{}", checkpoints[0])
+        } else {
+            format!("CI at {} checkpoints: {}", checkpoints.len(), list(&checkpoints))
+        };
         format!("a chain of {} ({}); {cp}", numbers.len(), list(&numbers))
     };
-    Chain { batch: numbers, checkpoints, deferred, reason }
+    Chain {
+        batch: numbers,
+        checkpoints,
+        deferred,
+        reason,
+    }
 }
 
 /// `k` checkpoints spread evenly along the chain, the top always among them: at positions

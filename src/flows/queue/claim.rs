@@ -3,9 +3,9 @@
 //! Both ask the one owner function, so they never disagree with the worker. Both answer in ops the
 //! writer table applies; who won a claim after the read-back is decided here too.
 
+use super::ctx::Ctx;
 use super::markers::{self, KIND_UNOWNED};
 use super::owner::{self, Owner};
-use super::ctx::Ctx;
 use crate::core::plan::{Guard, Op};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -26,14 +26,39 @@ pub struct ClaimDecision {
 }
 
 fn refuse(code: &str, message: String) -> ClaimDecision {
-    ClaimDecision { ok: false, code: code.into(), message, head: None, ops: vec![] }
+    ClaimDecision {
+        ok: false,
+        code: code.into(),
+        message,
+        head: None,
+        ops: vec![],
+    }
 }
 
 /// The claim comment as an op: edits `comment_id` in place while it still starts with the marker it
 /// carries now (`current`), else creates one; only while the head is the one claimed.
-fn claim_op(number: u64, current: Option<&str>, body: String, comment_id: Option<u64>, head: &str, reason: String) -> Op {
-    let marker = current.unwrap_or(&body).split('\n').next().unwrap_or_default().to_string();
-    Op::UpsertComment { number, marker, body, reason, comment_id, guard: Guard::head(head) }
+fn claim_op(
+    number: u64,
+    current: Option<&str>,
+    body: String,
+    comment_id: Option<u64>,
+    head: &str,
+    reason: String,
+) -> Op {
+    let marker = current
+        .unwrap_or(&body)
+        .split('\n')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    Op::UpsertComment {
+        number,
+        marker,
+        body,
+        reason,
+        comment_id,
+        guard: Guard::head(head),
+    }
 }
 
 pub fn claim_pr(ctx: &Ctx, number: u64, by: &str, release: bool) -> ClaimDecision {
@@ -41,24 +66,50 @@ pub fn claim_pr(ctx: &Ctx, number: u64, by: &str, release: bool) -> ClaimDecisio
         return refuse("not-open", format!("#{number} is not an open pull request"));
     };
     if !markers::valid_value(by) {
-        return refuse("bad-name", format!("{by:?} cannot be a claimant's name (no spaces, `=` or `--`)"));
+        return refuse(
+            "bad-name",
+            format!("{by:?} cannot be a claimant's name (no spaces, `=` or `--`)"),
+        );
     }
     let holding = owner::holding_claim(ctx, pr);
     if release {
         return match holding {
             Some(c) if c.by == by => {
-                let (comment, m) = markers::own(&pr.comments, ctx.facts.viewer.as_deref()).into_iter().rev().find(|(x, _)| x.id == c.comment_id).expect("the claim's comment");
+                let (comment, m) = markers::own(&pr.comments, ctx.facts.viewer.as_deref())
+                    .into_iter()
+                    .rev()
+                    .find(|(x, _)| x.id == c.comment_id)
+                    .expect("the claim's comment");
                 let message = format!("#{number}: claim by {by} released");
-                let op = claim_op(number, Some(&comment.body), markers::resolved_line(&m, &format!("released by {by}.")), c.comment_id, &c.head, message.clone());
-                ClaimDecision { ok: true, code: "release".into(), message, head: Some(c.head), ops: vec![op] }
+                let op = claim_op(
+                    number,
+                    Some(&comment.body),
+                    markers::resolved_line(&m, &format!("released by {by}.")),
+                    c.comment_id,
+                    &c.head,
+                    message.clone(),
+                );
+                ClaimDecision {
+                    ok: true,
+                    code: "release".into(),
+                    message,
+                    head: Some(c.head),
+                    ops: vec![op],
+                }
             }
-            Some(c) => refuse("claimed-by-other", format!("#{number} is claimed by {}, not {by}", c.by)),
+            Some(c) => refuse(
+                "claimed-by-other",
+                format!("#{number} is claimed by {}, not {by}", c.by),
+            ),
             None => refuse("no-claim", format!("#{number} has no claim holding")),
         };
     }
     if let Some(c) = &holding {
         if c.by != by {
-            return refuse("claimed-by-other", format!("#{number} is claimed by {} since {}", c.by, c.at));
+            return refuse(
+                "claimed-by-other",
+                format!("#{number} is claimed by {} since {}", c.by, c.at),
+            );
         }
     }
     let Some(o) = owner::queue_owner(ctx, pr) else {
@@ -72,14 +123,33 @@ pub fn claim_pr(ctx: &Ctx, number: u64, by: &str, release: bool) -> ClaimDecisio
     }
     let at = ctx.facts.now.clone();
     let code = if holding.is_some() { "renew" } else { "claim" };
-    let message = format!("#{number} claimed by {by} at {} until the head moves or {} minutes pass", markers::short(&pr.head_sha), ctx.config.queue.claim_minutes);
+    let message = format!(
+        "#{number} claimed by {by} at {} until the head moves or {} minutes pass",
+        markers::short(&pr.head_sha),
+        ctx.config.queue.claim_minutes
+    );
     // Only a renewal edits a comment (the claimant's own, holding). Any other claim is a new comment,
     // even where a lapsed one could be reused: the oldest holding comment wins a race (owner.rs), and
     // an edit would give a late writer an old place in that order.
-    let renewed = holding.as_ref().and_then(|c| pr.comments.iter().find(|x| x.id.is_some() && x.id == c.comment_id));
+    let renewed = holding
+        .as_ref()
+        .and_then(|c| pr.comments.iter().find(|x| x.id.is_some() && x.id == c.comment_id));
     let body = markers::claim_body(&pr.head_sha, by, &at, ctx.config.queue.claim_minutes);
-    let op = claim_op(number, renewed.map(|x| x.body.as_str()), body, renewed.and_then(|x| x.id), &pr.head_sha, message.clone());
-    ClaimDecision { ok: true, code: code.into(), message, head: Some(pr.head_sha.clone()), ops: vec![op] }
+    let op = claim_op(
+        number,
+        renewed.map(|x| x.body.as_str()),
+        body,
+        renewed.and_then(|x| x.id),
+        &pr.head_sha,
+        message.clone(),
+    );
+    ClaimDecision {
+        ok: true,
+        code: code.into(),
+        message,
+        head: Some(pr.head_sha.clone()),
+        ops: vec![op],
+    }
 }
 
 /// After the claim comment is written and the comments read again: did `by` win? Two claimants
@@ -95,13 +165,26 @@ pub struct ClaimReadBack {
 }
 
 pub fn claim_pr_read_back(ctx: &Ctx, number: u64, by: &str, release: bool) -> ClaimReadBack {
-    let holder = ctx.by_number.get(&number).and_then(|pr| owner::holding_claim(ctx, pr)).map(|c| c.by);
+    let holder = ctx
+        .by_number
+        .get(&number)
+        .and_then(|pr| owner::holding_claim(ctx, pr))
+        .map(|c| c.by);
     let holds = holder.as_deref() == Some(by);
     let (won, message) = match (release, holds) {
         (true, false) => (true, format!("#{number}: the claim by {by} is released")),
-        (true, true) => (false, format!("#{number}: the claim still reads as held after the release")),
+        (true, true) => (
+            false,
+            format!("#{number}: the claim still reads as held after the release"),
+        ),
         (false, true) => (true, format!("#{number}: claimed by {by}, written and read back")),
-        (false, false) => (false, format!("#{number}: someone else won the claim: {}", holder.as_deref().unwrap_or("no claim holds"))),
+        (false, false) => (
+            false,
+            format!(
+                "#{number}: someone else won the claim: {}",
+                holder.as_deref().unwrap_or("no claim holds")
+            ),
+        ),
     };
     ClaimReadBack { won, holder, message }
 }

@@ -17,7 +17,10 @@ pub fn parse(text: &str) -> Vec<Rule> {
         let line = strip_comment(line);
         let mut words = line.split_whitespace();
         let Some(pattern) = words.next() else { continue };
-        rules.push(Rule { pattern: pattern.replace("\\#", "#"), owners: words.map(str::to_string).collect() });
+        rules.push(Rule {
+            pattern: pattern.replace("\\#", "#"),
+            owners: words.map(str::to_string).collect(),
+        });
     }
     rules
 }
@@ -45,7 +48,11 @@ pub fn pattern_matches(pattern: &str, path: &str) -> bool {
     if body.is_empty() {
         return false;
     }
-    let glob = if anchored { body.to_string() } else { format!("**/{body}") };
+    let glob = if anchored {
+        body.to_string()
+    } else {
+        format!("**/{body}")
+    };
     // A pattern matching a directory owns everything under it, except that a final `/*` segment
     // matches the files directly inside and not nested ones (GitHub's documented `docs/*` example).
     let files_only = body.ends_with("/*");
@@ -58,7 +65,12 @@ pub fn pattern_matches(pattern: &str, path: &str) -> bool {
 
 /// The owners of `path`: those of the last matching rule; empty when none matches or it names none.
 pub fn owners_of(rules: &[Rule], path: &str) -> Vec<String> {
-    rules.iter().rev().find(|r| pattern_matches(&r.pattern, path)).map(|r| r.owners.clone()).unwrap_or_default()
+    rules
+        .iter()
+        .rev()
+        .find(|r| pattern_matches(&r.pattern, path))
+        .map(|r| r.owners.clone())
+        .unwrap_or_default()
 }
 
 /// `codeOwners(codeownersText, path)`.

@@ -32,18 +32,39 @@ impl<'a> Ctx<'a> {
             version_branch: format!("{}{default_branch}", config.queue.version_branch_prefix),
             default_branch,
             by_number: BTreeMap::from_iter(facts.pull_requests.iter().map(|p| (p.number, p))),
-            heads: BTreeMap::from_iter(facts.pull_requests.iter().filter(|p| !p.is_fork).map(|p| (p.head_ref.as_str(), p.number))),
+            heads: BTreeMap::from_iter(
+                facts
+                    .pull_requests
+                    .iter()
+                    .filter(|p| !p.is_fork)
+                    .map(|p| (p.head_ref.as_str(), p.number)),
+            ),
             declared: BTreeMap::default(),
             graph: graph::Graph::default(),
             settlement: setaside::settle(facts),
         };
-        ctx.declared = BTreeMap::from_iter(facts.pull_requests.iter().map(|p| (p.number, declare::declared(facts, config, p, ctx.is_version(p), ctx.stack_parent(p)))));
+        ctx.declared = BTreeMap::from_iter(facts.pull_requests.iter().map(|p| {
+            (
+                p.number,
+                declare::declared(facts, config, p, ctx.is_version(p), ctx.stack_parent(p)),
+            )
+        }));
         let index = graph::IssueIndex {
-            open_issues: BTreeMap::from_iter(facts.issues.iter().filter(|i| i.open && !i.pull_request).map(|i| (i.number, ()))),
-            closers: ctx.declared.iter().flat_map(|(&n, d)| d.closes.iter().map(move |c| (c.number, n))).fold(BTreeMap::new(), |mut m: BTreeMap<u64, Vec<u64>>, (c, n)| {
-                m.entry(c).or_default().push(n);
-                m
-            }),
+            open_issues: BTreeMap::from_iter(
+                facts
+                    .issues
+                    .iter()
+                    .filter(|i| i.open && !i.pull_request)
+                    .map(|i| (i.number, ())),
+            ),
+            closers: ctx
+                .declared
+                .iter()
+                .flat_map(|(&n, d)| d.closes.iter().map(move |c| (c.number, n)))
+                .fold(BTreeMap::new(), |mut m: BTreeMap<u64, Vec<u64>>, (c, n)| {
+                    m.entry(c).or_default().push(n);
+                    m
+                }),
         };
         ctx.graph = graph::Graph::build(&ctx.declared, &index);
         ctx
@@ -58,7 +79,10 @@ impl<'a> Ctx<'a> {
         if pr.base_ref == self.default_branch {
             return None;
         }
-        self.heads.get(&pr.base_ref.as_str()).copied().filter(|&n| n != pr.number)
+        self.heads
+            .get(&pr.base_ref.as_str())
+            .copied()
+            .filter(|&n| n != pr.number)
     }
 
     /// Based on the default branch or on an open pull request's branch.

@@ -15,15 +15,15 @@
 //! The Action keeps nothing but the comments; a step given the default state starts a fresh cycle.
 
 use super::autofix;
+use super::ctx::Ctx;
 use super::memory;
 use super::order::{self, OrderKey, Released};
 use super::owner::Owner;
-use super::restack::{self, ClosedPull, Job, Layer, Head};
 use super::quiet::{self, Quiet};
+use super::restack::{self, ClosedPull, Head, Job, Layer};
 use super::setaside::{self, Reason};
 use super::triage::{self, Report};
 use super::watch::{self, Poll, WatchState};
-use super::ctx::Ctx;
 use crate::core::facts::{Demotion, Facts, PullRequest, SetAsideRecord};
 use crate::core::plan::{Guard, LabelChange, MergeMethod, Op};
 use crate::Config;
@@ -62,7 +62,15 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { dry_run: false, auto_fix: true, active_interval: 30, idle_after: 10, idle_interval: 300, poll_interval: 30, watch_timeout_minutes: None }
+        Options {
+            dry_run: false,
+            auto_fix: true,
+            active_interval: 30,
+            idle_after: 10,
+            idle_interval: 300,
+            poll_interval: 30,
+            watch_timeout_minutes: None,
+        }
     }
 }
 
@@ -237,20 +245,53 @@ pub enum Then {
 pub enum Pending {
     #[default]
     None,
-    Restack { current: Job, jobs: Vec<Job>, new_heads: Vec<Head>, moved: bool, then: Box<Then> },
-    Pick { pick: Pick },
-    Arm { pick: Pick },
-    Unlabel { pick: Pick },
+    Restack {
+        current: Job,
+        jobs: Vec<Job>,
+        new_heads: Vec<Head>,
+        moved: bool,
+        then: Box<Then>,
+    },
+    Pick {
+        pick: Pick,
+    },
+    Arm {
+        pick: Pick,
+    },
+    Unlabel {
+        pick: Pick,
+    },
     /// Released: the next survey decides whether to yield.
-    Released { pick: Pick },
-    Yield { number: u64 },
-    KeepOnTip { number: u64, head: String },
+    Released {
+        pick: Pick,
+    },
+    Yield {
+        number: u64,
+    },
+    KeepOnTip {
+        number: u64,
+        head: String,
+    },
     /// `checks-failed`, not fixed: the failed jobs' logs are read, then the pull request set aside.
-    JobLogs { number: u64, head: String, lines: Vec<String>, reads: Vec<JobLogRead> },
-    WatchArm { watching: Watching },
-    Watch { watching: Watching },
-    AutoFix { watching: Watching },
-    Comments { writes: Vec<Written>, then: Box<Then> },
+    JobLogs {
+        number: u64,
+        head: String,
+        lines: Vec<String>,
+        reads: Vec<JobLogRead>,
+    },
+    WatchArm {
+        watching: Watching,
+    },
+    Watch {
+        watching: Watching,
+    },
+    AutoFix {
+        watching: Watching,
+    },
+    Comments {
+        writes: Vec<Written>,
+        then: Box<Then>,
+    },
 }
 
 /// A comment the worker wrote this survey. Triage reads owners from the comments, and the survey
@@ -351,7 +392,15 @@ struct Stepper<'a> {
 
 /// One step of the worker's cycle.
 pub fn step(input: &StepInput, config: &Config) -> StepOut {
-    let mut s = Stepper { input, config, facts: input.facts.clone(), state: input.state.clone(), ops: Vec::new(), log: Vec::new(), job_logs: Vec::new() };
+    let mut s = Stepper {
+        input,
+        config,
+        facts: input.facts.clone(),
+        state: input.state.clone(),
+        ops: Vec::new(),
+        log: Vec::new(),
+        job_logs: Vec::new(),
+    };
     if s.state.awaiting == Awaiting::Survey {
         s.state.wrote.clear();
     }
@@ -390,22 +439,58 @@ pub fn step(input: &StepInput, config: &Config) -> StepOut {
     reads.extend(s.state.layers.iter().map(|l| l.parent));
     reads.sort();
     reads.dedup();
-    StepOut { ops: s.ops, state: s.state, wait, reads, log: s.log, job_logs: s.job_logs }
+    StepOut {
+        ops: s.ops,
+        state: s.state,
+        wait,
+        reads,
+        log: s.log,
+        job_logs: s.job_logs,
+    }
 }
 
 /// One line for an op, for the log and the dry run.
 pub fn describe(op: &Op) -> String {
     match op {
-        Op::Rebase { number, onto, dropping, reason, .. } => match dropping {
-            Some(d) => format!("rebase #{number} onto {onto}, dropping commits up to {} ({reason})", super::markers::short(d)),
+        Op::Rebase {
+            number,
+            onto,
+            dropping,
+            reason,
+            ..
+        } => match dropping {
+            Some(d) => format!(
+                "rebase #{number} onto {onto}, dropping commits up to {} ({reason})",
+                super::markers::short(d)
+            ),
             None => format!("rebase #{number} onto {onto} ({reason})"),
         },
-        Op::RebaseOnto { number, onto, upstream, reason, .. } => format!("rebase #{number} --onto {} {} ({reason})", super::markers::short(onto), super::markers::short(upstream)),
+        Op::RebaseOnto {
+            number,
+            onto,
+            upstream,
+            reason,
+            ..
+        } => format!(
+            "rebase #{number} --onto {} {} ({reason})",
+            super::markers::short(onto),
+            super::markers::short(upstream)
+        ),
         Op::Push { number, lease, .. } => format!("push #{number} leased against {}", super::markers::short(lease)),
         Op::AutoFix { number, commands, .. } => format!("auto-fix #{number}: {}", commands.join(" && ")),
-        Op::ArmAutoMerge { number, guard, .. } => format!("arm auto-merge on #{number} at {}", super::markers::short(guard.head.as_deref().unwrap_or(""))),
-        Op::EditLabels { number, add, remove, .. } => {
-            let names = |l: &[LabelChange]| l.iter().map(|c| format!("`{}`", c.label)).collect::<Vec<_>>().join(", ");
+        Op::ArmAutoMerge { number, guard, .. } => format!(
+            "arm auto-merge on #{number} at {}",
+            super::markers::short(guard.head.as_deref().unwrap_or(""))
+        ),
+        Op::EditLabels {
+            number, add, remove, ..
+        } => {
+            let names = |l: &[LabelChange]| {
+                l.iter()
+                    .map(|c| format!("`{}`", c.label))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
             match (add.is_empty(), remove.is_empty()) {
                 (true, false) => format!("take {} off #{number}", names(remove)),
                 (false, true) => format!("put {} back on #{number}", names(add)),
@@ -432,10 +517,18 @@ impl Stepper<'_> {
         self.facts.queue_memory.demoted = self.state.demoted.clone();
         let viewer = self.facts.viewer.clone().unwrap_or_default();
         for w in &self.state.wrote {
-            let Some(pr) = self.facts.pull_requests.iter_mut().find(|p| p.number == w.number) else { continue };
+            let Some(pr) = self.facts.pull_requests.iter_mut().find(|p| p.number == w.number) else {
+                continue;
+            };
             match pr.comments.iter_mut().find(|c| c.id.is_some() && c.id == w.comment_id) {
                 Some(c) => c.body = w.body.clone(),
-                None => pr.comments.push(crate::core::facts::Comment { id: w.comment_id, author: viewer.clone(), body: w.body.clone(), created_at: self.facts.now.clone(), author_association: "OWNER".into() }),
+                None => pr.comments.push(crate::core::facts::Comment {
+                    id: w.comment_id,
+                    author: viewer.clone(),
+                    body: w.body.clone(),
+                    created_at: self.facts.now.clone(),
+                    author_association: "OWNER".into(),
+                }),
             }
         }
     }
@@ -446,11 +539,23 @@ impl Stepper<'_> {
             .ops
             .iter()
             .filter_map(|op| match op {
-                Op::UpsertComment { number, comment_id, body, .. } => Some(Written { number: *number, comment_id: *comment_id, body: body.clone() }),
+                Op::UpsertComment {
+                    number,
+                    comment_id,
+                    body,
+                    ..
+                } => Some(Written {
+                    number: *number,
+                    comment_id: *comment_id,
+                    body: body.clone(),
+                }),
                 _ => None,
             })
             .collect();
-        self.state.pending = Pending::Comments { writes, then: Box::new(then) };
+        self.state.pending = Pending::Comments {
+            writes,
+            then: Box::new(then),
+        };
         Wait::Results
     }
 
@@ -472,7 +577,9 @@ impl Stepper<'_> {
 
     fn sleep(&self) -> Wait {
         let o = &self.input.options;
-        Wait::Sleep { seconds: quiet::interval(&self.state.quiet, o.active_interval, o.idle_after, o.idle_interval) }
+        Wait::Sleep {
+            seconds: quiet::interval(&self.state.quiet, o.active_interval, o.idle_after, o.idle_interval),
+        }
     }
 
     /// The watch is over: the cycle ends, and the next one starts at once (`--once` and the Action
@@ -487,15 +594,26 @@ impl Stepper<'_> {
 
     /// A new survey arrived.
     fn surveyed(&mut self, pending: Pending) -> Wait {
-        let unknown: Vec<u64> = self.facts.pull_requests.iter().filter(|p| p.merge_state_status.as_deref() == Some("UNKNOWN")).map(|p| p.number).collect();
+        let unknown: Vec<u64> = self
+            .facts
+            .pull_requests
+            .iter()
+            .filter(|p| p.merge_state_status.as_deref() == Some("UNKNOWN"))
+            .map(|p| p.number)
+            .collect();
         if !unknown.is_empty() {
             if self.state.rereads < UNKNOWN_REREADS {
                 self.state.rereads += 1;
                 self.state.pending = pending;
                 self.log.push(format!("{} UNKNOWN: GitHub is still computing the merge state; reading again in {UNKNOWN_WAIT_SECONDS} s ({} of {UNKNOWN_REREADS})", super::why::numbers(&unknown), self.state.rereads));
-                return Wait::Survey { after_seconds: UNKNOWN_WAIT_SECONDS };
+                return Wait::Survey {
+                    after_seconds: UNKNOWN_WAIT_SECONDS,
+                };
             }
-            self.log.push(format!("{} still UNKNOWN after {UNKNOWN_REREADS} re-reads: going on", super::why::numbers(&unknown)));
+            self.log.push(format!(
+                "{} still UNKNOWN after {UNKNOWN_REREADS} re-reads: going on",
+                super::why::numbers(&unknown)
+            ));
         }
         self.state.rereads = 0;
         if let Pending::Released { pick } = pending {
@@ -526,7 +644,13 @@ impl Stepper<'_> {
     /// Pull requests this run acted on that left the open list since.
     fn report_left(&mut self) {
         let open: Vec<u64> = self.facts.pull_requests.iter().map(|p| p.number).collect();
-        let gone: Vec<u64> = self.state.acted_on.iter().copied().filter(|n| !open.contains(n)).collect();
+        let gone: Vec<u64> = self
+            .state
+            .acted_on
+            .iter()
+            .copied()
+            .filter(|n| !open.contains(n))
+            .collect();
         for n in gone {
             let line = match self.input.closed.iter().find(|c| c.number == n) {
                 Some(c) if c.merged => format!("#{n}, acted on earlier, has merged"),
@@ -545,14 +669,23 @@ impl Stepper<'_> {
         self.state.demoted = settlement.demoted.clone();
         self.remember();
         for n in &settlement.retried {
-            self.log.push(format!("#{n}: the Retry box was ticked: its record is dropped and it is tried again"));
+            self.log.push(format!(
+                "#{n}: the Retry box was ticked: its record is dropped and it is tried again"
+            ));
         }
         for n in &settlement.taken_up {
-            self.log.push(format!("#{n}: a set-aside comment from an earlier run still stands: taken up as a record, not tried again"));
+            self.log.push(format!(
+                "#{n}: a set-aside comment from an earlier run still stands: taken up as a record, not tried again"
+            ));
         }
         for op in settlement.ops {
             let resolved = matches!(&op, Op::UpsertComment { body, .. } if body.starts_with("<!-- prflow:resolved"));
-            self.log.push(format!("#{}: {}{}", op.number(), if resolved { "resolved: " } else { "" }, op.reason()));
+            self.log.push(format!(
+                "#{}: {}{}",
+                op.number(),
+                if resolved { "resolved: " } else { "" },
+                op.reason()
+            ));
             self.ops.push(op);
         }
         if !self.ops.is_empty() {
@@ -587,7 +720,13 @@ impl Stepper<'_> {
     fn key(&self, report: &Report, n: u64) -> Option<OrderKey> {
         let e = Self::entry(report, n)?;
         let pr = self.pr(n)?;
-        Some(OrderKey { number: n, priority: e.declared.priority, dirty: pr.merge_state_status.as_deref() == Some("DIRTY"), version: e.declared.is_version, demoted: e.demoted })
+        Some(OrderKey {
+            number: n,
+            priority: e.declared.priority,
+            dirty: pr.merge_state_status.as_deref() == Some("DIRTY"),
+            version: e.declared.is_version,
+            demoted: e.demoted,
+        })
     }
 
     fn acted(&mut self, n: u64) {
@@ -597,24 +736,43 @@ impl Stepper<'_> {
     }
 
     fn watch_in_flight(&mut self, report: &Report, n: u64) -> Wait {
-        let Some(pr) = self.pr(n).cloned() else { return self.sleep() };
+        let Some(pr) = self.pr(n).cloned() else {
+            return self.sleep();
+        };
         let bypass_only = Self::entry(report, n).is_some_and(|e| e.bypass_only);
         self.acted(n);
-        let watching = Watching { number: n, branch: pr.head_ref.clone(), watch: WatchState { pushed_head: pr.head_sha.clone(), started_at: self.facts.now.clone(), bypass_only, ..WatchState::default() }, fixed: false, commit_count: pr.commit_count };
+        let watching = Watching {
+            number: n,
+            branch: pr.head_ref.clone(),
+            watch: WatchState {
+                pushed_head: pr.head_sha.clone(),
+                started_at: self.facts.now.clone(),
+                bypass_only,
+                ..WatchState::default()
+            },
+            fixed: false,
+            commit_count: pr.commit_count,
+        };
         if !pr.auto_merge && !bypass_only {
-            self.log.push(format!("#{n} is in flight without auto-merge: arming it, then watching"));
+            self.log.push(format!(
+                "#{n} is in flight without auto-merge: arming it, then watching"
+            ));
             self.ops.push(self.arm_op(n, &pr.head_sha));
             self.state.pending = Pending::WatchArm { watching };
             return Wait::Results;
         }
-        self.log.push(format!("#{n} is in flight: watching it, nothing else is rebased"));
+        self.log
+            .push(format!("#{n} is in flight: watching it, nothing else is rebased"));
         self.watch(watching)
     }
 
     fn watch(&mut self, watching: Watching) -> Wait {
         let number = watching.number;
         self.state.pending = Pending::Watch { watching };
-        Wait::Poll { number, after_seconds: self.input.options.poll_interval }
+        Wait::Poll {
+            number,
+            after_seconds: self.input.options.poll_interval,
+        }
     }
 
     fn arm_op(&self, number: u64, head: &str) -> Op {
@@ -623,7 +781,12 @@ impl Stepper<'_> {
             number,
             method: MergeMethod::Squash,
             reason: "picked: `merge-queued` is the permission, so it is armed before its checks run".into(),
-            guard: Guard { head: Some(head.into()), base: Some(base), labels_on: vec![self.labels().merge_queued.clone()], ..Guard::default() },
+            guard: Guard {
+                head: Some(head.into()),
+                base: Some(base),
+                labels_on: vec![self.labels().merge_queued.clone()],
+                ..Guard::default()
+            },
         }
     }
 
@@ -633,7 +796,9 @@ impl Stepper<'_> {
 
     /// Step 3: the first candidate.
     fn pick(&mut self, report: &Report, n: u64) -> Wait {
-        let Some(pr) = self.pr(n).cloned() else { return self.sleep() };
+        let Some(pr) = self.pr(n).cloned() else {
+            return self.sleep();
+        };
         let e = Self::entry(report, n).cloned();
         let bypass_only = e.as_ref().is_some_and(|e| e.bypass_only);
         let is_version = e.as_ref().is_some_and(|e| e.declared.is_version);
@@ -653,36 +818,95 @@ impl Stepper<'_> {
         };
         if is_version {
             // Never rebased: the release workflow rebuilds it from the tip and force-pushes it.
-            self.log.push(format!("#{n} picked: the version pull request is never rebased; releasing it as it is"));
+            self.log.push(format!(
+                "#{n} picked: the version pull request is never rebased; releasing it as it is"
+            ));
             return self.release(pick);
         }
-        let dropping = self.state.moved_off.iter().find(|m| m.number == n).map(|m| m.head.clone());
+        let dropping = self
+            .state
+            .moved_off
+            .iter()
+            .find(|m| m.number == n)
+            .map(|m| m.head.clone());
         let onto = self.default_branch();
         let why = format!("picked: first of {}", super::why::numbers(&report.order));
-        self.log.push(format!("#{n} {why}: rebasing onto `{onto}` and pushing leased against {}", super::markers::short(&pr.head_sha)));
-        self.ops.push(Op::Rebase { number: n, branch: pr.head_ref.clone(), onto, expected_head: pr.head_sha.clone(), dropping, reason: why.clone() });
-        self.ops.push(Op::Push { number: n, branch: pr.head_ref.clone(), lease: pr.head_sha.clone(), reason: why });
+        self.log.push(format!(
+            "#{n} {why}: rebasing onto `{onto}` and pushing leased against {}",
+            super::markers::short(&pr.head_sha)
+        ));
+        self.ops.push(Op::Rebase {
+            number: n,
+            branch: pr.head_ref.clone(),
+            onto,
+            expected_head: pr.head_sha.clone(),
+            dropping,
+            reason: why.clone(),
+        });
+        self.ops.push(Op::Push {
+            number: n,
+            branch: pr.head_ref.clone(),
+            lease: pr.head_sha.clone(),
+            reason: why,
+        });
         self.state.pending = Pending::Pick { pick };
         Wait::Results
     }
 
     /// Step 3a: one waiting pull request kept on the tip.
     fn keep_on_tip(&mut self, n: u64) -> Wait {
-        let Some(pr) = self.pr(n).cloned() else { return self.sleep() };
+        let Some(pr) = self.pr(n).cloned() else {
+            return self.sleep();
+        };
         self.state.tried.push(n);
-        let why = format!("nothing else to do: kept on `{}` while it waits under `{}`", self.default_branch(), self.labels().skip_ci);
+        let why = format!(
+            "nothing else to do: kept on `{}` while it waits under `{}`",
+            self.default_branch(),
+            self.labels().skip_ci
+        );
         self.log.push(format!("#{n}: {why}"));
-        self.ops.push(Op::Rebase { number: n, branch: pr.head_ref.clone(), onto: self.default_branch(), expected_head: pr.head_sha.clone(), dropping: None, reason: why.clone() });
-        self.ops.push(Op::Push { number: n, branch: pr.head_ref.clone(), lease: pr.head_sha.clone(), reason: why });
-        self.state.pending = Pending::KeepOnTip { number: n, head: pr.head_sha.clone() };
+        self.ops.push(Op::Rebase {
+            number: n,
+            branch: pr.head_ref.clone(),
+            onto: self.default_branch(),
+            expected_head: pr.head_sha.clone(),
+            dropping: None,
+            reason: why.clone(),
+        });
+        self.ops.push(Op::Push {
+            number: n,
+            branch: pr.head_ref.clone(),
+            lease: pr.head_sha.clone(),
+            reason: why,
+        });
+        self.state.pending = Pending::KeepOnTip {
+            number: n,
+            head: pr.head_sha.clone(),
+        };
         Wait::Results
     }
 
     /// Record a failure, write its comment, then go on with `then`.
     fn set_aside(&mut self, number: u64, reason: Reason, head: &str, detail: &str, then: Then) -> Wait {
-        self.log.push(format!("#{number} set aside `{}`: {}", reason.code(), reason.sentence()));
-        let place = if reason.returns_to_lane() { self.place_once_fixed(number) } else { String::new() };
-        let op = memory::set_aside(&mut self.state.records, &self.facts, number, reason, head, detail, &place);
+        self.log.push(format!(
+            "#{number} set aside `{}`: {}",
+            reason.code(),
+            reason.sentence()
+        ));
+        let place = if reason.returns_to_lane() {
+            self.place_once_fixed(number)
+        } else {
+            String::new()
+        };
+        let op = memory::set_aside(
+            &mut self.state.records,
+            &self.facts,
+            number,
+            reason,
+            head,
+            detail,
+            &place,
+        );
         self.remember();
         self.ops.push(op);
         self.write_comments(then)
@@ -694,16 +918,37 @@ impl Stepper<'_> {
     fn place_once_fixed(&self, number: u64) -> String {
         let mut report = self.report();
         let demoted = self.state.demoted.iter().any(|d| d.number == number);
-        let Some(key) = self.key(&report, number).map(|k| OrderKey { demoted: k.demoted || demoted, ..k }) else { return String::new() };
+        let Some(key) = self.key(&report, number).map(|k| OrderKey {
+            demoted: k.demoted || demoted,
+            ..k
+        }) else {
+            return String::new();
+        };
         report.in_flight.retain(|&n| n != number);
-        let mut keys: Vec<OrderKey> = report.order.iter().filter(|&&n| n != number).filter_map(|&n| self.key(&report, n)).collect();
+        let mut keys: Vec<OrderKey> = report
+            .order
+            .iter()
+            .filter(|&&n| n != number)
+            .filter_map(|&n| self.key(&report, n))
+            .collect();
         keys.push(key);
         order::sort(&mut keys);
         report.order = keys.iter().map(|k| k.number).collect();
         let lane = super::lane::lane(&self.ctx(), &report);
-        let Some(e) = lane.entries.iter().find(|e| e.number == number) else { return String::new() };
-        let when = e.eta.as_deref().and_then(crate::core::time::parse_rfc3339).map(|t| format!(", about {} (UTC) if the fix is pushed now", super::lane::clock(t))).unwrap_or_default();
-        format!("Once fixed, it takes its place in the lane again: {} of {}{when}.", super::lane::ordinal(e.position), e.of)
+        let Some(e) = lane.entries.iter().find(|e| e.number == number) else {
+            return String::new();
+        };
+        let when = e
+            .eta
+            .as_deref()
+            .and_then(crate::core::time::parse_rfc3339)
+            .map(|t| format!(", about {} (UTC) if the fix is pushed now", super::lane::clock(t)))
+            .unwrap_or_default();
+        format!(
+            "Once fixed, it takes its place in the lane again: {} of {}{when}.",
+            super::lane::ordinal(e.position),
+            e.of
+        )
     }
 
     /// An op failed transiently: nothing recorded (it may have been applied), the next survey reads
@@ -716,7 +961,9 @@ impl Stepper<'_> {
     }
 
     fn moved_under(&mut self, number: u64, what: &str) -> Wait {
-        self.log.push(format!("#{number}: {what}: someone else is moving it; nothing recorded, surveying again"));
+        self.log.push(format!(
+            "#{number}: {what}: someone else is moving it; nothing recorded, surveying again"
+        ));
         self.survey_now()
     }
 
@@ -728,9 +975,18 @@ impl Stepper<'_> {
             Some(Outcome::Done | Outcome::Unchanged) => {}
             Some(Outcome::Moved) => return Err(self.moved_under(number, "the branch moved before the rebase")),
             Some(Outcome::Transient) => return Err(self.transient(number, "fetching the branch to rebase it")),
-            Some(Outcome::Empty) => return Err(self.set_aside(number, Reason::AlreadyInBase, head, "", then_on_failure)),
+            Some(Outcome::Empty) => {
+                return Err(self.set_aside(number, Reason::AlreadyInBase, head, "", then_on_failure))
+            }
             Some(_) | None => {
-                let rb = rebase.unwrap_or(OpResult { outcome: Outcome::Failed, head: None, files: vec![], log: "no result was reported".into(), op: None, number: None });
+                let rb = rebase.unwrap_or(OpResult {
+                    outcome: Outcome::Failed,
+                    head: None,
+                    files: vec![],
+                    log: "no result was reported".into(),
+                    op: None,
+                    number: None,
+                });
                 let d = memory::detail(&[], &rb.files, &rb.log);
                 return Err(self.set_aside(number, Reason::RebaseFailed, head, &d, then_on_failure));
             }
@@ -738,14 +994,25 @@ impl Stepper<'_> {
         let push = result(&r, 1).cloned();
         match push.as_ref().map(|p| p.outcome) {
             Some(Outcome::Done | Outcome::Unchanged) => {}
-            Some(Outcome::LeaseLost | Outcome::Moved) => return Err(self.moved_under(number, "the push lost its lease")),
+            Some(Outcome::LeaseLost | Outcome::Moved) => {
+                return Err(self.moved_under(number, "the push lost its lease"))
+            }
             Some(Outcome::Transient) => return Err(self.transient(number, "the push")),
             _ => {
                 let log = push.map(|p| p.log).unwrap_or_default();
-                return Err(self.set_aside(number, Reason::PushFailed, head, &memory::detail(&[], &[], &log), then_on_failure));
+                return Err(self.set_aside(
+                    number,
+                    Reason::PushFailed,
+                    head,
+                    &memory::detail(&[], &[], &log),
+                    then_on_failure,
+                ));
             }
         }
-        let new = push.and_then(|p| p.head).or(rebase.and_then(|r| r.head)).unwrap_or_else(|| head.to_string());
+        let new = push
+            .and_then(|p| p.head)
+            .or(rebase.and_then(|r| r.head))
+            .unwrap_or_else(|| head.to_string());
         self.pushed(number, head, &new);
         Ok(new)
     }
@@ -775,36 +1042,64 @@ impl Stepper<'_> {
                     if matches!(outcome(&results, i), Some(Outcome::Done | Outcome::Unchanged)) {
                         self.state.wrote.push(w);
                     } else {
-                        self.log.push(format!("#{}: the comment could not be written; the record stands and 1b writes it again", w.number));
+                        self.log.push(format!(
+                            "#{}: the comment could not be written; the record stands and 1b writes it again",
+                            w.number
+                        ));
                     }
                 }
                 self.remember();
                 self.then(*then)
             }
-            Pending::Restack { current, jobs, mut new_heads, mut moved, then } => {
+            Pending::Restack {
+                current,
+                jobs,
+                mut new_heads,
+                mut moved,
+                then,
+            } => {
                 let n = current.number;
                 match (outcome(&results, 0), outcome(&results, 1)) {
-                    (Some(Outcome::Skipped), _) => self.log.push(format!("#{n} no longer contains {}: GitHub rebased it or it was restacked already; passed over", super::markers::short(&current.upstream))),
+                    (Some(Outcome::Skipped), _) => self.log.push(format!(
+                        "#{n} no longer contains {}: GitHub rebased it or it was restacked already; passed over",
+                        super::markers::short(&current.upstream)
+                    )),
                     (Some(Outcome::Moved), _) | (_, Some(Outcome::LeaseLost)) => {
                         moved = true;
-                        self.log.push(format!("#{n} moved under the restack: left, nothing recorded"));
+                        self.log
+                            .push(format!("#{n} moved under the restack: left, nothing recorded"));
                     }
                     (Some(Outcome::Done | Outcome::Unchanged), Some(Outcome::Done | Outcome::Unchanged)) => {
-                        let head = result(&results, 1).and_then(|r| r.head.clone()).or(result(&results, 0).and_then(|r| r.head.clone())).unwrap_or(current.expected_head.clone());
+                        let head = result(&results, 1)
+                            .and_then(|r| r.head.clone())
+                            .or(result(&results, 0).and_then(|r| r.head.clone()))
+                            .unwrap_or(current.expected_head.clone());
                         if head != current.expected_head {
                             moved = true;
                         }
                         self.pushed(n, &current.expected_head, &head);
                         self.state.moved_off.retain(|m| m.number != n);
-                        self.log.push(format!("#{n} restacked to {}: {}", super::markers::short(&head), current.why));
+                        self.log.push(format!(
+                            "#{n} restacked to {}: {}",
+                            super::markers::short(&head),
+                            current.why
+                        ));
                         new_heads.retain(|h| h.number != n);
                         new_heads.push(Head { number: n, head });
                     }
                     (Some(Outcome::Conflict), _) => {
                         let files = result(&results, 0).map(|r| r.files.join(", ")).unwrap_or_default();
-                        self.log.push(format!("#{n} cannot be restacked: a conflict ({files}); left where it is, nothing recorded"));
+                        self.log.push(format!(
+                            "#{n} cannot be restacked: a conflict ({files}); left where it is, nothing recorded"
+                        ));
                     }
-                    _ => self.log.push(format!("#{n} cannot be restacked ({}); left where it is, nothing recorded", result(&results, 1).or(result(&results, 0)).map(|r| r.log.lines().last().unwrap_or("").to_string()).unwrap_or_default())),
+                    _ => self.log.push(format!(
+                        "#{n} cannot be restacked ({}); left where it is, nothing recorded",
+                        result(&results, 1)
+                            .or(result(&results, 0))
+                            .map(|r| r.log.lines().last().unwrap_or("").to_string())
+                            .unwrap_or_default()
+                    )),
                 }
                 self.restack(jobs, new_heads, moved, *then)
             }
@@ -814,16 +1109,25 @@ impl Stepper<'_> {
                     Ok(h) => h,
                     Err(w) => return w,
                 };
-                let pick = Pick { new_head: new.clone(), ..pick };
+                let pick = Pick {
+                    new_head: new.clone(),
+                    ..pick
+                };
                 if new == pick.head {
                     if !pick.skip_ci {
                         self.log.push(format!("#{n}: the rebase changed nothing and there is no `{}` to take off: GitHub's merge state was stale; waiting {STALE_WAIT_SECONDS} s", self.labels().skip_ci));
-                        return Wait::Survey { after_seconds: STALE_WAIT_SECONDS };
+                        return Wait::Survey {
+                            after_seconds: STALE_WAIT_SECONDS,
+                        };
                     }
                     self.log.push(format!("#{n} is already on the tip"));
                     return self.release(pick);
                 }
-                self.log.push(format!("#{n} rebased and pushed: {} -> {}", super::markers::short(&pick.head), super::markers::short(&new)));
+                self.log.push(format!(
+                    "#{n} rebased and pushed: {} -> {}",
+                    super::markers::short(&pick.head),
+                    super::markers::short(&new)
+                ));
                 let jobs = restack::above(&self.ctx(), n);
                 if jobs.is_empty() {
                     return self.release(pick);
@@ -833,47 +1137,95 @@ impl Stepper<'_> {
             }
             Pending::Arm { pick } => match outcome(&results, 0) {
                 Some(Outcome::Done) => {
-                    self.log.push(format!("#{} armed at {}", pick.number, super::markers::short(&pick.new_head)));
+                    self.log.push(format!(
+                        "#{} armed at {}",
+                        pick.number,
+                        super::markers::short(&pick.new_head)
+                    ));
                     self.unlabel(pick)
                 }
-                Some(Outcome::GuardFailed | Outcome::Moved) => self.moved_under(pick.number, "the re-read before arming found it changed"),
+                Some(Outcome::GuardFailed | Outcome::Moved) => {
+                    self.moved_under(pick.number, "the re-read before arming found it changed")
+                }
                 Some(Outcome::Transient) => self.transient(pick.number, "arming auto-merge"),
                 _ => {
                     let log = result(&results, 0).map(|r| r.log.clone()).unwrap_or_default();
-                    self.set_aside(pick.number, Reason::ArmFailed, &pick.new_head, &memory::detail(&[], &[], &log), Then::Triage)
+                    self.set_aside(
+                        pick.number,
+                        Reason::ArmFailed,
+                        &pick.new_head,
+                        &memory::detail(&[], &[], &log),
+                        Then::Triage,
+                    )
                 }
             },
             Pending::Unlabel { pick } => match outcome(&results, 0) {
                 Some(Outcome::Done) => {
-                    self.log.push(format!("#{} released: `{}` taken off at {}; its checks run once, on the head that will merge", pick.number, self.labels().skip_ci, super::markers::short(&pick.new_head)));
+                    self.log.push(format!(
+                        "#{} released: `{}` taken off at {}; its checks run once, on the head that will merge",
+                        pick.number,
+                        self.labels().skip_ci,
+                        super::markers::short(&pick.new_head)
+                    ));
                     self.state.pending = Pending::Released { pick };
                     self.survey_now()
                 }
-                Some(Outcome::GuardFailed | Outcome::Moved) => self.moved_under(pick.number, "the re-read before taking the label off found it changed"),
-                Some(Outcome::Transient) => self.transient(pick.number, &format!("taking `{}` off", self.labels().skip_ci)),
+                Some(Outcome::GuardFailed | Outcome::Moved) => {
+                    self.moved_under(pick.number, "the re-read before taking the label off found it changed")
+                }
+                Some(Outcome::Transient) => {
+                    self.transient(pick.number, &format!("taking `{}` off", self.labels().skip_ci))
+                }
                 _ => {
                     let log = result(&results, 0).map(|r| r.log.clone()).unwrap_or_default();
-                    self.set_aside(pick.number, Reason::UnlabelFailed, &pick.new_head, &memory::detail(&[], &[], &log), Then::Triage)
+                    self.set_aside(
+                        pick.number,
+                        Reason::UnlabelFailed,
+                        &pick.new_head,
+                        &memory::detail(&[], &[], &log),
+                        Then::Triage,
+                    )
                 }
             },
-            Pending::JobLogs { number, head, lines, reads } => {
+            Pending::JobLogs {
+                number,
+                head,
+                lines,
+                reads,
+            } => {
                 let mut logs: Vec<(String, String)> = Vec::new();
                 let mut lines = lines;
                 for r in &reads {
                     match self.input.job_logs.iter().find(|l| l.job_id == r.job_id) {
                         Some(JobLog { error: None, log, .. }) => logs.push((r.name.clone(), log.clone())),
                         Some(JobLog { error: Some(e), .. }) => {
-                            self.log.push(format!("#{number}: the log of {} could not be read ({e})", r.name));
-                            lines.push(format!("The log of {} could not be read.", crate::core::text::inline(&r.name)));
+                            self.log
+                                .push(format!("#{number}: the log of {} could not be read ({e})", r.name));
+                            lines.push(format!(
+                                "The log of {} could not be read.",
+                                crate::core::text::inline(&r.name)
+                            ));
                         }
-                        None => lines.push(format!("The log of {} could not be read.", crate::core::text::inline(&r.name))),
+                        None => lines.push(format!(
+                            "The log of {} could not be read.",
+                            crate::core::text::inline(&r.name)
+                        )),
                     }
                 }
-                self.set_aside(number, Reason::ChecksFailed, &head, &memory::detail_logs(&lines, &[], &logs), Then::CycleEnd)
+                self.set_aside(
+                    number,
+                    Reason::ChecksFailed,
+                    &head,
+                    &memory::detail_logs(&lines, &[], &logs),
+                    Then::CycleEnd,
+                )
             }
             Pending::Yield { number } => {
                 if outcome(&results, 0) != Some(Outcome::Done) {
-                    self.log.push(format!("#{number}: `{}` could not be put back; the next survey sees two released", self.labels().skip_ci));
+                    self.log.push(format!(
+                        "#{number}: `{}` could not be put back; the next survey sees two released",
+                        self.labels().skip_ci
+                    ));
                 }
                 self.survey_now()
             }
@@ -886,35 +1238,64 @@ impl Stepper<'_> {
                     self.log.push(format!("#{number} was already on the tip"));
                     return self.act();
                 }
-                self.log.push(format!("#{number} kept on the tip: {} -> {}", super::markers::short(&head), super::markers::short(&new)));
+                self.log.push(format!(
+                    "#{number} kept on the tip: {} -> {}",
+                    super::markers::short(&head),
+                    super::markers::short(&new)
+                ));
                 let jobs = restack::above(&self.ctx(), number);
                 let heads = vec![Head { number, head: new }];
                 self.restack(jobs, heads, true, Then::Survey)
             }
             Pending::WatchArm { watching } => match outcome(&results, 0) {
                 Some(Outcome::Done) => self.watch(watching),
-                Some(Outcome::GuardFailed | Outcome::Moved) => self.moved_under(watching.number, "the re-read before arming found it changed"),
+                Some(Outcome::GuardFailed | Outcome::Moved) => {
+                    self.moved_under(watching.number, "the re-read before arming found it changed")
+                }
                 Some(Outcome::Transient) => self.transient(watching.number, "arming auto-merge"),
                 _ => {
                     let log = result(&results, 0).map(|r| r.log.clone()).unwrap_or_default();
-                    self.set_aside(watching.number, Reason::ArmFailed, &watching.watch.pushed_head.clone(), &memory::detail(&[], &[], &log), Then::CycleEnd)
+                    self.set_aside(
+                        watching.number,
+                        Reason::ArmFailed,
+                        &watching.watch.pushed_head.clone(),
+                        &memory::detail(&[], &[], &log),
+                        Then::CycleEnd,
+                    )
                 }
             },
             Pending::AutoFix { watching } => {
                 let n = watching.number;
                 let head = watching.watch.pushed_head.clone();
                 match (outcome(&results, 0), outcome(&results, 1)) {
-                    (Some(Outcome::Moved), _) | (_, Some(Outcome::LeaseLost)) => self.moved_under(n, "the branch moved before the fix was pushed"),
+                    (Some(Outcome::Moved), _) | (_, Some(Outcome::LeaseLost)) => {
+                        self.moved_under(n, "the branch moved before the fix was pushed")
+                    }
                     (_, Some(Outcome::Transient)) => self.transient(n, "pushing the fix"),
                     (Some(Outcome::Done), Some(Outcome::Done)) => {
-                        let new = result(&results, 1).and_then(|r| r.head.clone()).or(result(&results, 0).and_then(|r| r.head.clone())).unwrap_or(head.clone());
+                        let new = result(&results, 1)
+                            .and_then(|r| r.head.clone())
+                            .or(result(&results, 0).and_then(|r| r.head.clone()))
+                            .unwrap_or(head.clone());
                         self.pushed(n, &head, &new);
                         self.log.push(format!("#{n}: the fix was pushed ({} -> {}); watching the new head, the next pull request is not picked", super::markers::short(&head), super::markers::short(&new)));
-                        let watch = WatchState { pushed_head: new, green_polls: 0, read_failures: 0, ..watching.watch.clone() };
-                        self.watch(Watching { watch, fixed: true, ..watching })
+                        let watch = WatchState {
+                            pushed_head: new,
+                            green_polls: 0,
+                            read_failures: 0,
+                            ..watching.watch.clone()
+                        };
+                        self.watch(Watching {
+                            watch,
+                            fixed: true,
+                            ..watching
+                        })
                     }
                     (o, _) => {
-                        let r = result(&results, 1).filter(|_| o == Some(Outcome::Done)).or(result(&results, 0)).cloned();
+                        let r = result(&results, 1)
+                            .filter(|_| o == Some(Outcome::Done))
+                            .or(result(&results, 0))
+                            .cloned();
                         let why = match o {
                             Some(Outcome::Unchanged) => "auto-fix: the commands changed nothing".to_string(),
                             _ => "auto-fix: a command failed or the push was refused".to_string(),
@@ -951,15 +1332,37 @@ impl Stepper<'_> {
                 (None, Some(p)) => match new_heads.iter().find(|h| h.number == p) {
                     Some(h) if h.head != job.upstream => h.head.clone(),
                     _ => {
-                        self.log.push(format!("#{}: the layer below (#{p}) did not move; left", job.number));
+                        self.log
+                            .push(format!("#{}: the layer below (#{p}) did not move; left", job.number));
                         continue;
                     }
                 },
                 (None, None) => continue,
             };
-            self.ops.push(Op::RebaseOnto { number: job.number, branch: job.branch.clone(), onto: onto.clone(), upstream: job.upstream.clone(), expected_head: job.expected_head.clone(), reason: job.why.clone() });
-            self.ops.push(Op::Push { number: job.number, branch: job.branch.clone(), lease: job.expected_head.clone(), reason: job.why.clone() });
-            self.state.pending = Pending::Restack { current: Job { onto: Some(onto), ..job }, jobs, new_heads, moved, then: Box::new(then) };
+            self.ops.push(Op::RebaseOnto {
+                number: job.number,
+                branch: job.branch.clone(),
+                onto: onto.clone(),
+                upstream: job.upstream.clone(),
+                expected_head: job.expected_head.clone(),
+                reason: job.why.clone(),
+            });
+            self.ops.push(Op::Push {
+                number: job.number,
+                branch: job.branch.clone(),
+                lease: job.expected_head.clone(),
+                reason: job.why.clone(),
+            });
+            self.state.pending = Pending::Restack {
+                current: Job {
+                    onto: Some(onto),
+                    ..job
+                },
+                jobs,
+                new_heads,
+                moved,
+                then: Box::new(then),
+            };
             return Wait::Results;
         }
         match then {
@@ -988,9 +1391,16 @@ impl Stepper<'_> {
             self.ops.push(Op::EditLabels {
                 number: pick.number,
                 add: vec![],
-                remove: vec![LabelChange { label: l.skip_ci.clone(), reason: reason.clone() }],
+                remove: vec![LabelChange {
+                    label: l.skip_ci.clone(),
+                    reason: reason.clone(),
+                }],
                 reason,
-                guard: Guard { head: Some(pick.new_head.clone()), labels_on: vec![l.merge_queued.clone(), l.skip_ci.clone()], ..Guard::default() },
+                guard: Guard {
+                    head: Some(pick.new_head.clone()),
+                    labels_on: vec![l.merge_queued.clone(), l.skip_ci.clone()],
+                    ..Guard::default()
+                },
             });
             self.state.pending = Pending::Unlabel { pick };
             return Wait::Results;
@@ -999,9 +1409,20 @@ impl Stepper<'_> {
     }
 
     fn start_watch(&mut self, pick: Pick) -> Wait {
-        let watch = WatchState { pushed_head: pick.new_head.clone(), started_at: self.facts.now.clone(), bypass_only: pick.bypass_only, ..WatchState::default() };
+        let watch = WatchState {
+            pushed_head: pick.new_head.clone(),
+            started_at: self.facts.now.clone(),
+            bypass_only: pick.bypass_only,
+            ..WatchState::default()
+        };
         self.log.push(format!("#{}: watching", pick.number));
-        self.watch(Watching { number: pick.number, branch: pick.branch, watch, fixed: false, commit_count: pick.commit_count })
+        self.watch(Watching {
+            number: pick.number,
+            branch: pick.branch,
+            watch,
+            fixed: false,
+            commit_count: pick.commit_count,
+        })
     }
 
     /// The survey straight after releasing: yield when another worker-owned pull request released
@@ -1012,14 +1433,35 @@ impl Stepper<'_> {
             .entries
             .iter()
             .filter(|e| e.released && e.number != pick.number)
-            .filter_map(|e| self.key(&report, e.number).map(|key| Released { key, worker_owned: e.owner == Some(Owner::Worker), released_at_survey: pick.released_at_survey.contains(&e.number) }))
+            .filter_map(|e| {
+                self.key(&report, e.number).map(|key| Released {
+                    key,
+                    worker_owned: e.owner == Some(Owner::Worker),
+                    released_at_survey: pick.released_at_survey.contains(&e.number),
+                })
+            })
             .collect();
-        let mine = pick.key.unwrap_or(OrderKey { number: pick.number, priority: Default::default(), dirty: false, version: false, demoted: false });
+        let mine = pick.key.unwrap_or(OrderKey {
+            number: pick.number,
+            priority: Default::default(),
+            dirty: false,
+            version: false,
+            demoted: false,
+        });
         if let Some(first) = order::yields_to(mine, &others) {
             let l = self.labels().skip_ci.clone();
             self.log.push(format!("#{}: #{first} was released in the same moment and comes first: putting `{l}` back on #{} and surveying again", pick.number, pick.number));
             let reason = format!("yielding to #{first}, released in the same moment");
-            self.ops.push(Op::EditLabels { number: pick.number, add: vec![LabelChange { label: l, reason: reason.clone() }], remove: vec![], reason, guard: Guard::head(&pick.new_head) });
+            self.ops.push(Op::EditLabels {
+                number: pick.number,
+                add: vec![LabelChange {
+                    label: l,
+                    reason: reason.clone(),
+                }],
+                remove: vec![],
+                reason,
+                guard: Guard::head(&pick.new_head),
+            });
             self.state.pending = Pending::Yield { number: pick.number };
             return Wait::Results;
         }
@@ -1030,22 +1472,33 @@ impl Stepper<'_> {
         let Pending::Watch { watching } = pending else {
             return self.surveyed(pending);
         };
-        let poll = self.input.poll.clone().unwrap_or(Poll { read_failed: true, ..Poll::default() });
+        let poll = self.input.poll.clone().unwrap_or(Poll {
+            read_failed: true,
+            ..Poll::default()
+        });
         let mut cfg = self.config.queue.watch.clone();
         if let Some(m) = self.input.options.watch_timeout_minutes {
             cfg.timeout_minutes = m;
         }
         let step = watch::cycle_step(&poll, &watching.watch, self.config, &cfg);
         let n = watching.number;
-        let watching = Watching { watch: step.state.clone(), ..watching };
+        let watching = Watching {
+            watch: step.state.clone(),
+            ..watching
+        };
         if step.outcome == watch::CONTINUE {
             if !step.detail.is_empty() {
                 self.log.push(format!("#{n}: {}", step.detail));
             }
             return self.watch(watching);
         }
-        let detail = if step.detail.is_empty() { String::new() } else { format!(" ({})", step.detail) };
-        self.log.push(format!("#{n}: the watch ended `{}`{detail}", step.outcome));
+        let detail = if step.detail.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", step.detail)
+        };
+        self.log
+            .push(format!("#{n}: the watch ended `{}`{detail}", step.outcome));
         let head = watching.watch.pushed_head.clone();
         match step.outcome.as_str() {
             watch::STOPPED => Wait::Stop,
@@ -1054,7 +1507,8 @@ impl Stepper<'_> {
                 Some(reason) => {
                     if reason == Reason::NotMerging {
                         memory::demote(&mut self.state.demoted, n, &head);
-                        self.log.push(format!("#{n} is picked last from now on, until someone else pushes"));
+                        self.log
+                            .push(format!("#{n} is picked last from now on, until someone else pushes"));
                     }
                     self.set_aside(n, reason, &head, &step.detail, Then::CycleEnd)
                 }
@@ -1074,20 +1528,42 @@ impl Stepper<'_> {
         let head = watching.watch.pushed_head.clone();
         // Read down to the matrix jobs under the aggregates: every failed run on the head, required
         // or not (`autoFix.ignore` names the aggregates).
-        let mut names: Vec<String> = crate::core::checks::newest_runs(&poll.checks).values().filter(|(_, v)| *v == crate::core::checks::Rollup::Failing).map(|(c, _)| c.name.clone()).collect();
+        let mut names: Vec<String> = crate::core::checks::newest_runs(&poll.checks)
+            .values()
+            .filter(|(_, v)| *v == crate::core::checks::Rollup::Failing)
+            .map(|(c, _)| c.name.clone())
+            .collect();
         names.sort();
         names.dedup();
         let fix = if !self.input.options.auto_fix {
-            autofix::AutoFix { reason: "auto-fix is off (--no-auto-fix)".into(), ..Default::default() }
+            autofix::AutoFix {
+                reason: "auto-fix is off (--no-auto-fix)".into(),
+                ..Default::default()
+            }
         } else if watching.fixed {
-            autofix::AutoFix { reason: "the head the fix pushed failed again: once per watch".into(), ..Default::default() }
+            autofix::AutoFix {
+                reason: "the head the fix pushed failed again: once per watch".into(),
+                ..Default::default()
+            }
         } else {
             autofix::auto_fix(self.config.queue.auto_fix.as_ref(), &names, watching.commit_count)
         };
         if fix.eligible {
             self.log.push(format!("#{n}: {}: fixing it", fix.reason));
-            self.ops.push(Op::AutoFix { number: n, branch: watching.branch.clone(), expected_head: head.clone(), commands: fix.commands.clone(), timeout_minutes: self.config.queue.command_timeout_minutes, reason: fix.reason.clone() });
-            self.ops.push(Op::Push { number: n, branch: watching.branch.clone(), lease: head, reason: fix.reason });
+            self.ops.push(Op::AutoFix {
+                number: n,
+                branch: watching.branch.clone(),
+                expected_head: head.clone(),
+                commands: fix.commands.clone(),
+                timeout_minutes: self.config.queue.command_timeout_minutes,
+                reason: fix.reason.clone(),
+            });
+            self.ops.push(Op::Push {
+                number: n,
+                branch: watching.branch.clone(),
+                lease: head,
+                reason: fix.reason,
+            });
             self.state.pending = Pending::AutoFix { watching };
             return Wait::Results;
         }
@@ -1098,7 +1574,13 @@ impl Stepper<'_> {
         let runs: Vec<String> = crate::core::checks::newest_runs(&poll.checks)
             .iter()
             .filter(|(_, (c, v))| *v == crate::core::checks::Rollup::Failing && c.url.is_some())
-            .map(|((workflow, name), (c, _))| format!("- [{}]({})", crate::core::text::inline(&crate::core::checks::context_label(workflow, name)), c.url.as_deref().unwrap_or_default().replace([' ', ')', '\n'], "")))
+            .map(|((workflow, name), (c, _))| {
+                format!(
+                    "- [{}]({})",
+                    crate::core::text::inline(&crate::core::checks::context_label(workflow, name)),
+                    c.url.as_deref().unwrap_or_default().replace([' ', ')', '\n'], "")
+                )
+            })
             .collect();
         if !runs.is_empty() {
             lines.push(format!("The failed runs:\n{}", runs.join("\n")));
@@ -1106,11 +1588,25 @@ impl Stepper<'_> {
         lines.push(format!("Not fixed automatically: {}.", fix.reason));
         let reads = Self::job_log_reads(n, poll, &self.facts, self.config);
         if reads.is_empty() {
-            return self.set_aside(n, Reason::ChecksFailed, &head, &memory::detail(&lines, &[], ""), Then::CycleEnd);
+            return self.set_aside(
+                n,
+                Reason::ChecksFailed,
+                &head,
+                &memory::detail(&lines, &[], ""),
+                Then::CycleEnd,
+            );
         }
-        self.log.push(format!("#{n}: reading the logs of {} to fold them in its comment", reads.iter().map(|r| r.name.as_str()).collect::<Vec<_>>().join(", ")));
+        self.log.push(format!(
+            "#{n}: reading the logs of {} to fold them in its comment",
+            reads.iter().map(|r| r.name.as_str()).collect::<Vec<_>>().join(", ")
+        ));
         self.job_logs = reads.clone();
-        self.state.pending = Pending::JobLogs { number: n, head, lines, reads };
+        self.state.pending = Pending::JobLogs {
+            number: n,
+            head,
+            lines,
+            reads,
+        };
         Wait::Results
     }
 
@@ -1119,13 +1615,37 @@ impl Stepper<'_> {
     /// often aggregates that failed only because a job under them did (their log says no more); a
     /// status or another app's check run has no job log to read.
     fn job_log_reads(number: u64, poll: &Poll, facts: &Facts, config: &Config) -> Vec<JobLogRead> {
-        let required = crate::core::checks::required_contexts(if poll.required_checks.is_empty() { &facts.required_checks } else { &poll.required_checks }, config);
+        let required = crate::core::checks::required_contexts(
+            if poll.required_checks.is_empty() {
+                &facts.required_checks
+            } else {
+                &poll.required_checks
+            },
+            config,
+        );
         let mut failed: Vec<(bool, String, u64)> = crate::core::checks::newest_runs(&poll.checks)
             .iter()
             .filter(|(_, (c, v))| *v == crate::core::checks::Rollup::Failing && c.workflow.is_some())
-            .filter_map(|((workflow, name), (c, _))| c.id.map(|id| (required.iter().any(|r| r == name), crate::core::checks::context_label(workflow, name), id)))
+            .filter_map(|((workflow, name), (c, _))| {
+                c.id.map(|id| {
+                    (
+                        required.iter().any(|r| r == name),
+                        crate::core::checks::context_label(workflow, name),
+                        id,
+                    )
+                })
+            })
             .collect();
         failed.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
-        failed.into_iter().take(MAX_JOB_LOGS).map(|(_, name, job_id)| JobLogRead { number, job_id, name, lines: memory::LOG_TAIL_LINES as u32 }).collect()
+        failed
+            .into_iter()
+            .take(MAX_JOB_LOGS)
+            .map(|(_, name, job_id)| JobLogRead {
+                number,
+                job_id,
+                name,
+                lines: memory::LOG_TAIL_LINES as u32,
+            })
+            .collect()
     }
 }

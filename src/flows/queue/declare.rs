@@ -12,7 +12,9 @@ use serde::{Deserialize, Serialize};
 pub const MERGE_AFTER: &str = "merge-after:";
 pub const START_AFTER: &str = "start-after:";
 /// GitHub's closing keywords.
-pub const CLOSING_KEYWORDS: [&str; 9] = ["close", "closes", "closed", "fix", "fixes", "fixed", "resolve", "resolves", "resolved"];
+pub const CLOSING_KEYWORDS: [&str; 9] = [
+    "close", "closes", "closed", "fix", "fixes", "fixed", "resolve", "resolves", "resolved",
+];
 
 /// `parseTrailers(body)`: the numbers each trailer names, in the order written, without repeats.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -41,7 +43,9 @@ pub fn prose_lines(body: &str) -> Vec<&str> {
         };
         match (fence, opener) {
             (None, Some(f)) => fence = Some(f),
-            (Some((c, n)), Some((c2, n2))) if c == c2 && n2 >= n && t.trim_start_matches(c).trim().is_empty() => fence = None,
+            (Some((c, n)), Some((c2, n2))) if c == c2 && n2 >= n && t.trim_start_matches(c).trim().is_empty() => {
+                fence = None
+            }
             (None, None) => out.push(line),
             _ => {}
         }
@@ -57,7 +61,14 @@ pub fn refs(text: &str) -> Vec<u64> {
     while i < b.len() {
         let after_hash = b[i] == b'#' && (i == 0 || !b[i - 1].is_ascii_alphanumeric());
         let after_url = (text[..i].ends_with("/pull/") || text[..i].ends_with("/issues/")) && b[i].is_ascii_digit();
-        let start = if after_hash { i + 1 } else if after_url { i } else { i += 1; continue };
+        let start = if after_hash {
+            i + 1
+        } else if after_url {
+            i
+        } else {
+            i += 1;
+            continue;
+        };
         let end = start + b[start..].iter().take_while(|c| c.is_ascii_digit()).count();
         if end > start && (end == b.len() || !b[end].is_ascii_alphanumeric()) {
             if let Ok(n) = text[start..end].parse() {
@@ -78,7 +89,11 @@ fn push_unique(v: &mut Vec<u64>, n: u64) {
 /// A line that only continues a trailer: references and separators, nothing else.
 fn continuation(line: &str) -> bool {
     let t = line.trim();
-    !t.is_empty() && !refs(t).is_empty() && t.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()).all(|w| !refs(w).is_empty() && (w.starts_with('#') || w.starts_with("http")))
+    !t.is_empty()
+        && !refs(t).is_empty()
+        && t.split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|w| !w.is_empty())
+            .all(|w| !refs(w).is_empty() && (w.starts_with('#') || w.starts_with("http")))
 }
 
 /// Every `Merge-After:` and `Start-After:` outside fenced code, any number per line, over several
@@ -100,7 +115,11 @@ pub fn parse_trailers(body: &str) -> Trailers {
             continue;
         };
         current = key;
-        let target = if key == Some(true) { &mut out.merge_after } else { &mut out.start_after };
+        let target = if key == Some(true) {
+            &mut out.merge_after
+        } else {
+            &mut out.start_after
+        };
         for n in refs(value) {
             push_unique(target, n);
         }
@@ -190,7 +209,13 @@ impl Declared {
 
 /// What `pr` declares, read from its labels, body and closing issues; `is_version` and `stacked_on` as
 /// the survey's context (`Ctx`) found them.
-pub fn declared(facts: &Facts, config: &Config, pr: &PullRequest, is_version: bool, stacked_on: Option<u64>) -> Declared {
+pub fn declared(
+    facts: &Facts,
+    config: &Config,
+    pr: &PullRequest,
+    is_version: bool,
+    stacked_on: Option<u64>,
+) -> Declared {
     let l = &config.queue.labels;
     let (high, low) = (pr.has_label(&l.priority_high), pr.has_label(&l.priority_low));
     let mut d = Declared {
@@ -215,25 +240,50 @@ pub fn declared(facts: &Facts, config: &Config, pr: &PullRequest, is_version: bo
     // (it can never be picked), rather than the trailer being silently dropped.
     d.merge_after = parse_trailers(&pr.body).merge_after;
     if pr.unknown(crate::core::facts::PullFact::ClosingIssues) {
-        d.unread.push("the issues it closes could not be read: no Start-After: inherited".into());
+        d.unread
+            .push("the issues it closes could not be read: no Start-After: inherited".into());
     } else {
-        d.closes = pr.closing_issues.iter().filter(|r| r.is_in(&facts.repository)).map(|r| crate::core::facts::IssueRef { repository: None, ..r.clone() }).collect();
+        d.closes = pr
+            .closing_issues
+            .iter()
+            .filter(|r| r.is_in(&facts.repository))
+            .map(|r| crate::core::facts::IssueRef {
+                repository: None,
+                ..r.clone()
+            })
+            .collect();
     }
     for n in closing_keywords(&pr.body) {
         if !d.closes.iter().any(|r| r.number == n) {
-            d.closes.push(crate::core::facts::IssueRef { number: n, source: "keyword".into(), repository: None });
+            d.closes.push(crate::core::facts::IssueRef {
+                number: n,
+                source: "keyword".into(),
+                repository: None,
+            });
         }
     }
     if facts.repo_unknown(crate::core::facts::RepoFact::Issues) {
-        d.unread.push("issues could not be read: no Start-After: inherited".into());
+        d.unread
+            .push("issues could not be read: no Start-After: inherited".into());
         return d;
     }
     for closed in &d.closes {
-        let Some(issue) = facts.issues.iter().find(|i| i.number == closed.number) else { continue };
-        let named = parse_trailers(&issue.body).start_after.into_iter().map(|n| (n, "start-after")).chain(issue.blocked_by.iter().flatten().map(|&n| (n, "blocked-by")));
+        let Some(issue) = facts.issues.iter().find(|i| i.number == closed.number) else {
+            continue;
+        };
+        let named = parse_trailers(&issue.body)
+            .start_after
+            .into_iter()
+            .map(|n| (n, "start-after"))
+            .chain(issue.blocked_by.iter().flatten().map(|&n| (n, "blocked-by")));
         for (n, via) in named {
             if n != pr.number && !d.start_after.iter().any(|i| i.number == n && i.issue == issue.number) {
-                d.start_after.push(Inherited { number: n, issue: issue.number, via: via.into(), closes_via: closed.source.clone() });
+                d.start_after.push(Inherited {
+                    number: n,
+                    issue: issue.number,
+                    via: via.into(),
+                    closes_via: closed.source.clone(),
+                });
             }
         }
     }

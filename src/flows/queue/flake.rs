@@ -70,29 +70,58 @@ pub fn verdict(i: &FlakeInput) -> Result<FlakeVerdict, String> {
     let v = |verdict, reason: String| Ok(FlakeVerdict { verdict, reason });
     // A pass on the same head, before the red or on its re-run: the change can pass, so the red was not its.
     if let Some(n) = i.attempts.iter().position(|a| a.conclusion == "success") {
-        return v(Verdict::Flake, format!("`{job}` passed on this head (attempt {} of {})", n + 1, i.attempts.len()));
+        return v(
+            Verdict::Flake,
+            format!(
+                "`{job}` passed on this head (attempt {} of {})",
+                n + 1,
+                i.attempts.len()
+            ),
+        );
     }
     let Some((last, before)) = i.attempts.split_last() else {
         return Err("$.attempts: expected at least the red attempt, found none".into());
     };
     if last.runner_lost {
-        return v(Verdict::Flake, format!("`{job}` lost its runner: the infrastructure failed, not the change"));
+        return v(
+            Verdict::Flake,
+            format!("`{job}` lost its runner: the infrastructure failed, not the change"),
+        );
     }
     match last.conclusion.as_str() {
-        "cancelled" => return v(Verdict::Flake, format!("`{job}` was cancelled: the infrastructure stopped it, not the change")),
-        "timed_out" => return v(Verdict::Flake, format!("`{job}` timed out: the infrastructure stalled, not the change")),
+        "cancelled" => {
+            return v(
+                Verdict::Flake,
+                format!("`{job}` was cancelled: the infrastructure stopped it, not the change"),
+            )
+        }
+        "timed_out" => {
+            return v(
+                Verdict::Flake,
+                format!("`{job}` timed out: the infrastructure stalled, not the change"),
+            )
+        }
         _ => {}
     }
     if let (Some(failed), Some(total)) = (last.tests_failed, last.tests_total) {
         if total >= MIN_TESTS && f64::from(failed) >= NEARLY_ALL * f64::from(total) {
-            return v(Verdict::Flake, format!("`{job}` failed {failed} of its {total} tests: its setup broke, not the change"));
+            return v(
+                Verdict::Flake,
+                format!("`{job}` failed {failed} of its {total} tests: its setup broke, not the change"),
+            );
         }
     }
     if i.base_history.first().is_some_and(|c| c != "success") {
-        return v(Verdict::Flake, format!("`{job}` is red on the base too (its latest run there)"));
+        return v(
+            Verdict::Flake,
+            format!("`{job}` is red on the base too (its latest run there)"),
+        );
     }
     if !before.is_empty() {
-        return v(Verdict::Real, format!("`{job}` failed again when re-run on the same head"));
+        return v(
+            Verdict::Real,
+            format!("`{job}` failed again when re-run on the same head"),
+        );
     }
     let history = if i.base_history.is_empty() {
         "no history on the base".to_string()
@@ -111,14 +140,40 @@ mod tests {
     use super::*;
 
     fn red() -> Attempt {
-        Attempt { conclusion: "failure".into(), runner_lost: false, tests_failed: None, tests_total: None }
+        Attempt {
+            conclusion: "failure".into(),
+            runner_lost: false,
+            tests_failed: None,
+            tests_total: None,
+        }
     }
 
     #[test]
     fn a_second_red_on_the_same_head_is_real_and_a_first_one_is_re_run_only_before_a_set_aside() {
-        let i = FlakeInput { job: "test".into(), attempts: vec![red()], base_history: vec![], sets_aside: true };
+        let i = FlakeInput {
+            job: "test".into(),
+            attempts: vec![red()],
+            base_history: vec![],
+            sets_aside: true,
+        };
         assert_eq!(verdict(&i).unwrap().verdict, Verdict::Rerun);
-        assert_eq!(verdict(&FlakeInput { sets_aside: false, ..i.clone() }).unwrap().verdict, Verdict::Real);
-        assert_eq!(verdict(&FlakeInput { attempts: vec![red(), red()], ..i }).unwrap().verdict, Verdict::Real);
+        assert_eq!(
+            verdict(&FlakeInput {
+                sets_aside: false,
+                ..i.clone()
+            })
+            .unwrap()
+            .verdict,
+            Verdict::Real
+        );
+        assert_eq!(
+            verdict(&FlakeInput {
+                attempts: vec![red(), red()],
+                ..i
+            })
+            .unwrap()
+            .verdict,
+            Verdict::Real
+        );
     }
 }

@@ -15,7 +15,10 @@ pub enum Via {
     Stack,
     /// Inherited from the issue this pull request closes (`issue`); `named` is the number the issue
     /// named, which is `to` itself or an open issue `to` closes.
-    StartAfter { issue: u64, named: u64 },
+    StartAfter {
+        issue: u64,
+        named: u64,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
@@ -62,18 +65,39 @@ impl Graph {
             }
             for inh in &d.start_after {
                 if declared.contains_key(&inh.number) {
-                    add(inh.number, Via::StartAfter { issue: inh.issue, named: inh.number });
+                    add(
+                        inh.number,
+                        Via::StartAfter {
+                            issue: inh.issue,
+                            named: inh.number,
+                        },
+                    );
                 } else if issues.open_issues.contains_key(&inh.number) {
                     for &q in issues.closers.get(&inh.number).into_iter().flatten() {
-                        add(q, Via::StartAfter { issue: inh.issue, named: inh.number });
+                        add(
+                            q,
+                            Via::StartAfter {
+                                issue: inh.issue,
+                                named: inh.number,
+                            },
+                        );
                     }
                 }
             }
             (n, out)
         }));
         let cycles = cycles(&edges);
-        let cycle_index = BTreeMap::from_iter(cycles.iter().enumerate().flat_map(|(i, c)| c.iter().map(move |&n| (n, i))));
-        Graph { edges, cycles, cycle_index }
+        let cycle_index = BTreeMap::from_iter(
+            cycles
+                .iter()
+                .enumerate()
+                .flat_map(|(i, c)| c.iter().map(move |&n| (n, i))),
+        );
+        Graph {
+            edges,
+            cycles,
+            cycle_index,
+        }
     }
 
     pub fn in_cycle(&self, n: u64) -> bool {
@@ -86,7 +110,10 @@ impl Graph {
 
     /// The open pull requests `n` waits for, excluding the stack (reported on its own).
     pub fn waits_for(&self, n: u64) -> Vec<&Edge> {
-        self.edges.get(&n).map(|v| v.iter().filter(|e| e.via != Via::Stack).collect()).unwrap_or_default()
+        self.edges
+            .get(&n)
+            .map(|v| v.iter().filter(|e| e.via != Via::Stack).collect())
+            .unwrap_or_default()
     }
 }
 
@@ -152,7 +179,15 @@ pub fn cycles(edges: &BTreeMap<u64, Vec<Edge>>) -> Vec<Vec<u64>> {
         }
     }
     let count = edges.len();
-    let mut t = T { keys: edges.keys().copied().collect(), outs: edges.values().collect(), index: vec![UNSEEN; count], low: vec![0; count], stack: vec![], next: 0, out: vec![] };
+    let mut t = T {
+        keys: edges.keys().copied().collect(),
+        outs: edges.values().collect(),
+        index: vec![UNSEEN; count],
+        low: vec![0; count],
+        stack: vec![],
+        next: 0,
+        out: vec![],
+    };
     for v in 0..count {
         if t.index[v] == UNSEEN {
             visit(&mut t, v);
@@ -169,7 +204,17 @@ mod tests {
     fn chain(n: u64, close: bool) -> BTreeMap<u64, Vec<Edge>> {
         BTreeMap::from_iter((1..=n).map(|i| {
             let to = if i == n && close { 1 } else { i + 1 };
-            (i, if i < n || close { vec![Edge { to, via: Via::MergeAfter }] } else { vec![] })
+            (
+                i,
+                if i < n || close {
+                    vec![Edge {
+                        to,
+                        via: Via::MergeAfter,
+                    }]
+                } else {
+                    vec![]
+                },
+            )
         }))
     }
 

@@ -52,10 +52,15 @@ pub fn green(checks: &[Check], required: &[String]) -> Green {
     // The newest run of each context, by the one reduction checkRollup uses: a queued re-run with no
     // start time yet is the newest word on its context, so the CANCELLED run it replaces waits.
     let newest = newest_runs(checks);
-    let running: Vec<&Check> = newest.values().filter(|(_, v)| *v == Rollup::Pending).map(|(c, _)| *c).collect();
+    let running: Vec<&Check> = newest
+        .values()
+        .filter(|(_, v)| *v == Rollup::Pending)
+        .map(|(c, _)| *c)
+        .collect();
     let earliest_running = running.iter().filter_map(|c| time(&c.started_at)).min();
     let round_before = |f: &Check| {
-        let finished_before = matches!((time(&f.completed_at), earliest_running), (Some(done), Some(start)) if done < start);
+        let finished_before =
+            matches!((time(&f.completed_at), earliest_running), (Some(done), Some(start)) if done < start);
         let newer_run = running.iter().any(|r| {
             r.workflow.is_some()
                 && r.workflow == f.workflow
@@ -67,7 +72,13 @@ pub fn green(checks: &[Check], required: &[String]) -> Green {
         finished_before || newer_run
     };
     let counts = |c: &Check| required.is_empty() || required.iter().any(|r| r == &c.name);
-    let mut g = Green { state: GreenState::Green, failed: vec![], round_before: vec![], running: vec![], not_reported: vec![] };
+    let mut g = Green {
+        state: GreenState::Green,
+        failed: vec![],
+        round_before: vec![],
+        running: vec![],
+        not_reported: vec![],
+    };
     for &(c, verdict) in newest.values() {
         match verdict {
             Rollup::Pending => g.running.push(label(c)),

@@ -79,8 +79,14 @@ pub fn clock(secs: i64) -> String {
 
 /// Seconds a set of checks took, from the first start to the last completion; none when untimed.
 pub fn span(checks: &[Check]) -> Option<i64> {
-    let start = checks.iter().filter_map(|c| c.started_at.as_deref().and_then(parse_rfc3339)).min()?;
-    let end = checks.iter().filter_map(|c| c.completed_at.as_deref().and_then(parse_rfc3339)).max()?;
+    let start = checks
+        .iter()
+        .filter_map(|c| c.started_at.as_deref().and_then(parse_rfc3339))
+        .min()?;
+    let end = checks
+        .iter()
+        .filter_map(|c| c.completed_at.as_deref().and_then(parse_rfc3339))
+        .max()?;
     (end >= start).then_some(end - start)
 }
 
@@ -88,7 +94,11 @@ pub fn span(checks: &[Check]) -> Option<i64> {
 pub fn ci_estimate(landed: &[Landing]) -> (Option<i64>, usize) {
     let mut newest: Vec<&Landing> = landed.iter().collect();
     newest.sort_by_key(|l| std::cmp::Reverse(parse_rfc3339(&l.merged_at).unwrap_or(i64::MIN)));
-    let mut spans: Vec<i64> = newest.iter().filter_map(|l| span(&l.checks)).take(TIMED_LANDINGS).collect();
+    let mut spans: Vec<i64> = newest
+        .iter()
+        .filter_map(|l| span(&l.checks))
+        .take(TIMED_LANDINGS)
+        .collect();
     spans.sort();
     let n = spans.len();
     let median = match n {
@@ -104,11 +114,19 @@ pub fn ci_estimate(landed: &[Landing]) -> (Option<i64>, usize) {
 pub fn lane(ctx: &Ctx, report: &Report) -> Lane {
     let numbers: Vec<u64> = report.in_flight.iter().chain(report.order.iter()).copied().collect();
     let unread = ctx.facts.repo_unknown(RepoFact::Landed);
-    let (run, timed) = if unread { (None, 0) } else { ci_estimate(&ctx.facts.landed) };
+    let (run, timed) = if unread {
+        (None, 0)
+    } else {
+        ci_estimate(&ctx.facts.landed)
+    };
     let basis = match (unread, run) {
         (true, _) => "no estimate: the recent landings could not be read".to_string(),
         (false, None) => "no estimate yet: no recent landing has timed CI runs".to_string(),
-        (false, Some(s)) => format!("one CI run takes about {} (the median of the last {timed} landing{})", crate::core::time::duration(minutes(s)), if timed == 1 { "" } else { "s" }),
+        (false, Some(s)) => format!(
+            "one CI run takes about {} (the median of the last {timed} landing{})",
+            crate::core::time::duration(minutes(s)),
+            if timed == 1 { "" } else { "s" }
+        ),
     };
     let of = numbers.len();
     let mut at: Option<i64> = None;
@@ -118,7 +136,11 @@ pub fn lane(ctx: &Ctx, report: &Report) -> Lane {
         .map(|(i, &number)| {
             let eta = match (run, ctx.now) {
                 (Some(run), Some(now)) => {
-                    let started = if i == 0 && report.in_flight.contains(&number) { ctx.by_number.get(&number).and_then(|p| head_start(&p.checks)) } else { None };
+                    let started = if i == 0 && report.in_flight.contains(&number) {
+                        ctx.by_number.get(&number).and_then(|p| head_start(&p.checks))
+                    } else {
+                        None
+                    };
                     let t = match at {
                         Some(prev) => prev + run,
                         None => started.map_or(now + run, |s| (s + run).max(now)),
@@ -132,18 +154,43 @@ pub fn lane(ctx: &Ctx, report: &Report) -> Lane {
                 Some(t) => format!("{} of {of}, about {}", ordinal(i + 1), clock(t)),
                 None => format!("{} of {of}", ordinal(i + 1)),
             };
-            LaneEntry { number, position: i + 1, of, eta: eta.map(format_rfc3339), words }
+            LaneEntry {
+                number,
+                position: i + 1,
+                of,
+                eta: eta.map(format_rfc3339),
+                words,
+            }
         })
         .collect();
     let summary = match entries.split_first() {
         None => "nothing queued to land".to_string(),
         Some((first, rest)) => {
-            let when = first.eta.as_deref().and_then(parse_rfc3339).map(|t| format!(" about {}", clock(t))).unwrap_or_default();
-            let then = if rest.is_empty() { String::new() } else { format!("; then {}", super::why::numbers(&rest.iter().map(|e| e.number).collect::<Vec<_>>())) };
+            let when = first
+                .eta
+                .as_deref()
+                .and_then(parse_rfc3339)
+                .map(|t| format!(" about {}", clock(t)))
+                .unwrap_or_default();
+            let then = if rest.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; then {}",
+                    super::why::numbers(&rest.iter().map(|e| e.number).collect::<Vec<_>>())
+                )
+            };
             format!("next to land: #{}{when}{then}", first.number)
         }
     };
-    Lane { next: entries.first().map(|e| e.number), entries, ci_minutes: run.map(minutes), basis, summary, landed_today: landed_today(ctx) }
+    Lane {
+        next: entries.first().map(|e| e.number),
+        entries,
+        ci_minutes: run.map(minutes),
+        basis,
+        summary,
+        landed_today: landed_today(ctx),
+    }
 }
 
 fn minutes(secs: i64) -> i64 {
@@ -152,14 +199,23 @@ fn minutes(secs: i64) -> i64 {
 
 /// When the head's current CI began: the first start among its checks.
 fn head_start(checks: &[Check]) -> Option<i64> {
-    checks.iter().filter_map(|c| c.started_at.as_deref().and_then(parse_rfc3339)).min()
+    checks
+        .iter()
+        .filter_map(|c| c.started_at.as_deref().and_then(parse_rfc3339))
+        .min()
 }
 
 /// Landings since midnight UTC of `now`, newest first.
 fn landed_today(ctx: &Ctx) -> Vec<LandedToday> {
     let Some(now) = ctx.now else { return Vec::new() };
     let midnight = now - now.rem_euclid(86_400);
-    let mut today: Vec<(&Landing, i64)> = ctx.facts.landed.iter().filter_map(|l| parse_rfc3339(&l.merged_at).map(|t| (l, t))).filter(|(_, t)| *t >= midnight && *t <= now).collect();
+    let mut today: Vec<(&Landing, i64)> = ctx
+        .facts
+        .landed
+        .iter()
+        .filter_map(|l| parse_rfc3339(&l.merged_at).map(|t| (l, t)))
+        .filter(|(_, t)| *t >= midnight && *t <= now)
+        .collect();
     today.sort_by_key(|(l, t)| (std::cmp::Reverse(*t), l.number));
     today
         .into_iter()
@@ -191,28 +247,81 @@ mod tests {
 
     #[test]
     fn ordinals_read_as_people_say_them() {
-        let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111].into_iter().map(ordinal).collect();
-        assert_eq!(got, ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th"]);
+        let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111]
+            .into_iter()
+            .map(ordinal)
+            .collect();
+        assert_eq!(
+            got,
+            ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th"]
+        );
     }
 
     fn landing(n: u64, merged: &str, start: &str, end: &str) -> Landing {
-        let check = Check { name: "test".into(), status: "COMPLETED".into(), conclusion: Some("SUCCESS".into()), started_at: Some(start.into()), completed_at: Some(end.into()), ..Check::default() };
-        Landing { number: n, merged_at: merged.into(), checks: vec![check], ..Landing::default() }
+        let check = Check {
+            name: "test".into(),
+            status: "COMPLETED".into(),
+            conclusion: Some("SUCCESS".into()),
+            started_at: Some(start.into()),
+            completed_at: Some(end.into()),
+            ..Check::default()
+        };
+        Landing {
+            number: n,
+            merged_at: merged.into(),
+            checks: vec![check],
+            ..Landing::default()
+        }
     }
 
     #[test]
     fn the_estimate_is_the_median_of_the_newest_timed_landings() {
         // 10, 20 and 90 minutes: the median is 20, not the mean (40).
         let landed = vec![
-            landing(1, "2026-11-30T09:00:00Z", "2026-11-30T08:00:00Z", "2026-11-30T08:10:00Z"),
-            landing(2, "2026-11-30T10:00:00Z", "2026-11-30T09:00:00Z", "2026-11-30T09:20:00Z"),
-            landing(3, "2026-11-30T11:00:00Z", "2026-11-30T09:00:00Z", "2026-11-30T10:30:00Z"),
+            landing(
+                1,
+                "2026-11-30T09:00:00Z",
+                "2026-11-30T08:00:00Z",
+                "2026-11-30T08:10:00Z",
+            ),
+            landing(
+                2,
+                "2026-11-30T10:00:00Z",
+                "2026-11-30T09:00:00Z",
+                "2026-11-30T09:20:00Z",
+            ),
+            landing(
+                3,
+                "2026-11-30T11:00:00Z",
+                "2026-11-30T09:00:00Z",
+                "2026-11-30T10:30:00Z",
+            ),
         ];
         assert_eq!(ci_estimate(&landed), (Some(20 * 60), 3));
-        assert_eq!(ci_estimate(&[]), (None, 0), "no landing: no estimate, never a guessed number");
+        assert_eq!(
+            ci_estimate(&[]),
+            (None, 0),
+            "no landing: no estimate, never a guessed number"
+        );
         // Only the newest TIMED_LANDINGS count: twelve old slow ones and ten new quick ones.
-        let mut many: Vec<Landing> = (0..12).map(|i| landing(i, "2026-11-01T09:00:00Z", "2026-11-01T08:00:00Z", "2026-11-01T09:00:00Z")).collect();
-        many.extend((20..30).map(|i| landing(i, "2026-11-30T09:00:00Z", "2026-11-30T08:00:00Z", "2026-11-30T08:05:00Z")));
+        let mut many: Vec<Landing> = (0..12)
+            .map(|i| {
+                landing(
+                    i,
+                    "2026-11-01T09:00:00Z",
+                    "2026-11-01T08:00:00Z",
+                    "2026-11-01T09:00:00Z",
+                )
+            })
+            .collect();
+        many.extend((20..30).map(|i| {
+            landing(
+                i,
+                "2026-11-30T09:00:00Z",
+                "2026-11-30T08:00:00Z",
+                "2026-11-30T08:05:00Z",
+            )
+        }));
         assert_eq!(ci_estimate(&many), (Some(5 * 60), TIMED_LANDINGS));
     }
 }

@@ -63,45 +63,130 @@ struct Lease {
 
 fn parse(record: &str) -> Option<Lease> {
     let m = markers::parse(record).filter(|m| m.kind == KIND_LEASE)?;
-    Some(Lease { holder: m.get("holder").to_string(), until: parse_rfc3339(m.get("until"))? })
+    Some(Lease {
+        holder: m.get("holder").to_string(),
+        until: parse_rfc3339(m.get("until"))?,
+    })
 }
 
 fn body(me: &str, now: i64, until: i64) -> String {
-    markers::render(KIND_LEASE, &[("holder", me), ("until", &format_rfc3339(until)), ("at", &format_rfc3339(now))])
+    markers::render(
+        KIND_LEASE,
+        &[
+            ("holder", me),
+            ("until", &format_rfc3339(until)),
+            ("at", &format_rfc3339(now)),
+        ],
+    )
 }
 
-fn answer(action: &str, record: Option<String>, holder: Option<&str>, until: Option<i64>, wait_seconds: u64, message: String) -> LeaseDecision {
-    LeaseDecision { action: action.into(), record, holder: holder.map(Into::into), until: until.map(format_rfc3339), wait_seconds, message }
+fn answer(
+    action: &str,
+    record: Option<String>,
+    holder: Option<&str>,
+    until: Option<i64>,
+    wait_seconds: u64,
+    message: String,
+) -> LeaseDecision {
+    LeaseDecision {
+        action: action.into(),
+        record,
+        holder: holder.map(Into::into),
+        until: until.map(format_rfc3339),
+        wait_seconds,
+        message,
+    }
 }
 
 pub fn lease(i: &LeaseInput) -> Result<LeaseDecision, String> {
     let now = parse_rfc3339(&i.now).ok_or_else(|| format!("$.now: expected an RFC 3339 time, found {:?}", i.now))?;
     if !markers::valid_value(&i.me) {
-        return Err(format!("$.me: {:?} cannot be a holder's name (no spaces, `=` or `--`)", i.me));
+        return Err(format!(
+            "$.me: {:?} cannot be a holder's name (no spaces, `=` or `--`)",
+            i.me
+        ));
     }
     let ttl = i64::try_from(i.ttl_seconds.unwrap_or(DEFAULT_TTL_SECONDS).max(1)).unwrap_or(i64::MAX / 4);
     let me = i.me.as_str();
     if let Some(held) = i.held.as_deref().and_then(parse).filter(|l| l.holder == me) {
         if !i.release && held.until - now > ttl / 2 {
-            return Ok(answer("keep", None, Some(me), Some(held.until), 0, format!("the queue's lease is ours until {}", format_rfc3339(held.until))));
+            return Ok(answer(
+                "keep",
+                None,
+                Some(me),
+                Some(held.until),
+                0,
+                format!("the queue's lease is ours until {}", format_rfc3339(held.until)),
+            ));
         }
-        return Ok(answer("read", None, Some(me), Some(held.until), 0, "the queue's lease is read before it is renewed or released".into()));
+        return Ok(answer(
+            "read",
+            None,
+            Some(me),
+            Some(held.until),
+            0,
+            "the queue's lease is read before it is renewed or released".into(),
+        ));
     }
     let current = i.record.as_deref().and_then(parse);
     match current {
-        Some(l) if l.holder == me && i.release => Ok(answer("release", Some(body(me, now, now)), None, None, 0, "the queue's lease released".into())),
-        Some(l) if l.holder == me => Ok(answer("renew", Some(body(me, now, now + ttl)), Some(me), Some(now + ttl), 0, format!("the queue's lease renewed until {}", format_rfc3339(now + ttl)))),
-        _ if i.release => Ok(answer("none", None, None, None, 0, "the queue's lease is not ours: nothing to release".into())),
+        Some(l) if l.holder == me && i.release => Ok(answer(
+            "release",
+            Some(body(me, now, now)),
+            None,
+            None,
+            0,
+            "the queue's lease released".into(),
+        )),
+        Some(l) if l.holder == me => Ok(answer(
+            "renew",
+            Some(body(me, now, now + ttl)),
+            Some(me),
+            Some(now + ttl),
+            0,
+            format!("the queue's lease renewed until {}", format_rfc3339(now + ttl)),
+        )),
+        _ if i.release => Ok(answer(
+            "none",
+            None,
+            None,
+            None,
+            0,
+            "the queue's lease is not ours: nothing to release".into(),
+        )),
         Some(l) if l.until > now => {
             // Asked again at the expiry, or sooner when the holder's lease is far off (it may leave early).
             let wait = u64::try_from((l.until - now).min(ttl)).unwrap_or(1).max(1);
-            let message = format!("the queue is held by {} until {}: waiting", l.holder, format_rfc3339(l.until));
+            let message = format!(
+                "the queue is held by {} until {}: waiting",
+                l.holder,
+                format_rfc3339(l.until)
+            );
             Ok(answer("wait", None, Some(&l.holder), Some(l.until), wait, message))
         }
         Some(l) => {
-            let message = format!("the queue's lease taken over from {} (it expired at {}) until {}", l.holder, format_rfc3339(l.until), format_rfc3339(now + ttl));
-            Ok(answer("take", Some(body(me, now, now + ttl)), Some(me), Some(now + ttl), 0, message))
+            let message = format!(
+                "the queue's lease taken over from {} (it expired at {}) until {}",
+                l.holder,
+                format_rfc3339(l.until),
+                format_rfc3339(now + ttl)
+            );
+            Ok(answer(
+                "take",
+                Some(body(me, now, now + ttl)),
+                Some(me),
+                Some(now + ttl),
+                0,
+                message,
+            ))
         }
-        None => Ok(answer("take", Some(body(me, now, now + ttl)), Some(me), Some(now + ttl), 0, format!("the queue's lease taken until {}", format_rfc3339(now + ttl)))),
+        None => Ok(answer(
+            "take",
+            Some(body(me, now, now + ttl)),
+            Some(me),
+            Some(now + ttl),
+            0,
+            format!("the queue's lease taken until {}", format_rfc3339(now + ttl)),
+        )),
     }
 }

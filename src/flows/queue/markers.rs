@@ -20,14 +20,20 @@ pub const RETRY_TICKED: &str = "- [x] Retry";
 
 /// Whether a person ticked the Retry box (it is the last line).
 pub fn retry_ticked(body: &str) -> bool {
-    body.lines().rev().find(|l| !l.trim().is_empty()).is_some_and(|l| l.trim_start().to_ascii_lowercase().starts_with(&RETRY_TICKED.to_ascii_lowercase()))
+    body.lines().rev().find(|l| !l.trim().is_empty()).is_some_and(|l| {
+        l.trim_start()
+            .to_ascii_lowercase()
+            .starts_with(&RETRY_TICKED.to_ascii_lowercase())
+    })
 }
 
 /// A set-aside comment: the record, the reason's sentence and detail, what clears it, where it
 /// stands in the lane once fixed (`place`, empty when unknown), the box.
 pub fn set_aside_body(reason: &str, head: &str, base: &str, detail: &str, place: &str) -> String {
     let first = render(KIND_SET_ASIDE, &[("reason", reason), ("head", head), ("base", base)]);
-    let sentence = super::setaside::Reason::parse(reason).map(|r| r.sentence()).unwrap_or("Set aside for a reason this version of prflow does not know.");
+    let sentence = super::setaside::Reason::parse(reason)
+        .map(|r| r.sentence())
+        .unwrap_or("Set aside for a reason this version of prflow does not know.");
     let clears = match super::setaside::Reason::parse(reason) {
         Some(r) if !r.cleared_by_main_move() => "A push to this branch clears it.",
         _ => "A push to this branch, or `main` moving, clears it.",

@@ -38,15 +38,27 @@ fn folded(title: &str, log: &str) -> String {
         return String::new();
     }
     let tail = &lines[lines.len().saturating_sub(LOG_TAIL_LINES)..];
-    format!("<details><summary>{} (last {} lines)</summary>\n\n{}\n</details>", crate::core::text::inline(title), tail.len(), crate::core::text::code_block(&tail.join("\n")))
+    format!(
+        "<details><summary>{} (last {} lines)</summary>\n\n{}\n</details>",
+        crate::core::text::inline(title),
+        tail.len(),
+        crate::core::text::code_block(&tail.join("\n"))
+    )
 }
 
 /// A job log's line without the time GitHub stamps it with (`2026-11-30T12:00:00.0000000Z `).
 fn unstamped(line: &str) -> &str {
-    let Some((first, rest)) = line.split_once(' ') else { return line };
+    let Some((first, rest)) = line.split_once(' ') else {
+        return line;
+    };
     let b = first.as_bytes();
-    let stamp = b.len() >= 20 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-' && b[10] == b'T' && first.ends_with('Z');
-    if stamp { rest } else { line }
+    let stamp =
+        b.len() >= 20 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-' && b[10] == b'T' && first.ends_with('Z');
+    if stamp {
+        rest
+    } else {
+        line
+    }
 }
 
 /// The human part of a set-aside comment: what failed, the files, the log.
@@ -54,7 +66,14 @@ pub fn detail(lines: &[String], files: &[String], log: &str) -> String {
     let mut out: Vec<String> = lines.iter().filter(|l| !l.is_empty()).cloned().collect();
     if !files.is_empty() {
         // A path is the branch's to name: a code span it cannot close.
-        out.push(format!("Conflicting files:\n{}", files.iter().map(|f| format!("- {}", crate::core::text::code_span(f))).collect::<Vec<_>>().join("\n")));
+        out.push(format!(
+            "Conflicting files:\n{}",
+            files
+                .iter()
+                .map(|f| format!("- {}", crate::core::text::code_span(f)))
+                .collect::<Vec<_>>()
+                .join("\n")
+        ));
     }
     let tail = log_tail(log);
     if !tail.is_empty() {
@@ -81,15 +100,37 @@ pub fn detail_logs(lines: &[String], files: &[String], logs: &[(String, String)]
 /// Record a set-aside and return the comment to write (edited in place when the tool's own
 /// set-aside comment exists, resolved or not: one per pull request). `place` says where it stands
 /// in the lane once fixed.
-pub fn set_aside(records: &mut Vec<SetAsideRecord>, facts: &Facts, number: u64, reason: Reason, head: &str, detail: &str, place: &str) -> Op {
+pub fn set_aside(
+    records: &mut Vec<SetAsideRecord>,
+    facts: &Facts,
+    number: u64,
+    reason: Reason,
+    head: &str,
+    detail: &str,
+    place: &str,
+) -> Op {
     let base = facts.base_tip_sha.clone().unwrap_or_default();
     records.retain(|r| r.number != number);
-    records.push(SetAsideRecord { number, reason: reason.code().into(), head: head.into(), base: base.clone() });
+    records.push(SetAsideRecord {
+        number,
+        reason: reason.code().into(),
+        head: head.into(),
+        base: base.clone(),
+    });
     let body = markers::set_aside_body(reason.code(), head, &base, detail, place);
-    let existing = facts.pull_requests.iter().find(|p| p.number == number).and_then(|pr| setaside::own_set_aside(facts, pr)).map(|(c, _)| c);
+    let existing = facts
+        .pull_requests
+        .iter()
+        .find(|p| p.number == number)
+        .and_then(|pr| setaside::own_set_aside(facts, pr))
+        .map(|(c, _)| c);
     // An edit is guarded by the line the comment starts with now (as read, or as this run wrote it:
     // a resolved line, or a set-aside at an older head), not by the line it is about to get.
-    let marker = existing.filter(|c| c.id.is_some()).map(|c| c.body.lines().next().unwrap_or_default()).unwrap_or_else(|| body.lines().next().unwrap_or_default()).to_string();
+    let marker = existing
+        .filter(|c| c.id.is_some())
+        .map(|c| c.body.lines().next().unwrap_or_default())
+        .unwrap_or_else(|| body.lines().next().unwrap_or_default())
+        .to_string();
     Op::UpsertComment {
         number,
         marker,
@@ -104,7 +145,10 @@ pub fn set_aside(records: &mut Vec<SetAsideRecord>, facts: &Facts, number: u64, 
 /// `not-merging`: last from now on, at this head.
 pub fn demote(demoted: &mut Vec<Demotion>, number: u64, head: &str) {
     demoted.retain(|d| d.number != number);
-    demoted.push(Demotion { number, head: head.into() });
+    demoted.push(Demotion {
+        number,
+        head: head.into(),
+    });
 }
 
 /// The worker pushed `number` from `old` to `new`: its own push does not end a demotion.

@@ -10,8 +10,8 @@ pub mod codeowners;
 pub mod ctx;
 pub mod cycle;
 pub mod declare;
-pub mod flake;
 pub mod fixer;
+pub mod flake;
 pub mod graph;
 pub mod green;
 pub mod lane;
@@ -44,4 +44,3 @@ pub use reads::{tip_reads, tip_reads_in};
 pub fn triage(facts: &Facts, config: &Config) -> triage::Report {
     triage::triage(&Ctx::new(facts, config))
 }
-

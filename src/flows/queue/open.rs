@@ -4,10 +4,10 @@
 //! against the head the claim was made at, then the claim resolved so the worker owns it again).
 //! The shells only run git and apply these ops through the writer table.
 
+use super::ctx::Ctx;
 use super::declare::parse_trailers;
 use super::markers;
 use super::owner;
-use super::ctx::Ctx;
 use crate::core::plan::{Guard, LabelChange, Op};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -52,25 +52,63 @@ pub struct OpenPrDecision {
 
 pub fn open_pr(ctx: &Ctx, req: &OpenPrRequest) -> OpenPrDecision {
     let labels_cfg = &ctx.config.queue.labels;
-    let base = req.base.clone().filter(|b| !b.trim().is_empty()).unwrap_or_else(|| ctx.default_branch.clone());
-    let refuse = |code: &str, message: String| OpenPrDecision { ok: false, code: code.into(), message, base: base.clone(), stacked_on: None, body: String::new(), labels: vec![], ops: vec![], warnings: vec![] };
+    let base = req
+        .base
+        .clone()
+        .filter(|b| !b.trim().is_empty())
+        .unwrap_or_else(|| ctx.default_branch.clone());
+    let refuse = |code: &str, message: String| OpenPrDecision {
+        ok: false,
+        code: code.into(),
+        message,
+        base: base.clone(),
+        stacked_on: None,
+        body: String::new(),
+        labels: vec![],
+        ops: vec![],
+        warnings: vec![],
+    };
     if req.title.trim().is_empty() {
         return refuse("no-title", "a pull request needs a title (--title)".into());
     }
     if req.head.trim().is_empty() {
-        return refuse("no-head", "no head branch: check out the branch to open, or name it with --head".into());
+        return refuse(
+            "no-head",
+            "no head branch: check out the branch to open, or name it with --head".into(),
+        );
     }
     if req.head == base {
-        return refuse("head-is-base", format!("the head branch `{}` is the base itself", req.head));
+        return refuse(
+            "head-is-base",
+            format!("the head branch `{}` is the base itself", req.head),
+        );
     }
-    if let Some(pr) = ctx.facts.pull_requests.iter().find(|p| !p.is_fork && p.head_ref == req.head) {
-        return refuse("exists", format!("`{}` already has an open pull request: #{}", req.head, pr.number));
+    if let Some(pr) = ctx
+        .facts
+        .pull_requests
+        .iter()
+        .find(|p| !p.is_fork && p.head_ref == req.head)
+    {
+        return refuse(
+            "exists",
+            format!("`{}` already has an open pull request: #{}", req.head, pr.number),
+        );
     }
     // A layer of a stack: the base is another open pull request's branch (the same rule the worker's
     // triage reads, so the order written here is the order it lands in).
-    let parent = if base == ctx.default_branch { None } else { ctx.heads.get(&base.as_str()).copied() };
+    let parent = if base == ctx.default_branch {
+        None
+    } else {
+        ctx.heads.get(&base.as_str()).copied()
+    };
     if base != ctx.default_branch && parent.is_none() {
-        return refuse("base-unknown", format!("--base {base} is neither the default branch `{}` nor an open pull request's branch", ctx.default_branch));
+        return refuse(
+            "base-unknown",
+            format!(
+                "--base {base} is neither the default branch `{}` nor an open pull request's branch",
+                ctx.default_branch
+            ),
+        );
     }
     let mut warnings = Vec::new();
     let mut body = req.body.trim_end().to_string();
@@ -99,7 +137,10 @@ pub fn open_pr(ctx: &Ctx, req: &OpenPrRequest) -> OpenPrDecision {
         if ctx.config.stations.machines.contains_key(machine) {
             labels.push(format!("{}{machine}", ctx.config.stations.labels.from_prefix));
         } else {
-            warnings.push(format!("--machine {machine} is not in stations.machines: no `{}` label", ctx.config.stations.labels.from_prefix));
+            warnings.push(format!(
+                "--machine {machine} is not in stations.machines: no `{}` label",
+                ctx.config.stations.labels.from_prefix
+            ));
         }
     }
     let what = match parent {
@@ -107,15 +148,45 @@ pub fn open_pr(ctx: &Ctx, req: &OpenPrRequest) -> OpenPrDecision {
         None => format!("onto `{base}`"),
     };
     let message = format!("open `{}` {what} with {}", req.head, labels.join(", "));
-    let mut ops = vec![Op::CreatePullRequest { title: req.title.trim().into(), body: body.clone(), head: req.head.clone(), base: base.clone(), draft: req.draft, labels: labels.clone(), reason: message.clone() }];
+    let mut ops = vec![Op::CreatePullRequest {
+        title: req.title.trim().into(),
+        body: body.clone(),
+        head: req.head.clone(),
+        base: base.clone(),
+        draft: req.draft,
+        labels: labels.clone(),
+        reason: message.clone(),
+    }];
     if let Some(below) = parent.and_then(|n| ctx.by_number.get(&n).copied()) {
         // `auto-rebase` is on every layer: the bottom one was opened before it knew it was a stack.
         if !ctx.declared.get(&below.number).is_some_and(|d| d.auto_rebase) {
-            let reason = format!("#{} is the layer below a new layer: every layer of a stack is kept on the tip", below.number);
-            ops.push(Op::EditLabels { number: below.number, add: vec![LabelChange { label: labels_cfg.auto_rebase.clone(), reason: reason.clone() }], remove: vec![], reason, guard: Guard::default() });
+            let reason = format!(
+                "#{} is the layer below a new layer: every layer of a stack is kept on the tip",
+                below.number
+            );
+            ops.push(Op::EditLabels {
+                number: below.number,
+                add: vec![LabelChange {
+                    label: labels_cfg.auto_rebase.clone(),
+                    reason: reason.clone(),
+                }],
+                remove: vec![],
+                reason,
+                guard: Guard::default(),
+            });
         }
     }
-    OpenPrDecision { ok: true, code: "open".into(), message, base, stacked_on: parent, body, labels, ops, warnings }
+    OpenPrDecision {
+        ok: true,
+        code: "open".into(),
+        message,
+        base,
+        stacked_on: parent,
+        body,
+        labels,
+        ops,
+        warnings,
+    }
 }
 
 /// `push-fixed-pr`'s request: the pull request, the claimant, and the commit it is about to push.
@@ -154,7 +225,14 @@ pub struct PushFixedDecision {
 }
 
 pub fn push_fixed_pr(ctx: &Ctx, req: &PushFixedRequest) -> PushFixedDecision {
-    let refuse = |code: &str, message: String| PushFixedDecision { ok: false, code: code.into(), message, before: vec![], push: None, after: vec![] };
+    let refuse = |code: &str, message: String| PushFixedDecision {
+        ok: false,
+        code: code.into(),
+        message,
+        before: vec![],
+        push: None,
+        after: vec![],
+    };
     let n = req.number;
     let Some(pr) = ctx.by_number.get(&n).copied() else {
         return refuse("not-open", format!("#{n} is not an open pull request"));
@@ -164,25 +242,77 @@ pub fn push_fixed_pr(ctx: &Ctx, req: &PushFixedRequest) -> PushFixedDecision {
     }
     // Only the claimant pushes: the claim is what kept the worker off the branch while the fix was made.
     let Some(claim) = owner::holding_claim(ctx, pr) else {
-        return refuse("no-claim", format!("#{n} has no claim holding at {}: claim it first (prflow claim-pr {n} --by {})", markers::short(&pr.head_sha), req.by));
+        return refuse(
+            "no-claim",
+            format!(
+                "#{n} has no claim holding at {}: claim it first (prflow claim-pr {n} --by {})",
+                markers::short(&pr.head_sha),
+                req.by
+            ),
+        );
     };
     if claim.by != req.by {
-        return refuse("claimed-by-other", format!("#{n} is claimed by {}, not {}", claim.by, req.by));
+        return refuse(
+            "claimed-by-other",
+            format!("#{n} is claimed by {}, not {}", claim.by, req.by),
+        );
     }
     if req.commit.is_empty() || req.commit == pr.head_sha {
-        return refuse("nothing-to-push", format!("#{n}: the commit to push is the head already; nothing was fixed"));
+        return refuse(
+            "nothing-to-push",
+            format!("#{n}: the commit to push is the head already; nothing was fixed"),
+        );
     }
     let skip = ctx.config.queue.labels.skip_ci.clone();
     let mut before = Vec::new();
     if !pr.labels.iter().any(|l| l.eq_ignore_ascii_case(&skip)) {
         // Before the push, so the push runs no matrix: only the worker decides when one runs.
         let reason = format!("#{n}: the fix is pushed under {skip}; the worker releases it when its turn comes");
-        before.push(Op::EditLabels { number: n, add: vec![LabelChange { label: skip.clone(), reason: reason.clone() }], remove: vec![], reason, guard: Guard::head(&pr.head_sha) });
+        before.push(Op::EditLabels {
+            number: n,
+            add: vec![LabelChange {
+                label: skip.clone(),
+                reason: reason.clone(),
+            }],
+            remove: vec![],
+            reason,
+            guard: Guard::head(&pr.head_sha),
+        });
     }
-    let (comment, marker) = markers::own(&pr.comments, ctx.facts.viewer.as_deref()).into_iter().find(|(c, _)| c.id.is_some() && c.id == claim.comment_id).expect("a holding claim has its comment");
+    let (comment, marker) = markers::own(&pr.comments, ctx.facts.viewer.as_deref())
+        .into_iter()
+        .find(|(c, _)| c.id.is_some() && c.id == claim.comment_id)
+        .expect("a holding claim has its comment");
     let first = comment.body.split('\n').next().unwrap_or_default().to_string();
-    let why = format!("fix pushed by {} as {}; the worker has it again.", req.by, markers::short(&req.commit));
-    let message = format!("#{n}: push {} onto `{}` leased at {} under {skip}, then release the claim", markers::short(&req.commit), pr.head_ref, markers::short(&pr.head_sha));
-    let after = vec![Op::UpsertComment { number: n, marker: first, body: markers::resolved_line(&marker, &why), reason: format!("#{n}: the claim by {} ends with its push", req.by), comment_id: claim.comment_id, guard: Guard::head(&req.commit) }];
-    PushFixedDecision { ok: true, code: "push".into(), message, before, push: Some(LeasedPush { branch: pr.head_ref.clone(), commit: req.commit.clone(), lease: pr.head_sha.clone() }), after }
+    let why = format!(
+        "fix pushed by {} as {}; the worker has it again.",
+        req.by,
+        markers::short(&req.commit)
+    );
+    let message = format!(
+        "#{n}: push {} onto `{}` leased at {} under {skip}, then release the claim",
+        markers::short(&req.commit),
+        pr.head_ref,
+        markers::short(&pr.head_sha)
+    );
+    let after = vec![Op::UpsertComment {
+        number: n,
+        marker: first,
+        body: markers::resolved_line(&marker, &why),
+        reason: format!("#{n}: the claim by {} ends with its push", req.by),
+        comment_id: claim.comment_id,
+        guard: Guard::head(&req.commit),
+    }];
+    PushFixedDecision {
+        ok: true,
+        code: "push".into(),
+        message,
+        before,
+        push: Some(LeasedPush {
+            branch: pr.head_ref.clone(),
+            commit: req.commit.clone(),
+            lease: pr.head_sha.clone(),
+        }),
+        after,
+    }
 }

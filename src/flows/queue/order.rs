@@ -25,7 +25,13 @@ impl OrderKey {
             // Demoted ones only order among themselves, by number.
             (true, Priority::Normal, false, false, self.number)
         } else {
-            (false, self.priority, self.version, self.dirty && !self.version, self.number)
+            (
+                false,
+                self.priority,
+                self.version,
+                self.dirty && !self.version,
+                self.number,
+            )
         }
     }
 }

@@ -5,9 +5,9 @@
 //! own reading of `main`, and each found the pull request the other's. So it reads the comments and
 //! the pull request, never the tip of the base: a set-aside stands until the worker rewrites it.
 
+use super::ctx::Ctx;
 use super::markers::{self, KIND_CLAIM, KIND_SET_ASIDE};
 use super::setaside::Reason;
-use super::ctx::Ctx;
 use crate::core::facts::PullRequest;
 use crate::core::time::parse_rfc3339;
 use schemars::JsonSchema;
@@ -61,7 +61,12 @@ fn claims(ctx: &Ctx, pr: &PullRequest) -> Vec<(Claim, bool)> {
         .into_iter()
         .filter(|(_, m)| m.kind == KIND_CLAIM || (m.kind == markers::KIND_RESOLVED && m.get("was") == KIND_CLAIM))
         .map(|(c, m)| {
-            let claim = Claim { by: m.get("by").into(), head: m.get("head").into(), at: m.get("at").into(), comment_id: c.id };
+            let claim = Claim {
+                by: m.get("by").into(),
+                head: m.get("head").into(),
+                at: m.get("at").into(),
+                comment_id: c.id,
+            };
             let fresh = match (parse_rfc3339(&claim.at), ctx.now) {
                 (Some(at), Some(now)) => now - at <= i64::from(ctx.config.queue.claim_minutes) * 60 && now >= at,
                 _ => false,
@@ -79,7 +84,10 @@ fn claims(ctx: &Ctx, pr: &PullRequest) -> Vec<(Claim, bool)> {
 /// earlier writer that already read back and returned be overtaken by a later one: two holders.
 pub fn current_claim(ctx: &Ctx, pr: &PullRequest) -> Option<(Claim, bool)> {
     let all = claims(ctx, pr);
-    all.iter().find(|(_, holds)| *holds).cloned().or_else(|| all.last().cloned())
+    all.iter()
+        .find(|(_, holds)| *holds)
+        .cloned()
+        .or_else(|| all.last().cloned())
 }
 
 /// A claim that holds: written at this head, less than `claimMinutes` ago (the oldest such).
@@ -92,13 +100,22 @@ pub fn holding_claim(ctx: &Ctx, pr: &PullRequest) -> Option<Claim> {
 pub fn standing_set_aside(ctx: &Ctx, pr: &PullRequest) -> Option<crate::core::facts::SetAsideRecord> {
     if let Some((c, m)) = super::setaside::own_set_aside(ctx.facts, pr) {
         if m.kind == KIND_SET_ASIDE && m.get("head") == pr.head_sha && !markers::retry_ticked(&c.body) {
-            return Some(crate::core::facts::SetAsideRecord { number: pr.number, reason: m.get("reason").into(), head: m.get("head").into(), base: m.get("base").into() });
+            return Some(crate::core::facts::SetAsideRecord {
+                number: pr.number,
+                reason: m.get("reason").into(),
+                head: m.get("head").into(),
+                base: m.get("base").into(),
+            });
         }
         if m.kind == KIND_SET_ASIDE {
             return None;
         }
     }
-    ctx.settlement.records.iter().find(|r| r.number == pr.number && r.head == pr.head_sha).cloned()
+    ctx.settlement
+        .records
+        .iter()
+        .find(|r| r.number == pr.number && r.head == pr.head_sha)
+        .cloned()
 }
 
 // The owner of each set-aside reason is decided here, where owners are, so the set-aside module
@@ -111,7 +128,13 @@ impl Reason {
             // The fixer repairs conflicts and failing checks.
             Reason::RebaseFailed | Reason::ChecksFailed => Owner::Fixer,
             // A setting, a permission, a bypass merge or something no check reports: a person.
-            Reason::PushFailed | Reason::UnlabelFailed | Reason::ArmFailed | Reason::AlreadyInBase | Reason::NotMerging | Reason::WatchTimeout | Reason::AwaitingBypass => Owner::Human,
+            Reason::PushFailed
+            | Reason::UnlabelFailed
+            | Reason::ArmFailed
+            | Reason::AlreadyInBase
+            | Reason::NotMerging
+            | Reason::WatchTimeout
+            | Reason::AwaitingBypass => Owner::Human,
         }
     }
 }
@@ -122,30 +145,70 @@ pub fn queue_owner(ctx: &Ctx, pr: &PullRequest) -> Option<OwnerVerdict> {
     if !d.in_queue() {
         return None;
     }
-    let v = |owner, code: &str, why: String| Some(OwnerVerdict { owner, code: code.into(), why });
+    let v = |owner, code: &str, why: String| {
+        Some(OwnerVerdict {
+            owner,
+            code: code.into(),
+            why,
+        })
+    };
     if let Some(claim) = holding_claim(ctx, pr) {
-        return v(Owner::Fixer, "claimed", format!("claimed by {} at {}", claim.by, claim.at));
+        return v(
+            Owner::Fixer,
+            "claimed",
+            format!("claimed by {} at {}", claim.by, claim.at),
+        );
     }
     if let Some(record) = standing_set_aside(ctx, pr) {
         return match Reason::parse(&record.reason) {
-            Some(r) => v(r.owner(), &format!("set-aside:{}", r.code()), format!("set aside `{}` at {}", r.code(), markers::short(&record.head))),
-            None => v(Owner::None, "set-aside:unknown", format!("set aside for `{}`, a reason this version does not know", record.reason)),
+            Some(r) => v(
+                r.owner(),
+                &format!("set-aside:{}", r.code()),
+                format!("set aside `{}` at {}", r.code(), markers::short(&record.head)),
+            ),
+            None => v(
+                Owner::None,
+                "set-aside:unknown",
+                format!("set aside for `{}`, a reason this version does not know", record.reason),
+            ),
         };
     }
     if pr.is_draft {
         return v(Owner::Human, "draft", "a draft: its author finishes it".into());
     }
     if pr.is_fork {
-        return v(Owner::Human, "fork", "a fork's branch: the queue cannot push to it".into());
+        return v(
+            Owner::Human,
+            "fork",
+            "a fork's branch: the queue cannot push to it".into(),
+        );
     }
     if let Some(cycle) = ctx.graph.cycle_of(pr.number) {
-        return v(Owner::Human, "cycle", format!("caught in the cycle {}", super::numbers::cycle_numbers(cycle, pr.number)));
+        return v(
+            Owner::Human,
+            "cycle",
+            format!(
+                "caught in the cycle {}",
+                super::numbers::cycle_numbers(cycle, pr.number)
+            ),
+        );
     }
     if pr.native_stack && !pr.auto_merge {
-        return v(Owner::Human, "native-stack", "in one of GitHub's native stacks: merged by hand".into());
+        return v(
+            Owner::Human,
+            "native-stack",
+            "in one of GitHub's native stacks: merged by hand".into(),
+        );
     }
     if !ctx.base_actionable(pr) {
-        return v(Owner::Human, "base", format!("based on `{}`, neither the default branch nor an open pull request's branch", pr.base_ref));
+        return v(
+            Owner::Human,
+            "base",
+            format!(
+                "based on `{}`, neither the default branch nor an open pull request's branch",
+                pr.base_ref
+            ),
+        );
     }
     v(Owner::Worker, "worker", "waiting its turn with the worker".into())
 }

@@ -36,7 +36,14 @@ pub fn fingerprint(facts: &Facts, report: &Report) -> String {
     for p in prs {
         let mut labels = p.labels.clone();
         labels.sort();
-        let held = report.entries.iter().find(|e| e.number == p.number).and_then(|e| e.review.as_ref()).filter(|r| r.held).map(|r| r.reasons.join(";")).unwrap_or_default();
+        let held = report
+            .entries
+            .iter()
+            .find(|e| e.number == p.number)
+            .and_then(|e| e.review.as_ref())
+            .filter(|r| r.held)
+            .map(|r| r.reasons.join(";"))
+            .unwrap_or_default();
         text.push_str(&format!(
             "#{} {} {} [{}] am={} draft={} held={held:?} body={}\n",
             p.number,
@@ -53,7 +60,11 @@ pub fn fingerprint(facts: &Facts, report: &Report) -> String {
 
 /// The counter after one more survey.
 pub fn observe(last: &Quiet, fingerprint: String) -> Quiet {
-    let streak = if !last.fingerprint.is_empty() && last.fingerprint == fingerprint { last.streak + 1 } else { 1 };
+    let streak = if !last.fingerprint.is_empty() && last.fingerprint == fingerprint {
+        last.streak + 1
+    } else {
+        1
+    };
     Quiet { fingerprint, streak }
 }
 

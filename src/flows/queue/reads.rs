@@ -10,8 +10,8 @@
 //! silent "nothing there", and the triage lists it in its warnings.
 
 use super::codeowners;
-use super::declare::parse_trailers;
 use super::ctx::Ctx;
+use super::declare::parse_trailers;
 use crate::core::facts::{Facts, PullFact, RepoFact};
 use crate::Config;
 use schemars::JsonSchema;
@@ -71,7 +71,10 @@ pub fn reads_in(ctx: &Ctx) -> Reads {
                 if i.open && !i.pull_request && i.blocked_by.is_none() {
                     push(&mut out.blocked_by, i.number);
                 }
-                let named = parse_trailers(&i.body).start_after.into_iter().chain(i.blocked_by.iter().flatten().copied());
+                let named = parse_trailers(&i.body)
+                    .start_after
+                    .into_iter()
+                    .chain(i.blocked_by.iter().flatten().copied());
                 for n in named {
                     if unread(n) {
                         push(&mut out.issues, n);
@@ -80,11 +83,17 @@ pub fn reads_in(ctx: &Ctx) -> Reads {
             }
         }
     }
-    if facts.require_code_owner_review && !facts.repo_unknown(RepoFact::Codeowners) && !facts.repo_unknown(RepoFact::TeamMembers) {
+    if facts.require_code_owner_review
+        && !facts.repo_unknown(RepoFact::Codeowners)
+        && !facts.repo_unknown(RepoFact::TeamMembers)
+    {
         for rule in codeowners::parse(facts.codeowners.as_deref().unwrap_or_default()) {
             for owner in &rule.owners {
                 let team = owner.trim_start_matches('@').to_ascii_lowercase();
-                let read = facts.team_members.keys().any(|t| t.trim_start_matches('@').eq_ignore_ascii_case(&team));
+                let read = facts
+                    .team_members
+                    .keys()
+                    .any(|t| t.trim_start_matches('@').eq_ignore_ascii_case(&team));
                 if owner.starts_with('@') && team.contains('/') && !read {
                     push(&mut out.teams, team);
                 }
@@ -108,7 +117,12 @@ pub fn reads_in(ctx: &Ctx) -> Reads {
 /// `reads` as the boundary calls it: facts as JSON text; a bad config is an error naming every path.
 pub fn reads_text(facts: &str, config: serde_json::Value) -> Result<Reads, String> {
     let facts = crate::core::facts::parse_facts_str(facts).map_err(|e| e.0)?;
-    let config = Config::from_value(config).map_err(|errors| format!("config: {}", errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")))?;
+    let config = Config::from_value(config).map_err(|errors| {
+        format!(
+            "config: {}",
+            errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")
+        )
+    })?;
     Ok(reads(&facts, &config))
 }
 
@@ -130,7 +144,11 @@ pub fn tip_reads_in(ctx: &Ctx) -> Vec<u64> {
         .pull_requests
         .iter()
         .filter(|pr| !pr.is_fork && pr.base_ref == ctx.default_branch)
-        .filter(|pr| ctx.declared.get(&pr.number).is_some_and(|d| d.is_version || d.paused_in_queue() || (d.merge_queued && !d.skip_ci && green_blocked(ctx, pr))))
+        .filter(|pr| {
+            ctx.declared.get(&pr.number).is_some_and(|d| {
+                d.is_version || d.paused_in_queue() || (d.merge_queued && !d.skip_ci && green_blocked(ctx, pr))
+            })
+        })
         .map(|pr| pr.number)
         .collect()
 }
@@ -138,7 +156,8 @@ pub fn tip_reads_in(ctx: &Ctx) -> Vec<u64> {
 /// GitHub reads BLOCKED and every required check is green.
 fn green_blocked(ctx: &Ctx, pr: &crate::core::facts::PullRequest) -> bool {
     let required = crate::core::checks::required_contexts(&ctx.facts.required_checks, ctx.config);
-    pr.merge_state_status.as_deref() == Some("BLOCKED") && super::green::green(&pr.checks, &required).state == super::green::GreenState::Green
+    pr.merge_state_status.as_deref() == Some("BLOCKED")
+        && super::green::green(&pr.checks, &required).state == super::green::GreenState::Green
 }
 
 #[cfg(test)]
@@ -163,24 +182,46 @@ mod tests {
         let config = Config::default();
         let queued = json!([{ "number": 5, "body": "", "labels": ["merge-queued", "skip-ci"], "baseRef": "main", "headRef": "b5", "headSha": "h5" }]);
         let cases: Vec<(&str, Value, Reads)> = vec![
-            ("the issue a closing keyword names", json!({}), Reads { issues: vec![10], ..Reads::default() }),
+            (
+                "the issue a closing keyword names",
+                json!({}),
+                Reads {
+                    issues: vec![10],
+                    ..Reads::default()
+                },
+            ),
             (
                 "Start-After: on continuation lines, once the issue is read (issue 11), and its dependencies",
                 json!({ "issues": [{ "number": 10, "open": true, "body": "Start-After:\n#12\n#13" }] }),
-                Reads { issues: vec![12, 13], blocked_by: vec![10], ..Reads::default() },
+                Reads {
+                    issues: vec![12, 13],
+                    blocked_by: vec![10],
+                    ..Reads::default()
+                },
             ),
             (
                 "what dependencies name is read too; read dependencies are not asked again",
                 json!({ "issues": [{ "number": 10, "open": true, "blockedBy": [14] }] }),
-                Reads { issues: vec![14], ..Reads::default() },
+                Reads {
+                    issues: vec![14],
+                    ..Reads::default()
+                },
             ),
             (
                 "an open pull request or a number read already is not asked",
                 json!({ "issues": [{ "number": 10, "open": true, "body": "Start-After: #5 #11", "blockedBy": [] }, { "number": 11, "pullRequest": true }] }),
                 Reads::default(),
             ),
-            ("a closed issue's dependencies are not read", json!({ "issues": [{ "number": 10, "open": false }] }), Reads::default()),
-            ("issues that could not be read are not asked again", json!({ "unknown": ["issues"] }), Reads::default()),
+            (
+                "a closed issue's dependencies are not read",
+                json!({ "issues": [{ "number": 10, "open": false }] }),
+                Reads::default(),
+            ),
+            (
+                "issues that could not be read are not asked again",
+                json!({ "unknown": ["issues"] }),
+                Reads::default(),
+            ),
             (
                 "a closing link to another repository's issue is not read as the local issue of its number (issue 11)",
                 json!({ "pullRequests": [{ "number": 5, "body": "", "baseRef": "main", "headRef": "b5", "headSha": "h5", "closingIssues": [{ "number": 13, "repository": "other/repo" }] }] }),
@@ -189,25 +230,56 @@ mod tests {
             (
                 "a closing link to this repository's issue is read, its repository compared without case",
                 json!({ "pullRequests": [{ "number": 5, "body": "", "baseRef": "main", "headRef": "b5", "headSha": "h5", "closingIssues": [{ "number": 7, "repository": "Me/Here" }, { "number": 13, "repository": "other/repo" }] }] }),
-                Reads { issues: vec![7], ..Reads::default() },
+                Reads {
+                    issues: vec![7],
+                    ..Reads::default()
+                },
             ),
             (
                 "the teams CODEOWNERS names, while code-owner review is required",
                 json!({ "requireCodeOwnerReview": true, "codeowners": "# owners\n*.rs @Org/Core @alice\ndocs/ @org/docs", "teamMembers": { "org/docs": ["bob"] } }),
-                Reads { issues: vec![10], teams: vec!["org/core".into()], ..Reads::default() },
+                Reads {
+                    issues: vec![10],
+                    teams: vec!["org/core".into()],
+                    ..Reads::default()
+                },
             ),
-            ("no team while code-owner review is not required", json!({ "codeowners": "* @org/core" }), Reads { issues: vec![10], ..Reads::default() }),
+            (
+                "no team while code-owner review is not required",
+                json!({ "codeowners": "* @org/core" }),
+                Reads {
+                    issues: vec![10],
+                    ..Reads::default()
+                },
+            ),
             (
                 "no team again once their read failed",
                 json!({ "requireCodeOwnerReview": true, "codeowners": "* @org/core", "unknown": ["teamMembers"] }),
-                Reads { issues: vec![10], ..Reads::default() },
+                Reads {
+                    issues: vec![10],
+                    ..Reads::default()
+                },
             ),
-            ("a branch paused in the queue is compared with the tip", json!({ "baseTipSha": "t", "pullRequests": queued }), Reads { tips: vec![5], ..Reads::default() }),
-            ("no tip to compare with: nothing compared", json!({ "pullRequests": queued }), Reads::default()),
+            (
+                "a branch paused in the queue is compared with the tip",
+                json!({ "baseTipSha": "t", "pullRequests": queued }),
+                Reads {
+                    tips: vec![5],
+                    ..Reads::default()
+                },
+            ),
+            (
+                "no tip to compare with: nothing compared",
+                json!({ "pullRequests": queued }),
+                Reads::default(),
+            ),
             (
                 "a released one, green while GitHub reads BLOCKED, is compared: GitHub would not say BEHIND",
                 json!({ "baseTipSha": "t", "requiredChecks": ["ci"], "pullRequests": [{ "number": 5, "labels": ["merge-queued"], "mergeStateStatus": "BLOCKED", "baseRef": "main", "headRef": "b5", "headSha": "h5", "checks": [{ "name": "ci", "status": "COMPLETED", "conclusion": "SUCCESS" }] }] }),
-                Reads { tips: vec![5], ..Reads::default() },
+                Reads {
+                    tips: vec![5],
+                    ..Reads::default()
+                },
             ),
             (
                 "a released one whose checks still run is not compared (the one being watched, every survey)",

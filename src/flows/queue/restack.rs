@@ -64,7 +64,13 @@ pub fn layers(ctx: &Ctx) -> Vec<Layer> {
         .pull_requests
         .iter()
         .filter(|p| !p.is_fork)
-        .filter_map(|p| ctx.stack_parent(p).map(|parent| Layer { number: p.number, parent, parent_head: ctx.by_number[&parent].head_sha.clone() }))
+        .filter_map(|p| {
+            ctx.stack_parent(p).map(|parent| Layer {
+                number: p.number,
+                parent,
+                parent_head: ctx.by_number[&parent].head_sha.clone(),
+            })
+        })
         .collect()
 }
 
@@ -76,7 +82,12 @@ pub fn above(ctx: &Ctx, number: u64) -> Vec<Job> {
     while let Some(n) = frontier.first().copied() {
         frontier.remove(0);
         let Some(parent) = ctx.by_number.get(&n) else { continue };
-        let mut children: Vec<&crate::core::facts::PullRequest> = ctx.facts.pull_requests.iter().filter(|p| !p.is_fork && ctx.stack_parent(p) == Some(n)).collect();
+        let mut children: Vec<&crate::core::facts::PullRequest> = ctx
+            .facts
+            .pull_requests
+            .iter()
+            .filter(|p| !p.is_fork && ctx.stack_parent(p) == Some(n))
+            .collect();
         children.sort_by_key(|p| p.number);
         for c in children {
             jobs.push(Job {
@@ -113,22 +124,39 @@ pub fn moved_layers(ctx: &Ctx, last: &[Layer], closed: &[ClosedPull]) -> Moved {
         if ctx.by_number.contains_key(&l.parent) {
             continue;
         }
-        let Some(pr) = ctx.by_number.get(&l.number) else { continue };
+        let Some(pr) = ctx.by_number.get(&l.number) else {
+            continue;
+        };
         if pr.is_fork {
-            out.log.push(format!("#{}: the layer below (#{}) left, but a fork's branch is never restacked", l.number, l.parent));
+            out.log.push(format!(
+                "#{}: the layer below (#{}) left, but a fork's branch is never restacked",
+                l.number, l.parent
+            ));
             continue;
         }
         let Some(c) = closed.iter().find(|c| c.number == l.parent) else {
-            out.log.push(format!("#{}: how #{} left the open list could not be read; left where GitHub put it", l.number, l.parent));
+            out.log.push(format!(
+                "#{}: how #{} left the open list could not be read; left where GitHub put it",
+                l.number, l.parent
+            ));
             continue;
         };
         let Some(squash) = c.merge_commit.clone().filter(|_| c.merged) else {
-            out.log.push(format!("#{}: #{} was closed without merging; left where it is", l.number, l.parent));
+            out.log.push(format!(
+                "#{}: #{} was closed without merging; left where it is",
+                l.number, l.parent
+            ));
             continue;
         };
-        out.moved_off.push(Head { number: l.number, head: l.parent_head.clone() });
+        out.moved_off.push(Head {
+            number: l.number,
+            head: l.parent_head.clone(),
+        });
         if pr.has_label(queued) {
-            out.log.push(format!("#{}: #{} merged; `{queued}` is on, so its own rebase drops #{}'s commits when it is picked", l.number, l.parent, l.parent));
+            out.log.push(format!(
+                "#{}: #{} merged; `{queued}` is on, so its own rebase drops #{}'s commits when it is picked",
+                l.number, l.parent, l.parent
+            ));
             continue;
         }
         out.jobs.push(Job {
@@ -138,7 +166,11 @@ pub fn moved_layers(ctx: &Ctx, last: &[Layer], closed: &[ClosedPull]) -> Moved {
             onto: Some(squash.clone()),
             upstream: l.parent_head.clone(),
             expected_head: pr.head_sha.clone(),
-            why: format!("#{} merged as {}: restacked off its commits (not the pull request's turn)", l.parent, super::markers::short(&squash)),
+            why: format!(
+                "#{} merged as {}: restacked off its commits (not the pull request's turn)",
+                l.parent,
+                super::markers::short(&squash)
+            ),
         });
         out.jobs.extend(above(ctx, l.number));
     }

@@ -31,9 +31,17 @@ fn login(owner: &str) -> String {
 /// Logins whose newest decisive review approves.
 fn approvers(pr: &PullRequest) -> BTreeSet<String> {
     // Each login's last decisive review stands (a later duplicate key replaces an earlier one).
-    let decisive = pr.reviews.iter().filter(|r| matches!(r.state.as_str(), "APPROVED" | "CHANGES_REQUESTED" | "DISMISSED"));
-    let latest = std::collections::BTreeMap::from_iter(decisive.map(|r| (r.author.to_ascii_lowercase(), r.state.as_str())));
-    latest.iter().filter(|(_, s)| **s == "APPROVED").map(|(a, _)| a.clone()).collect()
+    let decisive = pr
+        .reviews
+        .iter()
+        .filter(|r| matches!(r.state.as_str(), "APPROVED" | "CHANGES_REQUESTED" | "DISMISSED"));
+    let latest =
+        std::collections::BTreeMap::from_iter(decisive.map(|r| (r.author.to_ascii_lowercase(), r.state.as_str())));
+    latest
+        .iter()
+        .filter(|(_, s)| **s == "APPROVED")
+        .map(|(a, _)| a.clone())
+        .collect()
 }
 
 pub fn review_hold(facts: &Facts, pr: &PullRequest) -> ReviewHold {
@@ -44,7 +52,8 @@ pub fn review_hold(facts: &Facts, pr: &PullRequest) -> ReviewHold {
         if facts.repo_unknown(RepoFact::Codeowners) {
             out.not_read.push("CODEOWNERS could not be read".into());
         } else if pr.unknown(PullFact::Files) || pr.unknown(PullFact::Reviews) {
-            out.not_read.push("the changed files or the reviews could not be read".into());
+            out.not_read
+                .push("the changed files or the reviews could not be read".into());
         } else if pr.files_truncated {
             out.not_read.push("more changed files than one page (100)".into());
         } else if let Some(text) = &facts.codeowners {
@@ -59,8 +68,14 @@ pub fn review_hold(facts: &Facts, pr: &PullRequest) -> ReviewHold {
                 let satisfied = owners.iter().any(|o| {
                     let o = login(o);
                     match o.split_once('/') {
-                        Some(_) => match facts.team_members.iter().find(|(t, _)| t.trim_start_matches('@').eq_ignore_ascii_case(&o)) {
-                            Some((_, members)) => members.iter().any(|m| m != &pr.author && approved.contains(&m.to_ascii_lowercase())),
+                        Some(_) => match facts
+                            .team_members
+                            .iter()
+                            .find(|(t, _)| t.trim_start_matches('@').eq_ignore_ascii_case(&o))
+                        {
+                            Some((_, members)) => members
+                                .iter()
+                                .any(|m| m != &pr.author && approved.contains(&m.to_ascii_lowercase())),
                             None => {
                                 unknown_teams.push(format!("@{o}"));
                                 false
@@ -78,7 +93,10 @@ pub fn review_hold(facts: &Facts, pr: &PullRequest) -> ReviewHold {
                 }
                 let mut reason = format!("{path} waits for a code owner's approval ({})", owners.join(", "));
                 if !unknown_teams.is_empty() {
-                    reason.push_str(&format!("; membership of {} could not be read", unknown_teams.join(", ")));
+                    reason.push_str(&format!(
+                        "; membership of {} could not be read",
+                        unknown_teams.join(", ")
+                    ));
                 }
                 out.reasons.push(reason);
             }
@@ -87,14 +105,19 @@ pub fn review_hold(facts: &Facts, pr: &PullRequest) -> ReviewHold {
     if facts.require_conversation_resolution {
         match pr.unresolved_threads {
             Some(0) => {}
-            Some(n) => out.reasons.push(format!("{n} unresolved conversation{}", if n == 1 { "" } else { "s" })),
+            Some(n) => out
+                .reasons
+                .push(format!("{n} unresolved conversation{}", if n == 1 { "" } else { "s" })),
             None => out.not_read.push("the review conversations could not be read".into()),
         }
     }
     out.held = !out.reasons.is_empty();
     if !out.held && !author_only.is_empty() {
         out.bypass_only = true;
-        out.reasons.push(format!("only its author owns {}: merges by a ruleset bypass", author_only.join(", ")));
+        out.reasons.push(format!(
+            "only its author owns {}: merges by a ruleset bypass",
+            author_only.join(", ")
+        ));
     }
     out
 }

@@ -94,13 +94,23 @@ pub fn applies(reason: &str, at_head: &str, at_base: &str, head: &str, base_tip:
 
 /// The newest set-aside comment the tool's own account wrote on a pull request, resolved or not
 /// (one per pull request, edited in place).
-pub fn own_set_aside<'a>(facts: &'a Facts, pr: &'a crate::core::facts::PullRequest) -> Option<(&'a crate::core::facts::Comment, Marker)> {
-    markers::own(&pr.comments, facts.viewer.as_deref()).into_iter().rev().find(|(_, m)| m.kind == KIND_SET_ASIDE || (m.kind == markers::KIND_RESOLVED && m.get("was") == KIND_SET_ASIDE))
+pub fn own_set_aside<'a>(
+    facts: &'a Facts,
+    pr: &'a crate::core::facts::PullRequest,
+) -> Option<(&'a crate::core::facts::Comment, Marker)> {
+    markers::own(&pr.comments, facts.viewer.as_deref())
+        .into_iter()
+        .rev()
+        .find(|(_, m)| m.kind == KIND_SET_ASIDE || (m.kind == markers::KIND_RESOLVED && m.get("was") == KIND_SET_ASIDE))
 }
 
 /// The first line of a comment body: the marker an edit checks the comment still carries.
 fn first_line(body: &str) -> String {
-    body.split('\n').next().unwrap_or_default().trim_end_matches('\r').to_string()
+    body.split('\n')
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches('\r')
+        .to_string()
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -132,7 +142,9 @@ pub fn settle(facts: &Facts) -> Settlement {
             continue;
         }
         let comment = own_set_aside(facts, pr);
-        let standing = comment.as_ref().filter(|(c, m)| m.kind == KIND_SET_ASIDE && !c.body.is_empty());
+        let standing = comment
+            .as_ref()
+            .filter(|(c, m)| m.kind == KIND_SET_ASIDE && !c.body.is_empty());
         match standing {
             Some((c, m)) => {
                 let resolve = |why: &str, s: &mut Settlement| {
@@ -153,7 +165,12 @@ pub fn settle(facts: &Facts) -> Settlement {
                 } else if !applies(m.get("reason"), m.get("head"), m.get("base"), &pr.head_sha, tip) {
                     resolve("`main` moved.", &mut s);
                 } else {
-                    let from_comment = SetAsideRecord { number: pr.number, reason: m.get("reason").into(), head: m.get("head").into(), base: m.get("base").into() };
+                    let from_comment = SetAsideRecord {
+                        number: pr.number,
+                        reason: m.get("reason").into(),
+                        head: m.get("head").into(),
+                        base: m.get("base").into(),
+                    };
                     match record {
                         Some(r) => s.records.push(r.clone()),
                         None => {
@@ -169,9 +186,19 @@ pub fn settle(facts: &Facts) -> Settlement {
                         // The comment failed to be written: write it again, or the fixer reads the
                         // owner as the worker while the worker holds it aside.
                         let body = markers::set_aside_body(&r.reason, &r.head, &r.base, "", "");
-                        let marker = comment.as_ref().map(|(c, _)| first_line(&c.body)).unwrap_or_else(|| first_line(&body));
+                        let marker = comment
+                            .as_ref()
+                            .map(|(c, _)| first_line(&c.body))
+                            .unwrap_or_else(|| first_line(&body));
                         let comment_id = comment.as_ref().and_then(|(c, _)| c.id);
-                        s.ops.push(Op::UpsertComment { number: pr.number, marker, body, reason: "the comment for this record was never written".into(), comment_id, guard: Guard::head(&r.head) });
+                        s.ops.push(Op::UpsertComment {
+                            number: pr.number,
+                            marker,
+                            body,
+                            reason: "the comment for this record was never written".into(),
+                            comment_id,
+                            guard: Guard::head(&r.head),
+                        });
                         s.records.push(r.clone());
                     }
                 }
@@ -179,7 +206,11 @@ pub fn settle(facts: &Facts) -> Settlement {
         }
     }
     for d in &facts.queue_memory.demoted {
-        if facts.pull_requests.iter().any(|p| p.number == d.number && p.head_sha == d.head) {
+        if facts
+            .pull_requests
+            .iter()
+            .any(|p| p.number == d.number && p.head_sha == d.head)
+        {
             s.demoted.push(d.clone());
         }
     }

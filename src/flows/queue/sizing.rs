@@ -19,7 +19,9 @@ pub fn landings_per_run(b: u32, p: f64) -> f64 {
     let b = b.max(1);
     let q = 1.0 - p.clamp(0.0, 1.0);
     let clean = q.powi(b as i32);
-    let prefix: f64 = (1..=b).map(|j| q.powi(j as i32 - 1) * (1.0 - q) * f64::from(j - 1)).sum();
+    let prefix: f64 = (1..=b)
+        .map(|j| q.powi(j as i32 - 1) * (1.0 - q) * f64::from(j - 1))
+        .sum();
     let steps = f64::from(32 - (b - 1).leading_zeros()); // ceil(log2 b)
     (clean * f64::from(b) + prefix) / (1.0 + (1.0 - clean) * (steps + 1.0))
 }
@@ -67,7 +69,13 @@ pub fn batch_size(cfg: &QueueConfig, recent: &Recent) -> BatchSize {
         (max, format!("batch size {max} (queue.batch.max, fixed)"))
     } else {
         // Ties go to the smaller chain: as many landings for fewer pull requests at stake.
-        let best = (1..=max).fold(1, |best, b| if landings_per_run(b, p) > landings_per_run(best, p) + 1e-12 { b } else { best });
+        let best = (1..=max).fold(1, |best, b| {
+            if landings_per_run(b, p) > landings_per_run(best, p) + 1e-12 {
+                b
+            } else {
+                best
+            }
+        });
         let seen = recent.landed + recent.set_aside;
         let why = format!(
             "{} set aside of the last {seen} landings (read as a failure rate of {:.0}%): {best} lands the most per CI run ({:.2}, serial {:.2})",
@@ -78,7 +86,13 @@ pub fn batch_size(cfg: &QueueConfig, recent: &Recent) -> BatchSize {
         );
         (best, format!("batch size {best} of at most {max}: {why}"))
     };
-    BatchSize { size, failure_rate: round(p), landings_per_run: round(landings_per_run(size, p)), serial_landings_per_run: round(serial), reason }
+    BatchSize {
+        size,
+        failure_rate: round(p),
+        landings_per_run: round(landings_per_run(size, p)),
+        serial_landings_per_run: round(serial),
+        reason,
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
@@ -110,7 +124,8 @@ pub struct Admission {
 }
 
 pub fn admission(cfg: &QueueConfig, i: &AdmissionInput) -> Result<Admission, String> {
-    let now = crate::core::time::parse_rfc3339(&i.now).ok_or_else(|| format!("$.now: expected an RFC 3339 time, found {:?}", i.now))?;
+    let now = crate::core::time::parse_rfc3339(&i.now)
+        .ok_or_else(|| format!("$.now: expected an RFC 3339 time, found {:?}", i.now))?;
     if !(i.ci_minutes.is_finite() && i.ci_minutes > 0.0) {
         return Err(format!("$.ciMinutes: expected minutes above 0, found {}", i.ci_minutes));
     }
@@ -119,15 +134,28 @@ pub fn admission(cfg: &QueueConfig, i: &AdmissionInput) -> Result<Admission, Str
     }
     let size = batch_size(cfg, &i.recent);
     let per_hour = landings_per_run(size.size, size.failure_rate) * 60.0 / i.ci_minutes;
-    let limit = cfg.admit.unwrap_or_else(|| (per_hour * f64::from(cfg.target_wait_minutes) / 60.0).floor() as u32).max(1);
+    let limit = cfg
+        .admit
+        .unwrap_or_else(|| (per_hour * f64::from(cfg.target_wait_minutes) / 60.0).floor() as u32)
+        .max(1);
     let wait_secs = (f64::from(i.position - 1) / per_hour * 3600.0).round() as i64;
     let start = crate::core::time::format_rfc3339(now + wait_secs);
     let admitted = i.position <= limit;
     let hhmm = start.get(11..16).unwrap_or("").to_string();
     let reason = if admitted {
-        format!("admitted: position {} of at most {limit} (the queue lands about {per_hour:.1} an hour)", i.position)
+        format!(
+            "admitted: position {} of at most {limit} (the queue lands about {per_hour:.1} an hour)",
+            i.position
+        )
     } else {
         format!("queue full: position {}, estimated start {hhmm}", i.position)
     };
-    Ok(Admission { admitted, position: i.position, limit, landings_per_hour: round(per_hour), estimated_start: start, reason })
+    Ok(Admission {
+        admitted,
+        position: i.position,
+        limit,
+        landings_per_hour: round(per_hour),
+        estimated_start: start,
+        reason,
+    })
 }

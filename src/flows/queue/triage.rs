@@ -3,13 +3,13 @@
 //! scope, owner, stacks, the Merge-After gate, the version pull request's own rules, the merge
 //! state, then the review. Then the order, what to act on (at most one), and the release rule.
 
+use super::ctx::Ctx;
 use super::declare::Declared;
 use super::green::{green, GreenState};
 use super::order::{self, OrderKey};
 use super::owner::{self, Claim, Owner};
 use super::review_hold::{review_hold, ReviewHold};
 use super::why::{self, numbers};
-use super::ctx::Ctx;
 use crate::core::facts::{PullRequest, SetAsideRecord};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -104,13 +104,21 @@ struct Verdict {
 }
 
 fn note(code: &'static str, detail: String) -> Verdict {
-    Verdict { class: Class::Note, code, detail }
+    Verdict {
+        class: Class::Note,
+        code,
+        detail,
+    }
 }
 
 fn decide(ctx: &Ctx, pr: &PullRequest, d: &Declared, owner: &Option<owner::OwnerVerdict>, blockers: &[u64]) -> Verdict {
     // 2. Scope.
     if !d.merge_queued {
-        return Verdict { class: Class::Ignore, code: why::NOT_QUEUED, detail: String::new() };
+        return Verdict {
+            class: Class::Ignore,
+            code: why::NOT_QUEUED,
+            detail: String::new(),
+        };
     }
     if pr.is_draft {
         return note(why::DRAFT, "queued, but a draft".into());
@@ -120,10 +128,22 @@ fn decide(ctx: &Ctx, pr: &PullRequest, d: &Declared, owner: &Option<owner::Owner
         return note(why::DRAFT, "queued, but whether it is a draft could not be read".into());
     }
     if !ctx.base_actionable(pr) {
-        return note(why::BASE_NOT_ACTIONABLE, format!("queued, but based on `{}`: neither `{}` nor an open pull request's branch", pr.base_ref, ctx.default_branch));
+        return note(
+            why::BASE_NOT_ACTIONABLE,
+            format!(
+                "queued, but based on `{}`: neither `{}` nor an open pull request's branch",
+                pr.base_ref, ctx.default_branch
+            ),
+        );
     }
     if let Some(cycle) = ctx.graph.cycle_of(pr.number) {
-        return note(why::CYCLE, format!("caught in the cycle {}: left alone", why::cycle_numbers(cycle, pr.number)));
+        return note(
+            why::CYCLE,
+            format!(
+                "caught in the cycle {}: left alone",
+                why::cycle_numbers(cycle, pr.number)
+            ),
+        );
     }
     // 3. Owner.
     if let Some(o) = owner {
@@ -140,17 +160,29 @@ fn decide(ctx: &Ctx, pr: &PullRequest, d: &Declared, owner: &Option<owner::Owner
     }
     // 4. Stacks.
     if let Some(parent) = d.stacked_on {
-        return note(why::STACKED, format!("stacked on #{parent}: the layer below goes first"));
+        return note(
+            why::STACKED,
+            format!("stacked on #{parent}: the layer below goes first"),
+        );
     }
     // 5. The Merge-After gate. It constrains picking only: one already merging is watched as ever.
     let waits: Vec<u64> = ctx.graph.waits_for(pr.number).iter().map(|e| e.to).collect();
     let merging = !d.skip_ci && pr.auto_merge && pr.merge_state_status.as_deref().is_some_and(in_flight_state);
     if !waits.is_empty() && !merging {
-        let inherited: Vec<String> = ctx.graph.waits_for(pr.number).iter().filter_map(|e| match &e.via {
-            super::graph::Via::StartAfter { issue, named } if *named == e.to => Some(format!("#{} from issue #{issue}", e.to)),
-            super::graph::Via::StartAfter { issue, named } => Some(format!("#{} (closing issue #{named}) from issue #{issue}", e.to)),
-            _ => None,
-        }).collect();
+        let inherited: Vec<String> = ctx
+            .graph
+            .waits_for(pr.number)
+            .iter()
+            .filter_map(|e| match &e.via {
+                super::graph::Via::StartAfter { issue, named } if *named == e.to => {
+                    Some(format!("#{} from issue #{issue}", e.to))
+                }
+                super::graph::Via::StartAfter { issue, named } => {
+                    Some(format!("#{} (closing issue #{named}) from issue #{issue}", e.to))
+                }
+                _ => None,
+            })
+            .collect();
         let mut detail = format!("waiting on {}", numbers(&waits));
         if !inherited.is_empty() {
             detail.push_str(&format!(" (inherited Start-After: {})", inherited.join(", ")));
@@ -163,57 +195,134 @@ fn decide(ctx: &Ctx, pr: &PullRequest, d: &Declared, owner: &Option<owner::Owner
     if d.is_version {
         let others: Vec<u64> = blockers.iter().copied().filter(|&n| n != pr.number).collect();
         if !others.is_empty() {
-            return note(why::RELEASE_BLOCKED, format!("held for the release: {} labelled `{}` still open", numbers(&others), ctx.config.queue.labels.blocks_release));
+            return note(
+                why::RELEASE_BLOCKED,
+                format!(
+                    "held for the release: {} labelled `{}` still open",
+                    numbers(&others),
+                    ctx.config.queue.labels.blocks_release
+                ),
+            );
         }
         match pr.built_on_base_tip {
-            Some(false) => return note(why::VERSION_NOT_ON_TIP, "its branch is not built on the current tip: the release workflow has not rebuilt it yet".into()),
-            None => return note(why::VERSION_TIP_UNKNOWN, "whether its branch is built on the current tip could not be read".into()),
+            Some(false) => {
+                return note(
+                    why::VERSION_NOT_ON_TIP,
+                    "its branch is not built on the current tip: the release workflow has not rebuilt it yet".into(),
+                )
+            }
+            None => {
+                return note(
+                    why::VERSION_TIP_UNKNOWN,
+                    "whether its branch is built on the current tip could not be read".into(),
+                )
+            }
             Some(true) => {}
         }
         if d.skip_ci {
-            return Verdict { class: Class::Candidate, code: why::VERSION_READY, detail: "the version pull request, built on the tip".into() };
+            return Verdict {
+                class: Class::Candidate,
+                code: why::VERSION_READY,
+                detail: "the version pull request, built on the tip".into(),
+            };
         }
         let g = green(&pr.checks, &req);
         return match g.state {
-            GreenState::Failed => Verdict { class: Class::Failing, code: why::CHECKS_FAILED, detail: format!("failed: {}", g.failed.join(", ")) },
-            GreenState::Green => Verdict { class: Class::InFlight, code: why::MERGING, detail: "the version pull request, released and green".into() },
-            GreenState::Pending => Verdict { class: Class::InFlight, code: why::CHECKS_RUNNING, detail: "the version pull request, released; checks running".into() },
+            GreenState::Failed => Verdict {
+                class: Class::Failing,
+                code: why::CHECKS_FAILED,
+                detail: format!("failed: {}", g.failed.join(", ")),
+            },
+            GreenState::Green => Verdict {
+                class: Class::InFlight,
+                code: why::MERGING,
+                detail: "the version pull request, released and green".into(),
+            },
+            GreenState::Pending => Verdict {
+                class: Class::InFlight,
+                code: why::CHECKS_RUNNING,
+                detail: "the version pull request, released; checks running".into(),
+            },
         };
     }
     // 7. The rest.
     if d.skip_ci {
-        return Verdict { class: Class::Candidate, code: why::PAUSED, detail: format!("paused under `{}`", ctx.config.queue.labels.skip_ci) };
+        return Verdict {
+            class: Class::Candidate,
+            code: why::PAUSED,
+            detail: format!("paused under `{}`", ctx.config.queue.labels.skip_ci),
+        };
     }
     match pr.merge_state_status.as_deref().unwrap_or("UNKNOWN") {
-        "BEHIND" => Verdict { class: Class::Candidate, code: why::BEHIND, detail: "behind the base".into() },
+        "BEHIND" => Verdict {
+            class: Class::Candidate,
+            code: why::BEHIND,
+            detail: "behind the base".into(),
+        },
         // DIRTY is GitHub's cached answer to whether merging conflicts, not whether a rebase will:
         // never a reason to exclude, only to order last.
-        "DIRTY" => Verdict { class: Class::Candidate, code: why::DIRTY, detail: "GitHub reports a conflict; the rebase decides".into() },
-        s if in_flight_state(s) => Verdict { class: Class::InFlight, code: why::MERGING, detail: format!("{s}: merging once its checks pass") },
+        "DIRTY" => Verdict {
+            class: Class::Candidate,
+            code: why::DIRTY,
+            detail: "GitHub reports a conflict; the rebase decides".into(),
+        },
+        s if in_flight_state(s) => Verdict {
+            class: Class::InFlight,
+            code: why::MERGING,
+            detail: format!("{s}: merging once its checks pass"),
+        },
         "BLOCKED" => {
             let g = green(&pr.checks, &req);
             match g.state {
-                GreenState::Failed => Verdict { class: Class::Failing, code: why::CHECKS_FAILED, detail: format!("failed: {}", g.failed.join(", ")) },
+                GreenState::Failed => Verdict {
+                    class: Class::Failing,
+                    code: why::CHECKS_FAILED,
+                    detail: format!("failed: {}", g.failed.join(", ")),
+                },
                 GreenState::Pending => {
                     let mut detail = "checks running".to_string();
                     if !g.round_before.is_empty() {
-                        detail.push_str(&format!("; red from the round before waits: {}", g.round_before.join(", ")));
+                        detail.push_str(&format!(
+                            "; red from the round before waits: {}",
+                            g.round_before.join(", ")
+                        ));
                     }
-                    Verdict { class: Class::InFlight, code: why::CHECKS_RUNNING, detail }
+                    Verdict {
+                        class: Class::InFlight,
+                        code: why::CHECKS_RUNNING,
+                        detail,
+                    }
                 }
                 // What holds a green one (a review the queue cannot read) outranks BEHIND in GitHub's
                 // answer, so a base that moved shows only in git: behind, a candidate like any other.
-                GreenState::Green if pr.built_on_base_tip == Some(false) => Verdict { class: Class::Candidate, code: why::BEHIND, detail: "behind the base (git says so; GitHub reads BLOCKED)".into() },
-                GreenState::Green => Verdict { class: Class::InFlight, code: why::GREEN_BLOCKED, detail: "green, and GitHub still reads BLOCKED".into() },
+                GreenState::Green if pr.built_on_base_tip == Some(false) => Verdict {
+                    class: Class::Candidate,
+                    code: why::BEHIND,
+                    detail: "behind the base (git says so; GitHub reads BLOCKED)".into(),
+                },
+                GreenState::Green => Verdict {
+                    class: Class::InFlight,
+                    code: why::GREEN_BLOCKED,
+                    detail: "green, and GitHub still reads BLOCKED".into(),
+                },
             }
         }
-        other => note(why::MERGE_STATE_UNKNOWN, format!("merge state {other}: GitHub is still computing it")),
+        other => note(
+            why::MERGE_STATE_UNKNOWN,
+            format!("merge state {other}: GitHub is still computing it"),
+        ),
     }
 }
 
 pub fn triage(ctx: &Ctx) -> Report {
     let l = &ctx.config.queue.labels;
-    let blockers: Vec<u64> = ctx.facts.pull_requests.iter().filter(|p| ctx.declared[&p.number].blocks_release).map(|p| p.number).collect();
+    let blockers: Vec<u64> = ctx
+        .facts
+        .pull_requests
+        .iter()
+        .filter(|p| ctx.declared[&p.number].blocks_release)
+        .map(|p| p.number)
+        .collect();
     let mut entries = Vec::new();
     let mut candidates: Vec<OrderKey> = Vec::new();
     let mut flying: Vec<OrderKey> = Vec::new();
@@ -228,7 +337,11 @@ pub fn triage(ctx: &Ctx) -> Report {
         if v.class == Class::Candidate || (v.class == Class::InFlight && blocked) {
             let r = review_hold(ctx.facts, pr);
             if r.held {
-                v = Verdict { class: Class::Held, code: why::REVIEW_HELD, detail: r.reasons.join("; ") };
+                v = Verdict {
+                    class: Class::Held,
+                    code: why::REVIEW_HELD,
+                    detail: r.reasons.join("; "),
+                };
             } else if r.bypass_only {
                 bypass_only = true;
                 v.detail.push_str(&format!("; {} (never armed)", r.reasons.join("; ")));
@@ -236,7 +349,13 @@ pub fn triage(ctx: &Ctx) -> Report {
             review = Some(r);
         }
         let demoted = ctx.settlement.demoted.iter().any(|x| x.number == pr.number);
-        let key = OrderKey { number: pr.number, priority: d.priority, dirty: pr.merge_state_status.as_deref() == Some("DIRTY"), version: d.is_version, demoted };
+        let key = OrderKey {
+            number: pr.number,
+            priority: d.priority,
+            dirty: pr.merge_state_status.as_deref() == Some("DIRTY"),
+            version: d.is_version,
+            demoted,
+        };
         match v.class {
             Class::Candidate => candidates.push(key),
             Class::InFlight => flying.push(key),
@@ -244,7 +363,10 @@ pub fn triage(ctx: &Ctx) -> Report {
         }
         let mut detail = v.detail;
         if d.priority_conflict && v.class != Class::Ignore {
-            detail.push_str(&format!("; both `{}` and `{}`: read as neither", l.priority_high, l.priority_low));
+            detail.push_str(&format!(
+                "; both `{}` and `{}`: read as neither",
+                l.priority_high, l.priority_low
+            ));
         }
         for u in &d.unread {
             if v.class != Class::Ignore {
@@ -256,9 +378,16 @@ pub fn triage(ctx: &Ctx) -> Report {
             (Some(now), Some(since)) if d.in_queue() => Some((now - since).max(0) / 3600),
             _ => None,
         };
-        let starved = d.merge_queued && v.class != Class::Ignore && waiting_hours.is_some_and(|h| h >= i64::from(ctx.config.queue.target_age_hours));
+        let starved = d.merge_queued
+            && v.class != Class::Ignore
+            && waiting_hours.is_some_and(|h| h >= i64::from(ctx.config.queue.target_age_hours));
         let owner_kind = owner.as_ref().map(|o| o.owner);
-        let mut waiting_on: Vec<u64> = ctx.graph.edges.get(&pr.number).map(|e| e.iter().map(|e| e.to).collect()).unwrap_or_default();
+        let mut waiting_on: Vec<u64> = ctx
+            .graph
+            .edges
+            .get(&pr.number)
+            .map(|e| e.iter().map(|e| e.to).collect())
+            .unwrap_or_default();
         waiting_on.sort();
         entries.push(Entry {
             number: pr.number,
@@ -268,7 +397,9 @@ pub fn triage(ctx: &Ctx) -> Report {
             detail,
             owner: owner_kind,
             owner_why: owner.as_ref().map(|o| o.why.clone()),
-            next_actor: owner_kind.map(|o| o.as_str().to_string()).unwrap_or_else(|| "nobody".into()),
+            next_actor: owner_kind
+                .map(|o| o.as_str().to_string())
+                .unwrap_or_else(|| "nobody".into()),
             next_action: why::next_action(v.code, owner_kind),
             place: None,
             waiting_on,
@@ -294,36 +425,73 @@ pub fn triage(ctx: &Ctx) -> Report {
     }
     let bypass = |n: u64| entries.iter().any(|e| e.number == n && e.bypass_only);
     let next = if let Some(k) = flying.first() {
-        Next { action: "watch".into(), number: Some(k.number), arm: !bypass(k.number) }
+        Next {
+            action: "watch".into(),
+            number: Some(k.number),
+            arm: !bypass(k.number),
+        }
     } else if let Some(k) = candidates.first() {
-        Next { action: "pick".into(), number: Some(k.number), arm: !bypass(k.number) }
+        Next {
+            action: "pick".into(),
+            number: Some(k.number),
+            arm: !bypass(k.number),
+        }
     } else {
-        Next { action: "idle".into(), number: None, arm: false }
+        Next {
+            action: "idle".into(),
+            number: None,
+            arm: false,
+        }
     };
     let keep_on_tip: Vec<u64> = if next.action == "idle" {
         entries
             .iter()
             .filter(|e| {
                 let pr = ctx.by_number[&e.number];
-                e.declared.paused_in_queue() && !pr.is_draft && !pr.is_fork && pr.base_ref == ctx.default_branch && !e.declared.is_version && e.owner == Some(Owner::Worker) && pr.built_on_base_tip == Some(false)
+                e.declared.paused_in_queue()
+                    && !pr.is_draft
+                    && !pr.is_fork
+                    && pr.base_ref == ctx.default_branch
+                    && !e.declared.is_version
+                    && e.owner == Some(Owner::Worker)
+                    && pr.built_on_base_tip == Some(false)
             })
             .map(|e| e.number)
             .collect()
     } else {
         Vec::new()
     };
-    let next = if next.action == "idle" && !keep_on_tip.is_empty() { Next { action: "keepOnTip".into(), number: keep_on_tip.first().copied(), arm: false } } else { next };
+    let next = if next.action == "idle" && !keep_on_tip.is_empty() {
+        Next {
+            action: "keepOnTip".into(),
+            number: keep_on_tip.first().copied(),
+            arm: false,
+        }
+    } else {
+        next
+    };
     let released: Vec<u64> = entries.iter().filter(|e| e.released).map(|e| e.number).collect();
     let mut warnings = Vec::new();
     if released.len() > 1 {
-        warnings.push(format!("{} are released at once: only one can merge before the base moves", numbers(&released)));
+        warnings.push(format!(
+            "{} are released at once: only one can merge before the base moves",
+            numbers(&released)
+        ));
     }
     if flying.len() > 1 {
-        warnings.push(format!("{} are in flight at once; watching #{}", numbers(&flying.iter().map(|k| k.number).collect::<Vec<_>>()), flying[0].number));
+        warnings.push(format!(
+            "{} are in flight at once; watching #{}",
+            numbers(&flying.iter().map(|k| k.number).collect::<Vec<_>>()),
+            flying[0].number
+        ));
     }
     for e in &entries {
         if e.owner == Some(Owner::None) {
-            warnings.push(format!("#{} has no owner: {}", e.number, e.owner_why.clone().unwrap_or_default()));
+            warnings.push(format!(
+                "#{} has no owner: {}",
+                e.number,
+                e.owner_why.clone().unwrap_or_default()
+            ));
         }
     }
     if ctx.facts.repo_unknown(crate::core::facts::RepoFact::Rules) {
@@ -332,11 +500,23 @@ pub fn triage(ctx: &Ctx) -> Report {
     if ctx.facts.repo_unknown(crate::core::facts::RepoFact::TeamMembers) {
         warnings.push("the members of a team CODEOWNERS names could not be read: the paths it owns stay held".into());
     }
-    for pr in ctx.facts.pull_requests.iter().filter(|p| p.unknown(crate::core::facts::PullFact::BuiltOnBaseTip)) {
-        warnings.push(format!("#{}: whether its branch is built on the current tip could not be read", pr.number));
+    for pr in ctx
+        .facts
+        .pull_requests
+        .iter()
+        .filter(|p| p.unknown(crate::core::facts::PullFact::BuiltOnBaseTip))
+    {
+        warnings.push(format!(
+            "#{}: whether its branch is built on the current tip could not be read",
+            pr.number
+        ));
     }
     if !blockers.is_empty() {
-        warnings.push(format!("the release is held by {} (`{}`)", numbers(&blockers), l.blocks_release));
+        warnings.push(format!(
+            "the release is held by {} (`{}`)",
+            numbers(&blockers),
+            l.blocks_release
+        ));
     }
     Report {
         entries,
@@ -358,7 +538,9 @@ mod tests {
 
     fn warnings(unknown: serde_json::Value) -> Vec<String> {
         let facts = json!({ "repository": "me/here", "now": "2026-01-01T00:00:00Z", "unknown": unknown });
-        let report = crate::Engine::preset().call_value("triage", &json!({ "facts": facts })).expect("triage");
+        let report = crate::Engine::preset()
+            .call_value("triage", &json!({ "facts": facts }))
+            .expect("triage");
         serde_json::from_value(report["warnings"].clone()).expect("warnings")
     }
 
@@ -372,13 +554,25 @@ mod tests {
 
     #[test]
     fn a_ring_of_two_thousand_is_named_once_and_each_reason_stays_short() {
-        let report = crate::Engine::preset().call_value("triage", &json!({ "facts": ring(2_000) })).expect("triage");
+        let report = crate::Engine::preset()
+            .call_value("triage", &json!({ "facts": ring(2_000) }))
+            .expect("triage");
         let cycles: Vec<Vec<u64>> = serde_json::from_value(report["cycles"].clone()).expect("cycles");
         assert_eq!(cycles, vec![(1..=2_000).collect::<Vec<u64>>()]);
         let entries = report["entries"].as_array().expect("entries");
-        let detail = |n: u64| entries.iter().find(|e| e["number"] == n).and_then(|e| e["detail"].as_str()).expect("detail").to_string();
+        let detail = |n: u64| {
+            entries
+                .iter()
+                .find(|e| e["number"] == n)
+                .and_then(|e| e["detail"].as_str())
+                .expect("detail")
+                .to_string()
+        };
         assert_eq!(detail(1), "caught in the cycle #1, #2, #3 and 1,997 more: left alone");
-        assert_eq!(detail(1_500), "caught in the cycle #1, #2, #3, #1500 and 1,996 more: left alone");
+        assert_eq!(
+            detail(1_500),
+            "caught in the cycle #1, #2, #3, #1500 and 1,996 more: left alone"
+        );
         // Linear: the whole ring in every reason (detail and ownerWhy) was 2,000 × ~28,000 bytes.
         let text: usize = entries.iter().map(|e| e.to_string().len()).sum();
         assert!(text < 2_000 * 2_000, "reasons of a ring of 2,000 take {text} bytes");
@@ -386,7 +580,11 @@ mod tests {
 
     #[test]
     fn a_failed_rules_read_is_listed_unknown_not_read_as_not_required() {
-        assert!(warnings(json!(["rules"])).iter().any(|w| w.contains("rules could not be read")));
-        assert!(!warnings(json!([])).iter().any(|w| w.contains("rules could not be read")));
+        assert!(warnings(json!(["rules"]))
+            .iter()
+            .any(|w| w.contains("rules could not be read")));
+        assert!(!warnings(json!([]))
+            .iter()
+            .any(|w| w.contains("rules could not be read")));
     }
 }

@@ -83,7 +83,13 @@ fn mergeable(state: &str) -> bool {
 /// (`poll.requiredChecks`) and the config's, as reconcile and triage read them.
 pub fn step(poll: &Poll, state: &WatchState, config: &Config) -> Step {
     let required = required_contexts(&poll.required_checks, config);
-    decide(poll, state, &config.queue.labels.skip_ci, &config.queue.watch, &required)
+    decide(
+        poll,
+        state,
+        &config.queue.labels.skip_ci,
+        &config.queue.watch,
+        &required,
+    )
 }
 
 /// The cycle's watch: `step`'s required contexts (the repository's and the config's), with the
@@ -102,7 +108,11 @@ pub fn watch_step(poll: &Poll, state: &WatchState, skip_ci_label: &str, cfg: &Wa
 
 fn decide(poll: &Poll, state: &WatchState, skip_ci_label: &str, cfg: &WatchConfig, required: &[String]) -> Step {
     let mut s = state.clone();
-    let done = |outcome: &str, s: WatchState, detail: String| Step { outcome: outcome.into(), state: s, detail };
+    let done = |outcome: &str, s: WatchState, detail: String| Step {
+        outcome: outcome.into(),
+        state: s,
+        detail,
+    };
     if poll.read_failed {
         s.read_failures += 1;
         return if s.read_failures >= cfg.read_failures {
@@ -144,17 +154,36 @@ fn decide(poll: &Poll, state: &WatchState, skip_ci_label: &str, cfg: &WatchConfi
             return done(AWAITING_BYPASS, s, "green; only a bypass merges it".into());
         }
         s.green_polls += 1;
-        let budget = if mergeable(&poll.merge_state_status) { cfg.green_polls_mergeable } else { cfg.green_polls_blocked };
+        let budget = if mergeable(&poll.merge_state_status) {
+            cfg.green_polls_mergeable
+        } else {
+            cfg.green_polls_blocked
+        };
         if s.green_polls >= budget {
             let n = s.green_polls;
-            return done(NOT_MERGING, s, format!("green for {n} polls in a row without merging ({})", poll.merge_state_status));
+            return done(
+                NOT_MERGING,
+                s,
+                format!(
+                    "green for {n} polls in a row without merging ({})",
+                    poll.merge_state_status
+                ),
+            );
         }
     } else {
         s.green_polls = 0;
     }
     if let (Some(now), Some(start)) = (parse_rfc3339(&poll.now), parse_rfc3339(&s.started_at)) {
         if now - start >= i64::from(cfg.timeout_minutes) * 60 {
-            return done(TIMEOUT, s, format!("past {} minutes{}", cfg.timeout_minutes, waiting_on(&poll.checks, required)));
+            return done(
+                TIMEOUT,
+                s,
+                format!(
+                    "past {} minutes{}",
+                    cfg.timeout_minutes,
+                    waiting_on(&poll.checks, required)
+                ),
+            );
         }
     }
     if poll.stop_requested {
@@ -179,8 +208,16 @@ fn waiting_on(checks: &[Check], required: &[String]) -> String {
             parts.push(format!("{name} ({})", c.status.to_lowercase().replace('_', " ")));
         }
     }
-    parts.extend(g.round_before.iter().map(|n| format!("{n} (failed in the round before; a new round runs)")));
-    parts.extend(g.not_reported.iter().map(|n| format!("{n} (required, not reported on the head)")));
+    parts.extend(
+        g.round_before
+            .iter()
+            .map(|n| format!("{n} (failed in the round before; a new round runs)")),
+    );
+    parts.extend(
+        g.not_reported
+            .iter()
+            .map(|n| format!("{n} (required, not reported on the head)")),
+    );
     if parts.is_empty() {
         String::new()
     } else {
@@ -206,7 +243,10 @@ mod tests {
             run_id: Some(id),
             ..Check::default()
         };
-        vec![run(1, "COMPLETED", Some("CANCELLED"), Some("2026-01-01T00:00:00Z")), run(2, "QUEUED", None, None)]
+        vec![
+            run(1, "COMPLETED", Some("CANCELLED"), Some("2026-01-01T00:00:00Z")),
+            run(2, "QUEUED", None, None),
+        ]
     }
 
     #[test]
@@ -215,14 +255,32 @@ mod tests {
         let required = vec!["ci".to_string()];
         assert_eq!(check_rollup(&checks, &required).state, Rollup::Pending);
         assert_eq!(green(&checks, &required).state, GreenState::Pending);
-        let poll = Poll { state: "OPEN".into(), auto_merge: true, head_sha: "h".into(), merge_state_status: "BLOCKED".into(), checks, required_checks: required, now: "2026-01-01T00:06:00Z".into(), ..Poll::default() };
-        let state = WatchState { pushed_head: "h".into(), started_at: "2026-01-01T00:00:00Z".into(), ..WatchState::default() };
+        let poll = Poll {
+            state: "OPEN".into(),
+            auto_merge: true,
+            head_sha: "h".into(),
+            merge_state_status: "BLOCKED".into(),
+            checks,
+            required_checks: required,
+            now: "2026-01-01T00:06:00Z".into(),
+            ..Poll::default()
+        };
+        let state = WatchState {
+            pushed_head: "h".into(),
+            started_at: "2026-01-01T00:00:00Z".into(),
+            ..WatchState::default()
+        };
         let step = watch_step(&poll, &state, "skip-ci", &WatchConfig::default());
         assert_eq!(step.outcome, CONTINUE, "{}", step.detail);
     }
 
     fn failing_lint_poll(required: &[&str], unknown: &[&str]) -> Poll {
-        let check = |name: &str, conclusion: &str| Check { name: name.into(), status: "COMPLETED".into(), conclusion: Some(conclusion.into()), ..Check::default() };
+        let check = |name: &str, conclusion: &str| Check {
+            name: name.into(),
+            status: "COMPLETED".into(),
+            conclusion: Some(conclusion.into()),
+            ..Check::default()
+        };
         Poll {
             state: "OPEN".into(),
             auto_merge: true,
@@ -240,18 +298,36 @@ mod tests {
     fn the_config_required_checks_count_in_the_watch_as_in_reconcile() {
         // Issue 11: the union of the ruleset's contexts and the config's was left to the shell, which
         // passed the ruleset's only; a failing `lint` the config requires went unnoticed.
-        let state = WatchState { pushed_head: "h".into(), started_at: "2026-01-01T00:00:00Z".into(), ..WatchState::default() };
+        let state = WatchState {
+            pushed_head: "h".into(),
+            started_at: "2026-01-01T00:00:00Z".into(),
+            ..WatchState::default()
+        };
         let config = Config::from_value(serde_json::json!({ "requiredChecks": ["lint"] })).expect("config");
         let poll = failing_lint_poll(&["ci"], &[]);
         assert_eq!(required_contexts(&poll.required_checks, &config), ["ci", "lint"]);
         assert_eq!(step(&poll, &state, &config).outcome, CHECKS_FAILED);
-        assert_eq!(step(&poll, &state, &Config::default()).outcome, CONTINUE, "lint is not required without the config");
+        assert_eq!(
+            step(&poll, &state, &Config::default()).outcome,
+            CONTINUE,
+            "lint is not required without the config"
+        );
     }
 
     #[test]
     fn unknown_rules_set_nothing_aside_and_count_no_green_poll() {
-        let state = WatchState { pushed_head: "h".into(), started_at: "2026-01-01T00:00:00Z".into(), green_polls: 3, ..WatchState::default() };
+        let state = WatchState {
+            pushed_head: "h".into(),
+            started_at: "2026-01-01T00:00:00Z".into(),
+            green_polls: 3,
+            ..WatchState::default()
+        };
         let step = step(&failing_lint_poll(&[], &[RULES_UNKNOWN]), &state, &Config::default());
-        assert_eq!((step.outcome.as_str(), step.state.green_polls), (CONTINUE, 0), "{}", step.detail);
+        assert_eq!(
+            (step.outcome.as_str(), step.state.green_polls),
+            (CONTINUE, 0),
+            "{}",
+            step.detail
+        );
     }
 }

@@ -59,7 +59,9 @@ pub fn next_action(code: &str, owner: Option<Owner>) -> String {
         MERGING | CHECKS_RUNNING => "the worker watches it until it merges",
         GREEN_BLOCKED => "the worker watches it; green without merging ends in `not-merging`",
         CHECKS_FAILED => "the worker sets it aside `checks-failed`, for the fixer to repair and push",
-        REVIEW_HELD => "the worker waits for a code owner's approval and every conversation resolved; nothing runs until then",
+        REVIEW_HELD => {
+            "the worker waits for a code owner's approval and every conversation resolved; nothing runs until then"
+        }
         _ => "none known",
     };
     s.to_string()
@@ -68,6 +70,11 @@ pub fn next_action(code: &str, owner: Option<Owner>) -> String {
 /// Hours the pull request has waited in the queue: since `merge-queued` was last added, else since
 /// it was opened.
 pub fn waiting_since(pr: &crate::core::facts::PullRequest, queued_label: &str) -> Option<i64> {
-    let labelled = pr.timeline.iter().filter(|e| e.kind == "labeled" && e.label.as_deref() == Some(queued_label)).filter_map(|e| parse_rfc3339(&e.at)).max();
+    let labelled = pr
+        .timeline
+        .iter()
+        .filter(|e| e.kind == "labeled" && e.label.as_deref() == Some(queued_label))
+        .filter_map(|e| parse_rfc3339(&e.at))
+        .max();
     labelled.or_else(|| parse_rfc3339(&pr.created_at))
 }

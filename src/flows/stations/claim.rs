@@ -98,7 +98,11 @@ struct Board<'a> {
 
 impl<'a> Board<'a> {
     fn new(facts: &'a Facts, config: &Config) -> Self {
-        let mut pulls: Vec<(&PullRequest, Derived)> = facts.pull_requests.iter().map(|p| (p, derive(&config.stations, p, None))).collect();
+        let mut pulls: Vec<(&PullRequest, Derived)> = facts
+            .pull_requests
+            .iter()
+            .map(|p| (p, derive(&config.stations, p, None)))
+            .collect();
         pulls.sort_by_key(|(p, _)| (created(p), p.number));
         Board { pulls }
     }
@@ -129,20 +133,58 @@ fn review(facts: &Facts, config: &Config, board: &Board, machine: &str, lost: u3
     let st = &config.stations;
     let l = &st.labels;
     let mine = format!("{}{machine}", l.reviewer_prefix);
-    let held = board.pulls.iter().filter(|(p, d)| d.phase == Phase::InReview && p.has_label(&mine)).count() as u32;
-    let base = ClaimResult { line: String::new(), kind: ClaimKind::QueueEmpty, role: "review".into(), number: None, head: None, ops: vec![], why: String::new(), settle_seconds: st.settle_seconds, warnings: vec![] };
+    let held = board
+        .pulls
+        .iter()
+        .filter(|(p, d)| d.phase == Phase::InReview && p.has_label(&mine))
+        .count() as u32;
+    let base = ClaimResult {
+        line: String::new(),
+        kind: ClaimKind::QueueEmpty,
+        role: "review".into(),
+        number: None,
+        head: None,
+        ops: vec![],
+        why: String::new(),
+        settle_seconds: st.settle_seconds,
+        warnings: vec![],
+    };
     if held >= st.review_wip {
-        return ClaimResult { line: format!("{LINE_WIP_FULL} {held}/{}", st.review_wip), kind: ClaimKind::WipFull, why: format!("{machine} already reviews {held} pull requests (limit {})", st.review_wip), ..base };
+        return ClaimResult {
+            line: format!("{LINE_WIP_FULL} {held}/{}", st.review_wip),
+            kind: ClaimKind::WipFull,
+            why: format!(
+                "{machine} already reviews {held} pull requests (limit {})",
+                st.review_wip
+            ),
+            ..base
+        };
     }
     if lost >= MAX_RACES {
-        return ClaimResult { line: LINE_QUEUE_EMPTY.into(), why: format!("{machine} lost {lost} claim races in a row and stops here (limit {MAX_RACES})"), ..base };
+        return ClaimResult {
+            line: LINE_QUEUE_EMPTY.into(),
+            why: format!("{machine} lost {lost} claim races in a row and stops here (limit {MAX_RACES})"),
+            ..base
+        };
     }
     let queue = board.queue(config, machine);
     let Some((pr, _)) = queue.first() else {
-        return ClaimResult { line: LINE_QUEUE_EMPTY.into(), kind: ClaimKind::QueueEmpty, why: format!("no unclaimed pull request waits for review that {machine} did not open"), ..base };
+        return ClaimResult {
+            line: LINE_QUEUE_EMPTY.into(),
+            kind: ClaimKind::QueueEmpty,
+            why: format!("no unclaimed pull request waits for review that {machine} did not open"),
+            ..base
+        };
     };
-    let first_why = if pr.has_label(&l.prio_high) { format!("{} first", l.prio_high) } else { "the oldest waiting".to_string() };
-    let why = format!("{machine} claims #{} ({first_why}; holds {held}/{})", pr.number, st.review_wip);
+    let first_why = if pr.has_label(&l.prio_high) {
+        format!("{} first", l.prio_high)
+    } else {
+        "the oldest waiting".to_string()
+    };
+    let why = format!(
+        "{machine} claims #{} ({first_why}; holds {held}/{})",
+        pr.number, st.review_wip
+    );
     // Additions only: GitHub adds labels without replacing the set, so two stations claiming at
     // once both land and the read-back sees both. Replacing the set (one PATCH with the full list)
     // would let the later writer erase the earlier claim after it was read back as won. The winner
@@ -151,8 +193,19 @@ fn review(facts: &Facts, config: &Config, board: &Board, machine: &str, lost: u3
     wants.present(&mine, format!("claimed by {machine}"));
     wants.present(&l.reviewing, format!("claimed by {machine}"));
     let mut warnings = Vec::new();
-    let ops: Vec<Op> = label_edit(facts, pr, &wants, || why.clone(), &mut warnings).into_iter().collect();
-    ClaimResult { line: format!("{LINE_CLAIM} #{}", pr.number), kind: ClaimKind::Claim, number: Some(pr.number), head: Some(pr.head_sha.clone()), ops, why, warnings, ..base }
+    let ops: Vec<Op> = label_edit(facts, pr, &wants, || why.clone(), &mut warnings)
+        .into_iter()
+        .collect();
+    ClaimResult {
+        line: format!("{LINE_CLAIM} #{}", pr.number),
+        kind: ClaimKind::Claim,
+        number: Some(pr.number),
+        head: Some(pr.head_sha.clone()),
+        ops,
+        why,
+        warnings,
+        ..base
+    }
 }
 
 /// The development side: a bounced pull request of its own first (fixing opens nothing new), then
@@ -162,20 +215,57 @@ fn dev(facts: &Facts, config: &Config, board: &Board, machine: &str) -> ClaimRes
     let st = &config.stations;
     let l = &st.labels;
     let own = format!("{}{machine}", l.from_prefix);
-    let base = ClaimResult { line: String::new(), kind: ClaimKind::NewWork, role: "dev".into(), number: None, head: None, ops: vec![], why: String::new(), settle_seconds: st.settle_seconds, warnings: vec![] };
+    let base = ClaimResult {
+        line: String::new(),
+        kind: ClaimKind::NewWork,
+        role: "dev".into(),
+        number: None,
+        head: None,
+        ops: vec![],
+        why: String::new(),
+        settle_seconds: st.settle_seconds,
+        warnings: vec![],
+    };
     let mine: Vec<&(&PullRequest, Derived)> = board.pulls.iter().filter(|(p, _)| p.has_label(&own)).collect();
     if let Some((pr, d)) = mine.iter().find(|(_, d)| d.phase == Phase::ChangesRequested) {
-        return ClaimResult { line: format!("{LINE_FIX} #{}", pr.number), kind: ClaimKind::Fix, number: Some(pr.number), why: format!("#{} came back: {}", pr.number, d.why), ..base };
+        return ClaimResult {
+            line: format!("{LINE_FIX} #{}", pr.number),
+            kind: ClaimKind::Fix,
+            number: Some(pr.number),
+            why: format!("#{} came back: {}", pr.number, d.why),
+            ..base
+        };
     }
     let (stopped, reasons) = crate::core::stay::stop_the_line(facts, config);
     if stopped {
-        return ClaimResult { line: LINE_STOP_THE_LINE.into(), kind: ClaimKind::StopTheLine, why: format!("open no new pull request until the review queue drains: {}", reasons.join("; ")), ..base };
+        return ClaimResult {
+            line: LINE_STOP_THE_LINE.into(),
+            kind: ClaimKind::StopTheLine,
+            why: format!(
+                "open no new pull request until the review queue drains: {}",
+                reasons.join("; ")
+            ),
+            ..base
+        };
     }
     let open = mine.iter().filter(|(p, _)| !p.is_draft).count() as u32;
     if open >= st.dev_wip {
-        return ClaimResult { line: format!("{LINE_WIP_FULL} {open}/{}", st.dev_wip), kind: ClaimKind::WipFull, why: format!("{machine} has {open} open pull requests (limit {}); split, test or wait", st.dev_wip), ..base };
+        return ClaimResult {
+            line: format!("{LINE_WIP_FULL} {open}/{}", st.dev_wip),
+            kind: ClaimKind::WipFull,
+            why: format!(
+                "{machine} has {open} open pull requests (limit {}); split, test or wait",
+                st.dev_wip
+            ),
+            ..base
+        };
     }
-    ClaimResult { line: LINE_NEW_WORK.into(), kind: ClaimKind::NewWork, why: format!("{machine} has no bounced pull request and {open}/{} open", st.dev_wip), ..base }
+    ClaimResult {
+        line: LINE_NEW_WORK.into(),
+        kind: ClaimKind::NewWork,
+        why: format!("{machine} has no bounced pull request and {open}/{} open", st.dev_wip),
+        ..base
+    }
 }
 
 /// `prflow claim <role> <machine>`.
@@ -185,7 +275,13 @@ pub fn claim(facts: &Facts, config: &Config, role: &str, machine: &str) -> Resul
 
 /// `claim`, asked again after `lost` lost races in the same call: past `MAX_RACES` the review side
 /// answers `queue-empty`, so a claimer that keeps losing stops.
-pub fn claim_after(facts: &Facts, config: &Config, role: &str, machine: &str, lost: u32) -> Result<ClaimResult, String> {
+pub fn claim_after(
+    facts: &Facts,
+    config: &Config,
+    role: &str,
+    machine: &str,
+    lost: u32,
+) -> Result<ClaimResult, String> {
     let asked = parse_role(role)?;
     if machine.is_empty() || machine.contains(char::is_whitespace) {
         return Err(format!("machine: expected a machine id such as m4, found {machine:?}"));
@@ -209,18 +305,29 @@ pub fn claim_after(facts: &Facts, config: &Config, role: &str, machine: &str, lo
                 let r = review(facts, config, &board, machine, lost);
                 if r.kind == ClaimKind::WipFull {
                     let mut d = dev(facts, config, &board, machine);
-                    d.why = format!("review queue is deep ({depth} ≥ {}) but {}; so: {}", st.deep_queue, r.why, d.why);
+                    d.why = format!(
+                        "review queue is deep ({depth} ≥ {}) but {}; so: {}",
+                        st.deep_queue, r.why, d.why
+                    );
                     d
                 } else {
-                    ClaimResult { why: format!("review queue is deep ({depth} ≥ {}): {}", st.deep_queue, r.why), ..r }
+                    ClaimResult {
+                        why: format!("review queue is deep ({depth} ≥ {}): {}", st.deep_queue, r.why),
+                        ..r
+                    }
                 }
             } else {
                 let d = dev(facts, config, &board, machine);
-                ClaimResult { why: format!("review queue is shallow ({depth} < {}): {}", st.deep_queue, d.why), ..d }
+                ClaimResult {
+                    why: format!("review queue is shallow ({depth} < {}): {}", st.deep_queue, d.why),
+                    ..d
+                }
             }
         }
     };
-    result.warnings.extend(notes.into_iter().map(|message| Warning { number: None, message }));
+    result
+        .warnings
+        .extend(notes.into_iter().map(|message| Warning { number: None, message }));
     Ok(result)
 }
 
@@ -236,7 +343,13 @@ pub fn resolve_claim_race(labels: &[String], machine: &str, number: u64, config:
 /// the rival's claim, so this claimer's window then outlasted the rival's settle. Withdrawing whenever
 /// the window reached the settle therefore leaves at most one claimer (a slow one can leave none, and
 /// tries again), whatever the latency or a `retry-after` added to the write.
-pub fn resolve_claim_race_timed(labels: &[String], machine: &str, number: u64, config: &Config, took_ms: Option<u64>) -> RaceResult {
+pub fn resolve_claim_race_timed(
+    labels: &[String],
+    machine: &str,
+    number: u64,
+    config: &Config,
+    took_ms: Option<u64>,
+) -> RaceResult {
     let prefix = &config.stations.labels.reviewer_prefix;
     let mine = format!("{prefix}{machine}");
     let mut claimers: Vec<&String> = labels.iter().filter(|x| machine_in(x, prefix).is_some()).collect();
@@ -246,22 +359,62 @@ pub fn resolve_claim_race_timed(labels: &[String], machine: &str, number: u64, c
     // A settle of 0 is no settle (tests that run one station): nothing to outlast, so no window is too long.
     if let Some(took) = took_ms.filter(|&t| settle_ms > 0 && t >= settle_ms && labels.contains(&mine)) {
         let reason = format!("{machine} withdraws its claim on #{number}: its claim took {took} ms, not less than the {settle_ms} ms settle");
-        let ops = vec![Op::EditLabels { number, add: vec![], remove: vec![LabelChange { label: mine.clone(), reason: reason.clone() }], reason, guard: Guard::default() }];
-        return RaceResult { won: false, winner, line: format!("{LINE_LOST} #{number}: slow claim ({took} ms, settle {settle_ms} ms)"), ops };
+        let ops = vec![Op::EditLabels {
+            number,
+            add: vec![],
+            remove: vec![LabelChange {
+                label: mine.clone(),
+                reason: reason.clone(),
+            }],
+            reason,
+            guard: Guard::default(),
+        }];
+        return RaceResult {
+            won: false,
+            winner,
+            line: format!("{LINE_LOST} #{number}: slow claim ({took} ms, settle {settle_ms} ms)"),
+            ops,
+        };
     }
     if winner.as_deref() == Some(mine.as_str()) {
         let waiting = &config.stations.labels.ready_for_review;
         let ops = if labels.contains(waiting) {
             let reason = format!("{machine} keeps the claim on #{number}");
-            vec![Op::EditLabels { number, add: vec![], remove: vec![LabelChange { label: waiting.clone(), reason: reason.clone() }], reason, guard: Guard::default() }]
+            vec![Op::EditLabels {
+                number,
+                add: vec![],
+                remove: vec![LabelChange {
+                    label: waiting.clone(),
+                    reason: reason.clone(),
+                }],
+                reason,
+                guard: Guard::default(),
+            }]
         } else {
             vec![]
         };
-        return RaceResult { won: true, winner, line: format!("{LINE_CLAIM} #{number}"), ops };
+        return RaceResult {
+            won: true,
+            winner,
+            line: format!("{LINE_CLAIM} #{number}"),
+            ops,
+        };
     }
     let ops = if labels.contains(&mine) {
-        let reason = format!("{machine} lost the claim on #{number} to {}", winner.as_deref().unwrap_or("nobody"));
-        vec![Op::EditLabels { number, add: vec![], remove: vec![LabelChange { label: mine.clone(), reason: reason.clone() }], reason, guard: Guard::default() }]
+        let reason = format!(
+            "{machine} lost the claim on #{number} to {}",
+            winner.as_deref().unwrap_or("nobody")
+        );
+        vec![Op::EditLabels {
+            number,
+            add: vec![],
+            remove: vec![LabelChange {
+                label: mine.clone(),
+                reason: reason.clone(),
+            }],
+            reason,
+            guard: Guard::default(),
+        }]
     } else {
         vec![]
     };
@@ -269,7 +422,12 @@ pub fn resolve_claim_race_timed(labels: &[String], machine: &str, number: u64, c
         Some(w) => format!("{LINE_LOST} #{number} to {w}"),
         None => format!("{LINE_LOST} #{number}"),
     };
-    RaceResult { won: false, winner, line, ops }
+    RaceResult {
+        won: false,
+        winner,
+        line,
+        ops,
+    }
 }
 
 #[cfg(test)]
@@ -283,19 +441,35 @@ mod tests {
     #[test]
     fn a_claim_whose_own_window_reached_the_settle_withdraws_even_as_the_smallest() {
         let c = config();
-        let labels = vec!["reviewer:m4".to_string(), "reviewer:m5".to_string(), "state:reviewing".to_string()];
+        let labels = vec![
+            "reviewer:m4".to_string(),
+            "reviewer:m5".to_string(),
+            "state:reviewing".to_string(),
+        ];
         let fast = resolve_claim_race_timed(&labels, "m4", 7, &c, Some(2_999));
         assert!(fast.won, "{fast:?}");
         let slow = resolve_claim_race_timed(&labels, "m4", 7, &c, Some(3_000));
         assert!(!slow.won);
         assert_eq!(slow.line, "lost #7: slow claim (3000 ms, settle 3000 ms)");
-        let removed: Vec<&str> = slow.ops.iter().flat_map(|op| match op {
-            Op::EditLabels { remove, .. } => remove.iter().map(|r| r.label.as_str()).collect::<Vec<_>>(),
-            _ => vec![],
-        }).collect();
+        let removed: Vec<&str> = slow
+            .ops
+            .iter()
+            .flat_map(|op| match op {
+                Op::EditLabels { remove, .. } => remove.iter().map(|r| r.label.as_str()).collect::<Vec<_>>(),
+                _ => vec![],
+            })
+            .collect();
         assert_eq!(removed, ["reviewer:m4"], "only its own claim label");
-        assert_eq!(resolve_claim_race_timed(&labels, "m4", 7, &c, None), resolve_claim_race(&labels, "m4", 7, &c), "untimed: as before");
-        let no_settle = Config::from_value(serde_json::json!({"flow": "stations", "stations": {"settleSeconds": 0}})).expect("config");
-        assert!(resolve_claim_race_timed(&labels, "m4", 7, &no_settle, Some(50)).won, "a settle of 0 withdraws nothing");
+        assert_eq!(
+            resolve_claim_race_timed(&labels, "m4", 7, &c, None),
+            resolve_claim_race(&labels, "m4", 7, &c),
+            "untimed: as before"
+        );
+        let no_settle = Config::from_value(serde_json::json!({"flow": "stations", "stations": {"settleSeconds": 0}}))
+            .expect("config");
+        assert!(
+            resolve_claim_race_timed(&labels, "m4", 7, &no_settle, Some(50)).won,
+            "a settle of 0 withdraws nothing"
+        );
     }
 }

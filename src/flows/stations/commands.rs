@@ -62,12 +62,20 @@ pub fn speaks_for(st: &Stations, pr: &PullRequest, login: &str, machine: &str, p
         return true;
     }
     let label = format!("{prefix}{machine}");
-    pr.timeline.iter().any(|e| e.kind == "labeled" && e.label.as_deref() == Some(label.as_str()) && e.actor.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(login)))
+    pr.timeline.iter().any(|e| {
+        e.kind == "labeled"
+            && e.label.as_deref() == Some(label.as_str())
+            && e.actor.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(login))
+    })
 }
 
 /// Whether `login` is a review station of the config (a machine of role review or any).
 pub fn is_station(st: &Stations, login: &str) -> bool {
-    st.machines_of(login).iter().any(|m| st.machines.get(*m).is_some_and(|m| matches!(m.role, Role::Review | Role::Any)))
+    st.machines_of(login).iter().any(|m| {
+        st.machines
+            .get(*m)
+            .is_some_and(|m| matches!(m.role, Role::Review | Role::Any))
+    })
 }
 
 /// Who may give `cmd`, given the author's machines and the claims at that moment: Ok, or why not.
@@ -89,8 +97,14 @@ pub fn authorize(
             if login.eq_ignore_ascii_case(&pr.author) {
                 return Ok(format!("{login} opened the pull request"));
             }
-            let whose = if from.is_empty() { "it has no from:<machine> label".to_string() } else { format!("the author's machine is {}", from.join(", ")) };
-            Err(format!("only the author's machine may say {READY}; {whose} and {login} speaks for none of it"))
+            let whose = if from.is_empty() {
+                "it has no from:<machine> label".to_string()
+            } else {
+                format!("the author's machine is {}", from.join(", "))
+            };
+            Err(format!(
+                "only the author's machine may say {READY}; {whose} and {login} speaks for none of it"
+            ))
         }
         Command::Changes => {
             if let Some(m) = claims.iter().find(|m| speaks_for(st, pr, login, m, &l.reviewer_prefix)) {
@@ -99,7 +113,9 @@ pub fn authorize(
             if is_station(st, login) {
                 return Ok(format!("{login} is a review station"));
             }
-            Err(format!("only a review station or the claimer may say {CHANGES}; {login} is neither"))
+            Err(format!(
+                "only a review station or the claimer may say {CHANGES}; {login} is neither"
+            ))
         }
         Command::Release => {
             if let Some(m) = claims.iter().find(|m| speaks_for(st, pr, login, m, &l.reviewer_prefix)) {
@@ -108,7 +124,9 @@ pub fn authorize(
             if can_write {
                 return Ok(format!("{login} has write access"));
             }
-            Err(format!("only the claimer or someone with write access may say {RELEASE}; {login} is neither"))
+            Err(format!(
+                "only the claimer or someone with write access may say {RELEASE}; {login} is neither"
+            ))
         }
     }
 }
@@ -121,8 +139,16 @@ mod tests {
     fn only_the_first_word_is_a_command() {
         let cases: &[(&str, Option<Command>, &str)] = &[
             ("/ready", Some(Command::Ready), "bare command"),
-            ("  /ready\nfixed the tests", Some(Command::Ready), "leading whitespace, text after"),
-            ("/changes: see review", None, "punctuation glued to the word is another word"),
+            (
+                "  /ready\nfixed the tests",
+                Some(Command::Ready),
+                "leading whitespace, text after",
+            ),
+            (
+                "/changes: see review",
+                None,
+                "punctuation glued to the word is another word",
+            ),
             ("please /ready", None, "not the first word"),
             ("> /ready", None, "a quote"),
             ("`/ready`", None, "inline code"),

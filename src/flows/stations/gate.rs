@@ -34,11 +34,23 @@ pub struct GateDecision {
 }
 
 fn find(facts: &Facts, number: u64) -> Result<&PullRequest, String> {
-    facts.pull_requests.iter().find(|p| p.number == number).ok_or_else(|| format!("pull request #{number} is not among the facts' open pull requests"))
+    facts
+        .pull_requests
+        .iter()
+        .find(|p| p.number == number)
+        .ok_or_else(|| format!("pull request #{number} is not among the facts' open pull requests"))
 }
 
 fn status(config: &Config, pr: &PullRequest, sha: &str, state: StatusState, description: &str, reason: String) -> Op {
-    Op::SetStatus { number: pr.number, sha: sha.to_string(), context: config.stations.gate.context.clone(), state, description: description.to_string(), reason, guard: Guard::default() }
+    Op::SetStatus {
+        number: pr.number,
+        sha: sha.to_string(),
+        context: config.stations.gate.context.clone(),
+        state,
+        description: description.to_string(),
+        reason,
+        guard: Guard::default(),
+    }
 }
 
 /// The success status for a docs-only change, when every changed path matches a docs-only glob.
@@ -52,11 +64,26 @@ pub fn docs_only_status(config: &Config, pr: &PullRequest, _d: &super::state::De
         let segments: Vec<&str> = f.split('/').collect();
         globs.iter().any(|g| g.matches(&segments))
     });
-    docs.then(|| status(config, pr, &pr.head_sha, StatusState::Success, DESC_DOCS_ONLY, format!("every changed path of #{} matches stations.gate.docsOnly", pr.number)))
+    docs.then(|| {
+        status(
+            config,
+            pr,
+            &pr.head_sha,
+            StatusState::Success,
+            DESC_DOCS_ONLY,
+            format!("every changed path of #{} matches stations.gate.docsOnly", pr.number),
+        )
+    })
 }
 
 /// The label edit once a gate status with `result` is on the head.
-fn labels_after(facts: &Facts, config: &Config, pr: &PullRequest, result: Option<GateResult>, warnings: &mut Vec<Warning>) -> Option<Op> {
+fn labels_after(
+    facts: &Facts,
+    config: &Config,
+    pr: &PullRequest,
+    result: Option<GateResult>,
+    warnings: &mut Vec<Warning>,
+) -> Option<Op> {
     let d = derive(&config.stations, pr, result);
     let wants = state_wants(config, pr, &d);
     label_edit(facts, pr, &wants, || format!("{}: {}", d.state, d.why), warnings)
@@ -69,22 +96,66 @@ pub fn gate_classify(facts: &Facts, config: &Config, number: u64) -> Result<Gate
     let mut warnings = Vec::new();
     let sha = pr.head_sha.clone();
     if !gate_due(config, &d) {
-        return Ok(GateDecision { run: false, need: false, sha, ops: vec![], why: format!("the gate is not due: {} ({})", d.state, d.why), warnings });
+        return Ok(GateDecision {
+            run: false,
+            need: false,
+            sha,
+            ops: vec![],
+            why: format!("the gate is not due: {} ({})", d.state, d.why),
+            warnings,
+        });
     }
     if let Some(op) = docs_only_status(config, pr, &d) {
         let mut ops = vec![op];
-        ops.extend(labels_after(facts, config, pr, Some(GateResult::Success), &mut warnings));
-        return Ok(GateDecision { run: true, need: false, sha, ops, why: "docs-only change: the gate passes without the validation machine".into(), warnings });
+        ops.extend(labels_after(
+            facts,
+            config,
+            pr,
+            Some(GateResult::Success),
+            &mut warnings,
+        ));
+        return Ok(GateDecision {
+            run: true,
+            need: false,
+            sha,
+            ops,
+            why: "docs-only change: the gate passes without the validation machine".into(),
+            warnings,
+        });
     }
-    let why = if pr.unknown(PullFact::Files) { "the changed files could not be read, so it is not provably docs-only" } else { "code changed: the validation machine must run" };
-    let mut ops = vec![status(config, pr, &sha, StatusState::Pending, DESC_WAITING, why.to_string())];
+    let why = if pr.unknown(PullFact::Files) {
+        "the changed files could not be read, so it is not provably docs-only"
+    } else {
+        "code changed: the validation machine must run"
+    };
+    let mut ops = vec![status(
+        config,
+        pr,
+        &sha,
+        StatusState::Pending,
+        DESC_WAITING,
+        why.to_string(),
+    )];
     ops.extend(labels_after(facts, config, pr, None, &mut warnings));
-    Ok(GateDecision { run: true, need: true, sha, ops, why: why.to_string(), warnings })
+    Ok(GateDecision {
+        run: true,
+        need: true,
+        sha,
+        ops,
+        why: why.to_string(),
+        warnings,
+    })
 }
 
 /// Report step: the validation machine tested `tested_sha` and got `result` (the job's result:
 /// success, failure, cancelled or skipped).
-pub fn gate_report(facts: &Facts, config: &Config, number: u64, tested_sha: &str, result: &str) -> Result<GateDecision, String> {
+pub fn gate_report(
+    facts: &Facts,
+    config: &Config,
+    number: u64,
+    tested_sha: &str,
+    result: &str,
+) -> Result<GateDecision, String> {
     let pr = find(facts, number)?;
     let mut warnings = Vec::new();
     let (gate, state, desc) = match result {
@@ -108,12 +179,26 @@ pub fn gate_report(facts: &Facts, config: &Config, number: u64, tested_sha: &str
     if pr.head_sha != tested_sha {
         let why = format!("the head moved from {} to {} during validation: the result is recorded on the tested commit only, labels unchanged", short(tested_sha), short(&pr.head_sha));
         let op = status(config, pr, tested_sha, state, desc, why.clone());
-        return Ok(GateDecision { run: true, need: false, sha: tested_sha.to_string(), ops: vec![op], why, warnings });
+        return Ok(GateDecision {
+            run: true,
+            need: false,
+            sha: tested_sha.to_string(),
+            ops: vec![op],
+            why,
+            warnings,
+        });
     }
     let why = format!("{} {result} on {}", config.stations.gate.context, short(tested_sha));
     let mut ops = vec![status(config, pr, tested_sha, state, desc, why.clone())];
     ops.extend(labels_after(facts, config, pr, Some(gate), &mut warnings));
-    Ok(GateDecision { run: true, need: false, sha: tested_sha.to_string(), ops, why, warnings })
+    Ok(GateDecision {
+        run: true,
+        need: false,
+        sha: tested_sha.to_string(),
+        ops,
+        why,
+        warnings,
+    })
 }
 
 fn short(sha: &str) -> &str {

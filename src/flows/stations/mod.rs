@@ -14,8 +14,8 @@ pub mod state;
 /// The section moved down to the core layer (config types); the old path still names it.
 pub use crate::core::config::stations as settings;
 
-use crate::core::decision::Decision;
 use crate::core::config::Config;
+use crate::core::decision::Decision;
 use crate::core::facts::{Facts, PullFact, PullRequest};
 use crate::core::labels::Wants;
 use crate::core::plan::{Op, PullVerdict};
@@ -28,11 +28,16 @@ pub use review::{review_outcome, ReviewOutcome};
 
 /// The facts the state depends on that could not be read, in words; the state is left alone then.
 fn unreadable(pr: &PullRequest) -> Vec<&'static str> {
-    [(PullFact::Timeline, "timeline"), (PullFact::Reviews, "reviews"), (PullFact::Comments, "comments"), (PullFact::IsDraft, "draft flag")]
-        .into_iter()
-        .filter(|(f, _)| pr.unknown(*f))
-        .map(|(_, w)| w)
-        .collect()
+    [
+        (PullFact::Timeline, "timeline"),
+        (PullFact::Reviews, "reviews"),
+        (PullFact::Comments, "comments"),
+        (PullFact::IsDraft, "draft flag"),
+    ]
+    .into_iter()
+    .filter(|(f, _)| pr.unknown(*f))
+    .map(|(_, w)| w)
+    .collect()
 }
 
 /// Reconcile's per-pull-request decision under the stations flow.
@@ -56,9 +61,16 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest) -> Decision {
         }
     }
     if d.claims.len() > 1 && d.phase == Phase::InReview {
-        warnings_why.push(format!("claimed by {} at once; `prflow claim` resolves it (the lexicographically smallest keeps it)", d.claims.join(", ")));
+        warnings_why.push(format!(
+            "claimed by {} at once; `prflow claim` resolves it (the lexicographically smallest keeps it)",
+            d.claims.join(", ")
+        ));
     }
-    let wants = if decided { state_wants(config, pr, &d) } else { Wants::default() };
+    let wants = if decided {
+        state_wants(config, pr, &d)
+    } else {
+        Wants::default()
+    };
     let why = if !missing.is_empty() {
         format!("its {} could not be read; state left as it is", missing.join(", "))
     } else if !decided {
@@ -80,7 +92,12 @@ pub fn decide(facts: &Facts, config: &Config, pr: &PullRequest) -> Decision {
             _ => "pending".into(),
         },
     };
-    Decision { wants, verdict, ops_after, notes }
+    Decision {
+        wants,
+        verdict,
+        ops_after,
+        notes,
+    }
 }
 
 /// Ops that are a `SetStatus` (for tests and the gate's report).
@@ -91,7 +108,12 @@ pub fn status_ops(ops: &[Op]) -> impl Iterator<Item = &Op> {
 /// A config value to a stations config, or its problems in one line (the claim and gate entry
 /// points have no plan to carry `configErrors`, so a bad config is an error naming the paths).
 fn config_of(config: serde_json::Value) -> Result<Config, String> {
-    Config::from_value(config).map_err(|errors| format!("config: {}", errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")))
+    Config::from_value(config).map_err(|errors| {
+        format!(
+            "config: {}",
+            errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")
+        )
+    })
 }
 
 /// `claim` as the boundary calls it: facts as JSON text (the one facts deserializer the Wasm carries).
@@ -101,14 +123,31 @@ pub fn claim_values(facts: &str, config: serde_json::Value, role: &str, machine:
 }
 
 /// `resolveClaimRace` as the boundary calls it.
-pub fn resolve_claim_race_values(labels: Vec<String>, machine: &str, number: u64, config: serde_json::Value) -> Result<RaceResult, String> {
+pub fn resolve_claim_race_values(
+    labels: Vec<String>,
+    machine: &str,
+    number: u64,
+    config: serde_json::Value,
+) -> Result<RaceResult, String> {
     Ok(resolve_claim_race(&labels, machine, number, &config_of(config)?))
 }
 
 /// `resolveClaimRace` with the claimer's measured window (milliseconds from its facts read to its
 /// claim write acknowledged), as the boundary calls it.
-pub fn resolve_claim_race_timed_values(labels: Vec<String>, machine: &str, number: u64, config: serde_json::Value, took_ms: Option<u64>) -> Result<RaceResult, String> {
-    Ok(claim::resolve_claim_race_timed(&labels, machine, number, &config_of(config)?, took_ms))
+pub fn resolve_claim_race_timed_values(
+    labels: Vec<String>,
+    machine: &str,
+    number: u64,
+    config: serde_json::Value,
+    took_ms: Option<u64>,
+) -> Result<RaceResult, String> {
+    Ok(claim::resolve_claim_race_timed(
+        &labels,
+        machine,
+        number,
+        &config_of(config)?,
+        took_ms,
+    ))
 }
 
 /// `gateClassify` as the boundary calls it.
@@ -118,7 +157,13 @@ pub fn gate_classify_values(facts: &str, config: serde_json::Value, number: u64)
 }
 
 /// `gateReport` as the boundary calls it.
-pub fn gate_report_values(facts: &str, config: serde_json::Value, number: u64, tested_sha: &str, result: &str) -> Result<GateDecision, String> {
+pub fn gate_report_values(
+    facts: &str,
+    config: serde_json::Value,
+    number: u64,
+    tested_sha: &str,
+    result: &str,
+) -> Result<GateDecision, String> {
     let facts = crate::core::facts::parse_facts_str(facts).map_err(|e| e.0)?;
     gate_report(&facts, &config_of(config)?, number, tested_sha, result)
 }

@@ -32,9 +32,19 @@ pub fn review_outcome(number: u64, head: &str, output: &str) -> ReviewOutcome {
     };
     let blocking = body.lines().next().is_some_and(|first| first.starts_with(BLOCKING));
     let short = head.get(..7).unwrap_or(head);
-    let mut ops = vec![Op::PostReview { number, body, reason: format!("the AI first pass on {short}"), guard: Guard::head(head) }];
+    let mut ops = vec![Op::PostReview {
+        number,
+        body,
+        reason: format!("the AI first pass on {short}"),
+        guard: Guard::head(head),
+    }];
     let why = if blocking {
-        ops.push(Op::Comment { number, body: CHANGES_COMMAND.into(), reason: format!("the AI first pass on {short} starts with {BLOCKING}"), guard: Guard::head(head) });
+        ops.push(Op::Comment {
+            number,
+            body: CHANGES_COMMAND.into(),
+            reason: format!("the AI first pass on {short} starts with {BLOCKING}"),
+            guard: Guard::head(head),
+        });
         format!("#{number}: first pass {BLOCKING}, sent {CHANGES_COMMAND}")
     } else {
         format!("#{number}: first pass done; waits for a person")
@@ -47,11 +57,14 @@ mod tests {
     use super::*;
 
     fn kinds(o: &ReviewOutcome) -> Vec<&'static str> {
-        o.ops.iter().map(|op| match op {
-            Op::PostReview { .. } => "review",
-            Op::Comment { body, .. } if body == CHANGES_COMMAND => "changes",
-            _ => "other",
-        }).collect()
+        o.ops
+            .iter()
+            .map(|op| match op {
+                Op::PostReview { .. } => "review",
+                Op::Comment { body, .. } if body == CHANGES_COMMAND => "changes",
+                _ => "other",
+            })
+            .collect()
     }
 
     #[test]
@@ -59,7 +72,12 @@ mod tests {
         let o = review_outcome(7, "abc1234def", "\n  BLOCKING: the migration drops a column\nmore");
         assert!(o.blocking);
         assert_eq!(kinds(&o), ["review", "changes"]);
-        assert!(o.ops.iter().all(|op| op.guard().and_then(|g| g.head.as_deref()) == Some("abc1234def")), "every write expects the reviewed head: {o:?}");
+        assert!(
+            o.ops
+                .iter()
+                .all(|op| op.guard().and_then(|g| g.head.as_deref()) == Some("abc1234def")),
+            "every write expects the reviewed head: {o:?}"
+        );
     }
 
     #[test]
@@ -67,7 +85,10 @@ mod tests {
         let o = review_outcome(7, "h", "Looks fine.\nBLOCKING would be too strong here");
         assert!(!o.blocking);
         assert_eq!(kinds(&o), ["review"]);
-        assert!(!review_outcome(7, "h", "blocking: lower case").blocking, "the word is BLOCKING, as the prompt asks");
+        assert!(
+            !review_outcome(7, "h", "blocking: lower case").blocking,
+            "the word is BLOCKING, as the prompt asks"
+        );
     }
 
     #[test]

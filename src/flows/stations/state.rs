@@ -57,7 +57,9 @@ pub fn head_gate(st: &Stations, pr: &PullRequest) -> Option<GateResult> {
         .checks
         .iter()
         .enumerate()
-        .filter_map(|(i, c)| gate_result(st, c).map(|r| (time_of(c.completed_at.as_deref().or(c.started_at.as_deref())), i, r)))
+        .filter_map(|(i, c)| {
+            gate_result(st, c).map(|r| (time_of(c.completed_at.as_deref().or(c.started_at.as_deref())), i, r))
+        })
         .collect();
     gates.sort_by_key(|g| (g.0, g.1));
     gates.last().map(|g| g.2)
@@ -141,7 +143,12 @@ pub fn derive(st: &Stations, pr: &PullRequest, extra_gate: Option<GateResult>) -
     }
     for (i, c) in pr.checks.iter().enumerate() {
         if let Some(r) = gate_result(st, c) {
-            evs.push((time_of(c.completed_at.as_deref().or(c.started_at.as_deref())), 4, i, Ev::Gate(r)));
+            evs.push((
+                time_of(c.completed_at.as_deref().or(c.started_at.as_deref())),
+                4,
+                i,
+                Ev::Gate(r),
+            ));
         }
     }
     if let Some(r) = extra_gate {
@@ -158,8 +165,21 @@ pub fn derive(st: &Stations, pr: &PullRequest, extra_gate: Option<GateResult>) -
     let opened_draft = first_draft_change.unwrap_or(pr.is_draft);
 
     // Claims whose label has no `labeled` event are older than anything the timeline shows.
-    let current: Vec<String> = pr.labels.iter().filter_map(|x| machine_in(x, rp)).map(str::to_string).collect();
-    let mut claims: BTreeSet<String> = current.iter().filter(|m| !pr.timeline.iter().any(|e| e.kind == "labeled" && e.label.as_deref() == Some(&format!("{rp}{m}")))).cloned().collect();
+    let current: Vec<String> = pr
+        .labels
+        .iter()
+        .filter_map(|x| machine_in(x, rp))
+        .map(str::to_string)
+        .collect();
+    let mut claims: BTreeSet<String> = current
+        .iter()
+        .filter(|m| {
+            !pr.timeline
+                .iter()
+                .any(|e| e.kind == "labeled" && e.label.as_deref() == Some(&format!("{rp}{m}")))
+        })
+        .cloned()
+        .collect();
     let mut released: BTreeSet<String> = BTreeSet::new();
     let mut ignored: Vec<String> = Vec::new();
     let mut last_gate: Option<GateResult> = None;
@@ -196,7 +216,10 @@ pub fn derive(st: &Stations, pr: &PullRequest, extra_gate: Option<GateResult>) -
                     why = if claims.is_empty() {
                         "a push after approval voided the approval and the gate; back to the review queue".into()
                     } else {
-                        format!("a push after approval voided the approval and the gate; back to the same reviewer ({})", claims.iter().cloned().collect::<Vec<_>>().join(", "))
+                        format!(
+                            "a push after approval voided the approval and the gate; back to the same reviewer ({})",
+                            claims.iter().cloned().collect::<Vec<_>>().join(", ")
+                        )
                     };
                 }
                 // In changes-requested a push does not re-queue: an agent pushes several times per
@@ -225,28 +248,58 @@ pub fn derive(st: &Stations, pr: &PullRequest, extra_gate: Option<GateResult>) -
                         ignored.push(format!("{} by {} ignored: only someone with write access, or a configured machine or bot, moves the state", state.to_ascii_lowercase().replace('_', " "), r.author));
                     }
                     "APPROVED" if st.is_machine_or_bot(&r.author) => {
-                        ignored.push(format!("approval by {} ignored: machines and bots never approve, a person does", r.author));
+                        ignored.push(format!(
+                            "approval by {} ignored: machines and bots never approve, a person does",
+                            r.author
+                        ));
                     }
                     "APPROVED" if !on_head => {
-                        ignored.push(format!("approval by {} was for {}, not the head {}", r.author, short(&r.commit), short(head)));
+                        ignored.push(format!(
+                            "approval by {} was for {}, not the head {}",
+                            r.author,
+                            short(&r.commit),
+                            short(head)
+                        ));
                     }
                     "APPROVED" if phase == Phase::Dev => {
-                        ignored.push(format!("approval by {} ignored: a draft stays with its author", r.author));
+                        ignored.push(format!(
+                            "approval by {} ignored: a draft stays with its author",
+                            r.author
+                        ));
                     }
                     "APPROVED" => {
                         // The gate's verdict on this head may already be in (on every push, or a
                         // re-approval). A pass stands; a failure counts only in on-every-push mode:
                         // after approval, a person approving again is asking for a new run.
                         (phase, why) = match last_gate {
-                            Some(GateResult::Success) => (Phase::ReadyToMerge, format!("approved by {} and the gate already passed on {}", r.author, short(head))),
-                            Some(GateResult::Failure) if st.gate.on_every_push => {
-                                (Phase::ChangesRequested, format!("approved by {} but the gate failed on {}", r.author, short(head)))
-                            }
-                            _ => (Phase::Gate, format!("approved by {} on {}; waiting for {}", r.author, short(head), st.gate.context)),
+                            Some(GateResult::Success) => (
+                                Phase::ReadyToMerge,
+                                format!(
+                                    "approved by {} and the gate already passed on {}",
+                                    r.author,
+                                    short(head)
+                                ),
+                            ),
+                            Some(GateResult::Failure) if st.gate.on_every_push => (
+                                Phase::ChangesRequested,
+                                format!("approved by {} but the gate failed on {}", r.author, short(head)),
+                            ),
+                            _ => (
+                                Phase::Gate,
+                                format!(
+                                    "approved by {} on {}; waiting for {}",
+                                    r.author,
+                                    short(head),
+                                    st.gate.context
+                                ),
+                            ),
                         };
                     }
                     "CHANGES_REQUESTED" if phase == Phase::Dev => {
-                        ignored.push(format!("changes requested by {} while a draft: it stays with its author", r.author));
+                        ignored.push(format!(
+                            "changes requested by {} while a draft: it stays with its author",
+                            r.author
+                        ));
                     }
                     "CHANGES_REQUESTED" => {
                         phase = Phase::ChangesRequested;
@@ -269,7 +322,11 @@ pub fn derive(st: &Stations, pr: &PullRequest, extra_gate: Option<GateResult>) -
                 match cmd {
                     Command::Ready if phase == Phase::ChangesRequested => {
                         phase = Phase::InReview;
-                        why = if claims.is_empty() { format!("/ready ({who}); back to the review queue") } else { format!("/ready ({who}); back to the same reviewer") };
+                        why = if claims.is_empty() {
+                            format!("/ready ({who}); back to the review queue")
+                        } else {
+                            format!("/ready ({who}); back to the same reviewer")
+                        };
                     }
                     Command::Changes if reviewing => {
                         phase = Phase::ChangesRequested;
@@ -283,14 +340,21 @@ pub fn derive(st: &Stations, pr: &PullRequest, extra_gate: Option<GateResult>) -
                     }
                     _ => {
                         let at = phase_word(phase, !claims.is_empty());
-                        ignored.push(format!("{} by {} ignored: it does not apply while {at}", cmd.word(), c.author));
+                        ignored.push(format!(
+                            "{} by {} ignored: it does not apply while {at}",
+                            cmd.word(),
+                            c.author
+                        ));
                     }
                 }
             }
             Ev::Bounced => {
                 if matches!(phase, Phase::Gate | Phase::ReadyToMerge) {
                     phase = Phase::ChangesRequested;
-                    why = format!("{} was put on at the gate (its failure); back to the author", l.changes_requested);
+                    why = format!(
+                        "{} was put on at the gate (its failure); back to the author",
+                        l.changes_requested
+                    );
                 }
             }
             Ev::Gate(r) => {
@@ -320,7 +384,11 @@ pub fn derive(st: &Stations, pr: &PullRequest, extra_gate: Option<GateResult>) -
         why = "a draft is still being built by its author".into();
     }
     // Final claims: the labels on it now, minus those a release gave up after they were written.
-    let released: Vec<String> = current.iter().filter(|m| released.contains(*m) && !claims.contains(*m)).cloned().collect();
+    let released: Vec<String> = current
+        .iter()
+        .filter(|m| released.contains(*m) && !claims.contains(*m))
+        .cloned()
+        .collect();
     let final_claims: Vec<String> = current.iter().filter(|m| !released.contains(m)).cloned().collect();
     let state = match phase {
         Phase::Dev => l.dev.clone(),
@@ -330,12 +398,24 @@ pub fn derive(st: &Stations, pr: &PullRequest, extra_gate: Option<GateResult>) -
         Phase::Gate => l.gate.clone(),
         Phase::ReadyToMerge => l.ready_to_merge.clone(),
     };
-    Derived { phase, state, why, released, claims: final_claims, ignored }
+    Derived {
+        phase,
+        state,
+        why,
+        released,
+        claims: final_claims,
+        ignored,
+    }
 }
 
 /// Whether a push comes after this review in the replay.
 fn pushes_after(evs: &[(i64, u8, usize, Ev)], review: &Review) -> bool {
-    let Some(pos) = evs.iter().position(|(_, _, _, e)| matches!(e, Ev::Review(r) if std::ptr::eq(*r, review))) else { return false };
+    let Some(pos) = evs
+        .iter()
+        .position(|(_, _, _, e)| matches!(e, Ev::Review(r) if std::ptr::eq(*r, review)))
+    else {
+        return false;
+    };
     evs[pos + 1..].iter().any(|(_, _, _, e)| matches!(e, Ev::Push))
 }
 
@@ -351,7 +431,8 @@ fn phase_word(phase: Phase, claimed: bool) -> &'static str {
 }
 /// Whether the gate is due on this pull request: after approval, or on every push when configured.
 pub fn gate_due(config: &crate::core::config::Config, d: &Derived) -> bool {
-    d.phase == Phase::Gate || (config.stations.gate.on_every_push && matches!(d.phase, Phase::InReview | Phase::ChangesRequested))
+    d.phase == Phase::Gate
+        || (config.stations.gate.on_every_push && matches!(d.phase, Phase::InReview | Phase::ChangesRequested))
 }
 
 /// The labels that bring `pr` to the derived state `d` (state axis, released claims).
@@ -372,4 +453,3 @@ pub fn state_wants(config: &crate::core::config::Config, pr: &PullRequest, d: &D
     }
     wants
 }
-

@@ -12,7 +12,16 @@ const run = promisify(execFile);
 
 /** git as a developer's machine runs it: no prompts, no system config; `home` also hides the user's. */
 export async function git(cwd, args, { allowFail = false, home } = {}) {
-  const env = { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_CONFIG_NOSYSTEM: "1", ...(home ? { HOME: home } : {}), GIT_AUTHOR_NAME: "agent-1", GIT_AUTHOR_EMAIL: "agent-1@example.com", GIT_COMMITTER_NAME: "agent-1", GIT_COMMITTER_EMAIL: "agent-1@example.com" };
+  const env = {
+    ...process.env,
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_CONFIG_NOSYSTEM: "1",
+    ...(home ? { HOME: home } : {}),
+    GIT_AUTHOR_NAME: "agent-1",
+    GIT_AUTHOR_EMAIL: "agent-1@example.com",
+    GIT_COMMITTER_NAME: "agent-1",
+    GIT_COMMITTER_EMAIL: "agent-1@example.com",
+  };
   try {
     const { stdout, stderr } = await run("git", args, { cwd, env });
     return { code: 0, stdout: stdout.trim(), stderr };
@@ -34,7 +43,8 @@ export async function gitRepo(t, { at = "2026-11-30T09:00:00Z" } = {}) {
   await git(work, ["clone", "--quiet", gh.cloneUrl(gh.personalToken), "clone"]);
   const dir = join(work, "clone");
   const env = { ...gh.env(gh.personalToken), PRFLOW_STATE_DIR: join(work, "state") };
-  const prflow = (args, { cwd = dir, extraEnv = {}, config = PRESET_CONFIG } = {}) => runCli([...args, "--repo", "acme/widgets", "--config", config], { env: { ...env, ...extraEnv }, cwd });
+  const prflow = (args, { cwd = dir, extraEnv = {}, config = PRESET_CONFIG } = {}) =>
+    runCli([...args, "--repo", "acme/widgets", "--config", config], { env: { ...env, ...extraEnv }, cwd });
   return { gh, work, dir, env, prflow };
 }
 
@@ -56,12 +66,25 @@ export async function pushBranch(dir, branch, from, path, text) {
 }
 
 export const labels = (gh, n) => [...gh.state.pull(n).labels].sort();
-export const ownComments = (gh, n, prefix) => gh.state.pull(n).comments.map((id) => gh.state.comments.get(id).body).filter((b) => b.startsWith(prefix));
+export const ownComments = (gh, n, prefix) =>
+  gh.state
+    .pull(n)
+    .comments.map((id) => gh.state.comments.get(id).body)
+    .filter((b) => b.startsWith(prefix));
 
 /** A real conflict set aside `rebase-failed` with the worker's marker, as the tool's own account (acme) writes it. */
 export function setAsideConflict(gh, { head = "agent/c", labelsOn = ["merge-queued"], reason = "rebase-failed" } = {}) {
-  if (!gh.ci.workflows?.length) gh.ci.register({ name: "CI", jobs: [{ name: "test", minutes: 10 }], aggregate: "ci-ok", guard: "no-skip-ci-label" });
+  if (!gh.ci.workflows?.length)
+    gh.ci.register({
+      name: "CI",
+      jobs: [{ name: "test", minutes: 10 }],
+      aggregate: "ci-ok",
+      guard: "no-skip-ci-label",
+    });
   const pr = gh.createPull({ title: "conflicting", head, files: ["src/a.rs"], conflicting: true, labels: labelsOn });
-  gh.comment(pr.number, { author: "acme", body: `<!-- prflow:set-aside reason=${reason} head=${pr.headSha} base=${gh.git.tip("main")} -->\nThe rebase onto main conflicted in src/a.rs.\n\n- [ ] Retry` });
+  gh.comment(pr.number, {
+    author: "acme",
+    body: `<!-- prflow:set-aside reason=${reason} head=${pr.headSha} base=${gh.git.tip("main")} -->\nThe rebase onto main conflicted in src/a.rs.\n\n- [ ] Retry`,
+  });
   return pr.number;
 }

@@ -16,11 +16,21 @@ export async function launchChromium() {
     browser = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
   } catch (e) {
     rmSync(profile, { recursive: true, force: true });
-    throw new Error(`chromium could not start from ${CHROMIUM} (install it with scripts/setup.sh, which runs apt-get install chromium): ${e.message}`);
+    throw new Error(
+      `chromium could not start from ${CHROMIUM} (install it with scripts/setup.sh, which runs apt-get install chromium): ${e.message}`,
+    );
   }
   return {
     browser,

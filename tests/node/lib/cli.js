@@ -9,7 +9,11 @@ export const CLI = `${ROOT}cli/prflow.js`;
 /** `prflow ARGS`, with `env` added to PATH and HOME: resolves to { code, stdout, stderr } once it exits. */
 export function prflow(args, env = {}, { cwd = ROOT } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));

@@ -3,7 +3,8 @@
 // `!=`, `&&`, `||`, parentheses, and the functions contains(), always() and success(). GitHub's rules
 // kept: == on strings ignores case, && and || return an operand, and a missing property is null.
 
-const TOKEN = /\s*(?:(\d+(?:\.\d+)?)|'((?:[^']|'')*)'|(&&|\|\||==|!=|!|\(|\)|,)|([A-Za-z_][\w-]*(?:\.(?:\*|[A-Za-z_][\w-]*))*))/y;
+const TOKEN =
+  /\s*(?:(\d+(?:\.\d+)?)|'((?:[^']|'')*)'|(&&|\|\||==|!=|!|\(|\)|,)|([A-Za-z_][\w-]*(?:\.(?:\*|[A-Za-z_][\w-]*))*))/y;
 
 function tokens(text) {
   const out = [];
@@ -22,7 +23,8 @@ function tokens(text) {
 }
 
 const truthy = (v) => !(v === null || v === undefined || v === false || v === 0 || v === "" || Number.isNaN(v));
-const equal = (a, b) => (typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : (a ?? null) === (b ?? null));
+const equal = (a, b) =>
+  typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : (a ?? null) === (b ?? null);
 
 function lookup(path, context) {
   let values = [context];
@@ -31,7 +33,10 @@ function lookup(path, context) {
     if (part === "*") {
       values = values.flatMap((v) => (Array.isArray(v) ? v : v && typeof v === "object" ? Object.values(v) : []));
       filtered = true;
-    } else values = values.map((v) => (v && typeof v === "object" ? v[part] : undefined)).filter((v) => !filtered || v !== undefined);
+    } else
+      values = values
+        .map((v) => (v && typeof v === "object" ? v[part] : undefined))
+        .filter((v) => !filtered || v !== undefined);
   }
   return filtered ? values : (values[0] ?? null);
 }
@@ -46,7 +51,12 @@ export function evaluate(text, context) {
     i++;
   };
   const functions = {
-    contains: (hay, needle) => (Array.isArray(hay) ? hay.some((v) => equal(v, needle)) : String(hay ?? "").toLowerCase().includes(String(needle).toLowerCase())),
+    contains: (hay, needle) =>
+      Array.isArray(hay)
+        ? hay.some((v) => equal(v, needle))
+        : String(hay ?? "")
+            .toLowerCase()
+            .includes(String(needle).toLowerCase()),
     always: () => true,
     success: () => Object.values(context.needs ?? {}).every((n) => n.result === "success"),
   };

@@ -10,7 +10,14 @@ import { Git } from "../../../lib/queue/git.js";
 import { runQueue } from "../../../lib/queue/worker.js";
 import { createEngine } from "../../../js/node.js";
 
-export const OPTIONS = { dryRun: false, autoFix: true, activeInterval: 30, idleAfter: 10, idleInterval: 300, pollInterval: 30 };
+export const OPTIONS = {
+  dryRun: false,
+  autoFix: true,
+  activeInterval: 30,
+  idleAfter: 10,
+  idleInterval: 300,
+  pollInterval: 30,
+};
 
 /**
  * A board: `required` checks (strict), auto-merge allowed, a person `alice` who can write. `config`
@@ -38,13 +45,26 @@ export async function queueBoard(t, { required = ["ci"], config, makeGit = (a) =
   const go = async (until, { options = {} } = {}) => {
     let steps = 0;
     const from = lines.length;
-    const out = await runQueue({ gh: { octokit, owner: gh.owner, repo: gh.repo }, g, engine, options: { ...OPTIONS, ...options }, log: (l) => lines.push(l), sleep, resume, stopWhen: (o) => until(o) || ++steps >= maxSteps });
+    const out = await runQueue({
+      gh: { octokit, owner: gh.owner, repo: gh.repo },
+      g,
+      engine,
+      options: { ...OPTIONS, ...options },
+      log: (l) => lines.push(l),
+      sleep,
+      resume,
+      stopWhen: (o) => until(o) || ++steps >= maxSteps,
+    });
     resume = out.wait.kind === "stop" ? null : out;
     return { ...out, steps, log: lines.slice(from) };
   };
   /** The bodies of the comments on pull request `n`, oldest first. */
   const comments = (n) => gh.state.pull(n).comments.map((id) => gh.state.comments.get(id));
-  const asAlice = makeOctokit({ token: "ghp_alicePersonalToken0000000000000000", baseUrl: gh.url, graphqlUrl: gh.graphqlUrl });
+  const asAlice = makeOctokit({
+    token: "ghp_alicePersonalToken0000000000000000",
+    baseUrl: gh.url,
+    graphqlUrl: gh.graphqlUrl,
+  });
   return { gh, g, go, lines, stateDir, octokit, asAlice, comments, log: () => lines.join("\n") };
 }
 

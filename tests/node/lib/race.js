@@ -8,7 +8,7 @@ import { claimNext } from "../../../lib/stations/claim.js";
 /** A seeded generator, so a failing round can be replayed. */
 export function rng(seed) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /**
@@ -58,10 +58,23 @@ function jittered(port, m, random, windows, maxDelayMs) {
       return out;
     },
   };
-  return Object.fromEntries(Object.entries(port).map(([k, f]) => [k, async (...a) => (await wait(), (timed[k] ?? f)(...a))]));
+  return Object.fromEntries(
+    Object.entries(port).map(([k, f]) => [k, async (...a) => (await wait(), (timed[k] ?? f)(...a))]),
+  );
 }
 
-export const emptyCounts = () => ({ rounds: 0, claims: 0, lostRaces: 0, doubleClaims: 0, overWip: 0, phantom: 0, lostFromQueue: 0, leftInQueue: 0, contestedSettles: 0, slowestWindowMs: 0 });
+export const emptyCounts = () => ({
+  rounds: 0,
+  claims: 0,
+  lostRaces: 0,
+  doubleClaims: 0,
+  overWip: 0,
+  phantom: 0,
+  lostFromQueue: 0,
+  leftInQueue: 0,
+  contestedSettles: 0,
+  slowestWindowMs: 0,
+});
 
 /**
  * One round: every station of `portOf` claims review work until it is refused, all at once. Then the
@@ -77,7 +90,13 @@ export async function raceRound({ config, portOf, random, maxDelayMs, numbers, l
       const held = [];
       let lost = 0;
       for (;;) {
-        const { line, races } = await claimNext({ engine: createEngine(config), role: "review", machine: m, port, sleep: () => windows.settle(m) });
+        const { line, races } = await claimNext({
+          engine: createEngine(config),
+          role: "review",
+          machine: m,
+          port,
+          sleep: () => windows.settle(m),
+        });
         lost += races.length;
         const hit = /^claim #(\d+)$/.exec(line);
         // An answer without a claim wrote nothing: its window closes without a write.
@@ -105,13 +124,17 @@ export async function raceRound({ config, portOf, random, maxDelayMs, numbers, l
     if (claims.length === 0) counts.leftInQueue++;
   }
   // The queue outlasts the stations' WIP, so every station stops at its limit.
-  for (const r of results) assert.equal(r.line, `wip-full ${wip}/${wip}`, `round ${round}: ${r.m} stops at its WIP limit`);
+  for (const r of results)
+    assert.equal(r.line, `wip-full ${wip}/${wip}`, `round ${round}: ${r.m} stops at its WIP limit`);
 }
 
 /** What every race must show after `rounds` rounds of `stations` on a queue of `queue`. */
 export function assertRace(counts, { rounds, stations, queue, wip = 2 }) {
   assert.equal(counts.rounds, rounds);
-  assert.ok(counts.lostRaces > 0 && counts.contestedSettles > 0, "the stations did race: some claims were contested and lost");
+  assert.ok(
+    counts.lostRaces > 0 && counts.contestedSettles > 0,
+    "the stations did race: some claims were contested and lost",
+  );
   assert.equal(counts.doubleClaims, 0, "no pull request ends with two claims");
   assert.equal(counts.overWip, 0, "no station exceeds its WIP limit");
   assert.equal(counts.phantom, 0, "no station holds a pull request without its label");
