@@ -3138,7 +3138,11 @@ function unreachable(octokit) {
       const code = e.cause?.cause?.code ?? e.cause?.code ?? e.cause?.cause?.message ?? e.message;
       if (dropped(code)) {
         if (idempotent(options)) throw e;
-        const err2 = new e.constructor(`the connection dropped before GitHub answered ${options.method} ${options.url}: whether it was applied is not known (${describeCause(code)})`, 0, { request: e.request });
+        const err2 = new e.constructor(
+          `the connection dropped before GitHub answered ${options.method} ${options.url}: whether it was applied is not known (${describeCause(code)})`,
+          0,
+          { request: e.request }
+        );
         err2.ambiguous = true;
         throw err2;
       }
@@ -3149,7 +3153,9 @@ function unreachable(octokit) {
           return options.baseUrl ?? "the API";
         }
       })();
-      const err = new e.constructor(`could not reach the API at ${origin}: ${describeCause(code)}`, 0, { request: e.request });
+      const err = new e.constructor(`could not reach the API at ${origin}: ${describeCause(code)}`, 0, {
+        request: e.request
+      });
       err.unreachable = true;
       throw err;
     }
@@ -3163,7 +3169,13 @@ function idempotent(options) {
   return options.method === "POST" && /\/graphql$/.test(options.url ?? "") && typeof options.query === "string" && !/^\s*mutation\b/.test(options.query);
 }
 function describeCause(code) {
-  const words = { ECONNREFUSED: "connection refused", ENOTFOUND: "no such host", ECONNRESET: "connection reset", ETIMEDOUT: "timed out", EAI_AGAIN: "name lookup failed" };
+  const words = {
+    ECONNREFUSED: "connection refused",
+    ENOTFOUND: "no such host",
+    ECONNRESET: "connection reset",
+    ETIMEDOUT: "timed out",
+    EAI_AGAIN: "name lookup failed"
+  };
   return words[code] ? `${words[code]} (${code})` : code;
 }
 var RetryingOctokit = Octokit.plugin(unreachable, retry, throttling);
@@ -3176,11 +3188,15 @@ function makeOctokit({ token, baseUrl, graphqlUrl, log: log2 = () => {
   const what = (options) => `${options.method} ${options.url}`;
   const onLimit = (kind) => (retryAfter, options, _octokit, retryCount) => {
     if (kind === "rate limit" && retryAfter > MAX_RATE_LIMIT_WAIT_S) {
-      log2(`giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, more than this request waits (${MAX_RATE_LIMIT_WAIT_S} s): the resident worker waits for the reset, a run stops`);
+      log2(
+        `giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, more than this request waits (${MAX_RATE_LIMIT_WAIT_S} s): the resident worker waits for the reset, a run stops`
+      );
       return false;
     }
     if (retryCount < MAX_RATE_LIMIT_RETRIES) {
-      log2(`retry: ${kind} on ${what(options)}; waiting ${retryAfter} s as GitHub asks (retry ${retryCount + 1} of ${MAX_RATE_LIMIT_RETRIES})`);
+      log2(
+        `retry: ${kind} on ${what(options)}; waiting ${retryAfter} s as GitHub asks (retry ${retryCount + 1} of ${MAX_RATE_LIMIT_RETRIES})`
+      );
       return true;
     }
     log2(`giving up: ${kind} on ${what(options)} after ${retryCount} retries`);
@@ -3215,7 +3231,9 @@ function loggingFetch(log2, scale) {
     const res = await fetch(url, init);
     if (res.status >= 500 || res.status === 429 || res.status === 403 && res.headers.get("retry-after")) {
       const after = Number(res.headers.get("retry-after"));
-      log2(`GitHub answered ${res.status} to ${init?.method ?? "GET"} ${new URL(url).pathname}${after ? ` (retry-after ${after} s)` : ""}`);
+      log2(
+        `GitHub answered ${res.status} to ${init?.method ?? "GET"} ${new URL(url).pathname}${after ? ` (retry-after ${after} s)` : ""}`
+      );
       if (res.status === 429 && after > 0) {
         log2(`waiting ${after} s as GitHub asks before retrying`);
         await new Promise((r) => setTimeout(r, after * 1e3 * scale));
@@ -3228,7 +3246,15 @@ function loggingFetch(log2, scale) {
 // lib/github/read.js
 var PULL_PAGE = 100;
 var MIN_PULL_PAGE = 6;
-var NESTED = { labels: 50, reviews: 50, reviewRequests: 25, files: 100, comments: 50, checks: 100, timeline: 100 };
+var NESTED = {
+  labels: 50,
+  reviews: 50,
+  reviewRequests: 25,
+  files: 100,
+  comments: 50,
+  checks: 100,
+  timeline: 100
+};
 var FOLLOW_PAGE = 100;
 var FOLLOW_BATCH = 20;
 var CODEOWNERS_PATHS = [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"];
@@ -3244,7 +3270,18 @@ var TIMELINE_KINDS = {
   ConvertToDraftEvent: "convert_to_draft",
   ReopenedEvent: "reopened"
 };
-var ITEM_TYPES = ["LABELED_EVENT", "UNLABELED_EVENT", "PULL_REQUEST_COMMIT", "HEAD_REF_FORCE_PUSHED_EVENT", "ISSUE_COMMENT", "PULL_REQUEST_REVIEW", "REVIEW_REQUESTED_EVENT", "READY_FOR_REVIEW_EVENT", "CONVERT_TO_DRAFT_EVENT", "REOPENED_EVENT"];
+var ITEM_TYPES = [
+  "LABELED_EVENT",
+  "UNLABELED_EVENT",
+  "PULL_REQUEST_COMMIT",
+  "HEAD_REF_FORCE_PUSHED_EVENT",
+  "ISSUE_COMMENT",
+  "PULL_REQUEST_REVIEW",
+  "REVIEW_REQUESTED_EVENT",
+  "READY_FOR_REVIEW_EVENT",
+  "CONVERT_TO_DRAFT_EVENT",
+  "REOPENED_EVENT"
+];
 var PAGE_INFO = "pageInfo { hasNextPage endCursor }";
 var ACTOR = "actor { __typename login }";
 var AUTHOR = "author { __typename login }";
@@ -3283,9 +3320,19 @@ var LISTS = {
 };
 var checksSelect = (first) => LISTS.checks.select(`first: ${first}`);
 var checksAt = (pr) => LISTS.checks.at(pr);
-var LIST_FIELD = { labels: "labels", reviews: "reviews", reviewRequests: "reviewRequests", files: "files", comments: "comments", checks: "commits", timeline: "timelineItems" };
+var LIST_FIELD = {
+  labels: "labels",
+  reviews: "reviews",
+  reviewRequests: "reviewRequests",
+  files: "files",
+  comments: "comments",
+  checks: "commits",
+  timeline: "timelineItems"
+};
 var PULL_FIELDS = "number state title body isDraft createdAt baseRefName headRefName headRefOid mergeable mergeStateStatus author { __typename login } " + Object.entries(LISTS).map(([k, l]) => l.select(`first: ${NESTED[k]}`)).join(" ");
-var REPO_FIELDS = `defaultBranchRef { name refUpdateRule { requiredStatusCheckContexts } } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` + CODEOWNERS_PATHS.map((p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`).join(" ");
+var REPO_FIELDS = `defaultBranchRef { name refUpdateRule { requiredStatusCheckContexts } } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` + CODEOWNERS_PATHS.map(
+  (p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`
+).join(" ");
 function sweepQuery(first, size = PULL_PAGE) {
   return `query prflowSweep($owner: String!, $repo: String!, $after: String) {
   ${first ? "viewer { __typename login } " : ""}rateLimit { cost remaining resetAt }
@@ -3325,7 +3372,17 @@ function graphqlUrlOf(octokit) {
 }
 async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2 = () => {
 } } = {}) {
-  const facts = { repository: `${owner}/${repo}`, now: "", viewer: viewer ?? null, defaultBranch: null, labels: [], requiredChecks: [], codeowners: null, unknown: [], pullRequests: [] };
+  const facts = {
+    repository: `${owner}/${repo}`,
+    now: "",
+    viewer: viewer ?? null,
+    defaultBranch: null,
+    labels: [],
+    requiredChecks: [],
+    codeowners: null,
+    unknown: [],
+    pullRequests: []
+  };
   const stats = { graphql: 0, rest: 0, followUps: 0 };
   const raw = [];
   let head = null;
@@ -3346,17 +3403,28 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2
       } catch (e) {
         if (!serverSide(e) || size <= MIN_PULL_PAGE) throw e;
         size = Math.max(MIN_PULL_PAGE, Math.floor(size / 2));
-        log2(`a page of pull requests failed on GitHub's side (${e.status ?? ""} ${e.message}); asking again ${size} at a time`);
+        log2(
+          `a page of pull requests failed on GitHub's side (${e.status ?? ""} ${e.message}); asking again ${size} at a time`
+        );
         continue;
       }
       const repository2 = r.data?.repository;
-      if (!repository2) throw new GraphqlErrors(r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }], r.data);
+      if (!repository2)
+        throw new GraphqlErrors(
+          r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }],
+          r.data
+        );
       if (head === null) head = { data: r.data, errors: r.errors };
       const conn = repository2.pullRequests;
       if (!conn) throw new GraphqlErrors(r.errors, r.data);
       conn.nodes.forEach((pr, i) => {
         const errors = errorsUnder(r.errors, ["repository", "pullRequests", "nodes", i]);
-        if (!pr) return log2(`a pull request came back empty from GitHub (${errors.map((e) => e.message).join("; ") || "no error given"}); it is left out of this run, its labels untouched`);
+        if (!pr) {
+          log2(
+            `a pull request came back empty from GitHub (${errors.map((e) => e.message).join("; ") || "no error given"}); it is left out of this run, its labels untouched`
+          );
+          return;
+        }
         raw.push({ pr, errors });
       });
       log2(`reading pull requests ${raw.length}/${conn.totalCount}`);
@@ -3369,7 +3437,11 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2
       const chunk = wanted.slice(start, start + PULL_PAGE);
       const r = await run(pullsQuery(head === null, chunk), { owner, repo });
       const repository2 = r.data?.repository;
-      if (!repository2) throw new GraphqlErrors(r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }], r.data);
+      if (!repository2)
+        throw new GraphqlErrors(
+          r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }],
+          r.data
+        );
       if (head === null) head = { data: r.data, errors: r.errors };
       chunk.forEach((_, i) => {
         const pr = repository2[`p${i}`];
@@ -3401,24 +3473,37 @@ async function readFacts(octokit, { owner, repo, numbers, viewer, now, log: log2
       facts.unknown.push("labels");
     }
   } else {
-    log2(`labels: could not read the repository's labels (${head.errors.map((e) => e.message).join("; ")}); treating them as unknown`);
+    log2(
+      `labels: could not read the repository's labels (${head.errors.map((e) => e.message).join("; ")}); treating them as unknown`
+    );
     facts.unknown.push("labels");
   }
-  const codeownerErrors = CODEOWNERS_PATHS.some((_, i) => errorsUnder(head.errors, ["repository", `codeowners${i}`]).length);
+  const codeownerErrors = CODEOWNERS_PATHS.some(
+    (_, i) => errorsUnder(head.errors, ["repository", `codeowners${i}`]).length
+  );
   if (codeownerErrors) facts.unknown.push("codeowners");
-  else facts.codeowners = CODEOWNERS_PATHS.map((_, i) => repository[`codeowners${i}`]?.text).find((t) => typeof t === "string") ?? null;
+  else
+    facts.codeowners = CODEOWNERS_PATHS.map((_, i) => repository[`codeowners${i}`]?.text).find((t) => typeof t === "string") ?? null;
   const protectionFailed = errorsUnder(head.errors, ["repository", "defaultBranchRef"]).length > 0;
   const protection = repository.defaultBranchRef?.refUpdateRule?.requiredStatusCheckContexts ?? [];
   let rules = null;
   if (facts.defaultBranch) {
     try {
       stats.rest++;
-      rules = (await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch: facts.defaultBranch, per_page: 100 })).data;
+      rules = (await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", {
+        owner,
+        repo,
+        branch: facts.defaultBranch,
+        per_page: 100
+      })).data;
     } catch (e) {
-      log2(`rules: could not read the rules of ${facts.defaultBranch} (${e.status ?? ""} ${e.message}); treating them as unknown`);
+      log2(
+        `rules: could not read the rules of ${facts.defaultBranch} (${e.status ?? ""} ${e.message}); treating them as unknown`
+      );
     }
   }
-  if (rules && !protectionFailed) facts.requiredChecks = [.../* @__PURE__ */ new Set([...protection.filter(Boolean), ...requiredContexts(rules)])];
+  if (rules && !protectionFailed)
+    facts.requiredChecks = [.../* @__PURE__ */ new Set([...protection.filter(Boolean), ...requiredContexts(rules)])];
   else facts.unknown.push("requiredChecks");
   if (rules) Object.assign(facts, reviewRules(rules));
   else facts.unknown.push("rules");
@@ -3435,7 +3520,10 @@ function serverSide(e) {
 }
 function reviewRules(rules) {
   const pr = (rules ?? []).find((rule) => rule.type === "pull_request");
-  return { requireCodeOwnerReview: Boolean(pr?.parameters?.require_code_owner_review), requireConversationResolution: Boolean(pr?.parameters?.required_review_thread_resolution) };
+  return {
+    requireCodeOwnerReview: Boolean(pr?.parameters?.require_code_owner_review),
+    requireConversationResolution: Boolean(pr?.parameters?.required_review_thread_resolution)
+  };
 }
 function requiredContexts(rules) {
   const out = [];
@@ -3467,7 +3555,8 @@ function firstPage(pr, errors) {
     if (conn.pageInfo?.hasNextPage) pending[key] = conn.pageInfo.endCursor;
   }
   for (const field of ["isDraft", "mergeable"]) {
-    if (errors.some((e) => e.path.at(-1) === field) || typeof pr[field] === "undefined" || pr[field] === null) unknown.add(field);
+    if (errors.some((e) => e.path.at(-1) === field) || typeof pr[field] === "undefined" || pr[field] === null)
+      unknown.add(field);
   }
   return { pr, lists, pending, unknown };
 }
@@ -3485,7 +3574,9 @@ async function followUp(pulls2, ctx) {
       });
       const query = `query prflowMore($owner: String!, $repo: String!, ${Object.keys(vars).map((v) => `$${v}: String`).join(", ")}) { repository(owner: $owner, name: $repo) { ${aliases.join(" ")} } }`;
       ctx.stats.followUps++;
-      ctx.log(`reading more of ${batch.map((p) => `#${p.pr.number} (${Object.keys(p.pending).join(", ")})`).join(", ")}`);
+      ctx.log(
+        `reading more of ${batch.map((p) => `#${p.pr.number} (${Object.keys(p.pending).join(", ")})`).join(", ")}`
+      );
       let r;
       try {
         r = await ctx.run(query, { owner: ctx.owner, repo: ctx.repo, ...vars });
@@ -3539,7 +3630,14 @@ function toPull({ pr, lists, unknown }) {
   };
 }
 function toReview(r) {
-  return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "", authorAssociation: r.authorAssociation ?? "" };
+  return {
+    author: loginOf(r.author) ?? "ghost",
+    state: r.state,
+    commit: r.commit?.oid ?? "",
+    submittedAt: r.submittedAt ?? "",
+    body: r.body ?? "",
+    authorAssociation: r.authorAssociation ?? ""
+  };
 }
 function reviewerName(r) {
   if (!r) return null;
@@ -3572,11 +3670,22 @@ function toCheck(c) {
   };
 }
 async function readJobLog(octokit, { owner, repo, jobId }) {
-  const r = await octokit.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", { owner, repo, job_id: jobId, request: { redirect: "manual" } });
+  const r = await octokit.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", {
+    owner,
+    repo,
+    job_id: jobId,
+    request: { redirect: "manual" }
+  });
   const location = r.headers.location;
-  if (r.status !== 302 || !location) throw Object.assign(new Error(`the job log of ${jobId}: expected a redirect to the log, got ${r.status}`), { status: r.status });
+  if (r.status !== 302 || !location)
+    throw Object.assign(new Error(`the job log of ${jobId}: expected a redirect to the log, got ${r.status}`), {
+      status: r.status
+    });
   const res = await fetch(location);
-  if (!res.ok) throw Object.assign(new Error(`the job log of ${jobId}: the download answered ${res.status}`), { status: res.status });
+  if (!res.ok)
+    throw Object.assign(new Error(`the job log of ${jobId}: the download answered ${res.status}`), {
+      status: res.status
+    });
   return res.text();
 }
 function toComment(c) {
@@ -3593,7 +3702,12 @@ function toEvent(item) {
   if (!kind) return null;
   switch (item.__typename) {
     case "PullRequestCommit":
-      return { kind, at: item.commit?.committedDate ?? "", actor: item.commit?.author?.user?.login ?? null, label: null };
+      return {
+        kind,
+        at: item.commit?.committedDate ?? "",
+        actor: item.commit?.author?.user?.login ?? null,
+        label: null
+      };
     case "IssueComment":
       return { kind, at: item.createdAt, actor: loginOf(item.author), label: null };
     case "PullRequestReview":
@@ -3647,20 +3761,30 @@ function waitAfter(e, attempt, nowMs = Date.now()) {
   }
   return { seconds, until: new Date(nowMs + seconds * 1e3).toISOString(), why };
 }
-async function retrying(attempt, { what = "git", isTransient = () => false, sleep = (ms) => new Promise((r) => setTimeout(r, ms)), log: log2 = () => {
-}, waits = RETRY_WAITS_S } = {}) {
+async function retrying(attempt, {
+  what = "git",
+  isTransient = () => false,
+  sleep = (ms) => new Promise((r) => setTimeout(r, ms)),
+  log: log2 = () => {
+  },
+  waits = RETRY_WAITS_S
+} = {}) {
   for (let i = 0; ; i++) {
     let out;
     try {
       out = await attempt();
     } catch (e) {
       if (!isTransient(e) || i >= waits.length) throw e;
-      log2(`retry: ${what} failed (${String(e.message).split("\n").pop()}); again in ${waits[i]} s (retry ${i + 1} of ${waits.length})`);
+      log2(
+        `retry: ${what} failed (${String(e.message).split("\n").pop()}); again in ${waits[i]} s (retry ${i + 1} of ${waits.length})`
+      );
       await sleep(waits[i] * 1e3);
       continue;
     }
     if (!out?.transient || i >= waits.length) return out;
-    log2(`retry: ${what} failed (${String(out.log ?? "").trim().split("\n").pop()}); again in ${waits[i]} s (retry ${i + 1} of ${waits.length})`);
+    log2(
+      `retry: ${what} failed (${String(out.log ?? "").trim().split("\n").pop()}); again in ${waits[i]} s (retry ${i + 1} of ${waits.length})`
+    );
     await sleep(waits[i] * 1e3);
   }
 }
@@ -3683,18 +3807,31 @@ var WRITERS = {
       const add = op.add.map((c) => c.label);
       const remove = op.remove.map((c) => c.label);
       if (!add.length && !remove.length) return { outcome: UNCHANGED, detail: "no label to change" };
-      if (add.length) await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: op.number, labels: add });
+      if (add.length)
+        await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", {
+          ...params,
+          issue_number: op.number,
+          labels: add
+        });
       const gone = [];
       for (const name of remove) {
         try {
-          await octokit.request("DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", { ...params, issue_number: op.number, name });
+          await octokit.request("DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", {
+            ...params,
+            issue_number: op.number,
+            name
+          });
         } catch (e) {
           if (e.status !== 404) throw e;
           gone.push(name);
         }
       }
-      if (!add.length && gone.length === remove.length) return { outcome: UNCHANGED, detail: `${gone.join(", ")} already removed` };
-      return { outcome: APPLIED, detail: labelWords(op) + (gone.length ? ` (${gone.join(", ")} already removed)` : "") };
+      if (!add.length && gone.length === remove.length)
+        return { outcome: UNCHANGED, detail: `${gone.join(", ")} already removed` };
+      return {
+        outcome: APPLIED,
+        detail: labelWords(op) + (gone.length ? ` (${gone.join(", ")} already removed)` : "")
+      };
     }
   },
   requestReviewers: {
@@ -3714,27 +3851,44 @@ var WRITERS = {
     describe: (op) => op.commentId == null ? "would comment" : `would update comment ${op.commentId}`,
     async apply(octokit, op, { params }) {
       if (op.commentId == null) {
-        const res = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...params, issue_number: op.number, body: op.body });
+        const res = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+          ...params,
+          issue_number: op.number,
+          body: op.body
+        });
         return { outcome: APPLIED, detail: `commented (${res.data.id})` };
       }
       let current;
       try {
-        current = (await octokit.request("GET /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...params, comment_id: op.commentId, request: { ...GUARD_READ } })).data;
+        current = (await octokit.request("GET /repos/{owner}/{repo}/issues/comments/{comment_id}", {
+          ...params,
+          comment_id: op.commentId,
+          request: { ...GUARD_READ }
+        })).data;
       } catch (e) {
         if (e.status === 404) return { outcome: GUARD_FAILED, detail: `comment ${op.commentId} is gone` };
         throw e;
       }
       const body = current.body ?? "";
-      if (!body.startsWith(op.marker)) return { outcome: GUARD_FAILED, detail: `comment ${op.commentId} no longer starts with ${op.marker}` };
+      if (!body.startsWith(op.marker))
+        return { outcome: GUARD_FAILED, detail: `comment ${op.commentId} no longer starts with ${op.marker}` };
       if (body === op.body) return { outcome: UNCHANGED, detail: "the comment already says this" };
-      await octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { ...params, comment_id: op.commentId, body: op.body });
+      await octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
+        ...params,
+        comment_id: op.commentId,
+        body: op.body
+      });
       return { outcome: APPLIED, detail: `updated comment ${op.commentId}` };
     }
   },
   comment: {
     describe: (op) => `would comment ${JSON.stringify(op.body.slice(0, 60))}`,
     async apply(octokit, op, { params }) {
-      const res = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...params, issue_number: op.number, body: op.body });
+      const res = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+        ...params,
+        issue_number: op.number,
+        body: op.body
+      });
       return { outcome: APPLIED, detail: `commented (${res.data.id})` };
     }
   },
@@ -3751,10 +3905,19 @@ var WRITERS = {
     describe: (op) => op.number == null ? `would open the board issue with ${op.label}` : `would rewrite the board #${op.number}`,
     async apply(octokit, op, { params }) {
       if (op.number == null) {
-        const res = await octokit.request("POST /repos/{owner}/{repo}/issues", { ...params, title: op.title, body: op.body, labels: [op.label] });
+        const res = await octokit.request("POST /repos/{owner}/{repo}/issues", {
+          ...params,
+          title: op.title,
+          body: op.body,
+          labels: [op.label]
+        });
         return { outcome: APPLIED, detail: `opened the board as #${res.data.number}` };
       }
-      await octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", { ...params, issue_number: op.number, body: op.body });
+      await octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", {
+        ...params,
+        issue_number: op.number,
+        body: op.body
+      });
       return { outcome: APPLIED, detail: `rewrote the board #${op.number}` };
     }
   },
@@ -3780,7 +3943,13 @@ var WRITERS = {
     describe: (op) => `would set ${statusWords(op)}`,
     // A commit status (the stations flow's gate). It belongs to `op.sha`, which may be older than the head.
     async apply(octokit, op, { params }) {
-      await octokit.request("POST /repos/{owner}/{repo}/statuses/{sha}", { ...params, sha: op.sha, state: op.state, context: op.context, description: op.description.slice(0, 140) });
+      await octokit.request("POST /repos/{owner}/{repo}/statuses/{sha}", {
+        ...params,
+        sha: op.sha,
+        state: op.state,
+        context: op.context,
+        description: op.description.slice(0, 140)
+      });
       return { outcome: APPLIED, detail: statusWords(op) };
     }
   },
@@ -3797,7 +3966,10 @@ var WRITERS = {
   disarmAutoMerge: {
     describe: () => "would disarm auto-merge",
     async apply(octokit, op, { fresh }) {
-      await octokit.graphql("mutation($id: ID!) { disablePullRequestAutoMerge(input: { pullRequestId: $id }) { clientMutationId } }", { id: fresh.nodeId });
+      await octokit.graphql(
+        "mutation($id: ID!) { disablePullRequestAutoMerge(input: { pullRequestId: $id }) { clientMutationId } }",
+        { id: fresh.nodeId }
+      );
       return { outcome: APPLIED, detail: "disarmed auto-merge" };
     }
   },
@@ -3806,29 +3978,59 @@ var WRITERS = {
     // The labels right after the pull request: GitHub's create endpoint takes none. Opening fires one
     // round of checks; the skip-ci label the engine puts here is what cancels it.
     async apply(octokit, op, { params }) {
-      const res = await octokit.request("POST /repos/{owner}/{repo}/pulls", { ...params, title: op.title, body: op.body, head: op.head, base: op.base, draft: Boolean(op.draft) });
+      const res = await octokit.request("POST /repos/{owner}/{repo}/pulls", {
+        ...params,
+        title: op.title,
+        body: op.body,
+        head: op.head,
+        base: op.base,
+        draft: Boolean(op.draft)
+      });
       const number = res.data.number;
       if (op.labels?.length) {
         try {
-          await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: number, labels: op.labels });
+          await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", {
+            ...params,
+            issue_number: number,
+            labels: op.labels
+          });
         } catch (e) {
-          return { outcome: FAILED, detail: `opened #${number} but its labels were not put on (${e.status ?? ""} ${String(e.message).split("\n")[0]})`, created: number };
+          return {
+            outcome: FAILED,
+            detail: `opened #${number} but its labels were not put on (${e.status ?? ""} ${String(e.message).split("\n")[0]})`,
+            created: number
+          };
         }
       }
-      return { outcome: APPLIED, detail: `opened #${number}${op.labels?.length ? ` with ${op.labels.join(", ")}` : ""}`, created: number };
+      return {
+        outcome: APPLIED,
+        detail: `opened #${number}${op.labels?.length ? ` with ${op.labels.join(", ")}` : ""}`,
+        created: number
+      };
     }
   },
   createLabel: {
     describe: (op) => `would create the label ${op.name}`,
     async apply(octokit, op, { params }) {
-      await octokit.request("POST /repos/{owner}/{repo}/labels", { ...params, name: op.name, color: op.color, description: op.description });
+      await octokit.request("POST /repos/{owner}/{repo}/labels", {
+        ...params,
+        name: op.name,
+        color: op.color,
+        description: op.description
+      });
       return { outcome: APPLIED, detail: `created ${op.name}` };
     }
   },
   updateLabel: {
     describe: (op) => `would update the label ${op.name}`,
     async apply(octokit, op, { params }) {
-      await octokit.request("PATCH /repos/{owner}/{repo}/labels/{name}", { ...params, name: op.name, new_name: op.newName, color: op.color, description: op.description });
+      await octokit.request("PATCH /repos/{owner}/{repo}/labels/{name}", {
+        ...params,
+        name: op.name,
+        new_name: op.newName,
+        color: op.color,
+        description: op.description
+      });
       return { outcome: APPLIED, detail: `updated ${op.name}` };
     }
   },
@@ -3869,7 +4071,8 @@ async function applyOps(octokit, ops, { owner, repo, live: live2 = false, log: l
   for (const op of ops ?? []) {
     const base = { op: op.op, number: op.number ?? null };
     const r = await applyOne(octokit, op, { params, live: live2, git: git2, stopped });
-    if ((r.outcome === GUARD_FAILED || r.outcome === MOVED || r.outcome === LEASE_LOST) && op.number) stopped.set(op.number, stopped.get(op.number) ?? r.detail);
+    if ((r.outcome === GUARD_FAILED || r.outcome === MOVED || r.outcome === LEASE_LOST) && op.number)
+      stopped.set(op.number, stopped.get(op.number) ?? r.detail);
     if (r.outcome === GUARD_FAILED || r.outcome === FAILED) log2(`#${op.number}: ${op.op} ${r.outcome}: ${r.detail}`);
     results.push({ ...base, ...r });
     if (halt && !GOES_ON.has(r.outcome)) break;
@@ -3883,7 +4086,11 @@ async function applyOne(octokit, op, { params, live: live2, git: git2, stopped }
   const writer = Object.hasOwn(WRITERS, op.op) ? WRITERS[op.op] : null;
   if (!writer) return { outcome: FAILED, detail: `prflow has no writer for "${op.op}"` };
   if (!live2) return { outcome: DRY_RUN, detail: writer.describe(op) + guardWords(op.guard) };
-  if (op.number && stopped.has(op.number)) return { outcome: GUARD_FAILED, detail: `not applied: an earlier write to #${op.number} failed its guard (${stopped.get(op.number)})` };
+  if (op.number && stopped.has(op.number))
+    return {
+      outcome: GUARD_FAILED,
+      detail: `not applied: an earlier write to #${op.number} failed its guard (${stopped.get(op.number)})`
+    };
   try {
     let fresh = null;
     if (!writer.ownGuard && (hasGuard(op.guard) || NEEDS_PULL.has(op.op))) {
@@ -3893,20 +4100,42 @@ async function applyOne(octokit, op, { params, live: live2, git: git2, stopped }
     }
     return await writer.apply(octokit, op, { params, fresh, git: git2 });
   } catch (e) {
-    return { outcome: FAILED, detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}`, transient: apiTransient(e) || Boolean(git2) && GIT_OPS.has(op.op) && gitTransient(e.message) };
+    return {
+      outcome: FAILED,
+      detail: `${e.status ? `${e.status} ` : ""}${String(e.message).split("\n")[0]}`,
+      transient: apiTransient(e) || Boolean(git2) && GIT_OPS.has(op.op) && gitTransient(e.message)
+    };
   }
 }
 var hasGuard = (g) => Boolean(g && (g.head || g.base || g.labelsOn?.length || g.labelsOff?.length));
 async function freshRead(octokit, op, params) {
   if (op.guard?.head || op.guard?.base || NEEDS_PULL.has(op.op)) {
-    const { data: data2 } = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...params, pull_number: op.number, request: { ...GUARD_READ } });
-    return { head: data2.head?.sha ?? null, base: data2.base?.ref ?? null, labels: (data2.labels ?? []).map((l) => l.name), nodeId: data2.node_id };
+    const { data: data2 } = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
+      ...params,
+      pull_number: op.number,
+      request: { ...GUARD_READ }
+    });
+    return {
+      head: data2.head?.sha ?? null,
+      base: data2.base?.ref ?? null,
+      labels: (data2.labels ?? []).map((l) => l.name),
+      nodeId: data2.node_id
+    };
   }
-  const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}", { ...params, issue_number: op.number, request: { ...GUARD_READ } });
-  return { head: null, labels: (data.labels ?? []).map((l) => typeof l === "string" ? l : l.name), nodeId: data.node_id };
+  const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}", {
+    ...params,
+    issue_number: op.number,
+    request: { ...GUARD_READ }
+  });
+  return {
+    head: null,
+    labels: (data.labels ?? []).map((l) => typeof l === "string" ? l : l.name),
+    nodeId: data.node_id
+  };
 }
 function guardBroken(guard, fresh) {
-  if (guard.head && fresh.head !== guard.head) return `the head moved from ${short(guard.head)} to ${short(fresh.head)}`;
+  if (guard.head && fresh.head !== guard.head)
+    return `the head moved from ${short(guard.head)} to ${short(fresh.head)}`;
   if (guard.base && fresh.base !== guard.base) return `it was retargeted from ${guard.base} to ${fresh.base}`;
   const on = new Set(fresh.labels.map((l) => l.toLowerCase()));
   const off = (guard.labelsOn ?? []).filter((l) => !on.has(l.toLowerCase()));
@@ -3944,7 +4173,11 @@ async function listLabels(octokit, { owner, repo }) {
 }
 async function syncLabels(octokit, { owner, repo, decide, live: live2 = false, log: log2 = () => {
 } }) {
-  const existing = (await listLabels(octokit, { owner, repo })).map((l) => ({ name: l.name, color: l.color, description: l.description ?? null }));
+  const existing = (await listLabels(octokit, { owner, repo })).map((l) => ({
+    name: l.name,
+    color: l.color,
+    description: l.description ?? null
+  }));
   const sync = decide(existing);
   const written = await applyOps(octokit, sync.ops, { owner, repo, live: live2, log: log2 });
   let next = 0;
@@ -3993,7 +4226,12 @@ function parseEvent(eventName, payload = {}) {
       return numbers.length ? pulls(numbers, `${eventName} ${payload.action ?? ""}`.trim()) : all(`${eventName} names no pull request (a fork's head, or a branch without one)`);
     }
     case "status":
-      return all(`status ${payload.context ?? ""} on ${String(payload.sha ?? "").slice(0, 7)}: a status names only a commit`.replace("  ", " "));
+      return all(
+        `status ${payload.context ?? ""} on ${String(payload.sha ?? "").slice(0, 7)}: a status names only a commit`.replace(
+          "  ",
+          " "
+        )
+      );
     case "schedule":
       return all("scheduled sweep");
     case "workflow_dispatch":
@@ -4026,7 +4264,12 @@ function loadConfig(prflow2, path2, { readFile = (p) => readFileSync(p, "utf8") 
     text = readFile(path2);
   } catch (e) {
     if (e.code === "ENOENT") return { engine: prflow2.createEngine(), config: {}, source: "preset", errors: [] };
-    return { engine: null, config: null, source: path2, errors: [`${path2}: $: expected a readable file, found ${e.code ?? e.message}`] };
+    return {
+      engine: null,
+      config: null,
+      source: path2,
+      errors: [`${path2}: $: expected a readable file, found ${e.code ?? e.message}`]
+    };
   }
   const { engine, config, problems } = checkConfigText(prflow2, text);
   return { engine, config, source: path2, errors: problems.map((p) => formatProblem(path2, p)) };
@@ -4120,23 +4363,39 @@ function reconcileSummaryOf({ repo, plan, results, live: live2, scope, counts, o
         omitted++;
         continue;
       }
-      const changes = ops.length ? ops.map(({ op, result }) => live2 ? `${describeOp(op)} (${result?.outcome ?? "not applied"})` : `would ${describeOp(op)}`).join("; ") : "no change";
-      const why = whyCell(pull, ops.map(({ op }) => op));
+      const changes = ops.length ? ops.map(
+        ({ op, result }) => live2 ? `${describeOp(op)} (${result?.outcome ?? "not applied"})` : `would ${describeOp(op)}`
+      ).join("; ") : "no change";
+      const why = whyCell(
+        pull,
+        ops.map(({ op }) => op)
+      );
       out.push(
         `| #${pull.number} | ${cell(pull.state ?? "unknown")} | ${cell(pull.blockers.join(", "))} | ${cell(pull.checks)} | ${cell(changes)} | ${cell(why)} |`
       );
     }
     out.push("");
-    if (omitted) out.push(`${omitted} pull requests with no change are left out: the whole table would pass GitHub's 1 MiB summary limit.`, "");
+    if (omitted)
+      out.push(
+        `${omitted} pull requests with no change are left out: the whole table would pass GitHub's 1 MiB summary limit.`,
+        ""
+      );
   }
   if (plan.warnings.length) {
     const kinds = warningKinds(plan.warnings);
-    out.push(`### ${plan.warnings.length} warning${plan.warnings.length === 1 ? "" : "s"}${kinds.length > 1 ? ` of ${kinds.length} kinds` : ""}`);
+    out.push(
+      `### ${plan.warnings.length} warning${plan.warnings.length === 1 ? "" : "s"}${kinds.length > 1 ? ` of ${kinds.length} kinds` : ""}`
+    );
     out.push("");
     const list = (xs, n) => xs.slice(0, n).join(", ") + (xs.length > n ? `, and ${xs.length - n} more` : "");
     for (const g of kinds) {
-      const where = g.numbers.length ? ` on ${list(g.numbers.map((n) => `#${n}`), 20)}` : "";
-      out.push(`- **${g.count} ×** ${cell(g.kind)}${where}${g.names.length ? ` (${list(g.names, 12)})` : ""}. For example: ${cell(g.example)}`);
+      const where = g.numbers.length ? ` on ${list(
+        g.numbers.map((n) => `#${n}`),
+        20
+      )}` : "";
+      out.push(
+        `- **${g.count} ×** ${cell(g.kind)}${where}${g.names.length ? ` (${list(g.names, 12)})` : ""}. For example: ${cell(g.example)}`
+      );
     }
     out.push("");
   }
@@ -4177,10 +4436,24 @@ function configOrThrow(prflow2, configPath, readFile, loaded) {
   if (loaded) return { ...loaded, said: null };
   const read = loadConfig(prflow2, configPath, readFile ? { readFile } : void 0);
   if (read.errors.length) throw new RunError(read.errors);
-  return { ...read, said: `config: ${read.source === "preset" ? `no ${configPath}: the ${read.engine.flow()} preset` : read.source}` };
+  return {
+    ...read,
+    said: `config: ${read.source === "preset" ? `no ${configPath}: the ${read.engine.flow()} preset` : read.source}`
+  };
 }
-async function reconcileRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, loaded, scope, live: live2, log: log2 = () => {
-} }) {
+async function reconcileRun({
+  prflow: prflow2,
+  octokit,
+  owner,
+  repo,
+  configPath,
+  readFile,
+  loaded,
+  scope,
+  live: live2,
+  log: log2 = () => {
+  }
+}) {
   const { engine, source, said } = configOrThrow(prflow2, configPath, readFile, loaded);
   if (said) log2(said);
   configPath = source;
@@ -4189,13 +4462,28 @@ async function reconcileRun({ prflow: prflow2, octokit, owner, repo, configPath,
     log2(`nothing to reconcile: ${scope.why ?? "the event names no pull request"}`);
     const plan2 = { engine: engine.version(), configErrors: [], ops: [], pulls: [], warnings: [] };
     const counts2 = countResults(plan2, []);
-    return { plan: plan2, results: [], counts: counts2, skipped: true, summary: reconcileSummary({ repo: `${owner}/${repo}`, plan: plan2, results: [], live: live2, scope: scopeText, counts: counts2 }), lines: [] };
+    return {
+      plan: plan2,
+      results: [],
+      counts: counts2,
+      skipped: true,
+      summary: reconcileSummary({ repo: `${owner}/${repo}`, plan: plan2, results: [], live: live2, scope: scopeText, counts: counts2 }),
+      lines: []
+    };
   }
   log2(`reading ${scopeText}`);
-  const facts = await step(`reading the pull requests of ${owner}/${repo}`, () => readFacts(octokit, { owner, repo, numbers: scope.scope === "pulls" ? scope.numbers : void 0 }));
+  const facts = await step(
+    `reading the pull requests of ${owner}/${repo}`,
+    () => readFacts(octokit, { owner, repo, numbers: scope.scope === "pulls" ? scope.numbers : void 0 })
+  );
   const plan = engine.reconcile({ facts });
-  if (plan.configErrors.length) throw new RunError(plan.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  log2(`engine ${plan.engine}: ${count(plan.pulls.length, "pull request")}, ${count(plan.ops.length, "operation")}, ${count(plan.warnings.length, "warning")}${live2 ? "" : " (dry run: writing nothing)"}`);
+  if (plan.configErrors.length)
+    throw new RunError(
+      plan.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`)
+    );
+  log2(
+    `engine ${plan.engine}: ${count(plan.pulls.length, "pull request")}, ${count(plan.ops.length, "operation")}, ${count(plan.warnings.length, "warning")}${live2 ? "" : " (dry run: writing nothing)"}`
+  );
   stopWritesOnRateLimit(octokit, log2);
   const results = await applyPlan(octokit, plan, { owner, repo, live: live2, log: log2 });
   const counts = countResults(plan, results);
@@ -4210,8 +4498,14 @@ async function labelsRun({ prflow: prflow2, octokit, owner, repo, configPath, re
   if (said) log2(said);
   configPath = source;
   const catalog = engine.labelCatalog();
-  if (catalog.configErrors.length) throw new RunError(catalog.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  const sync = await step(`syncing the labels of ${owner}/${repo}`, () => syncLabels(octokit, { owner, repo, decide: (existing) => engine.labelSync({ catalog, existing }), live: live2, log: log2 }));
+  if (catalog.configErrors.length)
+    throw new RunError(
+      catalog.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`)
+    );
+  const sync = await step(
+    `syncing the labels of ${owner}/${repo}`,
+    () => syncLabels(octokit, { owner, repo, decide: (existing) => engine.labelSync({ catalog, existing }), live: live2, log: log2 })
+  );
   const results = sync.results;
   const unused = sync.unused ?? [];
   for (const r of results) log2(`label ${r.name}: ${r.status}${r.detail ? ` (${r.detail})` : ""}`);
@@ -4242,7 +4536,9 @@ function stopWritesOnRateLimit(octokit, log2 = () => {
       const reset = rateLimitReset(e);
       if (reset !== void 0 && until === void 0) {
         until = reset;
-        log2(`rate limited by GitHub${reset ? ` until ${reset}` : ""} on ${options.method} ${options.url}; no further writes attempted this run`);
+        log2(
+          `rate limited by GitHub${reset ? ` until ${reset}` : ""} on ${options.method} ${options.url}; no further writes attempted this run`
+        );
       }
       throw e;
     }
@@ -4258,14 +4554,18 @@ async function step(what, fn) {
 }
 function describeScope(scope) {
   const why = scope.why ? ` (${scope.why})` : "";
-  if (scope.scope === "pulls") return `pull request${scope.numbers.length === 1 ? "" : "s"} ${scope.numbers.map((n) => `#${n}`).join(", ")}${why}`;
+  if (scope.scope === "pulls")
+    return `pull request${scope.numbers.length === 1 ? "" : "s"} ${scope.numbers.map((n) => `#${n}`).join(", ")}${why}`;
   if (scope.scope === "none") return `no pull request${why}`;
   return `all open pull requests${why}`;
 }
 function parseNumbers(text) {
   const parts = String(text ?? "").split(/[\s,]+/).map((s) => s.replace(/^#/, "")).filter(Boolean);
   return parts.map((p) => {
-    if (!/^[1-9][0-9]*$/.test(p)) throw new RunError([`numbers: expected pull request numbers separated by commas or spaces, found ${JSON.stringify(p)}`]);
+    if (!/^[1-9][0-9]*$/.test(p))
+      throw new RunError([
+        `numbers: expected pull request numbers separated by commas or spaces, found ${JSON.stringify(p)}`
+      ]);
     return Number(p);
   });
 }
@@ -4277,12 +4577,23 @@ function describeFailure(e, { step: step2 } = {}) {
   if (e?.unreachable) return say(`${e.message}; check GITHUB_API_URL and the network`);
   const status = e?.status ?? e?.response?.status;
   const gh = e?.message ? ` (${String(e.message).split("\n")[0]})` : "";
-  if (status === 401) return say(`bad token: GitHub answered 401${gh}${req}; check the token (GH_TOKEN, else GITHUB_TOKEN)`);
+  if (status === 401)
+    return say(`bad token: GitHub answered 401${gh}${req}; check the token (GH_TOKEN, else GITHUB_TOKEN)`);
   const limited = rateLimitReset(e);
-  if (limited !== void 0) return say(`rate limited by GitHub${limited ? ` until ${limited}` : ""} (${status}${req ? ` on${req.slice(3)}` : ""}); nothing more was attempted; run again after the reset`);
-  if (status === 403) return say(`forbidden: GitHub answered 403${gh}${req}; the token lacks a permission this step needs (pull-requests, issues or statuses: write for --live)`);
-  if (status === 404 || /NOT_FOUND|not found|Could not resolve to a Repository/i.test(e?.message ?? "")) return say(`not found: GitHub answered ${status ?? "NOT_FOUND"}${gh}${req}; check --repo owner/name and that the token can see the repository`);
-  if (status >= 500) return say(`GitHub failed on its side (${status}${gh})${req}, even after retries; try again later`);
+  if (limited !== void 0)
+    return say(
+      `rate limited by GitHub${limited ? ` until ${limited}` : ""} (${status}${req ? ` on${req.slice(3)}` : ""}); nothing more was attempted; run again after the reset`
+    );
+  if (status === 403)
+    return say(
+      `forbidden: GitHub answered 403${gh}${req}; the token lacks a permission this step needs (pull-requests, issues or statuses: write for --live)`
+    );
+  if (status === 404 || /NOT_FOUND|not found|Could not resolve to a Repository/i.test(e?.message ?? ""))
+    return say(
+      `not found: GitHub answered ${status ?? "NOT_FOUND"}${gh}${req}; check --repo owner/name and that the token can see the repository`
+    );
+  if (status >= 500)
+    return say(`GitHub failed on its side (${status}${gh})${req}, even after retries; try again later`);
   if (status) return say(`GitHub answered ${status}${gh}${req}`);
   return say(String(e?.message ?? e).split("\n")[0]);
 }
@@ -4315,7 +4626,12 @@ async function listBoards(octokit, { owner, repo, label }) {
     direction: "asc",
     per_page: 10
   });
-  return res.data.map((i) => ({ number: i.number, title: i.title ?? "", body: i.body ?? "", pullRequest: Boolean(i.pull_request) }));
+  return res.data.map((i) => ({
+    number: i.number,
+    title: i.title ?? "",
+    body: i.body ?? "",
+    pullRequest: Boolean(i.pull_request)
+  }));
 }
 function describeSweepOp(op, plan) {
   switch (op.op) {
@@ -4337,13 +4653,18 @@ function sweepSummary({ repo, plan, results, live: live2 }) {
     `Engine ${plan.engine} · ${plan.pulls.length} open pull request${plan.pulls.length === 1 ? "" : "s"} · ${plan.ops.length} operation${plan.ops.length === 1 ? "" : "s"} · ${writes} write${writes === 1 ? "" : "s"} · ${plan.warnings.length} warning${plan.warnings.length === 1 ? "" : "s"}`,
     ""
   );
-  out.push(plan.stopTheLine ? `**Stop the line:** ${plan.stopReasons.join("; ")}.` : "The line is open: development machines may open pull requests.", "");
+  out.push(
+    plan.stopTheLine ? `**Stop the line:** ${plan.stopReasons.join("; ")}.` : "The line is open: development machines may open pull requests.",
+    ""
+  );
   if (plan.ops.length) {
     out.push("| target | what | result | why |", "| --- | --- | --- | --- |");
     plan.ops.forEach((op, i) => {
       const r = results[i];
       const target = op.op === "upsertBoard" ? "board" : `#${op.number}`;
-      out.push(`| ${target} | ${cell2(describeSweepOp(op, plan))} | ${cell2(r ? `${r.outcome}${r.detail ? `: ${r.detail}` : ""}` : "not applied")} | ${cell2(op.reason)} |`);
+      out.push(
+        `| ${target} | ${cell2(describeSweepOp(op, plan))} | ${cell2(r ? `${r.outcome}${r.detail ? `: ${r.detail}` : ""}` : "not applied")} | ${cell2(op.reason)} |`
+      );
     });
     out.push("");
   }
@@ -4354,15 +4675,29 @@ function sweepSummary({ repo, plan, results, live: live2 }) {
   }
   return out.join("\n");
 }
-async function sweepRun({ prflow: prflow2, octokit, owner, repo, configPath, readFile, loaded: given, live: live2, log: log2 = () => {
-} }) {
+async function sweepRun({
+  prflow: prflow2,
+  octokit,
+  owner,
+  repo,
+  configPath,
+  readFile,
+  loaded: given,
+  live: live2,
+  log: log2 = () => {
+  }
+}) {
   const loaded = given ?? loadConfig(prflow2, configPath, readFile ? { readFile } : void 0);
   if (loaded.errors.length) throw new RunError(loaded.errors);
   const { engine } = loaded;
   if (given) configPath = given.source;
   const settings = engine.followupSettings();
-  if (settings.configErrors.length) throw new RunError(settings.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`));
-  if (!given) log2(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
+  if (settings.configErrors.length)
+    throw new RunError(
+      settings.configErrors.map((p) => `${configPath}: ${p.path}: expected ${p.expected}, found ${p.found}`)
+    );
+  if (!given)
+    log2(`config: ${loaded.source === "preset" ? `${configPath} not found, using the preset` : loaded.source}`);
   const facts = await readFacts(octokit, { owner, repo });
   const board = settings.board;
   if (board.enabled) {
@@ -4374,9 +4709,13 @@ async function sweepRun({ prflow: prflow2, octokit, owner, repo, configPath, rea
     }
   }
   const plan = engine.sweep({ facts });
-  log2(`engine ${plan.engine}: ${count(plan.pulls.length, "pull request")}, ${count(plan.ops.length, "operation")}, ${count(plan.warnings.length, "warning")}, line ${plan.stopTheLine ? "STOPPED" : "open"}${live2 ? "" : " (dry run: writing nothing)"}`);
+  log2(
+    `engine ${plan.engine}: ${count(plan.pulls.length, "pull request")}, ${count(plan.ops.length, "operation")}, ${count(plan.warnings.length, "warning")}, line ${plan.stopTheLine ? "STOPPED" : "open"}${live2 ? "" : " (dry run: writing nothing)"}`
+  );
   const results = await applyPlan(octokit, plan, { owner, repo, live: live2, log: log2 });
-  const lines = plan.ops.map((op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op, plan)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`);
+  const lines = plan.ops.map(
+    (op, i) => `${op.op === "upsertBoard" ? "board" : `#${op.number}`}: ${describeSweepOp(op, plan)} [${results[i]?.outcome}${results[i]?.detail ? `: ${results[i].detail}` : ""}] because ${op.reason}`
+  );
   for (const w of plan.warnings) lines.push(`warning${w.number ? ` #${w.number}` : ""}: ${w.message}`);
   for (const line of lines) log2(line);
   const counts = {
@@ -4384,7 +4723,14 @@ async function sweepRun({ prflow: prflow2, octokit, owner, repo, configPath, rea
     writes: results.filter((r) => r.outcome === APPLIED).length,
     warnings: plan.warnings.length
   };
-  return { facts, plan, results, counts, lines, summary: sweepSummary({ repo: `${owner}/${repo}`, plan, results, live: live2 }) };
+  return {
+    facts,
+    plan,
+    results,
+    counts,
+    lines,
+    summary: sweepSummary({ repo: `${owner}/${repo}`, plan, results, live: live2 })
+  };
 }
 
 // action/src/engine.js
@@ -4812,7 +5158,11 @@ function githubPort(octokit, { owner, repo, live: live2 = true, log: log2 = () =
     },
     readFacts: (numbers) => readFacts(octokit, { owner, repo, numbers, log: log2 }),
     readLabels: async (number) => {
-      const res = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...params, issue_number: number, per_page: 100 });
+      const res = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/labels", {
+        ...params,
+        issue_number: number,
+        per_page: 100
+      });
       return res.data.map((l) => l.name);
     },
     // A guard that failed is an answer, not an error: the read-back or the next pass sees what moved.
@@ -4823,22 +5173,35 @@ function githubPort(octokit, { owner, repo, live: live2 = true, log: log2 = () =
     },
     fetchDiff: async (number) => {
       try {
-        const res = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...params, pull_number: number, headers: { accept: "application/vnd.github.diff" } });
+        const res = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
+          ...params,
+          pull_number: number,
+          headers: { accept: "application/vnd.github.diff" }
+        });
         if (typeof res.data === "string") return res.data;
       } catch (e) {
-        log2(`#${number}: the diff media type failed (${e.status ?? e.message}); building the diff from the file patches`);
+        log2(
+          `#${number}: the diff media type failed (${e.status ?? e.message}); building the diff from the file patches`
+        );
       }
       const files = [];
       for (let page = 1; ; page++) {
-        const res = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/files", { ...params, pull_number: number, per_page: 100, page });
+        const res = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/files", {
+          ...params,
+          pull_number: number,
+          per_page: 100,
+          page
+        });
         files.push(...res.data);
         if (res.data.length < 100) break;
       }
-      return files.map((f) => `diff --git a/${f.filename} b/${f.filename}
+      return files.map(
+        (f) => `diff --git a/${f.filename} b/${f.filename}
 --- a/${f.filename}
 +++ b/${f.filename}
 ${f.patch ?? ""}
-`).join("");
+`
+      ).join("");
     }
   };
 }
@@ -4847,7 +5210,8 @@ ${f.patch ?? ""}
 var GATE_STEPS = ["classify", "report"];
 async function gateRun({ engine, octokit, owner, repo, step: step2, number, sha, result, live: live2, log: log2 = () => {
 } }) {
-  if (!GATE_STEPS.includes(step2)) throw new Error(`gate step: expected ${GATE_STEPS.join(" or ")}, found ${JSON.stringify(step2)}`);
+  if (!GATE_STEPS.includes(step2))
+    throw new Error(`gate step: expected ${GATE_STEPS.join(" or ")}, found ${JSON.stringify(step2)}`);
   const port = githubPort(octokit, { owner, repo, live: live2, log: log2 });
   const facts = await port.readFacts([number]);
   const decision = step2 === "classify" ? engine.gateClassify({ facts, number }) : engine.gateReport({ facts, number, testedSha: sha, result });
@@ -4886,7 +5250,10 @@ function isSecret(value) {
 var SHAPES = [
   [/\b(gh[pousr]_)[A-Za-z0-9]{16,}/g, `$1${MASK}`],
   [/\b(github_pat_)[A-Za-z0-9_]{16,}/g, `$1${MASK}`],
-  [/(authorization\s*:\s*)(?:(basic|bearer|token)\s+)?[^\s"'`]+/gi, (_m, head, scheme) => `${head}${scheme ? `${scheme} ` : ""}${MASK}`],
+  [
+    /(authorization\s*:\s*)(?:(basic|bearer|token)\s+)?[^\s"'`]+/gi,
+    (_m, head, scheme) => `${head}${scheme ? `${scheme} ` : ""}${MASK}`
+  ],
   [/(x-access-token:)[^@\s"'`]+/gi, `$1${MASK}`],
   [/(\/\/)[^/@\s:"'`]+:[^/@\s"'`]+@/g, `$1${MASK}@`],
   [/\b(sk-(?:ant-|proj-)?)[A-Za-z0-9_-]{16,}/g, `$1${MASK}`],
@@ -4897,7 +5264,8 @@ var SHAPES = [
 ];
 function redact(text) {
   let out = String(text ?? "");
-  for (const f of [...forms].sort((a, b) => b.length - a.length)) if (f && out.includes(f)) out = out.split(f).join(MASK);
+  for (const f of [...forms].sort((a, b) => b.length - a.length))
+    if (f && out.includes(f)) out = out.split(f).join(MASK);
   for (const [re, to] of SHAPES) out = out.replace(re, to);
   return out;
 }
@@ -4916,7 +5284,8 @@ import { randomUUID } from "node:crypto";
 var TOKEN_NAMES = /^(GH_TOKEN|GITHUB_TOKEN|GH_ENTERPRISE_TOKEN|GITHUB_ENTERPRISE_TOKEN|PRFLOW_TOKEN|INPUT_.*|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_.*|ACTIONS_CACHE_URL|ACTIONS_RESULTS_URL|GIT_ASKPASS|SSH_ASKPASS|GIT_CONFIG_.*|GIT_DIR|GIT_WORK_TREE)$/;
 function commandEnv(extra = {}, env = process.env) {
   const out = {};
-  for (const [k, v] of Object.entries({ ...env, ...extra })) if (v != null && !TOKEN_NAMES.test(k) && !isSecret(v)) out[k] = v;
+  for (const [k, v] of Object.entries({ ...env, ...extra }))
+    if (v != null && !TOKEN_NAMES.test(k) && !isSecret(v)) out[k] = v;
   return out;
 }
 var TAG = "PRFLOW_COMMAND_RUN";
@@ -4930,7 +5299,8 @@ function reap(pgid, tag) {
   for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
     if (Number(pid) === process.pid) continue;
     try {
-      if (readFileSync3(`/proc/${pid}/environ`, "latin1").split("\0").includes(needle)) process.kill(Number(pid), "SIGKILL");
+      if (readFileSync3(`/proc/${pid}/environ`, "latin1").split("\0").includes(needle))
+        process.kill(Number(pid), "SIGKILL");
     } catch {
     }
   }
@@ -4945,7 +5315,12 @@ function killCommands() {
 function runCommand(command, { cwd, input = "", env = {}, timeoutMs = 0, graceMs = 2e3, maxBytes = 16 << 20 } = {}) {
   return new Promise((resolve2) => {
     const tag = randomUUID();
-    const child = spawn("sh", ["-c", command], { cwd, env: commandEnv({ ...env, [TAG]: tag }), stdio: ["pipe", "pipe", "pipe"], detached: true });
+    const child = spawn("sh", ["-c", command], {
+      cwd,
+      env: commandEnv({ ...env, [TAG]: tag }),
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true
+    });
     let stdout = "";
     let stderr = "";
     let timedOut = false;
@@ -4970,7 +5345,14 @@ function runCommand(command, { cwd, input = "", env = {}, timeoutMs = 0, graceMs
     const finish = (code, signal, message) => {
       clearTimeout(timer);
       clearTimeout(hard);
-      resolve2({ code, signal: signal ?? null, stdout, stderr: message ? `${stderr}${message}` : stderr, timedOut, stopped: run.stopped });
+      resolve2({
+        code,
+        signal: signal ?? null,
+        stdout,
+        stderr: message ? `${stderr}${message}` : stderr,
+        timedOut,
+        stopped: run.stopped
+      });
     };
     child.on("error", (e) => finish(127, null, e.message));
     child.on("exit", (code, signal) => {
@@ -5024,7 +5406,8 @@ async function recoverStateDir({ stateDir, clone, run, worktrees = join(stateDir
   const done = [];
   const pidFile = join(stateDir, PID_FILE);
   const other = existsSync2(pidFile) ? Number(readFileSync4(pidFile, "utf8").trim()) : null;
-  if (other !== null && alive(other)) return [`the state folder ${stateDir} is in use by process ${other}: left as it is`];
+  if (other !== null && alive(other))
+    return [`the state folder ${stateDir} is in use by process ${other}: left as it is`];
   if (existsSync2(join(clone, "HEAD"))) {
     for (const l of locks(clone)) {
       rmSync(l, { force: true });
@@ -5034,7 +5417,9 @@ async function recoverStateDir({ stateDir, clone, run, worktrees = join(stateDir
     const paths = list.split("\n").filter((l) => l.startsWith("worktree ")).map((l) => l.slice(9)).filter((p) => p !== clone);
     for (const p of paths) {
       if (existsSync2(p)) {
-        const dirs = ["rebase-merge", "rebase-apply"].map(async (d) => (await git2(p, ["rev-parse", "--path-format=absolute", "--git-path", d], { allowFail: true })).stdout);
+        const dirs = ["rebase-merge", "rebase-apply"].map(
+          async (d) => (await git2(p, ["rev-parse", "--path-format=absolute", "--git-path", d], { allowFail: true })).stdout
+        );
         if ((await Promise.all(dirs)).some((d) => d && existsSync2(d))) {
           await git2(p, ["rebase", "--abort"], { allowFail: true });
           done.push(`aborted a rebase left half done in ${p}`);
@@ -5073,7 +5458,12 @@ function stateWorkerName(stateDir, fresh) {
 
 // lib/queue/git.js
 var exec = promisify(execFile);
-var IDENTITY = { GIT_AUTHOR_NAME: "prflow", GIT_AUTHOR_EMAIL: "prflow@users.noreply.github.com", GIT_COMMITTER_NAME: "prflow", GIT_COMMITTER_EMAIL: "prflow@users.noreply.github.com" };
+var IDENTITY = {
+  GIT_AUTHOR_NAME: "prflow",
+  GIT_AUTHOR_EMAIL: "prflow@users.noreply.github.com",
+  GIT_COMMITTER_NAME: "prflow",
+  GIT_COMMITTER_EMAIL: "prflow@users.noreply.github.com"
+};
 var CLEAN_CONFIG = "[core]\n	repositoryformatversion = 0\n	filemode = true\n	bare = true\n";
 var HELPER = '!f() { test "$1" = get && cat <&3; }; f';
 var running = /* @__PURE__ */ new Set();
@@ -5081,12 +5471,25 @@ function killRunning() {
   for (const child of running) child.kill("SIGKILL");
 }
 var GIT = (() => {
-  for (const dir of (process.env.PATH ?? "").split(":").filter((d) => d.startsWith("/"))) if (existsSync3(join2(dir, "git"))) return join2(dir, "git");
+  for (const dir of (process.env.PATH ?? "").split(":").filter((d) => d.startsWith("/")))
+    if (existsSync3(join2(dir, "git"))) return join2(dir, "git");
   return "git";
 })();
-var GIT_PATH = [...new Set([GIT.includes("/") ? GIT.slice(0, GIT.lastIndexOf("/")) : null, "/usr/bin", "/bin"].filter(Boolean))].join(":");
+var GIT_PATH = [
+  ...new Set([GIT.includes("/") ? GIT.slice(0, GIT.lastIndexOf("/")) : null, "/usr/bin", "/bin"].filter(Boolean))
+].join(":");
 function gitEnv(extra) {
-  return { PATH: GIT_PATH, HOME: process.env.HOME ?? homedir(), LANG: "C", GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", ...IDENTITY, ...extra };
+  return {
+    PATH: GIT_PATH,
+    HOME: process.env.HOME ?? homedir(),
+    LANG: "C",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_EDITOR: "true",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    ...IDENTITY,
+    ...extra
+  };
 }
 var Git = class {
   constructor({ cloneUrl, stateDir: dir, token, commandTimeoutMinutes }) {
@@ -5110,9 +5513,19 @@ var Git = class {
   run(cwd, args, { allowFail = false, auth: auth2 = false, env = {} } = {}) {
     if (auth2 && cwd !== this.dir) throw new Error("git: credentials are given only to git run in the bare clone");
     if (existsSync3(join2(this.dir, "HEAD"))) writeFileSync2(join2(this.dir, "config"), CLEAN_CONFIG);
-    const pre = ["-c", `core.hooksPath=${this.hooks}`, "-c", "credential.helper=", ...auth2 && this.token ? ["-c", `credential.helper=${HELPER}`] : []];
+    const pre = [
+      "-c",
+      `core.hooksPath=${this.hooks}`,
+      "-c",
+      "credential.helper=",
+      ...auth2 && this.token ? ["-c", `credential.helper=${HELPER}`] : []
+    ];
     return new Promise((resolve2, reject) => {
-      const child = spawn2(GIT, [...pre, ...args], { cwd, env: gitEnv(env), stdio: ["ignore", "pipe", "pipe", auth2 && this.token ? "pipe" : "ignore"] });
+      const child = spawn2(GIT, [...pre, ...args], {
+        cwd,
+        env: gitEnv(env),
+        stdio: ["ignore", "pipe", "pipe", auth2 && this.token ? "pipe" : "ignore"]
+      });
       running.add(child);
       if (auth2 && this.token) {
         child.stdio[3].on("error", () => {
@@ -5142,11 +5555,18 @@ password=${this.token}
       await this.run(this.stateDir, ["init", "--quiet", "--bare", this.dir]);
     }
     writeFileSync2(join2(this.dir, "config"), CLEAN_CONFIG);
-    this.recovered ??= await recoverStateDir({ stateDir: this.stateDir, clone: this.dir, run: (cwd, args, o) => this.run(cwd, args, o) });
+    this.recovered ??= await recoverStateDir({
+      stateDir: this.stateDir,
+      clone: this.dir,
+      run: (cwd, args, o) => this.run(cwd, args, o)
+    });
   }
   /** The branch's head on the remote, or null when it cannot be read. */
   async remoteHead(branch) {
-    const r = await this.run(this.dir, ["ls-remote", this.cloneUrl, `refs/heads/${branch}`], { allowFail: true, auth: true });
+    const r = await this.run(this.dir, ["ls-remote", this.cloneUrl, `refs/heads/${branch}`], {
+      allowFail: true,
+      auth: true
+    });
     return r.code === 0 ? r.stdout.split(/\s/)[0] || null : null;
   }
   /** Fetches `refspecs` from the repository (by URL: the clone has no remote). */
@@ -5172,13 +5592,20 @@ password=${this.token}
    */
   async builtOn({ tip, base, heads }) {
     const branches = [...new Set([base, ...heads.map((h) => h.branch)].filter(Boolean))];
-    if (branches.length) await this.fetchRefs(branches.map((b) => `+refs/heads/${b}:refs/prflow/${b}`), { allowFail: true });
+    if (branches.length)
+      await this.fetchRefs(
+        branches.map((b) => `+refs/heads/${b}:refs/prflow/${b}`),
+        { allowFail: true }
+      );
     const answers = /* @__PURE__ */ new Map();
     if (!await this.has(tip)) await this.fetchRefs([tip], { allowFail: true });
     if (!await this.has(tip)) return answers;
     for (const { sha } of heads) {
       if (!await this.has(sha)) continue;
-      answers.set(sha, (await this.run(this.dir, ["merge-base", "--is-ancestor", tip, sha], { allowFail: true })).code === 0);
+      answers.set(
+        sha,
+        (await this.run(this.dir, ["merge-base", "--is-ancestor", tip, sha], { allowFail: true })).code === 0
+      );
     }
     return answers;
   }
@@ -5207,14 +5634,22 @@ password=${this.token}
     killRunning();
     for (const dir of this.trees.values()) {
       try {
-        execFileSync(GIT, ["-c", `core.hooksPath=${this.hooks}`, "worktree", "remove", "--force", "--force", dir], { cwd: this.dir, stdio: "ignore", env: gitEnv({}) });
+        execFileSync(GIT, ["-c", `core.hooksPath=${this.hooks}`, "worktree", "remove", "--force", "--force", dir], {
+          cwd: this.dir,
+          stdio: "ignore",
+          env: gitEnv({})
+        });
       } catch {
       }
       rmSync2(dir, { recursive: true, force: true });
     }
     this.trees.clear();
     try {
-      execFileSync(GIT, ["-c", `core.hooksPath=${this.hooks}`, "worktree", "prune"], { cwd: this.dir, stdio: "ignore", env: gitEnv({}) });
+      execFileSync(GIT, ["-c", `core.hooksPath=${this.hooks}`, "worktree", "prune"], {
+        cwd: this.dir,
+        stdio: "ignore",
+        env: gitEnv({})
+      });
     } catch {
     }
   }
@@ -5223,22 +5658,45 @@ password=${this.token}
    * `branch`, leased at `lease`, from the bare clone. Returns { ok: true } or { ok: false, lost, detail }.
    */
   async push({ branch, commit, lease }) {
-    const r = await retrying(async () => {
-      const p = await this.run(this.dir, ["push", "--porcelain", `--force-with-lease=refs/heads/${branch}:${lease}`, this.cloneUrl, `${commit}:refs/heads/${branch}`], { allowFail: true, auth: true });
-      if (p.code === 0) return p;
-      if (await this.remoteHead(branch) === commit) return { ...p, code: 0 };
-      const text = `${p.stdout}
+    const r = await retrying(
+      async () => {
+        const p = await this.run(
+          this.dir,
+          [
+            "push",
+            "--porcelain",
+            `--force-with-lease=refs/heads/${branch}:${lease}`,
+            this.cloneUrl,
+            `${commit}:refs/heads/${branch}`
+          ],
+          { allowFail: true, auth: true }
+        );
+        if (p.code === 0) return p;
+        if (await this.remoteHead(branch) === commit) return { ...p, code: 0 };
+        const text = `${p.stdout}
 ${p.stderr}`;
-      return { ...p, text, transient: gitTransient(text), log: p.stderr };
-    }, { what: `pushing ${branch}`, sleep: this.retryIo.sleep, log: this.retryIo.log });
+        return { ...p, text, transient: gitTransient(text), log: p.stderr };
+      },
+      { what: `pushing ${branch}`, sleep: this.retryIo.sleep, log: this.retryIo.log }
+    );
     if (r.code === 0) return { ok: true };
     const lost = /stale info|\[rejected\]/.test(r.text);
-    return { ok: false, lost, transient: !lost && r.transient, detail: r.text.trim().split("\n").filter(Boolean).pop() ?? `exit ${r.code}` };
+    return {
+      ok: false,
+      lost,
+      transient: !lost && r.transient,
+      detail: r.text.trim().split("\n").filter(Boolean).pop() ?? `exit ${r.code}`
+    };
   }
 };
 Git.prototype.rebase = async function(op, { upstreamRequired }) {
   const head = await this.fetch(op.branch);
-  if (head !== op.expectedHead) return { outcome: "moved", head, detail: `${op.branch} is at ${head.slice(0, 7)}, not ${op.expectedHead.slice(0, 7)}` };
+  if (head !== op.expectedHead)
+    return {
+      outcome: "moved",
+      head,
+      detail: `${op.branch} is at ${head.slice(0, 7)}, not ${op.expectedHead.slice(0, 7)}`
+    };
   const dir = await this.tree(op.number, head);
   let onto = op.onto;
   if (!/^[0-9a-f]{40}$/.test(onto)) onto = await this.fetch(op.onto);
@@ -5248,7 +5706,8 @@ Git.prototype.rebase = async function(op, { upstreamRequired }) {
   if (upstream) {
     const contains = (await this.run(dir, ["merge-base", "--is-ancestor", upstream, "HEAD"], { allowFail: true })).code === 0;
     if (contains) args = ["rebase", "--quiet", "--onto", onto, upstream];
-    else if (upstreamRequired) return { outcome: "skipped", head, detail: `${op.branch} does not contain ${upstream.slice(0, 7)}` };
+    else if (upstreamRequired)
+      return { outcome: "skipped", head, detail: `${op.branch} does not contain ${upstream.slice(0, 7)}` };
   }
   const r = await this.run(dir, args, { allowFail: true });
   if (r.code !== 0) {
@@ -5259,7 +5718,8 @@ ${r.stderr}`.trim()) };
   }
   const now = (await this.run(dir, ["rev-parse", "HEAD"])).stdout;
   if (now === head) return { outcome: "unchanged", head };
-  if ((await this.run(dir, ["rev-list", "--count", `${onto}..HEAD`])).stdout === "0") return { outcome: "empty", head: now };
+  if ((await this.run(dir, ["rev-list", "--count", `${onto}..HEAD`])).stdout === "0")
+    return { outcome: "empty", head: now };
   return { outcome: "applied", head: now };
 };
 Git.prototype.pushOp = async function(op) {
@@ -5273,21 +5733,28 @@ Git.prototype.pushOp = async function(op) {
 };
 Git.prototype.autoFix = async function(op) {
   const head = await this.fetch(op.branch);
-  if (head !== op.expectedHead) return { outcome: "moved", head, detail: `${op.branch} is at ${head.slice(0, 7)}, not ${op.expectedHead.slice(0, 7)}` };
+  if (head !== op.expectedHead)
+    return {
+      outcome: "moved",
+      head,
+      detail: `${op.branch} is at ${head.slice(0, 7)}, not ${op.expectedHead.slice(0, 7)}`
+    };
   const dir = await this.tree(op.number, head);
   let log2 = "";
   const timeoutMs = (this.commandTimeoutMinutes ?? op.timeoutMinutes ?? 0) * 6e4;
   for (const command of op.commands) {
     const r = await runCommand(command, { cwd: dir, timeoutMs });
     log2 += r.stdout + r.stderr;
-    if (r.stopped) return { outcome: "moved", head, detail: "the worker was stopped while the autoFix command ran; nothing fixed" };
+    if (r.stopped)
+      return { outcome: "moved", head, detail: "the worker was stopped while the autoFix command ran; nothing fixed" };
     if (r.code !== 0 || r.timedOut) {
       const how = r.timedOut ? `timed out after ${Math.round(timeoutMs / 1e3)} s and was killed with what it started` : `exit ${r.code}`;
       return { outcome: "failed", detail: redact(`${log2}
 $ ${command}: ${how}`) };
     }
   }
-  if (!(await this.run(dir, ["status", "--porcelain"])).stdout) return { outcome: "unchanged", head, detail: redact(log2) };
+  if (!(await this.run(dir, ["status", "--porcelain"])).stdout)
+    return { outcome: "unchanged", head, detail: redact(log2) };
   await this.run(dir, ["commit", "--quiet", "--no-verify", "-a", "--amend", "--no-edit"]);
   return { outcome: "applied", head: (await this.run(dir, ["rev-parse", "HEAD"])).stdout, detail: redact(log2) };
 };
@@ -5344,7 +5811,9 @@ var QUEUE_PULLS_QUERY = `query QueuePulls($owner: String!, $repo: String!, $afte
   }
 }`;
 function numbersQuery(numbers) {
-  const fields = numbers.map((n) => `n${n}: issueOrPullRequest(number: ${Number(n)}) { __typename ... on Issue { number state body } ... on PullRequest { number prState: state } }`);
+  const fields = numbers.map(
+    (n) => `n${n}: issueOrPullRequest(number: ${Number(n)}) { __typename ... on Issue { number state body } ... on PullRequest { number prState: state } }`
+  );
   return `query QueueNumbers($owner: String!, $repo: String!) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`;
 }
 async function restPages(octokit, route, params) {
@@ -5373,8 +5842,17 @@ async function readBoardFacts(octokit, { owner, repo, engine, config = {}, log: 
   return readQueueFacts(octokit, { owner, repo, engine, facts, config, log: log2, tips, reads });
 }
 var MAX_ROUNDS = 8;
-async function readQueueFacts(octokit, { owner, repo, engine, facts, config = {}, log: log2 = () => {
-}, tips, reads: ask = (f) => engine.queueReads({ facts: f }) }) {
+async function readQueueFacts(octokit, {
+  owner,
+  repo,
+  engine,
+  facts,
+  config = {},
+  log: log2 = () => {
+  },
+  tips,
+  reads: ask = (f) => engine.queueReads({ facts: f })
+}) {
   facts.repository ||= `${owner}/${repo}`;
   facts.unknown ??= [];
   facts.pullRequests ??= [];
@@ -5402,7 +5880,11 @@ async function readQueueFacts(octokit, { owner, repo, engine, facts, config = {}
         if (node.commits) pr.commitCount = node.commits.totalCount;
         if (node.files && (pr.files?.length ?? 0) < node.files.totalCount) pr.filesTruncated = true;
         if (node.closingIssuesReferences) {
-          pr.closingIssues = node.closingIssuesReferences.nodes.filter(Boolean).map((i) => ({ number: i.number, source: "link", ...i.repository ? { repository: i.repository.nameWithOwner } : {} }));
+          pr.closingIssues = node.closingIssuesReferences.nodes.filter(Boolean).map((i) => ({
+            number: i.number,
+            source: "link",
+            ...i.repository ? { repository: i.repository.nameWithOwner } : {}
+          }));
         } else addUnknown(pr.unknown, "closingIssues");
         if (node.reviewThreads) pr.unresolvedThreads = node.reviewThreads.nodes.filter((t) => !t.isResolved).length;
         else addUnknown(pr.unknown, "reviewThreads");
@@ -5423,7 +5905,9 @@ async function readQueueFacts(octokit, { owner, repo, engine, facts, config = {}
     if (reads.configErrors) break;
     if (!reads.issues.length && !reads.blockedBy.length && !reads.teams.length && !reads.tips.length) break;
     if (round === MAX_ROUNDS) {
-      log2(`queue facts: the engine still names reads after ${MAX_ROUNDS} rounds (${JSON.stringify(reads)}); reading stops here`);
+      log2(
+        `queue facts: the engine still names reads after ${MAX_ROUNDS} rounds (${JSON.stringify(reads)}); reading stops here`
+      );
       break;
     }
     await readIssues(octokit, { owner, repo, facts, numbers: reads.issues, blockedBy: reads.blockedBy, log: log2 });
@@ -5440,12 +5924,16 @@ async function readIssues(octokit, { owner, repo, facts, numbers, blockedBy, log
       for (const n of numbers) {
         const node = data.repository[`n${n}`];
         if (!node) facts.issues.push({ number: n, open: false });
-        else if (node.__typename === "PullRequest") facts.issues.push({ number: n, open: node.prState === "OPEN", pullRequest: true });
+        else if (node.__typename === "PullRequest")
+          facts.issues.push({ number: n, open: node.prState === "OPEN", pullRequest: true });
         else facts.issues.push({ number: n, open: node.state === "OPEN", body: node.body ?? "" });
       }
     }
     for (const n of blockedBy) {
-      const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by", { owner, repo, issue_number: n });
+      const { data } = await octokit.request(
+        "GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by",
+        { owner, repo, issue_number: n }
+      );
       const issue = facts.issues.find((i) => i.number === n);
       if (issue) issue.blockedBy = data.filter((d) => d.state === "open").map((d) => d.number);
     }
@@ -5478,7 +5966,11 @@ async function readTips(octokit, { owner, repo, facts, numbers, log: log2, tips 
   const unseen = prs.filter((pr) => !TIP_ANSWERS.has(key(pr)));
   if (tips && unseen.length) {
     try {
-      const answers = await tips({ tip: facts.baseTipSha, base: facts.defaultBranch, heads: unseen.map((pr) => ({ number: pr.number, branch: pr.headRef, sha: pr.headSha })) });
+      const answers = await tips({
+        tip: facts.baseTipSha,
+        base: facts.defaultBranch,
+        heads: unseen.map((pr) => ({ number: pr.number, branch: pr.headRef, sha: pr.headSha }))
+      });
       for (const pr of unseen) if (answers.has(pr.headSha)) remember(key(pr), answers.get(pr.headSha));
     } catch (e) {
       log2(`queue facts: git could not say which branches are built on the tip (${e.message}); asking the compare API`);
@@ -5492,7 +5984,12 @@ async function readTips(octokit, { owner, repo, facts, numbers, log: log2, tips 
       continue;
     }
     try {
-      const { data } = await octokit.request("GET /repos/{owner}/{repo}/compare/{basehead}", { owner, repo, basehead, per_page: 1 });
+      const { data } = await octokit.request("GET /repos/{owner}/{repo}/compare/{basehead}", {
+        owner,
+        repo,
+        basehead,
+        per_page: 1
+      });
       pr.builtOnBaseTip = data.behind_by === 0;
       remember(key(pr), pr.builtOnBaseTip);
     } catch (e) {
@@ -5524,11 +6021,16 @@ async function writeLease(g, { record, expect }) {
   g.emptyTree ??= (await g.run(g.dir, ["mktree"])).stdout;
   const tree = g.emptyTree;
   const sha = (await g.run(g.dir, ["commit-tree", tree, "-m", record])).stdout;
-  const r = await g.run(g.dir, ["push", "--porcelain", `--force-with-lease=${LEASE_REF}:${expect ?? ""}`, g.cloneUrl, `${sha}:${LEASE_REF}`], { allowFail: true, auth: true });
+  const r = await g.run(
+    g.dir,
+    ["push", "--porcelain", `--force-with-lease=${LEASE_REF}:${expect ?? ""}`, g.cloneUrl, `${sha}:${LEASE_REF}`],
+    { allowFail: true, auth: true }
+  );
   if (r.code === 0) return { ok: true, sha };
   const text = `${r.stdout}
 ${r.stderr}`;
-  if (/stale info|\[rejected\]|fetch first|non-fast-forward|cannot lock ref|failed to update ref/.test(text)) return { ok: false, lost: true };
+  if (/stale info|\[rejected\]|fetch first|non-fast-forward|cannot lock ref|failed to update ref/.test(text))
+    return { ok: false, lost: true };
   throw new Error(`the queue's lease could not be written: ${text.trim().split("\n").pop()}`);
 }
 var QueueLease = class {
@@ -5563,7 +6065,11 @@ var QueueLease = class {
       }
       this.held = null;
     }
-    return { held: false, waitSeconds: 1, message: "the queue's lease moved twice while it was being taken: asking again" };
+    return {
+      held: false,
+      waitSeconds: 1,
+      message: "the queue's lease moved twice while it was being taken: asking again"
+    };
   }
   async release(now) {
     if (!this.held) return;
@@ -5612,10 +6118,24 @@ async function readPoll(gh, number, facts) {
   const pr = facts.pullRequests.find((p) => p.number === number);
   const now = facts.now ?? (/* @__PURE__ */ new Date()).toISOString();
   if (!pr) {
-    const { data } = await gh.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner: gh.owner, repo: gh.repo, pull_number: number });
+    const { data } = await gh.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
+      owner: gh.owner,
+      repo: gh.repo,
+      pull_number: number
+    });
     return { state: data.merged ? "MERGED" : data.state === "open" ? "OPEN" : "CLOSED", now };
   }
-  return { state: "OPEN", autoMerge: Boolean(pr.autoMerge), labels: pr.labels, headSha: pr.headSha, mergeStateStatus: pr.mergeStateStatus ?? "UNKNOWN", checks: pr.checks ?? [], requiredChecks: facts.requiredChecks ?? [], unknown: (facts.unknown ?? []).filter((u) => u === "requiredChecks"), now };
+  return {
+    state: "OPEN",
+    autoMerge: Boolean(pr.autoMerge),
+    labels: pr.labels,
+    headSha: pr.headSha,
+    mergeStateStatus: pr.mergeStateStatus ?? "UNKNOWN",
+    checks: pr.checks ?? [],
+    requiredChecks: facts.requiredChecks ?? [],
+    unknown: (facts.unknown ?? []).filter((u) => u === "requiredChecks"),
+    now
+  };
 }
 async function readJobTails(gh, named) {
   const out = [];
@@ -5634,7 +6154,11 @@ async function readClosed(gh, numbers, facts) {
   const out = [];
   for (const n of numbers.filter((x) => !open.has(x))) {
     try {
-      const { data } = await gh.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner: gh.owner, repo: gh.repo, pull_number: n });
+      const { data } = await gh.octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
+        owner: gh.owner,
+        repo: gh.repo,
+        pull_number: n
+      });
       out.push({ number: n, merged: Boolean(data.merged), mergeCommit: data.merge_commit_sha ?? null });
     } catch {
     }
@@ -5649,8 +6173,14 @@ async function readMovedLayers(gh, facts, log2 = () => {
   try {
     for (let i = 0; i < onMain.length; i += 50) {
       const chunk = onMain.slice(i, i + 50);
-      const fields = chunk.map((p) => `p${p.number}: pullRequest(number: ${p.number}) { timelineItems(itemTypes: [BASE_REF_CHANGED_EVENT], last: 1) { nodes { ... on BaseRefChangedEvent { previousRefName currentRefName } } } }`);
-      const { data, errors } = await graphqlRequest(gh.octokit, `query prflowMovedLayers($owner: String!, $repo: String!) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`, { owner: gh.owner, repo: gh.repo });
+      const fields = chunk.map(
+        (p) => `p${p.number}: pullRequest(number: ${p.number}) { timelineItems(itemTypes: [BASE_REF_CHANGED_EVENT], last: 1) { nodes { ... on BaseRefChangedEvent { previousRefName currentRefName } } } }`
+      );
+      const { data, errors } = await graphqlRequest(
+        gh.octokit,
+        `query prflowMovedLayers($owner: String!, $repo: String!) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`,
+        { owner: gh.owner, repo: gh.repo }
+      );
       if (errors.length || !data?.repository) throw new Error(errors[0]?.message ?? "no repository");
       for (const p of chunk) {
         const e = data.repository[`p${p.number}`]?.timelineItems?.nodes?.at(-1);
@@ -5662,9 +6192,15 @@ async function readMovedLayers(gh, facts, log2 = () => {
     for (let i = 0; i < branches.length; i += 50) {
       const chunk = branches.slice(i, i + 50);
       const vars = chunk.map((_, j) => `$b${j}: String!`).join(", ");
-      const fields = chunk.map((_, j) => `b${j}: pullRequests(headRefName: $b${j}, states: [MERGED], last: 1) { nodes { number headRefOid } }`);
+      const fields = chunk.map(
+        (_, j) => `b${j}: pullRequests(headRefName: $b${j}, states: [MERGED], last: 1) { nodes { number headRefOid } }`
+      );
       const variables = { owner: gh.owner, repo: gh.repo, ...Object.fromEntries(chunk.map((b, j) => [`b${j}`, b])) };
-      const { data, errors } = await graphqlRequest(gh.octokit, `query prflowMergedFrom($owner: String!, $repo: String!, ${vars}) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`, variables);
+      const { data, errors } = await graphqlRequest(
+        gh.octokit,
+        `query prflowMergedFrom($owner: String!, $repo: String!, ${vars}) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`,
+        variables
+      );
       if (errors.length || !data?.repository) throw new Error(errors[0]?.message ?? "no repository");
       chunk.forEach((b, j) => {
         const pr = data.repository[`b${j}`]?.nodes?.at(-1);
@@ -5682,13 +6218,25 @@ async function readMovedLayers(gh, facts, log2 = () => {
 async function applyStep(ops, { gh, g }) {
   try {
     const results = await applyOps(gh.octokit, ops, { owner: gh.owner, repo: gh.repo, live: true, git: g, halt: true });
-    return results.map((r) => r.outcome === FAILED && r.transient ? { ...r, outcome: TRANSIENT } : r);
+    return results.map(({ transient, ...r }) => r.outcome === FAILED && transient ? { ...r, outcome: TRANSIENT } : r);
   } finally {
     await g.dropAll();
   }
 }
 var SUCCEEDED = /* @__PURE__ */ new Set(["applied", "unchanged"]);
-async function runQueue({ gh, g, engine, options, once = false, log: log2, sleep: sleepFor, signal = { stop: false }, stopWhen = () => false, resume = null, lease = void 0 }) {
+async function runQueue({
+  gh,
+  g,
+  engine,
+  options,
+  once = false,
+  log: log2,
+  sleep: sleepFor,
+  signal = { stop: false },
+  stopWhen = () => false,
+  resume = null,
+  lease = void 0
+}) {
   await g.ready();
   for (const line of g.recovered ?? []) log2(`on start: ${line}`);
   if (g.recovered) g.recovered = [];
@@ -5699,7 +6247,10 @@ async function runQueue({ gh, g, engine, options, once = false, log: log2, sleep
   try {
     return await cycles({ gh, g, engine, options, once, log: log2, sleep, signal, stopWhen, resume, lease, clock });
   } finally {
-    if (lease) await (async () => lease.release(await clock.now()))().catch((e) => log2(`the queue's lease was not released (${e.message}): it expires by itself`));
+    if (lease)
+      await (async () => lease.release(await clock.now()))().catch(
+        (e) => log2(`the queue's lease was not released (${e.message}): it expires by itself`)
+      );
   }
 }
 async function leased({ lease, clock, sleep, signal, once }) {
@@ -5726,7 +6277,9 @@ async function cycles({ gh, g, engine, options, once, log: log2, sleep, signal, 
     const w = waitAfter(e, failures);
     const known = clock.estimate();
     const until = known ? new Date(Date.parse(known) + w.seconds * 1e3).toISOString().replace(/\.\d+Z$/, "Z") : w.until;
-    log2(`GitHub failed (${String(e?.message ?? e).split("\n")[0]}): waiting ${w.seconds} s for ${w.why}, until ${until}; then reading again (${failures} in a row)`);
+    log2(
+      `GitHub failed (${String(e?.message ?? e).split("\n")[0]}): waiting ${w.seconds} s for ${w.why}, until ${until}; then reading again (${failures} in a row)`
+    );
     await sleep(w.seconds * 1e3, signal);
     wait = wait.kind === "poll" ? { ...wait, afterSeconds: 0 } : { kind: "survey", afterSeconds: 0 };
   };
@@ -5741,8 +6294,14 @@ async function cycles({ gh, g, engine, options, once, log: log2, sleep, signal, 
           wait = { kind: "survey", afterSeconds: 0 };
           continue;
         }
-        facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {
-        }, tips: (q) => g.builtOn(q) });
+        facts = await readBoardFacts(gh.octokit, {
+          owner: gh.owner,
+          repo: gh.repo,
+          engine,
+          log: () => {
+          },
+          tips: (q) => g.builtOn(q)
+        });
         if (first) movedLayers = await readMovedLayers(gh, facts, log2);
         first = false;
         closed = await readClosed(gh, [.../* @__PURE__ */ new Set([...reads, ...movedLayers.map((l) => l.parent)])], facts);
@@ -5754,8 +6313,14 @@ async function cycles({ gh, g, engine, options, once, log: log2, sleep, signal, 
           wait = { kind: "survey", afterSeconds: 0 };
           continue;
         }
-        facts = await readBoardFacts(gh.octokit, { owner: gh.owner, repo: gh.repo, engine, log: () => {
-        }, tips: (q) => g.builtOn(q) });
+        facts = await readBoardFacts(gh.octokit, {
+          owner: gh.owner,
+          repo: gh.repo,
+          engine,
+          log: () => {
+          },
+          tips: (q) => g.builtOn(q)
+        });
         poll = { ...await readPoll(gh, wait.number, facts), stopRequested: signal.stop };
       }
     } catch (e) {
@@ -5764,8 +6329,19 @@ async function cycles({ gh, g, engine, options, once, log: log2, sleep, signal, 
       continue;
     }
     failures = 0;
-    const out = engine.cycleStep({ facts, state, results, poll, closed, movedLayers, jobLogs, options, stop: signal.stop });
-    if (out.configErrors) throw new RunError(out.configErrors.map((e) => `config: ${e.path}: expected ${e.expected}, found ${e.found}`));
+    const out = engine.cycleStep({
+      facts,
+      state,
+      results,
+      poll,
+      closed,
+      movedLayers,
+      jobLogs,
+      options,
+      stop: signal.stop
+    });
+    if (out.configErrors)
+      throw new RunError(out.configErrors.map((e) => `config: ${e.path}: expected ${e.expected}, found ${e.found}`));
     for (const line of out.log) log2(line);
     let mayWrite;
     try {
@@ -5783,9 +6359,12 @@ async function cycles({ gh, g, engine, options, once, log: log2, sleep, signal, 
     }
     results = out.ops.length ? await applyStep(out.ops, { gh, g }) : [];
     jobLogs = out.jobLogs?.length ? await readJobTails(gh, out.jobLogs) : [];
-    for (const r of results) if (!SUCCEEDED.has(r.outcome)) log2(`${r.op} #${r.number}: ${r.outcome}${r.detail ? `: ${String(r.detail).split("\n").at(-1)}` : ""}`);
+    for (const r of results)
+      if (!SUCCEEDED.has(r.outcome))
+        log2(`${r.op} #${r.number}: ${r.outcome}${r.detail ? `: ${String(r.detail).split("\n").at(-1)}` : ""}`);
     ({ state, wait, reads } = out);
-    if (wait.kind === "stop" || stopWhen(out, facts) || once && wait.kind === "sleep") return { state, wait, reads, results, jobLogs, facts };
+    if (wait.kind === "stop" || stopWhen(out, facts) || once && wait.kind === "sleep")
+      return { state, wait, reads, results, jobLogs, facts };
   }
 }
 function stoppableSleep(ms, signal) {
@@ -5831,10 +6410,27 @@ function workflowTokenRefusal(token, { workflowToken = "", envToken = "" } = {})
     "Nothing was read or written."
   ].join(" ");
 }
-async function queueRun({ engine, octokit, owner, repo, token, live: live2, env, watchTimeoutMinutes, commandTimeoutMinutes, log: log2 }) {
+async function queueRun({
+  engine,
+  octokit,
+  owner,
+  repo,
+  token,
+  live: live2,
+  env,
+  watchTimeoutMinutes,
+  commandTimeoutMinutes,
+  log: log2
+}) {
   const server = (env.GITHUB_SERVER_URL || "https://github.com").replace(/\/+$/, "");
-  if (!/^https?:\/\//.test(server)) throw new RunError([`GITHUB_SERVER_URL: expected an http(s) URL, found ${JSON.stringify(server)}`]);
-  const g = new Git({ cloneUrl: `${server}/${owner}/${repo}.git`, token, stateDir: join3(env.RUNNER_TEMP || tmpdir(), "prflow-queue", `${owner}-${repo}`), commandTimeoutMinutes });
+  if (!/^https?:\/\//.test(server))
+    throw new RunError([`GITHUB_SERVER_URL: expected an http(s) URL, found ${JSON.stringify(server)}`]);
+  const g = new Git({
+    cloneUrl: `${server}/${owner}/${repo}.git`,
+    token,
+    stateDir: join3(env.RUNNER_TEMP || tmpdir(), "prflow-queue", `${owner}-${repo}`),
+    commandTimeoutMinutes
+  });
   const scale = Number(env.PRFLOW_TIME_SCALE) > 0 ? Number(env.PRFLOW_TIME_SCALE) : 1;
   const sleep = (ms, signal2) => stoppableSleep(ms * scale, signal2);
   const lines = [];
@@ -5844,7 +6440,16 @@ async function queueRun({ engine, octokit, owner, repo, token, live: live2, env,
   };
   const { signal, off } = stopSignals({ g, log: record });
   try {
-    const { state, wait } = await runQueue({ gh: { octokit, owner, repo }, g, engine, options: { dryRun: !live2, ...watchTimeoutMinutes === void 0 ? {} : { watchTimeoutMinutes } }, once: true, log: record, sleep, signal });
+    const { state, wait } = await runQueue({
+      gh: { octokit, owner, repo },
+      g,
+      engine,
+      options: { dryRun: !live2, ...watchTimeoutMinutes === void 0 ? {} : { watchTimeoutMinutes } },
+      once: true,
+      log: record,
+      sleep,
+      signal
+    });
     return { lines, state, wait };
   } finally {
     await g.dropAll();
@@ -5902,14 +6507,26 @@ function eraseFromKernelEnv(names) {
   }
   return left;
 }
-var TOKEN_VARIABLES = ["GH_TOKEN", "GITHUB_TOKEN", "PRFLOW_TOKEN", "INPUT_TOKEN", "INPUT_WORKFLOW-TOKEN", "INPUT_WORKFLOW_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN"];
+var TOKEN_VARIABLES = [
+  "GH_TOKEN",
+  "GITHUB_TOKEN",
+  "PRFLOW_TOKEN",
+  "INPUT_TOKEN",
+  "INPUT_WORKFLOW-TOKEN",
+  "INPUT_WORKFLOW_TOKEN",
+  "ACTIONS_RUNTIME_TOKEN",
+  "ACTIONS_ID_TOKEN_REQUEST_TOKEN"
+];
 function takeTokens(env = process.env) {
   const found = {};
   for (const name of TOKEN_VARIABLES) if (env[name]) found[name] = env[name];
   for (const v of Object.values(found)) registerSecret(v);
   const left = eraseFromKernelEnv(Object.keys(found));
   for (const name of Object.keys(found)) delete env[name];
-  if (left.length && env.PRFLOW_ALLOW_ENV_TOKEN !== "1") throw new Error(`the token variables ${left.join(", ")} could not be erased from this process's environment as the kernel keeps it, where a command it runs could read them; set PRFLOW_ALLOW_ENV_TOKEN=1 to go on anyway`);
+  if (left.length && env.PRFLOW_ALLOW_ENV_TOKEN !== "1")
+    throw new Error(
+      `the token variables ${left.join(", ")} could not be erased from this process's environment as the kernel keeps it, where a command it runs could read them; set PRFLOW_ALLOW_ENV_TOKEN=1 to go on anyway`
+    );
   return found;
 }
 
@@ -5962,15 +6579,29 @@ function boundedPlan(plan, counts, max = MAX_OUTPUT_BYTES) {
   const full = bytes(plan);
   if (full <= max) return { value: plan, note: null };
   const note = `the plan is ${full} bytes, over the ${max}-byte budget of the plan output (GitHub caps a job's outputs at 1 MB)`;
-  const slim = { engine: plan.engine, truncated: `${note}; the pull request rows are left out, the job summary lists them`, configErrors: plan.configErrors, ops: plan.ops, warnings: plan.warnings.length };
+  const slim = {
+    engine: plan.engine,
+    truncated: `${note}; the pull request rows are left out, the job summary lists them`,
+    configErrors: plan.configErrors,
+    ops: plan.ops,
+    warnings: plan.warnings.length
+  };
   if (bytes(slim) <= max) return { value: slim, note: slim.truncated };
-  const counted = { engine: plan.engine, truncated: `${note}; only the counts are kept, the job summary lists the changes`, counts };
+  const counted = {
+    engine: plan.engine,
+    truncated: `${note}; only the counts are kept, the job summary lists the changes`,
+    counts
+  };
   return { value: counted, note: counted.truncated };
 }
 function groupedLog(print = (line) => console.log(line)) {
   let current = null;
   const kindOf = (line) => /^warning\b/.test(line) ? "warnings" : /^#\d+: /.test(line) ? "changes" : /^(retry|waiting|giving up|GitHub answered|octokit)/.test(line) ? current ?? "reading" : "reading";
-  const titles = { reading: "prflow: config and reading from GitHub", changes: "prflow: the changes, one line each", warnings: "prflow: every warning (the annotations group them)" };
+  const titles = {
+    reading: "prflow: config and reading from GitHub",
+    changes: "prflow: the changes, one line each",
+    warnings: "prflow: every warning (the annotations group them)"
+  };
   const log2 = (line) => {
     const kind = kindOf(line);
     if (kind !== current) {
@@ -5991,7 +6622,10 @@ function warningAnnotations(warnings) {
   return warningKinds(warnings).map((g) => {
     const where = g.numbers.length ? ` on ${g.numbers.length} pull request${g.numbers.length === 1 ? "" : "s"} (${list(g.numbers.map((n) => `#${n}`))})` : "";
     const names = g.names.length ? `; ${list(g.names)}` : "";
-    return warningCommand(`${g.count} × ${g.kind}${where}${names}. For example: ${g.example}`, `prflow: ${g.count} warning${g.count === 1 ? "" : "s"}: ${g.kind.slice(0, 80)}`);
+    return warningCommand(
+      `${g.count} × ${g.kind}${where}${names}. For example: ${g.example}`,
+      `prflow: ${g.count} warning${g.count === 1 ? "" : "s"}: ${g.kind.slice(0, 80)}`
+    );
   });
 }
 
@@ -6003,30 +6637,42 @@ async function main(env = process.env) {
   const mode = getInput("mode", env) || "reconcile";
   const taken = mode === "queue" ? takeTokens(env) : null;
   const input = (name) => taken ? (taken[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim() : getInput(name, env);
-  if (!MODES.includes(mode)) throw new RunError([`input mode: expected one of ${MODES.join(", ")}, found ${JSON.stringify(mode)}`]);
+  if (!MODES.includes(mode))
+    throw new RunError([`input mode: expected one of ${MODES.join(", ")}, found ${JSON.stringify(mode)}`]);
   const live2 = getBooleanInput("live", false, env);
   const configPath = getInput("config", env) || DEFAULT_CONFIG_PATH;
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
   if (mode === "page") return writePage(resolve(workspace, getInput("page-dir", env) || "_site"), env);
   const readFile = (p) => readFileSync7(resolve(workspace, p), "utf8");
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
-  if (!owner || !repo) throw new RunError([`GITHUB_REPOSITORY: expected owner/name, found ${JSON.stringify(env.GITHUB_REPOSITORY ?? "")}`]);
+  if (!owner || !repo)
+    throw new RunError([
+      `GITHUB_REPOSITORY: expected owner/name, found ${JSON.stringify(env.GITHUB_REPOSITORY ?? "")}`
+    ]);
   const token = input("token");
-  if (!token) throw new RunError(["input token: expected a token (the default is the workflow's GITHUB_TOKEN), found nothing"]);
+  if (!token)
+    throw new RunError(["input token: expected a token (the default is the workflow's GITHUB_TOKEN), found nothing"]);
   if (mode === "queue") {
-    const refusal = workflowTokenRefusal(token, { workflowToken: input("workflow-token"), envToken: taken.GITHUB_TOKEN ?? "" });
+    const refusal = workflowTokenRefusal(token, {
+      workflowToken: input("workflow-token"),
+      envToken: taken.GITHUB_TOKEN ?? ""
+    });
     if (refusal) throw new RunError([refusal]);
     console.log(`::add-mask::${token}`);
   }
   const octokit = makeOctokit({ token, baseUrl: env.GITHUB_API_URL, graphqlUrl: env.GITHUB_GRAPHQL_URL, log });
-  log(`prflow ${prflow.version()} · ${mode} · ${owner}/${repo} · ${live2 ? "live" : "dry run (set live: true to write)"}`);
+  log(
+    `prflow ${prflow.version()} · ${mode} · ${owner}/${repo} · ${live2 ? "live" : "dry run (set live: true to write)"}`
+  );
   if (mode === "labels") {
     const run2 = await labelsRun({ prflow, octokit, owner, repo, configPath, readFile, live: live2, log });
     log.end();
     setOutput("plan", run2.results, env);
     writeCounts(run2.counts, env);
     appendSummary(run2.summary, env);
-    failOnFailedWrites(run2.results.filter((r) => r.status === "failed").map((r) => `label ${r.name}: failed: ${r.detail}`));
+    failOnFailedWrites(
+      run2.results.filter((r) => r.status === "failed").map((r) => `label ${r.name}: failed: ${r.detail}`)
+    );
     return;
   }
   if (mode === "sweep") {
@@ -6044,10 +6690,23 @@ async function main(env = process.env) {
     if (errors.length) throw new RunError(errors);
     log.end();
     const watchTimeout = getInput("watch-timeout", env);
-    if (watchTimeout && !/^\d+$/.test(watchTimeout)) throw new RunError([`input watch-timeout: expected whole minutes, found ${JSON.stringify(watchTimeout)}`]);
+    if (watchTimeout && !/^\d+$/.test(watchTimeout))
+      throw new RunError([`input watch-timeout: expected whole minutes, found ${JSON.stringify(watchTimeout)}`]);
     const commandTimeout = getInput("command-timeout", env);
-    if (commandTimeout && !(Number(commandTimeout) > 0)) throw new RunError([`input command-timeout: expected minutes above 0, found ${JSON.stringify(commandTimeout)}`]);
-    const run2 = await queueRun({ engine, octokit, owner, repo, token, live: live2, env, watchTimeoutMinutes: watchTimeout ? Number(watchTimeout) : void 0, commandTimeoutMinutes: commandTimeout ? Number(commandTimeout) : void 0, log: (line) => console.log(line) });
+    if (commandTimeout && !(Number(commandTimeout) > 0))
+      throw new RunError([`input command-timeout: expected minutes above 0, found ${JSON.stringify(commandTimeout)}`]);
+    const run2 = await queueRun({
+      engine,
+      octokit,
+      owner,
+      repo,
+      token,
+      live: live2,
+      env,
+      watchTimeoutMinutes: watchTimeout ? Number(watchTimeout) : void 0,
+      commandTimeoutMinutes: commandTimeout ? Number(commandTimeout) : void 0,
+      log: (line) => console.log(line)
+    });
     setOutput("acted", (run2.state.actedOn ?? []).join(","), env);
     setOutput("wait", run2.wait, env);
     appendSummary(queueSummary(run2, { owner, repo, live: live2 }), env);
@@ -6059,15 +6718,29 @@ async function main(env = process.env) {
     const { engine, errors } = loadConfig(prflow, configPath, { readFile });
     if (errors.length) throw new RunError(errors);
     const step2 = mode === "gate-classify" ? "classify" : "report";
-    const { decision, results } = await gateRun({ engine, octokit, owner, repo, step: step2, number, sha: getInput("sha", env), result: getInput("result", env), live: live2, log });
+    const { decision, results } = await gateRun({
+      engine,
+      octokit,
+      owner,
+      repo,
+      step: step2,
+      number,
+      sha: getInput("sha", env),
+      result: getInput("result", env),
+      live: live2,
+      log
+    });
     log.end();
-    for (const [k, v] of Object.entries({ run: decision.run, need: decision.need, sha: decision.sha, pr: number })) setOutput(k, String(v), env);
+    for (const [k, v] of Object.entries({ run: decision.run, need: decision.need, sha: decision.sha, pr: number }))
+      setOutput(k, String(v), env);
     setOutput("plan", decision, env);
     appendSummary(`## prflow gate ${step2} · #${number}
 
 ${decision.why}
 `, env);
-    failOnFailedWrites(results.filter((r) => r.outcome === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
+    failOnFailedWrites(
+      results.filter((r) => r.outcome === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`)
+    );
     return;
   }
   const numbersInput = getInput("numbers", env);
@@ -6080,21 +6753,29 @@ ${decision.why}
   appendSummary(note ? `${run.summary}
 > **The plan output is cut:** ${note}.
 ` : run.summary, env);
-  failOnFailedWrites(run.results.filter((r) => r.outcome === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`));
+  failOnFailedWrites(
+    run.results.filter((r) => r.outcome === "failed").map((r) => `#${r.number}: ${r.op} failed: ${r.detail}`)
+  );
 }
 function writePage(dir, env) {
   const from = fileURLToPath(PAGE_DIST);
-  if (!existsSync5(from)) throw new RunError([`mode page: the built page is missing beside the Action (${from}); use a released tag or a commit of main, which carry page/dist`]);
+  if (!existsSync5(from))
+    throw new RunError([
+      `mode page: the built page is missing beside the Action (${from}); use a released tag or a commit of main, which carry page/dist`
+    ]);
   cpSync(from, dir, { recursive: true });
   const files = readdirSync3(dir);
   log(`page: ${files.length} files written to ${dir} (${files.join(", ")})`);
   log.end();
   setOutput("page-dir", dir, env);
   const repo = env.GITHUB_REPOSITORY ?? "OWNER/REPO";
-  appendSummary(`## prflow page
+  appendSummary(
+    `## prflow page
 
 Written to \`${dir}\` for actions/upload-pages-artifact. Open it as \`https://${repo.split("/")[0]}.github.io/${repo.split("/")[1] ?? "REPO"}/?repo=${repo}\`.
-`, env);
+`,
+    env
+  );
 }
 function annotate(warnings) {
   for (const line of warningAnnotations(warnings)) console.log(line);
@@ -6109,7 +6790,12 @@ function failOnFailedWrites(all2) {
   if (!all2.length) return;
   const skipped = all2.filter((l) => l.includes(NOT_ATTEMPTED));
   const lines = all2.filter((l) => !l.includes(NOT_ATTEMPTED));
-  if (skipped.length) console.log(errorCommand(`writing: ${skipped.length} write${skipped.length === 1 ? "" : "s"} not attempted: ${skipped[0].slice(skipped[0].indexOf(NOT_ATTEMPTED) + "not attempted: ".length)}; the next scheduled run makes them`));
+  if (skipped.length)
+    console.log(
+      errorCommand(
+        `writing: ${skipped.length} write${skipped.length === 1 ? "" : "s"} not attempted: ${skipped[0].slice(skipped[0].indexOf(NOT_ATTEMPTED) + "not attempted: ".length)}; the next scheduled run makes them`
+      )
+    );
   for (const line of lines) {
     const limited = /rate limit/i.test(line);
     const hint = !limited && /^#\d+: \w+ failed: 403 /.test(line) ? " (the token cannot write here: events from forks get a read-only one; the next scheduled run retries)" : "";

@@ -3580,7 +3580,11 @@
         const code = e.cause?.cause?.code ?? e.cause?.code ?? e.cause?.cause?.message ?? e.message;
         if (dropped(code)) {
           if (idempotent(options)) throw e;
-          const err2 = new e.constructor(`the connection dropped before GitHub answered ${options.method} ${options.url}: whether it was applied is not known (${describeCause(code)})`, 0, { request: e.request });
+          const err2 = new e.constructor(
+            `the connection dropped before GitHub answered ${options.method} ${options.url}: whether it was applied is not known (${describeCause(code)})`,
+            0,
+            { request: e.request }
+          );
           err2.ambiguous = true;
           throw err2;
         }
@@ -3591,7 +3595,9 @@
             return options.baseUrl ?? "the API";
           }
         })();
-        const err = new e.constructor(`could not reach the API at ${origin}: ${describeCause(code)}`, 0, { request: e.request });
+        const err = new e.constructor(`could not reach the API at ${origin}: ${describeCause(code)}`, 0, {
+          request: e.request
+        });
         err.unreachable = true;
         throw err;
       }
@@ -3605,7 +3611,13 @@
     return options.method === "POST" && /\/graphql$/.test(options.url ?? "") && typeof options.query === "string" && !/^\s*mutation\b/.test(options.query);
   }
   function describeCause(code) {
-    const words = { ECONNREFUSED: "connection refused", ENOTFOUND: "no such host", ECONNRESET: "connection reset", ETIMEDOUT: "timed out", EAI_AGAIN: "name lookup failed" };
+    const words = {
+      ECONNREFUSED: "connection refused",
+      ENOTFOUND: "no such host",
+      ECONNRESET: "connection reset",
+      ETIMEDOUT: "timed out",
+      EAI_AGAIN: "name lookup failed"
+    };
     return words[code] ? `${words[code]} (${code})` : code;
   }
   var RetryingOctokit = Octokit.plugin(unreachable, retry, throttling);
@@ -3622,11 +3634,15 @@
     const what = (options) => `${options.method} ${options.url}`;
     const onLimit = (kind) => (retryAfter, options, _octokit, retryCount) => {
       if (kind === "rate limit" && retryAfter > MAX_RATE_LIMIT_WAIT_S) {
-        log(`giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, more than this request waits (${MAX_RATE_LIMIT_WAIT_S} s): the resident worker waits for the reset, a run stops`);
+        log(
+          `giving up: the hourly rate limit is spent on ${what(options)}; it resets in ${retryAfter} s, more than this request waits (${MAX_RATE_LIMIT_WAIT_S} s): the resident worker waits for the reset, a run stops`
+        );
         return false;
       }
       if (retryCount < MAX_RATE_LIMIT_RETRIES) {
-        log(`retry: ${kind} on ${what(options)}; waiting ${retryAfter} s as GitHub asks (retry ${retryCount + 1} of ${MAX_RATE_LIMIT_RETRIES})`);
+        log(
+          `retry: ${kind} on ${what(options)}; waiting ${retryAfter} s as GitHub asks (retry ${retryCount + 1} of ${MAX_RATE_LIMIT_RETRIES})`
+        );
         return true;
       }
       log(`giving up: ${kind} on ${what(options)} after ${retryCount} retries`);
@@ -3661,7 +3677,9 @@
       const res = await fetch(url, init);
       if (res.status >= 500 || res.status === 429 || res.status === 403 && res.headers.get("retry-after")) {
         const after = Number(res.headers.get("retry-after"));
-        log(`GitHub answered ${res.status} to ${init?.method ?? "GET"} ${new URL(url).pathname}${after ? ` (retry-after ${after} s)` : ""}`);
+        log(
+          `GitHub answered ${res.status} to ${init?.method ?? "GET"} ${new URL(url).pathname}${after ? ` (retry-after ${after} s)` : ""}`
+        );
         if (res.status === 429 && after > 0) {
           log(`waiting ${after} s as GitHub asks before retrying`);
           await new Promise((r) => setTimeout(r, after * 1e3 * scale));
@@ -3674,7 +3692,15 @@
   // lib/github/read.js
   var PULL_PAGE = 100;
   var MIN_PULL_PAGE = 6;
-  var NESTED = { labels: 50, reviews: 50, reviewRequests: 25, files: 100, comments: 50, checks: 100, timeline: 100 };
+  var NESTED = {
+    labels: 50,
+    reviews: 50,
+    reviewRequests: 25,
+    files: 100,
+    comments: 50,
+    checks: 100,
+    timeline: 100
+  };
   var FOLLOW_PAGE = 100;
   var FOLLOW_BATCH = 20;
   var CODEOWNERS_PATHS = [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"];
@@ -3690,7 +3716,18 @@
     ConvertToDraftEvent: "convert_to_draft",
     ReopenedEvent: "reopened"
   };
-  var ITEM_TYPES = ["LABELED_EVENT", "UNLABELED_EVENT", "PULL_REQUEST_COMMIT", "HEAD_REF_FORCE_PUSHED_EVENT", "ISSUE_COMMENT", "PULL_REQUEST_REVIEW", "REVIEW_REQUESTED_EVENT", "READY_FOR_REVIEW_EVENT", "CONVERT_TO_DRAFT_EVENT", "REOPENED_EVENT"];
+  var ITEM_TYPES = [
+    "LABELED_EVENT",
+    "UNLABELED_EVENT",
+    "PULL_REQUEST_COMMIT",
+    "HEAD_REF_FORCE_PUSHED_EVENT",
+    "ISSUE_COMMENT",
+    "PULL_REQUEST_REVIEW",
+    "REVIEW_REQUESTED_EVENT",
+    "READY_FOR_REVIEW_EVENT",
+    "CONVERT_TO_DRAFT_EVENT",
+    "REOPENED_EVENT"
+  ];
   var PAGE_INFO = "pageInfo { hasNextPage endCursor }";
   var ACTOR = "actor { __typename login }";
   var AUTHOR = "author { __typename login }";
@@ -3729,9 +3766,19 @@
   };
   var checksSelect = (first) => LISTS.checks.select(`first: ${first}`);
   var checksAt = (pr) => LISTS.checks.at(pr);
-  var LIST_FIELD = { labels: "labels", reviews: "reviews", reviewRequests: "reviewRequests", files: "files", comments: "comments", checks: "commits", timeline: "timelineItems" };
+  var LIST_FIELD = {
+    labels: "labels",
+    reviews: "reviews",
+    reviewRequests: "reviewRequests",
+    files: "files",
+    comments: "comments",
+    checks: "commits",
+    timeline: "timelineItems"
+  };
   var PULL_FIELDS = "number state title body isDraft createdAt baseRefName headRefName headRefOid mergeable mergeStateStatus author { __typename login } " + Object.entries(LISTS).map(([k, l]) => l.select(`first: ${NESTED[k]}`)).join(" ");
-  var REPO_FIELDS = `defaultBranchRef { name refUpdateRule { requiredStatusCheckContexts } } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` + CODEOWNERS_PATHS.map((p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`).join(" ");
+  var REPO_FIELDS = `defaultBranchRef { name refUpdateRule { requiredStatusCheckContexts } } labels(first: ${FOLLOW_PAGE}) { ${PAGE_INFO} nodes { name } } ` + CODEOWNERS_PATHS.map(
+    (p, i) => `codeowners${i}: object(expression: ${JSON.stringify(`HEAD:${p}`)}) { ... on Blob { text } }`
+  ).join(" ");
   function sweepQuery(first, size = PULL_PAGE) {
     return `query prflowSweep($owner: String!, $repo: String!, $after: String) {
   ${first ? "viewer { __typename login } " : ""}rateLimit { cost remaining resetAt }
@@ -3771,7 +3818,17 @@
   }
   async function readFacts(octokit, { owner, repo, numbers, viewer, now, log = () => {
   } } = {}) {
-    const facts = { repository: `${owner}/${repo}`, now: "", viewer: viewer ?? null, defaultBranch: null, labels: [], requiredChecks: [], codeowners: null, unknown: [], pullRequests: [] };
+    const facts = {
+      repository: `${owner}/${repo}`,
+      now: "",
+      viewer: viewer ?? null,
+      defaultBranch: null,
+      labels: [],
+      requiredChecks: [],
+      codeowners: null,
+      unknown: [],
+      pullRequests: []
+    };
     const stats = { graphql: 0, rest: 0, followUps: 0 };
     const raw = [];
     let head = null;
@@ -3792,17 +3849,28 @@
         } catch (e) {
           if (!serverSide(e) || size <= MIN_PULL_PAGE) throw e;
           size = Math.max(MIN_PULL_PAGE, Math.floor(size / 2));
-          log(`a page of pull requests failed on GitHub's side (${e.status ?? ""} ${e.message}); asking again ${size} at a time`);
+          log(
+            `a page of pull requests failed on GitHub's side (${e.status ?? ""} ${e.message}); asking again ${size} at a time`
+          );
           continue;
         }
         const repository2 = r.data?.repository;
-        if (!repository2) throw new GraphqlErrors(r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }], r.data);
+        if (!repository2)
+          throw new GraphqlErrors(
+            r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }],
+            r.data
+          );
         if (head === null) head = { data: r.data, errors: r.errors };
         const conn = repository2.pullRequests;
         if (!conn) throw new GraphqlErrors(r.errors, r.data);
         conn.nodes.forEach((pr, i) => {
           const errors = errorsUnder(r.errors, ["repository", "pullRequests", "nodes", i]);
-          if (!pr) return log(`a pull request came back empty from GitHub (${errors.map((e) => e.message).join("; ") || "no error given"}); it is left out of this run, its labels untouched`);
+          if (!pr) {
+            log(
+              `a pull request came back empty from GitHub (${errors.map((e) => e.message).join("; ") || "no error given"}); it is left out of this run, its labels untouched`
+            );
+            return;
+          }
           raw.push({ pr, errors });
         });
         log(`reading pull requests ${raw.length}/${conn.totalCount}`);
@@ -3815,7 +3883,11 @@
         const chunk = wanted.slice(start2, start2 + PULL_PAGE);
         const r = await run2(pullsQuery(head === null, chunk), { owner, repo });
         const repository2 = r.data?.repository;
-        if (!repository2) throw new GraphqlErrors(r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }], r.data);
+        if (!repository2)
+          throw new GraphqlErrors(
+            r.errors.length ? r.errors : [{ message: `repository ${owner}/${repo} not found` }],
+            r.data
+          );
         if (head === null) head = { data: r.data, errors: r.errors };
         chunk.forEach((_, i) => {
           const pr = repository2[`p${i}`];
@@ -3847,24 +3919,37 @@
         facts.unknown.push("labels");
       }
     } else {
-      log(`labels: could not read the repository's labels (${head.errors.map((e) => e.message).join("; ")}); treating them as unknown`);
+      log(
+        `labels: could not read the repository's labels (${head.errors.map((e) => e.message).join("; ")}); treating them as unknown`
+      );
       facts.unknown.push("labels");
     }
-    const codeownerErrors = CODEOWNERS_PATHS.some((_, i) => errorsUnder(head.errors, ["repository", `codeowners${i}`]).length);
+    const codeownerErrors = CODEOWNERS_PATHS.some(
+      (_, i) => errorsUnder(head.errors, ["repository", `codeowners${i}`]).length
+    );
     if (codeownerErrors) facts.unknown.push("codeowners");
-    else facts.codeowners = CODEOWNERS_PATHS.map((_, i) => repository[`codeowners${i}`]?.text).find((t) => typeof t === "string") ?? null;
+    else
+      facts.codeowners = CODEOWNERS_PATHS.map((_, i) => repository[`codeowners${i}`]?.text).find((t) => typeof t === "string") ?? null;
     const protectionFailed = errorsUnder(head.errors, ["repository", "defaultBranchRef"]).length > 0;
     const protection = repository.defaultBranchRef?.refUpdateRule?.requiredStatusCheckContexts ?? [];
     let rules = null;
     if (facts.defaultBranch) {
       try {
         stats.rest++;
-        rules = (await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch: facts.defaultBranch, per_page: 100 })).data;
+        rules = (await octokit.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", {
+          owner,
+          repo,
+          branch: facts.defaultBranch,
+          per_page: 100
+        })).data;
       } catch (e) {
-        log(`rules: could not read the rules of ${facts.defaultBranch} (${e.status ?? ""} ${e.message}); treating them as unknown`);
+        log(
+          `rules: could not read the rules of ${facts.defaultBranch} (${e.status ?? ""} ${e.message}); treating them as unknown`
+        );
       }
     }
-    if (rules && !protectionFailed) facts.requiredChecks = [.../* @__PURE__ */ new Set([...protection.filter(Boolean), ...requiredContexts(rules)])];
+    if (rules && !protectionFailed)
+      facts.requiredChecks = [.../* @__PURE__ */ new Set([...protection.filter(Boolean), ...requiredContexts(rules)])];
     else facts.unknown.push("requiredChecks");
     if (rules) Object.assign(facts, reviewRules(rules));
     else facts.unknown.push("rules");
@@ -3881,7 +3966,10 @@
   }
   function reviewRules(rules) {
     const pr = (rules ?? []).find((rule) => rule.type === "pull_request");
-    return { requireCodeOwnerReview: Boolean(pr?.parameters?.require_code_owner_review), requireConversationResolution: Boolean(pr?.parameters?.required_review_thread_resolution) };
+    return {
+      requireCodeOwnerReview: Boolean(pr?.parameters?.require_code_owner_review),
+      requireConversationResolution: Boolean(pr?.parameters?.required_review_thread_resolution)
+    };
   }
   function requiredContexts(rules) {
     const out = [];
@@ -3913,7 +4001,8 @@
       if (conn.pageInfo?.hasNextPage) pending[key] = conn.pageInfo.endCursor;
     }
     for (const field of ["isDraft", "mergeable"]) {
-      if (errors.some((e) => e.path.at(-1) === field) || typeof pr[field] === "undefined" || pr[field] === null) unknown.add(field);
+      if (errors.some((e) => e.path.at(-1) === field) || typeof pr[field] === "undefined" || pr[field] === null)
+        unknown.add(field);
     }
     return { pr, lists, pending, unknown };
   }
@@ -3931,7 +4020,9 @@
         });
         const query = `query prflowMore($owner: String!, $repo: String!, ${Object.keys(vars).map((v) => `$${v}: String`).join(", ")}) { repository(owner: $owner, name: $repo) { ${aliases.join(" ")} } }`;
         ctx.stats.followUps++;
-        ctx.log(`reading more of ${batch.map((p) => `#${p.pr.number} (${Object.keys(p.pending).join(", ")})`).join(", ")}`);
+        ctx.log(
+          `reading more of ${batch.map((p) => `#${p.pr.number} (${Object.keys(p.pending).join(", ")})`).join(", ")}`
+        );
         let r;
         try {
           r = await ctx.run(query, { owner: ctx.owner, repo: ctx.repo, ...vars });
@@ -3985,7 +4076,14 @@
     };
   }
   function toReview(r) {
-    return { author: loginOf(r.author) ?? "ghost", state: r.state, commit: r.commit?.oid ?? "", submittedAt: r.submittedAt ?? "", body: r.body ?? "", authorAssociation: r.authorAssociation ?? "" };
+    return {
+      author: loginOf(r.author) ?? "ghost",
+      state: r.state,
+      commit: r.commit?.oid ?? "",
+      submittedAt: r.submittedAt ?? "",
+      body: r.body ?? "",
+      authorAssociation: r.authorAssociation ?? ""
+    };
   }
   function reviewerName(r) {
     if (!r) return null;
@@ -4031,7 +4129,12 @@
     if (!kind) return null;
     switch (item.__typename) {
       case "PullRequestCommit":
-        return { kind, at: item.commit?.committedDate ?? "", actor: item.commit?.author?.user?.login ?? null, label: null };
+        return {
+          kind,
+          at: item.commit?.committedDate ?? "",
+          actor: item.commit?.author?.user?.login ?? null,
+          label: null
+        };
       case "IssueComment":
         return { kind, at: item.createdAt, actor: loginOf(item.author), label: null };
       case "PullRequestReview":
@@ -4093,7 +4196,9 @@
   }
 }`;
   function numbersQuery(numbers) {
-    const fields = numbers.map((n) => `n${n}: issueOrPullRequest(number: ${Number(n)}) { __typename ... on Issue { number state body } ... on PullRequest { number prState: state } }`);
+    const fields = numbers.map(
+      (n) => `n${n}: issueOrPullRequest(number: ${Number(n)}) { __typename ... on Issue { number state body } ... on PullRequest { number prState: state } }`
+    );
     return `query QueueNumbers($owner: String!, $repo: String!) { repository(owner: $owner, name: $repo) { ${fields.join(" ")} } }`;
   }
   async function restPages(octokit, route, params) {
@@ -4116,8 +4221,17 @@
     if (!list.includes(what)) list.push(what);
   }
   var MAX_ROUNDS = 8;
-  async function readQueueFacts(octokit, { owner, repo, engine, facts, config = {}, log = () => {
-  }, tips, reads: ask = (f) => engine.queueReads({ facts: f }) }) {
+  async function readQueueFacts(octokit, {
+    owner,
+    repo,
+    engine,
+    facts,
+    config = {},
+    log = () => {
+    },
+    tips,
+    reads: ask = (f) => engine.queueReads({ facts: f })
+  }) {
     facts.repository ||= `${owner}/${repo}`;
     facts.unknown ??= [];
     facts.pullRequests ??= [];
@@ -4145,7 +4259,11 @@
           if (node.commits) pr.commitCount = node.commits.totalCount;
           if (node.files && (pr.files?.length ?? 0) < node.files.totalCount) pr.filesTruncated = true;
           if (node.closingIssuesReferences) {
-            pr.closingIssues = node.closingIssuesReferences.nodes.filter(Boolean).map((i) => ({ number: i.number, source: "link", ...i.repository ? { repository: i.repository.nameWithOwner } : {} }));
+            pr.closingIssues = node.closingIssuesReferences.nodes.filter(Boolean).map((i) => ({
+              number: i.number,
+              source: "link",
+              ...i.repository ? { repository: i.repository.nameWithOwner } : {}
+            }));
           } else addUnknown(pr.unknown, "closingIssues");
           if (node.reviewThreads) pr.unresolvedThreads = node.reviewThreads.nodes.filter((t) => !t.isResolved).length;
           else addUnknown(pr.unknown, "reviewThreads");
@@ -4166,7 +4284,9 @@
       if (reads.configErrors) break;
       if (!reads.issues.length && !reads.blockedBy.length && !reads.teams.length && !reads.tips.length) break;
       if (round === MAX_ROUNDS) {
-        log(`queue facts: the engine still names reads after ${MAX_ROUNDS} rounds (${JSON.stringify(reads)}); reading stops here`);
+        log(
+          `queue facts: the engine still names reads after ${MAX_ROUNDS} rounds (${JSON.stringify(reads)}); reading stops here`
+        );
         break;
       }
       await readIssues(octokit, { owner, repo, facts, numbers: reads.issues, blockedBy: reads.blockedBy, log });
@@ -4183,12 +4303,16 @@
         for (const n of numbers) {
           const node = data.repository[`n${n}`];
           if (!node) facts.issues.push({ number: n, open: false });
-          else if (node.__typename === "PullRequest") facts.issues.push({ number: n, open: node.prState === "OPEN", pullRequest: true });
+          else if (node.__typename === "PullRequest")
+            facts.issues.push({ number: n, open: node.prState === "OPEN", pullRequest: true });
           else facts.issues.push({ number: n, open: node.state === "OPEN", body: node.body ?? "" });
         }
       }
       for (const n of blockedBy) {
-        const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by", { owner, repo, issue_number: n });
+        const { data } = await octokit.request(
+          "GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by",
+          { owner, repo, issue_number: n }
+        );
         const issue = facts.issues.find((i) => i.number === n);
         if (issue) issue.blockedBy = data.filter((d) => d.state === "open").map((d) => d.number);
       }
@@ -4221,7 +4345,11 @@
     const unseen = prs.filter((pr) => !TIP_ANSWERS.has(key(pr)));
     if (tips && unseen.length) {
       try {
-        const answers = await tips({ tip: facts.baseTipSha, base: facts.defaultBranch, heads: unseen.map((pr) => ({ number: pr.number, branch: pr.headRef, sha: pr.headSha })) });
+        const answers = await tips({
+          tip: facts.baseTipSha,
+          base: facts.defaultBranch,
+          heads: unseen.map((pr) => ({ number: pr.number, branch: pr.headRef, sha: pr.headSha }))
+        });
         for (const pr of unseen) if (answers.has(pr.headSha)) remember(key(pr), answers.get(pr.headSha));
       } catch (e) {
         log(`queue facts: git could not say which branches are built on the tip (${e.message}); asking the compare API`);
@@ -4235,7 +4363,12 @@
         continue;
       }
       try {
-        const { data } = await octokit.request("GET /repos/{owner}/{repo}/compare/{basehead}", { owner, repo, basehead, per_page: 1 });
+        const { data } = await octokit.request("GET /repos/{owner}/{repo}/compare/{basehead}", {
+          owner,
+          repo,
+          basehead,
+          per_page: 1
+        });
         pr.builtOnBaseTip = data.behind_by === 0;
         remember(key(pr), pr.builtOnBaseTip);
       } catch (e) {
@@ -4273,23 +4406,29 @@
     }
     const loopback = ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
     if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
-      throw new ReadError("checking the API URL", `${url.origin} is not https; the token is only sent over https (or to loopback)`);
+      throw new ReadError(
+        "checking the API URL",
+        `${url.origin} is not https; the token is only sent over https (or to loopback)`
+      );
     }
     return url.href.replace(/\/+$/, "");
   }
   function parseRepos(text) {
     const list = String(text ?? "").split(/[\s,]+/).filter(Boolean);
-    if (!list.length) throw new ReadError("checking the repository", "enter owner/repo (several: separate them with commas)");
+    if (!list.length)
+      throw new ReadError("checking the repository", "enter owner/repo (several: separate them with commas)");
     return [...new Set(list)].map(parseRepo);
   }
   function parseRepo(text) {
     const parsed = parseSlug((text ?? "").trim());
-    if (!parsed) throw new ReadError("checking the repository", `expected owner/repo, found ${JSON.stringify(text ?? "")}`);
+    if (!parsed)
+      throw new ReadError("checking the repository", `expected owner/repo, found ${JSON.stringify(text ?? "")}`);
     return parsed;
   }
   function pullUrl(api, fullName, number) {
     let server = servers.get(api);
-    if (server === void 0) servers.set(api, server = api === DEFAULT_API ? "https://github.com" : api.replace(/\/api\/v3$/, ""));
+    if (server === void 0)
+      servers.set(api, server = api === DEFAULT_API ? "https://github.com" : api.replace(/\/api\/v3$/, ""));
     return `${server}/${fullName}/pull/${number}`;
   }
   var servers = /* @__PURE__ */ new Map();
@@ -4301,7 +4440,15 @@
   };
   async function probe(octokit, { owner, repo, etag }) {
     try {
-      const res = await octokit.request("GET /repos/{owner}/{repo}/issues", { owner, repo, state: "open", sort: "updated", direction: "desc", per_page: 100, headers: etag ? { "if-none-match": etag } : {} });
+      const res = await octokit.request("GET /repos/{owner}/{repo}/issues", {
+        owner,
+        repo,
+        state: "open",
+        sort: "updated",
+        direction: "desc",
+        per_page: 100,
+        headers: etag ? { "if-none-match": etag } : {}
+      });
       return { changed: true, etag: res.headers.etag ?? null };
     } catch (e) {
       if (e.status === 304) return { changed: false, etag };
@@ -4322,8 +4469,17 @@
     });
     return { octokit, stats };
   }
-  async function readAll({ api, token, owner, repo, prflow: prflow2, labelCache, dashboard = (engine, facts) => engine.dashboard({ facts }), progress = () => {
-  } }) {
+  async function readAll({
+    api,
+    token,
+    owner,
+    repo,
+    prflow: prflow2,
+    labelCache,
+    dashboard = (engine, facts) => engine.dashboard({ facts }),
+    progress = () => {
+    }
+  }) {
     const { octokit, stats } = client({ api, token, progress });
     const { etag } = await probe(octokit, { owner, repo }).catch((e) => {
       throw new ReadError("reading pull requests", e.line ?? e.message, e.cause ?? e);
@@ -4352,8 +4508,25 @@
     await readLanded(octokit, { owner, repo, facts, log: progress });
     progress("reading the merge queue's facts");
     let view;
-    await readQueueFacts(octokit, { owner, repo, engine, facts, log: progress, reads: (f) => (view = dashboard(engine, f)).reads });
-    return { facts, engine, view, configSource, requests: stats.requests, etag, clock: stats.dated ? CLOCKS.github : CLOCKS.browser, labelColors: labels.colors, labelCache: labels.cache };
+    await readQueueFacts(octokit, {
+      owner,
+      repo,
+      engine,
+      facts,
+      log: progress,
+      reads: (f) => (view = dashboard(engine, f)).reads
+    });
+    return {
+      facts,
+      engine,
+      view,
+      configSource,
+      requests: stats.requests,
+      etag,
+      clock: stats.dated ? CLOCKS.github : CLOCKS.browser,
+      labelColors: labels.colors,
+      labelCache: labels.cache
+    };
   }
   async function readLabelColors(octokit, { owner, repo, cache = { pages: [] }, progress = () => {
   } }) {
@@ -4363,8 +4536,18 @@
         const last = cache.pages[page - 1];
         let entry;
         try {
-          const res = await octokit.request("GET /repos/{owner}/{repo}/labels", { owner, repo, per_page: 100, page, headers: last?.etag ? { "if-none-match": last.etag } : {} });
-          entry = { etag: res.headers.etag ?? null, labels: res.data.map((l) => [l.name, l.color]), more: /rel="next"/.test(res.headers.link ?? "") };
+          const res = await octokit.request("GET /repos/{owner}/{repo}/labels", {
+            owner,
+            repo,
+            per_page: 100,
+            page,
+            headers: last?.etag ? { "if-none-match": last.etag } : {}
+          });
+          entry = {
+            etag: res.headers.etag ?? null,
+            labels: res.data.map((l) => [l.name, l.color]),
+            more: /rel="next"/.test(res.headers.link ?? "")
+          };
         } catch (e) {
           if (e.status !== 304 || !last) throw e;
           entry = last;
@@ -4373,7 +4556,9 @@
         if (!entry.more) break;
       }
     } catch (e) {
-      progress(`labels: could not read ${owner}/${repo}'s label colours (${e.status ?? ""} ${e.message}); the config's colours are shown`);
+      progress(
+        `labels: could not read ${owner}/${repo}'s label colours (${e.status ?? ""} ${e.message}); the config's colours are shown`
+      );
       return { colors: null, cache };
     }
     return { colors: Object.fromEntries(pages.flatMap((p) => p.labels)), cache: { pages } };
@@ -4395,7 +4580,8 @@
       const when = reset > 0 ? `; it resets at ${new Date(reset * 1e3).toISOString().slice(11, 16)} UTC` : "";
       return `rate limited: ${message}${when}`;
     }
-    if (status2 === 404 || types.includes("NOT_FOUND")) return `repository ${fullName} not found, or the token cannot read it (${message})`;
+    if (status2 === 404 || types.includes("NOT_FOUND"))
+      return `repository ${fullName} not found, or the token cannot read it (${message})`;
     if (status2 === 403) return `forbidden: GitHub answered 403 (${message}); the token lacks a read permission`;
     if (status2) return `GitHub answered ${status2}: ${message}`;
     return message;
@@ -4405,7 +4591,8 @@
   var nums = (ns) => ns.length ? ns.map((n) => `#${n}`).join(", ") : "none";
   function queueLine(q) {
     const cycles = q.cycles.length ? `; cycles: ${q.cycles.map((c) => c.map((n) => `#${n}`).join(" → ")).join("; ")}` : "";
-    if (q.lane?.entries?.length) return `Merge queue: ${q.lane.summary}${q.inFlight.length ? `; in flight ${nums(q.inFlight)}` : ""}${cycles}`;
+    if (q.lane?.entries?.length)
+      return `Merge queue: ${q.lane.summary}${q.inFlight.length ? `; in flight ${nums(q.inFlight)}` : ""}${cycles}`;
     const next = q.next && q.next.action !== "idle" ? `${q.next.action}${q.next.number ? ` #${q.next.number}` : ""}` : "idle";
     return `Merge queue: next ${next}; order ${nums(q.order)}; in flight ${nums(q.inFlight)}${cycles}`;
   }
@@ -4513,8 +4700,13 @@
       "Checks",
       (r, ctx) => {
         const c = r.checkRuns;
-        const parts = c.failed.map((f) => ({ text: `✗ ${f.workflow ? `${f.workflow} / ` : ""}${f.name}`, href: runUrl(ctx, r, f), cls: "fail" }));
-        if (c.pending.length) parts.push({ text: `● ${c.pending.length} running`, cls: "pending", title: c.pending.join(", ") });
+        const parts = c.failed.map((f) => ({
+          text: `✗ ${f.workflow ? `${f.workflow} / ` : ""}${f.name}`,
+          href: runUrl(ctx, r, f),
+          cls: "fail"
+        }));
+        if (c.pending.length)
+          parts.push({ text: `● ${c.pending.length} running`, cls: "pending", title: c.pending.join(", ") });
         if (c.passed) parts.push({ text: `✓ ${c.passed}`, cls: "pass" });
         return join(parts);
       }
@@ -4528,7 +4720,15 @@
         const claimed = q?.reason === "claimed" && r.claim;
         const asideByRecord = q?.reason === "set-aside" && r.setAside;
         if (q) {
-          if (q.lane) parts.push({ text: laneWords(q.lane), cls: "place", title: `position in the lane and estimated landing (${q.lane.words} UTC)` }, " ");
+          if (q.lane)
+            parts.push(
+              {
+                text: laneWords(q.lane),
+                cls: "place",
+                title: `position in the lane and estimated landing (${q.lane.words} UTC)`
+              },
+              " "
+            );
           else if (q.place) parts.push({ text: `#${q.place} in line`, cls: "place" }, " ");
           if (!claimed && !asideByRecord) parts.push(...prose(q.detail || q.reason));
           if (q.waitingOn.length) parts.push(` (waits for ${q.waitingOn.map((n) => `#${n}`).join(", ")})`);
@@ -4538,12 +4738,21 @@
           const pull = pullUrl(ctx.api, ctx.repository, r.number);
           parts.push(
             " ",
-            { text: `set aside: ${s.reason}`, cls: "setaside", title: asideByRecord && q.detail ? `${q.detail}. ${s.sentence}` : s.sentence },
+            {
+              text: `set aside: ${s.reason}`,
+              cls: "setaside",
+              title: asideByRecord && q.detail ? `${q.detail}. ${s.sentence}` : s.sentence
+            },
             " ",
             s.commentId ? { text: "Retry box", href: `${pull}#issuecomment-${s.commentId}` } : { text: "(its comment is not written yet)" }
           );
         }
-        if (r.claim) parts.push(" ", { text: `claimed by ${r.claim.by}, ${ago(ctx.now, r.claim.at)}`, cls: "claim", title: claimed ? q.detail : `claimed at ${r.claim.at}` });
+        if (r.claim)
+          parts.push(" ", {
+            text: `claimed by ${r.claim.by}, ${ago(ctx.now, r.claim.at)}`,
+            cls: "claim",
+            title: claimed ? q.detail : `claimed at ${r.claim.at}`
+          });
         if (r.claimers.length) parts.push(" ", { text: `reviewing: ${r.claimers.join(", ")}`, cls: "claim" });
         return parts[0] === " " ? parts.slice(1) : parts;
       }
@@ -4621,9 +4830,19 @@
     const header = el(doc, "div", { class: "repos" });
     for (const b of all) header.append(b.view ? repoSection(doc, b, several) : failedSection(doc, b));
     root.append(header);
-    const template = el(doc, "tr", { class: "row", tabindex: "-1" }, ...COLUMNS.map(([key]) => el(doc, "td", { "data-col": key })));
+    const template = el(
+      doc,
+      "tr",
+      { class: "row", tabindex: "-1" },
+      ...COLUMNS.map(([key]) => el(doc, "td", { "data-col": key }))
+    );
     const barTemplate = el(doc, "div", { class: "bar" }, doc.createElement("span"));
-    const head = el(doc, "tr", {}, ...COLUMNS.map(([key, heading]) => el(doc, "th", { scope: "col", "data-col": key }, heading)));
+    const head = el(
+      doc,
+      "tr",
+      {},
+      ...COLUMNS.map(([key, heading]) => el(doc, "th", { scope: "col", "data-col": key }, heading))
+    );
     const groups2 = /* @__PURE__ */ new Map();
     for (const b of boards) {
       const byNumber = new Map(b.view.rows.map((r) => [r.number, r]));
@@ -4643,7 +4862,16 @@
       const frag = doc.createDocumentFragment();
       const shared = sharedNext(g.members);
       for (const { board, row } of g.members) {
-        const ctx = { api: board.api, repository: board.repository, labelColors: colors.get(board), actorHeading, several, now: nows.get(board), sharedNext: shared, web: board.web };
+        const ctx = {
+          api: board.api,
+          repository: board.repository,
+          labelColors: colors.get(board),
+          actorHeading,
+          several,
+          now: nows.get(board),
+          sharedNext: shared,
+          web: board.web
+        };
         const tr = template.cloneNode(true);
         const id = rowId(board.repository, row.number, several);
         tr.id = id;
@@ -4661,15 +4889,36 @@
       body.append(frag);
       const count = el(doc, "span", { class: "count" }, ` (${g.members.length})`);
       const heading = el(doc, "h2", {}, g.heading, count);
-      if (shared !== null) heading.append(appendParts(doc, el(doc, "span", { class: "group-next" }, "Next, unless a row says otherwise: "), prose(shared)));
-      root.append(el(doc, "section", { class: "group", "data-actor": g.actor }, heading, el(doc, "table", { class: "pulls" }, el(doc, "thead", {}, head.cloneNode(true)), body)));
+      if (shared !== null)
+        heading.append(
+          appendParts(
+            doc,
+            el(doc, "span", { class: "group-next" }, "Next, unless a row says otherwise: "),
+            prose(shared)
+          )
+        );
+      root.append(
+        el(
+          doc,
+          "section",
+          { class: "group", "data-actor": g.actor },
+          heading,
+          el(doc, "table", { class: "pulls" }, el(doc, "thead", {}, head.cloneNode(true)), body)
+        )
+      );
     }
     if (!drawn.length && boards.length) root.append(el(doc, "p", {}, "No open pull request."));
     root.append(el(doc, "p", { id: "no-match", hidden: "" }));
     return drawn;
   }
   function failedSection(doc, b) {
-    return el(doc, "section", { class: "repo failed", "data-repo": b.repository }, el(doc, "h2", {}, b.repository), el(doc, "p", { class: "repo-error", role: "alert" }, b.error));
+    return el(
+      doc,
+      "section",
+      { class: "repo failed", "data-repo": b.repository },
+      el(doc, "h2", {}, b.repository),
+      el(doc, "p", { class: "repo-error", role: "alert" }, b.error)
+    );
   }
   function laneBox(doc, b, several) {
     const { lane } = b.view.queue;
@@ -4684,7 +4933,12 @@
           el(
             doc,
             "li",
-            { "data-number": String(e.number), "data-position": String(e.position), "data-eta": e.eta ?? "", title: `${e.words} (UTC); ${title}` },
+            {
+              "data-number": String(e.number),
+              "data-position": String(e.position),
+              "data-eta": e.eta ?? "",
+              title: `${e.words} (UTC); ${title}`
+            },
             el(doc, "a", { href: `#${rowId(b.repository, e.number, several)}` }, `#${e.number}`),
             " ",
             el(doc, "span", { class: "lane-title" }, title.length > 28 ? `${title.slice(0, 27)}…` : title),
@@ -4693,7 +4947,16 @@
           )
         );
       }
-      box.append(el(doc, "p", { class: "lane-head" }, `Lands next, ${lane.entries.length} in line`, el(doc, "span", { class: "basis" }, ` (${lane.basis})`)), ol);
+      box.append(
+        el(
+          doc,
+          "p",
+          { class: "lane-head" },
+          `Lands next, ${lane.entries.length} in line`,
+          el(doc, "span", { class: "basis" }, ` (${lane.basis})`)
+        ),
+        ol
+      );
     }
     const today = lane.landedToday;
     if (today.length) {
@@ -4704,12 +4967,19 @@
           const text = `${ok ? "✓" : "✗"} ${r.workflow ? `${r.workflow} / ` : ""}${r.name}${r.minutes === null ? "" : ` ${r.minutes} min`}`;
           return r.url ? el(doc, "a", { href: r.url, class: ok ? "pass" : "fail", rel: "noopener" }, text) : el(doc, "span", { class: ok ? "pass" : "fail" }, text);
         });
-        const li = el(doc, "li", { "data-number": String(l.number) }, `#${l.number} ${l.title}, landed ${clockOf(l.mergedAt)}${l.ciMinutes === null ? "" : `, CI ${l.ciMinutes} min`}: `);
-        runs.forEach((r, i) => li.append(...i ? [", ", r] : [r]));
+        const li = el(
+          doc,
+          "li",
+          { "data-number": String(l.number) },
+          `#${l.number} ${l.title}, landed ${clockOf(l.mergedAt)}${l.ciMinutes === null ? "" : `, CI ${l.ciMinutes} min`}: `
+        );
+        for (const [i, r] of runs.entries()) li.append(...i ? [", ", r] : [r]);
         if (!runs.length) li.append("no CI run on its head");
         list.append(li);
       }
-      box.append(el(doc, "details", { class: "landed-today" }, el(doc, "summary", {}, `Landed today: ${today.length}`), list));
+      box.append(
+        el(doc, "details", { class: "landed-today" }, el(doc, "summary", {}, `Landed today: ${today.length}`), list)
+      );
     }
     return box;
   }
@@ -4737,17 +5007,46 @@
   function repoSection(doc, b, several) {
     const { view } = b;
     const sec = el(doc, "section", { class: "repo", "data-repo": b.repository });
-    sec.append(el(doc, "h2", {}, several ? b.repository : `${b.repository}`, el(doc, "span", { class: "asof" }, ` as of ${view.now.replace("T", " ").replace("Z", " UTC")} (${b.clock})`)));
+    sec.append(
+      el(
+        doc,
+        "h2",
+        {},
+        several ? b.repository : `${b.repository}`,
+        el(doc, "span", { class: "asof" }, ` as of ${view.now.replace("T", " ").replace("Z", " UTC")} (${b.clock})`)
+      )
+    );
     if (b.problems.length) sec.append(configErrors(doc, b.configSource, b.problems));
     if (view.queue.lane.entries.length || view.queue.lane.landedToday.length) sec.append(laneBox(doc, b, several));
     else sec.append(appendParts(doc, el(doc, "p", { class: "queue" }), prose(queueLine(view.queue))));
     if (view.stopTheLine) {
       const n = view.stopReasons.length;
       const reasons = el(doc, "ul", {}, ...view.stopReasons.map((r) => appendParts(doc, el(doc, "li"), prose(r))));
-      sec.append(el(doc, "details", { class: "stop" }, el(doc, "summary", {}, `Stop the line: ${n} waited past ${n === 1 ? "its" : "their"} limit`), reasons));
+      sec.append(
+        el(
+          doc,
+          "details",
+          { class: "stop" },
+          el(doc, "summary", {}, `Stop the line: ${n} waited past ${n === 1 ? "its" : "their"} limit`),
+          reasons
+        )
+      );
     }
     if (view.graph.nodes.length) {
-      sec.append(el(doc, "details", { class: "graph" }, el(doc, "summary", {}, `Dependency graph: ${view.graph.nodes.length} pull requests, ${view.graph.edges.length} edges${view.graph.cycles.length ? `, ${view.graph.cycles.length} cycle${view.graph.cycles.length === 1 ? "" : "s"}` : ""}`), graph(doc, b, several)));
+      sec.append(
+        el(
+          doc,
+          "details",
+          { class: "graph" },
+          el(
+            doc,
+            "summary",
+            {},
+            `Dependency graph: ${view.graph.nodes.length} pull requests, ${view.graph.edges.length} edges${view.graph.cycles.length ? `, ${view.graph.cycles.length} cycle${view.graph.cycles.length === 1 ? "" : "s"}` : ""}`
+          ),
+          graph(doc, b, several)
+        )
+      );
     }
     if (view.warnings.length) sec.append(warnings(doc, view.warnings));
     return sec;
@@ -4768,10 +5067,22 @@
     svg.setAttribute("role", "img");
     svg.setAttribute("aria-label", `dependency graph of ${b.repository}`);
     const layerOf = new Map(nodes.map((n) => [n.number, n.layer]));
-    const at = new Map(nodes.map((n) => [n.number, { x: GAP_X + n.layer * (W + GAP_X), y: GAP_Y + n.slot * (H + GAP_Y) }]));
+    const at = new Map(
+      nodes.map((n) => [n.number, { x: GAP_X + n.layer * (W + GAP_X), y: GAP_Y + n.slot * (H + GAP_Y) }])
+    );
     const defs = doc.createElementNS(SVG, "defs");
     const marker = doc.createElementNS(SVG, "marker");
-    for (const [k, v] of Object.entries({ id: "arrow", viewBox: "0 0 10 10", refX: "10", refY: "5", markerWidth: "9", markerHeight: "9", markerUnits: "userSpaceOnUse", orient: "auto-start-reverse" })) marker.setAttribute(k, v);
+    for (const [k, v] of Object.entries({
+      id: "arrow",
+      viewBox: "0 0 10 10",
+      refX: "10",
+      refY: "5",
+      markerWidth: "9",
+      markerHeight: "9",
+      markerUnits: "userSpaceOnUse",
+      orient: "auto-start-reverse"
+    }))
+      marker.setAttribute(k, v);
     const tip = doc.createElementNS(SVG, "path");
     tip.setAttribute("d", "M 0 0 L 10 5 L 0 10 z");
     tip.setAttribute("class", "tip");
@@ -4819,26 +5130,63 @@
       link.append(title, rect, text);
       svg.append(link);
     }
-    const legend = el(doc, "p", { class: "legend" }, "An arrow points at what a pull request waits for: solid, Merge-After; thick, stacked on its branch; dashed, Start-After inherited from an issue; red, a cycle.");
+    const legend = el(
+      doc,
+      "p",
+      { class: "legend" },
+      "An arrow points at what a pull request waits for: solid, Merge-After; thick, stacked on its branch; dashed, Start-After inherited from an issue; red, a cycle."
+    );
     return el(doc, "div", { class: "graph-box" }, svg, legend);
   }
   function warnings(doc, list) {
     const kinds = warningKinds(list);
-    const box = el(doc, "details", { class: "warnings" }, el(doc, "summary", {}, el(doc, "h3", {}, `Warnings: ${list.length} of ${kinds.length} kind${kinds.length === 1 ? "" : "s"}`)));
+    const box = el(
+      doc,
+      "details",
+      { class: "warnings" },
+      el(
+        doc,
+        "summary",
+        {},
+        el(doc, "h3", {}, `Warnings: ${list.length} of ${kinds.length} kind${kinds.length === 1 ? "" : "s"}`)
+      )
+    );
     for (const k of kinds) {
       const body = el(doc, "div", { class: "kind-body" });
       if (k.numbers.length) body.append(el(doc, "p", {}, `Pull requests: ${k.numbers.map((n) => `#${n}`).join(", ")}`));
       if (k.names.length) body.append(el(doc, "p", {}, `Names: ${k.names.join(", ")}`));
       body.append(appendParts(doc, el(doc, "p", {}, "For example: "), prose(k.example)));
-      box.append(el(doc, "details", { class: "kind", "data-count": String(k.count) }, appendParts(doc, el(doc, "summary", {}, `${k.count} × `), prose(k.kind)), body));
+      box.append(
+        el(
+          doc,
+          "details",
+          { class: "kind", "data-count": String(k.count) },
+          appendParts(doc, el(doc, "summary", {}, `${k.count} × `), prose(k.kind)),
+          body
+        )
+      );
     }
     return box;
   }
   function configErrors(doc, source, errors) {
     const box = el(doc, "div", { class: "config-errors" });
-    box.append(el(doc, "p", {}, `${source} has ${errors.length} problem${errors.length === 1 ? "" : "s"}; prflow decides nothing until they are fixed:`));
+    box.append(
+      el(
+        doc,
+        "p",
+        {},
+        `${source} has ${errors.length} problem${errors.length === 1 ? "" : "s"}; prflow decides nothing until they are fixed:`
+      )
+    );
     const ul = el(doc, "ul", { class: "config-errors-list" });
-    for (const e of errors) ul.append(appendParts(doc, el(doc, "li", { "data-path": e.path }, el(doc, "code", {}, e.path), ": "), prose(`expected ${e.expected}, found ${e.found}`)));
+    for (const e of errors)
+      ul.append(
+        appendParts(
+          doc,
+          el(doc, "li", { "data-path": e.path }, el(doc, "code", {}, e.path), ": "),
+          prose(`expected ${e.expected}, found ${e.found}`)
+        )
+      );
     box.append(ul);
     return box;
   }
@@ -4862,8 +5210,19 @@
     if (f.author && r.author !== f.author) return false;
     if (f.label && !r.labels.includes(f.label)) return false;
     if (f.q) {
-      const hay = d.hay ??= [`#${r.number}`, r.title, r.author, r.headRef, r.state ?? "", r.why, r.nextAction, ...r.labels, d.board.repository].join("\n").toLowerCase();
-      if (!f.q.toLowerCase().split(/\s+/).filter(Boolean).every((w) => hay.includes(w))) return false;
+      const hay = d.hay ??= [
+        `#${r.number}`,
+        r.title,
+        r.author,
+        r.headRef,
+        r.state ?? "",
+        r.why,
+        r.nextAction,
+        ...r.labels,
+        d.board.repository
+      ].join("\n").toLowerCase();
+      if (!f.q.toLowerCase().split(/\s+/).filter(Boolean).every((w) => hay.includes(w)))
+        return false;
     }
     return true;
   }
@@ -5002,7 +5361,8 @@
   }
   function writeAddress() {
     const p = new URLSearchParams();
-    for (const r of $("repo").value.split(/[\s,]+/).filter(Boolean)) p.append("repo", r);
+    for (const r of $("repo").value.split(/[\s,]+/).filter(Boolean))
+      p.append("repo", r);
     const api = $("api").value.trim();
     if (api && api !== DEFAULT_API) p.set("api", api);
     const web = new URLSearchParams(location.search).get("web");
@@ -5041,16 +5401,37 @@
       const caches = new Map((current?.api === api ? current.boards : []).map((b) => [b.repository, b.labelCache]));
       for (const { owner, repo } of repos) {
         try {
-          const read = await readAll({ api, token, owner, repo, prflow, labelCache: caches.get(`${owner}/${repo}`), dashboard: dashboardView, progress: status });
+          const read = await readAll({
+            api,
+            token,
+            owner,
+            repo,
+            prflow,
+            labelCache: caches.get(`${owner}/${repo}`),
+            dashboard: dashboardView,
+            progress: status
+          });
           performance.mark?.("prflow facts read");
           requests += read.requests;
-          boards.push({ repository: `${owner}/${repo}`, api, web, ...read, readNow: read.facts.now, problems: read.view.configErrors, readAt: Date.now() });
+          boards.push({
+            repository: `${owner}/${repo}`,
+            api,
+            web,
+            ...read,
+            readNow: read.facts.now,
+            problems: read.view.configErrors,
+            readAt: Date.now()
+          });
         } catch (e) {
           if (!(e instanceof ReadError)) throw e;
           boards.push({ repository: `${owner}/${repo}`, api, error: `${e.step} failed: ${e.line}` });
         }
       }
-      if (!boards.some((b) => b.view)) throw new ReadError(boards[0].error.replace(/ failed: .*/, ""), boards.map((b) => b.error.replace(/^.*? failed: /, "")).join("; "));
+      if (!boards.some((b) => b.view))
+        throw new ReadError(
+          boards[0].error.replace(/ failed: .*/, ""),
+          boards.map((b) => b.error.replace(/^.*? failed: /, "")).join("; ")
+        );
       localStorage.setItem(REPOS_KEY, $("repo").value.trim());
       current = { api, token, boards, readAt: Date.now() };
       fold(true);
@@ -5087,7 +5468,10 @@
         b.view = dashboardView(b.engine, b.facts);
         b.problems = b.view.configErrors;
       }
-      draw(`unchanged since the last read (GitHub answered 304 to ${stats.requests} conditional request${stats.requests === 1 ? "" : "s"}, which cost no rate limit)`, "unchanged");
+      draw(
+        `unchanged since the last read (GitHub answered 304 to ${stats.requests} conditional request${stats.requests === 1 ? "" : "s"}, which cost no rate limit)`,
+        "unchanged"
+      );
     } catch (e) {
       busy = false;
       fail(e instanceof ReadError ? `${e.step} failed: ${e.line}` : `failed: ${e.message}`);
@@ -5124,8 +5508,12 @@
     const rows2 = drawn.length;
     const names = current.boards.map((b) => b.repository).join(", ");
     const engines = [...new Set(readable.map((b) => b.view.engine))].join(", ");
-    const configs = current.boards.map((b) => `${current.boards.length > 1 ? `${b.repository} ` : ""}${b.error ? "not read" : `config: ${b.problems.length ? `${b.configSource} has errors` : b.configSource}`}`);
-    status(`${rows2} open pull request${rows2 === 1 ? "" : "s"} in ${names}${shown === rows2 ? "" : `, ${shown} shown`}; ${configs.join("; ")}; checked ${clockTime(/* @__PURE__ */ new Date())}: ${line}; engine ${engines}`);
+    const configs = current.boards.map(
+      (b) => `${current.boards.length > 1 ? `${b.repository} ` : ""}${b.error ? "not read" : `config: ${b.problems.length ? `${b.configSource} has errors` : b.configSource}`}`
+    );
+    status(
+      `${rows2} open pull request${rows2 === 1 ? "" : "s"} in ${names}${shown === rows2 ? "" : `, ${shown} shown`}; ${configs.join("; ")}; checked ${clockTime(/* @__PURE__ */ new Date())}: ${line}; engine ${engines}`
+    );
     $("snapshot-box").open = false;
     $("snapshot").textContent = "";
     document.body.dataset.state = "rendered";
@@ -5160,7 +5548,16 @@
     for (const b of boards) {
       const board = b.engine.scoreboard({ facts: b.facts });
       if (!board.agents) continue;
-      const head = ["Agent", "Opened", "Landed", "Bounced", "Set aside", "Median to land", "CI min per landing", "Flakes blamed / cleared"];
+      const head = [
+        "Agent",
+        "Opened",
+        "Landed",
+        "Bounced",
+        "Set aside",
+        "Median to land",
+        "CI min per landing",
+        "Flakes blamed / cleared"
+      ];
       const table = document.createElement("table");
       table.className = "agents";
       const tr = (cells, tag) => {
@@ -5176,7 +5573,22 @@
       const thead = document.createElement("thead");
       thead.append(tr(head, "th"));
       const body = document.createElement("tbody");
-      for (const a of board.agents) body.append(tr([a.agent, a.opened, a.landed, a.bounced, a.setAside, minutes(a.medianMinutesToLand), a.ciMinutesPerLanding ?? "–", a.flakesBlamed === null ? "–" : `${a.flakesBlamed} / ${a.flakesCleared}`].map(String), "td"));
+      for (const a of board.agents)
+        body.append(
+          tr(
+            [
+              a.agent,
+              a.opened,
+              a.landed,
+              a.bounced,
+              a.setAside,
+              minutes(a.medianMinutesToLand),
+              a.ciMinutesPerLanding ?? "–",
+              a.flakesBlamed === null ? "–" : `${a.flakesBlamed} / ${a.flakesCleared}`
+            ].map(String),
+            "td"
+          )
+        );
       table.append(thead, body);
       const h = document.createElement("h2");
       h.textContent = `${b.repository}: ${board.window}`;
@@ -5213,10 +5625,13 @@
     const f = readFilters(params);
     for (const k of FILTER_KEYS) {
       const field = $(`f-${k}`);
-      if (field.tagName === "SELECT" && f[k] && ![...field.options].some((o) => o.value === f[k])) field.append(new Option(f[k], f[k]));
+      if (field.tagName === "SELECT" && f[k] && ![...field.options].some((o) => o.value === f[k]))
+        field.append(new Option(f[k], f[k]));
       field.value = f[k] || (k === "sort" ? "engine" : "");
     }
-    $("f-sort").replaceChildren(...Object.keys(SORTS).map((k) => new Option(k === "engine" ? "longest in state first" : `by ${k}`, k)));
+    $("f-sort").replaceChildren(
+      ...Object.keys(SORTS).map((k) => new Option(k === "engine" ? "longest in state first" : `by ${k}`, k))
+    );
     $("f-sort").value = SORTS[f.sort] !== void 0 ? f.sort || "engine" : "engine";
     $("every").value = ["0", "1", "5", "15"].includes(params.get("every")) ? params.get("every") : "0";
     $("form").addEventListener("submit", run);

@@ -459,13 +459,17 @@
     ];
     for (const row of report.policies) {
       const w = row.waits;
-      lines.push(`${padEnd(name(row.policy), 22)}${[w.p50, w.p90, w.p95, w.max, w.mean].map((x) => pad(f1(x), 8)).join("")}`);
+      lines.push(
+        `${padEnd(name(row.policy), 22)}${[w.p50, w.p90, w.p95, w.max, w.mean].map((x) => pad(f1(x), 8)).join("")}`
+      );
     }
     lines.push("", articleLine(report), "", "Utilization sweep: median / p95 wait, minutes");
     const cols = report.sweep[0]?.policies.map((x) => x.policy) ?? [];
     lines.push(`${padEnd("util", 6)}${padEnd("PRs/h", 7)}${cols.map((c) => pad(name(c), 20)).join("")}`);
     for (const pt of report.sweep) {
-      lines.push(`${padEnd(f2(pt.utilization), 6)}${padEnd(f2(pt.arrivalsPerHour), 7)}${pt.policies.map((x) => pad(`${f1(x.waits.p50)} / ${f1(x.waits.p95)}`, 20)).join("")}`);
+      lines.push(
+        `${padEnd(f2(pt.utilization), 6)}${padEnd(f2(pt.arrivalsPerHour), 7)}${pt.policies.map((x) => pad(`${f1(x.waits.p50)} / ${f1(x.waits.p95)}`, 20)).join("")}`
+      );
     }
     const d = report.devWip;
     lines.push(
@@ -475,7 +479,9 @@
     );
     for (const arm of [d.without, d.with]) {
       const label = arm.devWip ? `${arm.devWip} per machine` : "no limit";
-      lines.push(`${padEnd(label, 18)}${[f1(arm.waits.p50), f1(arm.waits.p95), f1(arm.waits.max), arm.maxOpen, f2(arm.openedPerHour), f1(arm.held.mean)].map((x) => pad(x, 11)).join("")}`);
+      lines.push(
+        `${padEnd(label, 18)}${[f1(arm.waits.p50), f1(arm.waits.p95), f1(arm.waits.max), arm.maxOpen, f2(arm.openedPerHour), f1(arm.held.mean)].map((x) => pad(x, 11)).join("")}`
+      );
     }
     lines.push(
       `With the limit a dev machine opens nothing while ${d.with.devWip} of its own are unfinished: at most ${d.with.maxOpen} open, short waits;`,
@@ -504,26 +510,57 @@
     const heads = ["landed/d", "runs/d", "CI min/d", "runs/PR", "min/PR", "aside/d", "backlog", "p50 land"];
     lines.push(`${padEnd("per working day", 28)}${heads.map((h) => pad(h, 9)).join("")}`);
     for (const o of report.policies) {
-      const cells = [f2(o.landingsPerDay), f2(o.ciRunsPerDay), f1(o.ciMinutesPerDay), f2(o.runsPerLanding), f1(o.minutesPerLanding), f2(o.setAsidePerDay), f1(o.backlog), f1(o.latency.p50)];
+      const cells = [
+        f2(o.landingsPerDay),
+        f2(o.ciRunsPerDay),
+        f1(o.ciMinutesPerDay),
+        f2(o.runsPerLanding),
+        f1(o.minutesPerLanding),
+        f2(o.setAsidePerDay),
+        f1(o.backlog),
+        f1(o.latency.p50)
+      ];
       lines.push(`${padEnd(name(o.policy), 28)}${cells.map((c) => pad(c, 9)).join("")}`);
     }
-    lines.push("(runs/PR and min/PR are per landed pull request; backlog is what is still queued at the end; p50 land is minutes from joining to landing)");
+    lines.push(
+      "(runs/PR and min/PR are per landed pull request; backlog is what is still queued at the end; p50 land is minutes from joining to landing)"
+    );
     const worker = report.policies.filter((o) => o.policy.startsWith("chain"));
     if (worker.length) {
-      lines.push("", `${padEnd("the worker's figures", 28)}${["landed/d", "runs/PR", "false/100", "p50 wait", "p95 wait"].map((h) => pad(h, 10)).join("")}`);
+      lines.push(
+        "",
+        `${padEnd("the worker's figures", 28)}${["landed/d", "runs/PR", "false/100", "p50 wait", "p95 wait"].map((h) => pad(h, 10)).join("")}`
+      );
       for (const o of worker) {
-        const cells = [f2(o.landedPerDay), f2(o.ciRunsPerLanded), f2(o.falseEjectionsPer100), f1(o.p50WaitMinutes), f1(o.p95WaitMinutes)];
+        const cells = [
+          f2(o.landedPerDay),
+          f2(o.ciRunsPerLanded),
+          f2(o.falseEjectionsPer100),
+          f1(o.p50WaitMinutes),
+          f1(o.p95WaitMinutes)
+        ];
         lines.push(`${padEnd(name(o.policy), 28)}${cells.map((c) => pad(c, 10)).join("")}`);
       }
-      lines.push(`(false/100: good pull requests set aside per 100 landed, a flake judged real${p.flakeVerdict ? " after its one re-run" : "; no re-run before a set-aside"})`);
+      lines.push(
+        `(false/100: good pull requests set aside per 100 landed, a flake judged real${p.flakeVerdict ? " after its one re-run" : "; no re-run before a set-aside"})`
+      );
     }
-    const short = { serial: "one at a time", updateEveryBranch: "every branch", mergeQueue: `merge queue x${p.concurrency}`, batch: `batches of ${p.batchSize}` };
+    const short = {
+      serial: "one at a time",
+      updateEveryBranch: "every branch",
+      mergeQueue: `merge queue x${p.concurrency}`,
+      batch: `batches of ${p.batchSize}`
+    };
     const sweep = (title, points, fmt) => {
       if (!points.length) return;
       lines.push("", `${title}: landings a day (CI runs per landing)`);
-      lines.push(`${padEnd("", 8)}${pad("cap", 6)}${points[0].policies.map((o) => pad(short[o.policy] ?? o.policy, 19)).join("")}`);
+      lines.push(
+        `${padEnd("", 8)}${pad("cap", 6)}${points[0].policies.map((o) => pad(short[o.policy] ?? o.policy, 19)).join("")}`
+      );
       for (const pt of points) {
-        lines.push(`${padEnd(fmt(pt.value), 8)}${pad(f1(pt.serialCapPerDay), 6)}${pt.policies.map((o) => pad(`${f2(o.landingsPerDay)} (${f2(o.runsPerLanding)})`, 19)).join("")}`);
+        lines.push(
+          `${padEnd(fmt(pt.value), 8)}${pad(f1(pt.serialCapPerDay), 6)}${pt.policies.map((o) => pad(`${f2(o.landingsPerDay)} (${f2(o.runsPerLanding)})`, 19)).join("")}`
+        );
       }
     };
     sweep("By CI minutes", report.sweeps.ciMinutes, (v) => `${v} min`);
@@ -560,7 +597,9 @@
       out.push(`<line x1="${left}" x2="${left + w}" y1="${n(y(v))}" y2="${n(y(v))}" stroke="#d1d9e0" stroke-width="1"/>`);
       out.push(`<text x="${left - 6}" y="${n(y(v) + 4)}" text-anchor="end" fill="#59636e">${n(v)}</text>`);
     }
-    out.push(`<text transform="translate(${left - 40} ${n(top + h / 2)}) rotate(-90)" text-anchor="middle" fill="#59636e">${esc(yLabel)}</text>`);
+    out.push(
+      `<text transform="translate(${left - 40} ${n(top + h / 2)}) rotate(-90)" text-anchor="middle" fill="#59636e">${esc(yLabel)}</text>`
+    );
     return { y, out };
   }
   function legend(items, x, y) {
@@ -572,7 +611,12 @@
   }
   function waitsSvg(report) {
     const p = report.params;
-    const stats = [["p50", "median"], ["p90", "p90"], ["p95", "p95"], ["max", "max"]];
+    const stats = [
+      ["p50", "median"],
+      ["p90", "p90"],
+      ["p95", "p95"],
+      ["max", "max"]
+    ];
     const width = 720, height = 400, left = 70, top = 60, w = 470, h = 280;
     const yMax = Math.max(...report.policies.map((r) => r.waits.max));
     const { y, out } = axes({ left, top, w, h, yMax, yLabel: "wait, minutes" });
@@ -583,12 +627,24 @@
       report.policies.forEach((row, pi) => {
         const x = left + si * group + 8 + pi * bar;
         const v = row.waits[key];
-        body.push(`<rect x="${n(x)}" y="${n(y(v))}" width="${n(bar - 2)}" height="${n(top + h - y(v))}" fill="${COLORS[pi % COLORS.length]}"><title>${esc(`${reviewPolicyName(row.policy, p)} ${label}: ${f1(v)} min`)}</title></rect>`);
-        body.push(`<text x="${n(x + (bar - 2) / 2)}" y="${n(y(v) - 4)}" text-anchor="middle" font-size="10" fill="#1f2328">${Math.round(v)}</text>`);
+        body.push(
+          `<rect x="${n(x)}" y="${n(y(v))}" width="${n(bar - 2)}" height="${n(top + h - y(v))}" fill="${COLORS[pi % COLORS.length]}"><title>${esc(`${reviewPolicyName(row.policy, p)} ${label}: ${f1(v)} min`)}</title></rect>`
+        );
+        body.push(
+          `<text x="${n(x + (bar - 2) / 2)}" y="${n(y(v) - 4)}" text-anchor="middle" font-size="10" fill="#1f2328">${Math.round(v)}</text>`
+        );
       });
-      body.push(`<text x="${n(left + si * group + group / 2)}" y="${top + h + 18}" text-anchor="middle" fill="#1f2328">${label}</text>`);
+      body.push(
+        `<text x="${n(left + si * group + group / 2)}" y="${top + h + 18}" text-anchor="middle" fill="#1f2328">${label}</text>`
+      );
     });
-    body.push(...legend(report.policies.map((r, i) => ({ label: reviewPolicyName(r.policy, p), color: COLORS[i % COLORS.length] })), left + w + 24, top + 16));
+    body.push(
+      ...legend(
+        report.policies.map((r, i) => ({ label: reviewPolicyName(r.policy, p), color: COLORS[i % COLORS.length] })),
+        left + w + 24,
+        top + 16
+      )
+    );
     return frame(
       {
         width,
@@ -606,15 +662,28 @@
     const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
     const x = (v) => left + (x1 === x0 ? w / 2 : (v - x0) / (x1 - x0) * w);
     const body = [...out];
-    for (const v of xs) body.push(`<text x="${n(x(v))}" y="${top + h + 16}" text-anchor="middle" fill="#59636e">${esc(xFmt(v))}</text>`);
-    body.push(`<text x="${n(left + w / 2)}" y="${top + h + 34}" text-anchor="middle" fill="#59636e">${esc(xLabel)}</text>`);
+    for (const v of xs)
+      body.push(`<text x="${n(x(v))}" y="${top + h + 16}" text-anchor="middle" fill="#59636e">${esc(xFmt(v))}</text>`);
+    body.push(
+      `<text x="${n(left + w / 2)}" y="${top + h + 34}" text-anchor="middle" fill="#59636e">${esc(xLabel)}</text>`
+    );
     const path = (vals) => vals.map((v, i) => `${i ? "L" : "M"}${n(x(xs[i]))} ${n(y(v))}`).join(" ");
-    if (guide) body.push(`<path d="${path(guide.values)}" fill="none" stroke="#8c959f" stroke-width="1.5" stroke-dasharray="2 3"><title>${esc(guide.label)}</title></path>`);
+    if (guide)
+      body.push(
+        `<path d="${path(guide.values)}" fill="none" stroke="#8c959f" stroke-width="1.5" stroke-dasharray="2 3"><title>${esc(guide.label)}</title></path>`
+      );
     for (const e of extra) body.push(e({ x, y }));
     series.forEach((s) => {
       body.push(`<path d="${path(s.values)}" fill="none" stroke="${s.color}" stroke-width="2"/>`);
-      s.values.forEach((v, i) => body.push(`<circle cx="${n(x(xs[i]))}" cy="${n(y(v))}" r="3" fill="${s.color}"><title>${esc(`${s.label} at ${xFmt(xs[i])}: ${f1(v)}`)}</title></circle>`));
-      if (s.dashed) body.push(`<path d="${path(s.dashed)}" fill="none" stroke="${s.color}" stroke-width="1.5" stroke-dasharray="5 3"/>`);
+      s.values.forEach(
+        (v, i) => void body.push(
+          `<circle cx="${n(x(xs[i]))}" cy="${n(y(v))}" r="3" fill="${s.color}"><title>${esc(`${s.label} at ${xFmt(xs[i])}: ${f1(v)}`)}</title></circle>`
+        )
+      );
+      if (s.dashed)
+        body.push(
+          `<path d="${path(s.dashed)}" fill="none" stroke="${s.color}" stroke-width="1.5" stroke-dasharray="5 3"/>`
+        );
     });
     const items = series.map((s) => ({ label: s.label, color: s.color, dash: false }));
     return frame({ width, height, title, subtitle }, [...body, ...legend(items, left + w + 24, top + 16)]);
@@ -653,9 +722,16 @@
       xs,
       xLabel: "CI minutes per run",
       yLabel: "landings per day",
-      series: policies.map((policy, i) => ({ label: queuePolicyName(policy, p), color: COLORS[i % COLORS.length], values: pts.map((pt) => pt.policies[i].landingsPerDay) })),
+      series: policies.map((policy, i) => ({
+        label: queuePolicyName(policy, p),
+        color: COLORS[i % COLORS.length],
+        values: pts.map((pt) => pt.policies[i].landingsPerDay)
+      })),
       // The serial cap, cut at twice the arrivals so a short CI time does not flatten the plot.
-      guide: { label: `${p.dayHours} h / CI time`, values: pts.map((pt) => Math.min(pt.serialCapPerDay, p.arrivalsPerDay * 2)) }
+      guide: {
+        label: `${p.dayHours} h / CI time`,
+        values: pts.map((pt) => Math.min(pt.serialCapPerDay, p.arrivalsPerDay * 2))
+      }
     });
   }
 
@@ -677,10 +753,12 @@
     } catch (e) {
       throw new Error(`parameters: not valid JSON (${e.message})`);
     }
-    if (!params || typeof params !== "object" || Array.isArray(params)) throw new Error("parameters: expected a JSON object");
+    if (!params || typeof params !== "object" || Array.isArray(params))
+      throw new Error("parameters: expected a JSON object");
     const seedText = $("seed").value.trim();
     if (seedText !== "") {
-      if (!/^\d+$/.test(seedText) || Number(seedText) > 4294967295) throw new Error(`seed: expected a whole number from 0 to 4294967295, found ${JSON.stringify(seedText)}`);
+      if (!/^\d+$/.test(seedText) || Number(seedText) > 4294967295)
+        throw new Error(`seed: expected a whole number from 0 to 4294967295, found ${JSON.stringify(seedText)}`);
       params.seed = Number(seedText);
     } else if (params.seed === void 0) {
       params.seed = eng.drawSeed();
