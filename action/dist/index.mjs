@@ -5836,9 +5836,9 @@ function addUnknown(list, what) {
   if (!list.includes(what)) list.push(what);
 }
 async function readBoardFacts(octokit, { owner, repo, engine, config = {}, log: log2 = () => {
-}, tips, reads }) {
+}, tips, reads, landed = true }) {
   const facts = await readFacts(octokit, { owner, repo, log: log2 });
-  await readLanded(octokit, { owner, repo, facts, log: log2 });
+  if (landed) await readLanded(octokit, { owner, repo, facts, log: log2 });
   return readQueueFacts(octokit, { owner, repo, engine, facts, config, log: log2, tips, reads });
 }
 var MAX_ROUNDS = 8;
@@ -6284,6 +6284,15 @@ async function cycles({ gh, g, engine, options, once, log: log2, sleep, signal, 
     wait = wait.kind === "poll" ? { ...wait, afterSeconds: 0 } : { kind: "survey", afterSeconds: 0 };
   };
   const leaseHeld = () => ({ state, wait: { kind: "leaseHeld" }, reads, results: [], jobLogs: [], facts });
+  const readBoard = (landed) => readBoardFacts(gh.octokit, {
+    owner: gh.owner,
+    repo: gh.repo,
+    engine,
+    log: () => {
+    },
+    tips: (q) => g.builtOn(q),
+    landed
+  });
   for (; ; ) {
     let movedLayers = [];
     try {
@@ -6294,14 +6303,7 @@ async function cycles({ gh, g, engine, options, once, log: log2, sleep, signal, 
           wait = { kind: "survey", afterSeconds: 0 };
           continue;
         }
-        facts = await readBoardFacts(gh.octokit, {
-          owner: gh.owner,
-          repo: gh.repo,
-          engine,
-          log: () => {
-          },
-          tips: (q) => g.builtOn(q)
-        });
+        facts = await readBoard(true);
         if (first) movedLayers = await readMovedLayers(gh, facts, log2);
         first = false;
         closed = await readClosed(gh, [.../* @__PURE__ */ new Set([...reads, ...movedLayers.map((l) => l.parent)])], facts);
@@ -6313,14 +6315,7 @@ async function cycles({ gh, g, engine, options, once, log: log2, sleep, signal, 
           wait = { kind: "survey", afterSeconds: 0 };
           continue;
         }
-        facts = await readBoardFacts(gh.octokit, {
-          owner: gh.owner,
-          repo: gh.repo,
-          engine,
-          log: () => {
-          },
-          tips: (q) => g.builtOn(q)
-        });
+        facts = await readBoard(false);
         poll = { ...await readPoll(gh, wait.number, facts), stopRequested: signal.stop };
       }
     } catch (e) {

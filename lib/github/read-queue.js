@@ -106,12 +106,15 @@ function addUnknown(list, what) {
 /**
  * Everything a view of the whole board reads (`prflow report`, `prflow status`, the dashboard page):
  * readFacts, then the queue's facts on top, so the queue's triage is the same wherever it is shown.
+ * `landed: false` leaves out the recent landings (the lane's estimates and the scoreboard), as the
+ * worker's polls do: they need neither, and each would cost a query.
  */
-export async function readBoardFacts(octokit, { owner, repo, engine, config = {}, log = () => {}, tips, reads }) {
+export async function readBoardFacts(
+  octokit,
+  { owner, repo, engine, config = {}, log = () => {}, tips, reads, landed = true },
+) {
   const facts = await readFacts(octokit, { owner, repo, log });
-  // A view of the board shows the lane's estimates and the scoreboard: the recent landings, one query
-  // (the worker's own reads leave it out: its cost per landing stays flat).
-  await readLanded(octokit, { owner, repo, facts, log });
+  if (landed) await readLanded(octokit, { owner, repo, facts, log });
   return readQueueFacts(octokit, { owner, repo, engine, facts, config, log, tips, reads });
 }
 

@@ -144,6 +144,17 @@ async function cycles({ gh, g, engine, options, once, log, sleep, signal, stopWh
     wait = wait.kind === "poll" ? { ...wait, afterSeconds: 0 } : { kind: "survey", afterSeconds: 0 };
   };
   const leaseHeld = () => ({ state, wait: { kind: "leaseHeld" }, reads, results: [], jobLogs: [], facts });
+  // The board as the step reads it; a survey also reads the recent landings (the lane's estimates in a
+  // set-aside comment), a poll does not.
+  const readBoard = (landed) =>
+    readBoardFacts(gh.octokit, {
+      owner: gh.owner,
+      repo: gh.repo,
+      engine,
+      log: () => {},
+      tips: (q) => g.builtOn(q),
+      landed,
+    });
   for (;;) {
     let movedLayers = [];
     try {
@@ -154,13 +165,7 @@ async function cycles({ gh, g, engine, options, once, log, sleep, signal, stopWh
           wait = { kind: "survey", afterSeconds: 0 };
           continue;
         }
-        facts = await readBoardFacts(gh.octokit, {
-          owner: gh.owner,
-          repo: gh.repo,
-          engine,
-          log: () => {},
-          tips: (q) => g.builtOn(q),
-        });
+        facts = await readBoard(true);
         if (first) movedLayers = await readMovedLayers(gh, facts, log);
         first = false;
         closed = await readClosed(gh, [...new Set([...reads, ...movedLayers.map((l) => l.parent)])], facts);
@@ -173,13 +178,7 @@ async function cycles({ gh, g, engine, options, once, log, sleep, signal, stopWh
           wait = { kind: "survey", afterSeconds: 0 };
           continue;
         }
-        facts = await readBoardFacts(gh.octokit, {
-          owner: gh.owner,
-          repo: gh.repo,
-          engine,
-          log: () => {},
-          tips: (q) => g.builtOn(q),
-        });
+        facts = await readBoard(false);
         poll = { ...(await readPoll(gh, wait.number, facts)), stopRequested: signal.stop };
       }
     } catch (e) {
