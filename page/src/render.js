@@ -462,7 +462,7 @@ function warnings(doc, list) {
       doc,
       "summary",
       {},
-      el(doc, "h3", {}, `Warnings: ${list.length} of ${kinds.length} kind${kinds.length === 1 ? "" : "s"}`),
+      el(doc, "h3", {}, `Warnings: ${list.length}${kinds.length > 1 ? ` of ${kinds.length} kinds` : ""}`),
     ),
   );
   for (const k of kinds) {
