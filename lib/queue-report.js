@@ -66,18 +66,21 @@ export function reportText(report, { repository, engine, lane }) {
 
 const cell = (v) => (v === null || v === undefined ? "-" : String(v));
 
+/** The scoreboard's columns, as `report --by-agent` and the page's Agents tab head them. */
+export const SCOREBOARD_HEADINGS = [
+  "Agent",
+  "Opened",
+  "Landed",
+  "Bounced",
+  "Set aside",
+  "Median to land",
+  "CI min/landing",
+  "Flakes blamed/cleared",
+];
+
 /** `prflow report --by-agent`: the engine's scoreboard as an aligned table, then what it covers and what it cannot say. */
 export function scoreboardText(board, { repository, engine }) {
-  const head = [
-    "Agent",
-    "Opened",
-    "Landed",
-    "Bounced",
-    "Set aside",
-    "Median to land",
-    "CI min/landing",
-    "Flakes blamed/cleared",
-  ];
+  const head = SCOREBOARD_HEADINGS;
   const minutes = (m) =>
     m === null || m === undefined
       ? "-"

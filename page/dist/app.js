@@ -5310,6 +5310,18 @@
     });
   }
 
+  // lib/queue-report.js
+  var SCOREBOARD_HEADINGS = [
+    "Agent",
+    "Opened",
+    "Landed",
+    "Bounced",
+    "Set aside",
+    "Median to land",
+    "CI min/landing",
+    "Flakes blamed/cleared"
+  ];
+
   // page/src/main.js
   var tokenKey = (api) => `prflow.token ${api}`;
   var confirmedKey = (api) => `prflow.confirmed ${api}`;
@@ -5548,16 +5560,6 @@
     for (const b of boards) {
       const board = b.engine.scoreboard({ facts: b.facts });
       if (!board.agents) continue;
-      const head = [
-        "Agent",
-        "Opened",
-        "Landed",
-        "Bounced",
-        "Set aside",
-        "Median to land",
-        "CI min per landing",
-        "Flakes blamed / cleared"
-      ];
       const table = document.createElement("table");
       table.className = "agents";
       const tr = (cells, tag) => {
@@ -5571,7 +5573,7 @@
       };
       const minutes = (m) => m === null ? "–" : m < 120 ? `${m} min` : m < 2880 ? `${Math.round(m / 60)} h` : `${Math.round(m / 1440)} d`;
       const thead = document.createElement("thead");
-      thead.append(tr(head, "th"));
+      thead.append(tr(SCOREBOARD_HEADINGS, "th"));
       const body = document.createElement("tbody");
       for (const a of board.agents)
         body.append(

@@ -11,6 +11,7 @@ import { apiBase, client, parseRepos, probe, readAll, ReadError, DEFAULT_API, FU
 import { renderBoards } from "./render.js";
 import { applyFilters, choices, FILTER_KEYS, readFilters, SORTS } from "./filters.js";
 import { installKeys } from "./keys.js";
+import { SCOREBOARD_HEADINGS } from "../../lib/queue-report.js";
 
 /** sessionStorage key of the token, per API base: a token is never offered to another host. */
 const tokenKey = (api) => `prflow.token ${api}`;
@@ -312,16 +313,6 @@ function drawAgents(boards) {
     const board = b.engine.scoreboard({ facts: b.facts });
     // A config with errors answers with them (drawn on the pull requests' tab), and no scoreboard.
     if (!board.agents) continue;
-    const head = [
-      "Agent",
-      "Opened",
-      "Landed",
-      "Bounced",
-      "Set aside",
-      "Median to land",
-      "CI min per landing",
-      "Flakes blamed / cleared",
-    ];
     const table = document.createElement("table");
     table.className = "agents";
     const tr = (cells, tag) => {
@@ -336,7 +327,7 @@ function drawAgents(boards) {
     const minutes = (m) =>
       m === null ? "–" : m < 120 ? `${m} min` : m < 2880 ? `${Math.round(m / 60)} h` : `${Math.round(m / 1440)} d`;
     const thead = document.createElement("thead");
-    thead.append(tr(head, "th"));
+    thead.append(tr(SCOREBOARD_HEADINGS, "th"));
     const body = document.createElement("tbody");
     for (const a of board.agents)
       body.append(
